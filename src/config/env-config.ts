@@ -1,0 +1,59 @@
+import { existsSync } from 'node:fs';
+import { config as loadDotenv } from 'dotenv';
+import { z } from 'zod';
+import { ConfigError } from '../errors/evsync-error.js';
+
+/** Loads `.env` from the working directory once, never overriding the real environment. */
+export function loadDotenvFile(path = '.env'): void {
+  if (existsSync(path)) loadDotenv({ path, override: false, quiet: true });
+}
+
+const vendorWord = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]*$/, 'must be a lower-case word such as "svc" (letters, digits, underscore)');
+
+/** The platform connection: where, and with which key. */
+export const platformEnvSchema = z.object({
+  EVSYNC_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://myconf.example.com' })
+    .transform((url) => url.replace(/\/+$/, '')),
+  EVSYNC_KEY_ID: z
+    .string({ error: 'is missing: set the integer key_id of your application key' })
+    .regex(/^\d+$/, 'must be the integer key_id of your application key')
+    .transform(Number),
+  EVSYNC_SIGNING_KEY: z
+    .string({ error: 'is missing: set the signing key of your application key' })
+    .min(1, 'is empty'),
+  EVSYNC_VENDOR: vendorWord.default('svc'),
+});
+
+export interface PlatformConfig {
+  baseUrl: string;
+  keyId: number;
+  signingKey: string;
+  /** The word that the spec writes as `svc` in param names. */
+  vendor: string;
+}
+
+/**
+ * Reads the platform settings from the environment, reporting every bad or missing value
+ * at once, by variable name, without ever echoing the signing key.
+ */
+export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
+  const parsed = platformEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(
+      `The platform settings are incomplete:\n${lines.join('\n')}\nSet them in the environment or in a .env file.`,
+    );
+  }
+  const data = parsed.data;
+  return {
+    baseUrl: data.EVSYNC_BASE_URL,
+    keyId: data.EVSYNC_KEY_ID,
+    signingKey: data.EVSYNC_SIGNING_KEY,
+    vendor: data.EVSYNC_VENDOR,
+  };
+}
+
+export { vendorWord };

@@ -1,0 +1,47 @@
+import { pino, type Logger, type LoggerOptions } from 'pino';
+import { LOG_REDACT_PATHS, REDACTED, isSecretName, redactUrl } from './redaction.js';
+
+export type { Logger } from 'pino';
+
+/**
+ * The one root logger. Children bind `{runId, intent, row}`. Tests stay silent unless
+ * LOG_LEVEL is set. Secret paths are censored, and any object key that names a secret
+ * (a vendor-specific password param, say) is censored by the serializer below.
+ */
+export function createLogger(options: LoggerOptions = {}, destination?: pino.DestinationStream): Logger {
+  const level = process.env.LOG_LEVEL ?? (process.env.VITEST ? 'silent' : 'info');
+  const base: LoggerOptions = {
+    level,
+    redact: {
+      paths: LOG_REDACT_PATHS,
+      censor: (value) => (typeof value === 'string' ? censorString(value) : REDACTED),
+    },
+    formatters: { log: (object) => scrubSecretKeys(object) as Record<string, unknown> },
+    ...options,
+  };
+  return destination ? pino(base, destination) : pino(base);
+}
+
+/** URLs keep their host for debugging; only their credentials are hidden. */
+function censorString(value: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? redactUrl(value) : REDACTED;
+}
+
+function scrubSecretKeys(value: unknown, depth = 0): unknown {
+  if (depth > 6 || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item) => scrubSecretKeys(item, depth + 1));
+  if (value instanceof Error) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    copy[key] = isSecretName(key) && typeof child === 'string' ? REDACTED : scrubSecretKeys(child, depth + 1);
+  }
+  return copy;
+}
+
+let root: Logger | undefined;
+
+/** The process-wide logger, created on first use. */
+export function rootLogger(): Logger {
+  root ??= createLogger();
+  return root;
+}

@@ -1,0 +1,31 @@
+import type { FlatParams } from '../platform/params.js';
+import type { RowOrigin } from '../sources/source-row.js';
+
+export const INTENT_KINDS = ['user', 'event', 'speaker', 'schedule', 'rsvp', 'contact', 'check_in'] as const;
+export type IntentKind = (typeof INTENT_KINDS)[number];
+
+/** Kinds whose objects others depend on; they go first (DESIGN "Phases"). */
+export const PARENT_KINDS = ['user', 'event'] as const satisfies readonly IntentKind[];
+
+export interface IntentDependency {
+  kind: 'user' | 'event';
+  clientId: string;
+}
+
+/**
+ * One write the source asks for, keyed by `(kind, key)` in the ledger. `params` are the
+ * platform's write params exactly as the spec names them, already validated.
+ *
+ * Keys: user and event → their `client_id`; speaker → `<event client_id>/<user client_id>`;
+ * schedule → the user's client_id; rsvp → `<user client_id>/<event client_id>`;
+ * contact → `<user client_id>/<user|exhibitor>:<id>`; check_in → a key the mapping derives.
+ */
+export interface Intent {
+  kind: IntentKind;
+  key: string;
+  /** `remove` for RSVP, speaker and contact removals fed by a source; `upsert` otherwise. */
+  op: 'upsert' | 'remove';
+  params: FlatParams;
+  origin: RowOrigin;
+  dependsOn: IntentDependency[];
+}

@@ -1,0 +1,126 @@
+/**
+ * Write params as the platform names them: flat, bracketed keys (`user[first_name]`,
+ * `event_client_ids[0]`) mapped to string values. Intents, the client and the sandbox
+ * all speak this one shape; nested objects exist only at the edges.
+ */
+export type FlatParams = Record<string, string>;
+
+/** A nested value that flattens to bracketed params. `undefined` and `null` are left out. */
+export type NestedParam = string | number | boolean | null | undefined | NestedParam[] | NestedParams;
+export interface NestedParams {
+  [key: string]: NestedParam;
+}
+
+/** `{user: {first_name: 'Ada'}}` → `{'user[first_name]': 'Ada'}`; arrays index from 0. */
+export function flattenParams(nested: NestedParams): FlatParams {
+  const flat: FlatParams = {};
+  const visit = (prefix: string, value: NestedParam): void => {
+    if (value === undefined || value === null) return;
+    if (Array.isArray(value)) {
+      value.forEach((item, index) => visit(`${prefix}[${index}]`, item));
+    } else if (typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) visit(prefix ? `${prefix}[${key}]` : key, child);
+    } else {
+      flat[prefix] = String(value);
+    }
+  };
+  visit('', nested);
+  return flat;
+}
+
+/** Splits `a[b][0][c]` into `['a', 'b', '0', 'c']`; a malformed name stays one segment. */
+export function paramPath(name: string): string[] {
+  const open = name.indexOf('[');
+  if (open <= 0 || !name.endsWith(']')) return [name];
+  const segments = [name.slice(0, open)];
+  const rest = name.slice(open);
+  const pattern = /\[([^[\]]*)\]/gy;
+  let consumed = 0;
+  for (let match = pattern.exec(rest); match; match = pattern.exec(rest)) {
+    segments.push(match[1] ?? '');
+    consumed = pattern.lastIndex;
+  }
+  return consumed === rest.length ? segments : [name];
+}
+
+/**
+ * The inverse of {@link flattenParams}: bracketed names become nested objects. Numeric
+ * segments stay object keys (`{'0': …}`) because the platform's `[n]` indexes are keys of
+ * a hash, not positions; use {@link indexedList} to read them in order.
+ */
+export function unflattenParams(flat: FlatParams): NestedParams {
+  const root: NestedParams = {};
+  for (const [name, value] of Object.entries(flat)) {
+    const path = paramPath(name);
+    let node: NestedParams = root;
+    for (const segment of path.slice(0, -1)) {
+      const next = node[segment];
+      if (typeof next === 'object' && next !== null && !Array.isArray(next)) {
+        node = next;
+      } else {
+        const created: NestedParams = {};
+        node[segment] = created;
+        node = created;
+      }
+    }
+    node[path[path.length - 1] ?? name] = value;
+  }
+  return root;
+}
+
+/** The values of a `{'0': a, '1': b}` hash in index order; other keys are ignored. */
+export function indexedList<T extends NestedParam>(hash: NestedParam): T[] {
+  if (typeof hash !== 'object' || hash === null || Array.isArray(hash)) return [];
+  return Object.keys(hash)
+    .filter((key) => /^\d+$/.test(key))
+    .sort((a, b) => Number(a) - Number(b))
+    .map((key) => hash[key] as T);
+}
+
+/**
+ * Form/query encoding for transport only: every byte that is not unreserved is
+ * percent-encoded (so `+`, `&`, `=`, `%`, newlines and non-ASCII text survive), brackets
+ * included. The signature is computed on the unencoded strings, never on this.
+ */
+export function encodeForm(params: FlatParams): string {
+  return Object.entries(params)
+    .map(([key, value]) => `${encodeComponent(key)}=${encodeComponent(value)}`)
+    .join('&');
+}
+
+function encodeComponent(text: string): string {
+  return encodeURIComponent(text).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}
+
+/** Thrown by {@link decodeForm} for a body or query that is not valid form encoding. */
+export class FormDecodeError extends Error {
+  override readonly name = 'FormDecodeError';
+}
+
+/**
+ * Decodes `application/x-www-form-urlencoded` text (`+` is a space). Later duplicates win,
+ * as in Rails. A malformed percent-escape is an error, not a silent mangling.
+ */
+export function decodeForm(text: string): FlatParams {
+  const params: FlatParams = {};
+  if (text === '') return params;
+  for (const pair of text.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const rawKey = eq === -1 ? pair : pair.slice(0, eq);
+    const rawValue = eq === -1 ? '' : pair.slice(eq + 1);
+    params[decodeComponent(rawKey)] = decodeComponent(rawValue);
+  }
+  return params;
+}
+
+function decodeComponent(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    throw new FormDecodeError(`malformed percent-escape in "${text.slice(0, 80)}"`);
+  }
+}

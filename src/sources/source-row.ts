@@ -1,0 +1,44 @@
+/**
+ * What every source yields: a raw row with where it came from, or a problem with a row
+ * (ragged, unterminated quote…) that becomes a per-row result instead of stopping the run.
+ */
+export interface RowOrigin {
+  /** File path, URL, or a short name of the query (never a connection URL). */
+  source: string;
+  /** 1-based number of the data row (the header is not a row). */
+  row: number;
+  /** 1-based physical line where the row starts, for files. */
+  line?: number;
+}
+
+/** Raw values by column name: strings from files, driver values from databases. */
+export type RawRecord = Record<string, unknown>;
+
+export interface SourceRow {
+  ok: true;
+  origin: RowOrigin;
+  values: RawRecord;
+}
+
+export interface SourceRowProblem {
+  ok: false;
+  origin: RowOrigin;
+  /** Stable code, e.g. `CSV_RAGGED_ROW`. */
+  code: string;
+  /** What is wrong and what to do, without the origin (the reporter prefixes it). */
+  message: string;
+}
+
+export type SourceItem = SourceRow | SourceRowProblem;
+
+/** A source is read once, streaming, with bounded memory whatever its size. */
+export interface Source {
+  /** A short description for logs and reports, with no credentials. */
+  readonly description: string;
+  rows(): AsyncIterable<SourceItem>;
+}
+
+/** `row 17 (line 18)` / `row 3 of query "attendees"`: the prefix of every per-row message. */
+export function describeOrigin(origin: RowOrigin): string {
+  return origin.line === undefined ? `row ${origin.row}` : `row ${origin.row} (line ${origin.line})`;
+}
