@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
+import type { z } from 'zod';
+import { ConfigError } from '../errors/evsync-error.js';
+
+/** One problem found in a YAML file, located for a person to fix. */
+export interface YamlIssue {
+  file: string;
+  line?: number;
+  /** Dotted path inside the document, e.g. `steps.2.source.csv`. */
+  path: string;
+  message: string;
+}
+
+export function formatYamlIssue(issue: YamlIssue): string {
+  const where = issue.line === undefined ? issue.file : `${issue.file}:${issue.line}`;
+  return `${where}: ${issue.path || '(top level)'}: ${issue.message}`;
+}
+
+/**
+ * Reads a YAML file and validates it with a zod schema, reporting every problem at once
+ * with its line. Used for job files and mapping files alike.
+ */
+export function loadYamlFile<S extends z.ZodType>(file: string, schema: S, what: string): z.infer<S> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(
+      `Cannot read the ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  return parseYamlText(text, file, schema, what);
+}
+
+export function parseYamlText<S extends z.ZodType>(
+  text: string,
+  file: string,
+  schema: S,
+  what: string,
+): z.infer<S> {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text.replace(/^\uFEFF/, ''), { lineCounter, prettyErrors: false });
+  const syntaxIssues: YamlIssue[] = doc.errors.map((error) => ({
+    file,
+    line: error.linePos?.[0]?.line,
+    path: '',
+    message: `YAML syntax: ${error.message.split('\n')[0] ?? error.code}`,
+  }));
+  if (syntaxIssues.length > 0) throw yamlError(what, file, syntaxIssues);
+  const parsed = schema.safeParse(doc.toJS());
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((issue) => ({
+    file,
+    line: lineOf(doc, lineCounter, issue.path),
+    path: issue.path.map(String).join('.'),
+    message: issue.message,
+  }));
+  throw yamlError(what, file, issues);
+}
+
+export class YamlFileError extends ConfigError {
+  readonly issues: YamlIssue[];
+  constructor(message: string, issues: YamlIssue[]) {
+    super(message, { code: 'EVSYNC_INVALID_FILE' });
+    this.issues = issues;
+  }
+}
+
+function yamlError(what: string, file: string, issues: YamlIssue[]): YamlFileError {
+  const count = issues.length === 1 ? '1 problem' : `${issues.length} problems`;
+  return new YamlFileError(
+    `The ${what} ${file} has ${count}:\n${issues.map((i) => `  ${formatYamlIssue(i)}`).join('\n')}`,
+    issues,
+  );
+}
+
+/** The line of the deepest node that exists along the path (a missing key points at its parent). */
+function lineOf(doc: Document, lineCounter: LineCounter, path: readonly PropertyKey[]): number | undefined {
+  for (let depth = path.length; depth >= 0; depth--) {
+    const node: unknown = depth === 0 ? doc.contents : doc.getIn(path.slice(0, depth) as unknown[], true);
+    if (isNode(node) && node.range) return lineCounter.linePos(node.range[0]).line;
+  }
+  return undefined;
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+/**
+ * The `source:` of a job step, exactly one kind per step. Paths are relative to the job
+ * file; connection URLs never appear here, only the name of the env var that holds one.
+ */
+const filePath = z.string().min(1, 'is empty: give a file path relative to the job file');
+
+const envVarName = z
+  .string()
+  .regex(/^[A-Z_][A-Z0-9_]*$/, 'must be the NAME of an environment variable (e.g. SOURCE_DB_URL), not a URL');
+
+export const csvSourceSchema = z.union([
+  filePath.transform((path) => ({ path })),
+  z.strictObject({
+    path: filePath,
+    /** Forces the text encoding; detected from the BOM and the bytes otherwise. */
+    encoding: z.enum(['utf-8', 'utf-16le', 'utf-16be', 'windows-1252', 'latin1']).optional(),
+    /** Forces the delimiter; detected among `, ; \t |` otherwise. */
+    delimiter: z.enum([',', ';', '\t', '|']).optional(),
+  }),
+]);
+
+export const sqlSourceSchema = z.strictObject({
+  url_env: envVarName,
+  query: z.string().min(1, 'is empty: give the SELECT to run'),
+  /** Named parameters of the query, written `:name` in it. */
+  params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).default({}),
+  /** A short name for reports (`row 12 of query "attendees"`). */
+  name: z.string().optional(),
+});
+
+const fileOrUrl = z.union([
+  filePath.transform((path) => ({ path, url: undefined })),
+  z
+    .strictObject({ path: filePath.optional(), url: z.url().optional() })
+    .refine((v) => (v.path === undefined) !== (v.url === undefined), 'give exactly one of path and url'),
+]);
+
+const scheduleSourceSchema = z.union([
+  filePath.transform((path) => ({ path, url: undefined, timezone: undefined })),
+  z
+    .strictObject({
+      path: filePath.optional(),
+      url: z.url().optional(),
+      /** IANA zone for times written without an offset; the export's own zone otherwise. */
+      timezone: z.string().optional(),
+    })
+    .refine((v) => (v.path === undefined) !== (v.url === undefined), 'give exactly one of path and url'),
+]);
+
+const sourceKindUnion = z.union([
+  z.strictObject({ csv: csvSourceSchema }),
+  z.strictObject({ postgres: sqlSourceSchema }),
+  z.strictObject({ mysql: sqlSourceSchema }),
+  z.strictObject({ sessionize: fileOrUrl }),
+  z.strictObject({ pretalx: scheduleSourceSchema }),
+  z.strictObject({ frab: scheduleSourceSchema }),
+]);
+
+export const SOURCE_KINDS = ['csv', 'postgres', 'mysql', 'sessionize', 'pretalx', 'frab'] as const;
+
+/** Names the kinds on a wrong key instead of zod's bare "Invalid input" for a union. */
+export const sourceConfigSchema = z
+  .record(z.string(), z.unknown())
+  .superRefine((value, ctx) => {
+    const keys = Object.keys(value);
+    const kind = keys[0];
+    if (keys.length !== 1 || kind === undefined || !(SOURCE_KINDS as readonly string[]).includes(kind)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `give exactly one source kind: ${SOURCE_KINDS.join(', ')} (found: ${keys.join(', ') || 'nothing'})`,
+      });
+    }
+  })
+  .pipe(sourceKindUnion);
+
+export type SourceConfig = z.infer<typeof sourceConfigSchema>;
+export type CsvSourceConfig = z.infer<typeof csvSourceSchema>;
+export type SqlSourceConfig = z.infer<typeof sqlSourceSchema>;

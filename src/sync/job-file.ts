@@ -1,0 +1,71 @@
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+import { loadYamlFile } from '../config/yaml-file.js';
+import { sourceConfigSchema } from '../sources/source-config.js';
+
+/** `10%` of known objects, or an absolute count. */
+const deleteThreshold = z.union([
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?%$/, 'write a percentage such as "10%", or a whole number of objects')
+    .transform((text) => ({ percent: Number(text.slice(0, -1)) }))
+    .refine((t) => t.percent <= 100, 'a percentage is at most 100%'),
+  z
+    .number()
+    .int()
+    .nonnegative()
+    .transform((count) => ({ count })),
+]);
+
+export const jobStepSchema = z.strictObject({
+  /** A shipped mapping name (`users`) or a path to a mapping file, relative to the job file. */
+  mapping: z.string().min(1),
+  source: sourceConfigSchema,
+  /** Schedules: `replace` sends PUT /event/schedule; `rsvp` adds and removes single events. */
+  schedule_mode: z.enum(['replace', 'rsvp']).optional(),
+});
+
+export const jobFileSchema = z.strictObject({
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'use letters, digits, ".", "_" and "-" (at most 64)'),
+  description: z.string().optional(),
+  /** `mirror` also deletes what the source no longer has, guarded by `delete_threshold`. */
+  mode: z.enum(['upsert', 'mirror']).default('upsert'),
+  rate: z
+    .strictObject({
+      per_second: z.number().positive().max(10_000).default(10),
+      concurrency: z.number().int().min(1).max(256).default(4),
+    })
+    .default({ per_second: 10, concurrency: 4 }),
+  delete_threshold: deleteThreshold.default({ percent: 10 }),
+  /** Cron pattern for the scheduled (nightly) run, with its IANA time zone. */
+  schedule: z.strictObject({ cron: z.string().min(9), timezone: z.string().default('UTC') }).optional(),
+  steps: z.array(jobStepSchema).min(1, 'a job needs at least one step'),
+});
+
+export type JobFile = z.infer<typeof jobFileSchema>;
+export type JobStep = z.infer<typeof jobStepSchema>;
+export type DeleteThreshold = JobFile['delete_threshold'];
+
+export interface LoadedJob extends JobFile {
+  /** Absolute path of the job file; relative paths inside it resolve against its folder. */
+  file: string;
+  baseDir: string;
+}
+
+export function loadJobFile(file: string): LoadedJob {
+  const absolute = resolve(file);
+  const job = loadYamlFile(absolute, jobFileSchema, 'job file');
+  return { ...job, file: absolute, baseDir: dirname(absolute) };
+}
+
+/** Resolves a path written in a job file against the job file's folder. */
+export function resolveJobPath(job: Pick<LoadedJob, 'baseDir'>, path: string): string {
+  return isAbsolute(path) ? path : resolve(job.baseDir, path);
+}
+
+/** How many deletes the threshold allows out of `known` objects. */
+export function allowedDeletes(threshold: DeleteThreshold, known: number): number {
+  return 'percent' in threshold ? Math.floor((known * threshold.percent) / 100) : threshold.count;
+}
