@@ -1,0 +1,136 @@
+import { Agent, request as undiciRequest } from 'undici';
+import type { HttpRequest } from './request-builder.js';
+import type { PlatformCallSite } from './platform-error.js';
+import {
+  OutcomeUnknownError,
+  PlatformClientClosedError,
+  PlatformUnreachableError,
+} from './platform-error.js';
+import type { PlatformResponse } from './platform-request.js';
+
+export interface HttpTransportOptions {
+  /**
+   * Time allowed to open a connection; the request was not sent when it runs out.
+   * @defaultValue 10000
+   */
+  connectTimeoutMs?: number;
+  /**
+   * Time allowed from sending to the response headers.
+   * @defaultValue 30000
+   */
+  headersTimeoutMs?: number;
+  /**
+   * Longest silence while reading the body.
+   * @defaultValue 30000
+   */
+  bodyTimeoutMs?: number;
+  /**
+   * How long an idle connection is kept for reuse (a server's `Keep-Alive: timeout` hint may shorten it).
+   * @defaultValue 4000
+   */
+  keepAliveTimeoutMs?: number;
+  /**
+   * Open connections per origin at most; the rate limiter's concurrency should not exceed it.
+   * @defaultValue 16
+   */
+  connections?: number;
+}
+
+/**
+ * Errors raised before a byte of the request left: the platform cannot have acted. Every
+ * other transport failure (reset, closed socket, header or body timeout) may come after
+ * the platform applied the request, so it is an unknown outcome.
+ */
+const NOT_SENT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'CERT_HAS_EXPIRED',
+]);
+
+/** The HTTP layer: one keep-alive undici Agent per transport, timeouts, failure classification. */
+export class HttpTransport {
+  private readonly agent: Agent;
+  private readonly origin: string;
+  private readonly basePath: string;
+  private closed = false;
+
+  constructor(baseUrl: string, options: HttpTransportOptions = {}) {
+    const url = new URL(baseUrl);
+    this.origin = url.origin;
+    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.agent = new Agent({
+      connect: { timeout: options.connectTimeoutMs ?? 10_000 },
+      headersTimeout: options.headersTimeoutMs ?? 30_000,
+      bodyTimeout: options.bodyTimeoutMs ?? 30_000,
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? 4_000,
+      connections: options.connections ?? 16,
+    });
+  }
+
+  async send(http: HttpRequest, site: PlatformCallSite): Promise<PlatformResponse> {
+    if (this.closed) throw new PlatformClientClosedError(site);
+    let status: number | undefined;
+    try {
+      const response = await undiciRequest(`${this.origin}${this.basePath}${http.target}`, {
+        method: http.method as 'GET',
+        headers: http.headers,
+        body: http.body,
+        dispatcher: this.agent,
+      });
+      status = response.statusCode;
+      const body = await response.body.text();
+      return { status, headers: flattenHeaders(response.headers), body };
+    } catch (error) {
+      throw classifyTransportError(error, site, status);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.agent.close();
+  }
+}
+
+/** Maps an undici or socket error to a typed platform error, by code (never by message). */
+export function classifyTransportError(
+  error: unknown,
+  site: PlatformCallSite,
+  status?: number,
+): PlatformUnreachableError | OutcomeUnknownError {
+  const code = errorCode(error);
+  if (status === undefined && code !== undefined && NOT_SENT_CODES.has(code)) {
+    return new PlatformUnreachableError(site, code, error);
+  }
+  const reason = code ?? (error instanceof Error ? error.name : 'unknown failure');
+  return new OutcomeUnknownError(site, status === undefined ? reason : `${reason} after status ${status}`, {
+    ...(status === undefined ? {} : { status }),
+    cause: error,
+  });
+}
+
+function errorCode(error: unknown): string | undefined {
+  for (let current: unknown = error, depth = 0; current && depth < 4; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function flattenHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string | undefined> {
+  const flat: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(headers))
+    flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  return flat;
+}

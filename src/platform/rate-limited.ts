@@ -1,0 +1,21 @@
+import { RateLimitedError } from './platform-error.js';
+import type { PlatformRequest, SendRequest } from './platform-request.js';
+import type { RateLimiter } from './rate-limiter.js';
+
+/**
+ * The rate-limit layer: every attempt takes a token and a slot from the shared limiter,
+ * and a 429 slows the limiter down for every caller, not just this one.
+ */
+export function rateLimited(send: SendRequest, limiter: RateLimiter): SendRequest {
+  return async (request: PlatformRequest) => {
+    const release = await limiter.acquire();
+    try {
+      return await send(request);
+    } catch (error) {
+      if (error instanceof RateLimitedError) limiter.slowDown(error.retryAfterMs ?? 0);
+      throw error;
+    } finally {
+      release();
+    }
+  };
+}

@@ -1,0 +1,157 @@
+export interface RateLimiterOptions {
+  /**
+   * Steady request rate. The platform's limits are not published: set it from what the
+   * operator agreed.
+   * @defaultValue 10
+   */
+  requestsPerSecond?: number;
+  /**
+   * Requests that may start back to back after a quiet spell.
+   * @defaultValue 1 (evenly spaced)
+   */
+  burst?: number;
+  /**
+   * Requests in flight at once.
+   * @defaultValue 4
+   */
+  concurrency?: number;
+  /**
+   * The rate is multiplied by this on a 429.
+   * @defaultValue 0.5
+   */
+  slowdownFactor?: number;
+  /**
+   * The rate never drops below this share of `requestsPerSecond`.
+   * @defaultValue 0.1
+   */
+  minRateShare?: number;
+  /**
+   * After a 429, the rate climbs back by this share of `requestsPerSecond` each second.
+   * @defaultValue 0.05 (from half to full in 10 s)
+   */
+  recoveryPerSecond?: number;
+  /** @defaultValue `Date.now` */
+  now?: () => number;
+}
+
+type Release = () => void;
+
+/** Several 429s from requests already in flight are one signal, not many. */
+const SLOWDOWN_COOLDOWN_MS = 1_000;
+
+/**
+ * A token bucket plus a concurrency cap, shared by everyone who holds the same instance.
+ * A 429 pauses all callers for the `Retry-After` and cuts the rate, which then recovers
+ * linearly: the next burst does not hit the same wall.
+ */
+export class RateLimiter {
+  readonly maxRate: number;
+  readonly burst: number;
+  readonly concurrency: number;
+  private readonly slowdownFactor: number;
+  private readonly minRate: number;
+  private readonly recoveryPerMs: number;
+  private readonly now: () => number;
+  private tokens: number;
+  private lastRefill: number;
+  private pausedUntil = 0;
+  private cutRate: number;
+  private cutAt = Number.NEGATIVE_INFINITY;
+  private inFlight = 0;
+  private readonly waiters: Array<(release: Release) => void> = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(options: RateLimiterOptions = {}) {
+    this.maxRate = positive(options.requestsPerSecond ?? 10, 'requestsPerSecond');
+    this.burst = Math.max(1, positive(options.burst ?? 1, 'burst'));
+    this.concurrency = Math.max(1, Math.floor(positive(options.concurrency ?? 4, 'concurrency')));
+    this.slowdownFactor = options.slowdownFactor ?? 0.5;
+    this.minRate = this.maxRate * (options.minRateShare ?? 0.1);
+    this.recoveryPerMs = (this.maxRate * (options.recoveryPerSecond ?? 0.05)) / 1000;
+    this.now = options.now ?? Date.now;
+    this.tokens = this.burst;
+    this.lastRefill = this.now();
+    this.cutRate = this.maxRate;
+  }
+
+  /** Waits for a token and a free slot; call the returned function when the request ends. */
+  acquire(): Promise<Release> {
+    return new Promise((resolve) => {
+      this.waiters.push(resolve);
+      this.pump();
+    });
+  }
+
+  /** A 429 was seen: everyone waits `retryAfterMs`, and the rate is cut. */
+  slowDown(retryAfterMs = 0): void {
+    const now = this.now();
+    this.refill(now);
+    this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(0, retryAfterMs));
+    if (now - this.cutAt >= SLOWDOWN_COOLDOWN_MS) {
+      this.cutRate = Math.max(this.minRate, this.rateAt(now) * this.slowdownFactor);
+      this.cutAt = now;
+    }
+    this.tokens = Math.min(this.tokens, 0);
+    this.pump();
+  }
+
+  /** The rate now allowed, in requests per second. */
+  get currentRate(): number {
+    return this.rateAt(this.now());
+  }
+
+  get queued(): number {
+    return this.waiters.length;
+  }
+
+  get active(): number {
+    return this.inFlight;
+  }
+
+  private rateAt(now: number): number {
+    const since = Math.max(0, now - Math.max(this.cutAt, this.pausedUntil));
+    return Math.min(this.maxRate, this.cutRate + since * this.recoveryPerMs);
+  }
+
+  private refill(now: number): void {
+    const elapsed = now - Math.max(this.lastRefill, this.pausedUntil);
+    if (elapsed > 0) this.tokens = Math.min(this.burst, this.tokens + (elapsed * this.rateAt(now)) / 1000);
+    this.lastRefill = Math.max(this.lastRefill, now);
+  }
+
+  private pump(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    while (this.waiters.length > 0 && this.inFlight < this.concurrency) {
+      const now = this.now();
+      if (now < this.pausedUntil) return this.wake(this.pausedUntil - now);
+      this.refill(now);
+      if (this.tokens < 1) return this.wake(((1 - this.tokens) * 1000) / this.rateAt(now));
+      this.tokens -= 1;
+      this.inFlight += 1;
+      this.waiters.shift()?.(this.releaser());
+    }
+  }
+
+  private wake(ms: number): void {
+    this.timer = setTimeout(() => this.pump(), Math.max(1, Math.ceil(ms)));
+  }
+
+  private releaser(): Release {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.inFlight -= 1;
+      this.pump();
+    };
+  }
+}
+
+function positive(value: number, name: string): number {
+  if (!(value > 0) || !Number.isFinite(value))
+    throw new RangeError(`${name} must be a positive number, got ${value}`);
+  return value;
+}
