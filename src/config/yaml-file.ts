@@ -43,12 +43,12 @@ export function parseYamlText<S extends z.ZodType>(
   what: string,
 ): z.infer<S> {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text.replace(/^\uFEFF/, ''), { lineCounter, prettyErrors: false });
+  const doc = parseDocument(text.replace(/^\uFEFF/, ''), { lineCounter });
   const syntaxIssues: YamlIssue[] = doc.errors.map((error) => ({
     file,
     line: error.linePos?.[0]?.line,
     path: '',
-    message: `YAML syntax: ${error.message.split('\n')[0] ?? error.code}`,
+    message: `YAML syntax: ${(error.message.split('\n')[0] ?? error.code).replace(/ at line \d+, column \d+:?$/, '')}`,
   }));
   if (syntaxIssues.length > 0) throw yamlError(what, file, syntaxIssues);
   const parsed = schema.safeParse(doc.toJS());
