@@ -31,7 +31,11 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
   return out;
 }
 
-/** pino redact paths: common places where secrets sit in our log objects. */
+/**
+ * pino redact paths: common places where secrets sit in our log objects. Bracketed param
+ * names (`user[svc_auth_attributes][password]`) cannot be pino paths (its parser rejects
+ * them); the logger's key scrubber censors them by name instead.
+ */
 export const LOG_REDACT_PATHS = [
   'signingKey',
   '*.signingKey',
@@ -41,8 +45,6 @@ export const LOG_REDACT_PATHS = [
   '*.query.sig',
   'password',
   '*.password',
-  'params["user[svc_auth_attributes][password]"]',
-  '*.params["user[svc_auth_attributes][password]"]',
   'headers.authorization',
   'url',
   '*.url',
