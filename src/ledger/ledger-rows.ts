@@ -1,0 +1,122 @@
+import type { IntentDependency, IntentKind } from '../mapping/intent.js';
+import type { FlatParams } from '../platform/params.js';
+import type { RowOrigin } from '../sources/source-row.js';
+import type {
+  ActionCounts,
+  IntentResultRecord,
+  PlannedAction,
+  PlannedIntentRecord,
+  ResultAction,
+  RunMode,
+  RunRecord,
+  RunStatus,
+} from './ledger.js';
+
+/**
+ * Database rows → ledger records. pg returns int8 as strings and PGlite as numbers or
+ * bigints; ids and counters here are far below 2^53, so they become plain numbers.
+ */
+type Int8 = number | string | bigint;
+
+export interface RunRow {
+  id: string;
+  job_name: string;
+  mode: string;
+  status: string;
+  started_at: Date;
+  finished_at: Date | null;
+  counts: ActionCounts | null;
+  options: Record<string, unknown> | null;
+}
+
+export interface PlannedIntentRow {
+  seq: Int8;
+  run_id: string;
+  kind: string;
+  key: string;
+  op: string;
+  planned_action: string;
+  params: FlatParams;
+  redacted_params: string[];
+  origin: RowOrigin | null;
+  depends_on: IntentDependency[];
+  hash: string;
+}
+
+export interface ResultRow {
+  seq: Int8;
+  run_id: string;
+  kind: string;
+  key: string;
+  action: string;
+  origin_source: string | null;
+  origin_row: number | null;
+  origin_line: number | null;
+  platform_id: Int8 | null;
+  http_status: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  attempts: number;
+  duration_ms: number;
+  params: FlatParams | null;
+  recorded_at: Date;
+}
+
+export function toNumber(value: Int8): number {
+  return typeof value === 'number' ? value : Number(value);
+}
+
+export function toRunRecord(row: RunRow): RunRecord {
+  return {
+    id: row.id,
+    jobName: row.job_name,
+    mode: row.mode as RunMode,
+    status: row.status as RunStatus,
+    startedAt: new Date(row.started_at),
+    finishedAt: row.finished_at === null ? null : new Date(row.finished_at),
+    counts: row.counts ?? {},
+    options: row.options ?? {},
+  };
+}
+
+export function toPlannedIntentRecord(row: PlannedIntentRow): PlannedIntentRecord {
+  return {
+    runId: row.run_id,
+    seq: toNumber(row.seq),
+    kind: row.kind as IntentKind,
+    key: row.key,
+    op: row.op as 'upsert' | 'remove',
+    plannedAction: row.planned_action as PlannedAction,
+    params: row.params,
+    redactedParams: row.redacted_params,
+    origin: row.origin,
+    dependsOn: row.depends_on,
+    hash: row.hash,
+  };
+}
+
+export function toResultRecord(row: ResultRow): IntentResultRecord {
+  return {
+    runId: row.run_id,
+    seq: toNumber(row.seq),
+    kind: row.kind as IntentKind,
+    key: row.key,
+    action: row.action as ResultAction,
+    origin: toOrigin(row),
+    platformId: row.platform_id === null ? null : toNumber(row.platform_id),
+    httpStatus: row.http_status,
+    errorCode: row.error_code,
+    errorMessage: row.error_message,
+    attempts: row.attempts,
+    durationMs: row.duration_ms,
+    params: row.params ?? {},
+    recordedAt: new Date(row.recorded_at),
+  };
+}
+
+function toOrigin(row: ResultRow): RowOrigin | null {
+  if (row.origin_source === null) return null;
+  const origin: RowOrigin = { source: row.origin_source, row: row.origin_row ?? 0 };
+  if (row.origin_line !== null) origin.line = row.origin_line;
+  return origin;
+}

@@ -1,0 +1,94 @@
+/**
+ * The ledger's statements, one dialect for PGlite and PostgreSQL. Bulk writes take ONE
+ * param, a JSON array (`$n::text::jsonb`: the text cast keeps PGlite from re-encoding a
+ * string as a JSON scalar), expanded in order by `jsonb_array_elements … WITH ORDINALITY`.
+ * That is a multi-row INSERT of any size without the 65,535-param limit.
+ */
+
+const RUN_COLUMNS = 'id, job_name, mode, status, started_at, finished_at, counts, options';
+
+/** $1 id, $2 job name, $3 mode, $4 options JSON. */
+export const INSERT_RUN = `INSERT INTO runs (id, job_name, mode, status, options)
+VALUES ($1, $2, $3, 'running', $4::text::jsonb) RETURNING ${RUN_COLUMNS}`;
+
+/** $1 id, $2 status, $3 counts JSON. */
+export const FINISH_RUN = `UPDATE runs SET status = $2, finished_at = now(), counts = $3::text::jsonb
+WHERE id = $1 RETURNING ${RUN_COLUMNS}`;
+
+/** $1 id, $2 status. A non-terminal status clears `finished_at`. */
+export const SET_RUN_STATUS = `UPDATE runs SET status = $2,
+  finished_at = CASE WHEN $2 IN ('running', 'interrupted') THEN NULL ELSE coalesce(finished_at, now()) END
+WHERE id = $1 RETURNING id`;
+
+/** $1 id. */
+export const SELECT_RUN = `SELECT ${RUN_COLUMNS} FROM runs WHERE id = $1`;
+
+/** $1 limit. */
+export const SELECT_RUNS = `SELECT ${RUN_COLUMNS} FROM runs ORDER BY started_at DESC, id DESC LIMIT $1`;
+
+/** $1 run id, $2 JSON array of planned intents. */
+export const INSERT_PLANNED = `INSERT INTO run_intents
+  (run_id, kind, key, op, planned_action, params, redacted_params, origin, depends_on, hash)
+SELECT $1, e.v->>'kind', e.v->>'key', e.v->>'op', e.v->>'planned_action', e.v->'params',
+  e.v->'redacted_params', e.v->'origin', e.v->'depends_on', e.v->>'hash'
+FROM jsonb_array_elements($2::text::jsonb) WITH ORDINALITY AS e(v, n) ORDER BY e.n
+ON CONFLICT (run_id, kind, key) DO UPDATE SET op = excluded.op, planned_action = excluded.planned_action,
+  params = excluded.params, redacted_params = excluded.redacted_params, origin = excluded.origin,
+  depends_on = excluded.depends_on, hash = excluded.hash`;
+
+export const PLANNED_COLUMNS =
+  'ri.seq, ri.run_id, ri.kind, ri.key, ri.op, ri.planned_action, ri.params, ri.redacted_params, ri.origin, ri.depends_on, ri.hash';
+
+/** $1 JSON array of results. */
+export const UPSERT_RESULTS = `INSERT INTO intent_results (run_id, kind, key, action, origin_source, origin_row,
+  origin_line, platform_id, http_status, error_code, error_message, attempts, duration_ms, params, recorded_at)
+SELECT e.v->>'run_id', e.v->>'kind', e.v->>'key', e.v->>'action', e.v->>'origin_source',
+  (e.v->>'origin_row')::integer, (e.v->>'origin_line')::integer, (e.v->>'platform_id')::bigint,
+  (e.v->>'http_status')::integer, e.v->>'error_code', e.v->>'error_message', (e.v->>'attempts')::integer,
+  (e.v->>'duration_ms')::integer, e.v->'params', clock_timestamp()
+FROM jsonb_array_elements($1::text::jsonb) WITH ORDINALITY AS e(v, n) ORDER BY e.n
+ON CONFLICT (run_id, kind, key) DO UPDATE SET action = excluded.action, origin_source = excluded.origin_source,
+  origin_row = excluded.origin_row, origin_line = excluded.origin_line, platform_id = excluded.platform_id,
+  http_status = excluded.http_status, error_code = excluded.error_code, error_message = excluded.error_message,
+  attempts = excluded.attempts, duration_ms = excluded.duration_ms, params = excluded.params,
+  recorded_at = excluded.recorded_at`;
+
+export const RESULT_COLUMNS = `r.seq, r.run_id, r.kind, r.key, r.action, r.origin_source, r.origin_row, r.origin_line,
+  r.platform_id, r.http_status, r.error_code, r.error_message, r.attempts, r.duration_ms, r.params, r.recorded_at`;
+
+/** $1 run id. */
+export const COUNT_RESULTS = `SELECT kind, action, count(*) AS n FROM intent_results WHERE run_id = $1
+GROUP BY kind, action`;
+
+/** $1 JSON array of {kind, key, hash, run_id}. */
+export const UPSERT_HASHES = `INSERT INTO synced_hashes (kind, key, hash, run_id, synced_at)
+SELECT e.v->>'kind', e.v->>'key', e.v->>'hash', e.v->>'run_id', now()
+FROM jsonb_array_elements($1::text::jsonb) AS e(v)
+ON CONFLICT (kind, key) DO UPDATE SET hash = excluded.hash, run_id = excluded.run_id, synced_at = excluded.synced_at`;
+
+/** $1 JSON array of {kind, key}. */
+export const DELETE_HASHES = `DELETE FROM synced_hashes s USING jsonb_array_elements($1::text::jsonb) AS e(v)
+WHERE s.kind = e.v->>'kind' AND s.key = e.v->>'key'`;
+
+/** $1 JSON array of {kind, key, platform_id}. */
+export const UPSERT_IDS = `INSERT INTO id_map (kind, client_id, platform_id, updated_at)
+SELECT e.v->>'kind', e.v->>'key', (e.v->>'platform_id')::bigint, now()
+FROM jsonb_array_elements($1::text::jsonb) AS e(v)
+ON CONFLICT (kind, client_id) DO UPDATE SET platform_id = excluded.platform_id, updated_at = excluded.updated_at`;
+
+/** $1 JSON array of {kind, key}. */
+export const DELETE_IDS = `DELETE FROM id_map m USING jsonb_array_elements($1::text::jsonb) AS e(v)
+WHERE m.kind = e.v->>'kind' AND m.client_id = e.v->>'key'`;
+
+/** $1 kind, $2 client id. */
+export const SELECT_ID = 'SELECT platform_id FROM id_map WHERE kind = $1 AND client_id = $2';
+
+/** $1 kind. */
+export const SELECT_IDS = 'SELECT client_id, platform_id FROM id_map WHERE kind = $1';
+
+/** $1 kind. */
+export const SELECT_HASHES = 'SELECT key, hash FROM synced_hashes WHERE kind = $1';
+
+/** $1 kind. */
+export const SELECT_KNOWN_KEYS = `SELECT key FROM synced_hashes WHERE kind = $1
+UNION SELECT client_id FROM id_map WHERE kind = $1 ORDER BY 1`;

@@ -1,0 +1,7 @@
+import { migration0001 } from './0001-schema.js';
+import type { Migration } from './migration.js';
+
+export type { Migration } from './migration.js';
+
+/** Every migration, in version order. Append only: never edit one that has shipped. */
+export const MIGRATIONS: readonly Migration[] = [migration0001];

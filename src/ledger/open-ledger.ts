@@ -1,0 +1,66 @@
+import { resolve } from 'node:path';
+import type { Ledger } from './ledger.js';
+import { migrate } from './migrate.js';
+import { openPgClient } from './pg-client.js';
+import { openPgliteClient } from './pglite-client.js';
+import type { SqlClient } from './sql-client.js';
+import { SqlLedger } from './sql-ledger.js';
+
+export interface OpenLedgerOptions {
+  /**
+   * PostgreSQL connection URL. When set, the ledger lives on that server and can be shared
+   * by several processes. @defaultValue `process.env.DATABASE_URL`
+   */
+  databaseUrl?: string;
+  /**
+   * Folder of the embedded ledger (PGlite), used when there is no database URL.
+   * @defaultValue `process.env.EVSYNC_DATA_DIR`, else `./.evsync`
+   */
+  dataDir?: string;
+  /** PostgreSQL schema for the tables (created if missing). @defaultValue the server's `search_path` */
+  schema?: string;
+}
+
+/**
+ * Opens the ledger the environment asks for and brings its schema up to date: PostgreSQL
+ * when a database URL is given, otherwise the embedded PGlite ledger in the data folder.
+ */
+export async function openLedger(options: OpenLedgerOptions = {}): Promise<Ledger> {
+  const databaseUrl = options.databaseUrl ?? nonEmpty(process.env.DATABASE_URL);
+  if (databaseUrl !== undefined) {
+    const client = await openPgClient({
+      databaseUrl,
+      ...(options.schema === undefined ? {} : { schema: options.schema }),
+    });
+    return ready(client, 'postgres', describeDatabase(databaseUrl, options.schema));
+  }
+  const dataDir = resolve(options.dataDir ?? nonEmpty(process.env.EVSYNC_DATA_DIR) ?? './.evsync');
+  const { client, clusterDir } = await openPgliteClient(dataDir);
+  return ready(client, 'embedded', `embedded ledger in ${clusterDir}`);
+}
+
+async function ready(client: SqlClient, kind: 'embedded' | 'postgres', description: string): Promise<Ledger> {
+  try {
+    await migrate(client, undefined, `The ${description}`);
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw error;
+  }
+  return new SqlLedger(client, kind, description);
+}
+
+/** `PostgreSQL ledger at host:port/db (schema s)`: never the user or password. */
+function describeDatabase(url: string, schema: string | undefined): string {
+  let where = 'the DATABASE_URL server';
+  try {
+    const parsed = new URL(url);
+    where = `${parsed.hostname}${parsed.port ? `:${parsed.port}` : ''}${parsed.pathname}`;
+  } catch {
+    // A libpq keyword string is not a URL; keep the generic wording.
+  }
+  return `PostgreSQL ledger at ${where}${schema === undefined ? '' : ` (schema ${schema})`}`;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}

@@ -1,0 +1,95 @@
+import { messageOf } from '../errors/evsync-error.js';
+import pg from 'pg';
+import { LedgerError } from './ledger-error.js';
+import type { SqlClient, SqlExecutor } from './sql-client.js';
+
+export interface PgClientOptions {
+  /** Connection URL; never logged or shown in clear. */
+  databaseUrl: string;
+  /**
+   * A schema for evsync's tables, created if missing and put first on `search_path`.
+   * @defaultValue the server's default (`public`)
+   */
+  schema?: string;
+  /** @defaultValue 4 */
+  poolSize?: number;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * A pg pool behind `SqlClient`. int8 columns arrive as strings (pg's default, to keep
+ * precision); the ledger converts the ones it knows are small. Migrations take a
+ * session-level advisory lock keyed by the schema, on one dedicated connection.
+ */
+export async function openPgClient(options: PgClientOptions): Promise<SqlClient> {
+  const { schema } = options;
+  if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
+    throw new LedgerError(`Ledger schema name "${schema}" is not a plain lowercase identifier.`, {
+      code: 'EVSYNC_LEDGER_SCHEMA',
+    });
+  }
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: options.poolSize ?? 4,
+    ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
+  });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on('error', () => undefined);
+  try {
+    const probe = await pool.connect();
+    probe.release();
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new LedgerError(
+      `Could not connect to the PostgreSQL ledger (DATABASE_URL): ${messageOf(error)}. ` +
+        'Check that the server is up and the URL is right, or unset DATABASE_URL to use the embedded ledger.',
+      { code: 'EVSYNC_LEDGER_UNAVAILABLE', retryable: true, cause: error },
+    );
+  }
+
+  const client: SqlClient = {
+    ...executorOf(pool),
+    transaction: async (work) => {
+      const conn = await pool.connect();
+      try {
+        await conn.query('BEGIN');
+        const result = await work(executorOf(conn));
+        await conn.query('COMMIT');
+        return result;
+      } catch (error) {
+        await conn.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        conn.release();
+      }
+    },
+    withMigrationLock: async (work) => {
+      const conn = await pool.connect();
+      const lockKey = `evsync:migrate:${schema ?? ''}`;
+      try {
+        await conn.query('SELECT pg_advisory_lock(hashtext($1))', [lockKey]);
+        if (schema !== undefined) await conn.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+        return await work(client);
+      } finally {
+        await conn.query('SELECT pg_advisory_unlock(hashtext($1))', [lockKey]).catch(() => undefined);
+        conn.release();
+      }
+    },
+    close: async () => {
+      if (pool.ended || pool.ending) return;
+      await pool.end();
+    },
+  };
+  return client;
+}
+
+function executorOf(db: pg.Pool | pg.PoolClient): SqlExecutor {
+  return {
+    query: async <T extends object>(sql: string, params: readonly unknown[] = []) =>
+      (await db.query<T & pg.QueryResultRow>(sql, [...params])).rows,
+    execScript: async (sql: string) => {
+      await db.query(sql);
+    },
+  };
+}

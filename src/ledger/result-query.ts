@@ -1,0 +1,71 @@
+import type { PendingFilter, ResultFilter } from './ledger.js';
+import { PLANNED_COLUMNS, RESULT_COLUMNS } from './ledger-sql.js';
+
+export interface BuiltQuery {
+  sql: string;
+  params: unknown[];
+}
+
+/** Final results of a run matching a filter, in `seq` order (keyset paging on `seq`). */
+export function selectResults(runId: string, filter: ResultFilter = {}): BuiltQuery {
+  const params: unknown[] = [runId];
+  const where = ['r.run_id = $1', ...resultConditions(filter, params)];
+  if (filter.afterSeq !== undefined) where.push(`r.seq > ${param(params, filter.afterSeq)}`);
+  return {
+    sql: `SELECT ${RESULT_COLUMNS} FROM intent_results r WHERE ${where.join(' AND ')} ORDER BY r.seq${limit(filter.limit, params)}`,
+    params,
+  };
+}
+
+/** Planned intents of a run with no final result: what `resume` must still do. */
+export function selectPending(runId: string, filter: PendingFilter = {}): BuiltQuery {
+  const params: unknown[] = [runId];
+  const where = ['ri.run_id = $1'];
+  if (filter.kinds)
+    where.push(`ri.kind IN (SELECT jsonb_array_elements_text(${json(params, filter.kinds)}))`);
+  if (filter.afterSeq !== undefined) where.push(`ri.seq > ${param(params, filter.afterSeq)}`);
+  where.push(
+    'NOT EXISTS (SELECT 1 FROM intent_results r WHERE r.run_id = ri.run_id AND r.kind = ri.kind AND r.key = ri.key)',
+  );
+  return {
+    sql: `SELECT ${PLANNED_COLUMNS} FROM run_intents ri WHERE ${where.join(' AND ')} ORDER BY ri.seq${limit(filter.limit, params)}`,
+    params,
+  };
+}
+
+/** Planned intents whose final result is `failed`, for `evsync retry`. */
+export function selectFailedPlanned(runId: string, filter: Omit<ResultFilter, 'actions'> = {}): BuiltQuery {
+  const params: unknown[] = [runId];
+  const where = ['ri.run_id = $1', "r.action = 'failed'", ...resultConditions(filter, params)];
+  if (filter.afterSeq !== undefined) where.push(`ri.seq > ${param(params, filter.afterSeq)}`);
+  return {
+    sql:
+      `SELECT ${PLANNED_COLUMNS} FROM run_intents ri JOIN intent_results r ` +
+      `ON r.run_id = ri.run_id AND r.kind = ri.kind AND r.key = ri.key ` +
+      `WHERE ${where.join(' AND ')} ORDER BY ri.seq${limit(filter.limit, params)}`,
+    params,
+  };
+}
+
+function resultConditions(filter: Omit<ResultFilter, 'afterSeq' | 'limit'>, params: unknown[]): string[] {
+  const where: string[] = [];
+  if (filter.actions)
+    where.push(`r.action IN (SELECT jsonb_array_elements_text(${json(params, filter.actions)}))`);
+  if (filter.kinds) where.push(`r.kind IN (SELECT jsonb_array_elements_text(${json(params, filter.kinds)}))`);
+  if (filter.keys) where.push(`r.key IN (SELECT jsonb_array_elements_text(${json(params, filter.keys)}))`);
+  if (filter.since) where.push(`r.recorded_at >= ${param(params, filter.since.toISOString())}::timestamptz`);
+  return where;
+}
+
+function param(params: unknown[], value: unknown): string {
+  params.push(value);
+  return `$${params.length}`;
+}
+
+function json(params: unknown[], value: unknown): string {
+  return `${param(params, JSON.stringify(value))}::text::jsonb`;
+}
+
+function limit(value: number | undefined, params: unknown[]): string {
+  return value === undefined ? '' : ` LIMIT ${param(params, Math.max(0, Math.floor(value)))}`;
+}

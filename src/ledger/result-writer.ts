@@ -1,0 +1,112 @@
+import { messageOf } from '../errors/evsync-error.js';
+import type { IntentResultInput, ResultWriter, ResultWriterOptions } from './ledger.js';
+import { LedgerError } from './ledger-error.js';
+
+/**
+ * Buffers results and writes them with `record` in batches of `batchSize`, or after
+ * `flushIntervalMs` for a partial batch. One flush at a time, in order. `write` waits
+ * only when a full batch is being written behind it (backpressure, bounded memory).
+ */
+export class BatchResultWriter implements ResultWriter {
+  private buffer: IntentResultInput[] = [];
+  private inFlight: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private failure: unknown;
+  private closed = false;
+  private writtenCount = 0;
+  private lostCount = 0;
+  private readonly batchSize: number;
+  private readonly flushIntervalMs: number;
+
+  constructor(
+    private readonly record: (results: readonly IntentResultInput[]) => Promise<void>,
+    options: ResultWriterOptions = {},
+  ) {
+    this.batchSize = Math.max(1, options.batchSize ?? 500);
+    this.flushIntervalMs = Math.max(1, options.flushIntervalMs ?? 250);
+  }
+
+  get buffered(): number {
+    return this.buffer.length;
+  }
+
+  get written(): number {
+    return this.writtenCount;
+  }
+
+  async write(result: IntentResultInput): Promise<void> {
+    this.throwIfUnusable();
+    this.buffer.push(result);
+    if (this.buffer.length >= this.batchSize) {
+      // Keep one batch in flight while the next one fills: wait for the one before it.
+      const previous = this.inFlight;
+      void this.startFlush();
+      await previous;
+    } else {
+      this.timer ??= setTimeout(() => void this.startFlush().catch(() => undefined), this.flushIntervalMs);
+    }
+    this.throwIfFailed();
+  }
+
+  async flush(): Promise<void> {
+    await this.startFlush();
+    this.throwIfFailed();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    try {
+      await this.flush();
+    } finally {
+      this.closed = true;
+      this.clearTimer();
+    }
+  }
+
+  /** Chains a write of the current buffer after the previous one and waits for both. */
+  private startFlush(): Promise<void> {
+    this.clearTimer();
+    if (this.buffer.length > 0) {
+      const batch = this.buffer;
+      this.buffer = [];
+      this.inFlight = this.inFlight.then(async () => {
+        if (this.failure !== undefined) {
+          this.lostCount += batch.length;
+          return;
+        }
+        try {
+          await this.record(batch);
+          this.writtenCount += batch.length;
+        } catch (error) {
+          this.failure = error;
+          this.lostCount += batch.length;
+        }
+      });
+    }
+    return this.inFlight;
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private throwIfUnusable(): void {
+    if (this.closed) {
+      throw new LedgerError('The result writer was closed; open a new one with ledger.resultWriter().', {
+        code: 'EVSYNC_LEDGER_CLOSED',
+      });
+    }
+    this.throwIfFailed();
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure === undefined) return;
+    throw new LedgerError(
+      `Recording results in the ledger failed; ${this.lostCount + this.buffer.length} results were not written: ${messageOf(
+        this.failure,
+      )}`,
+      { code: 'EVSYNC_LEDGER_WRITE', retryable: true, cause: this.failure },
+    );
+  }
+}

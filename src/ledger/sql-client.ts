@@ -1,0 +1,18 @@
+/**
+ * The few things the SQL ledger needs from a PostgreSQL connection, so that the embedded
+ * (PGlite) and the server (pg) adapters run the very same statements.
+ */
+export interface SqlExecutor {
+  /** One statement with `$n` params; rows as objects keyed by column name. */
+  query<T extends object>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Several statements without params (migrations). */
+  execScript(sql: string): Promise<void>;
+}
+
+export interface SqlClient extends SqlExecutor {
+  /** Runs `work` in one transaction on one connection; rolls back if it throws. */
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /** Runs `work` holding the migration lock, so concurrent opens migrate once. */
+  withMigrationLock<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,247 @@
+import type { IntentKind } from '../mapping/intent.js';
+import { isSecretName, redactParams } from '../log/redaction.js';
+import type {
+  ActionCounts,
+  HashEntry,
+  IntentResultInput,
+  IntentResultRecord,
+  Ledger,
+  NewRun,
+  PendingFilter,
+  PlannedIntent,
+  PlannedIntentRecord,
+  PlatformIdEntry,
+  ResultAction,
+  ResultFilter,
+  ResultWriter,
+  ResultWriterOptions,
+  RunRecord,
+  RunResultCounts,
+  RunStatus,
+} from './ledger.js';
+import { LedgerError, unknownRunError } from './ledger-error.js';
+import {
+  toNumber,
+  toPlannedIntentRecord,
+  toResultRecord,
+  toRunRecord,
+  type PlannedIntentRow,
+  type ResultRow,
+  type RunRow,
+} from './ledger-rows.js';
+import * as q from './ledger-sql.js';
+import { prepareResultBatch } from './result-batch.js';
+import { selectFailedPlanned, selectPending, selectResults } from './result-query.js';
+import { BatchResultWriter } from './result-writer.js';
+import { newRunId } from './run-id.js';
+import type { SqlClient, SqlExecutor } from './sql-client.js';
+
+/** Rows per bulk statement: large enough to amortise a round trip, small enough for memory. */
+const CHUNK = 1000;
+const PAGE = 1000;
+
+/** The one Ledger implementation; the adapters differ only in their `SqlClient`. */
+export class SqlLedger implements Ledger {
+  private closed = false;
+
+  constructor(
+    private readonly db: SqlClient,
+    readonly kind: 'embedded' | 'postgres',
+    readonly description: string,
+  ) {}
+
+  async createRun(run: NewRun): Promise<RunRecord> {
+    const rows = await this.sql().query<RunRow>(q.INSERT_RUN, [
+      newRunId(),
+      run.jobName,
+      run.mode,
+      JSON.stringify(run.options ?? {}),
+    ]);
+    return toRunRecord(one(rows));
+  }
+
+  async finishRun(runId: string, status: RunStatus, counts?: ActionCounts): Promise<RunRecord> {
+    const totals = counts ?? sumByAction(await this.resultCounts(runId));
+    const rows = await this.sql().query<RunRow>(q.FINISH_RUN, [runId, status, JSON.stringify(totals)]);
+    if (rows.length === 0) throw unknownRunError(runId);
+    return toRunRecord(one(rows));
+  }
+
+  async setRunStatus(runId: string, status: RunStatus): Promise<void> {
+    const rows = await this.sql().query(q.SET_RUN_STATUS, [runId, status]);
+    if (rows.length === 0) throw unknownRunError(runId);
+  }
+
+  async getRun(runId: string): Promise<RunRecord | undefined> {
+    const rows = await this.sql().query<RunRow>(q.SELECT_RUN, [runId]);
+    return rows[0] === undefined ? undefined : toRunRecord(rows[0]);
+  }
+
+  async listRuns(limit = 20): Promise<RunRecord[]> {
+    const rows = await this.sql().query<RunRow>(q.SELECT_RUNS, [Math.max(0, Math.floor(limit))]);
+    return rows.map(toRunRecord);
+  }
+
+  async recordPlannedIntents(runId: string, intents: readonly PlannedIntent[]): Promise<void> {
+    if (intents.length === 0) return;
+    const rows = dedupe(
+      intents.map((intent) => ({
+        kind: intent.kind,
+        key: intent.key,
+        op: intent.op,
+        planned_action: intent.plannedAction,
+        params: redactParams(intent.params),
+        redacted_params: Object.keys(intent.params).filter(isSecretName),
+        origin: intent.origin,
+        depends_on: intent.dependsOn,
+        hash: intent.hash,
+      })),
+    );
+    await this.sql().transaction(async (tx) => {
+      for (let start = 0; start < rows.length; start += CHUNK) {
+        await tx.query(q.INSERT_PLANNED, [runId, JSON.stringify(rows.slice(start, start + CHUNK))]);
+      }
+    });
+  }
+
+  async pendingIntents(runId: string, filter?: PendingFilter): Promise<PlannedIntentRecord[]> {
+    const { sql, params } = selectPending(runId, filter);
+    return (await this.sql().query<PlannedIntentRow>(sql, params)).map(toPlannedIntentRecord);
+  }
+
+  async failedIntents(runId: string, filter?: Omit<ResultFilter, 'actions'>): Promise<PlannedIntentRecord[]> {
+    const { sql, params } = selectFailedPlanned(runId, filter);
+    return (await this.sql().query<PlannedIntentRow>(sql, params)).map(toPlannedIntentRecord);
+  }
+
+  async recordResults(results: readonly IntentResultInput[]): Promise<void> {
+    if (results.length === 0) return;
+    const batch = prepareResultBatch(results);
+    await this.sql().transaction(async (tx) => {
+      await inChunks(tx, q.UPSERT_RESULTS, batch.results);
+      await inChunks(tx, q.UPSERT_HASHES, batch.hashUpserts);
+      await inChunks(tx, q.DELETE_HASHES, batch.hashRemovals);
+      await inChunks(tx, q.UPSERT_IDS, batch.idUpserts);
+      await inChunks(tx, q.DELETE_IDS, batch.idRemovals);
+    });
+  }
+
+  resultWriter(options?: ResultWriterOptions): ResultWriter {
+    return new BatchResultWriter((results) => this.recordResults(results), options);
+  }
+
+  async results(runId: string, filter?: ResultFilter): Promise<IntentResultRecord[]> {
+    const { sql, params } = selectResults(runId, filter);
+    return (await this.sql().query<ResultRow>(sql, params)).map(toResultRecord);
+  }
+
+  async *eachResult(
+    runId: string,
+    filter: Omit<ResultFilter, 'afterSeq' | 'limit'> = {},
+  ): AsyncIterable<IntentResultRecord> {
+    let afterSeq: number | undefined;
+    for (;;) {
+      const page = await this.results(runId, {
+        ...filter,
+        limit: PAGE,
+        ...(afterSeq === undefined ? {} : { afterSeq }),
+      });
+      yield* page;
+      if (page.length < PAGE) return;
+      afterSeq = page[page.length - 1]?.seq;
+    }
+  }
+
+  async resultCounts(runId: string): Promise<RunResultCounts> {
+    const rows = await this.sql().query<{ kind: IntentKind; action: ResultAction; n: number | string }>(
+      q.COUNT_RESULTS,
+      [runId],
+    );
+    const counts: RunResultCounts = {};
+    for (const row of rows) (counts[row.kind] ??= {})[row.action] = toNumber(row.n);
+    return counts;
+  }
+
+  async getPlatformId(kind: IntentKind, clientId: string): Promise<number | undefined> {
+    const rows = await this.sql().query<{ platform_id: string | number }>(q.SELECT_ID, [kind, clientId]);
+    return rows[0] === undefined ? undefined : toNumber(rows[0].platform_id);
+  }
+
+  async setPlatformIds(entries: readonly PlatformIdEntry[]): Promise<void> {
+    const rows = dedupe(entries.map((e) => ({ kind: e.kind, key: e.clientId, platform_id: e.platformId })));
+    await this.sql().transaction((tx) => inChunks(tx, q.UPSERT_IDS, rows));
+  }
+
+  async loadIdMap(kind: IntentKind): Promise<Map<string, number>> {
+    const rows = await this.sql().query<{ client_id: string; platform_id: string | number }>(q.SELECT_IDS, [
+      kind,
+    ]);
+    return new Map(rows.map((row) => [row.client_id, toNumber(row.platform_id)]));
+  }
+
+  async removePlatformIds(kind: IntentKind, clientIds: readonly string[]): Promise<void> {
+    const rows = clientIds.map((key) => ({ kind, key }));
+    await this.sql().transaction((tx) => inChunks(tx, q.DELETE_IDS, rows));
+  }
+
+  async loadHashes(kind: IntentKind): Promise<Map<string, string>> {
+    const rows = await this.sql().query<{ key: string; hash: string }>(q.SELECT_HASHES, [kind]);
+    return new Map(rows.map((row) => [row.key, row.hash]));
+  }
+
+  async setHashes(entries: readonly HashEntry[]): Promise<void> {
+    const rows = dedupe(entries.map((e) => ({ kind: e.kind, key: e.key, hash: e.hash, run_id: e.runId })));
+    await this.sql().transaction((tx) => inChunks(tx, q.UPSERT_HASHES, rows));
+  }
+
+  async removeHashes(kind: IntentKind, keys: readonly string[]): Promise<void> {
+    const rows = keys.map((key) => ({ kind, key }));
+    await this.sql().transaction((tx) => inChunks(tx, q.DELETE_HASHES, rows));
+  }
+
+  async knownKeys(kind: IntentKind): Promise<string[]> {
+    return (await this.sql().query<{ key: string }>(q.SELECT_KNOWN_KEYS, [kind])).map((row) => row.key);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.db.close();
+  }
+
+  private sql(): SqlClient {
+    if (this.closed) {
+      throw new LedgerError(`The ledger (${this.description}) was closed; open it again with openLedger().`, {
+        code: 'EVSYNC_LEDGER_CLOSED',
+      });
+    }
+    return this.db;
+  }
+}
+
+async function inChunks(tx: SqlExecutor, statement: string, rows: readonly object[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += CHUNK) {
+    await tx.query(statement, [JSON.stringify(rows.slice(start, start + CHUNK))]);
+  }
+}
+
+/** Last entry wins per (kind, key): one upsert statement cannot touch a row twice. */
+function dedupe<T extends { kind: string; key: string }>(rows: readonly T[]): T[] {
+  return [...new Map(rows.map((row) => [`${row.kind}\u0000${row.key}`, row])).values()];
+}
+
+function sumByAction(counts: RunResultCounts): ActionCounts {
+  const totals: ActionCounts = {};
+  for (const byAction of Object.values(counts)) {
+    for (const [action, n] of Object.entries(byAction) as [ResultAction, number][]) {
+      totals[action] = (totals[action] ?? 0) + n;
+    }
+  }
+  return totals;
+}
+
+function one<T>(rows: T[]): T {
+  const [row] = rows;
+  if (row === undefined) throw new Error('The ledger statement returned no row.');
+  return row;
+}
