@@ -1,0 +1,242 @@
+import type { FlatParams } from '../../platform/params.js';
+import { isCountryCode } from './country-codes.js';
+import { compareXmlDateTimes, parseXmlDateTime } from './datetime.js';
+import type { XmlDateTime } from './datetime.js';
+import { isEmail } from './email.js';
+import { isHttpUrl } from './http-url.js';
+import { charLength, isBlank, isNonNegativeIntegerText, isPositiveIntegerText, quote } from './text-rules.js';
+import type { WriteParamIssue, WriteParamIssueCode } from './write-param-issue.js';
+import { checkWellFormedXhtml } from './xhtml.js';
+
+/** `create` checks every rule; `update` only the params that are sent (spec 4.2 rule 3). */
+export type CheckMode = 'create' | 'update';
+
+/** One `[n]` entry of an indexed group: its index and its sub-fields' full param names. */
+export interface IndexedEntry {
+  index: string;
+  fields: Map<string, string>;
+}
+
+/**
+ * Reads one request's flat params and collects issues. Each check reports under the param
+ * it is about and goes on, so one pass reports every problem. Optional params with a blank
+ * value are not format-checked: blank means "clear it" (and is not even signed, spec §5).
+ */
+export class ParamChecker {
+  readonly issues: WriteParamIssue[] = [];
+
+  constructor(
+    readonly params: FlatParams,
+    readonly mode: CheckMode = 'create',
+  ) {}
+
+  get(name: string): string | undefined {
+    return Object.hasOwn(this.params, name) ? this.params[name] : undefined;
+  }
+
+  has(name: string): boolean {
+    return Object.hasOwn(this.params, name);
+  }
+
+  /** A present, non-blank value; `undefined` otherwise. */
+  value(name: string): string | undefined {
+    const value = this.get(name);
+    return isBlank(value) ? undefined : value;
+  }
+
+  report(param: string, code: WriteParamIssueCode, message: string): void {
+    this.issues.push({ param, code, message });
+  }
+
+  /** Required on create; on update required only to stay non-blank when it is sent. */
+  required(name: string, what: string, because?: string): string | undefined {
+    const value = this.get(name);
+    if (!isBlank(value)) return value;
+    if (this.mode === 'create' || value !== undefined) this.requiredIssue(name, what, value, because);
+    return undefined;
+  }
+
+  /** Required in every mode (an identifying or per-entry param). */
+  requiredAlways(name: string, what: string, because?: string): string | undefined {
+    const value = this.get(name);
+    if (!isBlank(value)) return value;
+    this.requiredIssue(name, what, value, because);
+    return undefined;
+  }
+
+  private requiredIssue(name: string, what: string, value: string | undefined, because?: string): void {
+    const reason = because === undefined ? '' : ` because ${because}`;
+    const state = value === undefined ? 'missing' : 'blank';
+    this.report(name, 'REQUIRED', `${what} is required${reason}, but it is ${state}`);
+  }
+
+  maxChars(name: string, max: number): void {
+    const value = this.get(name);
+    if (value === undefined || value.length <= max) return;
+    const length = charLength(value);
+    if (length > max) {
+      this.report(
+        name,
+        'TOO_LONG',
+        `${quote(value)} is ${length} characters long; at most ${max} are allowed`,
+      );
+    }
+  }
+
+  oneOf(name: string, allowed: readonly string[]): void {
+    const value = this.value(name);
+    if (value !== undefined && !allowed.includes(value)) {
+      this.report(name, 'INVALID_VALUE', `${quote(value)} is not one of: ${allowed.join(', ')}`);
+    }
+  }
+
+  email(name: string): void {
+    const value = this.value(name);
+    if (value !== undefined && !isEmail(value)) {
+      this.report(name, 'INVALID_EMAIL', `${quote(value)} is not an e-mail address`);
+    }
+  }
+
+  positiveInteger(name: string, what = 'an id'): void {
+    const value = this.value(name);
+    if (value !== undefined && !isPositiveIntegerText(value)) {
+      this.report(name, 'INVALID_INTEGER', `${quote(value)} is not ${what} (a whole number from 1)`);
+    }
+  }
+
+  nonNegativeInteger(name: string): void {
+    const value = this.value(name);
+    if (value !== undefined && !isNonNegativeIntegerText(value)) {
+      this.report(name, 'INVALID_INTEGER', `${quote(value)} is not a whole number from 0`);
+    }
+  }
+
+  httpUrl(name: string): void {
+    const value = this.value(name);
+    if (value !== undefined && !isHttpUrl(value)) {
+      this.report(name, 'INVALID_URL', `${quote(value)} is not an http(s) URL such as https://example.com/`);
+    }
+  }
+
+  xhtml(name: string): void {
+    const value = this.value(name);
+    if (value === undefined) return;
+    const check = checkWellFormedXhtml(value);
+    if (!check.ok) {
+      const where = `line ${check.line}, column ${check.column}`;
+      this.report(
+        name,
+        'INVALID_XHTML',
+        `${quote(value)} is not well-formed XHTML: ${check.reason} (${where})`,
+      );
+    }
+  }
+
+  dateTime(name: string): XmlDateTime | undefined {
+    const value = this.value(name);
+    if (value === undefined) return undefined;
+    const parsed = parseXmlDateTime(value);
+    if (!parsed) {
+      this.report(
+        name,
+        'INVALID_DATETIME',
+        `${quote(value)} is not an XML dateTime; expected YYYY-MM-DDThh:mm:ss with an offset, e.g. 2026-05-04T09:30:00+02:00`,
+      );
+    }
+    return parsed;
+  }
+
+  /** Reports under `finishName` when it is earlier than `startName`. */
+  notBefore(startName: string, start: XmlDateTime, finishName: string, finish: XmlDateTime): void {
+    if (compareXmlDateTimes(finish, start) < 0) {
+      const message = `${quote(this.get(finishName) ?? '')} is before ${startName} (${quote(this.get(startName) ?? '')})`;
+      this.report(finishName, 'FINISH_BEFORE_START', message);
+    }
+  }
+
+  countryCode(name: string): void {
+    const value = this.value(name);
+    if (value === undefined || isCountryCode(value)) return;
+    const upper = value.toUpperCase();
+    const hint = isCountryCode(upper) ? `; write it in upper case: "${upper}"` : '';
+    this.report(
+      name,
+      'INVALID_COUNTRY_CODE',
+      `${quote(value)} is not an ISO 3166-1 alpha-2 country code${hint}`,
+    );
+  }
+
+  /** A client_id: at most 64 characters (DESIGN, "client_id on create"). */
+  clientId(name: string): void {
+    this.maxChars(name, CLIENT_ID_MAX_CHARS);
+  }
+
+  /** Not both of two params non-blank; reported under the second. */
+  notBoth(first: string, second: string): boolean {
+    if (this.value(first) === undefined || this.value(second) === undefined) return true;
+    this.report(second, 'MUTUALLY_EXCLUSIVE', `give ${first} or ${second}, not both`);
+    return false;
+  }
+
+  /** Exactly one of `names` non-blank; none is reported under the first, several under each extra. */
+  exactlyOne(names: readonly string[]): string | undefined {
+    const given = names.filter((name) => this.value(name) !== undefined);
+    if (given.length === 1) return given[0];
+    if (given.length === 0) {
+      this.report(names[0] ?? '', 'ONE_REQUIRED', `one of ${names.join(', ')} is required`);
+    } else {
+      for (const name of given.slice(1)) {
+        this.report(name, 'MUTUALLY_EXCLUSIVE', `give only one of ${given.join(', ')}`);
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * The entries of an indexed group such as `prefix[0][city]`, in index order. A name whose
+   * index is not `0`, `1`, `2`… is reported and left out.
+   */
+  indexed(prefix: string): IndexedEntry[] {
+    const entries = new Map<string, IndexedEntry>();
+    const head = `${prefix}[`;
+    for (const name of Object.keys(this.params)) {
+      if (!name.startsWith(head)) continue;
+      const match = INDEXED_TAIL.exec(name.slice(head.length));
+      if (!match) continue;
+      const [, index = '', field = ''] = match;
+      if (!INDEX.test(index)) {
+        this.report(
+          name,
+          'INVALID_INDEX',
+          `"${index}" is not an index; use 0, 1, 2… as in ${prefix}[0][${field}]`,
+        );
+        continue;
+      }
+      const entry = entries.get(index) ?? { index, fields: new Map<string, string>() };
+      entry.fields.set(field, name);
+      entries.set(index, entry);
+    }
+    return [...entries.values()].sort((a, b) => Number(a.index) - Number(b.index));
+  }
+
+  /** Values of a flat indexed list such as `event_client_ids[n]`, in index order. */
+  indexedValues(prefix: string): { index: string; name: string; value: string }[] {
+    const head = `${prefix}[`;
+    const values: { index: string; name: string; value: string }[] = [];
+    for (const [name, value] of Object.entries(this.params)) {
+      if (!name.startsWith(head) || !name.endsWith(']')) continue;
+      const index = name.slice(head.length, -1);
+      if (index.includes('[') || index.includes(']')) continue;
+      if (!INDEX.test(index)) {
+        this.report(name, 'INVALID_INDEX', `"${index}" is not an index; use 0, 1, 2… as in ${prefix}[0]`);
+        continue;
+      }
+      values.push({ index, name, value });
+    }
+    return values.sort((a, b) => Number(a.index) - Number(b.index));
+  }
+}
+
+export const CLIENT_ID_MAX_CHARS = 64;
+const INDEX = /^(?:0|[1-9][0-9]{0,8})$/;
+const INDEXED_TAIL = /^([^[\]]*)\]\[([^[\]]+)\]$/;

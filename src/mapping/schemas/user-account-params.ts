@@ -1,0 +1,87 @@
+import { COUNTRIES_REQUIRING_STATE } from './country-codes.js';
+import type { ParamChecker } from './param-checker.js';
+import { quote } from './text-rules.js';
+
+const ACCOUNT = 'user[account_attributes]';
+const ADDRESSES = `${ACCOUNT}[addresses_attributes]`;
+const PREFERENCES = `${ACCOUNT}[preferences_attributes]`;
+const PROFILES = `${ACCOUNT}[profiles_attributes]`;
+const WEB_LINKS = `${ACCOUNT}[web_links]`;
+const PHONES = 'user[item_attributes][phones_attributes]';
+
+export const ADDRESS_FIELDS = ['street', 'street2', 'city', 'state', 'postal_code', 'country_code'] as const;
+export const PHONE_FIELDS = ['work_number', 'cell_number', 'fax_number'] as const;
+
+/**
+ * The account part of a user: addresses, phones, preferences, the custom-data profile and
+ * web links. Each indexed entry that is sent is checked as a whole, on create and update
+ * alike, because the platform stores the entry as a whole.
+ */
+export function checkUserAccountParams(check: ParamChecker): void {
+  for (const entry of check.indexed(ADDRESSES)) {
+    const name = (field: string): string => `${ADDRESSES}[${entry.index}][${field}]`;
+    check.requiredAlways(name('city'), 'the city of an address');
+    const country = check.requiredAlways(name('country_code'), 'the country code of an address');
+    check.countryCode(name('country_code'));
+    if (country !== undefined && COUNTRIES_REQUIRING_STATE.has(country)) {
+      check.requiredAlways(name('state'), 'the state', `the address is in ${country}`);
+    }
+  }
+  // Phones have no required sub-field; reading them reports malformed indexes.
+  check.indexed(PHONES);
+  for (const entry of check.indexed(PREFERENCES)) {
+    const name = (field: string): string => `${PREFERENCES}[${entry.index}][${field}]`;
+    check.requiredAlways(name('key'), 'the key of a preference');
+    if (check.requiredAlways(name('value'), 'the value of a preference') !== undefined) {
+      check.oneOf(name('value'), ['1', '0']);
+    }
+  }
+  for (const entry of check.indexed(PROFILES)) {
+    const param = entry.fields.get('custom_data');
+    if (param !== undefined) checkJsonObject(check, param);
+  }
+  for (const [param, value] of Object.entries(check.params)) {
+    if (param.startsWith(`${WEB_LINKS}[`)) check.httpUrl(param);
+    else if (param === WEB_LINKS && value.trim() !== '') {
+      check.report(param, 'INVALID_VALUE', `web links are sent one per kind, e.g. ${WEB_LINKS}[website]`);
+    }
+  }
+}
+
+function checkJsonObject(check: ParamChecker, param: string): void {
+  const value = check.value(param);
+  if (value === undefined) return;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    check.report(
+      param,
+      'INVALID_JSON_OBJECT',
+      `${quote(value)} is not valid JSON; expected a JSON object like {"key": "value"}`,
+    );
+    return;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    const kind = Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`;
+    check.report(
+      param,
+      'INVALID_JSON_OBJECT',
+      `${quote(value)} is ${kind}; expected a JSON object like {"key": "value"}`,
+    );
+  }
+}
+
+/** Param names the account part knows, for strict mode. */
+export const USER_ACCOUNT_PARAM_PATTERNS: readonly RegExp[] = [
+  new RegExp(`^${escape(ADDRESSES)}\\[[^\\]]*\\]\\[(?:${ADDRESS_FIELDS.join('|')})\\]$`),
+  new RegExp(`^${escape(PHONES)}\\[[^\\]]*\\]\\[(?:${PHONE_FIELDS.join('|')})\\]$`),
+  new RegExp(`^${escape(PREFERENCES)}\\[[^\\]]*\\]\\[(?:key|value)\\]$`),
+  new RegExp(`^${escape(PROFILES)}\\[[^\\]]*\\]\\[custom_data\\]$`),
+  // The spec shows one more social link kind without its key: any kind is accepted.
+  new RegExp(`^${escape(WEB_LINKS)}\\[[a-z0-9_]+\\]$`),
+];
+
+function escape(text: string): string {
+  return text.replace(/[[\]]/g, '\\$&');
+}
