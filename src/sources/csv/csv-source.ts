@@ -1,0 +1,90 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import iconv from 'iconv-lite';
+import type { Logger } from '../../log/logger.js';
+import { messageOf } from '../../errors/evsync-error.js';
+import type { Source, SourceItem } from '../source-row.js';
+import { SourceError } from '../source-error.js';
+import { detectEncoding, type CsvEncoding } from './detect-encoding.js';
+import { detectDialect, type CsvDelimiter } from './detect-delimiter.js';
+import { createDecodeStream } from './decode-stream.js';
+import { parseCsvChunks } from './parse-csv-chunks.js';
+import { readCsvRecords } from './read-csv-records.js';
+
+export interface CsvSourceOptions {
+  /** Absolute (or cwd-relative) path to read. */
+  path: string;
+  /** How the file is named in origins and messages, e.g. the path as the job file wrote it. @defaultValue `path` */
+  displayPath?: string;
+  /** Forces the encoding. @defaultValue detected from the BOM and the bytes */
+  encoding?: CsvEncoding;
+  /** Forces the delimiter. @defaultValue Excel's `sep=` line, else detected in the header line */
+  delimiter?: CsvDelimiter;
+  logger?: Logger;
+  /** Bytes read up front to detect the encoding and the delimiter. @defaultValue 65536 */
+  sampleBytes?: number;
+}
+
+/** A CSV file as rows of strings keyed by header name, streamed with bounded memory. */
+export function createCsvSource(options: CsvSourceOptions): Source {
+  const displayPath = options.displayPath ?? options.path;
+  return {
+    description: `CSV file ${displayPath}`,
+    rows: () => readCsv(options, displayPath),
+  };
+}
+
+async function* readCsv(options: CsvSourceOptions, displayPath: string): AsyncGenerator<SourceItem> {
+  const sample = await readSample(options.path, displayPath, options.sampleBytes ?? 65_536);
+  const detected = detectEncoding(sample, options.encoding);
+  const sampleText = iconv.decode(sample.subarray(detected.bomLength), detected.encoding, {
+    stripBOM: false,
+  });
+  const dialect = detectDialect(sampleText, options.delimiter);
+  options.logger?.debug({ file: displayPath, ...detected, delimiter: dialect.delimiter }, 'csv dialect');
+
+  const bytes = createReadStream(options.path, { start: detected.bomLength, highWaterMark: 65_536 });
+  const text = createDecodeStream({
+    encoding: detected.encoding,
+    skipChars: dialect.sepLineLength,
+    onInvalidUtf8: ({ byteOffset, mixed }) =>
+      options.logger?.warn(
+        { file: displayPath, byteOffset },
+        mixed
+          ? 'file mixes UTF-8 with other bytes: those bytes were read as Windows-1252'
+          : 'file is not UTF-8 after all: the rest was read as Windows-1252 (set encoding: to be explicit)',
+      ),
+  });
+  bytes.on('error', (error) => text.destroy(error));
+  bytes.pipe(text);
+  try {
+    yield* readCsvRecords(parseCsvChunks(text, dialect.delimiter), {
+      source: displayPath,
+      firstLine: dialect.sepLineLength > 0 ? 2 : 1,
+    });
+  } finally {
+    bytes.destroy();
+  }
+}
+
+async function readSample(path: string, displayPath: string, size: number): Promise<Buffer> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new SourceError(
+      missing
+        ? `CSV file ${displayPath} does not exist: check the path (it is relative to the job file)`
+        : `cannot open CSV file ${displayPath}: ${messageOf(error)}`,
+      { code: missing ? 'SOURCE_FILE_NOT_FOUND' : 'SOURCE_FILE_UNREADABLE', cause: error },
+    );
+  }
+  try {
+    const buffer = Buffer.alloc(size);
+    const { bytesRead } = await handle.read(buffer, 0, size, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}

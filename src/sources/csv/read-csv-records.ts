@@ -1,0 +1,112 @@
+import type Papa from 'papaparse';
+import type { SourceItem } from '../source-row.js';
+import { SourceError } from '../source-error.js';
+import { checkCsvHeader } from './csv-header.js';
+import type { CsvChunk } from './parse-csv-chunks.js';
+
+export interface CsvRecordContext {
+  /** Name of the file in origins and messages. */
+  source: string;
+  /** Physical line of the first record (2 after a `sep=` line). */
+  firstLine: number;
+}
+
+/**
+ * Parsed rows → source items. Physical line numbers are counted from the line breaks the
+ * rows contain: a quoted field keeps its line breaks, so a record spanning three lines
+ * moves the count by three, and a row starts on the line after the previous row ends.
+ */
+export async function* readCsvRecords(
+  chunks: AsyncIterable<CsvChunk>,
+  context: CsvRecordContext,
+): AsyncGenerator<SourceItem> {
+  let line = context.firstLine;
+  let header: string[] | undefined;
+  let rowNumber = 0;
+  for await (const chunk of chunks) {
+    const errorsByRow = groupErrors(chunk.errors);
+    for (let index = 0; index < chunk.rows.length; index++) {
+      const fields = chunk.rows[index]!;
+      const rowLine = line;
+      line += 1 + breaksIn(fields);
+      if (fields.length === 1 && fields[0] === '' && !errorsByRow.has(index)) continue; // blank line
+      if (header === undefined) {
+        if (errorsByRow.has(index)) throw headerQuoteError(context.source, rowLine);
+        header = checkCsvHeader(fields, `CSV file ${context.source}`, rowLine);
+        continue;
+      }
+      rowNumber += 1;
+      const origin = { source: context.source, row: rowNumber, line: rowLine };
+      const quoteError = errorsByRow.get(index)?.find((error) => error.type === 'Quotes');
+      if (quoteError !== undefined) {
+        yield { ok: false, origin, ...describeQuoteError(quoteError, fields, rowLine) };
+      } else if (fields.length !== header.length) {
+        yield {
+          ok: false,
+          origin,
+          code: 'CSV_RAGGED_ROW',
+          message:
+            `has ${fields.length} fields but the header has ${header.length}: ` +
+            'check for a missing or extra delimiter, or a value with the delimiter that needs quotes',
+        };
+      } else {
+        const values: Record<string, string> = {};
+        for (let column = 0; column < header.length; column++) values[header[column]!] = fields[column]!;
+        yield { ok: true, origin, values };
+      }
+    }
+  }
+  if (header === undefined) {
+    throw new SourceError(`CSV file ${context.source} is empty: it needs a header row naming the columns`, {
+      code: 'CSV_NO_HEADER',
+    });
+  }
+}
+
+function describeQuoteError(
+  error: Papa.ParseError,
+  fields: readonly string[],
+  rowLine: number,
+): { code: string; message: string } {
+  if (error.code === 'MissingQuotes') {
+    const openedOn = rowLine + breaksIn(fields.slice(0, -1));
+    return {
+      code: 'CSV_UNTERMINATED_QUOTE',
+      message:
+        `a quoted value opened on line ${openedOn} is never closed, so the rest of the file was read as that one value: ` +
+        'close the quote, or write a quote inside a quoted value as two quotes ("")',
+    };
+  }
+  return {
+    code: 'CSV_MALFORMED_QUOTE',
+    message:
+      'has a quoted value followed by more text before the delimiter: ' +
+      'quote the whole value and write a quote inside it as two quotes ("")',
+  };
+}
+
+function headerQuoteError(source: string, line: number): SourceError {
+  return new SourceError(`CSV file ${source}: the header (line ${line}) has a malformed or unclosed quote`, {
+    code: 'CSV_MALFORMED_HEADER',
+  });
+}
+
+function groupErrors(errors: readonly Papa.ParseError[]): Map<number, Papa.ParseError[]> {
+  const byRow = new Map<number, Papa.ParseError[]>();
+  for (const error of errors) {
+    if (error.row === undefined) continue;
+    byRow.set(error.row, [...(byRow.get(error.row) ?? []), error]);
+  }
+  return byRow;
+}
+
+/** Line breaks inside the fields (CRLF counts once). */
+function breaksIn(fields: readonly string[]): number {
+  let breaks = 0;
+  for (const field of fields) {
+    if (field.indexOf('\n') === -1 && field.indexOf('\r') === -1) continue;
+    const matches = field.match(/\r\n|\r|\n/g);
+    breaks += matches === null ? 0 : matches.length;
+  }
+  return breaks;
+}

@@ -1,0 +1,36 @@
+import { isAbsolute, resolve } from 'node:path';
+import type { Logger } from '../log/logger.js';
+import type { SourceConfig } from './source-config.js';
+import type { Source } from './source-row.js';
+import { createCsvSource } from './csv/csv-source.js';
+import { ConfigError } from '../errors/evsync-error.js';
+
+export interface OpenSourceOptions {
+  /** Folder that relative paths are resolved against: the job file's folder. */
+  baseDir: string;
+  /** Where `url_env` names are looked up. @defaultValue `process.env` */
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+}
+
+/**
+ * The one way to get a Source from a job step's `source:`. Nothing is opened here: files
+ * and connections are opened when `rows()` is iterated, and closed when it ends.
+ */
+export function openSource(config: SourceConfig, options: OpenSourceOptions): Source {
+  const inBase = (path: string): string => (isAbsolute(path) ? path : resolve(options.baseDir, path));
+  if ('csv' in config) {
+    const csv = config.csv;
+    return createCsvSource({
+      path: inBase(csv.path),
+      displayPath: csv.path,
+      encoding: 'encoding' in csv ? csv.encoding : undefined,
+      delimiter: 'delimiter' in csv ? csv.delimiter : undefined,
+      logger: options.logger,
+    });
+  }
+  const kind = Object.keys(config)[0] ?? 'unknown';
+  throw new ConfigError(`source kind "${kind}" is not available in this build yet`, {
+    code: 'SOURCE_KIND_UNAVAILABLE',
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * The flat records that schedule sources (Sessionize, pretalx, frab) yield. A Source yields
+ * one kind of row, so every record carries `record_type` and the columns of its type; every
+ * column is present on every record of that type, as a string (`''` when the export has
+ * nothing). Mappings (`mappings/sessionize.yaml`, `mappings/pretalx.yaml`) select on
+ * `record_type` and read these columns.
+ */
+export const SCHEDULE_RECORD_TYPES = ['session', 'speaker', 'speaker_link'] as const;
+export type ScheduleRecordType = (typeof SCHEDULE_RECORD_TYPES)[number];
+
+export const SCHEDULE_RECORD_COLUMNS = {
+  session: [
+    'record_type',
+    /** The export's id as a string (Sessionize: numeric or GUID; pretalx/frab: the event id). */
+    'id',
+    'guid',
+    'title',
+    'subtitle',
+    /** Short text (pretalx `abstract`); '' for Sessionize. */
+    'abstract',
+    /** Plain text as exported; CRLF normalised to `\n`. */
+    'description',
+    /** ISO 8601 with offset, e.g. `2020-12-14T09:00:00+01:00`. */
+    'start',
+    'end',
+    'duration_minutes',
+    /** IANA zone or `UTC` that times without an offset were read in; '' when every time had an offset. */
+    'timezone',
+    'room',
+    'track',
+    /** Comma-separated: Sessionize categories other than track, level, language and format. */
+    'tags',
+    'language',
+    /** Sessionize "Session format", pretalx/frab `type`. */
+    'format',
+    'level',
+    /** `true` for breaks, lunch and other sessions without speakers by design, else `false`. */
+    'is_service_session',
+    'url',
+    /** Comma-separated speaker ids, in the export's order. */
+    'speaker_ids',
+  ],
+  speaker: [
+    'record_type',
+    /** Sessionize: the GUID; pretalx: the person's `code` (stable), else `guid`, else `id`. */
+    'id',
+    'first_name',
+    'last_name',
+    'full_name',
+    /** Rarely public in an export: '' when absent. */
+    'email',
+    'bio',
+    'tagline',
+    'company',
+    'photo_url',
+    'website',
+    'twitter',
+    'linkedin',
+    'blog',
+    /** JSON array of `{"title","url","type"}`, every link of the export. */
+    'links',
+    /** Comma-separated session ids (always strings, whatever the export wrote). */
+    'session_ids',
+  ],
+  speaker_link: [
+    'record_type',
+    'session_id',
+    'speaker_id',
+    /** `speaker`, or `moderator` when the export says so. */
+    'role',
+    /** 1-based order of the speaker in the session. */
+    'position',
+  ],
+} as const satisfies Record<ScheduleRecordType, readonly string[]>;
+
+export type ScheduleRecord<T extends ScheduleRecordType> = Record<
+  (typeof SCHEDULE_RECORD_COLUMNS)[T][number],
+  string
+> & { record_type: T };
+
+/** A record with every column of its type, `''` for what `values` does not give. */
+export function scheduleRecord<T extends ScheduleRecordType>(
+  type: T,
+  values: Partial<Record<(typeof SCHEDULE_RECORD_COLUMNS)[T][number], string | undefined>>,
+): ScheduleRecord<T> {
+  const record: Record<string, string> = {};
+  const given = values as Record<string, string | undefined>;
+  for (const column of SCHEDULE_RECORD_COLUMNS[type]) record[column] = given[column] ?? '';
+  record.record_type = type;
+  return record as ScheduleRecord<T>;
+}
