@@ -53,6 +53,8 @@ export interface SignatureTestResult {
   valid: boolean | undefined;
   /** The platform's expected signing string, when it shows one (it ends with the key: mask it). */
   expectedSigningString: string | undefined;
+  /** Why the platform refused the signature, when it says. */
+  problem: string | undefined;
   body: SignatureTestBody;
 }
 
@@ -132,6 +134,7 @@ export class PlatformClient {
       status: response.status,
       valid: body.valid ?? body.signature_valid ?? body.correct,
       expectedSigningString: body.expected_signing_string ?? body.signing_string,
+      problem: body.problem ?? body.message ?? undefined,
       body,
     };
   }

@@ -96,6 +96,7 @@ export const signatureTestSchema = z.looseObject({
   signing_string: z.string().optional(),
   expected_sig: z.string().optional(),
   message: z.string().optional(),
+  problem: z.string().nullable().optional(),
 });
 export type SignatureTestBody = z.infer<typeof signatureTestSchema>;
 

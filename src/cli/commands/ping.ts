@@ -1,0 +1,66 @@
+import type { Command } from 'commander';
+import { platformConfigFromEnv } from '../../config/env-config.js';
+import { EvsyncError } from '../../errors/evsync-error.js';
+import { redactSecrets } from '../../log/redaction.js';
+import { PlatformClient } from '../../platform/platform-client.js';
+import { maskSigningKey } from '../../platform/signing.js';
+
+interface PingOptions {
+  json?: boolean;
+}
+
+/** The platform refused the configured key: a configuration problem (exit 2). */
+export class SignatureRejectedError extends EvsyncError {
+  override readonly name = 'SignatureRejectedError';
+  constructor(message: string) {
+    super(message, { code: 'EVSYNC_PLATFORM_SIGNATURE_REJECTED', retryable: false });
+  }
+}
+
+export function registerPingCommand(program: Command): void {
+  program
+    .command('ping')
+    .description('Call /signature_test with the configured credentials (EVSYNC_*) and print the verdict.')
+    .option('--json', 'print JSON instead of text')
+    .action(async (options: PingOptions) => {
+      const config = platformConfigFromEnv();
+      const client = PlatformClient.fromConfig(config, {
+        retry: { maxAttempts: 2 },
+        http: { connectTimeoutMs: 5_000, headersTimeoutMs: 15_000 },
+      });
+      const started = performance.now();
+      try {
+        const result = await client.signatureTest();
+        const ms = Math.round(performance.now() - started);
+        const expected =
+          result.expectedSigningString === undefined
+            ? undefined
+            : redactSecrets(maskSigningKey(result.expectedSigningString, config.signingKey), [
+                config.signingKey,
+              ]);
+        if (options.json === true) {
+          process.stdout.write(
+            `${JSON.stringify({ baseUrl: config.baseUrl, keyId: config.keyId, valid: result.valid, problem: result.problem, expectedSigningString: expected, ms })}\n`,
+          );
+        } else if (result.valid === true) {
+          process.stdout.write(
+            `${config.baseUrl}: signature accepted for key_id ${config.keyId} (${ms} ms)\n`,
+          );
+        } else if (result.valid === undefined) {
+          process.stdout.write(
+            `${config.baseUrl}: answered ${result.status} in ${ms} ms but gave no verdict:\n${redactSecrets(JSON.stringify(result.body), [config.signingKey])}\n`,
+          );
+        }
+        if (result.valid === false) {
+          throw new SignatureRejectedError(
+            `${config.baseUrl} rejected the signature of key_id ${config.keyId}` +
+              `${result.problem ? `: ${result.problem}` : ''}` +
+              `${expected ? `\n  the platform hashed: ${JSON.stringify(expected)}` : ''}` +
+              '\n  check EVSYNC_KEY_ID and EVSYNC_SIGNING_KEY; `evsync sign` shows what evsync hashes',
+          );
+        }
+      } finally {
+        await client.close();
+      }
+    });
+}
