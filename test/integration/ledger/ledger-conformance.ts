@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Ledger } from '../../../src/ledger/ledger.js';
+import type { SqlClient } from '../../../src/ledger/sql-client.js';
+import { describeResultConformance } from './result-conformance.js';
+import { describeSchemaConformance } from './schema-conformance.js';
+
+/**
+ * One store (a PGlite folder, or a PostgreSQL schema) per suite. `openLedger` and
+ * `openClient` open that same store again on every call.
+ */
+export interface LedgerFixture {
+  openLedger(): Promise<Ledger>;
+  /** A raw SQL client on the store, to check migrations below the interface. */
+  openClient(): Promise<SqlClient>;
+  /** Whether several ledgers may be open on the store at once (PostgreSQL yes, PGlite no). */
+  sharedAccess: boolean;
+  /** A fresh, empty store of the same kind (for the concurrent-open test). */
+  fresh(): Promise<LedgerFixture>;
+  cleanup(): Promise<void>;
+}
+
+export interface ConformanceContext {
+  fixture: () => LedgerFixture;
+  ledger: () => Ledger;
+  /** Closes the suite's ledger and opens the store again (e.g. to check durability). */
+  reopen: () => Promise<Ledger>;
+}
+
+/**
+ * The behaviour every Ledger adapter must have (in the manner of BullMQ's adapter
+ * conformance tests). Tests share one store, so each uses its own keys and runs.
+ */
+export function describeLedgerConformance(
+  name: string,
+  createFixture: () => Promise<LedgerFixture>,
+  options: { skip?: boolean } = {},
+): void {
+  describe.skipIf(options.skip === true)(`Ledger conformance: ${name}`, () => {
+    let fixture: LedgerFixture | undefined;
+    let ledger: Ledger | undefined;
+    const context: ConformanceContext = {
+      fixture: () => defined(fixture),
+      ledger: () => defined(ledger),
+      reopen: async () => {
+        await ledger?.close();
+        ledger = undefined;
+        ledger = await defined(fixture).openLedger();
+        return ledger;
+      },
+    };
+
+    beforeAll(async () => {
+      fixture = await createFixture();
+      ledger = await fixture.openLedger();
+    });
+
+    afterAll(async () => {
+      await ledger?.close();
+      await fixture?.cleanup();
+    });
+
+    describe('runs', () => {
+      it('creates a running run with a readable, sortable id and reads it back', async () => {
+        const run = await context
+          .ledger()
+          .createRun({ jobName: 'nightly', mode: 'mirror', options: { rate: 20 } });
+        expect(run.id).toMatch(/^\d{8}-\d{6}-[0-9a-f]{4}$/);
+        expect(run).toMatchObject({
+          jobName: 'nightly',
+          mode: 'mirror',
+          status: 'running',
+          finishedAt: null,
+          counts: {},
+        });
+        expect(run.options).toEqual({ rate: 20 });
+        expect(await context.ledger().getRun(run.id)).toEqual(run);
+        expect(await context.ledger().getRun('no-such-run')).toBeUndefined();
+      });
+
+      it('finishes a run with counts computed from its results, or with the counts given', async () => {
+        const l = context.ledger();
+        const run = await l.createRun({ jobName: 'counts', mode: 'upsert' });
+        await l.recordResults([
+          { runId: run.id, kind: 'user', key: 'counts-1', action: 'created' },
+          { runId: run.id, kind: 'event', key: 'counts-2', action: 'created' },
+          { runId: run.id, kind: 'user', key: 'counts-3', action: 'failed', errorMessage: 'bad e-mail' },
+        ]);
+        const finished = await l.finishRun(run.id, 'failed');
+        expect(finished.status).toBe('failed');
+        expect(finished.counts).toEqual({ created: 2, failed: 1 });
+        expect(finished.finishedAt).toBeInstanceOf(Date);
+        const other = await l.createRun({ jobName: 'counts', mode: 'upsert' });
+        expect((await l.finishRun(other.id, 'aborted', { skipped: 7 })).counts).toEqual({ skipped: 7 });
+      });
+
+      it('sets a non-terminal status again on resume, clearing finishedAt', async () => {
+        const l = context.ledger();
+        const run = await l.createRun({ jobName: 'resume', mode: 'upsert' });
+        await l.finishRun(run.id, 'interrupted', {});
+        await l.setRunStatus(run.id, 'running');
+        expect(await l.getRun(run.id)).toMatchObject({ status: 'running', finishedAt: null });
+      });
+
+      it('rejects unknown runs with a stable code', async () => {
+        await expect(context.ledger().finishRun('nope', 'completed')).rejects.toMatchObject({
+          code: 'EVSYNC_LEDGER_UNKNOWN_RUN',
+        });
+        await expect(context.ledger().setRunStatus('nope', 'running')).rejects.toMatchObject({
+          code: 'EVSYNC_LEDGER_UNKNOWN_RUN',
+        });
+      });
+
+      it('lists runs newest first, up to the limit', async () => {
+        const l = context.ledger();
+        const a = await l.createRun({ jobName: 'list-a', mode: 'upsert' });
+        await new Promise((resolve) => setTimeout(resolve, 15));
+        const b = await l.createRun({ jobName: 'list-b', mode: 'upsert' });
+        const runs = await l.listRuns(2);
+        expect(runs.map((run) => run.id)).toEqual([b.id, a.id]);
+        expect((await l.listRuns()).length).toBeGreaterThanOrEqual(2);
+      });
+    });
+
+    describeResultConformance(context);
+    describeSchemaConformance(context);
+  });
+}
+
+function defined<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('The ledger fixture is not open (beforeAll failed?)');
+  return value;
+}

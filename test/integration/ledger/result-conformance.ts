@@ -1,0 +1,361 @@
+import { describe, expect, it } from 'vitest';
+import type { IntentResultInput, PlannedIntent } from '../../../src/ledger/ledger.js';
+import { REDACTED } from '../../../src/log/redaction.js';
+import type { ConformanceContext } from './ledger-conformance.js';
+
+const PASSWORD = 'user[svc_auth_attributes][password]';
+
+function planned(key: string, extra: Partial<PlannedIntent> = {}): PlannedIntent {
+  return {
+    kind: 'user',
+    key,
+    op: 'upsert',
+    plannedAction: 'create',
+    params: { 'user[first_name]': key, [PASSWORD]: 's3cret-pw' },
+    origin: { source: 'users.csv', row: 1, line: 2 },
+    dependsOn: [],
+    hash: `hash-${key}`,
+    ...extra,
+  };
+}
+
+/** Keys of a Map that start with a test's own prefix (the store is shared by tests). */
+function own<V>(map: Map<string, V>, prefix: string): Map<string, V> {
+  return new Map([...map].filter(([key]) => key.startsWith(prefix)));
+}
+
+export function describeResultConformance(context: ConformanceContext): void {
+  describe('planned intents and pending work', () => {
+    it('returns the planned intents without a final result, in plan order, secrets redacted', async () => {
+      const l = context.ledger();
+      const run = await l.createRun({ jobName: 'pending', mode: 'upsert' });
+      await l.recordPlannedIntents(run.id, [
+        planned('p-1'),
+        planned('p-2', { kind: 'event', params: { 'event[title]': 'Keynote' }, origin: null }),
+        planned('p-3', { dependsOn: [{ kind: 'event', clientId: 'p-2' }], plannedAction: 'update' }),
+      ]);
+      await l.recordResults([{ runId: run.id, kind: 'user', key: 'p-1', action: 'created', platformId: 5 }]);
+      const pending = await l.pendingIntents(run.id);
+      expect(pending.map((p) => p.key)).toEqual(['p-2', 'p-3']);
+      expect(pending[1]).toMatchObject({
+        runId: run.id,
+        kind: 'user',
+        op: 'upsert',
+        plannedAction: 'update',
+        params: { 'user[first_name]': 'p-3', [PASSWORD]: REDACTED },
+        redactedParams: [PASSWORD],
+        origin: { source: 'users.csv', row: 1, line: 2 },
+        dependsOn: [{ kind: 'event', clientId: 'p-2' }],
+        hash: 'hash-p-3',
+      });
+      expect(pending[0]).toMatchObject({ origin: null, redactedParams: [] });
+      expect((await l.pendingIntents(run.id, { kinds: ['event'] })).map((p) => p.key)).toEqual(['p-2']);
+      const page = await l.pendingIntents(run.id, { limit: 1 });
+      expect(page.map((p) => p.key)).toEqual(['p-2']);
+      const next = await l.pendingIntents(run.id, { afterSeq: page[0]?.seq ?? 0 });
+      expect(next.map((p) => p.key)).toEqual(['p-3']);
+    });
+
+    it('replaces a re-planned (kind, key) instead of duplicating it, across and within batches', async () => {
+      const l = context.ledger();
+      const run = await l.createRun({ jobName: 'replan', mode: 'upsert' });
+      await l.recordPlannedIntents(run.id, [planned('r-1'), planned('r-1', { hash: 'second' })]);
+      await l.recordPlannedIntents(run.id, [planned('r-1', { hash: 'third' })]);
+      const pending = await l.pendingIntents(run.id);
+      expect(pending).toHaveLength(1);
+      expect(pending[0]?.hash).toBe('third');
+    });
+
+    it('records thousands of planned intents in one call', async () => {
+      const l = context.ledger();
+      const run = await l.createRun({ jobName: 'many', mode: 'upsert' });
+      await l.recordPlannedIntents(
+        run.id,
+        Array.from({ length: 2500 }, (_, i) => planned(`m-${i}`)),
+      );
+      const pending = await l.pendingIntents(run.id);
+      expect(pending).toHaveLength(2500);
+      expect(pending[2499]?.key).toBe('m-2499');
+    });
+
+    it('lists the planned intents whose final result is failed, with filters', async () => {
+      const l = context.ledger();
+      const run = await l.createRun({ jobName: 'failed', mode: 'upsert' });
+      await l.recordPlannedIntents(run.id, [
+        planned('f-1'),
+        planned('f-2'),
+        planned('f-3', { kind: 'event' }),
+      ]);
+      await l.recordResults([
+        {
+          runId: run.id,
+          kind: 'user',
+          key: 'f-1',
+          action: 'failed',
+          httpStatus: 422,
+          errorCode: 'PLATFORM_422',
+        },
+        { runId: run.id, kind: 'user', key: 'f-2', action: 'created', platformId: 1 },
+        { runId: run.id, kind: 'event', key: 'f-3', action: 'failed', httpStatus: 500 },
+      ]);
+      expect((await l.failedIntents(run.id)).map((p) => p.key)).toEqual(['f-1', 'f-3']);
+      expect((await l.failedIntents(run.id, { kinds: ['event'] })).map((p) => p.key)).toEqual(['f-3']);
+      expect((await l.failedIntents(run.id, { keys: ['f-1', 'f-2'] })).map((p) => p.key)).toEqual(['f-1']);
+      expect(await l.failedIntents(run.id, { since: new Date(Date.now() + 60_000) })).toEqual([]);
+    });
+  });
+
+  describe('results', () => {
+    it('keeps one final result per (run, kind, key): the last one wins, within and across batches', async () => {
+      const l = context.ledger();
+      const run = await l.createRun({ jobName: 'final', mode: 'upsert' });
+      const base = { runId: run.id, kind: 'user', key: 'final-1' } as const;
+      await l.recordResults([
+        { ...base, action: 'failed', errorMessage: 'first' },
+        { ...base, action: 'failed', errorMessage: 'second', attempts: 2 },
+      ]);
+      await l.recordResults([{ ...base, action: 'updated', platformId: 9, attempts: 3, durationMs: 12.6 }]);
+      const results = await l.results(run.id);
+      expect(results).toHaveLength(1);
+      expect(results[0]).toMatchObject({
+        action: 'updated',
+        platformId: 9,
+        attempts: 3,
+        durationMs: 13,
+        errorMessage: null,
+        origin: null,
+        params: {},
+      });
+      expect(results[0]?.recordedAt).toBeInstanceOf(Date);
+    });
+
+    it('stores every field, platform ids as numbers, params and URLs in messages redacted', async () => {
+      const l = context.ledger();
+      const run = await l.createRun({ jobName: 'fields', mode: 'upsert' });
+      await l.recordResults([
+        {
+          runId: run.id,
+          kind: 'user',
+          key: 'fields-1',
+          action: 'attached',
+          origin: { source: 'users.csv', row: 41, line: 43 },
+          platformId: 2 ** 40 + 7,
+          httpStatus: 203,
+          errorCode: 'X_CODE',
+          errorMessage: 'lookup via postgres://admin:hunter2@db.example.com/x failed',
+          attempts: 2,
+          durationMs: 130,
+          params: { 'user[email]': 'a@example.com', [PASSWORD]: 'hunter2', sig: 'abcdef' },
+        },
+      ]);
+      const [result] = await l.results(run.id);
+      expect(result).toMatchObject({
+        kind: 'user',
+        key: 'fields-1',
+        action: 'attached',
+        origin: { source: 'users.csv', row: 41, line: 43 },
+        platformId: 2 ** 40 + 7,
+        httpStatus: 203,
+        errorCode: 'X_CODE',
+        attempts: 2,
+        durationMs: 130,
+        params: { 'user[email]': 'a@example.com', [PASSWORD]: REDACTED, sig: REDACTED },
+      });
+      expect(typeof result?.platformId).toBe('number');
+      expect(result?.errorMessage).not.toContain('hunter2');
+      expect(JSON.stringify(await l.results(run.id))).not.toContain('hunter2');
+    });
+
+    it('filters by action, kind, key, time, and pages by seq', async () => {
+      const l = context.ledger();
+      const run = await l.createRun({ jobName: 'filter', mode: 'upsert' });
+      const rows: IntentResultInput[] = [
+        { runId: run.id, kind: 'user', key: 'q-1', action: 'created' },
+        { runId: run.id, kind: 'user', key: 'q-2', action: 'failed' },
+        { runId: run.id, kind: 'event', key: 'q-3', action: 'failed' },
+        { runId: run.id, kind: 'event', key: 'q-4', action: 'skipped' },
+      ];
+      await l.recordResults(rows);
+      const keys = async (filter: Parameters<typeof l.results>[1]): Promise<string[]> =>
+        (await l.results(run.id, filter)).map((r) => r.key);
+      expect(await keys({ actions: ['failed'] })).toEqual(['q-2', 'q-3']);
+      expect(await keys({ actions: ['failed', 'skipped'], kinds: ['event'] })).toEqual(['q-3', 'q-4']);
+      expect(await keys({ keys: ['q-4', 'q-1'] })).toEqual(['q-1', 'q-4']);
+      expect(await keys({ since: new Date(Date.now() - 60_000) })).toHaveLength(4);
+      expect(await keys({ since: new Date(Date.now() + 60_000) })).toEqual([]);
+      const first = await l.results(run.id, { limit: 2 });
+      expect(first.map((r) => r.key)).toEqual(['q-1', 'q-2']);
+      expect(await keys({ afterSeq: first[1]?.seq ?? 0 })).toEqual(['q-3', 'q-4']);
+      expect(await l.resultCounts(run.id)).toEqual({
+        user: { created: 1, failed: 1 },
+        event: { failed: 1, skipped: 1 },
+      });
+      expect(await l.results('no-such-run')).toEqual([]);
+    });
+
+    it('iterates every result of a big run in order, page after page', async () => {
+      const l = context.ledger();
+      const run = await l.createRun({ jobName: 'iterate', mode: 'upsert' });
+      await l.recordResults(
+        Array.from({ length: 2345 }, (_, i) => ({
+          runId: run.id,
+          kind: 'user' as const,
+          key: `it-${i}`,
+          action: 'created' as const,
+        })),
+      );
+      const seen: string[] = [];
+      for await (const result of l.eachResult(run.id)) seen.push(result.key);
+      expect(seen).toHaveLength(2345);
+      expect(seen[0]).toBe('it-0');
+      expect(seen[2344]).toBe('it-2344');
+      let failed = 0;
+      for await (const result of l.eachResult(run.id, { actions: ['failed'] })) failed += result ? 1 : 0;
+      expect(failed).toBe(0);
+    });
+
+    it('rejects a result of an unknown run and writes nothing of its batch', async () => {
+      const l = context.ledger();
+      const run = await l.createRun({ jobName: 'atomic', mode: 'upsert' });
+      await expect(
+        l.recordResults([
+          { runId: run.id, kind: 'user', key: 'atomic-1', action: 'created', hash: 'h', platformId: 1 },
+          { runId: 'no-such-run', kind: 'user', key: 'atomic-2', action: 'created' },
+        ]),
+      ).rejects.toThrow();
+      expect(await l.results(run.id)).toEqual([]);
+      expect(own(await l.loadHashes('user'), 'atomic-')).toEqual(new Map());
+    });
+  });
+
+  describe('hashes and the id map', () => {
+    it('keeps the hash and id after a success, leaves them after a failure, removes them after a delete', async () => {
+      const l = context.ledger();
+      const first = await l.createRun({ jobName: 'hash', mode: 'mirror' });
+      await l.recordResults([
+        { runId: first.id, kind: 'user', key: 'h-1', action: 'created', platformId: 101, hash: 'v1' },
+        { runId: first.id, kind: 'user', key: 'h-2', action: 'created', platformId: 102, hash: 'v1' },
+        { runId: first.id, kind: 'user', key: 'h-3', action: 'failed', hash: 'v1' },
+        { runId: first.id, kind: 'user', key: 'h-4', action: 'skipped', hash: 'v1' },
+      ]);
+      expect(own(await l.loadHashes('user'), 'h-')).toEqual(
+        new Map([
+          ['h-1', 'v1'],
+          ['h-2', 'v1'],
+        ]),
+      );
+      expect(own(await l.loadIdMap('user'), 'h-')).toEqual(
+        new Map([
+          ['h-1', 101],
+          ['h-2', 102],
+        ]),
+      );
+
+      const second = await l.createRun({ jobName: 'hash', mode: 'mirror' });
+      await l.recordResults([
+        { runId: second.id, kind: 'user', key: 'h-1', action: 'failed', hash: 'v2', platformId: 999 },
+        { runId: second.id, kind: 'user', key: 'h-2', action: 'deleted', platformId: 102 },
+        { runId: second.id, kind: 'user', key: 'h-3', action: 'updated', hash: 'v2', platformId: 103 },
+      ]);
+      expect(own(await l.loadHashes('user'), 'h-')).toEqual(
+        new Map([
+          ['h-1', 'v1'],
+          ['h-3', 'v2'],
+        ]),
+      );
+      expect(own(await l.loadIdMap('user'), 'h-')).toEqual(
+        new Map([
+          ['h-1', 101],
+          ['h-3', 103],
+        ]),
+      );
+      expect(await l.getPlatformId('user', 'h-2')).toBeUndefined();
+      expect(await l.getPlatformId('user', 'h-3')).toBe(103);
+    });
+
+    it('sets, loads and removes ids and hashes in batches, per kind', async () => {
+      const l = context.ledger();
+      const run = await l.createRun({ jobName: 'maps', mode: 'upsert' });
+      await l.setPlatformIds([
+        ...Array.from({ length: 1500 }, (_, i) => ({
+          kind: 'event' as const,
+          clientId: `e-${i}`,
+          platformId: i + 1,
+        })),
+        { kind: 'event', clientId: 'e-0', platformId: 77 },
+        { kind: 'user', clientId: 'e-0', platformId: 88 },
+      ]);
+      const events = own(await l.loadIdMap('event'), 'e-');
+      expect(events.size).toBe(1500);
+      expect(events.get('e-0')).toBe(77);
+      expect(await l.getPlatformId('user', 'e-0')).toBe(88);
+      await l.removePlatformIds('event', ['e-0', 'e-1', 'e-unknown']);
+      expect(own(await l.loadIdMap('event'), 'e-').size).toBe(1498);
+
+      await l.setHashes([
+        { kind: 'speaker', key: 'e-9/u-1', hash: 'a', runId: run.id },
+        { kind: 'speaker', key: 'e-9/u-2', hash: 'b', runId: run.id },
+        { kind: 'speaker', key: 'e-9/u-2', hash: 'c', runId: run.id },
+      ]);
+      expect(own(await l.loadHashes('speaker'), 'e-9/')).toEqual(
+        new Map([
+          ['e-9/u-1', 'a'],
+          ['e-9/u-2', 'c'],
+        ]),
+      );
+      await l.setPlatformIds([{ kind: 'speaker', clientId: 'e-9/u-3', platformId: 3 }]);
+      expect((await l.knownKeys('speaker')).filter((k) => k.startsWith('e-9/'))).toEqual([
+        'e-9/u-1',
+        'e-9/u-2',
+        'e-9/u-3',
+      ]);
+      await l.removeHashes('speaker', ['e-9/u-1']);
+      expect((await l.knownKeys('speaker')).filter((k) => k.startsWith('e-9/'))).toEqual([
+        'e-9/u-2',
+        'e-9/u-3',
+      ]);
+      expect(own(await l.loadHashes('user'), 'e-9/')).toEqual(new Map());
+    });
+  });
+
+  describe('the batched result writer', () => {
+    it('writes full batches at once and a partial batch after the interval, then on close', async () => {
+      const l = context.ledger();
+      const run = await l.createRun({ jobName: 'writer', mode: 'upsert' });
+      const writer = l.resultWriter({ batchSize: 100, flushIntervalMs: 30 });
+      for (let i = 0; i < 250; i += 1) {
+        await writer.write({
+          runId: run.id,
+          kind: 'user',
+          key: `w-${i}`,
+          action: 'created',
+          hash: 'x',
+          platformId: i,
+        });
+      }
+      await writer.flush();
+      expect(writer.written).toBe(250);
+      await writer.write({ runId: run.id, kind: 'user', key: 'w-late', action: 'failed' });
+      expect(writer.buffered).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(writer.buffered).toBe(0);
+      expect((await l.results(run.id, { actions: ['failed'] })).map((r) => r.key)).toEqual(['w-late']);
+      await writer.write({ runId: run.id, kind: 'user', key: 'w-last', action: 'skipped' });
+      await writer.close();
+      expect(writer.written).toBe(252);
+      expect(await l.resultCounts(run.id)).toEqual({ user: { created: 250, failed: 1, skipped: 1 } });
+      await expect(
+        writer.write({ runId: run.id, kind: 'user', key: 'w-x', action: 'created' }),
+      ).rejects.toMatchObject({
+        code: 'EVSYNC_LEDGER_CLOSED',
+      });
+    });
+
+    it('reports a failed flush with a retryable ledger error', async () => {
+      const writer = context.ledger().resultWriter({ batchSize: 10 });
+      await writer.write({ runId: 'no-such-run', kind: 'user', key: 'bad', action: 'created' });
+      await expect(writer.flush()).rejects.toMatchObject({ code: 'EVSYNC_LEDGER_WRITE', retryable: true });
+      await expect(writer.close()).rejects.toMatchObject({ code: 'EVSYNC_LEDGER_WRITE' });
+    });
+  });
+}
