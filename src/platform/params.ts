@@ -21,7 +21,7 @@ export function flattenParams(nested: NestedParams): FlatParams {
     } else if (typeof value === 'object') {
       for (const [key, child] of Object.entries(value)) visit(prefix ? `${prefix}[${key}]` : key, child);
     } else {
-      flat[prefix] = String(value);
+      setOwn(flat, prefix, String(value));
     }
   };
   visit('', nested);
@@ -54,16 +54,16 @@ export function unflattenParams(flat: FlatParams): NestedParams {
     const path = paramPath(name);
     let node: NestedParams = root;
     for (const segment of path.slice(0, -1)) {
-      const next = node[segment];
+      const next = Object.hasOwn(node, segment) ? node[segment] : undefined;
       if (typeof next === 'object' && next !== null && !Array.isArray(next)) {
         node = next;
       } else {
         const created: NestedParams = {};
-        node[segment] = created;
+        setOwn(node, segment, created);
         node = created;
       }
     }
-    node[path[path.length - 1] ?? name] = value;
+    setOwn(node, path[path.length - 1] ?? name, value);
   }
   return root;
 }
@@ -95,6 +95,15 @@ function encodeComponent(text: string): string {
   );
 }
 
+/**
+ * Assigns an own property even for `__proto__`: a param name comes from a request or a
+ * file, and a plain `obj[key] = v` with that name would drop it, or (for nested params)
+ * write into `Object.prototype`.
+ */
+function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** Thrown by {@link decodeForm} for a body or query that is not valid form encoding. */
 export class FormDecodeError extends Error {
   override readonly name = 'FormDecodeError';
@@ -112,7 +121,7 @@ export function decodeForm(text: string): FlatParams {
     const eq = pair.indexOf('=');
     const rawKey = eq === -1 ? pair : pair.slice(0, eq);
     const rawValue = eq === -1 ? '' : pair.slice(eq + 1);
-    params[decodeComponent(rawKey)] = decodeComponent(rawValue);
+    setOwn(params, decodeComponent(rawKey), decodeComponent(rawValue));
   }
   return params;
 }
