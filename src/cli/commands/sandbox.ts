@@ -1,0 +1,95 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { ConfigError } from '../../errors/evsync-error.js';
+import { describeFaults, parseFaultSpec } from '../../sandbox/fault-config.js';
+import { parseRateLimit } from '../../sandbox/rate-limiter.js';
+import { startSandbox } from '../../sandbox/start-sandbox.js';
+
+interface SandboxCliOptions {
+  port: string;
+  host: string;
+  keyId: string;
+  signingKey?: string;
+  vendor: string;
+  seed?: string;
+  state?: string;
+  faults?: string;
+  rateLimit?: string;
+  json?: boolean;
+}
+
+const cliSchema = z.object({
+  port: z.coerce.number().int().min(0).max(65_535),
+  keyId: z.string().regex(/^\d+$/, 'must be an integer key_id'),
+  vendor: z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be a lower-case word such as "svc"'),
+});
+
+export function registerSandboxCommand(program: Command): void {
+  program
+    .command('sandbox')
+    .description(
+      'Serve the whole Event Platform API on localhost: a faithful emulator to test and rehearse against.',
+    )
+    .option('--port <n>', 'port to listen on (0: any free port)', '8080')
+    .option('--host <host>', 'address to bind (admin endpoints answer loopback callers only)', '127.0.0.1')
+    .option('--key-id <id>', 'the key_id callers sign with', '1')
+    .option('--signing-key <key>', 'the signing key (default: a random one, printed below)')
+    .option('--vendor <word>', 'the word in user[<word>_auth_attributes]', 'svc')
+    .option('--seed <file>', 'JSON or YAML seed: platform-wide users, exhibitors, tracks, features, events')
+    .option('--state <file>', 'load the conference from this JSON file and save every change back to it')
+    .option('--faults <spec>', 'inject faults, e.g. "latency=5-20,503=0.05,reset=0.01,commit-drop=2x"')
+    .option('--rate-limit <r/s>', 'requests per second per key_id, e.g. 50/s or 50/s:100 (burst)')
+    .option('--json', 'print the start-up details as one JSON line')
+    .action(async (options: SandboxCliOptions) => {
+      const checked = cliSchema.safeParse(options);
+      if (!checked.success) throw new ConfigError(`evsync sandbox: ${z.prettifyError(checked.error)}`);
+      const rateLimit = options.rateLimit === undefined ? undefined : parseRateLimit(options.rateLimit);
+      if (options.rateLimit !== undefined && !rateLimit) {
+        throw new ConfigError(
+          `evsync sandbox: --rate-limit "${options.rateLimit}" is not a rate; use e.g. 50/s.`,
+        );
+      }
+      const faults = parseFaultSpec(options.faults ?? '');
+      const sandbox = await startSandbox({
+        port: checked.data.port,
+        host: options.host,
+        keyId: checked.data.keyId,
+        vendor: checked.data.vendor,
+        faults,
+        ...(options.signingKey === undefined ? {} : { signingKey: options.signingKey }),
+        ...(options.seed === undefined ? {} : { seed: options.seed }),
+        ...(options.state === undefined ? {} : { stateFile: options.state }),
+        ...(rateLimit === undefined ? {} : { rateLimit }),
+      });
+      const url = options.host === '127.0.0.1' ? sandbox.url : sandbox.url.replace('127.0.0.1', options.host);
+      if (options.json === true) {
+        process.stdout.write(
+          `${JSON.stringify({ url, keyId: sandbox.keyId, signingKey: sandbox.signingKey, admin: `${url}/_sandbox/` })}\n`,
+        );
+      } else {
+        // The key is the sandbox's own throwaway key, so it is shown in full: callers need it.
+        process.stdout.write(
+          [
+            `evsync sandbox listening on ${url}`,
+            `  EVSYNC_BASE_URL=${url}`,
+            `  EVSYNC_KEY_ID=${sandbox.keyId}`,
+            `  EVSYNC_SIGNING_KEY=${sandbox.signingKey}   (a sandbox key: it opens nothing real)`,
+            `  admin (unsigned, loopback only): ${url}/_sandbox/  counters · state · reset · faults · seed`,
+            `  faults: ${describeFaults(faults)}; rate limit: ${rateLimit ? `${rateLimit.perSecond}/s per key_id` : 'none'}`,
+            `  state: ${options.state ?? 'in memory only'}. Stop with Ctrl-C.`,
+            '',
+          ].join('\n'),
+        );
+      }
+      await new Promise<void>((resolve) => {
+        const stop = (): void => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          resolve();
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      await sandbox.close();
+    });
+}
