@@ -1,9 +1,12 @@
 import { isAbsolute, resolve } from 'node:path';
+import { ConfigError } from '../errors/evsync-error.js';
 import type { Logger } from '../log/logger.js';
 import type { SourceConfig } from './source-config.js';
 import type { Source } from './source-row.js';
 import { createCsvSource } from './csv/csv-source.js';
-import { ConfigError } from '../errors/evsync-error.js';
+import { connectionUrlFrom } from './sql/connection-url.js';
+import { createMysqlSource } from './sql/mysql-source.js';
+import { createPostgresSource } from './sql/postgres-source.js';
 
 export interface OpenSourceOptions {
   /** Folder that relative paths are resolved against: the job file's folder. */
@@ -15,7 +18,8 @@ export interface OpenSourceOptions {
 
 /**
  * The one way to get a Source from a job step's `source:`. Nothing is opened here: files
- * and connections are opened when `rows()` is iterated, and closed when it ends.
+ * and connections are opened when `rows()` is iterated, and closed when it ends. A missing
+ * connection env var or a query param the job does not give is a ConfigError at once.
  */
 export function openSource(config: SourceConfig, options: OpenSourceOptions): Source {
   const inBase = (path: string): string => (isAbsolute(path) ? path : resolve(options.baseDir, path));
@@ -28,6 +32,19 @@ export function openSource(config: SourceConfig, options: OpenSourceOptions): So
       delimiter: 'delimiter' in csv ? csv.delimiter : undefined,
       logger: options.logger,
     });
+  }
+  if ('postgres' in config || 'mysql' in config) {
+    const [kind, sql] =
+      'postgres' in config ? (['postgres', config.postgres] as const) : (['mysql', config.mysql] as const);
+    const sqlOptions = {
+      url: connectionUrlFrom(options.env ?? process.env, sql.url_env, kind),
+      urlEnv: sql.url_env,
+      query: sql.query,
+      params: sql.params,
+      name: sql.name,
+      logger: options.logger,
+    };
+    return kind === 'postgres' ? createPostgresSource(sqlOptions) : createMysqlSource(sqlOptions);
   }
   const kind = Object.keys(config)[0] ?? 'unknown';
   throw new ConfigError(`source kind "${kind}" is not available in this build yet`, {

@@ -1,0 +1,111 @@
+import mysql from 'mysql2';
+import type { Connection, FieldPacket, TypeCastField } from 'mysql2';
+import { messageOf } from '../../errors/evsync-error.js';
+import { redactUrl } from '../../log/redaction.js';
+import type { Source, SourceItem } from '../source-row.js';
+import { SourceError } from '../source-error.js';
+import { bindNamedParams, describeQuery, type SqlParamValue } from './named-params.js';
+import { isoLocalDateTime, plainRecord } from './plain-value.js';
+import type { SqlSourceOptions } from './postgres-source.js';
+
+/**
+ * DATETIME has no zone: kept as ISO text without an offset. TIMESTAMP is stored in UTC and
+ * the session runs in UTC, so it gets `Z`. Big integers and decimals arrive as strings.
+ */
+function typeCast(field: TypeCastField, next: () => unknown): unknown {
+  if (field.type === 'DATETIME' || field.type === 'TIMESTAMP') {
+    const text = field.string();
+    if (text === null) return null;
+    return field.type === 'TIMESTAMP' ? `${isoLocalDateTime(text)}Z` : isoLocalDateTime(text);
+  }
+  if (field.type === 'DATE' || field.type === 'NEWDATE') return field.string();
+  return next();
+}
+
+/** A query streamed row by row (the driver pauses the socket when we fall behind) in a READ ONLY transaction. */
+export function createMysqlSource(options: SqlSourceOptions): Source {
+  const label = describeQuery(options.query, options.name);
+  const bound = bindNamedParams(options.query, options.params ?? {}, 'mysql');
+  return {
+    description: `MySQL ${label} (URL from ${options.urlEnv})`,
+    rows: () => readMysql(options, label, bound.text, bound.values),
+  };
+}
+
+async function* readMysql(
+  options: SqlSourceOptions,
+  label: string,
+  text: string,
+  values: SqlParamValue[],
+): AsyncGenerator<SourceItem> {
+  let connection: Connection;
+  try {
+    connection = mysql.createConnection({
+      uri: options.url,
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+      timezone: 'Z',
+      typeCast,
+    });
+    await new Promise<void>((resolve, reject) =>
+      connection.connect((error) => (error ? reject(error) : resolve())),
+    );
+  } catch (error) {
+    throw new SourceError(
+      `cannot connect to MySQL with the URL in ${options.urlEnv}: ${redactUrl(messageOf(error))}`,
+      {
+        code: 'SOURCE_DB_UNREACHABLE',
+        retryable: true,
+      },
+    );
+  }
+  connection.on('error', (error) =>
+    options.logger?.warn({ err: redactUrl(messageOf(error)) }, 'mysql connection error'),
+  );
+  let row = 0;
+  let completed = false;
+  try {
+    await exec(connection, "SET time_zone = '+00:00'", label);
+    await exec(connection, 'START TRANSACTION READ ONLY', label);
+    const stream = connection.query(text, values).stream({ highWaterMark: options.batchSize ?? 1000 });
+    try {
+      for await (const record of stream as AsyncIterable<Record<string, unknown>>) {
+        row += 1;
+        yield { ok: true, origin: { source: label, row }, values: plainRecord(record) };
+      }
+    } catch (error) {
+      throw queryFailed(label, error);
+    } finally {
+      stream.destroy();
+    }
+    completed = true;
+    options.logger?.debug({ query: label, rows: row }, 'mysql source read');
+  } finally {
+    if (completed) {
+      await exec(connection, 'ROLLBACK', label).catch(() => undefined);
+      await new Promise<void>((resolve) => connection.end(() => resolve()));
+    } else {
+      // A reader that stopped early leaves the streaming query paused mid-result: only
+      // closing the socket frees the connection (the server rolls back on its own).
+      connection.destroy();
+    }
+  }
+}
+
+function exec(connection: Connection, text: string, label: string): Promise<FieldPacket[] | undefined> {
+  return new Promise((resolve, reject) =>
+    connection.query(text, (error, _result, fields) =>
+      error ? reject(queryFailed(label, error)) : resolve(fields),
+    ),
+  );
+}
+
+function queryFailed(label: string, error: unknown): SourceError {
+  return new SourceError(
+    `${label} failed in MySQL: ${redactUrl(messageOf(error))}: fix the query in the job file`,
+    {
+      code: 'SOURCE_QUERY_FAILED',
+      cause: error,
+    },
+  );
+}

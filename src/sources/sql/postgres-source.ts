@@ -1,0 +1,103 @@
+import pg from 'pg';
+import { messageOf } from '../../errors/evsync-error.js';
+import type { Logger } from '../../log/logger.js';
+import { redactUrl } from '../../log/redaction.js';
+import type { Source, SourceItem } from '../source-row.js';
+import { SourceError } from '../source-error.js';
+import { bindNamedParams, describeQuery, type SqlParamValue } from './named-params.js';
+import { isoLocalDateTime, plainRecord } from './plain-value.js';
+
+export interface SqlSourceOptions {
+  /** The connection URL (read from the env var by the caller; never logged). */
+  url: string;
+  /** Name of the env var it came from, for messages. */
+  urlEnv: string;
+  query: string;
+  params?: Readonly<Record<string, SqlParamValue>>;
+  /** Short name for origins. @defaultValue the first words of the query */
+  name?: string;
+  /** Rows per FETCH: what memory holds at once. @defaultValue 1000 */
+  batchSize?: number;
+  logger?: Logger;
+}
+
+const OID = { date: 1082, time: 1083, timestamp: 1114 } as const;
+
+/**
+ * Dates and zone-less timestamps stay the text PostgreSQL sent (made ISO): turning them into
+ * a JS Date would invent the machine's offset.
+ */
+const typeParsers = {
+  getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
+    if (oid === OID.date || oid === OID.time) return (value) => value;
+    if (oid === OID.timestamp) return isoLocalDateTime;
+    return pg.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown;
+  },
+};
+
+/** A query read through a server-side cursor in a READ ONLY transaction, `batchSize` rows at a time. */
+export function createPostgresSource(options: SqlSourceOptions): Source {
+  const label = describeQuery(options.query, options.name);
+  const bound = bindNamedParams(options.query, options.params ?? {}, 'postgres');
+  return {
+    description: `PostgreSQL ${label} (URL from ${options.urlEnv})`,
+    rows: () => readPostgres(options, label, bound.text, bound.values),
+  };
+}
+
+async function* readPostgres(
+  options: SqlSourceOptions,
+  label: string,
+  text: string,
+  values: SqlParamValue[],
+): AsyncGenerator<SourceItem> {
+  const client = new pg.Client({ connectionString: options.url, types: typeParsers });
+  client.on('error', (error) =>
+    options.logger?.warn({ err: redactUrl(messageOf(error)) }, 'postgres connection error'),
+  );
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new SourceError(
+      `cannot connect to PostgreSQL with the URL in ${options.urlEnv}: ${redactUrl(messageOf(error))}`,
+      { code: 'SOURCE_DB_UNREACHABLE', retryable: true },
+    );
+  }
+  const batchSize = options.batchSize ?? 1000;
+  let row = 0;
+  try {
+    await run(client, 'BEGIN TRANSACTION READ ONLY', [], label);
+    await run(client, `DECLARE evsync_source NO SCROLL CURSOR FOR ${text}`, values, label);
+    for (;;) {
+      const result = await run(client, `FETCH ${batchSize} FROM evsync_source`, [], label);
+      for (const record of result.rows) {
+        row += 1;
+        yield { ok: true, origin: { source: label, row }, values: plainRecord(record) };
+      }
+      if (result.rows.length < batchSize) break;
+    }
+    options.logger?.debug({ query: label, rows: row }, 'postgres source read');
+  } finally {
+    await client.query('ROLLBACK').catch(() => undefined);
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function run(
+  client: pg.Client,
+  text: string,
+  values: SqlParamValue[],
+  label: string,
+): Promise<pg.QueryResult<Record<string, unknown>>> {
+  try {
+    return await client.query<Record<string, unknown>>(text, values);
+  } catch (error) {
+    throw new SourceError(
+      `${label} failed in PostgreSQL: ${redactUrl(messageOf(error))}: fix the query in the job file`,
+      {
+        code: 'SOURCE_QUERY_FAILED',
+        cause: error,
+      },
+    );
+  }
+}

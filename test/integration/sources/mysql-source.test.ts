@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import mysql from 'mysql2/promise';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSource } from '../../../src/sources/open-source.js';
+import { sourceConfigSchema } from '../../../src/sources/source-config.js';
+import type { SourceItem } from '../../../src/sources/source-row.js';
+import { SERVICES, serviceAvailable } from '../../helpers/services.js';
+
+const available = await serviceAvailable('mariadb');
+const table = `evsync_src_${randomBytes(4).toString('hex')}`;
+const env = { SOURCE_DB_URL: SERVICES.mariadb.url };
+
+async function readAll(
+  source: Record<string, unknown>,
+  environment: NodeJS.ProcessEnv = env,
+): Promise<SourceItem[]> {
+  const items: SourceItem[] = [];
+  for await (const item of openSource(sourceConfigSchema.parse(source), {
+    baseDir: '.',
+    env: environment,
+  }).rows()) {
+    items.push(item);
+  }
+  return items;
+}
+
+describe.runIf(available)('mysql source (MariaDB)', () => {
+  let admin: mysql.Connection;
+
+  beforeAll(async () => {
+    admin = await mysql.createConnection(SERVICES.mariadb.url);
+    await admin.query(`CREATE TABLE ${table} (
+      id INT PRIMARY KEY, email VARCHAR(100), status VARCHAR(20), joined DATE, seen DATETIME,
+      paid_at TIMESTAMP NULL, big BIGINT, amount DECIMAL(8,2), extra JSON, note TEXT)`);
+    const rows = Array.from({ length: 2500 }, (_, index) => {
+      const id = index + 1;
+      return [
+        id,
+        `u${id}@example.com`,
+        id % 10 === 0 ? 'cancelled' : 'ok',
+        '2024-05-01',
+        '2024-05-01 09:30:00',
+        '2024-05-01 07:30:00',
+        '9007199254740993',
+        '12.50',
+        '{"k": [1, 2]}',
+        id === 1 ? null : "it's :fine",
+      ];
+    });
+    await admin.query("SET time_zone = '+00:00'");
+    await admin.query(`INSERT INTO ${table} VALUES ?`, [rows]);
+  });
+  afterAll(async () => {
+    await admin.query(`DROP TABLE IF EXISTS ${table}`);
+    await admin.end();
+  });
+
+  it('streams every row, with named params bound and plain values', async () => {
+    const items = await readAll({
+      mysql: {
+        url_env: 'SOURCE_DB_URL',
+        query: `SELECT * FROM ${table} WHERE status = :status AND (note IS NULL OR note <> ':status') ORDER BY id`,
+        params: { status: 'ok' },
+      },
+    });
+    expect(items).toHaveLength(2250);
+    expect(items[0]).toMatchObject({
+      ok: true,
+      origin: { source: expect.stringMatching(/^query "SELECT \* FROM evsync_src_/), row: 1 },
+      values: {
+        id: 1,
+        email: 'u1@example.com',
+        joined: '2024-05-01',
+        seen: '2024-05-01T09:30:00',
+        paid_at: '2024-05-01T07:30:00Z',
+        big: '9007199254740993',
+        amount: '12.50',
+        extra: { k: [1, 2] },
+        note: null,
+      },
+    });
+    expect(items.at(-1)!.origin.row).toBe(2250);
+  });
+
+  it('runs read-only: a write fails', async () => {
+    await expect(
+      readAll({ mysql: { url_env: 'SOURCE_DB_URL', query: `UPDATE ${table} SET status = 'x'` } }),
+    ).rejects.toMatchObject({ code: 'SOURCE_QUERY_FAILED', message: expect.stringMatching(/READ ONLY/i) });
+    const [rows] = await admin.query(`SELECT count(*) AS n FROM ${table} WHERE status = 'x'`);
+    expect(rows).toEqual([{ n: 0 }]);
+  });
+
+  it('stops early and frees the connection', async () => {
+    const source = openSource(
+      sourceConfigSchema.parse({ mysql: { url_env: 'SOURCE_DB_URL', query: `SELECT id FROM ${table}` } }),
+      { baseDir: '.', env },
+    );
+    let seen = 0;
+    for await (const _item of source.rows()) if (++seen === 3) break;
+    expect(seen).toBe(3);
+  });
+
+  it('reports a bad query and a refused connection without the password', async () => {
+    await expect(
+      readAll({ mysql: { url_env: 'SOURCE_DB_URL', query: 'SELECT nope FROM nowhere' } }),
+    ).rejects.toMatchObject({
+      code: 'SOURCE_QUERY_FAILED',
+    });
+    const failure = (await readAll(
+      { mysql: { url_env: 'SOURCE_DB_URL', query: 'SELECT 1' } },
+      { SOURCE_DB_URL: 'mysql://root:hunter2secret@127.0.0.1:1/test' },
+    ).catch((error: unknown) => error)) as Error & { code: string };
+    expect(failure.code).toBe('SOURCE_DB_UNREACHABLE');
+    expect(failure.message).toContain('SOURCE_DB_URL');
+    expect(failure.message).not.toContain('hunter2secret');
+  });
+});
