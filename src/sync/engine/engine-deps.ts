@@ -1,0 +1,22 @@
+import type { Ledger } from '../../ledger/ledger.js';
+import type { Logger } from '../../log/logger.js';
+import type { ProgressSink } from '../progress/progress-sink.js';
+import type { SyncPlatform } from '../processors/sync-platform.js';
+import type { QueueFactory } from './execute-plan.js';
+
+/** What every run, resume and retry needs around the plan. */
+export interface EngineDeps {
+  ledger: Ledger;
+  platform: SyncPlatform;
+  /** Intents in flight at once: the job's `rate.concurrency`. */
+  concurrency: number;
+  /** Aborting it (SIGINT/SIGTERM) stops taking new work; the run ends `interrupted`. */
+  signal?: AbortSignal;
+  /** @defaultValue silent */
+  progress?: ProgressSink;
+  logger?: Logger;
+  /** @defaultValue the inline queue */
+  queueFactory?: QueueFactory;
+  /** See `ExecuteOptions.unreachableLimit`. */
+  unreachableLimit?: number;
+}

@@ -1,0 +1,80 @@
+import type { IntentResultInput, PlannedIntent, RunStatus } from '../../ledger/ledger.js';
+import { PARENT_KINDS } from '../../mapping/intent.js';
+import { DependencyGate } from '../phases/dependency-gate.js';
+import { IdCache } from '../processors/id-cache.js';
+import type { EngineDeps } from './engine-deps.js';
+import { executePlan } from './execute-plan.js';
+import { unchangedResult } from './intent-result.js';
+import type { RunSummary } from './run-summary.js';
+import { totalsOf } from './run-summary.js';
+
+export interface RunWork {
+  runId: string;
+  /** Intents that need a call. */
+  work: readonly PlannedIntent[];
+  /** Intents recorded `unchanged` with no call. */
+  unchanged: readonly PlannedIntent[];
+  /** Results known before any call (invalid rows, duplicates…). */
+  preResults?: readonly IntentResultInput[];
+  /** Parents that ended earlier in this run (resume): their outcome decides their dependents. */
+  settledParents?: ReadonlyArray<{ kind: 'user' | 'event'; key: string; ok: boolean; reason: string }>;
+}
+
+/**
+ * Records what needs no call, sends the rest phase by phase, flushes the ledger and sets
+ * the run's final status: `completed`, `interrupted` (signal) or `aborted`.
+ */
+export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promise<RunSummary> {
+  const { ledger } = deps;
+  const ids = new IdCache(
+    await Promise.all(PARENT_KINDS.map(async (kind) => [kind, await ledger.loadIdMap(kind)] as const)),
+  );
+  const gate = new DependencyGate((dep) => ids.has(dep.kind, dep.clientId));
+  for (const parent of input.settledParents ?? [])
+    gate.settle({ kind: parent.kind, clientId: parent.key }, parent.ok, parent.reason);
+
+  const writer = ledger.resultWriter();
+  let stopped: RunSummary['stopped'];
+  let reason: string | undefined;
+  try {
+    for (const result of input.preResults ?? []) await writer.write(result);
+    for (const item of input.unchanged) {
+      await writer.write(unchangedResult(input.runId, item, ids.get(item.kind, item.key)));
+      if (item.kind === 'user' || item.kind === 'event')
+        gate.settle({ kind: item.kind, clientId: item.key }, true);
+    }
+    const outcome = await executePlan({
+      runId: input.runId,
+      work: input.work,
+      context: { platform: deps.platform, ids },
+      gate,
+      writer,
+      concurrency: deps.concurrency,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      ...(deps.progress ? { progress: deps.progress } : {}),
+      ...(deps.logger ? { logger: deps.logger } : {}),
+      ...(deps.queueFactory ? { queueFactory: deps.queueFactory } : {}),
+      ...(deps.unreachableLimit ? { unreachableLimit: deps.unreachableLimit } : {}),
+    });
+    stopped = outcome.stopped;
+    reason = outcome.reason;
+  } finally {
+    deps.progress?.close();
+    await writer.close();
+  }
+  const status: RunStatus = stopped ?? 'completed';
+  const counts = await ledger.resultCounts(input.runId);
+  const run = await ledger.finishRun(input.runId, status);
+  return {
+    run,
+    counts,
+    totals: totalsOf(counts),
+    ...(stopped ? { stopped } : {}),
+    ...(reason ? { reason } : {}),
+  };
+}
+
+/** Which kinds are parents (their outcome gates dependents). */
+export function isParentKind(kind: string): kind is 'user' | 'event' {
+  return (PARENT_KINDS as readonly string[]).includes(kind);
+}

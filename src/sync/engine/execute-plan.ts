@@ -1,0 +1,127 @@
+import type { PlannedIntent, ResultWriter } from '../../ledger/ledger.js';
+import type { Logger } from '../../log/logger.js';
+import { PARENT_KINDS } from '../../mapping/intent.js';
+import { PLATFORM_ERROR_CODES } from '../../platform/platform-error.js';
+import type { DependencyGate } from '../phases/dependency-gate.js';
+import type { PhaseName } from '../phases/sync-phases.js';
+import { PHASES, splitByPhase } from '../phases/sync-phases.js';
+import type { ProcessOutcome } from '../processors/process-outcome.js';
+import { processIntent } from '../processors/process-intent.js';
+import type { ProcessorContext } from '../processors/processor.js';
+import type { ProgressSink } from '../progress/progress-sink.js';
+import { silentProgress } from '../progress/progress-sink.js';
+import { createInlineQueue } from '../queue/inline-queue.js';
+import type { QueueOptions, WorkQueue } from '../queue/work-queue.js';
+import { intentResult, isSuccess } from './intent-result.js';
+
+export type QueueFactory = <W, R>(options: QueueOptions<W, R>) => WorkQueue<W, R>;
+
+export interface ExecuteOptions {
+  runId: string;
+  work: readonly PlannedIntent[];
+  context: ProcessorContext;
+  gate: DependencyGate;
+  writer: ResultWriter;
+  /** Intents in flight at once: the job's `rate.concurrency`. */
+  concurrency: number;
+  /** @defaultValue the inline queue */
+  queueFactory?: QueueFactory;
+  /** Aborting it stops taking new work; intents in flight finish and are recorded. */
+  signal?: AbortSignal;
+  progress?: ProgressSink;
+  logger?: Logger;
+  /**
+   * Consecutive intents that fail with "platform unreachable" (after the client's retries)
+   * before the run is aborted instead of failing every remaining row.
+   * @defaultValue max(10, 2 × concurrency)
+   */
+  unreachableLimit?: number;
+}
+
+export interface ExecuteResult {
+  /** Why the run stopped early, if it did. */
+  stopped: 'interrupted' | 'aborted' | undefined;
+  reason?: string;
+  processed: number;
+}
+
+const parentKinds: ReadonlySet<string> = new Set(PARENT_KINDS);
+
+/**
+ * Sends the planned work phase by phase through the queue, one ledger result per intent.
+ * A phase starts only when the one before it has drained, so every link sees the final
+ * outcome of the objects it names.
+ */
+export async function executePlan(options: ExecuteOptions): Promise<ExecuteResult> {
+  const progress = options.progress ?? silentProgress;
+  const makeQueue = options.queueFactory ?? createInlineQueue;
+  const unreachableLimit = options.unreachableLimit ?? Math.max(10, options.concurrency * 2);
+  let unreachableStreak = 0;
+  let abortReason: string | undefined;
+  let processed = 0;
+  let current: WorkQueue<PlannedIntent, ProcessOutcome> | undefined;
+
+  const stop = (): void => void current?.close();
+  options.signal?.addEventListener('abort', stop);
+  try {
+    for (const [phase, items] of splitByPhase(options.work)) {
+      if (items.length === 0) continue;
+      if (options.signal?.aborted || abortReason) break;
+      progress.phaseStarted(phase, items.length);
+      const handle = async (item: PlannedIntent): Promise<ProcessOutcome> => {
+        const started = performance.now();
+        const outcome = await runOne(item, options);
+        await options.writer.write(intentResult(options.runId, item, outcome, performance.now() - started));
+        processed += 1;
+        progress.advanced(phase, outcome.action);
+        if (outcome.errorCode === PLATFORM_ERROR_CODES.unreachable) {
+          unreachableStreak += 1;
+          if (unreachableStreak >= unreachableLimit && !abortReason) {
+            abortReason = `the platform could not be reached for ${unreachableStreak} intents in a row (${outcome.message ?? ''})`;
+            void queue.close();
+          }
+        } else if (outcome.action !== 'skipped') {
+          unreachableStreak = 0;
+        }
+        return outcome;
+      };
+      const queue = makeQueue<PlannedIntent, ProcessOutcome>({
+        handler: handle,
+        concurrency: options.concurrency,
+      });
+      current = queue;
+      queue.on('failed', (item, error) => {
+        options.logger?.error({ err: error, kind: item.kind, key: item.key }, 'intent handler crashed');
+      });
+      await queue.enqueue(items);
+      await queue.drain();
+      await queue.close();
+      progress.phaseEnded(phase);
+      logPhase(options.logger, phase, items.length);
+    }
+  } finally {
+    options.signal?.removeEventListener('abort', stop);
+  }
+  if (abortReason) return { stopped: 'aborted', reason: abortReason, processed };
+  if (options.signal?.aborted) return { stopped: 'interrupted', reason: 'stopped by a signal', processed };
+  return { stopped: undefined, processed };
+}
+
+async function runOne(item: PlannedIntent, options: ExecuteOptions): Promise<ProcessOutcome> {
+  const missing = item.dependsOn.length > 0 ? options.gate.check(item.dependsOn) : undefined;
+  const outcome: ProcessOutcome = missing
+    ? { action: 'skipped', errorCode: 'EVSYNC_PARENT_MISSING', message: missing.message, attempts: 0 }
+    : await processIntent(item, options.context);
+  if (parentKinds.has(item.kind) && item.plannedAction !== 'delete') {
+    options.gate.settle(
+      { kind: item.kind as 'user' | 'event', clientId: item.key },
+      isSuccess(outcome.action),
+      outcome.message ?? outcome.action,
+    );
+  }
+  return outcome;
+}
+
+function logPhase(logger: Logger | undefined, phase: PhaseName, count: number): void {
+  logger?.debug({ phase, count, order: PHASES.indexOf(phase) }, 'phase done');
+}

@@ -1,0 +1,70 @@
+import type { IntentResultInput, PlannedIntent, ResultAction } from '../../ledger/ledger.js';
+import { SUCCESS_ACTIONS } from '../../ledger/ledger.js';
+import type { ProcessOutcome } from '../processors/process-outcome.js';
+import type { RowResult } from '../plan/sync-plan.js';
+
+const successes: ReadonlySet<ResultAction> = new Set(SUCCESS_ACTIONS);
+
+export function isSuccess(action: ResultAction): boolean {
+  return successes.has(action);
+}
+
+/** The ledger row of a processed intent. The hash travels only with a success. */
+export function intentResult(
+  runId: string,
+  item: PlannedIntent,
+  outcome: ProcessOutcome,
+  durationMs: number,
+): IntentResultInput {
+  return {
+    runId,
+    kind: item.kind,
+    key: item.key,
+    action: outcome.action,
+    origin: item.origin,
+    platformId: outcome.platformId ?? null,
+    httpStatus: outcome.httpStatus ?? null,
+    errorCode: outcome.errorCode ?? null,
+    errorMessage: outcome.message ?? null,
+    attempts: outcome.attempts,
+    durationMs: Math.round(durationMs),
+    params: item.params,
+    hash: isSuccess(outcome.action) ? item.hash : null,
+  };
+}
+
+/** An intent whose params match what was last synced: no call. */
+export function unchangedResult(
+  runId: string,
+  item: PlannedIntent,
+  platformId: number | undefined,
+): IntentResultInput {
+  return {
+    runId,
+    kind: item.kind,
+    key: item.key,
+    action: 'unchanged',
+    origin: item.origin,
+    platformId: platformId ?? null,
+    attempts: 0,
+    durationMs: 0,
+    params: item.params,
+    hash: item.hash,
+  };
+}
+
+/** A row that never became work (invalid, skipped by the mapping, duplicate). */
+export function rowResult(runId: string, row: RowResult): IntentResultInput {
+  return {
+    runId,
+    kind: row.kind,
+    key: row.key,
+    action: row.action,
+    origin: row.origin,
+    errorCode: row.errorCode,
+    errorMessage: row.message,
+    attempts: 0,
+    durationMs: 0,
+    params: row.params ?? {},
+  };
+}

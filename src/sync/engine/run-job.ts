@@ -1,0 +1,106 @@
+import type { LoadedJob } from '../job-file.js';
+import { buildPlan, loadKnownState } from '../plan/build-plan.js';
+import { DeleteThresholdError } from '../plan/delete-threshold-error.js';
+import { describeThreshold } from '../plan/mirror-deletes.js';
+import type { PlanSummary } from '../plan/plan-summary.js';
+import { summarizePlan } from '../plan/plan-summary.js';
+import type { SyncPlan } from '../plan/sync-plan.js';
+import type { CollectedIntents } from './collect-intents.js';
+import { collectIntents } from './collect-intents.js';
+import type { EngineDeps } from './engine-deps.js';
+import { executeAndFinish } from './execute-and-finish.js';
+import { rowResult } from './intent-result.js';
+import type { RunSummary } from './run-summary.js';
+
+export interface RunJobOptions {
+  job: LoadedJob;
+  /** Mirror deletes above the threshold go ahead. */
+  force?: boolean;
+  /** Intents already collected (tests, benchmarks); read from the job's sources otherwise. */
+  collected?: CollectedIntents;
+}
+
+export interface PlannedJob {
+  plan: SyncPlan;
+  summary: PlanSummary;
+}
+
+/** Reads the sources and plans against the ledger, without sending or recording anything. */
+export async function planJob(
+  deps: Pick<EngineDeps, 'ledger' | 'platform' | 'logger'>,
+  options: RunJobOptions,
+): Promise<PlannedJob> {
+  const collected =
+    options.collected ??
+    (await collectIntents(options.job, {
+      vendor: deps.platform.vendor,
+      ...(deps.logger ? { logger: deps.logger } : {}),
+    }));
+  const known = await loadKnownState(
+    deps.ledger,
+    collected.intents.map((intent) => intent.kind),
+  );
+  const plan = await buildPlan(
+    deps.ledger,
+    {
+      intents: collected.intents,
+      rowResults: collected.rowResults,
+      mode: options.job.mode,
+      threshold: options.job.delete_threshold,
+      force: options.force ?? false,
+    },
+    known,
+  );
+  return { plan, summary: summarizePlan(plan) };
+}
+
+/**
+ * One run of a job: plan, record the plan (so that a `kill -9` loses nothing), send what
+ * changed phase by phase, record a result for every intent.
+ */
+export async function runJob(deps: EngineDeps, options: RunJobOptions): Promise<RunSummary> {
+  const { ledger, logger } = deps;
+  const { job } = options;
+  const runOptions = {
+    file: job.file,
+    rate: job.rate,
+    delete_threshold: describeThreshold(job.delete_threshold),
+    force: options.force ?? false,
+  };
+  let planned: PlannedJob;
+  try {
+    planned = await planJob(deps, options);
+  } catch (error) {
+    if (error instanceof DeleteThresholdError) {
+      // Shown in `evsync runs` so that a nightly abort is visible, with nothing sent.
+      const run = await ledger.createRun({
+        jobName: job.name,
+        mode: job.mode,
+        options: { ...runOptions, aborted: error.message },
+      });
+      await ledger.finishRun(run.id, 'aborted', {});
+    }
+    throw error;
+  }
+  const { plan, summary } = planned;
+  const run = await ledger.createRun({ jobName: job.name, mode: job.mode, options: runOptions });
+  logger?.info(
+    {
+      runId: run.id,
+      job: job.name,
+      planMs: Math.round(plan.planMs),
+      work: plan.work.length,
+      unchanged: plan.unchanged.length,
+    },
+    'run planned',
+  );
+  await ledger.recordPlannedIntents(run.id, [...plan.work, ...plan.unchanged]);
+  const result = await executeAndFinish(deps, {
+    runId: run.id,
+    work: plan.work,
+    unchanged: plan.unchanged,
+    preResults: plan.rowResults.map((row) => rowResult(run.id, row)),
+  });
+  logger?.info({ runId: run.id, status: result.run.status, totals: result.totals }, 'run finished');
+  return { ...result, plan: summary };
+}

@@ -1,0 +1,64 @@
+import type { ActionCounts, RunRecord, RunResultCounts } from '../../ledger/ledger.js';
+import { RESULT_ACTIONS } from '../../ledger/ledger.js';
+import { INTENT_KINDS } from '../../mapping/intent.js';
+import type { PlanSummary } from '../plan/plan-summary.js';
+
+/** How a run ended, for the CLI and the tests. */
+export interface RunSummary {
+  run: RunRecord;
+  /** Final results per kind and action, from the ledger. */
+  counts: RunResultCounts;
+  totals: ActionCounts;
+  stopped?: 'interrupted' | 'aborted';
+  reason?: string;
+  plan?: PlanSummary;
+}
+
+export function totalsOf(counts: RunResultCounts): ActionCounts {
+  const totals: ActionCounts = {};
+  for (const perKind of Object.values(counts)) {
+    for (const [action, n] of Object.entries(perKind ?? {})) {
+      const key = action as keyof ActionCounts;
+      totals[key] = (totals[key] ?? 0) + (n ?? 0);
+    }
+  }
+  return totals;
+}
+
+/** A table of results per kind and action, and a line on what to do next. */
+export function formatRunSummary(summary: RunSummary): string {
+  const kinds = INTENT_KINDS.filter((kind) => summary.counts[kind]);
+  const header = ['kind', ...RESULT_ACTIONS];
+  const rows = kinds.map((kind) => [
+    kind,
+    ...RESULT_ACTIONS.map((a) => String(summary.counts[kind]?.[a] ?? 0)),
+  ]);
+  rows.push(['total', ...RESULT_ACTIONS.map((a) => String(summary.totals[a] ?? 0))]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => c.padStart(i === 0 ? 0 : (widths[i] ?? 0)).padEnd(widths[i] ?? 0)).join('  ');
+  const { run } = summary;
+  const took = run.finishedAt
+    ? ` in ${((run.finishedAt.getTime() - run.startedAt.getTime()) / 1000).toFixed(1)} s`
+    : '';
+  const out = [
+    `Run ${run.id} (${run.jobName}, ${run.mode}): ${run.status}${took}`,
+    '',
+    line(header),
+    ...rows.map(line),
+  ];
+  const failed = summary.totals.failed ?? 0;
+  if (summary.stopped)
+    out.push(
+      '',
+      `Stopped early: ${summary.reason ?? summary.stopped}. Finish it with: evsync resume ${run.id}`,
+    );
+  if (failed > 0) {
+    out.push(
+      '',
+      `${failed} intent(s) failed. See them:  evsync report ${run.id} --status failed`,
+      `Re-send them after fixing:   evsync retry ${run.id}`,
+    );
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,47 @@
+import type { IntentDependency } from '../../mapping/intent.js';
+
+/** Why a dependent intent cannot be sent. */
+export interface MissingParent {
+  parent: IntentDependency;
+  message: string;
+}
+
+/**
+ * Decides whether a dependent intent may go: each parent must have succeeded in this run,
+ * or (when this run did not carry it) be known to the id map from an earlier run.
+ */
+export class DependencyGate {
+  private readonly inRun = new Map<string, { ok: boolean; reason?: string }>();
+
+  constructor(
+    /** Parents of this run that have not ended yet are declared so they are not "unknown". */
+    private readonly knownId: (dep: IntentDependency) => boolean,
+  ) {}
+
+  /** Records a parent's outcome in this run. */
+  settle(dep: IntentDependency, ok: boolean, reason?: string): void {
+    this.inRun.set(keyOf(dep), ok ? { ok } : { ok, reason: reason ?? 'it failed' });
+  }
+
+  /** The first missing parent, or undefined when every parent is there. */
+  check(dependsOn: readonly IntentDependency[]): MissingParent | undefined {
+    for (const parent of dependsOn) {
+      const outcome = this.inRun.get(keyOf(parent));
+      if (outcome?.ok) continue;
+      const name = `${parent.kind} "${parent.clientId}"`;
+      if (outcome)
+        return { parent, message: `skipped because ${name} did not sync in this run: ${outcome.reason}` };
+      if (!this.knownId(parent)) {
+        return {
+          parent,
+          message: `skipped because ${name} is unknown: it is not in this run's sources and was never synced. Add it to the source, or sync it first.`,
+        };
+      }
+    }
+    return undefined;
+  }
+}
+
+function keyOf(dep: IntentDependency): string {
+  return `${dep.kind}\u0000${dep.clientId}`;
+}

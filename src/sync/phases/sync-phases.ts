@@ -1,0 +1,36 @@
+import type { PlannedIntent } from '../../ledger/ledger.js';
+import { PARENT_KINDS } from '../../mapping/intent.js';
+
+/**
+ * The order of a run (DESIGN "Phases"): users, then events (an event may name its speakers
+ * by user client_id), then what links them, then
+ * mirror-mode deletes in the reverse order so that links go before the objects they name.
+ */
+export const PHASES = ['users', 'events', 'links', 'unlinks', 'removals'] as const;
+export type PhaseName = (typeof PHASES)[number];
+
+export const PHASE_LABELS: Record<PhaseName, string> = {
+  users: 'users',
+  events: 'events',
+  links: 'speakers, schedules, RSVPs, contacts, check-ins',
+  unlinks: 'mirror deletes of links',
+  removals: 'mirror deletes of users and events',
+};
+
+const parentKinds: ReadonlySet<string> = new Set(PARENT_KINDS);
+
+export function phaseOf(intent: Pick<PlannedIntent, 'kind' | 'plannedAction'>): PhaseName {
+  const parent = parentKinds.has(intent.kind);
+  if (intent.plannedAction === 'delete') return parent ? 'removals' : 'unlinks';
+  if (!parent) return 'links';
+  return intent.kind === 'user' ? 'users' : 'events';
+}
+
+/** Work split by phase, each list keeping plan order. */
+export function splitByPhase<T extends Pick<PlannedIntent, 'kind' | 'plannedAction'>>(
+  work: readonly T[],
+): Map<PhaseName, T[]> {
+  const phases = new Map<PhaseName, T[]>(PHASES.map((phase) => [phase, []]));
+  for (const item of work) phases.get(phaseOf(item))?.push(item);
+  return phases;
+}

@@ -1,0 +1,25 @@
+import { EvsyncError } from '../../errors/evsync-error.js';
+import type { DeleteCount } from './sync-plan.js';
+
+/** Mirror mode would delete more than the job allows: nothing was sent (exit code 3). */
+export class DeleteThresholdError extends EvsyncError {
+  override readonly name = 'DeleteThresholdError';
+  readonly over: DeleteCount[];
+
+  constructor(over: DeleteCount[], thresholdText: string) {
+    const parts = over.map(
+      (c) =>
+        `${c.deletes} of ${c.known} known ${c.kind}s (${percent(c.deletes, c.known)}; the threshold allows ${c.allowed})`,
+    );
+    super(
+      `Mirror mode would delete ${parts.join(' and ')}, above delete_threshold ${thresholdText}. ` +
+        'Nothing was sent. Check that the source is complete; if these deletes are intended, run again with --force.',
+      { code: 'EVSYNC_DELETE_THRESHOLD', retryable: false },
+    );
+    this.over = over;
+  }
+}
+
+function percent(part: number, whole: number): string {
+  return whole === 0 ? '100%' : `${((part * 100) / whole).toFixed(1)}%`;
+}

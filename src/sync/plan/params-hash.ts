@@ -1,0 +1,19 @@
+import { createHash } from 'node:crypto';
+import type { FlatParams } from '../../platform/params.js';
+
+/**
+ * The fingerprint of what an intent asks the platform to hold. Keys are sorted so that the
+ * order a mapping emits params in never looks like a change; the op is part of it so that
+ * a link turned from "add" into "remove" is sent again.
+ */
+export function hashIntent(op: 'upsert' | 'remove', params: FlatParams): string {
+  const names = Object.keys(params).sort();
+  const hash = createHash('sha256');
+  hash.update(op);
+  for (const name of names) {
+    // Length-prefixed so that `a=bc` and `ab=c` can never collide.
+    const value = params[name] ?? '';
+    hash.update(`\u0000${name.length}:${name}\u0000${value.length}:${value}`);
+  }
+  return hash.digest('hex');
+}

@@ -1,0 +1,81 @@
+import type { Intent, IntentKind } from '../../mapping/intent.js';
+import type { PlannedAction, PlannedIntent } from '../../ledger/ledger.js';
+import { describeOrigin } from '../../sources/source-row.js';
+import { hashIntent } from './params-hash.js';
+import type { KnownState, RowResult } from './sync-plan.js';
+
+export interface IntentDiff {
+  work: PlannedIntent[];
+  unchanged: PlannedIntent[];
+  /** Later rows that repeat an earlier row's `(kind, key)`. */
+  duplicates: RowResult[];
+  /** Keys present in this run, per kind: what mirror mode keeps. */
+  seen: Map<IntentKind, Set<string>>;
+}
+
+/**
+ * New → create, changed → update, unchanged → no call. A row that failed last time has no
+ * synced hash for its params (hashes are written only after a success), so it is sent again
+ * without any special case.
+ */
+export function diffIntents(intents: Iterable<Intent>, known: KnownState): IntentDiff {
+  const work: PlannedIntent[] = [];
+  const unchanged: PlannedIntent[] = [];
+  const duplicates: RowResult[] = [];
+  const seen = new Map<IntentKind, Set<string>>();
+  const firstOrigin = new Map<string, Intent['origin']>();
+
+  for (const intent of intents) {
+    let keys = seen.get(intent.kind);
+    if (!keys) seen.set(intent.kind, (keys = new Set()));
+    if (keys.has(intent.key)) {
+      duplicates.push(duplicateResult(intent, firstOrigin.get(`${intent.kind}\u0000${intent.key}`)));
+      continue;
+    }
+    keys.add(intent.key);
+    firstOrigin.set(`${intent.kind}\u0000${intent.key}`, intent.origin);
+
+    const hash = hashIntent(intent.op, intent.params);
+    const previous = known.hashes.get(intent.kind)?.get(intent.key);
+    const planned: PlannedIntent = {
+      kind: intent.kind,
+      key: intent.key,
+      op: intent.op,
+      plannedAction: actionFor(intent, previous, hash, known),
+      params: intent.params,
+      origin: intent.origin,
+      dependsOn: intent.dependsOn,
+      hash,
+    };
+    (planned.plannedAction === 'unchanged' ? unchanged : work).push(planned);
+  }
+  return { work, unchanged, duplicates, seen };
+}
+
+function actionFor(
+  intent: Intent,
+  previous: string | undefined,
+  hash: string,
+  known: KnownState,
+): PlannedAction {
+  if (previous === hash) return 'unchanged';
+  if (previous !== undefined) return 'update';
+  // An object the id map knows (synced by an earlier run whose hash was lost, or failed
+  // after being created) is updated rather than created again.
+  return known.ids.get(intent.kind)?.has(intent.key) ? 'update' : 'create';
+}
+
+function duplicateResult(intent: Intent, first: Intent['origin'] | undefined): RowResult {
+  const firstAt = first ? `${first.source} ${describeOrigin(first)}` : 'an earlier row';
+  return {
+    kind: intent.kind,
+    // Results are unique per (run, kind, key): the duplicate gets its own key so that both rows
+    // stay visible in the report.
+    key: `${intent.key}#row${intent.origin.row}`,
+    action: 'failed',
+    origin: intent.origin,
+    errorCode: 'EVSYNC_DUPLICATE_KEY',
+    message: `${intent.kind} "${intent.key}" appears again; ${firstAt} is the one synced. Remove or fix the duplicate row.`,
+    params: intent.params,
+  };
+}

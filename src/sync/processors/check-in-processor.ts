@@ -1,0 +1,21 @@
+import { EvsyncError } from '../../errors/evsync-error.js';
+import { isOutcomeUnknown } from './process-outcome.js';
+import type { Processor } from './processor.js';
+
+/**
+ * Check-ins (§4.1) are plain creates with nothing to find them by afterwards. A lost
+ * answer is therefore NOT sent again: it ends `failed` with a note, and an operator decides
+ * (`evsync retry`) rather than risking a second check-in.
+ */
+export const processCheckIn: Processor = async (item, context, counter) => {
+  try {
+    const checkIn = await counter.call(() => context.platform.checkIns.create(item.params));
+    return counter.done('created', { platformId: checkIn.id });
+  } catch (error) {
+    if (!isOutcomeUnknown(error)) throw error;
+    throw new EvsyncError(
+      'The answer to the check-in was lost; it may have been recorded. It was not sent again to avoid a duplicate: check the platform, then `evsync retry` it if it is missing.',
+      { code: 'EVSYNC_CHECK_IN_OUTCOME_UNKNOWN', cause: error },
+    );
+  }
+};

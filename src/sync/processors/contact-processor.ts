@@ -1,0 +1,52 @@
+import { EvsyncError } from '../../errors/evsync-error.js';
+import type { FlatParams } from '../../platform/params.js';
+import { isAlreadyThere, isStatus } from './process-outcome.js';
+import type { Processor, ProcessorContext } from './processor.js';
+import { isRemoval, splitLinkKey } from './processor.js';
+
+/**
+ * A user's contact (§4.3), key `<user client_id>/<user|exhibitor>:<id>`. The contact is
+ * named by platform id (`user_id` / `exhibitor_id`); a user contact given by client_id is
+ * resolved through the id map.
+ */
+export const processContact: Processor = async (item, context, counter) => {
+  const [ownerClientId, target] = splitLinkKey(item.key);
+  const params = contactParams(item.params, ownerClientId, target, context);
+  if (isRemoval(item)) {
+    try {
+      await counter.call(() => context.platform.contacts.remove(params));
+    } catch (error) {
+      if (!isStatus(error, 404)) throw error;
+    }
+    return counter.done(item.plannedAction === 'delete' ? 'deleted' : 'updated');
+  }
+  try {
+    await counter.call(() => context.platform.contacts.add(params));
+  } catch (error) {
+    if (!isAlreadyThere(error)) throw error;
+  }
+  return counter.done(item.plannedAction === 'create' ? 'created' : 'updated');
+};
+
+function contactParams(
+  params: FlatParams,
+  owner: string,
+  target: string,
+  context: ProcessorContext,
+): FlatParams {
+  const copy: FlatParams = { ...params };
+  if (copy.client_id === undefined && !owner.startsWith('#')) copy.client_id = owner;
+  if (copy.user_id !== undefined || copy.exhibitor_id !== undefined) return copy;
+  const colon = target.indexOf(':');
+  const type = target.slice(0, colon);
+  const id = target.slice(colon + 1);
+  if (type === 'exhibitor' && /^\d+$/.test(id)) return { ...copy, exhibitor_id: id };
+  if (type === 'user') {
+    const platformId = /^\d+$/.test(id) ? Number(id) : context.ids.get('user', id);
+    if (platformId !== undefined) return { ...copy, user_id: String(platformId) };
+  }
+  throw new EvsyncError(
+    `Contact "${target}" of user "${owner}" has no platform id: sync that user first, or give user_id/exhibitor_id.`,
+    { code: 'EVSYNC_CONTACT_UNRESOLVED' },
+  );
+}

@@ -1,0 +1,35 @@
+import type { IntentKind } from '../../mapping/intent.js';
+
+/**
+ * The id map of the run in memory: loaded from the ledger once, grown by every success.
+ * The ledger gets the same ids through the results (in the results' transaction).
+ */
+export class IdCache {
+  private readonly maps = new Map<IntentKind, Map<string, number>>();
+
+  constructor(initial: Iterable<readonly [IntentKind, ReadonlyMap<string, number>]> = []) {
+    for (const [kind, map] of initial) this.maps.set(kind, new Map(map));
+  }
+
+  get(kind: IntentKind, clientId: string): number | undefined {
+    return this.maps.get(kind)?.get(clientId);
+  }
+
+  has(kind: IntentKind, clientId: string): boolean {
+    return this.maps.get(kind)?.has(clientId) ?? false;
+  }
+
+  set(kind: IntentKind, clientId: string, platformId: number): void {
+    let map = this.maps.get(kind);
+    if (!map) this.maps.set(kind, (map = new Map<string, number>()));
+    map.set(clientId, platformId);
+  }
+
+  delete(kind: IntentKind, clientId: string): void {
+    this.maps.get(kind)?.delete(clientId);
+  }
+
+  view(kind: IntentKind): ReadonlyMap<string, number> {
+    return this.maps.get(kind) ?? new Map();
+  }
+}

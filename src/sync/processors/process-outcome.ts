@@ -1,0 +1,83 @@
+import type { IntentKind } from '../../mapping/intent.js';
+import type { ResultAction } from '../../ledger/ledger.js';
+import { isEvsyncError, messageOf } from '../../errors/evsync-error.js';
+import { PLATFORM_ERROR_CODES, PlatformHttpError, isPlatformError } from '../../platform/platform-error.js';
+
+/** How one intent ended, before it becomes a ledger result. */
+export interface ProcessOutcome {
+  action: ResultAction;
+  platformId?: number | null;
+  httpStatus?: number | null;
+  errorCode?: string | null;
+  /** For failures, the platform's message; for successes, a note worth keeping (e.g. "answer lost, reconciled"). */
+  message?: string | null;
+  /** Platform calls made for this intent (the client's own retries are inside one call). */
+  attempts: number;
+}
+
+/** Counts the calls a processor makes, so the ledger can show them. */
+export class CallCounter {
+  calls = 0;
+
+  async call<T>(promise: () => Promise<T>): Promise<T> {
+    this.calls += 1;
+    return promise();
+  }
+
+  done(action: ResultAction, extra: Omit<ProcessOutcome, 'action' | 'attempts'> = {}): ProcessOutcome {
+    return { action, attempts: Math.max(this.calls, action === 'unchanged' ? 0 : 1), ...extra };
+  }
+}
+
+/**
+ * A failure that ends the intent. Rate-limit waits never get here (the client waits and
+ * retries them); retryable errors arrive only after the client's retries ran out.
+ */
+export function failureOutcome(error: unknown, attempts: number): ProcessOutcome {
+  if (error instanceof PlatformHttpError) {
+    return {
+      action: 'failed',
+      httpStatus: error.status,
+      errorCode: error.code,
+      message: error.message,
+      attempts: Math.max(attempts, 1),
+    };
+  }
+  if (isPlatformError(error) || isEvsyncError(error)) {
+    return {
+      action: 'failed',
+      errorCode: error.code,
+      message: error.message,
+      attempts: Math.max(attempts, 1),
+    };
+  }
+  return {
+    action: 'failed',
+    errorCode: 'EVSYNC_INTERNAL',
+    message: `evsync failed on this intent: ${messageOf(error)}`,
+    attempts: Math.max(attempts, 1),
+  };
+}
+
+export function isStatus(error: unknown, status: number): error is PlatformHttpError {
+  return error instanceof PlatformHttpError && error.status === status;
+}
+
+export function isOutcomeUnknown(error: unknown): boolean {
+  return isPlatformError(error) && error.code === PLATFORM_ERROR_CODES.outcomeUnknown;
+}
+
+/** A 422 saying the object is already there ("has already been taken", "already exists"). */
+export function isAlreadyThere(error: unknown, param?: string): boolean {
+  if (!isStatus(error, 422)) return false;
+  const texts = [error.platformMessage ?? ''];
+  for (const [name, messages] of Object.entries(error.paramErrors)) {
+    if (param === undefined || name === param || name.endsWith(param)) texts.push(...messages);
+  }
+  return texts.some((text) => /already|taken|exists/i.test(text));
+}
+
+/** Whether an intent of this kind records a platform id in the id map. */
+export function hasPlatformId(kind: IntentKind): boolean {
+  return kind === 'user' || kind === 'event';
+}

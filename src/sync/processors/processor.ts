@@ -1,0 +1,37 @@
+import type { PlannedIntent } from '../../ledger/ledger.js';
+import type { IdCache } from './id-cache.js';
+import type { CallCounter, ProcessOutcome } from './process-outcome.js';
+import type { SyncPlatform } from './sync-platform.js';
+
+export interface ProcessorContext {
+  platform: SyncPlatform;
+  ids: IdCache;
+}
+
+/**
+ * Does one intent, idempotently: sending the same intent twice, or after a lost answer,
+ * leaves the platform as sending it once. Throws only for failures; the caller turns them
+ * into `failed` results.
+ */
+export type Processor = (
+  item: PlannedIntent,
+  context: ProcessorContext,
+  counter: CallCounter,
+) => Promise<ProcessOutcome>;
+
+/** Whether the intent removes something (a mirror delete, or a source row saying "remove"). */
+export function isRemoval(item: Pick<PlannedIntent, 'op' | 'plannedAction'>): boolean {
+  return item.op === 'remove' || item.plannedAction === 'delete';
+}
+
+/** Params without `client_id`, for calls that name the object by its platform id. */
+export function withoutClientId(params: Record<string, string>): Record<string, string> {
+  const { client_id: _ignored, ...rest } = params;
+  return rest;
+}
+
+/** Splits a link key `a/b` at its first slash (client ids of events and users hold none). */
+export function splitLinkKey(key: string): [string, string] {
+  const slash = key.indexOf('/');
+  return slash < 0 ? [key, ''] : [key.slice(0, slash), key.slice(slash + 1)];
+}

@@ -1,0 +1,26 @@
+import type { FlatParams } from '../../platform/params.js';
+import type { Processor } from './processor.js';
+import { isRemoval } from './processor.js';
+
+/**
+ * A user's whole schedule (§4.5 `PUT /event/schedule`), key = the user's client_id.
+ * Replacement is idempotent, so a lost answer is simply sent again by the client. A
+ * mirror delete clears the schedule.
+ */
+export const processSchedule: Processor = async (item, context, counter) => {
+  const params: FlatParams = isRemoval(item) ? userOf(item.key) : withUser(item.params, item.key);
+  const entries = await counter.call(() => context.platform.events.replaceSchedule(params));
+  if (isRemoval(item))
+    return counter.done('deleted', { message: `schedule cleared (${entries.length} left)` });
+  return counter.done(item.plannedAction === 'create' ? 'created' : 'updated');
+};
+
+function withUser(params: FlatParams, key: string): FlatParams {
+  if (params['user[client_id]'] !== undefined || params['user[id]'] !== undefined) return params;
+  return { ...userOf(key), ...params };
+}
+
+/** Schedule keys are the user's client_id, or `#123` for a platform id (mapping/intent-identity.ts). */
+function userOf(key: string): FlatParams {
+  return key.startsWith('#') ? { 'user[id]': key.slice(1) } : { 'user[client_id]': key };
+}

@@ -1,0 +1,41 @@
+import type { CheckIn, PlatformEvent, PlatformUser, ScheduleEntry } from '../../platform/response-schemas.js';
+import type { FlatParams } from '../../platform/params.js';
+import type { MemberRef } from '../../platform/member-ref.js';
+import type { PlatformAck } from '../../platform/platform-caller.js';
+import type { UserCreateResult } from '../../platform/users-api.js';
+import type { ListOptions } from '../../platform/paginate.js';
+
+/**
+ * The part of `PlatformClient` the processors use. `PlatformClient` satisfies it as is;
+ * unit tests pass in-memory fakes.
+ */
+export interface SyncPlatform {
+  readonly vendor: string;
+  readonly users: {
+    create(params: FlatParams): Promise<UserCreateResult>;
+    update(ref: MemberRef, params: FlatParams): Promise<PlatformUser>;
+    getByEmail(email: string): Promise<PlatformUser | undefined>;
+    delete(ref: MemberRef): Promise<void>;
+  };
+  readonly events: {
+    create(params: FlatParams): Promise<PlatformEvent>;
+    update(ref: MemberRef, params: FlatParams): Promise<PlatformEvent>;
+    get(ref: MemberRef): Promise<PlatformEvent>;
+    list(options?: ListOptions): AsyncIterable<PlatformEvent>;
+    delete(ref: MemberRef): Promise<void>;
+    rsvpAdd(event: MemberRef, params: FlatParams): Promise<PlatformAck>;
+    rsvpRemove(event: MemberRef, params: FlatParams): Promise<PlatformAck>;
+    replaceSchedule(params: FlatParams): Promise<ScheduleEntry[]>;
+  };
+  readonly speakers: {
+    add(event: MemberRef, params: FlatParams): Promise<PlatformAck>;
+    remove(event: MemberRef, params: FlatParams): Promise<PlatformAck>;
+  };
+  readonly contacts: {
+    add(params: FlatParams): Promise<PlatformAck>;
+    remove(params: FlatParams): Promise<PlatformAck>;
+  };
+  readonly checkIns: {
+    create(params: FlatParams): Promise<CheckIn>;
+  };
+}

@@ -1,0 +1,118 @@
+import type { PlannedIntent } from '../../ledger/ledger.js';
+import type { FlatParams } from '../../platform/params.js';
+import type { PlatformUser } from '../../platform/response-schemas.js';
+import { emailParam, passwordParam } from '../../platform/vendor.js';
+import type { CallCounter, ProcessOutcome } from './process-outcome.js';
+import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
+import type { Processor, ProcessorContext } from './processor.js';
+import { isRemoval, withoutClientId } from './processor.js';
+
+/** A lost create answer is looked up and, if absent, sent again at most this often. */
+const MAX_CREATE_TRIES = 3;
+
+/**
+ * Users (spec §4.2 and DESIGN "Rules of the platform"):
+ * - create → 200 `created`; 203 → the details were ignored, so PUT them (minus any
+ *   password, rule 5) → `attached`;
+ * - 422 "already taken", or a create whose answer was lost → look the user up by e-mail
+ *   and update it, so that re-running never creates a duplicate;
+ * - update by the platform id from the id map; a 404 there means the user left this
+ *   conference, and it is created again.
+ */
+export const processUser: Processor = async (item, context, counter) => {
+  if (isRemoval(item)) return removeUser(item, context, counter);
+  const known = context.ids.get('user', item.key);
+  if (known !== undefined) {
+    try {
+      const user = await counter.call(() =>
+        context.platform.users.update(known, updateParams(item.params, context.platform.vendor)),
+      );
+      return counter.done('updated', { platformId: user.id });
+    } catch (error) {
+      if (!isStatus(error, 404)) throw error;
+      context.ids.delete('user', item.key);
+    }
+  }
+  return createUser(item, context, counter);
+};
+
+async function createUser(
+  item: PlannedIntent,
+  context: ProcessorContext,
+  counter: CallCounter,
+): Promise<ProcessOutcome> {
+  const params: FlatParams = { client_id: item.key, ...item.params };
+  const email = params[emailParam(context.platform.vendor)];
+  for (let tries = 1; ; tries += 1) {
+    try {
+      const { outcome, user } = await counter.call(() => context.platform.users.create(params));
+      if (outcome === 'created')
+        return remember(item, context, counter.done('created', { platformId: user.id, httpStatus: 200 }));
+      await counter.call(() =>
+        context.platform.users.update(user.id, updateParams(item.params, context.platform.vendor)),
+      );
+      return remember(item, context, counter.done('attached', { platformId: user.id, httpStatus: 203 }));
+    } catch (error) {
+      const lost = isOutcomeUnknown(error);
+      if (!lost && !isAlreadyThere(error)) throw error;
+      if (email === undefined) throw error;
+      const found = await counter.call(() => context.platform.users.getByEmail(email));
+      if (!found) {
+        // The lost create never arrived: sending it again cannot duplicate anything.
+        if (lost && tries < MAX_CREATE_TRIES) continue;
+        throw error;
+      }
+      const user = await updateFound(found, item, context, counter);
+      const note = lost
+        ? 'the answer to the create was lost; found the user by e-mail and updated it'
+        : 'the user was already in this conference; found by e-mail and updated';
+      return remember(
+        item,
+        context,
+        counter.done(lost ? 'created' : 'updated', { platformId: user.id, message: note }),
+      );
+    }
+  }
+}
+
+async function updateFound(
+  found: PlatformUser,
+  item: PlannedIntent,
+  context: ProcessorContext,
+  counter: CallCounter,
+): Promise<PlatformUser> {
+  return counter.call(() =>
+    context.platform.users.update(found.id, updateParams(item.params, context.platform.vendor)),
+  );
+}
+
+async function removeUser(
+  item: PlannedIntent,
+  context: ProcessorContext,
+  counter: CallCounter,
+): Promise<ProcessOutcome> {
+  const id = context.ids.get('user', item.key);
+  try {
+    await counter.call(() => context.platform.users.delete(id ?? { clientId: item.key }));
+  } catch (error) {
+    // Already gone from this conference: the delete has the effect asked for.
+    if (!isStatus(error, 404)) throw error;
+  }
+  context.ids.delete('user', item.key);
+  return counter.done('deleted', { platformId: id ?? null });
+}
+
+/** Same details, minus any password (§4.2 rule 5) and the client_id (the path names the user). */
+export function updateParams(params: FlatParams, vendor: string): FlatParams {
+  const copy = withoutClientId(params);
+  delete copy[passwordParam(vendor)];
+  for (const name of Object.keys(copy)) {
+    if (/\[password(_confirmation)?\]$/.test(name)) delete copy[name];
+  }
+  return copy;
+}
+
+function remember(item: PlannedIntent, context: ProcessorContext, outcome: ProcessOutcome): ProcessOutcome {
+  if (typeof outcome.platformId === 'number') context.ids.set('user', item.key, outcome.platformId);
+  return outcome;
+}

@@ -1,0 +1,19 @@
+import type { ResultAction } from '../../ledger/ledger.js';
+import type { PhaseName } from '../phases/sync-phases.js';
+
+/** Where a run reports its progress: a bar on a TTY, JSON log lines otherwise, nothing in tests. */
+export interface ProgressSink {
+  phaseStarted(phase: PhaseName, total: number): void;
+  /** One intent of the phase ended with this action. */
+  advanced(phase: PhaseName, action: ResultAction): void;
+  phaseEnded(phase: PhaseName): void;
+  /** Stops timers and clears the bar. */
+  close(): void;
+}
+
+export const silentProgress: ProgressSink = {
+  phaseStarted: () => {},
+  advanced: () => {},
+  phaseEnded: () => {},
+  close: () => {},
+};

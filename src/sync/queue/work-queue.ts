@@ -1,0 +1,61 @@
+/**
+ * The queue carries planned work to the processors (DESIGN "Queue"). Two adapters sit
+ * behind this one interface: the in-process inline queue (embedded default) and BullMQ on
+ * Redis. Nothing above it knows which one runs; both pass `queue-conformance.ts`.
+ *
+ * The queue is transport only: the ledger decides what is still to do, so work that a
+ * closed or crashed queue never started is found again by `evsync resume`.
+ */
+export type WorkHandler<W, R> = (item: W) => Promise<R>;
+
+export interface QueueEventMap<W, R> {
+  /** The handler resolved. */
+  completed: [item: W, result: R];
+  /** The handler threw: a bug or a broken run, never a per-row failure (those are results). */
+  failed: [item: W, error: unknown];
+  /** Nothing waiting and nothing active. */
+  drained: [];
+}
+
+export interface QueueStats {
+  waiting: number;
+  active: number;
+  completed: number;
+  failed: number;
+}
+
+export interface WorkQueue<W, R> {
+  /** `inline` or `bullmq`. */
+  readonly adapter: string;
+  /** Adds work; resolves once it is accepted (not processed). Rejects after `close()`. */
+  enqueue(items: readonly W[]): Promise<void>;
+  /** Resolves when everything enqueued so far has been handled, or, after `close()`, when nothing is active. */
+  drain(): Promise<void>;
+  /**
+   * Stops starting new work and waits for the handlers in flight. Work not started stays
+   * unhandled (the ledger has it as pending). Idempotent.
+   */
+  close(): Promise<void>;
+  readonly closed: boolean;
+  stats(): QueueStats;
+  on<E extends keyof QueueEventMap<W, R>>(
+    event: E,
+    listener: (...args: QueueEventMap<W, R>[E]) => void,
+  ): () => void;
+}
+
+export interface QueueOptions<W, R> {
+  handler: WorkHandler<W, R>;
+  /**
+   * Handlers running at once. For platform work this is the job's `rate.concurrency`.
+   * @defaultValue 4
+   */
+  concurrency?: number;
+}
+
+export class QueueClosedError extends Error {
+  override readonly name = 'QueueClosedError';
+  constructor() {
+    super('The work queue is closed; no more work is accepted.');
+  }
+}
