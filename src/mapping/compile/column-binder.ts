@@ -1,0 +1,81 @@
+import type { RawRecord } from '../../sources/source-row.js';
+import type { ColumnRef } from '../mapping-file-schema.js';
+
+/** `First Name`, `first_name`, `FIRST-NAME` and `FirstName` are one column. */
+export function normalizeColumnName(name: string): string {
+  return name
+    .replace(/^\uFEFF/, '')
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
+}
+
+export function aliasesOf(ref: ColumnRef): readonly string[] {
+  return typeof ref === 'string' ? [ref] : ref;
+}
+
+/** Reads one cell as text; what databases hand over (numbers, dates, buffers) included. */
+export function cellText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')
+    return String(value);
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : value.toISOString();
+  if (Buffer.isBuffer(value)) return value.toString('utf8');
+  return JSON.stringify(value);
+}
+
+export type CellReader = (values: RawRecord) => string;
+
+/**
+ * Resolves the mapping's column references against one source header, once, so that
+ * reading a row is a property access. Remembers what was asked for and what was missing.
+ */
+export class ColumnBinder {
+  private readonly byNormalName = new Map<string, string>();
+  private readonly used = new Set<string>();
+  private readonly missingRefs = new Map<string, readonly string[]>();
+
+  constructor(readonly header: readonly string[]) {
+    for (const name of header) {
+      const key = normalizeColumnName(name);
+      if (!this.byNormalName.has(key)) this.byNormalName.set(key, name);
+    }
+  }
+
+  /** The source's own name of the first alias it has, or `undefined`. */
+  resolve(ref: ColumnRef): string | undefined {
+    for (const alias of aliasesOf(ref)) {
+      const found = this.byNormalName.get(normalizeColumnName(alias));
+      if (found !== undefined) {
+        this.used.add(found);
+        return found;
+      }
+    }
+    const aliases = aliasesOf(ref);
+    this.missingRefs.set(aliases.join('\u0000'), aliases);
+    return undefined;
+  }
+
+  /** A reader of the column; a column the source lacks reads as empty. */
+  reader(ref: ColumnRef): CellReader {
+    const column = this.resolve(ref);
+    if (column === undefined) return () => '';
+    return (values) => {
+      const value = values[column];
+      return typeof value === 'string' ? value : cellText(value);
+    };
+  }
+
+  /** The name messages use for the column: the source's own, or the first alias. */
+  label(ref: ColumnRef): string {
+    return this.resolve(ref) ?? aliasesOf(ref)[0] ?? '';
+  }
+
+  missing(): string[][] {
+    return [...this.missingRefs.values()].map((aliases) => [...aliases]);
+  }
+
+  unused(): string[] {
+    return this.header.filter((name) => !this.used.has(name));
+  }
+}

@@ -1,0 +1,47 @@
+import type { RawRecord } from '../../sources/source-row.js';
+import type { ConditionSpec } from '../mapping-file-schema.js';
+import { quote } from '../schemas/text-rules.js';
+import type { ColumnBinder } from './column-binder.js';
+
+/** `undefined` when the row meets the condition; otherwise why it does not, for the skip record. */
+export type CompiledCondition = (values: RawRecord) => string | undefined;
+
+const fold = (text: string): string => text.trim().toLowerCase();
+
+/** Compares ignoring case and surrounding spaces: exports write `Refunded` and `refunded`. */
+export function compileCondition(spec: ConditionSpec, binder: ColumnBinder): CompiledCondition {
+  const read = binder.reader(spec.column);
+  const label = binder.label(spec.column);
+  const test = predicate(spec);
+  return (values) => {
+    const value = read(values);
+    if (test(fold(value))) return undefined;
+    const fact = value.trim() === '' ? `${label} is empty` : `${label} is ${quote(value.trim())}`;
+    return spec.reason === undefined ? fact : `${spec.reason} (${fact})`;
+  };
+}
+
+function predicate(spec: ConditionSpec): (folded: string) => boolean {
+  if (spec.equals !== undefined) {
+    const expected = fold(spec.equals);
+    return (value) => value === expected;
+  }
+  if (spec.not_equals !== undefined) {
+    const refused = fold(spec.not_equals);
+    return (value) => value !== refused;
+  }
+  if (spec.in !== undefined) {
+    const set = new Set(spec.in.map(fold));
+    return (value) => set.has(value);
+  }
+  if (spec.not_in !== undefined) {
+    const set = new Set(spec.not_in.map(fold));
+    return (value) => !set.has(value);
+  }
+  if (spec.matches !== undefined) {
+    const pattern = new RegExp(spec.matches, 'i');
+    return (value) => pattern.test(value);
+  }
+  const wanted = spec.present ?? true;
+  return (value) => (value !== '') === wanted;
+}

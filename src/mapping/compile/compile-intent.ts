@@ -1,0 +1,161 @@
+import type { FlatParams } from '../../platform/params.js';
+import type { RawRecord } from '../../sources/source-row.js';
+import type { DraftProblem, IntentDraft } from '../loaded-mapping.js';
+import { conditions } from '../mapping-file-rules.js';
+import type { IntentSpec } from '../mapping-file-schema.js';
+import { resolveParamName } from '../param-aliases.js';
+import { quote } from '../schemas/text-rules.js';
+import { compileCondition } from './compile-condition.js';
+import { ValueProblem } from './compile-transform.js';
+import {
+  compileSimpleValue,
+  compileValue,
+  type CompileContext,
+  type CompiledValue,
+} from './compile-value.js';
+
+export type IntentOutcome =
+  { type: 'draft'; draft: IntentDraft; problems: DraftProblem[] } | { type: 'skip'; reason: string };
+
+export type CompiledIntent = (values: RawRecord) => IntentOutcome;
+
+interface CompiledParam {
+  name: string;
+  /** `[n]` in the name: a list value becomes one param per item. */
+  indexed: boolean;
+  value: CompiledValue;
+}
+
+const BLOCK_PREFIX = {
+  addresses: 'user[account_attributes][addresses_attributes]',
+  phones: 'user[item_attributes][phones_attributes]',
+} as const;
+
+const OP_WORDS = new Map<string, 'upsert' | 'remove'>([
+  ...(['upsert', 'add', 'yes', 'create', 'update'] as const).map((word) => [word, 'upsert'] as const),
+  ...(['remove', 'delete', 'no', 'cancel'] as const).map((word) => [word, 'remove'] as const),
+]);
+
+/** Compiles one `intents:` entry against a source header. */
+export function compileIntent(spec: IntentSpec, context: CompileContext, vendor: string): CompiledIntent {
+  const kind = spec.kind;
+  const when = conditions(spec.when).map((condition) => compileCondition(condition, context.binder));
+  const params: CompiledParam[] = Object.entries(spec.params).map(([written, value]) => {
+    const name = resolveParamName(kind, written, vendor);
+    return { name, indexed: name.includes('[n]'), value: compileValue(value, context) };
+  });
+  const blocks = (['addresses', 'phones'] as const).map((field) => ({
+    prefix: BLOCK_PREFIX[field],
+    entries: (spec[field] ?? []).map((block) =>
+      Object.entries(block).map(([sub, value]) => ({ sub, value: compileSimpleValue(value, context) })),
+    ),
+  }));
+  const labels = paramLabels(params, blocks);
+  const key = spec.key === undefined ? undefined : compileSimpleValue(spec.key, context);
+  const op =
+    spec.op === undefined || spec.op === 'upsert' || spec.op === 'remove'
+      ? (spec.op ?? 'upsert')
+      : compileSimpleValue(spec.op, context);
+
+  return (values) => {
+    for (const condition of when) {
+      const reason = condition(values);
+      if (reason !== undefined) return { type: 'skip', reason };
+    }
+    const out: FlatParams = {};
+    const problems: DraftProblem[] = [];
+    for (const param of params) {
+      const value = param.value.read(values);
+      if (value instanceof ValueProblem) {
+        problems.push({
+          field: param.value.label,
+          param: param.name,
+          message: value.message,
+          code: value.code,
+        });
+      } else if (typeof value === 'string') {
+        if (value !== '') {
+          out[param.indexed ? param.name.replace('[n]', '[0]') : param.name] = value;
+        }
+      } else if (param.indexed) {
+        value.forEach((item, index) => {
+          out[param.name.replace('[n]', `[${index}]`)] = item;
+        });
+      } else if (value.length > 0) {
+        out[param.name] = value.join(',');
+      }
+    }
+    for (const { prefix, entries } of blocks) {
+      let index = 0;
+      for (const entry of entries) {
+        let filled = false;
+        for (const { sub, value } of entry) {
+          const result = value.read(values);
+          const name = `${prefix}[${index}][${sub}]`;
+          if (result instanceof ValueProblem) {
+            problems.push({ field: value.label, param: name, message: result.message, code: result.code });
+          } else {
+            const text = typeof result === 'string' ? result : result.join(',');
+            if (text === '') continue;
+            out[name] = text;
+            filled = true;
+          }
+        }
+        // An address or phone left all empty is no address at all: the index is not used.
+        if (filled) index++;
+      }
+    }
+    const draft: IntentDraft = { kind, op: 'upsert', params: out, columns: labels };
+    if (typeof op === 'string') draft.op = op;
+    else readOp(op, values, draft, problems);
+    if (key !== undefined) {
+      const keyValue = key.read(values);
+      if (keyValue instanceof ValueProblem) {
+        problems.push({ field: key.label, message: keyValue.message, code: keyValue.code });
+      } else if (keyValue.length > 0) {
+        draft.key = typeof keyValue === 'string' ? keyValue : keyValue.join(',');
+      }
+    }
+    return { type: 'draft', draft, problems };
+  };
+}
+
+function readOp(op: CompiledValue, values: RawRecord, draft: IntentDraft, problems: DraftProblem[]): void {
+  const value = op.read(values);
+  if (value instanceof ValueProblem) {
+    problems.push({ field: op.label, message: value.message, code: value.code });
+    return;
+  }
+  const text = typeof value === 'string' ? value : value.join(',');
+  const mapped = OP_WORDS.get(text.trim().toLowerCase());
+  if (mapped !== undefined) draft.op = mapped;
+  else {
+    problems.push({
+      field: op.label,
+      message: `${quote(text)} is not an action: write add or remove (upsert, yes, delete, no also work)`,
+      code: 'MAPPING_INVALID_OP',
+    });
+  }
+}
+
+/**
+ * Param → column label, computed once and shared by every draft: messages about a missing
+ * param name the column that should have filled it. Indexed names are listed for the
+ * indexes a mapping can produce (blocks) and as `[n]` (lists).
+ */
+function paramLabels(
+  params: readonly CompiledParam[],
+  blocks: ReadonlyArray<{ prefix: string; entries: Array<Array<{ sub: string; value: CompiledValue }>> }>,
+): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const param of params) {
+    labels[param.name] = param.value.label;
+    if (param.indexed) labels[param.name.replace('[n]', '[0]')] = param.value.label;
+  }
+  for (const { prefix, entries } of blocks) {
+    entries.forEach((entry, index) => {
+      for (const { sub, value } of entry) labels[`${prefix}[${index}][${sub}]`] = value.label;
+    });
+  }
+  return labels;
+}

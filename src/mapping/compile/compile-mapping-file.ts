@@ -1,0 +1,99 @@
+import type { DraftProblem, IntentDraft, LoadedMapping, RowMapper } from '../loaded-mapping.js';
+import type { MappingFile } from '../mapping-file-schema.js';
+import { aliasesOf, ColumnBinder } from './column-binder.js';
+import { compileIntent } from './compile-intent.js';
+import { compileTransforms } from './compile-value.js';
+import { resolveParamName } from '../param-aliases.js';
+import type { IntentKind } from '../intent.js';
+
+export interface MappingIdentity {
+  name: string;
+  file: string;
+  vendor: string;
+}
+
+/**
+ * A parsed, rule-checked mapping file → a {@link LoadedMapping}. Binding to a header
+ * compiles every value, condition and transform into closures once, so the per-row work
+ * is property reads and string operations.
+ */
+export function compileMappingFile(file: MappingFile, identity: MappingIdentity): LoadedMapping {
+  const kinds = [...new Set(file.intents.map((intent) => intent.kind))];
+  const unique = [
+    ...new Set(
+      file.unique.flatMap((written) =>
+        kinds.map((kind: IntentKind) => resolveParamName(kind, written, identity.vendor)),
+      ),
+    ),
+  ];
+  return {
+    ...identity,
+    description: file.description,
+    kinds,
+    onDuplicate: file.on_duplicate,
+    unique,
+    columns: referencedColumns(file),
+    bind(header): RowMapper {
+      const binder = new ColumnBinder(header);
+      const context = { binder, preprocess: compileTransforms(file.preprocess, binder) };
+      const intents = file.intents.map((intent) => compileIntent(intent, context, identity.vendor));
+      return (values) => {
+        const drafts: IntentDraft[] = [];
+        const problems: DraftProblem[] = [];
+        const reasons: string[] = [];
+        for (const intent of intents) {
+          const outcome = intent(values);
+          if (outcome.type === 'skip') {
+            reasons.push(outcome.reason);
+          } else {
+            drafts.push(outcome.draft);
+            for (const problem of outcome.problems) problems.push(problem);
+          }
+        }
+        if (drafts.length === 0 && problems.length === 0) {
+          return { type: 'skip', reason: [...new Set(reasons)].join('; ') };
+        }
+        return { type: 'drafts', drafts, problems };
+      };
+    },
+  };
+}
+
+/** Every column the file reads, with its aliases (templates' placeholders included). */
+function referencedColumns(file: MappingFile): string[][] {
+  const found = new Map<string, string[]>();
+  const add = (aliases: readonly string[]): void => {
+    found.set(aliases.join('\u0000'), [...aliases]);
+  };
+  // A bare string in a value position is a column name.
+  const visitValue = (value: unknown): void => (typeof value === 'string' ? add([value]) : visit(value));
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (node !== null && typeof node === 'object') {
+      for (const [key, child] of Object.entries(node)) {
+        if (
+          (key === 'column' || key === 'timezone_column') &&
+          (typeof child === 'string' || Array.isArray(child))
+        ) {
+          add(aliasesOf(child as string | string[]));
+        } else if (key === 'json' && child !== null && typeof child === 'object') {
+          Object.values(child as Record<string, unknown>).forEach(visitValue);
+        } else if (key === 'template' && typeof child === 'string') {
+          for (const match of child.matchAll(/\{([^{}]+)\}/g))
+            add((match[1] ?? '').split('|').map((a) => a.trim()));
+        } else {
+          visit(child);
+        }
+      }
+    }
+  };
+  for (const intent of file.intents) {
+    Object.values(intent.params).forEach(visitValue);
+    for (const block of [...(intent.addresses ?? []), ...(intent.phones ?? [])])
+      Object.values(block).forEach(visitValue);
+    if (intent.key !== undefined) visitValue(intent.key);
+    if (intent.op !== undefined && intent.op !== 'upsert' && intent.op !== 'remove') visitValue(intent.op);
+    visit(intent.when);
+  }
+  return [...found.values()];
+}

@@ -1,0 +1,147 @@
+import type { RawRecord } from '../../sources/source-row.js';
+import type { TransformSpec } from '../mapping-file-schema.js';
+import { quote } from '../schemas/text-rules.js';
+import { htmlToXhtml } from '../transforms/html-to-xhtml.js';
+import { parseDateTime } from '../transforms/parse-date-time.js';
+import {
+  collapseSpaces,
+  phoneDigits,
+  splitFullName,
+  stripExcelGuards,
+  toCountryCode,
+} from '../transforms/text-transforms.js';
+import { textToXhtml } from '../transforms/xhtml-text.js';
+import { isTimeZone } from '../transforms/zoned-date-time.js';
+import type { ColumnBinder } from './column-binder.js';
+
+/** A value on its way through transforms: one text, or a list after `split`. */
+export type Value = string | string[];
+
+/** A value that could not be transformed; carried as a value to stay off the exception path. */
+export class ValueProblem {
+  constructor(
+    readonly message: string,
+    readonly code: string,
+  ) {}
+}
+
+export type Transform = (value: Value, values: RawRecord) => Value | ValueProblem;
+
+type TextTransform = (text: string) => string;
+
+const TEXT_TRANSFORMS: Record<Exclude<TransformSpec, object>, TextTransform> = {
+  trim: (text) => text.trim(),
+  lower: (text) => text.toLowerCase(),
+  upper: (text) => text.toUpperCase(),
+  collapse_spaces: collapseSpaces,
+  strip_excel: stripExcelGuards,
+  text_to_xhtml: textToXhtml,
+  html_to_xhtml: htmlToXhtml,
+  country_code: (text) => (text === '' ? text : toCountryCode(text)),
+  first_name: (text) => splitFullName(text).first,
+  last_name: (text) => splitFullName(text).last,
+  digits_and_plus: (text) => (text === '' ? text : phoneDigits(text)),
+};
+
+function eachText(transform: TextTransform): Transform {
+  return (value) => (typeof value === 'string' ? transform(value) : value.map(transform));
+}
+
+/** Compiles one transform of a mapping file into a closure, once per source header. */
+export function compileTransform(spec: TransformSpec, binder: ColumnBinder): Transform {
+  if (typeof spec === 'string') return eachText(TEXT_TRANSFORMS[spec]);
+  if ('split' in spec) {
+    const separator = spec.split;
+    return (value) =>
+      (typeof value === 'string' ? [value] : value)
+        .flatMap((text) => text.split(separator))
+        .map((text) => text.trim())
+        .filter((text) => text !== '');
+  }
+  if ('join' in spec) {
+    const separator = spec.join;
+    return (value) => (typeof value === 'string' ? value : value.join(separator));
+  }
+  if ('default' in spec) {
+    const fallback = spec.default;
+    return (value) => (value.length === 0 ? fallback : value);
+  }
+  if ('lookup' in spec) return compileLookup(spec.lookup);
+  if ('replace' in spec) {
+    const pattern = new RegExp(spec.replace.pattern, 'gi');
+    const replacement = spec.replace.with;
+    return eachText((text) => text.replace(pattern, replacement));
+  }
+  return compileDateTime(spec.datetime, binder);
+}
+
+function compileLookup(lookup: { table: Record<string, string>; default?: string | undefined }): Transform {
+  const table = new Map(
+    Object.entries(lookup.table).map(([key, value]) => [key.trim().toLowerCase(), value]),
+  );
+  const fallback = lookup.default;
+  const known = Object.keys(lookup.table)
+    .slice(0, 6)
+    .map((key) => quote(key))
+    .join(', ');
+  const one = (text: string): string | ValueProblem => {
+    if (text === '') return fallback ?? '';
+    const found = table.get(text.trim().toLowerCase());
+    if (found !== undefined) return found;
+    if (fallback !== undefined) return fallback;
+    return new ValueProblem(
+      `${quote(text)} is not in the mapping's lookup table (${known}…)`,
+      'MAPPING_LOOKUP_MISS',
+    );
+  };
+  return (value) => {
+    if (typeof value === 'string') return one(value);
+    const out: string[] = [];
+    for (const text of value) {
+      const mapped = one(text);
+      if (mapped instanceof ValueProblem) return mapped;
+      out.push(mapped);
+    }
+    return out;
+  };
+}
+
+function compileDateTime(
+  options: Extract<TransformSpec, { datetime: unknown }>['datetime'],
+  binder: ColumnBinder,
+): Transform {
+  const zoneReader =
+    options.timezone_column === undefined ? undefined : binder.reader(options.timezone_column);
+  const zoneLabel = options.timezone_column === undefined ? '' : binder.label(options.timezone_column);
+  const fixedZone = options.timezone ?? 'UTC';
+  const dateOrder = options.date_order;
+  return (value, values) => {
+    if (typeof value !== 'string')
+      return new ValueProblem('a date-time cannot be a list', 'MAPPING_INVALID_DATETIME');
+    if (value === '') return value;
+    const rowZone = zoneReader?.(values).trim();
+    const zone = rowZone ? rowZone : fixedZone;
+    if (rowZone && !isTimeZone(rowZone)) {
+      return new ValueProblem(
+        `the time zone ${quote(rowZone)} in column ${zoneLabel} is not an IANA zone (e.g. Europe/Berlin)`,
+        'MAPPING_INVALID_TIMEZONE',
+      );
+    }
+    const parsed = parseDateTime(value, { timezone: zone, dateOrder });
+    return parsed.ok ? parsed.value : new ValueProblem(parsed.message, 'MAPPING_INVALID_DATETIME');
+  };
+}
+
+/** Runs a chain of compiled transforms; the first problem stops it. */
+export function chain(transforms: readonly Transform[]): Transform | undefined {
+  if (transforms.length === 0) return undefined;
+  if (transforms.length === 1) return transforms[0];
+  return (value, values) => {
+    let current: Value | ValueProblem = value;
+    for (const transform of transforms) {
+      current = transform(current, values);
+      if (current instanceof ValueProblem) return current;
+    }
+    return current;
+  };
+}

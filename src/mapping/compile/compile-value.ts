@@ -1,0 +1,128 @@
+import type { RawRecord } from '../../sources/source-row.js';
+import type { SimpleValueSpec, TransformSpec, ValueSpec } from '../mapping-file-schema.js';
+import type { CellReader, ColumnBinder } from './column-binder.js';
+import { chain, compileTransform, ValueProblem, type Transform, type Value } from './compile-transform.js';
+
+/** A compiled value of a param: how to read it from a row, and what to call it in messages. */
+export interface CompiledValue {
+  read(values: RawRecord): Value | ValueProblem;
+  /** The source column (or template) the value comes from. */
+  label: string;
+}
+
+/** What every column read goes through first (the mapping's `preprocess`). */
+export interface CompileContext {
+  binder: ColumnBinder;
+  preprocess: Transform | undefined;
+}
+
+export function compileTransforms(
+  specs: readonly TransformSpec[] | undefined,
+  binder: ColumnBinder,
+): Transform | undefined {
+  return chain((specs ?? []).map((spec) => compileTransform(spec, binder)));
+}
+
+/** A column read with the preprocess chain applied. */
+function columnText(
+  ref: SimpleColumnRef,
+  context: CompileContext,
+): (values: RawRecord) => Value | ValueProblem {
+  const read: CellReader = context.binder.reader(ref);
+  const pre = context.preprocess;
+  return pre === undefined ? read : (values) => pre(read(values), values);
+}
+type SimpleColumnRef = string | string[];
+
+export function compileValue(spec: ValueSpec, context: CompileContext): CompiledValue {
+  if (typeof spec !== 'string' && 'json' in spec) return compileJson(spec.json, context);
+  return compileSimpleValue(spec, context);
+}
+
+export function compileSimpleValue(spec: SimpleValueSpec, context: CompileContext): CompiledValue {
+  if (typeof spec === 'string') spec = { column: spec };
+  const post = compileTransforms(spec.transforms, context.binder);
+  let base: (values: RawRecord) => Value | ValueProblem;
+  let label: string;
+  if ('column' in spec) {
+    base = columnText(spec.column, context);
+    label = context.binder.label(spec.column);
+  } else if ('template' in spec) {
+    base = compileTemplate(spec.template, context);
+    label = spec.template;
+  } else {
+    const constant = String(spec.const);
+    base = () => constant;
+    label = 'constant';
+  }
+  if (post === undefined) return { read: base, label };
+  return {
+    label,
+    read: (values) => {
+      const value = base(values);
+      return value instanceof ValueProblem ? value : post(value, values);
+    },
+  };
+}
+
+/**
+ * `eb-{Attendee #}`: placeholders read columns (`{A|B}` tries aliases). When any
+ * placeholder is empty the whole template is empty, so that a row without an attendee
+ * number yields no `eb-` client_id rather than a wrong one.
+ */
+function compileTemplate(
+  template: string,
+  context: CompileContext,
+): (values: RawRecord) => Value | ValueProblem {
+  const parts: Array<string | ((values: RawRecord) => Value | ValueProblem)> = [];
+  const pattern = /\{([^{}]+)\}/g;
+  let last = 0;
+  for (let match = pattern.exec(template); match; match = pattern.exec(template)) {
+    if (match.index > last) parts.push(template.slice(last, match.index));
+    parts.push(
+      columnText(
+        (match[1] ?? '').split('|').map((alias) => alias.trim()),
+        context,
+      ),
+    );
+    last = pattern.lastIndex;
+  }
+  if (last < template.length) parts.push(template.slice(last));
+  return (values) => {
+    let text = '';
+    for (const part of parts) {
+      if (typeof part === 'string') {
+        text += part;
+        continue;
+      }
+      const value = part(values);
+      if (value instanceof ValueProblem) return value;
+      const piece = typeof value === 'string' ? value : value.join(',');
+      if (piece === '') return '';
+      text += piece;
+    }
+    return text;
+  };
+}
+
+/** `custom_data`: a JSON object of the non-empty values; empty when all are. */
+function compileJson(fields: Record<string, SimpleValueSpec>, context: CompileContext): CompiledValue {
+  const entries = Object.entries(fields).map(
+    ([key, spec]) => [key, compileSimpleValue(spec, context)] as const,
+  );
+  return {
+    label: entries.map(([, value]) => value.label).join(', '),
+    read: (values) => {
+      const object: Record<string, Value> = {};
+      let empty = true;
+      for (const [key, value] of entries) {
+        const result = value.read(values);
+        if (result instanceof ValueProblem) return new ValueProblem(`${key}: ${result.message}`, result.code);
+        if (result.length === 0) continue;
+        object[key] = result;
+        empty = false;
+      }
+      return empty ? '' : JSON.stringify(object);
+    },
+  };
+}

@@ -1,0 +1,124 @@
+import type { FlatParams } from '../platform/params.js';
+import type { IntentDependency, IntentKind } from './intent.js';
+import type { WriteOperation } from './schemas/validate-write-params.js';
+
+/** Kinds a source may also remove; the others are only upserted (deletes come from mirror mode). */
+export const REMOVABLE_KINDS: ReadonlySet<IntentKind> = new Set(['speaker', 'rsvp', 'contact']);
+
+/**
+ * Users and events are validated as creates: an upsert carries the whole object, and the
+ * plan decides later whether it is sent as a create or an update.
+ */
+export function writeOperation(kind: IntentKind, op: 'upsert' | 'remove'): WriteOperation {
+  switch (kind) {
+    case 'user':
+      return 'user.create';
+    case 'event':
+      return 'event.create';
+    case 'schedule':
+      return 'schedule.replace';
+    case 'check_in':
+      return 'check_in.create';
+    case 'speaker':
+      return op === 'remove' ? 'speaker.remove' : 'speaker.add';
+    case 'rsvp':
+      return op === 'remove' ? 'rsvp.remove' : 'rsvp.add';
+    case 'contact':
+      return op === 'remove' ? 'contact.remove' : 'contact.add';
+  }
+}
+
+/** The params that make up the key of each kind, for "X is required to key this intent". */
+export const KEY_PARAMS: Record<IntentKind, readonly string[]> = {
+  user: ['client_id'],
+  event: ['client_id'],
+  speaker: ['client_id', 'speaker[user_client_id]|speaker[user_id]'],
+  schedule: ['user[client_id]|user[id]'],
+  rsvp: ['user[client_id]|user[id]|user[email]', 'client_id'],
+  contact: ['client_id', 'user_id|exhibitor_id'],
+  check_in: [],
+};
+
+function present(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/**
+ * The ledger key of an intent (see intent.ts), or `undefined` when a param it needs is
+ * missing. Platform ids are written `#123` so they cannot clash with a client_id.
+ */
+export function intentKey(kind: IntentKind, params: FlatParams): string | undefined {
+  switch (kind) {
+    case 'user':
+    case 'event':
+      return present(params.client_id);
+    case 'speaker': {
+      const event = present(params.client_id);
+      const user = present(params['speaker[user_client_id]']) ?? prefixed('#', params['speaker[user_id]']);
+      return event && user ? `${event}/${user}` : undefined;
+    }
+    case 'schedule':
+      return present(params['user[client_id]']) ?? prefixed('#', params['user[id]']);
+    case 'rsvp': {
+      const user =
+        present(params['user[client_id]']) ??
+        prefixed('#', params['user[id]']) ??
+        prefixed('email:', params['user[email]']);
+      const event = present(params.client_id);
+      return user && event ? `${user}/${event}` : undefined;
+    }
+    case 'contact': {
+      const owner = present(params.client_id);
+      const target = prefixed('user:', params.user_id) ?? prefixed('exhibitor:', params.exhibitor_id);
+      return owner && target ? `${owner}/${target}` : undefined;
+    }
+    case 'check_in':
+      return undefined;
+  }
+}
+
+function prefixed(prefix: string, value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : `${prefix}${value}`;
+}
+
+/** The users and events an intent needs first, by client_id (platform ids need no wait). */
+export function intentDependencies(kind: IntentKind, params: FlatParams): IntentDependency[] {
+  const deps: IntentDependency[] = [];
+  const user = (clientId: string | undefined): void => {
+    if (clientId) deps.push({ kind: 'user', clientId });
+  };
+  const event = (clientId: string | undefined): void => {
+    if (clientId) deps.push({ kind: 'event', clientId });
+  };
+  switch (kind) {
+    case 'user':
+      break;
+    case 'event':
+      for (const [name, value] of Object.entries(params)) {
+        if (/^event\[speakers_attributes\]\[\d+\]\[user_client_id\]$/.test(name)) user(value);
+      }
+      break;
+    case 'speaker':
+      user(params['speaker[user_client_id]']);
+      event(params.client_id);
+      break;
+    case 'schedule':
+      user(params['user[client_id]']);
+      for (const [name, value] of Object.entries(params)) {
+        if (name.startsWith('event_client_ids[')) event(value);
+      }
+      break;
+    case 'rsvp':
+      user(params['user[client_id]']);
+      event(params.client_id);
+      break;
+    case 'contact':
+      user(params.client_id);
+      break;
+    case 'check_in':
+      // The check-in's location is a platform id: only the user is waited for.
+      user(params.client_id);
+      break;
+  }
+  return deps;
+}

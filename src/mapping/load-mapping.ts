@@ -1,0 +1,57 @@
+import { existsSync } from 'node:fs';
+import { basename, extname, join, resolve } from 'node:path';
+import { loadYamlFile } from '../config/yaml-file.js';
+import { DEFAULT_VENDOR } from '../platform/vendor.js';
+import { compileMappingFile } from './compile/compile-mapping-file.js';
+import type { LoadedMapping } from './loaded-mapping.js';
+import { MappingError } from './mapping-error.js';
+import { mappingFileSchemaFor } from './mapping-file-rules.js';
+import { loadMappingModule } from './mapping-module.js';
+import { isShippedMappingName, shippedMappingNames, shippedMappingsDir } from './shipped-mappings.js';
+
+export interface LoadMappingOptions {
+  /**
+   * Folder that relative paths are resolved against (the job file's folder).
+   * @defaultValue `process.cwd()`
+   */
+  baseDir?: string;
+  /**
+   * The vendor word in `user[…_auth_attributes]` param names.
+   * @defaultValue `'svc'`
+   */
+  vendor?: string;
+}
+
+const MODULE_EXTENSIONS = new Set(['.ts', '.mts', '.js', '.mjs']);
+
+/**
+ * Loads a mapping: a bare name (`users`, `eventbrite`) is a shipped `mappings/<name>.yaml`;
+ * a path is a YAML mapping file, or a TypeScript/JavaScript mapping module (the escape
+ * hatch). A file with mistakes throws a `YamlFileError` naming every one with its line.
+ */
+export async function loadMapping(
+  nameOrPath: string,
+  options: LoadMappingOptions = {},
+): Promise<LoadedMapping> {
+  const vendor = options.vendor ?? DEFAULT_VENDOR;
+  const file = mappingFilePath(nameOrPath, options.baseDir ?? process.cwd());
+  if (MODULE_EXTENSIONS.has(extname(file))) return loadMappingModule(file, vendor);
+  const parsed = loadYamlFile(file, mappingFileSchemaFor(vendor), 'mapping file');
+  return compileMappingFile(parsed, { name: basename(file, extname(file)), file, vendor });
+}
+
+function mappingFilePath(nameOrPath: string, baseDir: string): string {
+  if (isShippedMappingName(nameOrPath)) {
+    const file = join(shippedMappingsDir(), `${nameOrPath}.yaml`);
+    if (existsSync(file)) return file;
+    throw new MappingError(
+      `There is no shipped mapping "${nameOrPath}": use one of ${shippedMappingNames().join(', ')}, or a path such as ./${nameOrPath}.yaml`,
+      { code: 'EVSYNC_MAPPING_NOT_FOUND' },
+    );
+  }
+  const file = resolve(baseDir, nameOrPath);
+  if (!existsSync(file)) {
+    throw new MappingError(`The mapping file ${file} does not exist`, { code: 'EVSYNC_MAPPING_NOT_FOUND' });
+  }
+  return file;
+}

@@ -1,0 +1,50 @@
+import type { FlatParams } from '../platform/params.js';
+import type { RawRecord, RowOrigin } from '../sources/source-row.js';
+import type { IntentKind } from './intent.js';
+import type { OnDuplicate } from './mapped-item.js';
+
+/** An intent as a mapping produced it, before its key, dependencies and validation. */
+export interface IntentDraft {
+  kind: IntentKind;
+  op: 'upsert' | 'remove';
+  params: FlatParams;
+  /** The ledger key, when the mapping derives one (check-ins); computed from params otherwise. */
+  key?: string;
+  /** Param → the source column its value came from, so that messages name the column. */
+  columns?: Record<string, string>;
+}
+
+/** A problem found while mapping, before the origin is prefixed. */
+export interface DraftProblem {
+  field: string;
+  param?: string;
+  /** Without origin or field: `"28/13/2026" is not a date (…)`. */
+  message: string;
+  code: string;
+}
+
+export type RowMapping =
+  { type: 'skip'; reason: string } | { type: 'drafts'; drafts: IntentDraft[]; problems: DraftProblem[] };
+
+/** Maps one raw row of a source whose header it was bound to. Pure and synchronous. */
+export type RowMapper = (values: RawRecord, origin: RowOrigin) => RowMapping;
+
+/** A mapping ready to run: from a YAML file or a TypeScript mapping module. */
+export interface LoadedMapping {
+  /** The shipped name (`users`) or the file's base name. */
+  name: string;
+  /** Absolute path of the mapping file or module. */
+  file: string;
+  /** The vendor word its param names were built with. */
+  vendor: string;
+  description: string | undefined;
+  /** The intent kinds it can yield. */
+  kinds: readonly IntentKind[];
+  onDuplicate: OnDuplicate;
+  /** Full param names whose values must not repeat across rows (`user[svc_auth_attributes][email]`). */
+  unique: readonly string[];
+  /** Every column it reads, each with its aliases; empty for a mapping module. */
+  columns: readonly (readonly string[])[];
+  /** Compiles the mapping against a source's header (the keys of its rows). */
+  bind(header: readonly string[]): RowMapper;
+}

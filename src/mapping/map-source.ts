@@ -1,0 +1,185 @@
+import { describeOrigin, type RowOrigin, type Source } from '../sources/source-row.js';
+import type { Intent } from './intent.js';
+import { KeyRegistry } from './key-registry.js';
+import type { DraftProblem, LoadedMapping, RowMapper, RowMapping } from './loaded-mapping.js';
+import type { MappedItem, MappingProblem, MapSourceOptions } from './mapped-item.js';
+import { ScheduleGrouper } from './schedule-grouper.js';
+import { quote } from './schemas/text-rules.js';
+import { checkDraft, locateProblem } from './validate-draft.js';
+
+/**
+ * Streams a source through a mapping: one item per source row (skipped, invalid,
+ * duplicate, grouped, or its validated intents), then, for schedule mappings, one item
+ * per user's schedule. Memory stays bounded: only keys are remembered (as hashes), except
+ * that schedules are gathered per user until the end.
+ */
+export async function* mapSource(
+  source: Source,
+  mapping: LoadedMapping,
+  options: MapSourceOptions = {},
+): AsyncIterable<MappedItem> {
+  const state = new RowState(mapping);
+  let mapper: RowMapper | undefined;
+  for await (const item of source.rows()) {
+    if (!item.ok) {
+      const problem: MappingProblem = {
+        field: '',
+        message: `${describeOrigin(item.origin)}: ${item.message}`,
+        code: item.code,
+      };
+      yield { type: 'invalid', origin: item.origin, problems: [problem] };
+      continue;
+    }
+    if (mapper === undefined) {
+      const header = Object.keys(item.values);
+      mapper = mapping.bind(header);
+      options.onHeader?.(headerReport(mapping, header));
+    }
+    yield state.process(mapper(item.values, item.origin), item.origin);
+  }
+  if (state.schedules !== undefined) yield* state.schedules.flush();
+}
+
+function headerReport(
+  mapping: LoadedMapping,
+  header: readonly string[],
+): { missing: string[][]; unused: string[] } {
+  const normal = (name: string): string =>
+    name
+      .replace(/^\uFEFF/, '')
+      .toLowerCase()
+      .replace(/[\s_-]+/g, '');
+  const present = new Set(header.map(normal));
+  const used = new Set<string>();
+  const missing: string[][] = [];
+  for (const aliases of mapping.columns) {
+    const found = aliases.find((alias) => present.has(normal(alias)));
+    if (found === undefined) missing.push([...aliases]);
+    for (const alias of aliases) used.add(normal(alias));
+  }
+  const unused = mapping.columns.length === 0 ? [] : header.filter((name) => !used.has(normal(name)));
+  return { missing, unused };
+}
+
+/** What one run of a mapping remembers between rows: keys seen, and schedules being gathered. */
+class RowState {
+  private readonly keys = new KeyRegistry();
+  readonly schedules: ScheduleGrouper | undefined;
+
+  constructor(private readonly mapping: LoadedMapping) {
+    this.schedules = mapping.kinds.includes('schedule') ? new ScheduleGrouper(mapping.vendor) : undefined;
+  }
+
+  process(mapped: RowMapping, origin: RowOrigin): MappedItem {
+    if (mapped.type === 'skip') return { type: 'skipped', origin, reason: mapped.reason };
+    const problems: DraftProblem[] = [...mapped.problems];
+    const intents: Intent[] = [];
+    const columns: Array<Record<string, string> | undefined> = [];
+    const schedules = [];
+    for (const draft of mapped.drafts) {
+      const checked = checkDraft(draft, origin, this.mapping.vendor);
+      if (!checked.ok) problems.push(...checked.problems);
+      else if (draft.kind === 'schedule' && this.schedules !== undefined) schedules.push(draft);
+      else {
+        intents.push(checked.intent);
+        columns.push(draft.columns);
+      }
+    }
+    if (problems.length > 0) {
+      return { type: 'invalid', origin, problems: dedupe(problems).map((p) => locateProblem(origin, p)) };
+    }
+    if (schedules.length > 0 && intents.length === 0 && this.schedules !== undefined) {
+      // A schedule row is one (user, event) pair; the grouper reports it.
+      let last: MappedItem | undefined;
+      for (const draft of schedules) last = this.schedules.add(draft, origin);
+      if (last !== undefined) return last;
+    }
+    return this.checkDuplicates(intents, columns, origin);
+  }
+
+  private checkDuplicates(
+    intents: Intent[],
+    columns: Array<Record<string, string> | undefined>,
+    origin: RowOrigin,
+  ): MappedItem {
+    const policy = this.mapping.onDuplicate;
+    const fresh: Intent[] = [];
+    let duplicate: { intent: Intent; field: string; firstRow: number; what: string } | undefined;
+    for (const [index, intent] of intents.entries()) {
+      const found = this.findDuplicate(intent, columns[index]);
+      if (found === undefined) fresh.push(intent);
+      else duplicate ??= { intent, ...found };
+    }
+    if (duplicate === undefined) {
+      this.remember(intents, origin.row);
+      return { type: 'intents', origin, intents };
+    }
+    const message = `${duplicate.what} was already used by row ${duplicate.firstRow}`;
+    if (policy === 'error') {
+      const problem: MappingProblem = {
+        field: duplicate.field,
+        message: `${describeOrigin(origin)}: ${message}; set on_duplicate: first or last in the mapping to let one row win`,
+        code: 'MAPPING_DUPLICATE',
+      };
+      return { type: 'invalid', origin, problems: [problem] };
+    }
+    this.remember(policy === 'first' ? fresh : intents, origin.row);
+    return {
+      type: 'duplicate',
+      origin,
+      kind: duplicate.intent.kind,
+      key: duplicate.intent.key,
+      firstRow: duplicate.firstRow,
+      policy,
+      intents: policy === 'first' ? fresh : intents,
+      message: `${describeOrigin(origin)}: ${message}; ${policy === 'first' ? 'the first row wins' : 'this row replaces it'}`,
+    };
+  }
+
+  private findDuplicate(
+    intent: Intent,
+    columns: Record<string, string> | undefined,
+  ): { field: string; firstRow: number; what: string } | undefined {
+    const firstRow = this.keys.firstRow(`${intent.kind}\u0000${intent.key}`);
+    if (firstRow !== undefined) {
+      const field =
+        intent.kind === 'user' || intent.kind === 'event' ? (columns?.client_id ?? 'client_id') : 'key';
+      return { field, firstRow, what: `${intent.kind} ${field} ${quote(intent.key)}` };
+    }
+    for (const param of this.mapping.unique) {
+      const value = intent.params[param];
+      if (value === undefined) continue;
+      const seen = this.keys.firstRow(uniqueKey(param, value));
+      if (seen !== undefined) {
+        const field = columns?.[param] ?? param;
+        return { field, firstRow: seen, what: `${field} ${quote(value)}` };
+      }
+    }
+    return undefined;
+  }
+
+  private remember(intents: Intent[], row: number): void {
+    for (const intent of intents) {
+      this.keys.add(`${intent.kind}\u0000${intent.key}`, row);
+      for (const param of this.mapping.unique) {
+        const value = intent.params[param];
+        if (value !== undefined) this.keys.add(uniqueKey(param, value), row);
+      }
+    }
+  }
+}
+
+/** Unique values compare without case: the platform treats `Bob@x.org` and `bob@x.org` as one. */
+function uniqueKey(param: string, value: string): string {
+  return `=${param}\u0000${value.toLowerCase()}`;
+}
+
+function dedupe(problems: DraftProblem[]): DraftProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const id = `${p.param ?? p.field}\u0000${p.message}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}

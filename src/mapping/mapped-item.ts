@@ -1,0 +1,87 @@
+import type { RowOrigin } from '../sources/source-row.js';
+import type { Intent, IntentKind } from './intent.js';
+
+/**
+ * One problem with one row, ready for a person: `message` already carries the origin and
+ * the column (`row 17 (line 18), email: "bob@" is not an e-mail address`).
+ */
+export interface MappingProblem {
+  /** The source column the bad value came from, or the param name when none did. */
+  field: string;
+  /** The write param concerned, when there is one. */
+  param?: string;
+  message: string;
+  /** Stable code: a `WriteParamIssueCode`, a source code (`CSV_RAGGED_ROW`) or a `MAPPING_*` code. */
+  code: string;
+}
+
+/** What to do with a second row that yields the same `(kind, key)` or the same unique value. */
+export const ON_DUPLICATE = ['error', 'first', 'last'] as const;
+export type OnDuplicate = (typeof ON_DUPLICATE)[number];
+
+/** A row whose intents were all produced and validated. */
+export interface IntentsItem {
+  type: 'intents';
+  origin: RowOrigin;
+  intents: Intent[];
+}
+
+/** A row left out on purpose by a `when:` condition (or a mapping module's `skip`). */
+export interface SkippedItem {
+  type: 'skipped';
+  origin: RowOrigin;
+  reason: string;
+}
+
+/** A row that cannot be sent: every problem of the row, all at once. */
+export interface InvalidItem {
+  type: 'invalid';
+  origin: RowOrigin;
+  problems: MappingProblem[];
+}
+
+/**
+ * A row that repeats a `(kind, key)` or a `unique:` value of an earlier row, under
+ * `on_duplicate: first` or `last` (under `error` it is an {@link InvalidItem}).
+ * With `first` its `intents` are empty: nothing of it is sent. With `last` they replace the
+ * earlier row's intents of the same `(kind, key)`: a consumer that keeps one intent per key
+ * keeps these; one that sends in source order ends in the same state on the platform.
+ */
+export interface DuplicateItem {
+  type: 'duplicate';
+  origin: RowOrigin;
+  kind: IntentKind;
+  key: string;
+  /** Row number (1-based) of the row that used the key or value first. */
+  firstRow: number;
+  policy: Exclude<OnDuplicate, 'error'>;
+  intents: Intent[];
+  message: string;
+}
+
+/**
+ * A schedule row folded into its user's one schedule intent, which comes as an
+ * {@link IntentsItem} (origin: the user's first row) after the last row of the source.
+ */
+export interface GroupedItem {
+  type: 'grouped';
+  origin: RowOrigin;
+  kind: 'schedule';
+  /** The key of the schedule intent the row went into: the user's client_id. */
+  key: string;
+}
+
+export type MappedItem = IntentsItem | SkippedItem | InvalidItem | DuplicateItem | GroupedItem;
+
+/** The columns a mapping asked for, compared with the header of the source. */
+export interface HeaderReport {
+  /** Columns (each with its aliases) that the source does not have: their values read as empty. */
+  missing: string[][];
+  /** Source columns that no param reads. */
+  unused: string[];
+}
+
+export interface MapSourceOptions {
+  /** Called once, when the first row shows the source's columns. */
+  onHeader?: (report: HeaderReport) => void;
+}

@@ -1,0 +1,8 @@
+import { ConfigError } from '../errors/evsync-error.js';
+
+/** A mapping that cannot be used at all (unknown name, unreadable module): a usage error. */
+export class MappingError extends ConfigError {
+  constructor(message: string, options: { code?: string; cause?: unknown } = {}) {
+    super(message, { code: options.code ?? 'EVSYNC_MAPPING', cause: options.cause });
+  }
+}

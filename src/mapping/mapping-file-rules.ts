@@ -1,0 +1,174 @@
+import type { IntentKind } from './intent.js';
+import { REMOVABLE_KINDS, writeOperation } from './intent-identity.js';
+import type {
+  ConditionSpec,
+  IntentSpec,
+  MappingFile,
+  TransformSpec,
+  ValueSpec,
+} from './mapping-file-schema.js';
+import { mappingFileSchema } from './mapping-file-schema.js';
+import { paramAliases, resolveParamName } from './param-aliases.js';
+import { validateWriteParams } from './schemas/validate-write-params.js';
+import { ADDRESS_FIELDS, PHONE_FIELDS } from './schemas/user-account-params.js';
+import { isTimeZone } from './transforms/zoned-date-time.js';
+
+type Issue = { path: PropertyKey[]; message: string };
+
+/**
+ * The mapping-file schema with the rules that need more than structure: param names the
+ * platform knows (asked of the write-param validator itself, so the two never disagree),
+ * time zones, regular expressions, templates. Every problem is reported at once, with its
+ * path, so loadYamlFile can point at its line.
+ */
+export function mappingFileSchemaFor(vendor: string) {
+  return mappingFileSchema.superRefine((file, ctx) => {
+    for (const issue of mappingFileIssues(file, vendor)) {
+      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    }
+  });
+}
+
+export function mappingFileIssues(file: MappingFile, vendor: string): Issue[] {
+  const issues: Issue[] = [];
+  file.preprocess.forEach((t, i) => issues.push(...transformIssues(t, ['preprocess', i])));
+  file.intents.forEach((intent, i) => issues.push(...intentIssues(intent, vendor, ['intents', i])));
+  file.unique.forEach((written, i) => {
+    const known = file.intents.some((intent) =>
+      Object.keys(intent.params).some(
+        (p) => resolveParamName(intent.kind, p, vendor) === resolveParamName(intent.kind, written, vendor),
+      ),
+    );
+    if (!known) issues.push({ path: ['unique', i], message: `no intent of this mapping sets "${written}"` });
+  });
+  return issues;
+}
+
+function intentIssues(intent: IntentSpec, vendor: string, at: PropertyKey[]): Issue[] {
+  const issues: Issue[] = [];
+  const { kind } = intent;
+  if (intent.op === 'remove' && !REMOVABLE_KINDS.has(kind)) {
+    issues.push({
+      path: [...at, 'op'],
+      message: `a ${kind} cannot be removed by a source row (only ${[...REMOVABLE_KINDS].join(', ')}); deletes come from mirror mode`,
+    });
+  }
+  if (kind === 'check_in' && intent.key === undefined) {
+    issues.push({
+      path: [...at, 'key'],
+      message: 'a check_in needs a key: give a column or template that is unique per check-in',
+    });
+  }
+  const seen = new Map<string, string>();
+  for (const [written, value] of Object.entries(intent.params)) {
+    const path = [...at, 'params', written];
+    const name = resolveParamName(kind, written, vendor);
+    const problem = paramNameProblem(kind, written, name, vendor);
+    if (problem) issues.push({ path, message: problem });
+    const earlier = seen.get(name);
+    if (earlier !== undefined)
+      issues.push({ path, message: `sets ${name} again (already set by "${earlier}")` });
+    seen.set(name, written);
+    issues.push(...valueIssues(value, path));
+  }
+  for (const [field, allowed] of [
+    ['addresses', ADDRESS_FIELDS],
+    ['phones', PHONE_FIELDS],
+  ] as const) {
+    const blocks = intent[field];
+    if (blocks === undefined) continue;
+    if (kind !== 'user') issues.push({ path: [...at, field], message: `only a user has ${field}` });
+    blocks.forEach((block, i) => {
+      for (const [sub, value] of Object.entries(block)) {
+        if (!(allowed as readonly string[]).includes(sub)) {
+          issues.push({ path: [...at, field, i, sub], message: `unknown field: use ${allowed.join(', ')}` });
+        }
+        issues.push(...valueIssues(value, [...at, field, i, sub]));
+      }
+    });
+  }
+  for (const [i, condition] of conditions(intent.when).entries()) {
+    issues.push(
+      ...conditionIssues(condition, Array.isArray(intent.when) ? [...at, 'when', i] : [...at, 'when']),
+    );
+  }
+  if (intent.key !== undefined) issues.push(...valueIssues(intent.key, [...at, 'key']));
+  return issues;
+}
+
+function paramNameProblem(
+  kind: IntentKind,
+  written: string,
+  name: string,
+  vendor: string,
+): string | undefined {
+  if (/_auth_attributes\]/.test(written) && !written.includes('{vendor}')) {
+    return 'write user[{vendor}_auth_attributes][…] (or the short name email), so the vendor word stays one setting';
+  }
+  const probe = name.replace(/\[n\]/g, '[0]');
+  const unknown = validateWriteParams(
+    writeOperation(kind, 'upsert'),
+    { [probe]: 'x' },
+    { vendor, strict: true },
+  ).some((issue) => issue.code === 'UNKNOWN_PARAM' && issue.param === probe);
+  if (!unknown) return undefined;
+  return `${written} is not a param of a ${kind}: use a short name (${paramAliases(kind).join(', ')}) or the spec's bracketed name`;
+}
+
+export function conditions(when: ConditionSpec | ConditionSpec[] | undefined): ConditionSpec[] {
+  if (when === undefined) return [];
+  return Array.isArray(when) ? when : [when];
+}
+
+function conditionIssues(condition: ConditionSpec, at: PropertyKey[]): Issue[] {
+  return condition.matches !== undefined && !isRegExp(condition.matches)
+    ? [{ path: [...at, 'matches'], message: 'is not a valid regular expression' }]
+    : [];
+}
+
+function valueIssues(value: ValueSpec, at: PropertyKey[]): Issue[] {
+  if (typeof value === 'string') return [];
+  if ('json' in value) {
+    return Object.entries(value.json).flatMap(([key, inner]) => valueIssues(inner, [...at, 'json', key]));
+  }
+  const issues: Issue[] = [];
+  if ('template' in value && !/^(?:[^{}]|\{[^{}]+\})*$/.test(value.template)) {
+    issues.push({
+      path: [...at, 'template'],
+      message: 'has an unbalanced { or }: write {Column Name} placeholders',
+    });
+  }
+  (value.transforms ?? []).forEach((t, i) => issues.push(...transformIssues(t, [...at, 'transforms', i])));
+  return issues;
+}
+
+function transformIssues(transform: TransformSpec, at: PropertyKey[]): Issue[] {
+  if (typeof transform === 'string') return [];
+  if ('datetime' in transform) {
+    const zone = transform.datetime.timezone;
+    if (zone !== undefined && !isTimeZone(zone)) {
+      return [
+        {
+          path: [...at, 'datetime', 'timezone'],
+          message: `"${zone}" is not an IANA time zone (e.g. Europe/Berlin)`,
+        },
+      ];
+    }
+    if (zone === undefined && transform.datetime.timezone_column === undefined) {
+      return [{ path: [...at, 'datetime'], message: 'give timezone (an IANA zone) or timezone_column' }];
+    }
+  }
+  if ('replace' in transform && !isRegExp(transform.replace.pattern)) {
+    return [{ path: [...at, 'replace', 'pattern'], message: 'is not a valid regular expression' }];
+  }
+  return [];
+}
+
+function isRegExp(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'i');
+    return true;
+  } catch {
+    return false;
+  }
+}

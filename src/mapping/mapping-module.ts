@@ -1,0 +1,97 @@
+import { pathToFileURL } from 'node:url';
+import { basename, extname } from 'node:path';
+import type { FlatParams } from '../platform/params.js';
+import type { RawRecord, RowOrigin } from '../sources/source-row.js';
+import { INTENT_KINDS, type IntentKind } from './intent.js';
+import type { DraftProblem, IntentDraft, LoadedMapping } from './loaded-mapping.js';
+import type { OnDuplicate } from './mapped-item.js';
+import { MappingError } from './mapping-error.js';
+
+/**
+ * The escape hatch for what YAML cannot say: a TypeScript (or JavaScript) module that
+ * exports `mapping`. Its intents go through the same keys, duplicate checks and write-param
+ * validation as a YAML mapping's. Under the compiled CLI, point at the compiled `.js`.
+ *
+ * @example
+ * export const mapping: MappingModule = {
+ *   kinds: ['user'],
+ *   mapRow: (row) => [{ kind: 'user', params: { client_id: String(row.id), … } }],
+ * };
+ */
+export interface MappingModule {
+  description?: string;
+  kinds: readonly IntentKind[];
+  /** @defaultValue `'error'` */
+  onDuplicate?: OnDuplicate;
+  /** Full param names whose values must not repeat across rows. */
+  unique?: readonly string[];
+  mapRow(row: RawRecord, context: MappingModuleContext): MappingModuleResult;
+}
+
+export interface MappingModuleContext {
+  origin: RowOrigin;
+  vendor: string;
+}
+
+export interface ModuleIntent {
+  kind: IntentKind;
+  /** @defaultValue `'upsert'` */
+  op?: 'upsert' | 'remove';
+  params: FlatParams;
+  key?: string;
+  /** Param → source column, so messages name the column. */
+  columns?: Record<string, string>;
+}
+
+/** Intents, a reason to skip the row, or problems (messages without the origin). */
+export type MappingModuleResult = ModuleIntent[] | { skip: string } | { problems: DraftProblem[] };
+
+export async function loadMappingModule(file: string, vendor: string): Promise<LoadedMapping> {
+  let exported: unknown;
+  try {
+    exported = ((await import(pathToFileURL(file).href)) as { mapping?: unknown }).mapping;
+  } catch (error) {
+    throw new MappingError(`Cannot load the mapping module ${file}: ${String(error)}`, { cause: error });
+  }
+  const module = exported as Partial<MappingModule> | undefined;
+  if (typeof module?.mapRow !== 'function' || !Array.isArray(module.kinds)) {
+    throw new MappingError(
+      `The mapping module ${file} must export \`mapping\` with \`kinds\` and a \`mapRow(row, context)\` function`,
+    );
+  }
+  const unknownKind = (module.kinds as readonly unknown[]).find(
+    (kind) => typeof kind !== 'string' || !(INTENT_KINDS as readonly string[]).includes(kind),
+  );
+  if (unknownKind !== undefined) {
+    throw new MappingError(
+      `The mapping module ${file} names an unknown intent kind ${JSON.stringify(unknownKind)}`,
+    );
+  }
+  const mapRow = module.mapRow.bind(module);
+  return {
+    name: basename(file, extname(file)),
+    file,
+    vendor,
+    description: module.description,
+    kinds: module.kinds,
+    onDuplicate: module.onDuplicate ?? 'error',
+    unique: module.unique ?? [],
+    columns: [],
+    bind: () => (values, origin) => {
+      const result = mapRow(values, { origin, vendor });
+      if (!Array.isArray(result)) {
+        return 'skip' in result
+          ? { type: 'skip', reason: result.skip }
+          : { type: 'drafts', drafts: [], problems: result.problems };
+      }
+      const drafts: IntentDraft[] = result.map((intent) => ({
+        kind: intent.kind,
+        op: intent.op ?? 'upsert',
+        params: intent.params,
+        ...(intent.key === undefined ? {} : { key: intent.key }),
+        ...(intent.columns === undefined ? {} : { columns: intent.columns }),
+      }));
+      return { type: 'drafts', drafts, problems: [] };
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import { COUNTRY_CODES } from '../schemas/country-codes.js';
+
+/** Spaces of every kind (tabs, no-break spaces, line breaks) become one space. */
+export function collapseSpaces(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Undoes what spreadsheets add to keep a cell as text: the `="00123"` formula wrapper and
+ * the leading `'` guard (`'+49 30 1234`, `'=SUM`), one layer each.
+ */
+export function stripExcelGuards(text: string): string {
+  const formula = /^="((?:[^"]|"")*)"$/.exec(text);
+  if (formula) return (formula[1] ?? '').replace(/""/g, '"');
+  return text.startsWith("'") ? text.slice(1) : text;
+}
+
+/** Keeps what a phone number is made of: digits, a leading `+`, and an `x` extension. */
+export function phoneDigits(text: string): string {
+  const trimmed = text.trim();
+  const [main = '', extension] = trimmed.split(/\s*(?:x|ext\.?)\s*(?=\d+$)/i);
+  const digits = `${main.startsWith('+') ? '+' : ''}${main.replace(/\D/g, '')}`;
+  return extension === undefined ? digits : `${digits}x${extension}`;
+}
+
+// Surname particles that stay with the last name: "Ludwig van Beethoven" → "van Beethoven".
+const PARTICLES = new Set([
+  'van',
+  'von',
+  'de',
+  'da',
+  'di',
+  'del',
+  'della',
+  'der',
+  'den',
+  'du',
+  'la',
+  'le',
+  'ten',
+  'ter',
+  'zu',
+  'dos',
+  'das',
+  'bin',
+  'al',
+]);
+
+/**
+ * Splits a full name as people write it: `Ada Lovelace`, `Lovelace, Ada`,
+ * `Ludwig van Beethoven`. A single word is a first name with an empty last name.
+ */
+export function splitFullName(fullName: string): { first: string; last: string } {
+  const name = collapseSpaces(fullName);
+  const comma = name.indexOf(',');
+  if (comma > 0) return { first: name.slice(comma + 1).trim(), last: name.slice(0, comma).trim() };
+  const words = name.split(' ').filter((word) => word !== '');
+  if (words.length <= 1) return { first: words[0] ?? '', last: '' };
+  let lastStart = words.length - 1;
+  while (lastStart > 1 && PARTICLES.has((words[lastStart - 1] ?? '').toLowerCase())) lastStart--;
+  return { first: words.slice(0, lastStart).join(' '), last: words.slice(lastStart).join(' ') };
+}
+
+let countryNames: Map<string, string> | undefined;
+
+// Names exports use that are not the ICU display name.
+const COUNTRY_ALIASES: Record<string, string> = {
+  uk: 'GB',
+  'great britain': 'GB',
+  england: 'GB',
+  scotland: 'GB',
+  wales: 'GB',
+  'northern ireland': 'GB',
+  usa: 'US',
+  'u.s.a.': 'US',
+  'u.s.': 'US',
+  'united states of america': 'US',
+  america: 'US',
+  holland: 'NL',
+  'the netherlands': 'NL',
+  'south korea': 'KR',
+  'korea, republic of': 'KR',
+  russia: 'RU',
+  czechia: 'CZ',
+  'czech republic': 'CZ',
+  'ivory coast': 'CI',
+  turkey: 'TR',
+  türkiye: 'TR',
+};
+
+/**
+ * A country as exports write it (`de`, `Germany`, `Deutschland`, `USA`, `United Kingdom`)
+ * → its ISO 3166 code. Anything unrecognised is returned as written, so that validation
+ * reports it with the value the person typed.
+ */
+export function toCountryCode(text: string): string {
+  const value = text.trim();
+  if (/^[a-z]{2}$/i.test(value)) {
+    const upper = value.toUpperCase();
+    return upper === 'UK' ? 'GB' : upper;
+  }
+  const key = value.toLowerCase().replace(/\s+/g, ' ');
+  return COUNTRY_ALIASES[key] ?? countryNameIndex().get(key) ?? value;
+}
+
+function countryNameIndex(): Map<string, string> {
+  if (countryNames !== undefined) return countryNames;
+  countryNames = new Map();
+  for (const locale of ['en', 'de', 'fr', 'es', 'it', 'nl']) {
+    const names = new Intl.DisplayNames([locale], { type: 'region' });
+    for (const code of COUNTRY_CODES) {
+      const name = names.of(code);
+      if (name !== undefined && name !== code && !countryNames.has(name.toLowerCase())) {
+        countryNames.set(name.toLowerCase(), code);
+      }
+    }
+  }
+  return countryNames;
+}

@@ -1,0 +1,65 @@
+import { describeOrigin, type RowOrigin } from '../sources/source-row.js';
+import type { Intent } from './intent.js';
+import { intentDependencies, intentKey, KEY_PARAMS, writeOperation } from './intent-identity.js';
+import type { DraftProblem, IntentDraft } from './loaded-mapping.js';
+import type { MappingProblem } from './mapped-item.js';
+import { validateWriteParams } from './schemas/validate-write-params.js';
+
+/** `row 17 (line 18), email: "bob@" is not an e-mail address`. */
+export function locateProblem(origin: RowOrigin, problem: DraftProblem): MappingProblem {
+  const where = describeOrigin(origin);
+  const located: MappingProblem = {
+    field: problem.field,
+    message:
+      problem.field === ''
+        ? `${where}: ${problem.message}`
+        : `${where}, ${problem.field}: ${problem.message}`,
+    code: problem.code,
+  };
+  if (problem.param !== undefined) located.param = problem.param;
+  return located;
+}
+
+export type DraftCheck = { ok: true; intent: Intent } | { ok: false; problems: DraftProblem[] };
+
+/**
+ * Turns a draft into an intent: its key, its dependencies, and every write-param rule of
+ * the spec checked at once. Problems name the source column a bad param came from.
+ */
+export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string): DraftCheck {
+  const issues = validateWriteParams(writeOperation(draft.kind, draft.op), draft.params, { vendor });
+  const problems: DraftProblem[] = issues.map((issue) => ({
+    field: columnOf(draft, issue.param),
+    param: issue.param,
+    message: issue.message,
+    code: issue.code,
+  }));
+  const key = draft.key ?? intentKey(draft.kind, draft.params);
+  const keyParams = KEY_PARAMS[draft.kind].flatMap((names) => names.split('|'));
+  if (key === undefined && !problems.some((p) => p.param !== undefined && keyParams.includes(p.param))) {
+    problems.push({
+      field: KEY_PARAMS[draft.kind].join(', '),
+      message: `a ${draft.kind} needs ${KEY_PARAMS[draft.kind].join(' and ') || 'a key'} to be tracked between runs: map it`,
+      code: 'MAPPING_NO_KEY',
+    });
+  }
+  if (problems.length > 0 || key === undefined) return { ok: false, problems };
+  return {
+    ok: true,
+    intent: {
+      kind: draft.kind,
+      key,
+      op: draft.op,
+      params: draft.params,
+      origin,
+      dependsOn: intentDependencies(draft.kind, draft.params),
+    },
+  };
+}
+
+/** The column a param came from: `[3]` of a list param is found under its `[n]` name. */
+export function columnOf(draft: IntentDraft, param: string): string {
+  const columns = draft.columns;
+  if (columns === undefined) return param;
+  return columns[param] ?? columns[param.replace(/\[\d+\]/, '[n]')] ?? param;
+}
