@@ -115,7 +115,7 @@ class FragmentScanner {
 
   private openTag(start: number): void {
     this.pos = start + 1;
-    const name = this.take(NAME) ?? this.fail('"<" must start a tag; write "&lt;" for a literal "<"');
+    const name = this.take(NAME) ?? this.fail('"<" must start a tag; write "&lt;" for a literal "<"', start);
     const seen = new Set<string>();
     for (;;) {
       const spaced = (this.take(SPACE) ?? '') !== '';
@@ -154,7 +154,7 @@ class FragmentScanner {
       if (ch === '&') this.reference();
       else if (isForbiddenChar(this.text.charCodeAt(this.pos), this.text.charCodeAt(this.pos + 1))) {
         this.fail(`character U+${codeOf(this.text, this.pos)} is not allowed in XML`);
-      } else this.pos++;
+      } else this.pos += (this.text.codePointAt(this.pos) ?? 0) > 0xffff ? 2 : 1;
     }
     this.pos++;
   }
