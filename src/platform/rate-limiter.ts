@@ -41,8 +41,9 @@ const SLOWDOWN_COOLDOWN_MS = 1_000;
 
 /**
  * A token bucket plus a concurrency cap, shared by everyone who holds the same instance.
- * A 429 pauses all callers for the `Retry-After` and cuts the rate, which then recovers
- * linearly: the next burst does not hit the same wall.
+ * The bucket is kept as its equivalent "next token at" schedule (GCRA), so a timer that
+ * fires late does not lose throughput. A 429 pauses all callers for the `Retry-After` and
+ * cuts the rate, which then recovers linearly: the next burst does not hit the same wall.
  */
 export class RateLimiter {
   readonly maxRate: number;
@@ -52,8 +53,8 @@ export class RateLimiter {
   private readonly minRate: number;
   private readonly recoveryPerMs: number;
   private readonly now: () => number;
-  private tokens: number;
-  private lastRefill: number;
+  /** When the bucket next holds a whole token (with `burst - 1` more allowed ahead of it). */
+  private nextAt = Number.NEGATIVE_INFINITY;
   private pausedUntil = 0;
   private cutRate: number;
   private cutAt = Number.NEGATIVE_INFINITY;
@@ -63,14 +64,12 @@ export class RateLimiter {
 
   constructor(options: RateLimiterOptions = {}) {
     this.maxRate = positive(options.requestsPerSecond ?? 10, 'requestsPerSecond');
-    this.burst = Math.max(1, positive(options.burst ?? 1, 'burst'));
+    this.burst = Math.max(1, Math.floor(positive(options.burst ?? 1, 'burst')));
     this.concurrency = Math.max(1, Math.floor(positive(options.concurrency ?? 4, 'concurrency')));
     this.slowdownFactor = options.slowdownFactor ?? 0.5;
     this.minRate = this.maxRate * (options.minRateShare ?? 0.1);
     this.recoveryPerMs = (this.maxRate * (options.recoveryPerSecond ?? 0.05)) / 1000;
     this.now = options.now ?? Date.now;
-    this.tokens = this.burst;
-    this.lastRefill = this.now();
     this.cutRate = this.maxRate;
   }
 
@@ -85,13 +84,14 @@ export class RateLimiter {
   /** A 429 was seen: everyone waits `retryAfterMs`, and the rate is cut. */
   slowDown(retryAfterMs = 0): void {
     const now = this.now();
-    this.refill(now);
-    this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(0, retryAfterMs));
     if (now - this.cutAt >= SLOWDOWN_COOLDOWN_MS) {
       this.cutRate = Math.max(this.minRate, this.rateAt(now) * this.slowdownFactor);
       this.cutAt = now;
     }
-    this.tokens = Math.min(this.tokens, 0);
+    this.pausedUntil = Math.max(this.pausedUntil, now + Math.max(0, retryAfterMs));
+    // No saved-up burst survives a 429: one request at the pause's end, then the cut rate.
+    const restart = Math.max(now, this.pausedUntil);
+    this.nextAt = Math.max(this.nextAt, restart + (this.burst - 1) * this.intervalAt(restart));
     this.pump();
   }
 
@@ -113,10 +113,8 @@ export class RateLimiter {
     return Math.min(this.maxRate, this.cutRate + since * this.recoveryPerMs);
   }
 
-  private refill(now: number): void {
-    const elapsed = now - Math.max(this.lastRefill, this.pausedUntil);
-    if (elapsed > 0) this.tokens = Math.min(this.burst, this.tokens + (elapsed * this.rateAt(now)) / 1000);
-    this.lastRefill = Math.max(this.lastRefill, now);
+  private intervalAt(now: number): number {
+    return 1000 / this.rateAt(now);
   }
 
   private pump(): void {
@@ -127,9 +125,13 @@ export class RateLimiter {
     while (this.waiters.length > 0 && this.inFlight < this.concurrency) {
       const now = this.now();
       if (now < this.pausedUntil) return this.wake(this.pausedUntil - now);
-      this.refill(now);
-      if (this.tokens < 1) return this.wake(((1 - this.tokens) * 1000) / this.rateAt(now));
-      this.tokens -= 1;
+      const interval = this.intervalAt(now);
+      const allowedAt = this.nextAt - (this.burst - 1) * interval;
+      if (now < allowedAt) return this.wake(allowedAt - now);
+      // Late by less than one interval (a timer fired late): stay on the schedule, so the
+      // average rate holds. Idle for longer: start a new schedule from now.
+      const base = now - this.nextAt > interval ? now : this.nextAt;
+      this.nextAt = base + interval;
       this.inFlight += 1;
       this.waiters.shift()?.(this.releaser());
     }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { FlatParams } from './params.js';
 import { maskSigningKey, signRequest, withoutSignature } from './signing.js';
 
 /**
@@ -8,7 +9,7 @@ import { maskSigningKey, signRequest, withoutSignature } from './signing.js';
 const keyId = 12;
 const signingKey = 'sekret';
 
-const vectors = [
+const vectors: Array<{ name: string; query: FlatParams; body: FlatParams; string: string; sig: string }> = [
   {
     name: 'bracketed names, GET before POST, each sorted',
     query: { format: 'json' },
