@@ -1,8 +1,9 @@
 /**
  * The ledger's statements, one dialect for PGlite and PostgreSQL. Bulk writes take ONE
- * param, a JSON array (`$n::text::jsonb`: the text cast keeps PGlite from re-encoding a
- * string as a JSON scalar), expanded in order by `jsonb_array_elements … WITH ORDINALITY`.
- * That is a multi-row INSERT of any size without the 65,535-param limit.
+ * param, JSON (`$n::text::jsonb`: the text cast keeps PGlite from re-encoding a string as
+ * a JSON scalar), expanded by `jsonb_to_recordset` or `jsonb_array_elements`. That is a
+ * multi-row INSERT of any size without the 65,535-param limit, and it measured faster
+ * than 1,000 `($1, $2, …)` tuples on PGlite.
  */
 
 const RUN_COLUMNS = 'id, job_name, mode, status, started_at, finished_at, counts, options';
@@ -39,19 +40,43 @@ ON CONFLICT (run_id, kind, key) DO UPDATE SET op = excluded.op, planned_action =
 export const PLANNED_COLUMNS =
   'ri.seq, ri.run_id, ri.kind, ri.key, ri.op, ri.planned_action, ri.params, ri.redacted_params, ri.origin, ri.depends_on, ri.hash';
 
-/** $1 JSON array of results. */
-export const UPSERT_RESULTS = `INSERT INTO intent_results (run_id, kind, key, action, origin_source, origin_row,
-  origin_line, platform_id, http_status, error_code, error_message, attempts, duration_ms, params, recorded_at)
-SELECT e.v->>'run_id', e.v->>'kind', e.v->>'key', e.v->>'action', e.v->>'origin_source',
-  (e.v->>'origin_row')::integer, (e.v->>'origin_line')::integer, (e.v->>'platform_id')::bigint,
-  (e.v->>'http_status')::integer, e.v->>'error_code', e.v->>'error_message', (e.v->>'attempts')::integer,
-  (e.v->>'duration_ms')::integer, e.v->'params', clock_timestamp()
-FROM jsonb_array_elements($1::text::jsonb) WITH ORDINALITY AS e(v, n) ORDER BY e.n
-ON CONFLICT (run_id, kind, key) DO UPDATE SET action = excluded.action, origin_source = excluded.origin_source,
-  origin_row = excluded.origin_row, origin_line = excluded.origin_line, platform_id = excluded.platform_id,
-  http_status = excluded.http_status, error_code = excluded.error_code, error_message = excluded.error_message,
-  attempts = excluded.attempts, duration_ms = excluded.duration_ms, params = excluded.params,
-  recorded_at = excluded.recorded_at`;
+const RESULT_FIELDS = `run_id text, kind text, key text, action text, origin_source text, origin_row integer,
+  origin_line integer, platform_id bigint, http_status integer, error_code text, error_message text,
+  attempts integer, duration_ms integer, params jsonb`;
+
+/**
+ * $1 a `ResultBatch` as JSON. One statement writes the results and their side effects
+ * (data-modifying CTEs all run, atomically): one round trip per batch instead of five.
+ * The batch's hash and id sets and removals never share a key (see prepareResultBatch).
+ */
+export const RECORD_RESULTS = `WITH batch AS MATERIALIZED (SELECT $1::text::jsonb AS b),
+results AS (
+  INSERT INTO intent_results (run_id, kind, key, action, origin_source, origin_row, origin_line, platform_id,
+    http_status, error_code, error_message, attempts, duration_ms, params, recorded_at)
+  SELECT r.*, clock_timestamp() FROM batch, jsonb_to_recordset(batch.b->'results') AS r(${RESULT_FIELDS})
+  ON CONFLICT (run_id, kind, key) DO UPDATE SET action = excluded.action, origin_source = excluded.origin_source,
+    origin_row = excluded.origin_row, origin_line = excluded.origin_line, platform_id = excluded.platform_id,
+    http_status = excluded.http_status, error_code = excluded.error_code, error_message = excluded.error_message,
+    attempts = excluded.attempts, duration_ms = excluded.duration_ms, params = excluded.params,
+    recorded_at = excluded.recorded_at
+  RETURNING 1),
+hash_set AS (
+  INSERT INTO synced_hashes (kind, key, hash, run_id, synced_at)
+  SELECT h.*, now() FROM batch, jsonb_to_recordset(batch.b->'hashUpserts') AS h(kind text, key text, hash text, run_id text)
+  ON CONFLICT (kind, key) DO UPDATE SET hash = excluded.hash, run_id = excluded.run_id, synced_at = excluded.synced_at
+  RETURNING 1),
+hash_removed AS (
+  DELETE FROM synced_hashes s USING batch, jsonb_to_recordset(batch.b->'hashRemovals') AS d(kind text, key text)
+  WHERE s.kind = d.kind AND s.key = d.key RETURNING 1),
+id_set AS (
+  INSERT INTO id_map (kind, client_id, platform_id, updated_at)
+  SELECT i.*, now() FROM batch, jsonb_to_recordset(batch.b->'idUpserts') AS i(kind text, key text, platform_id bigint)
+  ON CONFLICT (kind, client_id) DO UPDATE SET platform_id = excluded.platform_id, updated_at = excluded.updated_at
+  RETURNING 1),
+id_removed AS (
+  DELETE FROM id_map m USING batch, jsonb_to_recordset(batch.b->'idRemovals') AS d(kind text, key text)
+  WHERE m.kind = d.kind AND m.client_id = d.key RETURNING 1)
+SELECT (SELECT count(*) FROM results) AS results`;
 
 export const RESULT_COLUMNS = `r.seq, r.run_id, r.kind, r.key, r.action, r.origin_source, r.origin_row, r.origin_line,
   r.platform_id, r.http_status, r.error_code, r.error_message, r.attempts, r.duration_ms, r.params, r.recorded_at`;

@@ -167,7 +167,7 @@ export interface HashEntry {
 export type RunResultCounts = Partial<Record<IntentKind, ActionCounts>>;
 
 export interface ResultWriterOptions {
-  /** Rows per multi-row INSERT. @defaultValue 500 */
+  /** Rows per multi-row INSERT. @defaultValue 1000 */
   batchSize?: number;
   /** A partial batch is flushed after this long. @defaultValue 250 */
   flushIntervalMs?: number;

@@ -22,7 +22,7 @@ export class BatchResultWriter implements ResultWriter {
     private readonly record: (results: readonly IntentResultInput[]) => Promise<void>,
     options: ResultWriterOptions = {},
   ) {
-    this.batchSize = Math.max(1, options.batchSize ?? 500);
+    this.batchSize = Math.max(1, options.batchSize ?? 1000);
     this.flushIntervalMs = Math.max(1, options.flushIntervalMs ?? 250);
   }
 

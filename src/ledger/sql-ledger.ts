@@ -116,13 +116,17 @@ export class SqlLedger implements Ledger {
 
   async recordResults(results: readonly IntentResultInput[]): Promise<void> {
     if (results.length === 0) return;
-    const batch = prepareResultBatch(results);
-    await this.sql().transaction(async (tx) => {
-      await inChunks(tx, q.UPSERT_RESULTS, batch.results);
-      await inChunks(tx, q.UPSERT_HASHES, batch.hashUpserts);
-      await inChunks(tx, q.DELETE_HASHES, batch.hashRemovals);
-      await inChunks(tx, q.UPSERT_IDS, batch.idUpserts);
-      await inChunks(tx, q.DELETE_IDS, batch.idRemovals);
+    const db = this.sql();
+    // One statement is atomic by itself; bigger inputs are chunked inside one transaction.
+    if (results.length <= CHUNK) {
+      await db.query(q.RECORD_RESULTS, [JSON.stringify(prepareResultBatch(results))]);
+      return;
+    }
+    await db.transaction(async (tx) => {
+      for (let start = 0; start < results.length; start += CHUNK) {
+        const batch = prepareResultBatch(results.slice(start, start + CHUNK));
+        await tx.query(q.RECORD_RESULTS, [JSON.stringify(batch)]);
+      }
     });
   }
 

@@ -56,7 +56,6 @@ CREATE TABLE intent_results (
   recorded_at   timestamptz NOT NULL DEFAULT now(),
   UNIQUE (run_id, kind, key)
 );
-CREATE INDEX intent_results_run_action ON intent_results (run_id, action, seq);
 
 CREATE TABLE id_map (
   kind        text NOT NULL,
