@@ -21,7 +21,8 @@ function listReply(request: SandboxRequest, state: SandboxState, checkIns: Check
 }
 
 function newestFirst(state: SandboxState, keep: (checkIn: CheckInRecord) => boolean): CheckInRecord[] {
-  return [...state.checkIns.values()].filter(keep).sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
+  // Sorted before filtering: a `keep` that remembers what it saw relies on this order.
+  return [...state.checkIns.values()].sort((a, b) => b.createdAt - a.createdAt || b.id - a.id).filter(keep);
 }
 
 /** GET /check_in/my: the key owner's check-ins, newest first. */

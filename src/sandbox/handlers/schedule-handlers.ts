@@ -22,9 +22,14 @@ function rsvp(adding: boolean): Handler {
     validate(adding ? 'rsvp.add' : 'rsvp.remove', request);
     const event = eventOfRequest(state, request);
     const user = userOfParams(state, request.params, 'user');
-    const schedule = state.scheduleOf(user.id).filter((id) => id !== event.id);
-    if (adding) schedule.push(event.id);
-    state.schedules.set(user.id, schedule);
+    const current = state.scheduleOf(user.id);
+    // An event already in the schedule keeps its place: adding twice changes nothing.
+    if (adding && !current.includes(event.id)) state.schedules.set(user.id, [...current, event.id]);
+    if (!adding)
+      state.schedules.set(
+        user.id,
+        current.filter((id) => id !== event.id),
+      );
     state.changed();
     return scheduleReply(state, user.id);
   };
