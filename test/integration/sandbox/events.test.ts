@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PlatformHttpError } from '../../../src/platform/platform-error.js';
+import type { PlatformHttpError } from '../../../src/platform/platform-error.js';
 import type { PlatformClient } from '../../../src/platform/platform-client.js';
 import type { RunningSandbox } from '../../../src/sandbox/start-sandbox.js';
 import { signedCall } from '../../helpers/signed-request.js';

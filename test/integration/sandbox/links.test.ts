@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scheduleParams } from '../../../src/platform/events-api.js';
-import { PlatformHttpError } from '../../../src/platform/platform-error.js';
+import type { PlatformHttpError } from '../../../src/platform/platform-error.js';
 import type { PlatformClient } from '../../../src/platform/platform-client.js';
 import type { PlatformEvent, PlatformUser } from '../../../src/platform/response-schemas.js';
 import type { RunningSandbox } from '../../../src/sandbox/start-sandbox.js';
