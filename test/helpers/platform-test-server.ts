@@ -20,7 +20,9 @@ export interface SeenRequest {
 export type Reply =
   | { status?: number; json?: unknown; text?: string; headers?: Record<string, string>; delayMs?: number }
   | { destroy: 'before-headers' | 'after-headers'; delayMs?: number }
-  | { hang: true };
+  | { hang: true }
+  /** Sends the status line and part of the body, then nothing more. */
+  | { stallBody: true };
 
 export type Handler = (request: SeenRequest, index: number) => Reply;
 
@@ -90,6 +92,11 @@ export async function startPlatformTestServer(signingKey = 'test-signing-key'): 
 
 function answer(res: ServerResponse, reply: Reply): void {
   if ('hang' in reply) return;
+  if ('stallBody' in reply) {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+    res.write('{"id":');
+    return;
+  }
   const run = (): void => {
     if ('destroy' in reply) {
       if (reply.destroy === 'after-headers') {
