@@ -27,13 +27,13 @@ export interface PlannedJob {
 
 /** Reads the sources and plans against the ledger, without sending or recording anything. */
 export async function planJob(
-  deps: Pick<EngineDeps, 'ledger' | 'platform' | 'logger'>,
+  deps: Pick<EngineDeps, 'ledger' | 'logger'> & { vendor: string },
   options: RunJobOptions,
 ): Promise<PlannedJob> {
   const collected =
     options.collected ??
     (await collectIntents(options.job, {
-      vendor: deps.platform.vendor,
+      vendor: deps.vendor,
       ...(deps.logger ? { logger: deps.logger } : {}),
     }));
   const known = await loadKnownState(
@@ -69,7 +69,7 @@ export async function runJob(deps: EngineDeps, options: RunJobOptions): Promise<
   };
   let planned: PlannedJob;
   try {
-    planned = await planJob(deps, options);
+    planned = await planJob({ ...deps, vendor: deps.platform.vendor }, options);
   } catch (error) {
     if (error instanceof DeleteThresholdError) {
       // Shown in `evsync runs` so that a nightly abort is visible, with nothing sent.

@@ -1,0 +1,42 @@
+import { once } from 'node:events';
+import type { Command } from 'commander';
+import { ConfigError } from '../../errors/evsync-error.js';
+import { unknownRunError } from '../../ledger/ledger-error.js';
+import { openLedger } from '../../ledger/open-ledger.js';
+import type { ResultAction } from '../../ledger/ledger.js';
+import { RESULT_ACTIONS } from '../../ledger/ledger.js';
+import type { ReportFormat } from '../../sync/report/write-report.js';
+import { REPORT_FORMATS, writeReport } from '../../sync/report/write-report.js';
+
+export function registerReportCommand(program: Command): void {
+  program
+    .command('report')
+    .description('Print the per-row results of a run as CSV or JSON.')
+    .argument('<run>', 'the run id (see `evsync runs`)')
+    .option('--status <action...>', `only these outcomes (${RESULT_ACTIONS.join(', ')})`)
+    .option('--format <format>', 'csv or json', 'csv')
+    .action(async (runId: string, options: { status?: string[]; format: string }) => {
+      if (!(REPORT_FORMATS as readonly string[]).includes(options.format)) {
+        throw new ConfigError(`--format ${options.format}: use csv or json`);
+      }
+      const unknown = (options.status ?? []).filter(
+        (s) => !(RESULT_ACTIONS as readonly string[]).includes(s),
+      );
+      if (unknown.length > 0)
+        throw new ConfigError(`--status ${unknown.join(', ')}: use ${RESULT_ACTIONS.join(', ')}`);
+      const ledger = await openLedger();
+      try {
+        if (!(await ledger.getRun(runId))) throw unknownRunError(runId);
+        await writeReport(
+          ledger,
+          runId,
+          { format: options.format as ReportFormat, actions: (options.status ?? []) as ResultAction[] },
+          async (chunk) => {
+            if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
+          },
+        );
+      } finally {
+        await ledger.close();
+      }
+    });
+}

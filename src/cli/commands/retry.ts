@@ -1,0 +1,80 @@
+import type { Command } from 'commander';
+import { ConfigError } from '../../errors/evsync-error.js';
+import { unknownRunError } from '../../ledger/ledger-error.js';
+import { openLedger } from '../../ledger/open-ledger.js';
+import { rootLogger } from '../../log/logger.js';
+import type { IntentKind } from '../../mapping/intent.js';
+import { INTENT_KINDS } from '../../mapping/intent.js';
+import { openEngine } from '../../sync/engine/open-engine.js';
+import { retryRun } from '../../sync/engine/retry-run.js';
+import { rateOfRun } from '../../sync/engine/run-rate.js';
+import { stopOnSignals } from '../../sync/engine/stop-on-signals.js';
+import { finishRunCommand } from './run-outcome.js';
+
+interface RetryCliOptions {
+  since?: string;
+  kind?: string[];
+  clientId?: string[];
+  report?: string;
+}
+
+export function registerRetryCommand(program: Command): void {
+  program
+    .command('retry')
+    .description('Re-send the intents that failed in a run, as a new run.')
+    .argument('<run>', 'the run id (see `evsync runs`)')
+    .option(
+      '--since <time>',
+      'only intents that failed at or after this time (ISO 8601, e.g. 2026-11-22T01:00Z)',
+    )
+    .option('--kind <kind...>', `only these kinds (${INTENT_KINDS.join(', ')})`)
+    .option('--client-id <id...>', 'only these client_ids (keys of link intents also work)')
+    .option('--report <file>', "also write the new run's results to this file (.csv, or .json)")
+    .action(async (runId: string, options: RetryCliOptions) => {
+      const filter = parseFilter(options);
+      const ledger = await openLedger();
+      const signals = stopOnSignals();
+      try {
+        const run = await ledger.getRun(runId);
+        if (!run) throw unknownRunError(runId);
+        const logger = rootLogger().child({ job: run.jobName, retryOf: runId });
+        const engine = await openEngine({ rate: rateOfRun(run), logger, signal: signals.signal, ledger });
+        try {
+          const summary = await retryRun(engine.deps, runId, filter);
+          if (!summary) {
+            process.stdout.write(
+              `Run ${runId} has no failed intents matching that filter: nothing to retry.\n`,
+            );
+            return;
+          }
+          process.exitCode = await finishRunCommand(ledger, summary, options.report);
+        } finally {
+          await engine.close();
+        }
+      } finally {
+        signals.dispose();
+        await ledger.close();
+      }
+    });
+}
+
+function parseFilter(options: RetryCliOptions): { since?: Date; kinds?: IntentKind[]; keys?: string[] } {
+  const filter: { since?: Date; kinds?: IntentKind[]; keys?: string[] } = {};
+  if (options.since !== undefined) {
+    const since = new Date(options.since);
+    if (Number.isNaN(since.getTime())) {
+      throw new ConfigError(
+        `--since "${options.since}" is not a time; write ISO 8601, e.g. 2026-11-22T01:00Z`,
+      );
+    }
+    filter.since = since;
+  }
+  if (options.kind?.length) {
+    const unknown = options.kind.filter((kind) => !(INTENT_KINDS as readonly string[]).includes(kind));
+    if (unknown.length > 0)
+      throw new ConfigError(`--kind ${unknown.join(', ')}: use ${INTENT_KINDS.join(', ')}`);
+    filter.kinds = options.kind as IntentKind[];
+  }
+  if (options.clientId?.length) filter.keys = options.clientId;
+  return filter;
+}

@@ -1,0 +1,57 @@
+import type { Command } from 'commander';
+import { rootLogger } from '../../log/logger.js';
+import { loadJobFile } from '../../sync/job-file.js';
+import { openLedger } from '../../ledger/open-ledger.js';
+import { openEngine } from '../../sync/engine/open-engine.js';
+import { planJob, runJob } from '../../sync/engine/run-job.js';
+import { stopOnSignals } from '../../sync/engine/stop-on-signals.js';
+import { formatPlanSummary } from '../../sync/plan/plan-summary.js';
+import { finishRunCommand } from './run-outcome.js';
+
+interface RunCliOptions {
+  report?: string;
+  dryRun?: boolean;
+  force?: boolean;
+}
+
+export function registerRunCommand(program: Command): void {
+  program
+    .command('run')
+    .description('Run a sync job: read its sources, send what changed, record a result for every row.')
+    .argument('<job>', 'the job file (YAML), e.g. jobs/nightly.yaml')
+    .option('--report <file>', 'also write every row result to this file (.csv, or .json)')
+    .option('--dry-run', 'plan and print what would be sent; send and record nothing')
+    .option('--force', "let mirror mode delete more than the job's delete_threshold")
+    .action(async (jobPath: string, options: RunCliOptions) => {
+      const job = loadJobFile(jobPath);
+      const logger = rootLogger().child({ job: job.name });
+      if (options.dryRun) {
+        const ledger = await openLedger();
+        try {
+          const { summary } = await planJob(
+            { ledger, logger, vendor: process.env.EVSYNC_VENDOR ?? 'svc' },
+            { job, force: options.force ?? false },
+          );
+          process.stdout.write(
+            `Dry run of ${job.name} (${job.mode}): nothing is sent.\n\n${formatPlanSummary(summary)}\n`,
+          );
+        } finally {
+          await ledger.close();
+        }
+        return;
+      }
+      const signals = stopOnSignals(() =>
+        process.stderr.write(
+          '\nevsync: stopping — letting requests in flight finish (press again to quit now)\n',
+        ),
+      );
+      const engine = await openEngine({ rate: job.rate, logger, signal: signals.signal });
+      try {
+        const summary = await runJob(engine.deps, { job, force: options.force ?? false });
+        process.exitCode = await finishRunCommand(engine.deps.ledger, summary, options.report);
+      } finally {
+        signals.dispose();
+        await engine.close();
+      }
+    });
+}

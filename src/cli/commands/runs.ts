@@ -1,0 +1,44 @@
+import type { Command } from 'commander';
+import { openLedger } from '../../ledger/open-ledger.js';
+import type { RunRecord } from '../../ledger/ledger.js';
+
+export function registerRunsCommand(program: Command): void {
+  program
+    .command('runs')
+    .description('List recent runs, newest first.')
+    .option('--limit <n>', 'how many', '20')
+    .option('--json', 'print JSON')
+    .action(async (options: { limit: string; json?: boolean }) => {
+      const ledger = await openLedger();
+      try {
+        const runs = await ledger.listRuns(Math.max(1, Number(options.limit) || 20));
+        process.stdout.write(options.json ? `${JSON.stringify(runs)}\n` : `${formatRuns(runs)}\n`);
+      } finally {
+        await ledger.close();
+      }
+    });
+}
+
+export function formatRuns(runs: readonly RunRecord[]): string {
+  if (runs.length === 0) return 'No runs yet. Start one with `evsync run JOB.yaml` (or try `evsync demo`).';
+  const header = ['run', 'job', 'mode', 'status', 'started', 'took', 'results'];
+  const rows = runs.map((run) => [
+    run.id,
+    run.jobName,
+    run.mode,
+    run.status,
+    run.startedAt.toISOString().replace('T', ' ').slice(0, 19),
+    run.finishedAt ? `${((run.finishedAt.getTime() - run.startedAt.getTime()) / 1000).toFixed(1)}s` : '',
+    Object.entries(run.counts)
+      .filter(([, n]) => (n ?? 0) > 0)
+      .map(([action, n]) => `${action} ${n}`)
+      .join(', '),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,64 @@
+import { openLedger } from '../../ledger/open-ledger.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import type { Logger } from '../../log/logger.js';
+import { PlatformClient } from '../../platform/platform-client.js';
+import type { JobFile } from '../job-file.js';
+import type { ProgressSink } from '../progress/progress-sink.js';
+import { LogProgress } from '../progress/log-progress.js';
+import { TtyProgress } from '../progress/tty-progress.js';
+import type { EngineDeps } from './engine-deps.js';
+
+export interface OpenEngineOptions {
+  rate: JobFile['rate'];
+  logger: Logger;
+  signal?: AbortSignal;
+  /** A client to use instead of one built from `EVSYNC_*` (the demo's sandbox). */
+  client?: PlatformClient;
+  /** A ledger to use instead of the one the environment names. */
+  ledger?: Ledger;
+  progress?: ProgressSink;
+}
+
+export interface OpenEngine {
+  deps: EngineDeps;
+  close(): Promise<void>;
+}
+
+/**
+ * The ledger the environment names (`DATABASE_URL`, else the embedded one), a client with
+ * the job's rate (`rate.per_second`, `rate.concurrency`), and the progress display that
+ * fits stderr: a bar on a TTY, JSON logs otherwise.
+ */
+export async function openEngine(options: OpenEngineOptions): Promise<OpenEngine> {
+  const client =
+    options.client ??
+    PlatformClient.fromEnv({
+      rateLimit: { requestsPerSecond: options.rate.per_second, concurrency: options.rate.concurrency },
+      logger: options.logger,
+    });
+  let ledger: Ledger;
+  try {
+    ledger = options.ledger ?? (await openLedger());
+  } catch (error) {
+    if (!options.client) await client.close();
+    throw error;
+  }
+  return {
+    deps: {
+      ledger,
+      platform: client,
+      concurrency: options.rate.concurrency,
+      logger: options.logger,
+      progress: options.progress ?? defaultProgress(options.logger),
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+    close: async () => {
+      if (!options.client) await client.close();
+      if (!options.ledger) await ledger.close();
+    },
+  };
+}
+
+export function defaultProgress(logger: Logger): ProgressSink {
+  return process.stderr.isTTY ? new TtyProgress(process.stderr) : new LogProgress(logger);
+}

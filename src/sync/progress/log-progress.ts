@@ -1,0 +1,54 @@
+import type { ResultAction } from '../../ledger/ledger.js';
+import type { Logger } from '../../log/logger.js';
+import type { PhaseName } from '../phases/sync-phases.js';
+import type { ProgressSink } from './progress-sink.js';
+
+/** Off a terminal: one JSON log line per phase start and end, and one every `everyMs` in between. */
+export class LogProgress implements ProgressSink {
+  private total = 0;
+  private done = 0;
+  private failed = 0;
+  private started = 0;
+  private lastLog = 0;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly everyMs = 5_000,
+  ) {}
+
+  phaseStarted(phase: PhaseName, total: number): void {
+    this.total = total;
+    this.done = 0;
+    this.failed = 0;
+    this.started = this.lastLog = performance.now();
+    this.logger.info({ phase, total }, 'phase started');
+  }
+
+  advanced(phase: PhaseName, action: ResultAction): void {
+    this.done += 1;
+    if (action === 'failed') this.failed += 1;
+    const now = performance.now();
+    if (now - this.lastLog >= this.everyMs) {
+      this.lastLog = now;
+      this.logger.info({ phase, ...this.figures(now) }, 'progress');
+    }
+  }
+
+  phaseEnded(phase: PhaseName): void {
+    this.logger.info({ phase, ...this.figures(performance.now()) }, 'phase done');
+  }
+
+  close(): void {}
+
+  private figures(now: number): Record<string, number> {
+    const seconds = (now - this.started) / 1000;
+    const rate = seconds > 0 ? this.done / seconds : 0;
+    return {
+      done: this.done,
+      total: this.total,
+      failed: this.failed,
+      perSecond: Math.round(rate),
+      etaSeconds: rate > 0 ? Math.round((this.total - this.done) / rate) : -1,
+    };
+  }
+}

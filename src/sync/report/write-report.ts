@@ -1,0 +1,77 @@
+import type { IntentResultRecord, Ledger, ResultAction } from '../../ledger/ledger.js';
+import type { IntentKind } from '../../mapping/intent.js';
+import { csvLine } from './csv-cell.js';
+
+export const REPORT_FORMATS = ['csv', 'json'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+export interface ReportOptions {
+  format: ReportFormat;
+  actions?: ResultAction[];
+  kinds?: IntentKind[];
+}
+
+const COLUMNS = [
+  'run_id',
+  'kind',
+  'key',
+  'action',
+  'source',
+  'row',
+  'line',
+  'platform_id',
+  'http_status',
+  'error_code',
+  'message',
+  'attempts',
+  'duration_ms',
+  'recorded_at',
+] as const;
+
+/** One line per intent result, streamed from the ledger (bounded memory however big the run). */
+export async function writeReport(
+  ledger: Ledger,
+  runId: string,
+  options: ReportOptions,
+  write: (chunk: string) => void | Promise<void>,
+): Promise<number> {
+  let count = 0;
+  const filter = {
+    ...(options.actions?.length ? { actions: options.actions } : {}),
+    ...(options.kinds?.length ? { kinds: options.kinds } : {}),
+  };
+  if (options.format === 'csv') await write(csvLine(COLUMNS));
+  else await write('[\n');
+  for await (const result of ledger.eachResult(runId, filter)) {
+    const row = reportRow(result);
+    if (options.format === 'csv') await write(csvLine(COLUMNS.map((column) => row[column])));
+    else await write(`${count === 0 ? '' : ',\n'}${JSON.stringify({ ...row, params: result.params })}`);
+    count += 1;
+  }
+  if (options.format === 'json') await write(count === 0 ? ']\n' : '\n]\n');
+  return count;
+}
+
+function reportRow(result: IntentResultRecord): Record<(typeof COLUMNS)[number], string | number | null> {
+  return {
+    run_id: result.runId,
+    kind: result.kind,
+    key: result.key,
+    action: result.action,
+    source: result.origin?.source ?? null,
+    row: result.origin?.row ?? null,
+    line: result.origin?.line ?? null,
+    platform_id: result.platformId,
+    http_status: result.httpStatus,
+    error_code: result.errorCode,
+    message: result.errorMessage,
+    attempts: result.attempts,
+    duration_ms: result.durationMs,
+    recorded_at: result.recordedAt.toISOString(),
+  };
+}
+
+/** `.json` → json, anything else → csv. */
+export function formatForFile(file: string): ReportFormat {
+  return file.toLowerCase().endsWith('.json') ? 'json' : 'csv';
+}

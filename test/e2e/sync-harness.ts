@@ -1,0 +1,110 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openLedger } from '../../src/ledger/open-ledger.js';
+import type { Ledger } from '../../src/ledger/ledger.js';
+import { PlatformClient } from '../../src/platform/platform-client.js';
+import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/start-sandbox.js';
+import { startSandbox } from '../../src/sandbox/start-sandbox.js';
+import type { EngineDeps } from '../../src/sync/engine/engine-deps.js';
+import { resumeRun } from '../../src/sync/engine/resume-run.js';
+import { runJob } from '../../src/sync/engine/run-job.js';
+import type { RunSummary } from '../../src/sync/engine/run-summary.js';
+import { loadJobFile } from '../../src/sync/job-file.js';
+
+/**
+ * One end-to-end setup: a sandbox over real HTTP, a real client, and a ledger (embedded in
+ * a temp folder, or PostgreSQL when `databaseUrl` is given), plus a folder for job files.
+ */
+export interface SyncHarness {
+  sandbox: RunningSandbox;
+  ledger: Ledger;
+  client: PlatformClient;
+  dir: string;
+  deps: (extra?: Partial<EngineDeps>) => EngineDeps;
+  /** Replaces the embedded ledger with an empty one (the platform keeps its data). */
+  reopenLedger: () => Promise<void>;
+  /** Writes files (CSV, YAML) into the job folder. */
+  write: (files: Record<string, string>) => void;
+  run: (jobFile: string, options?: { force?: boolean; extra?: Partial<EngineDeps> }) => Promise<RunSummary>;
+  resume: (runId: string) => Promise<RunSummary>;
+  close: () => Promise<void>;
+}
+
+export interface HarnessOptions {
+  sandbox?: SandboxOptions;
+  databaseUrl?: string;
+  schema?: string;
+  concurrency?: number;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<SyncHarness> {
+  const dir = mkdtempSync(join(tmpdir(), 'evsync-e2e-'));
+  const sandbox = await startSandbox(options.sandbox ?? {});
+  const ledger = await openLedger(
+    options.databaseUrl
+      ? { databaseUrl: options.databaseUrl, ...(options.schema ? { schema: options.schema } : {}) }
+      : { dataDir: join(dir, 'ledger') },
+  );
+  const concurrency = options.concurrency ?? 8;
+  const client = new PlatformClient({
+    baseUrl: sandbox.url,
+    keyId: sandbox.keyId,
+    signingKey: sandbox.signingKey,
+    rateLimit: { requestsPerSecond: 5_000, burst: 50, concurrency },
+    retry: { baseDelayMs: 5, maxDelayMs: 50, maxAttempts: 8 },
+  });
+  const harness: SyncHarness = {
+    sandbox,
+    ledger,
+    client,
+    dir,
+    deps: (extra = {}) => ({ ledger: harness.ledger, platform: client, concurrency, ...extra }),
+    reopenLedger: async () => {
+      await harness.ledger.close();
+      rmSync(join(dir, 'ledger'), { recursive: true, force: true });
+      harness.ledger = await openLedger({ dataDir: join(dir, 'ledger') });
+    },
+    write: (files) => {
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    },
+    run: (jobFile, runOptions = {}) =>
+      runJob(harness.deps(runOptions.extra), {
+        job: loadJobFile(join(dir, jobFile)),
+        force: runOptions.force ?? false,
+      }),
+    resume: (runId) => resumeRun(harness.deps(), runId),
+    close: async () => {
+      await client.close();
+      await harness.ledger.close();
+      await sandbox.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}
+
+/** A users CSV in the shipped `users` mapping's columns. */
+export function usersCsv(
+  rows: ReadonlyArray<{ id: string; email: string; first: string; last: string; company?: string }>,
+): string {
+  const lines = ['client_id,email,first_name,last_name,company'];
+  for (const row of rows) lines.push([row.id, row.email, row.first, row.last, row.company ?? ''].join(','));
+  return `${lines.join('\n')}\n`;
+}
+
+export function people(
+  count: number,
+  prefix = 'u',
+): Array<{ id: string; email: string; first: string; last: string }> {
+  return Array.from({ length: count }, (_, i) => ({
+    id: `${prefix}${i + 1}`,
+    email: `${prefix}${i + 1}@example.org`,
+    first: `First${i + 1}`,
+    last: `Last${i + 1}`,
+  }));
+}
+
+export function jobYaml(name: string, steps: string, extra = ''): string {
+  return `name: ${name}\nrate: { per_second: 1000, concurrency: 8 }\n${extra}steps:\n${steps}`;
+}
