@@ -83,6 +83,7 @@ function prefixed(prefix: string, value: string | undefined): string | undefined
 
 /** The users and events an intent needs first, by client_id (platform ids need no wait). */
 export function intentDependencies(kind: IntentKind, params: FlatParams): IntentDependency[] {
+  if (kind === 'user') return [];
   const deps: IntentDependency[] = [];
   const user = (clientId: string | undefined): void => {
     if (clientId) deps.push({ kind: 'user', clientId });
@@ -91,8 +92,6 @@ export function intentDependencies(kind: IntentKind, params: FlatParams): Intent
     if (clientId) deps.push({ kind: 'event', clientId });
   };
   switch (kind) {
-    case 'user':
-      break;
     case 'event':
       for (const [name, value] of Object.entries(params)) {
         if (/^event\[speakers_attributes\]\[\d+\]\[user_client_id\]$/.test(name)) user(value);

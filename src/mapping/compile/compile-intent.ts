@@ -44,12 +44,18 @@ export function compileIntent(spec: IntentSpec, context: CompileContext, vendor:
     const name = resolveParamName(kind, written, vendor);
     return { name, indexed: name.includes('[n]'), value: compileValue(value, context) };
   });
-  const blocks = (['addresses', 'phones'] as const).map((field) => ({
-    prefix: BLOCK_PREFIX[field],
-    entries: (spec[field] ?? []).map((block) =>
+  const blocks = (['addresses', 'phones'] as const).map((field) => {
+    const entries = (spec[field] ?? []).map((block) =>
       Object.entries(block).map(([sub, value]) => ({ sub, value: compileSimpleValue(value, context) })),
-    ),
-  }));
+    );
+    // Full param names per index, built once: `…[addresses_attributes][0][city]`.
+    const names = entries.map((_, index) =>
+      Object.fromEntries(
+        entries.flat().map(({ sub }) => [sub, `${BLOCK_PREFIX[field]}[${index}][${sub}]`] as const),
+      ),
+    );
+    return { prefix: BLOCK_PREFIX[field], names, entries };
+  });
   const labels = paramLabels(params, blocks);
   const key = spec.key === undefined ? undefined : compileSimpleValue(spec.key, context);
   const op =
@@ -85,19 +91,24 @@ export function compileIntent(spec: IntentSpec, context: CompileContext, vendor:
         out[param.name] = value.join(',');
       }
     }
-    for (const { prefix, entries } of blocks) {
+    for (const { names, entries } of blocks) {
       let index = 0;
       for (const entry of entries) {
         let filled = false;
+        const indexNames = names[index]!;
         for (const { sub, value } of entry) {
           const result = value.read(values);
-          const name = `${prefix}[${index}][${sub}]`;
           if (result instanceof ValueProblem) {
-            problems.push({ field: value.label, param: name, message: result.message, code: result.code });
+            problems.push({
+              field: value.label,
+              param: indexNames[sub],
+              message: result.message,
+              code: result.code,
+            });
           } else {
             const text = typeof result === 'string' ? result : result.join(',');
             if (text === '') continue;
-            out[name] = text;
+            out[indexNames[sub]!] = text;
             filled = true;
           }
         }

@@ -2,7 +2,8 @@ import type { DraftProblem, IntentDraft, LoadedMapping, RowMapper } from '../loa
 import type { MappingFile } from '../mapping-file-schema.js';
 import { aliasesOf, ColumnBinder } from './column-binder.js';
 import { compileIntent } from './compile-intent.js';
-import { compileTransforms } from './compile-value.js';
+import { compileTransforms, keepsEmpty } from './compile-value.js';
+import { composeText } from './compile-transform.js';
 import { resolveParamName } from '../param-aliases.js';
 import type { IntentKind } from '../intent.js';
 
@@ -35,7 +36,12 @@ export function compileMappingFile(file: MappingFile, identity: MappingIdentity)
     columns: referencedColumns(file),
     bind(header): RowMapper {
       const binder = new ColumnBinder(header);
-      const context = { binder, preprocess: compileTransforms(file.preprocess, binder) };
+      const context = {
+        binder,
+        preprocess: compileTransforms(file.preprocess, binder),
+        preprocessKeepsEmpty: keepsEmpty(file.preprocess),
+        preprocessText: composeText(file.preprocess),
+      };
       const intents = file.intents.map((intent) => compileIntent(intent, context, identity.vendor));
       return (values) => {
         const drafts: IntentDraft[] = [];

@@ -27,7 +27,7 @@ export class ValueProblem {
 
 export type Transform = (value: Value, values: RawRecord) => Value | ValueProblem;
 
-type TextTransform = (text: string) => string;
+export type TextTransform = (text: string) => string;
 
 const TEXT_TRANSFORMS: Record<Exclude<TransformSpec, object>, TextTransform> = {
   trim: (text) => text.trim(),
@@ -43,8 +43,13 @@ const TEXT_TRANSFORMS: Record<Exclude<TransformSpec, object>, TextTransform> = {
   digits_and_plus: (text) => (text === '' ? text : phoneDigits(text)),
 };
 
+/** Text-to-text transforms keep their text function, so that a chain of them fuses into one. */
+const textOf = new WeakMap<Transform, TextTransform>();
+
 function eachText(transform: TextTransform): Transform {
-  return (value) => (typeof value === 'string' ? transform(value) : value.map(transform));
+  const each: Transform = (value) => (typeof value === 'string' ? transform(value) : value.map(transform));
+  textOf.set(each, transform);
+  return each;
 }
 
 /** Compiles one transform of a mapping file into a closure, once per source header. */
@@ -52,11 +57,17 @@ export function compileTransform(spec: TransformSpec, binder: ColumnBinder): Tra
   if (typeof spec === 'string') return eachText(TEXT_TRANSFORMS[spec]);
   if ('split' in spec) {
     const separator = spec.split;
-    return (value) =>
-      (typeof value === 'string' ? [value] : value)
-        .flatMap((text) => text.split(separator))
-        .map((text) => text.trim())
-        .filter((text) => text !== '');
+    return (value) => {
+      const items: string[] = [];
+      for (const text of typeof value === 'string' ? [value] : value) {
+        if (text === '') continue;
+        for (const part of text.split(separator)) {
+          const item = part.trim();
+          if (item !== '') items.push(item);
+        }
+      }
+      return items;
+    };
   }
   if ('join' in spec) {
     const separator = spec.join;
@@ -133,7 +144,8 @@ function compileDateTime(
 }
 
 /** Runs a chain of compiled transforms; the first problem stops it. */
-export function chain(transforms: readonly Transform[]): Transform | undefined {
+export function chain(compiled: readonly Transform[]): Transform | undefined {
+  const transforms = fuseTextTransforms(compiled);
   if (transforms.length === 0) return undefined;
   if (transforms.length === 1) return transforms[0];
   return (value, values) => {
@@ -142,6 +154,55 @@ export function chain(transforms: readonly Transform[]): Transform | undefined {
       current = transform(current, values);
       if (current instanceof ValueProblem) return current;
     }
+    return current;
+  };
+}
+
+/** `[trim, strip_excel, lower]` becomes one text function: one call and no list check per step. */
+function fuseTextTransforms(transforms: readonly Transform[]): Transform[] {
+  const fused: Transform[] = [];
+  let run: TextTransform[] = [];
+  const flush = (): void => {
+    if (run.length === 1) fused.push(eachText(run[0]!));
+    else if (run.length > 1) {
+      const steps = run;
+      fused.push(
+        eachText((text) => {
+          let current = text;
+          for (const step of steps) current = step(current);
+          return current;
+        }),
+      );
+    }
+    run = [];
+  };
+  for (const transform of transforms) {
+    const text = textOf.get(transform);
+    if (text !== undefined) run.push(text);
+    else {
+      flush();
+      fused.push(transform);
+    }
+  }
+  flush();
+  return fused;
+}
+
+/**
+ * The chain as one text function when every step is a simple text transform (the common
+ * case: `[trim, lower]`), else `undefined`. `[]` is the identity.
+ */
+export function composeText(specs: readonly TransformSpec[]): TextTransform | undefined {
+  const steps: TextTransform[] = [];
+  for (const spec of specs) {
+    if (typeof spec !== 'string') return undefined;
+    steps.push(TEXT_TRANSFORMS[spec]);
+  }
+  if (steps.length === 0) return (text) => text;
+  if (steps.length === 1) return steps[0];
+  return (text) => {
+    let current = text;
+    for (const step of steps) current = step(current);
     return current;
   };
 }

@@ -1,14 +1,27 @@
-// Characters XML 1.0 forbids (C0 controls but tab, LF, CR; lone surrogates; U+FFFE/F):
-// exports carry them now and then, and one of them makes the whole document ill-formed.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const NOT_XML_CHAR = new RegExp(
-  '[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]',
-  'g',
-);
-
-/** Removes characters that cannot appear in XML at all. */
+/**
+ * Removes characters XML 1.0 forbids (C0 controls but tab, LF, CR; lone surrogates;
+ * U+FFFE/F): exports carry them now and then, and one makes the whole document ill-formed.
+ */
 export function stripNonXmlChars(text: string): string {
-  return text.replace(NOT_XML_CHAR, '');
+  let out = '';
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    let bad =
+      (unit < 0x20 && unit !== 0x09 && unit !== 0x0a && unit !== 0x0d) || unit === 0xfffe || unit === 0xffff;
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+      else bad = true;
+    } else if (unit >= 0xdc00 && unit <= 0xdfff) {
+      bad = true;
+    }
+    if (bad) {
+      out += text.slice(start, i);
+      start = i + 1;
+    }
+  }
+  return start === 0 ? text : out + text.slice(start);
 }
 
 /** Escapes text for an XHTML element's content. */
