@@ -83,16 +83,24 @@ export function indexedList<T extends NestedParam>(hash: NestedParam): T[] {
  * included. The signature is computed on the unencoded strings, never on this.
  */
 export function encodeForm(params: FlatParams): string {
-  return Object.entries(params)
-    .map(([key, value]) => `${encodeComponent(key)}=${encodeComponent(value)}`)
-    .join('&');
+  let out = '';
+  for (const key in params) {
+    if (!Object.hasOwn(params, key)) continue;
+    if (out !== '') out += '&';
+    out += `${encodeComponent(key)}=${encodeComponent(params[key] ?? '')}`;
+  }
+  return out;
 }
 
+const SUB_DELIM = /[!'()*]/;
+const SUB_DELIMS = /[!'()*]/g;
+
+/** `encodeURIComponent` leaves `!'()*` alone; forms encode them too. */
 function encodeComponent(text: string): string {
-  return encodeURIComponent(text).replace(
-    /[!'()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
+  const encoded = encodeURIComponent(text);
+  return SUB_DELIM.test(text)
+    ? encoded.replace(SUB_DELIMS, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    : encoded;
 }
 
 /**

@@ -18,25 +18,46 @@ export interface SignInput {
   body?: FlatParams;
 }
 
-/** `key=value` strings of the non-blank params, unencoded, in plain (code point) order. */
-function sortedPairs(params: FlatParams): string[] {
-  return Object.entries(params)
-    .filter(([, value]) => value !== '')
-    .map(([key, value]) => `${key}=${value}`)
-    .sort(compareCodePoints);
+/** `key=value` strings of the non-blank params, unencoded, in plain (code point) order, joined. */
+function sortedPairs(params: FlatParams): string {
+  const pairs: string[] = [];
+  for (const key in params) {
+    const value = params[key];
+    if (value === undefined || value === '' || !Object.hasOwn(params, key)) continue;
+    pairs.push(`${key}=${value}`);
+  }
+  const joined = pairs.sort().join('');
+  // Without surrogates, UTF-16 unit order is code point order and the native sort was exact.
+  return SURROGATE.test(joined) ? pairs.sort(compareCodePoints).join('') : joined;
 }
+
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 /**
  * Plain string ordering as the platform's (Ruby) side sorts: by UTF-8 bytes, which is code
- * point order. JavaScript's default sort compares UTF-16 units and differs above U+FFFF.
+ * point order. JavaScript's default sort compares UTF-16 units and differs only above
+ * U+FFFF (surrogates sort before U+E000–U+FFFF), so the first differing units are shifted
+ * into code point order; this avoids encoding every string on each comparison.
  */
-function compareCodePoints(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+export function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i += 1) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
+}
+
+function codePointRank(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
+  if (unit >= 0xe000) return unit - 0x800;
+  return unit;
 }
 
 /** The string that spec §5 hashes: sorted GET strings, sorted POST strings, the key. */
 export function signingStringOf(get: FlatParams, post: FlatParams, signingKey: string): string {
-  return sortedPairs(get).join('') + sortedPairs(post).join('') + signingKey;
+  return sortedPairs(get) + sortedPairs(post) + signingKey;
 }
 
 export function md5Hex(text: string): string {
