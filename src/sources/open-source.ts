@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { ConfigError } from '../errors/evsync-error.js';
+import { redactUrl } from '../log/redaction.js';
 import type { Logger } from '../log/logger.js';
 import type { SourceConfig } from './source-config.js';
 import type { Source } from './source-row.js';
@@ -7,6 +7,7 @@ import { createCsvSource } from './csv/csv-source.js';
 import { connectionUrlFrom } from './sql/connection-url.js';
 import { createMysqlSource } from './sql/mysql-source.js';
 import { createPostgresSource } from './sql/postgres-source.js';
+import { createScheduleSource } from './schedule/schedule-source.js';
 
 export interface OpenSourceOptions {
   /** Folder that relative paths are resolved against: the job file's folder. */
@@ -46,8 +47,18 @@ export function openSource(config: SourceConfig, options: OpenSourceOptions): So
     };
     return kind === 'postgres' ? createPostgresSource(sqlOptions) : createMysqlSource(sqlOptions);
   }
-  const kind = Object.keys(config)[0] ?? 'unknown';
-  throw new ConfigError(`source kind "${kind}" is not available in this build yet`, {
-    code: 'SOURCE_KIND_UNAVAILABLE',
+  const [format, schedule] =
+    'sessionize' in config
+      ? (['sessionize', config.sessionize] as const)
+      : 'pretalx' in config
+        ? (['pretalx', config.pretalx] as const)
+        : (['frab', config.frab] as const);
+  return createScheduleSource({
+    format,
+    path: schedule.path === undefined ? undefined : inBase(schedule.path),
+    url: schedule.url,
+    display: schedule.path ?? redactUrl(schedule.url ?? ''),
+    timezone: schedule.timezone,
+    logger: options.logger,
   });
 }

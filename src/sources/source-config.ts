@@ -30,13 +30,6 @@ export const sqlSourceSchema = z.strictObject({
   name: z.string().optional(),
 });
 
-const fileOrUrl = z.union([
-  filePath.transform((path) => ({ path, url: undefined })),
-  z
-    .strictObject({ path: filePath.optional(), url: z.url().optional() })
-    .refine((v) => (v.path === undefined) !== (v.url === undefined), 'give exactly one of path and url'),
-]);
-
 const scheduleSourceSchema = z.union([
   filePath.transform((path) => ({ path, url: undefined, timezone: undefined })),
   z
@@ -53,7 +46,7 @@ const sourceKindUnion = z.union([
   z.strictObject({ csv: csvSourceSchema }),
   z.strictObject({ postgres: sqlSourceSchema }),
   z.strictObject({ mysql: sqlSourceSchema }),
-  z.strictObject({ sessionize: fileOrUrl }),
+  z.strictObject({ sessionize: scheduleSourceSchema }),
   z.strictObject({ pretalx: scheduleSourceSchema }),
   z.strictObject({ frab: scheduleSourceSchema }),
 ]);

@@ -1,0 +1,87 @@
+import { SourceError } from '../source-error.js';
+import {
+  checkTimeZone,
+  formatInZone,
+  formatWithOffset,
+  instantInZone,
+  writtenOffsetMinutes,
+  zoneOffsetMinutes,
+} from './zoned-time.js';
+
+export interface ResolvedTime {
+  /** ISO 8601 with offset, seconds precision: `2020-12-14T09:00:00+01:00`. */
+  iso: string;
+  epochMs: number;
+  /** Whether the zone (not a written offset) decided the offset. */
+  zoned: boolean;
+}
+
+/**
+ * Turns an export's times into ISO 8601 with an offset. A written offset always wins; a time
+ * without one is read in the `timezone:` setting, else in the zone the export declares.
+ * A declared zone that disagrees with the written offsets is counted, for a note.
+ */
+export class ScheduleClock {
+  readonly zone: string | undefined;
+  /** Times whose written offset differs from the declared zone's offset at that instant. */
+  disagreements = 0;
+  usedZone = false;
+  private readonly declared: string | undefined;
+
+  constructor(
+    private readonly where: string,
+    setting: string | undefined,
+    declared: string | undefined,
+  ) {
+    if (setting !== undefined) checkTimeZone(setting, `${where}: timezone:`);
+    const declaredValid =
+      declared !== undefined && declared.trim() !== '' && isZone(declared) ? declared : undefined;
+    this.declared = declaredValid;
+    this.zone = setting ?? declaredValid;
+  }
+
+  resolve(text: string, what: string): ResolvedTime {
+    const trimmed = text.trim();
+    const written = writtenOffsetMinutes(trimmed);
+    if (written !== undefined) {
+      const epochMs = Date.parse(trimmed.replace(' ', 'T'));
+      if (Number.isNaN(epochMs)) throw this.badTime(trimmed, what);
+      if (this.declared !== undefined && zoneOffsetMinutes(epochMs, this.declared) !== written)
+        this.disagreements += 1;
+      return { iso: formatWithOffset(epochMs, written), epochMs, zoned: false };
+    }
+    if (this.zone === undefined) {
+      throw new SourceError(
+        `${this.where}: ${what} "${trimmed}" has no UTC offset and the export names no time zone: ` +
+          'set timezone: in the source (an IANA zone such as Europe/Berlin)',
+        { code: 'SCHEDULE_TIMEZONE_REQUIRED' },
+      );
+    }
+    const epochMs = instantInZone(trimmed, this.zone);
+    if (epochMs === undefined) throw this.badTime(trimmed, what);
+    this.usedZone = true;
+    return { iso: formatInZone(epochMs, this.zone), epochMs, zoned: true };
+  }
+
+  /** The end of a session that lasts `minutes` from `start`, in the same zone or offset. */
+  after(start: ResolvedTime, minutes: number): string {
+    const epochMs = start.epochMs + minutes * 60_000;
+    if (start.zoned && this.zone !== undefined) return formatInZone(epochMs, this.zone);
+    return formatWithOffset(epochMs, writtenOffsetMinutes(start.iso) ?? 0);
+  }
+
+  private badTime(text: string, what: string): SourceError {
+    return new SourceError(`${this.where}: ${what} "${text}" is not an ISO 8601 date and time`, {
+      code: 'SCHEDULE_BAD_TIME',
+    });
+  }
+}
+
+function isZone(zone: string): boolean {
+  try {
+    checkTimeZone(zone, 'zone');
+    return true;
+  } catch {
+    return false;
+  }
+}
