@@ -31,12 +31,12 @@ export function checkEventParams(check: ParamChecker): void {
   check.positiveInteger('id');
   check.clientId('event[exhibitor_client_id]');
 
-  for (const entry of check.indexed(SPEAKERS)) {
-    const name = (field: string): string => `${SPEAKERS}[${entry.index}][${field}]`;
-    if (check.requiredAlways(name('user_client_id'), 'the client_id of a speaker') !== undefined) {
-      check.clientId(name('user_client_id'));
+  for (const { index } of check.indexed(SPEAKERS)) {
+    const prefix = `${SPEAKERS}[${index}]`;
+    if (check.requiredAlways(`${prefix}[user_client_id]`, 'the client_id of a speaker') !== undefined) {
+      check.clientId(`${prefix}[user_client_id]`);
     }
-    check.oneOf(name('type_name'), SPEAKER_TYPES);
+    check.oneOf(`${prefix}[type_name]`, SPEAKER_TYPES);
   }
   checkLocation(check);
 }

@@ -24,18 +24,24 @@ export interface IndexedEntry {
  */
 export class ParamChecker {
   readonly issues: WriteParamIssue[] = [];
+  /** The param names, read once: indexed groups scan them several times per request. */
+  readonly names: readonly string[];
 
   constructor(
     readonly params: FlatParams,
     readonly mode: CheckMode = 'create',
-  ) {}
+  ) {
+    this.names = Object.keys(params);
+  }
 
   get(name: string): string | undefined {
-    return Object.hasOwn(this.params, name) ? this.params[name] : undefined;
+    // Values are strings; anything else found (an inherited `constructor`, `__proto__`) is not a param.
+    const value: unknown = this.params[name];
+    return typeof value === 'string' ? value : undefined;
   }
 
   has(name: string): boolean {
-    return Object.hasOwn(this.params, name);
+    return this.get(name) !== undefined;
   }
 
   /** A present, non-blank value; `undefined` otherwise. */
@@ -198,12 +204,8 @@ export class ParamChecker {
    */
   indexed(prefix: string): IndexedEntry[] {
     const entries = new Map<string, IndexedEntry>();
-    const head = `${prefix}[`;
-    for (const name of Object.keys(this.params)) {
-      if (!name.startsWith(head)) continue;
-      const match = INDEXED_TAIL.exec(name.slice(head.length));
-      if (!match) continue;
-      const [, index = '', field = ''] = match;
+    for (const name of this.namesUnder(prefix, 2)) {
+      const [index = '', field = ''] = lastSegments(name, 2);
       if (!INDEX.test(index)) {
         this.report(
           name,
@@ -221,22 +223,69 @@ export class ParamChecker {
 
   /** Values of a flat indexed list such as `event_client_ids[n]`, in index order. */
   indexedValues(prefix: string): { index: string; name: string; value: string }[] {
-    const head = `${prefix}[`;
     const values: { index: string; name: string; value: string }[] = [];
-    for (const [name, value] of Object.entries(this.params)) {
-      if (!name.startsWith(head) || !name.endsWith(']')) continue;
-      const index = name.slice(head.length, -1);
-      if (index.includes('[') || index.includes(']')) continue;
+    for (const name of this.namesUnder(prefix, 1)) {
+      const [index = ''] = lastSegments(name, 1);
       if (!INDEX.test(index)) {
         this.report(name, 'INVALID_INDEX', `"${index}" is not an index; use 0, 1, 2… as in ${prefix}[0]`);
         continue;
       }
-      values.push({ index, name, value });
+      values.push({ index, name, value: this.params[name] ?? '' });
     }
     return values.sort((a, b) => Number(a.index) - Number(b.index));
   }
+
+  /** Names that are `prefix` followed by exactly `depth` bracketed segments (`prefix[a][b]`). */
+  namesUnder(prefix: string, depth: 1 | 2): readonly string[] {
+    this.groups ??= groupNames(this.names);
+    return (depth === 1 ? this.groups[0] : this.groups[1]).get(prefix) ?? NO_NAMES;
+  }
+
+  // Built on first use, in one pass over the names, instead of one scan per indexed group.
+  private groups: [Map<string, string[]>, Map<string, string[]>] | undefined;
 }
+
+/**
+ * Groups bracketed names by what is left after cutting one trailing `[…]` segment (first
+ * map) and two (second map): `a[b][0][c]` is under `a[b][0]` and under `a[b]`.
+ */
+function groupNames(names: readonly string[]): [Map<string, string[]>, Map<string, string[]>] {
+  const oneDeep = new Map<string, string[]>();
+  const twoDeep = new Map<string, string[]>();
+  for (const name of names) {
+    if (name.charCodeAt(name.length - 1) !== CLOSE_BRACKET) continue;
+    const last = name.lastIndexOf('[');
+    if (last <= 0) continue;
+    const head = name.slice(0, last);
+    addTo(oneDeep, head, name);
+    if (head.charCodeAt(head.length - 1) !== CLOSE_BRACKET) continue;
+    const previous = head.lastIndexOf('[');
+    if (previous > 0) addTo(twoDeep, head.slice(0, previous), name);
+  }
+  return [oneDeep, twoDeep];
+}
+
+function addTo(groups: Map<string, string[]>, key: string, name: string): void {
+  const group = groups.get(key);
+  if (group) group.push(name);
+  else groups.set(key, [name]);
+}
+
+const CLOSE_BRACKET = 93;
+
+/** The contents of the last `count` bracketed segments of `name`. */
+function lastSegments(name: string, count: number): string[] {
+  const segments: string[] = [];
+  let end = name.length;
+  for (let i = 0; i < count; i++) {
+    const open = name.lastIndexOf('[', end - 1);
+    segments.unshift(name.slice(open + 1, end - 1));
+    end = open;
+  }
+  return segments;
+}
+
+const NO_NAMES: readonly string[] = [];
 
 export const CLIENT_ID_MAX_CHARS = 64;
 const INDEX = /^(?:0|[1-9][0-9]{0,8})$/;
-const INDEXED_TAIL = /^([^[\]]*)\]\[([^[\]]+)\]$/;

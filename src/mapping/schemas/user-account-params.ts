@@ -10,6 +10,8 @@ const WEB_LINKS = `${ACCOUNT}[web_links]`;
 const PHONES = 'user[item_attributes][phones_attributes]';
 
 export const ADDRESS_FIELDS = ['street', 'street2', 'city', 'state', 'postal_code', 'country_code'] as const;
+const FLAG_VALUES = ['1', '0'];
+
 export const PHONE_FIELDS = ['work_number', 'cell_number', 'fax_number'] as const;
 
 /**
@@ -18,33 +20,31 @@ export const PHONE_FIELDS = ['work_number', 'cell_number', 'fax_number'] as cons
  * alike, because the platform stores the entry as a whole.
  */
 export function checkUserAccountParams(check: ParamChecker): void {
-  for (const entry of check.indexed(ADDRESSES)) {
-    const name = (field: string): string => `${ADDRESSES}[${entry.index}][${field}]`;
-    check.requiredAlways(name('city'), 'the city of an address');
-    const country = check.requiredAlways(name('country_code'), 'the country code of an address');
-    check.countryCode(name('country_code'));
+  for (const { index } of check.indexed(ADDRESSES)) {
+    const prefix = `${ADDRESSES}[${index}]`;
+    check.requiredAlways(`${prefix}[city]`, 'the city of an address');
+    const country = check.requiredAlways(`${prefix}[country_code]`, 'the country code of an address');
+    check.countryCode(`${prefix}[country_code]`);
     if (country !== undefined && COUNTRIES_REQUIRING_STATE.has(country)) {
-      check.requiredAlways(name('state'), 'the state', `the address is in ${country}`);
+      check.requiredAlways(`${prefix}[state]`, 'the state', `the address is in ${country}`);
     }
   }
   // Phones have no required sub-field; reading them reports malformed indexes.
   check.indexed(PHONES);
-  for (const entry of check.indexed(PREFERENCES)) {
-    const name = (field: string): string => `${PREFERENCES}[${entry.index}][${field}]`;
-    check.requiredAlways(name('key'), 'the key of a preference');
-    if (check.requiredAlways(name('value'), 'the value of a preference') !== undefined) {
-      check.oneOf(name('value'), ['1', '0']);
+  for (const { index } of check.indexed(PREFERENCES)) {
+    const prefix = `${PREFERENCES}[${index}]`;
+    check.requiredAlways(`${prefix}[key]`, 'the key of a preference');
+    if (check.requiredAlways(`${prefix}[value]`, 'the value of a preference') !== undefined) {
+      check.oneOf(`${prefix}[value]`, FLAG_VALUES);
     }
   }
   for (const entry of check.indexed(PROFILES)) {
     const param = entry.fields.get('custom_data');
     if (param !== undefined) checkJsonObject(check, param);
   }
-  for (const [param, value] of Object.entries(check.params)) {
-    if (param.startsWith(`${WEB_LINKS}[`)) check.httpUrl(param);
-    else if (param === WEB_LINKS && value.trim() !== '') {
-      check.report(param, 'INVALID_VALUE', `web links are sent one per kind, e.g. ${WEB_LINKS}[website]`);
-    }
+  for (const param of check.namesUnder(WEB_LINKS, 1)) check.httpUrl(param);
+  if (check.value(WEB_LINKS) !== undefined) {
+    check.report(WEB_LINKS, 'INVALID_VALUE', `web links are sent one per kind, e.g. ${WEB_LINKS}[website]`);
   }
 }
 

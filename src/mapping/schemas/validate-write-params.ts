@@ -103,7 +103,7 @@ export function validateWriteParams(
 }
 
 function reportUnknownParams(check: ParamChecker, isKnown: (name: string) => boolean): void {
-  for (const name of Object.keys(check.params)) {
+  for (const name of check.names) {
     if (TRANSPORT_PARAMS.has(name) || isKnown(name)) continue;
     // The value is not quoted: an unknown param may hold anything, a password included.
     check.report(name, 'UNKNOWN_PARAM', 'not a param of this operation: the platform would ignore it');
