@@ -34,7 +34,7 @@ export class DependencyGate {
       if (!this.knownId(parent)) {
         return {
           parent,
-          message: `skipped because ${name} is unknown: it is not in this run's sources and was never synced. Add it to the source, or sync it first.`,
+          message: `skipped because ${name} is unknown: no valid row of this run has it and it was never synced. Fix or add its row, or sync it first.`,
         };
       }
     }

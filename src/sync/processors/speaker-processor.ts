@@ -1,6 +1,8 @@
 import type { MemberRef } from '../../platform/member-ref.js';
 import type { FlatParams } from '../../platform/params.js';
-import { isAlreadyThere, isStatus } from './process-outcome.js';
+import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
+
+const MAX_TRIES = 3;
 import type { Processor, ProcessorContext } from './processor.js';
 import { isRemoval, splitLinkKey, withoutClientId } from './processor.js';
 
@@ -22,10 +24,15 @@ export const processSpeaker: Processor = async (item, context, counter) => {
     }
     return counter.done(item.plannedAction === 'delete' ? 'deleted' : 'updated');
   }
-  try {
-    await counter.call(() => context.platform.speakers.add(event, params));
-  } catch (error) {
-    if (!isAlreadyThere(error)) throw error;
+  for (let tries = 1; ; tries += 1) {
+    try {
+      await counter.call(() => context.platform.speakers.add(event, params));
+      break;
+    } catch (error) {
+      if (isAlreadyThere(error)) break;
+      // A link added twice is still one link: a lost answer is simply sent again.
+      if (!isOutcomeUnknown(error) || tries >= MAX_TRIES) throw error;
+    }
   }
   return counter.done(item.plannedAction === 'create' ? 'created' : 'updated');
 };

@@ -1,0 +1,88 @@
+/**
+ * A small conference as CSV files with the mappings that read them: users, sessions,
+ * speaker links and personal schedules. Client ids carry a prefix so that several
+ * fixtures can share one ledger.
+ */
+export interface ConferenceOptions {
+  prefix: string;
+  users: number;
+  events: number;
+  /** Speaker links whose user is not in users.csv (and never synced). */
+  orphanSpeakers?: number;
+}
+
+export const EVENT_MAPPING = `version: 1
+intents:
+  - kind: event
+    params:
+      client_id: client_id
+      name: name
+      description: { column: description, transforms: [text_to_xhtml] }
+      start: start
+      finish: finish
+      track: track
+      sponsor_client_id: sponsor
+`;
+
+export const SPEAKER_MAPPING = `version: 1
+intents:
+  - kind: speaker
+    params:
+      event_client_id: event_client_id
+      user_client_id: user_client_id
+      type: { column: type, transforms: [lower] }
+`;
+
+export const SCHEDULE_MAPPING = `version: 1
+intents:
+  - kind: schedule
+    params:
+      user_client_id: user_client_id
+      event_client_id: event_client_id
+`;
+
+export function conferenceFiles(options: ConferenceOptions): Record<string, string> {
+  const { prefix } = options;
+  const users = ['client_id,email,first_name,last_name,company'];
+  for (let i = 1; i <= options.users; i += 1) {
+    users.push(`${prefix}u${i},${prefix}u${i}@example.org,First${i},Last${i},Acme`);
+  }
+  const events = ['client_id,name,description,start,finish,track,sponsor'];
+  for (let i = 1; i <= options.events; i += 1) {
+    const hour = String(9 + (i % 8)).padStart(2, '0');
+    events.push(
+      `${prefix}e${i},Session ${i},About ${i},2026-06-0${1 + (i % 3)}T${hour}:00:00Z,2026-06-0${1 + (i % 3)}T${hour}:45:00Z,Track ${1 + (i % 2)},`,
+    );
+  }
+  const speakers = ['event_client_id,user_client_id,type'];
+  for (let i = 1; i <= options.events; i += 1)
+    speakers.push(`${prefix}e${i},${prefix}u${1 + (i % options.users)},Speaker`);
+  for (let i = 1; i <= (options.orphanSpeakers ?? 0); i += 1)
+    speakers.push(`${prefix}e${i},${prefix}ghost${i},speaker`);
+  const schedules = ['user_client_id,event_client_id'];
+  for (let i = 1; i <= options.users; i += 1) {
+    for (let j = 0; j < 2; j += 1)
+      schedules.push(`${prefix}u${i},${prefix}e${1 + ((i + j) % options.events)}`);
+  }
+  return {
+    [`${prefix}-users.csv`]: `${users.join('\n')}\n`,
+    [`${prefix}-events.csv`]: `${events.join('\n')}\n`,
+    [`${prefix}-speakers.csv`]: `${speakers.join('\n')}\n`,
+    [`${prefix}-schedules.csv`]: `${schedules.join('\n')}\n`,
+    'events-map.yaml': EVENT_MAPPING,
+    'speakers-map.yaml': SPEAKER_MAPPING,
+    'schedules-map.yaml': SCHEDULE_MAPPING,
+    [`${prefix}.yaml`]: conferenceJob(prefix),
+  };
+}
+
+export function conferenceJob(prefix: string, extra = ''): string {
+  return `name: ${prefix}
+rate: { per_second: 2000, concurrency: 8 }
+${extra}steps:
+  - { mapping: users, source: { csv: ./${prefix}-users.csv } }
+  - { mapping: ./events-map.yaml, source: { csv: ./${prefix}-events.csv } }
+  - { mapping: ./speakers-map.yaml, source: { csv: ./${prefix}-speakers.csv } }
+  - { mapping: ./schedules-map.yaml, source: { csv: ./${prefix}-schedules.csv } }
+`;
+}
