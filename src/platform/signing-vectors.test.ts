@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FlatParams } from './params.js';
-import { maskSigningKey, signRequest, withoutSignature } from './signing.js';
+import { compareCodePoints, maskSigningKey, signRequest, signingStringOf, withoutSignature } from './signing.js';
 
 /**
  * Vectors worked out by hand from spec §5 (the strings below were written out on paper,
@@ -97,5 +98,23 @@ describe('signing vectors derived from spec §5', () => {
   it('masks the signing key for display', () => {
     expect(maskSigningKey('key_id=12sekret', 'sekret')).toBe('key_id=12<signing key>');
     expect(maskSigningKey('key_id=12', 'sekret')).toBe('key_id=12');
+  });
+});
+
+describe('plain string order is UTF-8 byte order', () => {
+  const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+
+  it('matches byte order for any strings, astral characters included (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (a, b) => {
+        expect(Math.sign(compareCodePoints(a, b))).toBe(Math.sign(byBytes(a, b)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('puts U+FFFD before an emoji, where UTF-16 order would not', () => {
+    expect(signingStringOf({}, { 'a[😀]': '1', 'a[\uFFFD]': '1' }, '')).toBe('a[\uFFFD]=1a[😀]=1');
+    expect(['😀', '\uFFFD'].sort()).toEqual(['😀', '\uFFFD']);
   });
 });
