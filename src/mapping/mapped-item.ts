@@ -24,6 +24,11 @@ export interface IntentsItem {
   type: 'intents';
   origin: RowOrigin;
   intents: Intent[];
+  /**
+   * Set on a user's schedule, yielded after the source's last row: how many rows (already
+   * reported as `grouped`) went into it. Such an item is not a row of its own.
+   */
+  groupedRows?: number;
 }
 
 /** A row left out on purpose by a `when:` condition (or a mapping module's `skip`). */
@@ -38,6 +43,8 @@ export interface InvalidItem {
   type: 'invalid';
   origin: RowOrigin;
   problems: MappingProblem[];
+  /** As on {@link IntentsItem}: a grouped schedule that failed validation, not a row. */
+  groupedRows?: number;
 }
 
 /**

@@ -75,12 +75,14 @@ export class ScheduleGrouper {
         schedule.origin,
         this.vendor,
       );
+      const groupedRows = schedule.events.length;
       yield checked.ok
-        ? { type: 'intents', origin: schedule.origin, intents: [checked.intent] }
+        ? { type: 'intents', origin: schedule.origin, intents: [checked.intent], groupedRows }
         : {
             type: 'invalid',
             origin: schedule.origin,
             problems: checked.problems.map((problem) => locateProblem(schedule.origin, problem)),
+            groupedRows,
           };
     }
     this.users.clear();

@@ -8,6 +8,7 @@ import { registerResumeCommand } from './resume.js';
 import { registerRetryCommand } from './retry.js';
 import { registerRunsCommand } from './runs.js';
 import { registerReportCommand } from './report.js';
+import { registerValidateCommand } from './validate.js';
 
 /** Each command lives in its own file and adds itself to the program here. */
 export const commandRegistrars: Array<(program: Command) => void> = [
@@ -20,4 +21,5 @@ export const commandRegistrars: Array<(program: Command) => void> = [
   registerRetryCommand,
   registerRunsCommand,
   registerReportCommand,
+  registerValidateCommand,
 ];

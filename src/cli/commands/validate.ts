@@ -1,0 +1,124 @@
+import type { Command } from 'commander';
+import { ConfigError } from '../../errors/evsync-error.js';
+import { formatValidationSummary } from '../../mapping/validate/format-validation-summary.js';
+import { RowProgress } from '../../mapping/validate/row-progress.js';
+import {
+  validateSteps,
+  type StepResult,
+  type ValidationStep,
+} from '../../mapping/validate/validate-steps.js';
+import { ValidationReport } from '../../mapping/validate/validation-report.js';
+import { openSource } from '../../sources/open-source.js';
+import { sourceConfigSchema } from '../../sources/source-config.js';
+import { loadJobFile } from '../../sync/job-file.js';
+import { EXIT } from '../exit-codes.js';
+
+interface ValidateCliOptions {
+  source?: string;
+  mapping?: string;
+  report?: string;
+  json?: boolean;
+}
+
+export function registerValidateCommand(program: Command): void {
+  program
+    .command('validate')
+    .description(
+      'Read, map and validate sources without sending anything: a summary, and every problem row in a report.',
+    )
+    .argument('[job]', 'the job file (YAML); or give --source and --mapping')
+    .option('--source <file>', 'a CSV file to validate instead of a job')
+    .option('--mapping <name>', 'with --source: a shipped mapping (users, eventbrite…) or a mapping file')
+    .option('--report <file>', 'write every invalid, skipped and duplicate row to a .csv or .json file')
+    .option('--json', 'print the summary as JSON')
+    .addHelpText('after', '\nExit status: 0 all rows valid, 1 some rows invalid, 2 usage or file error.')
+    .action(async (jobPath: string | undefined, options: ValidateCliOptions) => {
+      process.exitCode = await validateCommand(jobPath, options);
+    });
+}
+
+async function validateCommand(jobPath: string | undefined, options: ValidateCliOptions): Promise<number> {
+  const steps = validationSteps(jobPath, options);
+  const report = options.report === undefined ? undefined : new ValidationReport(options.report);
+  const progress = new RowProgress();
+  let results: StepResult[];
+  try {
+    results = await validateSteps(steps, {
+      vendor: process.env.EVSYNC_VENDOR ?? 'svc',
+      progress,
+      ...(report ? { report } : {}),
+    });
+  } finally {
+    progress.stop();
+    await report?.close();
+  }
+  process.stdout.write(
+    options.json
+      ? `${JSON.stringify(results.map(toJson), null, 2)}\n`
+      : formatResults(results, options.report),
+  );
+  return results.every((result) => result.summary.allValid) ? EXIT.ok : EXIT.someRowsFailed;
+}
+
+function validationSteps(jobPath: string | undefined, options: ValidateCliOptions): ValidationStep[] {
+  if (jobPath !== undefined) {
+    if (options.source !== undefined || options.mapping !== undefined) {
+      throw new ConfigError('Give either a job file or --source with --mapping, not both', {
+        code: 'EVSYNC_USAGE',
+      });
+    }
+    const job = loadJobFile(jobPath);
+    return job.steps.map((step) => ({
+      mapping: step.mapping,
+      source: openSource(step.source, { baseDir: job.baseDir }),
+      baseDir: job.baseDir,
+    }));
+  }
+  if (options.source === undefined || options.mapping === undefined) {
+    throw new ConfigError('Give a job file, or --source FILE with --mapping NAME (e.g. --mapping users)', {
+      code: 'EVSYNC_USAGE',
+    });
+  }
+  const config = sourceConfigSchema.parse({ csv: options.source });
+  return [
+    {
+      mapping: options.mapping,
+      source: openSource(config, { baseDir: process.cwd() }),
+      baseDir: process.cwd(),
+    },
+  ];
+}
+
+function formatResults(results: StepResult[], reportFile: string | undefined): string {
+  const parts = results.map((result) => {
+    const notes: string[] = [];
+    if (result.header && result.header.missing.length > 0) {
+      const missing = result.header.missing.map((aliases) => aliases.join(' / ')).join('; ');
+      notes.push(`  note: the source has no column ${missing} (read as empty)`);
+    }
+    const title = `${result.mapping} (${result.mappingFile}) ← ${result.source}`;
+    return [formatValidationSummary(title, result.summary), ...notes].join('\n');
+  });
+  if (reportFile !== undefined) parts.push(`Report written to ${reportFile}`);
+  return `${parts.join('\n\n')}\n`;
+}
+
+function toJson(result: StepResult): unknown {
+  const { summary } = result;
+  return {
+    mapping: result.mapping,
+    mappingFile: result.mappingFile,
+    source: result.source,
+    missingColumns: result.header?.missing ?? [],
+    rowsRead: summary.rowsRead,
+    rowsValid: summary.rowsValid + summary.rowsGrouped,
+    rowsSkipped: summary.rowsSkipped,
+    rowsDuplicate: summary.rowsDuplicate,
+    rowsInvalid: summary.rowsInvalid,
+    schedulesInvalid: summary.groupsInvalid,
+    intents: Object.fromEntries(summary.intents),
+    problems: [...summary.problems.values()],
+    duplicates: [...summary.duplicates.values()],
+    skipped: [...summary.skipped.values()],
+  };
+}

@@ -1,0 +1,35 @@
+import type { ProblemGroup, ValidationSummary } from './validation-summary.js';
+
+/** The summary of one step of `evsync validate`, for a person. */
+export function formatValidationSummary(title: string, summary: ValidationSummary): string {
+  const lines = [title];
+  const intents = [...summary.intents]
+    .map(([kind, count]) => `${kind} ${count.toLocaleString('en')}`)
+    .join(', ');
+  const row = (label: string, count: number, extra = ''): string =>
+    `  ${label.padEnd(12)}${count.toLocaleString('en').padStart(10)}${extra}`;
+  lines.push(row('rows read', summary.rowsRead));
+  lines.push(row('valid', summary.rowsValid + summary.rowsGrouped));
+  lines.push(`  ${'intents'.padEnd(12)}${' '.repeat(10)}  ${intents || 'none'}`);
+  lines.push(row('skipped', summary.rowsSkipped));
+  lines.push(row('duplicates', summary.rowsDuplicate));
+  lines.push(row('invalid', summary.rowsInvalid));
+  if (summary.groupsInvalid > 0) lines.push(row('invalid schedules', summary.groupsInvalid));
+  section(lines, 'Invalid rows, by problem', summary.problems);
+  section(lines, 'Duplicates', summary.duplicates);
+  section(lines, 'Skipped rows, by reason', summary.skipped);
+  return lines.join('\n');
+}
+
+function section(lines: string[], heading: string, groups: Map<string, ProblemGroup>): void {
+  if (groups.size === 0) return;
+  lines.push('', `${heading}:`);
+  const sorted = [...groups.values()].sort((a, b) => b.count - a.count);
+  for (const group of sorted) {
+    const what = group.field === '' ? group.code : `${group.code} in ${group.field}`;
+    lines.push(`  ${what}: ${group.count.toLocaleString('en')} ${group.count === 1 ? 'row' : 'rows'}`);
+    for (const example of group.examples) lines.push(`    ${example}`);
+    if (group.count > group.examples.length)
+      lines.push(`    … and ${group.count - group.examples.length} more`);
+  }
+}

@@ -1,0 +1,59 @@
+import type { Source } from '../../sources/source-row.js';
+import { loadMapping } from '../load-mapping.js';
+import { mapSource } from '../map-source.js';
+import type { HeaderReport } from '../mapped-item.js';
+import type { RowProgress } from './row-progress.js';
+import type { ValidationReport } from './validation-report.js';
+import { ValidationSummary } from './validation-summary.js';
+
+/** One mapping over one source, as a job step names them. */
+export interface ValidationStep {
+  mapping: string;
+  source: Source;
+  /** Where a mapping path is resolved (the job file's folder). */
+  baseDir: string;
+}
+
+export interface StepResult {
+  mapping: string;
+  mappingFile: string;
+  source: string;
+  header: HeaderReport | undefined;
+  summary: ValidationSummary;
+}
+
+export interface ValidateOptions {
+  vendor: string;
+  report?: ValidationReport;
+  progress?: RowProgress;
+}
+
+/**
+ * Reads, maps and validates every step without any network call. Rows are counted and
+ * problems written to the report as they stream by; nothing is kept per row.
+ */
+export async function validateSteps(
+  steps: readonly ValidationStep[],
+  options: ValidateOptions,
+): Promise<StepResult[]> {
+  const results: StepResult[] = [];
+  for (const step of steps) {
+    const mapping = await loadMapping(step.mapping, { baseDir: step.baseDir, vendor: options.vendor });
+    const summary = new ValidationSummary();
+    let header: HeaderReport | undefined;
+    options.progress?.step(`${mapping.name} ← ${step.source.description}`);
+    for await (const item of mapSource(step.source, mapping, { onHeader: (report) => (header = report) })) {
+      summary.add(item);
+      options.report?.add(mapping.name, item);
+      options.progress?.tick();
+    }
+    results.push({
+      mapping: mapping.name,
+      mappingFile: mapping.file,
+      source: step.source.description,
+      header,
+      summary,
+    });
+  }
+  return results;
+}
