@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openLedger } from '../../src/ledger/open-ledger.js';
+import { PlatformClient } from '../../src/platform/platform-client.js';
+import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
+import { startSandbox } from '../../src/sandbox/start-sandbox.js';
+import { resumeRun } from '../../src/sync/engine/resume-run.js';
+import { jobYaml, people, usersCsv } from './sync-harness.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const USERS = 300;
+
+/** `evsync run` as a user starts it, in its own process, against the sandbox of this test. */
+function spawnRun(dir: string, sandbox: RunningSandbox): ChildProcess {
+  return spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'run', join(dir, 'job.yaml')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        EVSYNC_BASE_URL: sandbox.url,
+        EVSYNC_KEY_ID: sandbox.keyId,
+        EVSYNC_SIGNING_KEY: sandbox.signingKey,
+        EVSYNC_DATA_DIR: join(dir, 'data'),
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+}
+
+async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('timed out waiting for the spawned run to make progress');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+}
+
+async function resumeInProcess(
+  dir: string,
+  sandbox: RunningSandbox,
+): Promise<{ runId: string; status: string; total: number }> {
+  const ledger = await openLedger({ dataDir: join(dir, 'data') });
+  const client = new PlatformClient({
+    baseUrl: sandbox.url,
+    keyId: sandbox.keyId,
+    signingKey: sandbox.signingKey,
+    rateLimit: { requestsPerSecond: 2_000, concurrency: 8 },
+  });
+  try {
+    const [run] = await ledger.listRuns(1);
+    const summary = await resumeRun({ ledger, platform: client, concurrency: 8 }, run!.id);
+    const total = Object.values(summary.totals).reduce((a, b) => a + (b ?? 0), 0);
+    return { runId: run!.id, status: summary.run.status, total };
+  } finally {
+    await client.close();
+    await ledger.close();
+  }
+}
+
+describe('interrupted runs (spawned evsync process)', () => {
+  let dir: string;
+  let sandbox: RunningSandbox;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'evsync-kill-'));
+    // 25 ms per request at 60 requests/s: the run takes seconds, long enough to be cut.
+    sandbox = await startSandbox({ faults: { latency: { minMs: 25, maxMs: 25 } } });
+    writeFileSync(join(dir, 'users.csv'), usersCsv(people(USERS, 'k')));
+    writeFileSync(
+      join(dir, 'job.yaml'),
+      jobYaml('killable', '  - { mapping: users, source: { csv: ./users.csv } }\n').replace(
+        'per_second: 1000, concurrency: 8',
+        'per_second: 60, concurrency: 4',
+      ),
+    );
+  });
+  afterEach(async () => {
+    await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('kill -9 mid-run loses nothing: resume completes every intent and creates nothing twice', async () => {
+    const child = spawnRun(dir, sandbox);
+    const done = exited(child);
+    await waitFor(() => sandbox.counters.callsTo('POST', '/user') >= 80, 90_000);
+    child.kill('SIGKILL');
+    expect((await done).signal).toBe('SIGKILL');
+    const createdBeforeKill = sandbox.state.conferenceUsers().length;
+    expect(createdBeforeKill).toBeGreaterThan(0);
+    expect(createdBeforeKill).toBeLessThan(USERS);
+
+    const resumed = await resumeInProcess(dir, sandbox);
+    expect(resumed.status).toBe('completed');
+    expect(resumed.total).toBe(USERS);
+    expect(sandbox.counters.duplicates()).toEqual({});
+    expect(sandbox.state.conferenceUsers().filter((u) => u.email.startsWith('k'))).toHaveLength(USERS);
+  }, 180_000);
+
+  it('SIGINT stops taking work, finishes what is in flight, marks the run interrupted; resume finishes it', async () => {
+    const child = spawnRun(dir, sandbox);
+    const done = exited(child);
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await waitFor(() => sandbox.counters.callsTo('POST', '/user') >= 60, 90_000);
+    child.kill('SIGINT');
+    const { code } = await done;
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/stopping/);
+    const callsAtExit = sandbox.counters.snapshot().total;
+
+    const ledger = await openLedger({ dataDir: join(dir, 'data') });
+    const [run] = await ledger.listRuns(1);
+    const recorded = Object.values(await ledger.resultCounts(run!.id)).reduce(
+      (sum, perKind) => sum + Object.values(perKind ?? {}).reduce((a, b) => a + (b ?? 0), 0),
+      0,
+    );
+    await ledger.close();
+    expect(run?.status).toBe('interrupted');
+    // Every request that went out before the stop has its result: nothing was left in flight.
+    expect(recorded).toBe(callsAtExit);
+
+    const resumed = await resumeInProcess(dir, sandbox);
+    expect(resumed).toMatchObject({ status: 'completed', total: USERS });
+    expect(sandbox.counters.callsTo('POST', '/user')).toBe(USERS);
+    expect(sandbox.counters.duplicates()).toEqual({});
+  }, 180_000);
+});
