@@ -70,6 +70,7 @@ export function describeSignature(options: Omit<SignOptions, 'json'>): {
 export function registerSignCommand(program: Command): void {
   program
     .command('sign')
+    .summary('sign a request offline (§5) and show the string that was hashed')
     .description(
       'Sign a request offline as spec §5 does and show the string that was hashed: compare it with what the platform expected after a 401. The client also sends format=json as a GET param; pass --get format=json to match it.',
     )
