@@ -9,7 +9,7 @@ import { detectEncoding, type CsvEncoding } from './detect-encoding.js';
 import { detectDialect, type CsvDelimiter } from './detect-delimiter.js';
 import { createDecodeStream } from './decode-stream.js';
 import { parseCsvChunks } from './parse-csv-chunks.js';
-import { readCsvRecords } from './read-csv-records.js';
+import { CsvRecordReader } from './read-csv-records.js';
 
 export interface CsvSourceOptions {
   /** Absolute (or cwd-relative) path to read. */
@@ -57,11 +57,12 @@ async function* readCsv(options: CsvSourceOptions, displayPath: string): AsyncGe
   });
   bytes.on('error', (error) => text.destroy(error));
   bytes.pipe(text);
+  const reader = new CsvRecordReader({ source: displayPath, firstLine: dialect.sepLineLength > 0 ? 2 : 1 });
   try {
-    yield* readCsvRecords(parseCsvChunks(text, dialect.delimiter), {
-      source: displayPath,
-      firstLine: dialect.sepLineLength > 0 ? 2 : 1,
-    });
+    for await (const chunk of parseCsvChunks(text, dialect.delimiter)) {
+      for (const item of reader.read(chunk)) yield item;
+    }
+    reader.end();
   } finally {
     bytes.destroy();
   }

@@ -12,54 +12,74 @@ export interface CsvRecordContext {
 }
 
 /**
- * Parsed rows → source items. Physical line numbers are counted from the line breaks the
- * rows contain: a quoted field keeps its line breaks, so a record spanning three lines
- * moves the count by three, and a row starts on the line after the previous row ends.
+ * Parsed rows → source items, one chunk at a time (synchronously: a generator per row would
+ * cost more than the parsing). Physical line numbers are counted from the line breaks the
+ * rows contain: a quoted field keeps its line breaks, so a record spanning three lines moves
+ * the count by three, and a row starts on the line after the previous row ends.
  */
-export async function* readCsvRecords(
-  chunks: AsyncIterable<CsvChunk>,
-  context: CsvRecordContext,
-): AsyncGenerator<SourceItem> {
-  let line = context.firstLine;
-  let header: string[] | undefined;
-  let rowNumber = 0;
-  for await (const chunk of chunks) {
+export class CsvRecordReader {
+  private line: number;
+  private header: string[] | undefined;
+  private rowNumber = 0;
+
+  constructor(private readonly context: CsvRecordContext) {
+    this.line = context.firstLine;
+  }
+
+  read(chunk: CsvChunk): SourceItem[] {
+    const items: SourceItem[] = [];
     const errorsByRow = groupErrors(chunk.errors);
     for (let index = 0; index < chunk.rows.length; index++) {
       const fields = chunk.rows[index]!;
-      const rowLine = line;
-      line += 1 + breaksIn(fields);
+      const rowLine = this.line;
+      this.line += 1 + breaksIn(fields);
       if (fields.length === 1 && fields[0] === '' && !errorsByRow.has(index)) continue; // blank line
-      if (header === undefined) {
-        if (errorsByRow.has(index)) throw headerQuoteError(context.source, rowLine);
-        header = checkCsvHeader(fields, `CSV file ${context.source}`, rowLine);
+      if (this.header === undefined) {
+        if (errorsByRow.has(index)) throw headerQuoteError(this.context.source, rowLine);
+        this.header = checkCsvHeader(fields, `CSV file ${this.context.source}`, rowLine);
         continue;
       }
-      rowNumber += 1;
-      const origin = { source: context.source, row: rowNumber, line: rowLine };
-      const quoteError = errorsByRow.get(index)?.find((error) => error.type === 'Quotes');
-      if (quoteError !== undefined) {
-        yield { ok: false, origin, ...describeQuoteError(quoteError, fields, rowLine) };
-      } else if (fields.length !== header.length) {
-        yield {
-          ok: false,
-          origin,
-          code: 'CSV_RAGGED_ROW',
-          message:
-            `has ${fields.length} fields but the header has ${header.length}: ` +
-            'check for a missing or extra delimiter, or a value with the delimiter that needs quotes',
-        };
-      } else {
-        const values: Record<string, string> = {};
-        for (let column = 0; column < header.length; column++) values[header[column]!] = fields[column]!;
-        yield { ok: true, origin, values };
-      }
+      this.rowNumber += 1;
+      items.push(this.item(fields, rowLine, errorsByRow.get(index), this.header));
+    }
+    return items;
+  }
+
+  /** Throws when the file had no header at all. */
+  end(): void {
+    if (this.header === undefined) {
+      throw new SourceError(
+        `CSV file ${this.context.source} is empty: it needs a header row naming the columns`,
+        {
+          code: 'CSV_NO_HEADER',
+        },
+      );
     }
   }
-  if (header === undefined) {
-    throw new SourceError(`CSV file ${context.source} is empty: it needs a header row naming the columns`, {
-      code: 'CSV_NO_HEADER',
-    });
+
+  private item(
+    fields: string[],
+    rowLine: number,
+    errors: Papa.ParseError[] | undefined,
+    header: string[],
+  ): SourceItem {
+    const origin = { source: this.context.source, row: this.rowNumber, line: rowLine };
+    const quoteError = errors?.find((error) => error.type === 'Quotes');
+    if (quoteError !== undefined)
+      return { ok: false, origin, ...describeQuoteError(quoteError, fields, rowLine) };
+    if (fields.length !== header.length) {
+      return {
+        ok: false,
+        origin,
+        code: 'CSV_RAGGED_ROW',
+        message:
+          `has ${fields.length} fields but the header has ${header.length}: ` +
+          'check for a missing or extra delimiter, or a value with the delimiter that needs quotes',
+      };
+    }
+    const values: Record<string, string> = {};
+    for (let column = 0; column < header.length; column++) values[header[column]!] = fields[column]!;
+    return { ok: true, origin, values };
   }
 }
 
