@@ -9,14 +9,17 @@ import { SqlLedger } from './sql-ledger.js';
 export interface OpenLedgerOptions {
   /**
    * PostgreSQL connection URL. When set, the ledger lives on that server and can be shared
-   * by several processes. @defaultValue `process.env.DATABASE_URL`
+   * by several processes. An empty string forces the embedded ledger whatever the
+   * environment says. @defaultValue `env.DATABASE_URL`
    */
   databaseUrl?: string;
   /**
    * Folder of the embedded ledger (PGlite), used when there is no database URL.
-   * @defaultValue `process.env.EVSYNC_DATA_DIR`, else `./.evsync`
+   * @defaultValue `env.EVSYNC_DATA_DIR`, else `./.evsync`
    */
   dataDir?: string;
+  /** Where `DATABASE_URL` and `EVSYNC_DATA_DIR` are read. @defaultValue `process.env` */
+  env?: NodeJS.ProcessEnv;
   /** PostgreSQL schema for the tables (created if missing). @defaultValue the server's `search_path` */
   schema?: string;
 }
@@ -26,7 +29,9 @@ export interface OpenLedgerOptions {
  * when a database URL is given, otherwise the embedded PGlite ledger in the data folder.
  */
 export async function openLedger(options: OpenLedgerOptions = {}): Promise<Ledger> {
-  const databaseUrl = options.databaseUrl ?? nonEmpty(process.env.DATABASE_URL);
+  // An explicit empty string asks for the embedded ledger whatever DATABASE_URL says (`evsync demo`).
+  const env = options.env ?? process.env;
+  const databaseUrl = nonEmpty(options.databaseUrl ?? env.DATABASE_URL);
   if (databaseUrl !== undefined) {
     const client = await openPgClient({
       databaseUrl,
@@ -34,7 +39,7 @@ export async function openLedger(options: OpenLedgerOptions = {}): Promise<Ledge
     });
     return ready(client, 'postgres', describeDatabase(databaseUrl, options.schema));
   }
-  const dataDir = resolve(options.dataDir ?? nonEmpty(process.env.EVSYNC_DATA_DIR) ?? './.evsync');
+  const dataDir = resolve(options.dataDir ?? nonEmpty(env.EVSYNC_DATA_DIR) ?? './.evsync');
   const { client, clusterDir } = await openPgliteClient(dataDir);
   return ready(client, 'embedded', `embedded ledger in ${clusterDir}`);
 }

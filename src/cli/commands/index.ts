@@ -8,6 +8,7 @@ import { registerResumeCommand } from './resume.js';
 import { registerRetryCommand } from './retry.js';
 import { registerRunsCommand } from './runs.js';
 import { registerReportCommand } from './report.js';
+import { registerDemoCommand } from './demo.js';
 import { registerValidateCommand } from './validate.js';
 
 /** Each command lives in its own file and adds itself to the program here. */
@@ -21,5 +22,6 @@ export const commandRegistrars: Array<(program: Command) => void> = [
   registerRetryCommand,
   registerRunsCommand,
   registerReportCommand,
+  registerDemoCommand,
   registerValidateCommand,
 ];

@@ -44,7 +44,7 @@ export async function collectIntents(job: LoadedJob, options: CollectOptions): P
     };
     const onHeader = (report: { missing: string[][]; unused: string[] }): void => {
       if (report.missing.length > 0) {
-        options.logger?.warn(
+        options.logger?.info(
           {
             source: source.description,
             mapping: mapping.name,
