@@ -34,6 +34,9 @@ export async function* parseCsvChunks(text: Readable, delimiter: string): AsyncG
       if (results.data.length > 0 || results.errors.length > 0) {
         ready.push({ rows: results.data, errors: results.errors });
         handle.pause();
+        // papaparse's pause stops the parser only: its stream reader keeps queueing 'data'
+        // events, so the text stream itself must be paused too.
+        text.pause();
         paused = true;
       }
       signal();
@@ -66,6 +69,9 @@ export async function* parseCsvChunks(text: Readable, delimiter: string): AsyncG
       const waiting = new Promise<void>((resolve) => (wake = resolve));
       if (paused) {
         paused = false;
+        // Stream first: its data events come on a later tick, while parser.resume() may
+        // parse a queued chunk at once and pause both again.
+        text.resume();
         parser?.resume();
       }
       await waiting;

@@ -1,0 +1,53 @@
+import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { parseCsvChunks } from './parse-csv-chunks.js';
+
+describe('parseCsvChunks', () => {
+  it('stops pulling text while the reader does not ask for more (backpressure)', async () => {
+    let produced = 0;
+    const text = Readable.from(
+      (function* () {
+        yield 'a,b\n';
+        for (let i = 0; i < 10_000; i++) {
+          produced++;
+          yield `${i},${'x'.repeat(1000)}\n`;
+        }
+      })(),
+      { objectMode: true, highWaterMark: 4 },
+    );
+    const chunks = parseCsvChunks(text, ',');
+    const first = await chunks.next();
+    expect(first.done).toBe(false);
+    await sleep(50);
+    // A few chunks in flight at most, not the 10,000 the source could give.
+    expect(produced).toBeLessThan(50);
+    let rows = first.value!.rows.length;
+    for await (const chunk of chunks) rows += chunk.rows.length;
+    expect(produced).toBe(10_000);
+    expect(rows).toBeGreaterThanOrEqual(10_001);
+  });
+
+  it('stops the parser and the stream when the reader leaves early', async () => {
+    const text = Readable.from(
+      Array.from({ length: 1000 }, (_, i) => `${i},y\n`),
+      { objectMode: true },
+    );
+    for await (const _chunk of parseCsvChunks(text, ',')) break;
+    await sleep(10);
+    expect(text.destroyed).toBe(true);
+  });
+
+  it('passes a stream error to the reader', async () => {
+    const text = new Readable({ objectMode: true, read() {} });
+    text.push('a,b\n1,2\n');
+    setTimeout(() => text.destroy(new Error('disk gone')), 10);
+    await expect(
+      (async () => {
+        for await (const _chunk of parseCsvChunks(text, ',')) {
+          /* drain */
+        }
+      })(),
+    ).rejects.toThrow('disk gone');
+  });
+});
