@@ -1,4 +1,5 @@
 import { SPEAKER_TYPES } from './enums.js';
+import { IndexedGroups } from './indexed-groups.js';
 import type { ParamChecker } from './param-checker.js';
 
 const NAME = 'event[item_attributes][display_value]';
@@ -7,6 +8,9 @@ const START = 'event[start]';
 const FINISH = 'event[finish]';
 const SPEAKERS = 'event[speakers_attributes]';
 const LOCATION_NAME = 'location[item_attributes][display_value]';
+
+/** The indexed group of an event write. */
+export const EVENT_INDEXED_GROUPS = new IndexedGroups([SPEAKERS]);
 
 /**
  * The fields that make up a full location address. `street2` and `country_code` may be left

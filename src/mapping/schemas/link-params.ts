@@ -1,4 +1,5 @@
 import { SPEAKER_TYPES } from './enums.js';
+import { IndexedGroups } from './indexed-groups.js';
 import type { ParamChecker } from './param-checker.js';
 import { isPositiveIntegerText, quote } from './text-rules.js';
 
@@ -61,6 +62,9 @@ export function checkContactParams(check: ParamChecker, changing: boolean): void
   if (target !== undefined)
     check.positiveInteger(target, target === 'user_id' ? 'a user id' : 'an exhibitor id');
 }
+
+/** The indexed group of a schedule replacement. */
+export const SCHEDULE_INDEXED_GROUPS = new IndexedGroups(['event_client_ids']);
 
 export const SPEAKER_PARAM_PATTERNS = [
   'client_id',

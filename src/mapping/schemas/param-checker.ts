@@ -7,6 +7,8 @@ import { isHttpUrl } from './http-url.js';
 import { charLength, isBlank, isNonNegativeIntegerText, isPositiveIntegerText, quote } from './text-rules.js';
 import type { WriteParamIssue, WriteParamIssueCode } from './write-param-issue.js';
 import { checkWellFormedXhtml } from './xhtml.js';
+import { IndexedGroups } from './indexed-groups.js';
+import type { IndexedName } from './indexed-groups.js';
 
 /** `create` checks every rule; `update` only the params that are sent (spec 4.2 rule 3). */
 export type CheckMode = 'create' | 'update';
@@ -27,9 +29,14 @@ export class ParamChecker {
   /** The param names, read once: indexed groups scan them several times per request. */
   readonly names: readonly string[];
 
+  /**
+   * @param groups the indexed groups the operation reads; names in them are sorted out in
+   * one pass. Asking for a group not listed here still works, by a slower scan.
+   */
   constructor(
     readonly params: FlatParams,
     readonly mode: CheckMode = 'create',
+    private readonly groups?: IndexedGroups,
   ) {
     this.names = Object.keys(params);
   }
@@ -204,8 +211,8 @@ export class ParamChecker {
    */
   indexed(prefix: string): IndexedEntry[] {
     const entries = new Map<string, IndexedEntry>();
-    for (const name of this.namesUnder(prefix, 2)) {
-      const [index = '', field = ''] = lastSegments(name, 2);
+    for (const { name, index, field } of this.group(prefix)) {
+      if (field === undefined) continue;
       if (!INDEX.test(index)) {
         this.report(
           name,
@@ -224,8 +231,8 @@ export class ParamChecker {
   /** Values of a flat indexed list such as `event_client_ids[n]`, in index order. */
   indexedValues(prefix: string): { index: string; name: string; value: string }[] {
     const values: { index: string; name: string; value: string }[] = [];
-    for (const name of this.namesUnder(prefix, 1)) {
-      const [index = ''] = lastSegments(name, 1);
+    for (const { name, index, field } of this.group(prefix)) {
+      if (field !== undefined) continue;
       if (!INDEX.test(index)) {
         this.report(name, 'INVALID_INDEX', `"${index}" is not an index; use 0, 1, 2… as in ${prefix}[0]`);
         continue;
@@ -235,57 +242,25 @@ export class ParamChecker {
     return values.sort((a, b) => Number(a.index) - Number(b.index));
   }
 
-  /** Names that are `prefix` followed by exactly `depth` bracketed segments (`prefix[a][b]`). */
-  namesUnder(prefix: string, depth: 1 | 2): readonly string[] {
-    this.groups ??= groupNames(this.names);
-    return (depth === 1 ? this.groups[0] : this.groups[1]).get(prefix) ?? NO_NAMES;
+  /** Names that are `prefix` and one bracketed key (`user[…][web_links][blog]`). */
+  keyed(prefix: string): string[] {
+    return this.group(prefix)
+      .filter((entry) => entry.field === undefined)
+      .map((entry) => entry.name);
   }
 
-  // Built on first use, in one pass over the names, instead of one scan per indexed group.
-  private groups: [Map<string, string[]>, Map<string, string[]>] | undefined;
-}
-
-/**
- * Groups bracketed names by what is left after cutting one trailing `[…]` segment (first
- * map) and two (second map): `a[b][0][c]` is under `a[b][0]` and under `a[b]`.
- */
-function groupNames(names: readonly string[]): [Map<string, string[]>, Map<string, string[]>] {
-  const oneDeep = new Map<string, string[]>();
-  const twoDeep = new Map<string, string[]>();
-  for (const name of names) {
-    if (name.charCodeAt(name.length - 1) !== CLOSE_BRACKET) continue;
-    const last = name.lastIndexOf('[');
-    if (last <= 0) continue;
-    const head = name.slice(0, last);
-    addTo(oneDeep, head, name);
-    if (head.charCodeAt(head.length - 1) !== CLOSE_BRACKET) continue;
-    const previous = head.lastIndexOf('[');
-    if (previous > 0) addTo(twoDeep, head.slice(0, previous), name);
+  private group(prefix: string): readonly IndexedName[] {
+    if (this.groups?.prefixes.includes(prefix)) {
+      this.sorted ??= this.groups.sort(this.names);
+      return this.sorted.get(prefix) ?? NO_NAMES;
+    }
+    return new IndexedGroups([prefix]).sort(this.names).get(prefix) ?? NO_NAMES;
   }
-  return [oneDeep, twoDeep];
+
+  private sorted: Map<string, IndexedName[]> | undefined;
 }
 
-function addTo(groups: Map<string, string[]>, key: string, name: string): void {
-  const group = groups.get(key);
-  if (group) group.push(name);
-  else groups.set(key, [name]);
-}
-
-const CLOSE_BRACKET = 93;
-
-/** The contents of the last `count` bracketed segments of `name`. */
-function lastSegments(name: string, count: number): string[] {
-  const segments: string[] = [];
-  let end = name.length;
-  for (let i = 0; i < count; i++) {
-    const open = name.lastIndexOf('[', end - 1);
-    segments.unshift(name.slice(open + 1, end - 1));
-    end = open;
-  }
-  return segments;
-}
-
-const NO_NAMES: readonly string[] = [];
+const NO_NAMES: readonly IndexedName[] = [];
 
 export const CLIENT_ID_MAX_CHARS = 64;
 const INDEX = /^(?:0|[1-9][0-9]{0,8})$/;

@@ -1,4 +1,5 @@
 import { COUNTRIES_REQUIRING_STATE } from './country-codes.js';
+import { IndexedGroups } from './indexed-groups.js';
 import type { ParamChecker } from './param-checker.js';
 import { quote } from './text-rules.js';
 
@@ -8,6 +9,9 @@ const PREFERENCES = `${ACCOUNT}[preferences_attributes]`;
 const PROFILES = `${ACCOUNT}[profiles_attributes]`;
 const WEB_LINKS = `${ACCOUNT}[web_links]`;
 const PHONES = 'user[item_attributes][phones_attributes]';
+
+/** The indexed and keyed groups of a user write. */
+export const USER_INDEXED_GROUPS = new IndexedGroups([ADDRESSES, PHONES, PREFERENCES, PROFILES, WEB_LINKS]);
 
 export const ADDRESS_FIELDS = ['street', 'street2', 'city', 'state', 'postal_code', 'country_code'] as const;
 const FLAG_VALUES = ['1', '0'];
@@ -42,7 +46,7 @@ export function checkUserAccountParams(check: ParamChecker): void {
     const param = entry.fields.get('custom_data');
     if (param !== undefined) checkJsonObject(check, param);
   }
-  for (const param of check.namesUnder(WEB_LINKS, 1)) check.httpUrl(param);
+  for (const param of check.keyed(WEB_LINKS)) check.httpUrl(param);
   if (check.value(WEB_LINKS) !== undefined) {
     check.report(WEB_LINKS, 'INVALID_VALUE', `web links are sent one per kind, e.g. ${WEB_LINKS}[website]`);
   }

@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 import type { FlatParams } from '../../platform/params.js';
 import { checkCheckInParams, CHECK_IN_PARAM_PATTERNS } from './check-in-params.js';
-import { checkEventParams, eventParamPatterns } from './event-params.js';
+import { checkEventParams, EVENT_INDEXED_GROUPS, eventParamPatterns } from './event-params.js';
+import type { IndexedGroups } from './indexed-groups.js';
 import {
   checkContactParams,
   checkRsvpParams,
@@ -11,10 +12,12 @@ import {
   CONTACT_CHANGE_PARAM_PATTERNS,
   CONTACT_LIST_PARAM_PATTERNS,
   RSVP_PARAM_PATTERNS,
+  SCHEDULE_INDEXED_GROUPS,
   SCHEDULE_PARAM_PATTERNS,
   SPEAKER_PARAM_PATTERNS,
 } from './link-params.js';
 import { ParamChecker } from './param-checker.js';
+import { USER_INDEXED_GROUPS } from './user-account-params.js';
 import { checkUserParams, userParamPatterns } from './user-params.js';
 import type { WriteParamIssue } from './write-param-issue.js';
 
@@ -68,7 +71,11 @@ export function validateWriteParams(
   params: FlatParams,
   options: ValidateWriteParamsOptions,
 ): WriteParamIssue[] {
-  const check = new ParamChecker(params, operation.endsWith('.update') ? 'update' : 'create');
+  const check = new ParamChecker(
+    params,
+    operation.endsWith('.update') ? 'update' : 'create',
+    groupsOf(operation),
+  );
   switch (operation) {
     case 'user.create':
     case 'user.update':
@@ -100,6 +107,13 @@ export function validateWriteParams(
   }
   if (options.strict) reportUnknownParams(check, knownParamMatcher(operation, options.vendor));
   return check.issues;
+}
+
+function groupsOf(operation: WriteOperation): IndexedGroups | undefined {
+  if (operation.startsWith('user.')) return USER_INDEXED_GROUPS;
+  if (operation.startsWith('event.')) return EVENT_INDEXED_GROUPS;
+  if (operation === 'schedule.replace') return SCHEDULE_INDEXED_GROUPS;
+  return undefined;
 }
 
 function reportUnknownParams(check: ParamChecker, isKnown: (name: string) => boolean): void {
