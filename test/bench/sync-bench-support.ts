@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { openLedger } from '../../src/ledger/open-ledger.js';
+import type { Ledger } from '../../src/ledger/ledger.js';
+import { PlatformClient } from '../../src/platform/platform-client.js';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface SandboxProcess {
+  url: string;
+  keyId: string;
+  signingKey: string;
+  child: ChildProcess;
+  counters(): Promise<{
+    total: number;
+    calls: Record<string, number>;
+    statuses: Record<string, number>;
+    duplicates: Record<string, string[]>;
+  }>;
+  resetCounters(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The sandbox in its own process (`npx tsx src/cli/main.ts sandbox`), so it does not share our event loop. */
+export async function startSandboxProcess(extraArgs: string[] = []): Promise<SandboxProcess> {
+  const signingKey = randomBytes(16).toString('hex');
+  const child = spawn(
+    'npx',
+    ['tsx', 'src/cli/main.ts', 'sandbox', '--port', '0', '--json', '--signing-key', signingKey, ...extraArgs],
+    { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const line = await new Promise<string>((resolveLine, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', resolveLine);
+    child.once('exit', (code) => reject(new Error(`sandbox exited early (${code})`)));
+  });
+  const started = JSON.parse(line) as { url: string; keyId: string };
+  const admin = async (method: string, path: string): Promise<unknown> => {
+    const response = await fetch(`${started.url}/_sandbox/${path}`, { method });
+    return response.json();
+  };
+  return {
+    url: started.url,
+    keyId: started.keyId,
+    signingKey,
+    child,
+    counters: async () => (await admin('GET', 'counters')) as Awaited<ReturnType<SandboxProcess['counters']>>,
+    resetCounters: async () => {
+      await admin('DELETE', 'counters');
+    },
+    stop: async () => {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export interface BenchDir {
+  dir: string;
+  ledger: Ledger;
+  cleanup(): Promise<void>;
+}
+
+/** A temp folder with a fresh embedded ledger (its first open is not part of any figure). */
+export async function benchDir(): Promise<BenchDir> {
+  const dir = mkdtempSync(join(tmpdir(), 'evsync-bench-'));
+  const ledger = await openLedger({ dataDir: join(dir, 'ledger'), databaseUrl: '' });
+  return {
+    dir,
+    ledger,
+    cleanup: async () => {
+      await ledger.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function clientFor(sandbox: SandboxProcess, perSecond: number, concurrency: number): PlatformClient {
+  return new PlatformClient({
+    baseUrl: sandbox.url,
+    keyId: sandbox.keyId,
+    signingKey: sandbox.signingKey,
+    rateLimit: {
+      requestsPerSecond: perSecond,
+      concurrency,
+      burst: Math.max(1, Math.min(concurrency, perSecond)),
+    },
+  });
+}
+
+/** `count` users in the shipped `users` mapping's columns; `changed` rows get another last name. */
+export function writeUsers(
+  dir: string,
+  count: number,
+  options: { prefix?: string; changed?: ReadonlySet<number> } = {},
+): string {
+  const prefix = options.prefix ?? 'b';
+  const lines = ['client_id,email,first_name,last_name,company,position'];
+  for (let i = 1; i <= count; i += 1) {
+    const last = options.changed?.has(i) ? `Changed${i}` : `Last${i}`;
+    lines.push(`${prefix}${i},${prefix}${i}@bench.example.org,First${i},${last},Company ${i % 50},Engineer`);
+  }
+  const file = join(dir, 'users.csv');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+export function writeJob(dir: string, perSecond: number, concurrency: number): string {
+  const file = join(dir, 'job.yaml');
+  writeFileSync(
+    file,
+    `name: bench\nrate: { per_second: ${perSecond}, concurrency: ${concurrency} }\nsteps:\n  - { mapping: users, source: { csv: ./users.csv } }\n`,
+  );
+  return file;
+}
+
+export function peakRssMb(): number {
+  return Math.round((process.resourceUsage().maxRSS * 1024) / 1024 / 1024);
+}
+
+export function fmt(n: number, digits = 0): string {
+  return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}

@@ -1,0 +1,60 @@
+/**
+ * Intents/s of a 20,000-user import through the whole engine (CSV → mapping → plan →
+ * inline queue → signed client → sandbox in another process → ledger), with no platform
+ * limit, then with 20 ms latency per request.
+ *
+ *   npx tsx test/bench/sync-throughput.ts [users=20000] [concurrency=16]
+ */
+import { loadJobFile } from '../../src/sync/job-file.js';
+import { runJob } from '../../src/sync/engine/run-job.js';
+import {
+  benchDir,
+  clientFor,
+  fmt,
+  peakRssMb,
+  startSandboxProcess,
+  writeJob,
+  writeUsers,
+} from './sync-bench-support.js';
+
+const users = Number(process.argv[2] ?? 20_000);
+const concurrency = Number(process.argv[3] ?? 16);
+
+async function importOnce(label: string, faults: string, latencyMs: number): Promise<number> {
+  const sandbox = await startSandboxProcess(faults ? ['--faults', faults] : []);
+  const bench = await benchDir();
+  try {
+    writeUsers(bench.dir, users);
+    const job = loadJobFile(writeJob(bench.dir, 100_000, concurrency));
+    const client = clientFor(sandbox, 100_000, concurrency);
+    const started = performance.now();
+    const summary = await runJob({ ledger: bench.ledger, platform: client, concurrency }, { job });
+    const seconds = (performance.now() - started) / 1000;
+    await client.close();
+    const counters = await sandbox.counters();
+    const rate = users / seconds;
+    console.log(`\n## ${label}`);
+    console.log(
+      `users: ${fmt(users)}  concurrency: ${concurrency}  created: ${fmt(summary.totals.created ?? 0)}  failed: ${summary.totals.failed ?? 0}`,
+    );
+    console.log(`wall time (read + plan + send + record): ${fmt(seconds, 2)} s  →  ${fmt(rate)} intents/s`);
+    console.log(
+      `sandbox calls: ${fmt(counters.total)}  duplicates: ${JSON.stringify(counters.duplicates)}  peak RSS (engine): ${peakRssMb()} MB`,
+    );
+    if (latencyMs > 0) {
+      const ideal = concurrency / (latencyMs / 1000);
+      console.log(
+        `ideal concurrency ÷ latency = ${fmt(ideal)}/s; achieved ${fmt((rate / ideal) * 100, 1)} % (target ≥ 90 %)`,
+      );
+    } else {
+      console.log(`target ≥ 1,500 intents/s: ${rate >= 1500 ? 'met' : 'NOT met'}`);
+    }
+    return rate;
+  } finally {
+    await bench.cleanup();
+    await sandbox.stop();
+  }
+}
+
+await importOnce('no limit, no latency', '', 0);
+await importOnce('20 ms latency per request', 'latency=20', 20);

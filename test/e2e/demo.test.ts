@@ -1,0 +1,39 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+// The demo as a user runs it: the CLI in its own process, nothing but the checkout.
+describe('evsync demo', () => {
+  it('syncs the bundled conference against an in-process sandbox and says where to look next', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evsync-demo-'));
+    try {
+      const result = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'demo', '--data-dir', join(dir, 'data')],
+        {
+          cwd: ROOT,
+          env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
+          encoding: 'utf8',
+          timeout: 150_000,
+        },
+      );
+      expect(result.stderr).not.toMatch(/evsync: /);
+      expect(result.status).toBe(0);
+      const out = result.stdout;
+      expect(out).toMatch(/Run \S+ \(demo, upsert\): completed/);
+      // 300 attendees: 3 bad rows, one platform-wide attendee attached (203), the rest created.
+      expect(out).toMatch(/^user\s+296\s+1\s+0\s+0\s+0\s+0\s+3$/m);
+      expect(out).toMatch(/^event\s+38\s+0\s+0\s+0\s+0\s+0\s+2$/m);
+      expect(out).toMatch(/1 × 203/);
+      expect(out).toMatch(/"not-an-email" is not an e-mail address/);
+      expect(out).toMatch(/skipped because user "att-9999" is unknown/);
+      expect(out).toMatch(/evsync report \S+ --status failed/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
