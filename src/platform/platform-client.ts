@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Logger } from '../log/logger.js';
 import { rootLogger } from '../log/logger.js';
 import { platformConfigFromEnv, type PlatformConfig } from '../config/env-config.js';
@@ -44,6 +45,11 @@ export interface PlatformClientOptions {
   http?: HttpTransportOptions;
   /** @defaultValue a child of the root logger with `{component: 'platform'}` */
   logger?: Logger;
+  /**
+   * Stops the client: calls waiting for the rate limiter or between retries fail at once
+   * with `EVSYNC_PLATFORM_CLOSED` (nothing was sent); calls on the wire finish.
+   */
+  signal?: AbortSignal;
 }
 
 /** What `/signature_test` said about a signed request. */
@@ -79,6 +85,7 @@ export class PlatformClient {
   readonly limiter: RateLimiter;
   private readonly transport: HttpTransport;
   private readonly pipeline: SendRequest;
+  private readonly stop = new AbortController();
 
   constructor(options: PlatformClientOptions) {
     this.vendor = options.vendor ?? DEFAULT_VENDOR;
@@ -92,7 +99,12 @@ export class PlatformClient {
       logger,
     });
     const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
-    this.pipeline = retrying(rateLimited(signed, this.limiter), policy, { logger });
+    const signal = this.stop.signal;
+    // Every waiting call listens on it; thousands may wait at once.
+    setMaxListeners(0, signal);
+    if (options.signal?.aborted) this.stop.abort(options.signal.reason);
+    options.signal?.addEventListener('abort', () => this.stop.abort(options.signal?.reason), { once: true });
+    this.pipeline = retrying(rateLimited(signed, this.limiter, signal), policy, { logger, signal });
     const caller: PlatformCaller = { vendor: this.vendor, send: (request) => this.pipeline(request) };
     this.users = new UsersApi(caller);
     this.events = new EventsApi(caller);
@@ -144,8 +156,12 @@ export class PlatformClient {
     return this.pipeline(request);
   }
 
-  /** Ends keep-alive connections; later calls fail with `EVSYNC_PLATFORM_CLOSED`. */
+  /**
+   * Fails calls still waiting (limiter, backoff) with `EVSYNC_PLATFORM_CLOSED`, lets calls on
+   * the wire finish, then ends keep-alive connections. Later calls fail the same way.
+   */
   async close(): Promise<void> {
+    this.stop.abort(new Error('closed'));
     await this.transport.close();
   }
 }

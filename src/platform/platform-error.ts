@@ -165,13 +165,17 @@ export class PlatformResponseError extends PlatformError {
   }
 }
 
-/** The client was closed; no further calls are possible. */
+/**
+ * The client was closed (or its stop signal fired) before this call was sent: nothing
+ * reached the platform, so it can be sent again by a later run.
+ */
 export class PlatformClientClosedError extends PlatformError {
   override readonly name = 'PlatformClientClosedError';
-  constructor(site: PlatformCallSite) {
-    super(`${site.method} ${site.path}: the platform client is closed`, site, {
+  constructor(site: PlatformCallSite, cause?: unknown) {
+    super(`${site.method} ${site.path}: not sent, the platform client was closed or stopped`, site, {
       code: PLATFORM_ERROR_CODES.closed,
       retryable: false,
+      cause,
     });
   }
 }

@@ -1,14 +1,17 @@
-import { RateLimitedError } from './platform-error.js';
+import { PlatformClientClosedError, RateLimitedError } from './platform-error.js';
 import type { PlatformRequest, SendRequest } from './platform-request.js';
+import { callSiteOf } from './platform-request.js';
 import type { RateLimiter } from './rate-limiter.js';
 
 /**
  * The rate-limit layer: every attempt takes a token and a slot from the shared limiter,
  * and a 429 slows the limiter down for every caller, not just this one.
  */
-export function rateLimited(send: SendRequest, limiter: RateLimiter): SendRequest {
+export function rateLimited(send: SendRequest, limiter: RateLimiter, signal?: AbortSignal): SendRequest {
   return async (request: PlatformRequest) => {
-    const release = await limiter.acquire();
+    const release = await limiter.acquire(signal).catch((error: unknown) => {
+      throw signal?.aborted ? new PlatformClientClosedError(callSiteOf(request), error) : error;
+    });
     try {
       return await send(request);
     } catch (error) {

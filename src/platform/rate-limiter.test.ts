@@ -102,6 +102,25 @@ describe('RateLimiter (fake timers)', () => {
     expect(limiter.currentRate).toBe(2);
   });
 
+  it('an aborted waiter leaves the queue and the others keep their turn', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const limiter = new RateLimiter({ requestsPerSecond: 10, concurrency: 10 });
+    const first = await limiter.acquire();
+    const controller = new AbortController();
+    const dropped = limiter.acquire(controller.signal);
+    const kept = limiter.acquire();
+    expect(limiter.queued).toBe(2);
+    controller.abort(new Error('stop'));
+    await expect(dropped).rejects.toThrow('stop');
+    expect(limiter.queued).toBe(1);
+    await vi.advanceTimersByTimeAsync(100);
+    const second = await kept;
+    expect(Date.now()).toBe(100);
+    first();
+    second();
+    await expect(limiter.acquire(controller.signal)).rejects.toThrow('stop');
+  });
+
   it('refuses nonsense options', () => {
     expect(() => new RateLimiter({ requestsPerSecond: 0 })).toThrow(RangeError);
     expect(() => new RateLimiter({ concurrency: -1 })).toThrow(RangeError);

@@ -73,10 +73,25 @@ export class RateLimiter {
     this.cutRate = this.maxRate;
   }
 
-  /** Waits for a token and a free slot; call the returned function when the request ends. */
-  acquire(): Promise<Release> {
-    return new Promise((resolve) => {
-      this.waiters.push(resolve);
+  /**
+   * Waits for a token and a free slot; call the returned function when the request ends.
+   * An aborted `signal` takes the caller out of the queue and rejects with its reason.
+   */
+  acquire(signal?: AbortSignal): Promise<Release> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason as Error);
+      const waiter = (release: Release): void => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(release);
+      };
+      const onAbort = (): void => {
+        const index = this.waiters.indexOf(waiter);
+        if (index !== -1) this.waiters.splice(index, 1);
+        reject(signal?.reason as Error);
+        this.pump();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
       this.pump();
     });
   }

@@ -122,6 +122,18 @@ describe('retrying (fake timers)', () => {
     expect(send.calls).toEqual([0, 50, 150]);
   });
 
+  it('a stop signal ends the wait between tries with a closed error', async () => {
+    const controller = new AbortController();
+    const send = scripted([new RateLimitedError(site, 60_000)]);
+    const pending = retrying(send, policy, { signal: controller.signal })(get);
+    const assertion = expect(pending).rejects.toMatchObject({ code: 'EVSYNC_PLATFORM_CLOSED', attempts: 1 });
+    await vi.advanceTimersByTimeAsync(1000);
+    controller.abort(new Error('stop'));
+    await assertion;
+    expect(Date.now()).toBe(1000);
+    expect(send.calls).toHaveLength(1);
+  });
+
   it('never resends a create whose outcome is unknown', async () => {
     const send = scripted([new OutcomeUnknownError(site, 'ECONNRESET')]);
     const pending = retrying(send, policy)(post);

@@ -1,7 +1,12 @@
 import type { Logger } from '../log/logger.js';
-import { OutcomeUnknownError, PlatformError, RateLimitedError } from './platform-error.js';
+import {
+  OutcomeUnknownError,
+  PlatformClientClosedError,
+  PlatformError,
+  RateLimitedError,
+} from './platform-error.js';
 import type { PlatformRequest, SendRequest } from './platform-request.js';
-import { isIdempotent } from './platform-request.js';
+import { callSiteOf, isIdempotent } from './platform-request.js';
 
 /** Plain data, like undici's retry interceptor options. */
 export interface RetryPolicy {
@@ -36,8 +41,10 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
 
 export interface RetryHooks {
   logger?: Logger;
-  /** @defaultValue a `setTimeout` promise */
-  sleep?: (ms: number) => Promise<void>;
+  /** @defaultValue a `setTimeout` promise, cut short by `signal` */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Ends every wait between tries; the call then fails with `EVSYNC_PLATFORM_CLOSED`. */
+  signal?: AbortSignal;
   /** @defaultValue `Math.random` */
   random?: () => number;
 }
@@ -58,7 +65,19 @@ export function shouldRetry(error: unknown, request: PlatformRequest): boolean {
   return true;
 }
 
-const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 
 /** The retry layer. The error finally thrown carries `attempts`. */
 export function retrying(send: SendRequest, policy: RetryPolicy, hooks: RetryHooks = {}): SendRequest {
@@ -92,7 +111,14 @@ export function retrying(send: SendRequest, policy: RetryPolicy, hooks: RetryHoo
           },
           'platform call retried',
         );
-        await sleep(wait);
+        try {
+          await sleep(wait, hooks.signal);
+        } catch (reason) {
+          if (!hooks.signal?.aborted) throw reason;
+          const stopped = new PlatformClientClosedError(callSiteOf(request), reason);
+          stopped.attempts = attempt;
+          throw stopped;
+        }
       }
     }
   };

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FlatParams } from './params.js';
-import { compareCodePoints, maskSigningKey, signRequest, signingStringOf, withoutSignature } from './signing.js';
+import {
+  compareCodePoints,
+  maskSigningKey,
+  signRequest,
+  signingStringOf,
+  withoutSignature,
+} from './signing.js';
 
 /**
  * Vectors worked out by hand from spec §5 (the strings below were written out on paper,

@@ -208,6 +208,25 @@ describe('PlatformClient over real HTTP', () => {
     expect((error as OutcomeUnknownError).message).toContain('UND_ERR_BODY_TIMEOUT');
   });
 
+  it('close() ends a wait on Retry-After at once, and a stop signal does the same', async () => {
+    server.handle(() => ({ status: 429, headers: { 'retry-after': '60' } }));
+    const api = client();
+    const waiting = api.users.get(1).catch((caught: unknown) => caught);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = performance.now();
+    await api.close();
+    await expect(waiting).resolves.toMatchObject({ code: 'EVSYNC_PLATFORM_CLOSED', retryable: false });
+    expect(performance.now() - started).toBeLessThan(1000);
+
+    const controller = new AbortController();
+    const stoppable = client({ signal: controller.signal });
+    const pending = stoppable.users.get(1).catch((caught: unknown) => caught);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    controller.abort();
+    await expect(pending).resolves.toMatchObject({ code: 'EVSYNC_PLATFORM_CLOSED' });
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('a closed client refuses further calls', async () => {
     const api = client();
     await api.close();
