@@ -28,6 +28,17 @@ const ADMIN_ROUTES: Record<string, AdminHandler> = {
     jsonReply(200, {
       endpoints: Object.keys(ADMIN_ROUTES).map((key) => key.replace(' ', ` ${ADMIN_PREFIX}/`)),
     }),
+  'GET health': () =>
+    jsonReply(200, {
+      pid: process.pid,
+      uptimeSeconds: Math.round(process.uptime()),
+      rssBytes: process.memoryUsage.rss(),
+      // Peak resident set size of the process (Linux reports kilobytes).
+      maxRssBytes: process.resourceUsage().maxRSS * 1024,
+      // CPU time used so far, so a benchmark can tell the sandbox's cost per request apart
+      // from the load generator's on a shared machine.
+      cpuMicros: process.cpuUsage().user + process.cpuUsage().system,
+    }),
   'GET counters': ({ counters }) =>
     jsonReply(200, { ...counters.snapshot(), duplicates: counters.duplicates() }),
   'DELETE counters': ({ counters }) => {

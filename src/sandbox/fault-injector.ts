@@ -6,6 +6,7 @@ export type FaultKind = 'error500' | 'error503' | 'reset' | 'commitDrop' | 'comm
 export class FaultInjector {
   private config: FaultConfig = {};
   private random: () => number = Math.random;
+  private isActive = false;
 
   constructor(config: FaultConfig = {}) {
     this.set(config);
@@ -14,14 +15,16 @@ export class FaultInjector {
   set(config: FaultConfig): void {
     this.config = structuredClone(config);
     this.random = config.seed === undefined ? Math.random : seededRandom(config.seed);
+    this.isActive = Object.keys(config).some((key) => key !== 'seed');
   }
 
   current(): FaultConfig {
     return structuredClone(this.config);
   }
 
+  /** Whether any fault is configured; checked on every request, so it is kept, not computed. */
   get active(): boolean {
-    return Object.keys(this.config).some((key) => key !== 'seed');
+    return this.isActive;
   }
 
   latencyMs(): number {

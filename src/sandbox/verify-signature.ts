@@ -11,8 +11,8 @@ export interface SignatureCheck {
   valid: boolean;
   /** Why it is not valid, in words a developer can act on. */
   problem: string | undefined;
-  /** What the sandbox hashed, with the signing key masked. */
-  maskedSigningString: string;
+  /** What the sandbox hashed, with the signing key masked (built only when asked for). */
+  readonly maskedSigningString: string;
 }
 
 /**
@@ -22,8 +22,14 @@ export interface SignatureCheck {
 export function checkSignature(query: FlatParams, body: FlatParams, key: SandboxKey): SignatureCheck {
   const get = withoutSignature(query);
   const signingString = signingStringOf(get, body, key.signingKey);
-  const maskedSigningString = maskSigningKey(signingString, key.signingKey);
-  const fail = (problem: string): SignatureCheck => ({ valid: false, problem, maskedSigningString });
+  const verdict = (valid: boolean, problem: string | undefined): SignatureCheck => ({
+    valid,
+    problem,
+    get maskedSigningString() {
+      return maskSigningKey(signingString, key.signingKey);
+    },
+  });
+  const fail = (problem: string): SignatureCheck => verdict(false, problem);
   if (!query.key_id) return fail('The key_id query param is missing.');
   if (query.key_id !== key.keyId) return fail(`Unknown key_id "${query.key_id}".`);
   if (!query.sig) return fail('The sig query param is missing.');
@@ -32,5 +38,5 @@ export function checkSignature(query: FlatParams, body: FlatParams, key: Sandbox
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
     return fail('The signature does not match the request: check the signing key and the params signed.');
   }
-  return { valid: true, problem: undefined, maskedSigningString };
+  return verdict(true, undefined);
 }
