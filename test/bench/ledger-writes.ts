@@ -92,7 +92,7 @@ async function benchEmbedded(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'evsync-bench-ledger-'));
   try {
     const opened = performance.now();
-    const ledger = await openLedger({ dataDir, databaseUrl: undefined });
+    const ledger = await openLedger({ dataDir, databaseUrl: '' });
     const openMs = Math.round(performance.now() - opened);
     try {
       await measure(ledger, 'embedded (PGlite, file)', openMs);

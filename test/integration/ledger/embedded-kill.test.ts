@@ -49,7 +49,7 @@ describe('embedded ledger after kill -9', () => {
       const runId = await runAndKill(dataDir, 1500);
       await new Promise((resolve) => setTimeout(resolve, 200));
 
-      const ledger = await openLedger({ dataDir, databaseUrl: undefined });
+      const ledger = await openLedger({ dataDir, databaseUrl: '' });
       try {
         expect((await ledger.getRun(runId))?.status).toBe('running');
         const results = await ledger.results(runId);

@@ -8,7 +8,7 @@ import { describeLedgerConformance, type LedgerFixture } from './ledger-conforma
 async function embeddedFixture(): Promise<LedgerFixture> {
   const dataDir = await mkdtemp(join(tmpdir(), 'evsync-ledger-'));
   return {
-    openLedger: () => openLedger({ dataDir, databaseUrl: undefined }),
+    openLedger: () => openLedger({ dataDir, databaseUrl: '' }),
     openClient: async () => (await openPgliteClient(dataDir)).client,
     sharedAccess: false,
     fresh: embeddedFixture,
