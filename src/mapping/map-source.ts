@@ -19,7 +19,9 @@ export async function* mapSource(
   options: MapSourceOptions = {},
 ): AsyncIterable<MappedItem> {
   const state = new RowState(mapping);
-  let mapper: RowMapper | undefined;
+  // Schedule sources mix record types, each with its own columns, in one stream: one
+  // binding per `record_type`. Other sources have one header, and this is one lookup.
+  const mappers = new Map<string, RowMapper>();
   for await (const item of source.rows()) {
     if (!item.ok) {
       const problem: MappingProblem = {
@@ -30,9 +32,13 @@ export async function* mapSource(
       yield { type: 'invalid', origin: item.origin, problems: [problem] };
       continue;
     }
+    const recordType = item.values.record_type;
+    const headerKey = typeof recordType === 'string' ? recordType : '';
+    let mapper = mappers.get(headerKey);
     if (mapper === undefined) {
       const header = Object.keys(item.values);
       mapper = mapping.bind(header);
+      mappers.set(headerKey, mapper);
       options.onHeader?.(headerReport(mapping, header));
     }
     yield state.process(mapper(item.values, item.origin), item.origin);

@@ -89,6 +89,9 @@ export interface HeaderReport {
 }
 
 export interface MapSourceOptions {
-  /** Called once, when the first row shows the source's columns. */
+  /**
+   * Called when a row shows the source's columns: once, or once per `record_type` for
+   * sources that mix record types (Sessionize, pretalx, frab), whose columns differ.
+   */
   onHeader?: (report: HeaderReport) => void;
 }

@@ -127,11 +127,14 @@ function conditionIssues(condition: ConditionSpec, at: PropertyKey[]): Issue[] {
 }
 
 function valueIssues(value: ValueSpec, at: PropertyKey[]): Issue[] {
-  if (typeof value === 'string') return [];
+  if (typeof value === 'string' || Array.isArray(value)) return [];
   if ('json' in value) {
     return Object.entries(value.json).flatMap(([key, inner]) => valueIssues(inner, [...at, 'json', key]));
   }
   const issues: Issue[] = [];
+  if ('first_of' in value) {
+    value.first_of.forEach((choice, i) => issues.push(...valueIssues(choice, [...at, 'first_of', i])));
+  }
   if ('template' in value && !/^(?:[^{}]|\{[^{}]+\})*$/.test(value.template)) {
     issues.push({
       path: [...at, 'template'],

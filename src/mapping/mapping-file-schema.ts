@@ -22,6 +22,7 @@ export const SIMPLE_TRANSFORMS = [
   'strip_excel',
   'text_to_xhtml',
   'html_to_xhtml',
+  'to_xhtml',
   'country_code',
   'first_name',
   'last_name',
@@ -66,13 +67,34 @@ export const constValueSchema = z.strictObject({
   transforms: z.array(transformSchema).optional(),
 });
 
-/** A value without JSON building: a bare string is a column name. */
-export const simpleValueSchema = z.union([
-  z.string().min(1),
-  columnValueSchema,
-  templateValueSchema,
-  constValueSchema,
-]);
+const VALUE_HINT =
+  'write a column name, a list of aliases, or one of {column: …}, {template: …}, {const: …}, {first_of: […]}';
+
+/** A bare list is a column with its aliases: `[Last Name, Surname]`. */
+const aliasListSchema = z.array(z.string().min(1)).min(1);
+
+const baseValueSchema = z.union(
+  [z.string().min(1), aliasListSchema, columnValueSchema, templateValueSchema, constValueSchema],
+  { error: VALUE_HINT },
+);
+
+export const firstOfValueSchema = z.strictObject({
+  first_of: z.array(baseValueSchema).min(2).describe('The first of these values that is not empty.'),
+  transforms: z.array(transformSchema).optional(),
+});
+
+/** A value without JSON building: a bare string is a column name, a bare list its aliases. */
+export const simpleValueSchema = z.union(
+  [
+    z.string().min(1),
+    aliasListSchema,
+    columnValueSchema,
+    templateValueSchema,
+    constValueSchema,
+    firstOfValueSchema,
+  ],
+  { error: VALUE_HINT },
+);
 
 export const jsonValueSchema = z.strictObject({
   json: z
@@ -80,7 +102,9 @@ export const jsonValueSchema = z.strictObject({
     .describe('Builds a JSON object; empty values are left out, and no object when all are.'),
 });
 
-export const valueSchema = z.union([simpleValueSchema, jsonValueSchema]);
+export const valueSchema = z.union([simpleValueSchema, jsonValueSchema], {
+  error: `${VALUE_HINT} or {json: …}`,
+});
 
 const CONDITION_OPERATORS = ['equals', 'not_equals', 'in', 'not_in', 'present', 'matches'] as const;
 
@@ -131,6 +155,7 @@ export type MappingFile = z.infer<typeof mappingFileSchema>;
 export type IntentSpec = z.infer<typeof intentSpecSchema>;
 export type ValueSpec = z.infer<typeof valueSchema>;
 export type SimpleValueSpec = z.infer<typeof simpleValueSchema>;
+export type BaseValueSpec = z.infer<typeof baseValueSchema>;
 export type TransformSpec = z.infer<typeof transformSchema>;
 export type ConditionSpec = z.infer<typeof conditionSchema>;
 export type ColumnRef = z.infer<typeof columnRefSchema>;

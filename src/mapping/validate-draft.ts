@@ -29,7 +29,7 @@ export type DraftCheck = { ok: true; intent: Intent } | { ok: false; problems: D
 export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string): DraftCheck {
   const issues = validateWriteParams(writeOperation(draft.kind, draft.op), draft.params, { vendor });
   const problems: DraftProblem[] = issues.map((issue) => ({
-    field: columnOf(draft, issue.param),
+    field: columnOf(draft, issue.param, issue.message),
     param: issue.param,
     message: issue.message,
     code: issue.code,
@@ -57,9 +57,16 @@ export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string
   };
 }
 
-/** The column a param came from: `[3]` of a list param is found under its `[n]` name. */
-export function columnOf(draft: IntentDraft, param: string): string {
+/**
+ * The column a param came from: `[3]` of a list param is found under its `[n]` name; for a
+ * param the mapping does not set ("one of speaker[user_id], speaker[user_client_id] is
+ * required"), the column of a mapped param the message names.
+ */
+export function columnOf(draft: IntentDraft, param: string, message = ''): string {
   const columns = draft.columns;
   if (columns === undefined) return param;
-  return columns[param] ?? columns[param.replace(/\[\d+\]/, '[n]')] ?? param;
+  const direct = columns[param] ?? columns[param.replace(/\[\d+\]/, '[n]')];
+  if (direct !== undefined) return direct;
+  const named = Object.keys(columns).find((name) => name !== param && message.includes(name));
+  return named === undefined ? param : (columns[named] ?? param);
 }

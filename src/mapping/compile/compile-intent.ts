@@ -15,7 +15,9 @@ import {
 } from './compile-value.js';
 
 export type IntentOutcome =
-  { type: 'draft'; draft: IntentDraft; problems: DraftProblem[] } | { type: 'skip'; reason: string };
+  | { type: 'draft'; draft: IntentDraft; problems: DraftProblem[] }
+  /** `passed`: how many of the intent's conditions held before one did not. */
+  | { type: 'skip'; reason: string; passed: number };
 
 export type CompiledIntent = (values: RawRecord) => IntentOutcome;
 
@@ -64,9 +66,9 @@ export function compileIntent(spec: IntentSpec, context: CompileContext, vendor:
       : compileSimpleValue(spec.op, context);
 
   return (values) => {
-    for (const condition of when) {
+    for (const [passed, condition] of when.entries()) {
       const reason = condition(values);
-      if (reason !== undefined) return { type: 'skip', reason };
+      if (reason !== undefined) return { type: 'skip', reason, passed };
     }
     const out: FlatParams = {};
     const problems: DraftProblem[] = [];

@@ -46,11 +46,18 @@ export function compileMappingFile(file: MappingFile, identity: MappingIdentity)
       return (values) => {
         const drafts: IntentDraft[] = [];
         const problems: DraftProblem[] = [];
-        const reasons: string[] = [];
+        // The reason worth reporting is that of the intent that came closest: a speaker row
+        // skipped for its missing e-mail, not for not being a session.
+        let reasons: string[] = [];
+        let closest = -1;
         for (const intent of intents) {
           const outcome = intent(values);
           if (outcome.type === 'skip') {
-            reasons.push(outcome.reason);
+            if (outcome.passed > closest) {
+              closest = outcome.passed;
+              reasons = [];
+            }
+            if (outcome.passed === closest) reasons.push(outcome.reason);
           } else {
             drafts.push(outcome.draft);
             for (const problem of outcome.problems) problems.push(problem);
@@ -72,7 +79,11 @@ function referencedColumns(file: MappingFile): string[][] {
     found.set(aliases.join('\u0000'), [...aliases]);
   };
   // A bare string in a value position is a column name.
-  const visitValue = (value: unknown): void => (typeof value === 'string' ? add([value]) : visit(value));
+  const visitValue = (value: unknown): void => {
+    if (typeof value === 'string') add([value]);
+    else if (Array.isArray(value) && value.every((item) => typeof item === 'string')) add(value as string[]);
+    else visit(value);
+  };
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) node.forEach(visit);
     else if (node !== null && typeof node === 'object') {
@@ -82,6 +93,8 @@ function referencedColumns(file: MappingFile): string[][] {
           (typeof child === 'string' || Array.isArray(child))
         ) {
           add(aliasesOf(child as string | string[]));
+        } else if (key === 'first_of' && Array.isArray(child)) {
+          child.forEach(visitValue);
         } else if (key === 'json' && child !== null && typeof child === 'object') {
           Object.values(child as Record<string, unknown>).forEach(visitValue);
         } else if (key === 'template' && typeof child === 'string') {

@@ -61,12 +61,13 @@ function columnText(
 type SimpleColumnRef = string | string[];
 
 export function compileValue(spec: ValueSpec, context: CompileContext): CompiledValue {
-  if (typeof spec !== 'string' && 'json' in spec) return compileJson(spec.json, context);
+  if (typeof spec !== 'string' && !Array.isArray(spec) && 'json' in spec)
+    return compileJson(spec.json, context);
   return compileSimpleValue(spec, context);
 }
 
 export function compileSimpleValue(spec: SimpleValueSpec, context: CompileContext): CompiledValue {
-  if (typeof spec === 'string') spec = { column: spec };
+  if (typeof spec === 'string' || Array.isArray(spec)) spec = { column: spec };
   if ('column' in spec) {
     const fast = compileTextColumn(spec.column, spec.transforms ?? [], context);
     if (fast !== undefined) return fast;
@@ -77,6 +78,16 @@ export function compileSimpleValue(spec: SimpleValueSpec, context: CompileContex
   if ('column' in spec) {
     base = columnText(spec.column, context);
     label = context.binder.label(spec.column);
+  } else if ('first_of' in spec) {
+    const choices = spec.first_of.map((choice) => compileSimpleValue(choice, context));
+    base = (values) => {
+      for (const choice of choices) {
+        const value = choice.read(values);
+        if (value instanceof ValueProblem || value.length > 0) return value;
+      }
+      return '';
+    };
+    label = choices.map((choice) => choice.label).join(' / ');
   } else if ('template' in spec) {
     base = compileTemplate(spec.template, context);
     label = spec.template;

@@ -40,9 +40,11 @@ export async function validateSteps(
   for (const step of steps) {
     const mapping = await loadMapping(step.mapping, { baseDir: step.baseDir, vendor: options.vendor });
     const summary = new ValidationSummary();
-    let header: HeaderReport | undefined;
+    const headers: HeaderReport[] = [];
     options.progress?.step(`${mapping.name} ← ${step.source.description}`);
-    for await (const item of mapSource(step.source, mapping, { onHeader: (report) => (header = report) })) {
+    for await (const item of mapSource(step.source, mapping, {
+      onHeader: (report) => headers.push(report),
+    })) {
       summary.add(item);
       options.report?.add(mapping.name, item);
       options.progress?.tick();
@@ -51,9 +53,24 @@ export async function validateSteps(
       mapping: mapping.name,
       mappingFile: mapping.file,
       source: step.source.description,
-      header,
+      header: mergeHeaders(headers),
       summary,
     });
   }
   return results;
+}
+
+/** With several record types, a column is missing only when no record type has it. */
+function mergeHeaders(headers: HeaderReport[]): HeaderReport | undefined {
+  const [first, ...rest] = headers;
+  if (first === undefined) return undefined;
+  const key = (aliases: readonly string[]): string => aliases.join('\u0000');
+  let missing = first.missing;
+  let unused = first.unused;
+  for (const header of rest) {
+    const stillMissing = new Set(header.missing.map(key));
+    missing = missing.filter((aliases) => stillMissing.has(key(aliases)));
+    unused = [...new Set([...unused, ...header.unused])];
+  }
+  return { missing, unused };
 }
