@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { getGlobalDispatcher, interceptors, request } from 'undici';
+import { Agent, interceptors, request } from 'undici';
 import { messageOf } from '../../errors/evsync-error.js';
 import { redactUrl } from '../../log/redaction.js';
 import { SourceError } from '../source-error.js';
@@ -51,10 +51,14 @@ async function readLocal(input: ScheduleInput): Promise<Buffer> {
 }
 
 async function download(url: string, display: string): Promise<Buffer> {
+  // An agent of our own, closed after the one download: a kept-alive socket would hold the
+  // process open, and the global dispatcher may be Node's bundled undici, which the
+  // installed undici's interceptors do not speak to.
+  const agent = new Agent();
   try {
     const response = await request(url, {
       headers: { accept: 'application/json, application/xml;q=0.9, */*;q=0.5' },
-      dispatcher: getGlobalDispatcher().compose(interceptors.redirect({ maxRedirections: 3 })),
+      dispatcher: agent.compose(interceptors.redirect({ maxRedirections: 3 })),
       headersTimeout: 30_000,
       bodyTimeout: 60_000,
     });
@@ -75,5 +79,7 @@ async function download(url: string, display: string): Promise<Buffer> {
       code: 'SCHEDULE_DOWNLOAD_FAILED',
       retryable: true,
     });
+  } finally {
+    await agent.close();
   }
 }
