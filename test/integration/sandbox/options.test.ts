@@ -1,0 +1,80 @@
+import { networkInterfaces } from 'node:os';
+import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../../src/sandbox/start-sandbox.js';
+import { signedCall } from '../../helpers/signed-request.js';
+import { SIGNING_KEY } from './sandbox-fixture.js';
+
+describe('sandbox options', () => {
+  it('speaks another vendor word in the auth params', async () => {
+    const sandbox = await startSandbox({ signingKey: SIGNING_KEY, vendor: 'acme' });
+    try {
+      const params = {
+        client_id: 'v-1',
+        'user[first_name]': 'Vera',
+        'user[last_name]': 'Vendor',
+        'user[acme_auth_attributes][email]': 'vera@example.org',
+      };
+      expect((await signedCall(sandbox, 'POST', '/user', { body: params })).status).toBe(200);
+      const found = await signedCall(sandbox, 'GET', '/user/member', {
+        query: { 'user[acme_auth_attributes][email]': 'vera@example.org' },
+      });
+      expect(found.json<{ first_name: string }>().first_name).toBe('Vera');
+      const svc = await signedCall(sandbox, 'POST', '/user', {
+        body: {
+          ...params,
+          client_id: 'v-2',
+          'user[acme_auth_attributes][email]': '',
+          'user[svc_auth_attributes][email]': 'x@example.org',
+        },
+      });
+      expect(svc.status).toBe(422);
+      expect(svc.json<{ errors: object }>().errors).toHaveProperty(['user[acme_auth_attributes][email]']);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('generates a signing key when none is given, and uses the key_id it was given', async () => {
+    const sandbox = await startSandbox({ keyId: 77 });
+    try {
+      expect(sandbox.signingKey).toMatch(/^[0-9a-f]{32}$/);
+      expect(sandbox.keyId).toBe('77');
+      expect((await signedCall(sandbox, 'GET', '/user')).status).toBe(200);
+      expect((await signedCall({ ...sandbox, keyId: 1 }, 'GET', '/user')).status).toBe(401);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('answers admin calls from loopback only', async () => {
+    const outside = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address && address.family === 'IPv4' && !address.internal);
+    if (!outside) {
+      console.warn(
+        '\n*** SKIPPING the non-loopback admin check: this machine has no external IPv4 address. ***\n',
+      );
+      return;
+    }
+    const sandbox = await startSandbox({ signingKey: SIGNING_KEY, host: '0.0.0.0' });
+    try {
+      const port = new URL(sandbox.url).port;
+      const fromOutside = await request(`http://${outside.address}:${port}/_sandbox/state`);
+      expect(fromOutside.statusCode).toBe(403);
+      expect(((await fromOutside.body.json()) as { error: string }).error).toMatch(/loopback/);
+      const api = await signedCall({ ...sandbox, url: `http://${outside.address}:${port}` }, 'GET', '/user');
+      expect(api.status).toBe(200);
+      expect((await request(`${sandbox.url}/_sandbox/state`)).statusCode).toBe(200);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('rejects a bad fault spec at start with an example', async () => {
+    await expect(startSandbox({ faults: 'latency=soon' })).rejects.toThrow(
+      /latency takes milliseconds.*Example/s,
+    );
+    await expect(startSandbox({ faults: '503=2' })).rejects.toThrow(/Bad fault spec/);
+  });
+});
