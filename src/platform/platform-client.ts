@@ -104,7 +104,10 @@ export class PlatformClient {
     setMaxListeners(0, signal);
     if (options.signal?.aborted) this.stop.abort(options.signal.reason);
     options.signal?.addEventListener('abort', () => this.stop.abort(options.signal?.reason), { once: true });
-    this.pipeline = retrying(rateLimited(signed, this.limiter, signal), policy, { logger, signal });
+    this.pipeline = retrying(rateLimited(signed, this.limiter, { signal, logger }), policy, {
+      logger,
+      signal,
+    });
     const caller: PlatformCaller = { vendor: this.vendor, send: (request) => this.pipeline(request) };
     this.users = new UsersApi(caller);
     this.events = new EventsApi(caller);

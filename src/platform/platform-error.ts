@@ -195,10 +195,12 @@ function describeStatus(
     .map(([param, messages]) => `${param} ${messages.join(', ')}`)
     .join('; ');
   const advice =
-    status === 429
-      ? 'rate limited; the client waits and retries'
-      : status >= 500
-        ? 'the platform failed; retried with backoff'
-        : (STATUS_ADVICE[status] ?? 'unexpected status');
+    status >= 300 && status < 400
+      ? 'the platform redirected; check EVSYNC_BASE_URL (https, the conference host) — evsync does not follow redirects'
+      : status === 429
+        ? 'rate limited; the client waits and retries'
+        : status >= 500
+          ? 'the platform failed; retried with backoff'
+          : (STATUS_ADVICE[status] ?? 'unexpected status');
   return `${site.method} ${site.path} answered ${status}${said}${params ? ` (${params})` : ''} — ${advice}`;
 }

@@ -96,10 +96,14 @@ export class RateLimiter {
     });
   }
 
-  /** A 429 was seen: everyone waits `retryAfterMs`, and the rate is cut. */
-  slowDown(retryAfterMs = 0): void {
+  /**
+   * A 429 was seen: everyone waits `retryAfterMs`, and the rate is cut. Answers whether
+   * this call cut it (the others within a second only extend the pause).
+   */
+  slowDown(retryAfterMs = 0): boolean {
     const now = this.now();
-    if (now - this.cutAt >= SLOWDOWN_COOLDOWN_MS) {
+    const cut = now - this.cutAt >= SLOWDOWN_COOLDOWN_MS;
+    if (cut) {
       this.cutRate = Math.max(this.minRate, this.rateAt(now) * this.slowdownFactor);
       this.cutAt = now;
     }
@@ -108,6 +112,7 @@ export class RateLimiter {
     const restart = Math.max(now, this.pausedUntil);
     this.nextAt = Math.max(this.nextAt, restart + (this.burst - 1) * this.intervalAt(restart));
     this.pump();
+    return cut;
   }
 
   /** The rate now allowed, in requests per second. */

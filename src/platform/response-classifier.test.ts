@@ -79,6 +79,21 @@ describe('classifyResponse', () => {
     expect(readErrorBody('[1,2]').platformMessage).toBeUndefined();
   });
 
+  it('a redirect names where it went, without the query (it may echo sig)', () => {
+    const location =
+      'https://myconf.example.com/user?format=json&key_id=7&sig=0123456789abcdef0123456789abcdef';
+    const error = caught(() => classifyResponse(reply(301, '', { location }), site)) as PlatformHttpError;
+    expect(error.code).toBe(PLATFORM_ERROR_CODES.otherStatus);
+    expect(error.retryable).toBe(false);
+    expect(error.message).toContain('redirected to https://myconf.example.com/user');
+    expect(error.message).toContain('check EVSYNC_BASE_URL');
+    expect(error.message).not.toContain('sig=');
+    const relative = caught(() =>
+      classifyResponse(reply(302, '', { location: '/login?next=x' }), site),
+    ) as Error;
+    expect(relative.message).toContain('redirected to /login');
+  });
+
   it('a 429 carries Retry-After in ms', () => {
     const error = caught(() =>
       classifyResponse(reply(429, '', { 'retry-after': '3' }), site),

@@ -16,12 +16,26 @@ export function classifyResponse(
       new RateLimitedError(site, parseRetryAfter(response.headers['retry-after'], now), platformMessage),
     );
   }
+  const redirect =
+    response.status >= 300 && response.status < 400 ? redirectTarget(response.headers.location) : undefined;
+  const message = redirect === undefined ? platformMessage : `redirected to ${redirect}`;
   return throwing(
     new PlatformHttpError(site, response.status, {
-      ...(platformMessage === undefined ? {} : { platformMessage }),
+      ...(message === undefined ? {} : { platformMessage: message }),
       paramErrors,
     }),
   );
+}
+
+/** Origin and path of a `Location`; its query may echo ours, `sig` included. */
+function redirectTarget(location: string | undefined): string | undefined {
+  if (!location) return undefined;
+  try {
+    const url = new URL(location, 'http://relative.invalid');
+    return url.origin === 'http://relative.invalid' ? url.pathname : `${url.origin}${url.pathname}`;
+  } catch {
+    return undefined;
+  }
 }
 
 function throwing(error: Error): never {
