@@ -67,3 +67,11 @@ describe('text rules', () => {
     expect(quote('😀'.repeat(40))).toBe(`"${'😀'.repeat(40)}"`);
   });
 });
+
+describe('quote on huge values', () => {
+  it('stays short and fast for a 10 MB value', () => {
+    const huge = 'y'.repeat(10 * 1024 * 1024);
+    expect(quote(huge)).toBe(`"${'y'.repeat(40)}…"`);
+    expect(charLength(huge)).toBe(huge.length);
+  });
+});

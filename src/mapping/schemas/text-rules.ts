@@ -54,7 +54,8 @@ const QUOTE_MAX_CHARS = 40;
  * visible) and cut to 40 characters with `…`. Never call it with a password.
  */
 export function quote(value: string): string {
-  const chars = Array.from(value);
+  // Look at a bounded head only: a value can be a 10 MB body.
+  const chars = Array.from(value.slice(0, 2 * QUOTE_MAX_CHARS + 2));
   const shown = chars.length > QUOTE_MAX_CHARS ? `${chars.slice(0, QUOTE_MAX_CHARS).join('')}…` : value;
   return JSON.stringify(shown);
 }

@@ -92,6 +92,13 @@ describe('user.create', () => {
     expect(issues[0]?.message).toBe(`"${'é'.repeat(40)}…" is 65 characters long; at most 64 are allowed`);
   });
 
+  it('counts the salutation in characters too', () => {
+    expect(create({ ...minimal, 'user[salutation]': '👩‍🔬'.repeat(6) + 'xx' })).toEqual([]);
+    expect(codes(create({ ...minimal, 'user[salutation]': '😀'.repeat(21) }))).toEqual([
+      ['user[salutation]', 'TOO_LONG'],
+    ]);
+  });
+
   it.each(['member', 'moderator', 'speaker', 'exhibitor', 'press', 'rejected'])(
     'accepts membership %s',
     (m) => {

@@ -100,6 +100,18 @@ describe('validateWriteParams', () => {
     );
   });
 
+  it('keeps messages short for megabyte values', () => {
+    const bio = `<p>${'x'.repeat(2_000_000)}<b></p>`;
+    const issues = validateWriteParams(
+      'user.update',
+      { 'user[item_attributes][article_attributes][content]': bio, 'user[last_name]': 'n'.repeat(2_000_000) },
+      { vendor: 'svc' },
+    );
+    expect(issues.map((i) => i.code)).toEqual(['TOO_LONG', 'INVALID_XHTML']);
+    expect(issues[1]?.message).toContain('<b> at line 1, column 2000004 is closed by </p>');
+    for (const issue of issues) expect(issue.message.length).toBeLessThan(200);
+  });
+
   it('knows its operations as a zod enum', () => {
     expect(writeOperationSchema.safeParse('user.create').success).toBe(true);
     expect(writeOperationSchema.safeParse('user.delete').success).toBe(false);

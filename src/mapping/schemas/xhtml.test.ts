@@ -56,6 +56,7 @@ describe('checkWellFormedXhtml', () => {
     ['<p>lone \uD800 surrogate</p>', 'character U+D800 is not allowed', 1, 9],
     ['<p a="x\uDC00">y</p>', 'character U+DC00 is not allowed', 1, 8],
     ['<p\n>one\n<b>two</p>', '<b> at line 3, column 1 is closed by </p>', 3, 7],
+    ['<p>\r\n<i>x\r\n</p>', '<i> at line 2, column 1 is closed by </p>', 3, 1],
     ['<1p>x</1p>', '"<" must start a tag', 1, 1],
     ['<p', 'tag <p> is never finished', 1, 1],
     ['</p', 'closing tag </p> is not finished', 1, 4],
