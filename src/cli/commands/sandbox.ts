@@ -61,7 +61,8 @@ export function registerSandboxCommand(program: Command): void {
         ...(options.state === undefined ? {} : { stateFile: options.state }),
         ...(rateLimit === undefined ? {} : { rateLimit }),
       });
-      const url = options.host === '127.0.0.1' ? sandbox.url : sandbox.url.replace('127.0.0.1', options.host);
+      // A wildcard bind (0.0.0.0) is shown as its loopback address, which is what works locally.
+      const url = sandbox.url;
       if (options.json === true) {
         process.stdout.write(
           `${JSON.stringify({ url, keyId: sandbox.keyId, signingKey: sandbox.signingKey, admin: `${url}/_sandbox/` })}\n`,
