@@ -27,12 +27,11 @@ export const SELECT_RUN = `SELECT ${RUN_COLUMNS} FROM runs WHERE id = $1`;
 /** $1 limit. */
 export const SELECT_RUNS = `SELECT ${RUN_COLUMNS} FROM runs ORDER BY started_at DESC, id DESC LIMIT $1`;
 
-/** $1 run id, $2 JSON array of planned intents. */
+/** $1 run id, $2 JSON array of planned intents (a function scan keeps their order for `seq`). */
 export const INSERT_PLANNED = `INSERT INTO run_intents
   (run_id, kind, key, op, planned_action, params, redacted_params, origin, depends_on, hash)
-SELECT $1, e.v->>'kind', e.v->>'key', e.v->>'op', e.v->>'planned_action', e.v->'params',
-  e.v->'redacted_params', e.v->'origin', e.v->'depends_on', e.v->>'hash'
-FROM jsonb_array_elements($2::text::jsonb) WITH ORDINALITY AS e(v, n) ORDER BY e.n
+SELECT $1, p.* FROM jsonb_to_recordset($2::text::jsonb) AS p(kind text, key text, op text, planned_action text,
+  params jsonb, redacted_params jsonb, origin jsonb, depends_on jsonb, hash text)
 ON CONFLICT (run_id, kind, key) DO UPDATE SET op = excluded.op, planned_action = excluded.planned_action,
   params = excluded.params, redacted_params = excluded.redacted_params, origin = excluded.origin,
   depends_on = excluded.depends_on, hash = excluded.hash`;

@@ -39,6 +39,7 @@ import type { SqlClient, SqlExecutor } from './sql-client.js';
 /** Rows per bulk statement: large enough to amortise a round trip, small enough for memory. */
 const CHUNK = 1000;
 const PAGE = 1000;
+const UNIQUE_VIOLATION = '23505';
 
 /** The one Ledger implementation; the adapters differ only in their `SqlClient`. */
 export class SqlLedger implements Ledger {
@@ -51,13 +52,14 @@ export class SqlLedger implements Ledger {
   ) {}
 
   async createRun(run: NewRun): Promise<RunRecord> {
-    const rows = await this.sql().query<RunRow>(q.INSERT_RUN, [
-      newRunId(),
-      run.jobName,
-      run.mode,
-      JSON.stringify(run.options ?? {}),
-    ]);
-    return toRunRecord(one(rows));
+    const params = (id: string): unknown[] => [id, run.jobName, run.mode, JSON.stringify(run.options ?? {})];
+    try {
+      return toRunRecord(one(await this.sql().query<RunRow>(q.INSERT_RUN, params(newRunId()))));
+    } catch (error) {
+      // Two runs started in the same second drew the same 16-bit suffix: draw again, once.
+      if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+      return toRunRecord(one(await this.sql().query<RunRow>(q.INSERT_RUN, params(newRunId()))));
+    }
   }
 
   async finishRun(runId: string, status: RunStatus, counts?: ActionCounts): Promise<RunRecord> {
