@@ -2,6 +2,7 @@ import type Papa from 'papaparse';
 import type { SourceItem } from '../source-row.js';
 import { SourceError } from '../source-error.js';
 import { checkCsvHeader } from './csv-header.js';
+import { compileRowBuilder, type RowBuilder } from './row-builder.js';
 import type { CsvChunk } from './parse-csv-chunks.js';
 
 export interface CsvRecordContext {
@@ -20,6 +21,7 @@ export interface CsvRecordContext {
 export class CsvRecordReader {
   private line: number;
   private header: string[] | undefined;
+  private build: RowBuilder = () => ({});
   private rowNumber = 0;
 
   constructor(private readonly context: CsvRecordContext) {
@@ -37,6 +39,7 @@ export class CsvRecordReader {
       if (this.header === undefined) {
         if (errorsByRow.has(index)) throw headerQuoteError(this.context.source, rowLine);
         this.header = checkCsvHeader(fields, `CSV file ${this.context.source}`, rowLine);
+        this.build = compileRowBuilder(this.header);
         continue;
       }
       this.rowNumber += 1;
@@ -77,9 +80,7 @@ export class CsvRecordReader {
           'check for a missing or extra delimiter, or a value with the delimiter that needs quotes',
       };
     }
-    const values: Record<string, string> = {};
-    for (let column = 0; column < header.length; column++) values[header[column]!] = fields[column]!;
-    return { ok: true, origin, values };
+    return { ok: true, origin, values: this.build(fields) };
   }
 }
 
