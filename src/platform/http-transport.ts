@@ -1,4 +1,5 @@
 import { Agent, request as undiciRequest } from 'undici';
+import { ConfigError } from '../errors/evsync-error.js';
 import type { HttpRequest } from './request-builder.js';
 import type { PlatformCallSite } from './platform-error.js';
 import {
@@ -63,7 +64,7 @@ export class HttpTransport {
   private closed = false;
 
   constructor(baseUrl: string, options: HttpTransportOptions = {}) {
-    const url = new URL(baseUrl);
+    const url = parseBaseUrl(baseUrl);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.agent = new Agent({
@@ -80,7 +81,7 @@ export class HttpTransport {
     let status: number | undefined;
     try {
       const response = await undiciRequest(`${this.origin}${this.basePath}${http.target}`, {
-        method: http.method as 'GET',
+        method: http.method,
         headers: http.headers,
         body: http.body,
         dispatcher: this.agent,
@@ -98,6 +99,27 @@ export class HttpTransport {
     this.closed = true;
     await this.agent.close();
   }
+}
+
+function parseBaseUrl(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch (error) {
+    throw new ConfigError(
+      `the platform base URL "${baseUrl}" is not a URL; use e.g. https://myconf.example.com`,
+      {
+        cause: error,
+      },
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`the platform base URL must be http(s), got ${url.protocol}`);
+  }
+  if (url.search !== '' || url.username !== '' || url.password !== '') {
+    throw new ConfigError('the platform base URL takes no query and no credentials: the key signs each call');
+  }
+  return url;
 }
 
 /** Maps an undici or socket error to a typed platform error, by code (never by message). */

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Logger } from '../log/logger.js';
 import { rootLogger } from '../log/logger.js';
 import { platformConfigFromEnv, type PlatformConfig } from '../config/env-config.js';
+import { ConfigError } from '../errors/evsync-error.js';
 import { CheckInsApi } from './check-ins-api.js';
 import { ContactsApi } from './contacts-api.js';
 import { EventsApi } from './events-api.js';
@@ -88,6 +89,10 @@ export class PlatformClient {
   private readonly stop = new AbortController();
 
   constructor(options: PlatformClientOptions) {
+    if (!/^\d+$/.test(String(options.keyId))) {
+      throw new ConfigError(`the key_id must be an integer, got "${String(options.keyId)}"`);
+    }
+    if (options.signingKey === '') throw new ConfigError('the signing key is empty');
     this.vendor = options.vendor ?? DEFAULT_VENDOR;
     const logger = (options.logger ?? rootLogger()).child({ component: 'platform' });
     this.limiter =

@@ -1,6 +1,6 @@
 import type { FlatParams } from './params.js';
 import { encodeForm } from './params.js';
-import type { PlatformRequest } from './platform-request.js';
+import type { HttpMethod, PlatformRequest } from './platform-request.js';
 import { signRequest } from './signing.js';
 
 export interface Credentials {
@@ -10,7 +10,7 @@ export interface Credentials {
 
 /** A signed request, ready for the wire. `target` holds `sig`: never log it. */
 export interface HttpRequest {
-  method: string;
+  method: HttpMethod;
   /** Path and query string, e.g. `/user?format=json&key_id=7&sig=…`. */
   target: string;
   headers: Record<string, string>;

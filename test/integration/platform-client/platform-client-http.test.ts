@@ -252,3 +252,24 @@ describe('PlatformClient over real HTTP', () => {
     expect((error as RateLimitedError).retryAfterMs).toBe(3_600_000);
   });
 });
+
+describe('PlatformClient options', () => {
+  it.each([
+    [{ baseUrl: 'not a url' }, /is not a URL/],
+    [{ baseUrl: 'ftp://example.com' }, /must be http\(s\)/],
+    [{ baseUrl: 'https://user:pw@example.com' }, /no query and no credentials/],
+    [{ keyId: 'abc' }, /key_id must be an integer/],
+    [{ signingKey: '' }, /signing key is empty/],
+  ])('refuses %o with a config error', (bad, message) => {
+    const make = () =>
+      new PlatformClient({ baseUrl: 'https://example.com', keyId: 1, signingKey: 'k', ...bad });
+    expect(make).toThrow(message);
+    expect(make).toThrow(expect.objectContaining({ code: 'EVSYNC_CONFIG' }) as Error);
+  });
+
+  it('keeps a path prefix of the base URL', async () => {
+    server.handle(() => ({ json: user(1) }));
+    await client({ baseUrl: `${server.url}/api/` }).users.get(1);
+    expect(server.requests[0]?.path).toBe('/api/user/member/1');
+  });
+});
