@@ -1,3 +1,4 @@
+import { EvsyncError } from '../errors/evsync-error.js';
 import type { MemberRef } from './member-ref.js';
 import { memberTarget } from './member-ref.js';
 import type { ListOptions } from './paginate.js';
@@ -20,6 +21,25 @@ export interface UserCreateResult {
 export interface UserListOptions extends ListOptions {
   /** Search terms. */
   terms?: string;
+}
+
+export interface UserUpdateOptions {
+  /** @defaultValue false */
+  allowPasswordChange?: boolean;
+}
+
+/** `user[<vendor>_auth_attributes][password]` and its confirmation, whatever the vendor word. */
+const PASSWORD_PARAM = /^user\[[a-z0-9_]+_auth_attributes\]\[password(_confirmation)?\]$/;
+
+/** A PUT carried a password param (its value is never shown). */
+export class PasswordInUpdateError extends EvsyncError {
+  override readonly name = 'PasswordInUpdateError';
+  constructor(param: string) {
+    super(
+      `PUT /user/member: refused to send ${param}; in an update it would change the stored password (spec §4.2 rule 5). Leave it out, or pass allowPasswordChange.`,
+      { code: 'EVSYNC_PLATFORM_PASSWORD_IN_UPDATE', retryable: false },
+    );
+  }
 }
 
 /** §4.2 users. Write params are the spec's bracketed names (`user[first_name]`, …). */
@@ -66,8 +86,15 @@ export class UsersApi {
     return { outcome: response.status === 203 ? 'attached' : 'created', user };
   }
 
-  /** `PUT /user/member/{id}`. Never send a password param here (§4.2 rule 5). */
-  async update(ref: MemberRef, params: FlatParams): Promise<PlatformUser> {
+  /**
+   * `PUT /user/member/{id}`. A password param is refused unless `allowPasswordChange`:
+   * in a PUT it changes the stored password (§4.2 rule 5), which a sync must not do by accident.
+   */
+  async update(ref: MemberRef, params: FlatParams, options: UserUpdateOptions = {}): Promise<PlatformUser> {
+    if (!options.allowPasswordChange) {
+      const password = Object.keys(params).find((name) => PASSWORD_PARAM.test(name));
+      if (password !== undefined) throw new PasswordInUpdateError(password);
+    }
     const target = memberTarget('/user/member', ref);
     return this.fetchOne({ method: 'PUT', path: target.path, body: { ...params, ...target.params } });
   }

@@ -288,6 +288,16 @@ describe('parsed responses', () => {
     expect((error as Error).message).toMatch(/not JSON.*EVSYNC_BASE_URL/);
   });
 
+  it('an update carrying a password is refused before sending, unless allowed', async () => {
+    const params = { 'user[zerista_auth_attributes][password]': 's3cret-value', 'user[first_name]': 'A' };
+    const error = await client.users.update(1, params).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'EVSYNC_PLATFORM_PASSWORD_IN_UPDATE', retryable: false });
+    expect((error as Error).message).not.toContain('s3cret-value');
+    expect(server.requests).toHaveLength(0);
+    await client.users.update(1, params, { allowPasswordChange: true });
+    expect(server.requests[0]?.body['user[zerista_auth_attributes][password]']).toBe('s3cret-value');
+  });
+
   it('getByEmail answers undefined on 404', async () => {
     server.handle(() => ({ status: 404, json: { error: 'Not found' } }));
     await expect(client.users.getByEmail('nobody@example.com')).resolves.toBeUndefined();
