@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCsvSource, type CsvSourceOptions } from './csv-source.js';
@@ -144,5 +145,60 @@ describe('problems', () => {
       code: 'SOURCE_FILE_NOT_FOUND',
       message: expect.stringContaining('nope.csv'),
     });
+  });
+});
+
+describe('edge cases', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'evsync-csv-'));
+  const file = (name: string, bytes: string | Buffer): string => {
+    const path = join(dir, name);
+    writeFileSync(path, bytes);
+    return path;
+  };
+
+  it('reads a header-only file as no rows, and refuses a file with no header', async () => {
+    expect(await readAll({ path: file('header-only.csv', 'a,b\r\n') })).toEqual([]);
+    await expect(readAll({ path: file('zero.csv', '') })).rejects.toMatchObject({ code: 'CSV_NO_HEADER' });
+    await expect(readAll({ path: file('blank.csv', '\n\n') })).rejects.toMatchObject({
+      code: 'CSV_NO_HEADER',
+    });
+  });
+
+  it('reports text after a closing quote', async () => {
+    const items = await readAll({ path: file('bad-quote.csv', 'a,b\n"x"y",2\n3,4\n') });
+    expect(items.map((item) => (item.ok ? 'ok' : item.code))).toEqual(['CSV_MALFORMED_QUOTE', 'ok']);
+    // Without a later quote to close it, the value runs to the end of the file.
+    const swallowed = await readAll({ path: file('bad-quote-2.csv', 'a,b\n"x"y,2\n3,4\n') });
+    expect(swallowed).toEqual([
+      expect.objectContaining({
+        code: 'CSV_UNTERMINATED_QUOTE',
+        origin: expect.objectContaining({ line: 2 }),
+      }),
+    ]);
+  });
+
+  it('counts CRLF lines inside quoted values once', async () => {
+    const items = await readAll({ path: file('crlf.csv', 'a,b\r\n"1\r\n2\r\n3",x\r\n4,y\r\n') });
+    expect(items.map((item) => item.origin.line)).toEqual([2, 5]);
+    expect(items[0]).toMatchObject({ values: { a: '1\r\n2\r\n3' } });
+  });
+
+  it('handles a BOM before the sep= line, and keeps values untrimmed', async () => {
+    const items = await readAll({ path: file('bom-sep.csv', '\ufeffsep=;\n Name ;City\n Ann ; Oslo\n') });
+    expect(items).toEqual([
+      {
+        ok: true,
+        origin: expect.objectContaining({ row: 1, line: 3 }),
+        values: { Name: ' Ann ', City: ' Oslo' },
+      },
+    ]);
+  });
+
+  it('lets the reader stop early', async () => {
+    const lines = Array.from({ length: 50_000 }, (_, i) => `${i},x`).join('\n');
+    let seen = 0;
+    for await (const _item of createCsvSource({ path: file('long.csv', `a,b\n${lines}\n`) }).rows())
+      if (++seen === 5) break;
+    expect(seen).toBe(5);
   });
 });

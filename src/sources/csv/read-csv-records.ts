@@ -67,7 +67,10 @@ export class CsvRecordReader {
     header: string[],
   ): SourceItem {
     const origin = { source: this.context.source, row: this.rowNumber, line: rowLine };
-    const quoteError = errors?.find((error) => error.type === 'Quotes');
+    // An unclosed quote swallowed the rest of the file: that says more than a malformed one.
+    const quoteError =
+      errors?.find((error) => error.code === 'MissingQuotes') ??
+      errors?.find((error) => error.type === 'Quotes');
     if (quoteError !== undefined)
       return { ok: false, origin, ...describeQuoteError(quoteError, fields, rowLine) };
     if (fields.length !== header.length) {
