@@ -38,7 +38,7 @@ export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string
   const keyParams = KEY_PARAMS[draft.kind].flatMap((names) => names.split('|'));
   if (key === undefined && !problems.some((p) => p.param !== undefined && keyParams.includes(p.param))) {
     problems.push({
-      field: KEY_PARAMS[draft.kind].join(', '),
+      field: keyParams.length === 0 ? 'key' : columnOf(draft, keyParams[0] ?? ''),
       message: `a ${draft.kind} needs ${KEY_PARAMS[draft.kind].join(' and ') || 'a key'} to be tracked between runs: map it`,
       code: 'MAPPING_NO_KEY',
     });

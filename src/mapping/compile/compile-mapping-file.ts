@@ -81,7 +81,7 @@ function referencedColumns(file: MappingFile): string[][] {
   // A bare string in a value position is a column name.
   const visitValue = (value: unknown): void => {
     if (typeof value === 'string') add([value]);
-    else if (Array.isArray(value) && value.every((item) => typeof item === 'string')) add(value as string[]);
+    else if (Array.isArray(value) && value.every((item) => typeof item === 'string')) add(value);
     else visit(value);
   };
   const visit = (node: unknown): void => {

@@ -1,0 +1,130 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { YamlFileError } from '../config/yaml-file.js';
+import { loadMapping } from './load-mapping.js';
+import { shippedMappingNames } from './shipped-mappings.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'evsync-mapping-'));
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('loadMapping', () => {
+  it('loads every shipped mapping by name, with the vendor word in param names', async () => {
+    for (const name of shippedMappingNames()) {
+      const mapping = await loadMapping(name, { vendor: 'zerista' });
+      expect(mapping.name).toBe(name);
+      expect(mapping.kinds.length).toBeGreaterThan(0);
+    }
+    const users = await loadMapping('users', { vendor: 'zerista' });
+    expect(users.unique).toEqual(['user[zerista_auth_attributes][email]']);
+  });
+
+  it('reports every mistake of a mapping file at once, each with its line and a fix', async () => {
+    const path = file(
+      'broken.yaml',
+      [
+        'on_duplicate: sometimes', // 1
+        'intents:', // 2
+        '  - kind: user', // 3
+        '    op: remove', // 4
+        '    params:', // 5
+        '      emial: Email', // 6
+        '      user[svc_auth_attributes][email]: Email', // 7
+        '      first_name: { column: First, transforms: [shout] }', // 8
+        '      last_name: { template: "{Last" }', // 9
+        '      tags: { column: Tags, transforms: [{ datetime: { timezone: Mars/Olympus } }] }', // 10
+        '  - kind: check_in', // 11
+        '    when: { column: Status, matches: "([" }', // 12
+        '    params:', // 13
+        '      mode: { const: 1 }', // 14
+        '',
+      ].join('\n'),
+    );
+    const error = await loadMapping(path).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(YamlFileError);
+    const issues = (error as YamlFileError).issues.map((i) => `${i.line}: ${i.path}: ${i.message}`);
+    // Structure first: zod reports all structural problems of the file together.
+    expect(issues.some((i) => i.startsWith('1: on_duplicate'))).toBe(true);
+    expect(issues.some((i) => i.startsWith('8: intents.0.params.first_name'))).toBe(true);
+    expect((error as Error).message).toContain(path);
+
+    const fixed = file(
+      'rules.yaml',
+      [
+        'on_duplicate: first',
+        'intents:',
+        '  - kind: user',
+        '    op: remove',
+        '    params:',
+        '      emial: Email',
+        '      user[svc_auth_attributes][email]: Email',
+        '      last_name: { template: "{Last" }',
+        '      tags: { column: Tags, transforms: [{ datetime: { timezone: Mars/Olympus } }] }',
+        '  - kind: check_in',
+        '    when: { column: Status, matches: "([" }',
+        '    params:',
+        '      mode: { const: 1 }',
+        '',
+      ].join('\n'),
+    );
+    const rules = await loadMapping(fixed).catch((e: unknown) => e);
+    const messages = (rules as YamlFileError).issues.map((i) => `${i.line}: ${i.path}: ${i.message}`);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^4: intents\.0\.op: a user cannot be removed by a source row/),
+        expect.stringMatching(
+          /^6: intents\.0\.params\.emial: emial is not a param of a user: use a short name \(client_id, email/,
+        ),
+        expect.stringMatching(/^7: .*write user\[\{vendor\}_auth_attributes\]/),
+        expect.stringMatching(/^8: .*template: has an unbalanced \{ or \}/),
+        expect.stringMatching(/^9: .*timezone: "Mars\/Olympus" is not an IANA time zone/),
+        expect.stringMatching(/^10: intents\.1\.key: a check_in needs a key/),
+        expect.stringMatching(/^11: .*matches: is not a valid regular expression/),
+      ]),
+    );
+    expect(messages).toHaveLength(7);
+  });
+
+  it('names the shipped mappings when a name is unknown', async () => {
+    await expect(loadMapping('atendees')).rejects.toThrow(
+      /no shipped mapping "atendees": use one of .*users/,
+    );
+  });
+
+  it('loads a TypeScript mapping module, the escape hatch', async () => {
+    const path = file(
+      'custom.ts',
+      `export const mapping = {
+        kinds: ['user'],
+        onDuplicate: 'first',
+        mapRow(row, { origin }) {
+          if (row.skip === 'yes') return { skip: 'asked to' };
+          return [{ kind: 'user', params: { client_id: 'm-' + origin.row, 'user[first_name]': String(row.name) } }];
+        },
+      };\n`,
+    );
+    const mapping = await loadMapping(path);
+    expect(mapping).toMatchObject({ name: 'custom', kinds: ['user'], onDuplicate: 'first' });
+    const mapper = mapping.bind(['name', 'skip']);
+    expect(mapper({ name: 'Ada', skip: 'no' }, { source: 's', row: 3 })).toEqual({
+      type: 'drafts',
+      drafts: [{ kind: 'user', op: 'upsert', params: { client_id: 'm-3', 'user[first_name]': 'Ada' } }],
+      problems: [],
+    });
+    expect(mapper({ name: 'Ada', skip: 'yes' }, { source: 's', row: 4 })).toEqual({
+      type: 'skip',
+      reason: 'asked to',
+    });
+  });
+
+  it('refuses a module without a mapping export', async () => {
+    await expect(loadMapping(file('empty.mjs', 'export const other = 1;\n'))).rejects.toThrow(
+      /must export `mapping`/,
+    );
+  });
+});

@@ -1,0 +1,343 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RawRecord, Source, SourceItem } from '../sources/source-row.js';
+import { loadMapping } from './load-mapping.js';
+import { mapSource } from './map-source.js';
+import type { HeaderReport, MappedItem } from './mapped-item.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'evsync-map-source-'));
+let files = 0;
+
+async function run(
+  yaml: string,
+  rows: Array<RawRecord | SourceItem>,
+  onHeader?: (r: HeaderReport) => void,
+): Promise<MappedItem[]> {
+  const path = join(dir, `m${files++}.yaml`);
+  writeFileSync(path, yaml);
+  const mapping = await loadMapping(path, { vendor: 'svc' });
+  const items0: SourceItem[] = rows.map((values, index) =>
+    isSourceItem(values)
+      ? values
+      : { ok: true, origin: { source: 'mem.csv', row: index + 1, line: index + 2 }, values },
+  );
+  const source: Source = {
+    description: 'memory',
+    rows: async function* () {
+      await Promise.resolve();
+      yield* items0;
+    },
+  };
+  const items: MappedItem[] = [];
+  for await (const item of mapSource(source, mapping, onHeader ? { onHeader } : {})) items.push(item);
+  return items;
+}
+
+function isSourceItem(value: RawRecord | SourceItem): value is SourceItem {
+  return typeof value.ok === 'boolean' && 'origin' in value;
+}
+
+const params = (item: MappedItem | undefined): Record<string, string> =>
+  item?.type === 'intents' || item?.type === 'duplicate' ? (item.intents[0]?.params ?? {}) : {};
+
+const USER = `
+intents:
+  - kind: user
+    params:
+      client_id: { template: 'eb-{Attendee #|Attendee no.}' }
+      email: { column: [Email, E-mail Address], transforms: [lower] }
+      first_name: [First Name, Vorname]
+      last_name: { first_of: [Last Name, { const: '-' }] }
+`;
+
+describe('mapSource', () => {
+  it('matches columns by alias, ignoring case, spaces and underscores', async () => {
+    const items = await run(USER, [
+      { 'attendee no.': '7', 'E-MAIL address': 'Ada@X.org', vorname: 'Ada', last_name: 'L' },
+    ]);
+    expect(params(items[0])).toEqual({
+      client_id: 'eb-7',
+      'user[svc_auth_attributes][email]': 'ada@x.org',
+      'user[first_name]': 'Ada',
+      'user[last_name]': 'L',
+    });
+    expect(items[0]).toMatchObject({
+      type: 'intents',
+      intents: [{ kind: 'user', key: 'eb-7', op: 'upsert', dependsOn: [] }],
+    });
+  });
+
+  it('reports every problem of a row at once, naming row, line, column and value', async () => {
+    const items = await run(USER, [{ 'Attendee #': '', Email: 'bob@', 'First Name': '' }]);
+    expect(items[0]?.type).toBe('invalid');
+    const messages = items[0]?.type === 'invalid' ? items[0].problems.map((p) => p.message) : [];
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        'row 1 (line 2), Email: "bob@" is not an e-mail address',
+        expect.stringMatching(/^row 1 \(line 2\), First Name: .*required/),
+        expect.stringMatching(/^row 1 \(line 2\), eb-\{Attendee #\|Attendee no\.\}: a user needs client_id/),
+      ]),
+    );
+  });
+
+  it('treats a template with an empty placeholder as empty, not as "eb-"', async () => {
+    const items = await run(USER, [{ 'Attendee #': ' ', Email: 'a@b.org', 'First Name': 'A' }]);
+    expect(items[0]?.type).toBe('invalid');
+  });
+
+  it('forwards source problems as invalid rows', async () => {
+    const problem: SourceItem = {
+      ok: false,
+      origin: { source: 'x.csv', row: 4, line: 9 },
+      code: 'CSV_RAGGED_ROW',
+      message: 'has 3 fields, expected 4',
+    };
+    const items = await run(USER, [problem]);
+    expect(items).toEqual([
+      {
+        type: 'invalid',
+        origin: problem.origin,
+        problems: [
+          { field: '', code: 'CSV_RAGGED_ROW', message: 'row 4 (line 9): has 3 fields, expected 4' },
+        ],
+      },
+    ]);
+  });
+
+  it('skips rows by when: with the reason, and reports the nearest miss', async () => {
+    const yaml = `
+intents:
+  - kind: user
+    when:
+      - { column: Status, not_in: [Cancelled, refunded], reason: cancelled ticket }
+    params: { client_id: id, email: mail, first_name: f, last_name: l }
+`;
+    const items = await run(yaml, [
+      { id: '1', mail: 'a@b.org', f: 'A', l: 'B', Status: 'REFUNDED ' },
+      { id: '2', mail: 'c@b.org', f: 'C', l: 'D', Status: 'Attending' },
+    ]);
+    expect(items[0]).toEqual({
+      type: 'skipped',
+      origin: { source: 'mem.csv', row: 1, line: 2 },
+      reason: 'cancelled ticket (Status is "REFUNDED")',
+    });
+    expect(items[1]?.type).toBe('intents');
+  });
+
+  describe('duplicates', () => {
+    const rows = [
+      { id: 'u1', mail: 'a@b.org', f: 'A', l: 'B' },
+      { id: 'u2', mail: 'A@B.org', f: 'A', l: 'B' },
+      { id: 'u1', mail: 'z@b.org', f: 'Z', l: 'B' },
+    ];
+    const mapping = (policy: string): string => `
+on_duplicate: ${policy}
+unique: [email]
+intents:
+  - kind: user
+    params: { client_id: id, email: mail, first_name: f, last_name: l }
+`;
+
+    it('error: the repeat is invalid, naming the first row', async () => {
+      const items = await run(mapping('error'), rows);
+      expect(items.map((i) => i.type)).toEqual(['intents', 'invalid', 'invalid']);
+      expect(items[1]?.type === 'invalid' && items[1].problems[0]?.message).toBe(
+        'row 2 (line 3): mail "A@B.org" was already used by row 1; set on_duplicate: first or last in the mapping to let one row win',
+      );
+      expect(items[2]?.type === 'invalid' && items[2].problems[0]?.message).toMatch(
+        /user id "u1" was already used by row 1/,
+      );
+    });
+
+    it('first: the repeat sends nothing', async () => {
+      const items = await run(mapping('first'), rows);
+      expect(items[2]).toMatchObject({
+        type: 'duplicate',
+        policy: 'first',
+        firstRow: 1,
+        intents: [],
+        key: 'u1',
+        kind: 'user',
+      });
+    });
+
+    it('last: the repeat carries its intents, to replace the first', async () => {
+      const items = await run(mapping('last'), rows);
+      expect(items[2]).toMatchObject({ type: 'duplicate', policy: 'last', firstRow: 1 });
+      expect(params(items[2])['user[first_name]']).toBe('Z');
+    });
+  });
+
+  it('builds custom_data JSON, lookups with defaults, lists and indexed params', async () => {
+    const yaml = `
+intents:
+  - kind: event
+    params:
+      client_id: id
+      name: title
+      description: { const: 'x', transforms: [text_to_xhtml] }
+      start: { column: start, transforms: [{ datetime: { timezone: Europe/Berlin } }] }
+      finish: { column: end, transforms: [{ datetime: { timezone_column: tz, timezone: UTC, date_order: dmy } }] }
+      tags: { column: tags, transforms: [{ split: ';' }, lower, { join: ',' }] }
+      track: { column: kind, transforms: [{ lookup: { table: { WS: Workshops }, default: Talks } }] }
+      speaker_client_ids: { column: speakers, transforms: [{ split: ',' }] }
+`;
+    const items = await run(yaml, [
+      {
+        id: 'e1',
+        title: 'T',
+        start: '2026-03-28 09:00',
+        end: '28/03/2026 10:00',
+        tz: 'Europe/London',
+        tags: 'A; B;;',
+        kind: 'ws',
+        speakers: 'u1, u2',
+      },
+    ]);
+    expect(params(items[0])).toEqual({
+      client_id: 'e1',
+      'event[item_attributes][display_value]': 'T',
+      'event[item_attributes][article][content]': '<p>x</p>',
+      'event[start]': '2026-03-28T09:00:00+01:00',
+      'event[finish]': '2026-03-28T10:00:00+00:00',
+      'event[item_attributes][tags_list]': 'a,b',
+      'event[track_name]': 'Workshops',
+      'event[speakers_attributes][0][user_client_id]': 'u1',
+      'event[speakers_attributes][1][user_client_id]': 'u2',
+    });
+    expect(items[0]?.type === 'intents' && items[0].intents[0]?.dependsOn).toEqual([
+      { kind: 'user', clientId: 'u1' },
+      { kind: 'user', clientId: 'u2' },
+    ]);
+  });
+
+  it('reports a lookup miss without a default, and a bad per-row time zone', async () => {
+    const yaml = `
+intents:
+  - kind: event
+    params:
+      client_id: id
+      name: { column: kind, transforms: [{ lookup: { table: { WS: Workshop } } }] }
+      description: { const: x }
+      start: { column: start, transforms: [{ datetime: { timezone_column: tz } }] }
+      finish: { const: '2026-03-28T10:00:00Z' }
+`;
+    const items = await run(yaml, [{ id: 'e1', kind: 'Panel', start: '2026-03-28 09:00', tz: 'Mars/Base' }]);
+    const problems = items[0]?.type === 'invalid' ? items[0].problems : [];
+    expect(problems.map((p) => [p.field, p.code])).toEqual(
+      expect.arrayContaining([
+        ['kind', 'MAPPING_LOOKUP_MISS'],
+        ['start', 'MAPPING_INVALID_TIMEZONE'],
+      ]),
+    );
+  });
+
+  it('builds addresses and phones, dropping empty ones and their index', async () => {
+    const yaml = `
+preprocess: [trim, strip_excel]
+intents:
+  - kind: user
+    params: { client_id: id, email: mail, first_name: f, last_name: l, custom_data: { json: { badge: badge, vip: { const: 'yes' } } } }
+    phones:
+      - { work_number: w }
+    addresses:
+      - { street: s1, city: c1, country_code: { column: k1, transforms: [country_code] } }
+      - { street: s2, city: c2, state: st2, country_code: { column: k2, transforms: [country_code] } }
+`;
+    const items = await run(yaml, [
+      {
+        id: 'u',
+        mail: 'a@b.org',
+        f: 'A',
+        l: 'B',
+        w: '="0049"',
+        s1: '',
+        c1: '',
+        k1: '',
+        s2: 'Main St',
+        c2: 'Austin',
+        st2: 'TX',
+        k2: 'usa',
+        badge: '',
+      },
+    ]);
+    expect(params(items[0])).toEqual({
+      client_id: 'u',
+      'user[svc_auth_attributes][email]': 'a@b.org',
+      'user[first_name]': 'A',
+      'user[last_name]': 'B',
+      'user[account_attributes][profiles_attributes][0][custom_data]': '{"vip":"yes"}',
+      'user[item_attributes][phones_attributes][0][work_number]': '0049',
+      'user[account_attributes][addresses_attributes][0][street]': 'Main St',
+      'user[account_attributes][addresses_attributes][0][city]': 'Austin',
+      'user[account_attributes][addresses_attributes][0][state]': 'TX',
+      'user[account_attributes][addresses_attributes][0][country_code]': 'US',
+    });
+  });
+
+  it('takes the op from a column, and refuses an unknown action', async () => {
+    const yaml = `
+intents:
+  - kind: rsvp
+    op: { column: action, transforms: [{ default: add }] }
+    params: { user_client_id: u, event_client_id: e }
+`;
+    const items = await run(yaml, [
+      { u: 'u1', e: 'e1', action: '' },
+      { u: 'u1', e: 'e2', action: 'Remove' },
+      { u: 'u1', e: 'e3', action: 'perhaps' },
+    ]);
+    expect(items[0]).toMatchObject({
+      type: 'intents',
+      intents: [{ kind: 'rsvp', op: 'upsert', key: 'u1/e1' }],
+    });
+    expect(items[1]).toMatchObject({ type: 'intents', intents: [{ op: 'remove', key: 'u1/e2' }] });
+    expect(items[2]).toMatchObject({
+      type: 'invalid',
+      problems: [{ field: 'action', code: 'MAPPING_INVALID_OP' }],
+    });
+  });
+
+  it('groups schedule rows per user into one intent after the last row', async () => {
+    const yaml = `
+intents:
+  - kind: schedule
+    params: { user_client_id: user, event_client_id: event }
+`;
+    const items = await run(yaml, [
+      { user: 'b', event: 'e1' },
+      { user: 'a', event: 'e2' },
+      { user: 'b', event: 'e3' },
+      { user: 'b', event: 'e1' },
+    ]);
+    expect(items.map((i) => i.type)).toEqual([
+      'grouped',
+      'grouped',
+      'grouped',
+      'duplicate',
+      'intents',
+      'intents',
+    ]);
+    expect(items[4]).toMatchObject({
+      type: 'intents',
+      groupedRows: 2,
+      origin: { row: 1 },
+      intents: [
+        {
+          kind: 'schedule',
+          key: 'b',
+          params: { 'user[client_id]': 'b', 'event_client_ids[0]': 'e1', 'event_client_ids[1]': 'e3' },
+        },
+      ],
+    });
+    expect(items[5]).toMatchObject({ groupedRows: 1, intents: [{ key: 'a' }] });
+  });
+
+  it('reports the columns the source lacks and those nobody reads', async () => {
+    let report: HeaderReport | undefined;
+    await run(USER, [{ 'Attendee #': '1', Email: 'a@b.org', Extra: 'x' }], (r) => (report = r));
+    expect(report).toEqual({ missing: [['First Name', 'Vorname'], ['Last Name']], unused: ['Extra'] });
+  });
+});

@@ -1,0 +1,105 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../cli/main.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'evsync-validate-'));
+const csv = join(dir, 'people.csv');
+writeFileSync(
+  csv,
+  [
+    'client_id,email,first_name,last_name',
+    'u1,ada@example.org,Ada,Lovelace',
+    'u2,bob@,Bob,',
+    '=cmd,carol@example.org,Carol,Shaw',
+    '=cmd,dan@example.org,Dan,Shaw',
+    '',
+  ].join('\n'),
+);
+
+let out = '';
+let err = '';
+beforeEach(() => {
+  out = '';
+  err = '';
+  process.exitCode = undefined;
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((out += String(chunk)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((err += String(chunk)), true));
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  process.exitCode = undefined;
+});
+
+describe('evsync validate', () => {
+  it('prints a summary grouped by problem, writes a CSV report, exits 1 when rows are invalid', async () => {
+    const report = join(dir, 'report.csv');
+    const code = await main([
+      'node',
+      'evsync',
+      'validate',
+      '--source',
+      csv,
+      '--mapping',
+      'users',
+      '--report',
+      report,
+    ]);
+    expect(code).toBe(1);
+    expect(out).toMatch(/rows read\s+4/);
+    expect(out).toMatch(/valid\s+2/);
+    expect(out).toMatch(/invalid\s+2/);
+    expect(out).toContain('INVALID_EMAIL in email: 1 row');
+    expect(out).toContain('row 2 (line 3), email: "bob@" is not an e-mail address');
+    const lines = readFileSync(report, 'utf8').trim().split('\r\n');
+    expect(lines[0]).toBe('mapping,source,row,line,status,field,param,code,message');
+    expect(lines.some((line) => line.includes(',INVALID_EMAIL,'))).toBe(true);
+    // The duplicate's key starts with "=": a spreadsheet must not run it as a formula.
+    expect(lines.join('\n')).not.toMatch(/(^|,)=cmd/);
+  });
+
+  it('writes a JSON report and exits 0 when every row is valid', async () => {
+    const good = join(dir, 'good.csv');
+    writeFileSync(good, 'client_id,email,first_name,last_name\nu1,ada@example.org,Ada,Lovelace\n');
+    const report = join(dir, 'report.json');
+    const code = await main([
+      'node',
+      'evsync',
+      'validate',
+      '--source',
+      good,
+      '--mapping',
+      'users',
+      '--report',
+      report,
+      '--json',
+    ]);
+    expect(code).toBe(0);
+    expect(JSON.parse(readFileSync(report, 'utf8'))).toEqual([]);
+    expect(JSON.parse(out)).toMatchObject([
+      { mapping: 'users', rowsRead: 1, rowsValid: 1, intents: { user: 1 } },
+    ]);
+  });
+
+  it('validates every step of a job file', async () => {
+    const job = join(dir, 'job.yaml');
+    writeFileSync(job, `name: check\nsteps:\n  - mapping: users\n    source: { csv: people.csv }\n`);
+    expect(await main(['node', 'evsync', 'validate', job])).toBe(1);
+    expect(out).toContain('users (');
+  });
+
+  it.each([
+    [['validate'], /Give a job file, or --source FILE with --mapping NAME/],
+    [['validate', '--source', 'x.csv'], /--mapping NAME/],
+    [['validate', '--source', join(dir, 'missing.csv'), '--mapping', 'users'], /does not exist/],
+    [['validate', '--source', 'x.csv', '--mapping', 'nope'], /no shipped mapping "nope"/],
+    [
+      ['validate', '--source', 'x.csv', '--mapping', 'users', '--report', 'r.txt'],
+      /must end in \.csv or \.json/,
+    ],
+  ])('exits 2 on a usage or file error: %j', async (args, message) => {
+    expect(await main(['node', 'evsync', ...args])).toBe(2);
+    expect(err).toMatch(message);
+  });
+});
