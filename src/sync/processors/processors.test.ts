@@ -1,0 +1,211 @@
+import { describe, expect, it } from 'vitest';
+import type { PlannedIntent } from '../../ledger/ledger.js';
+import type { FlatParams } from '../../platform/params.js';
+import { OutcomeUnknownError, PlatformHttpError } from '../../platform/platform-error.js';
+import type { PlatformEvent, PlatformUser } from '../../platform/response-schemas.js';
+import { IdCache } from './id-cache.js';
+import { processIntent } from './process-intent.js';
+import type { SyncPlatform } from './sync-platform.js';
+
+const EMAIL = 'user[svc_auth_attributes][email]';
+const PASSWORD = 'user[svc_auth_attributes][password]';
+
+/** An in-memory platform whose next answers can be scripted, recording every call. */
+function fakePlatform() {
+  const calls: string[] = [];
+  const users = new Map<number, { email: string; params: FlatParams }>();
+  const events = new Map<number, { clientId: string; params: FlatParams }>();
+  let nextId = 100;
+  const script: Array<() => never> = [];
+  const fail = (): void => {
+    const next = script.shift();
+    if (next) next();
+  };
+  const user = (id: number): PlatformUser => ({ id });
+  const event = (id: number): PlatformEvent => ({ id });
+  const platform: SyncPlatform = {
+    vendor: 'svc',
+    users: {
+      create: (params) => {
+        calls.push(`POST /user ${JSON.stringify(params)}`);
+        const existing = [...users.entries()].find(([, u]) => u.email === params[EMAIL]);
+        if (existing) {
+          throw new PlatformHttpError({ method: 'POST', path: '/user' }, 422, {
+            paramErrors: { [EMAIL]: ['has already been taken'] },
+          });
+        }
+        const id = (nextId += 1);
+        users.set(id, { email: params[EMAIL] ?? '', params });
+        fail();
+        return Promise.resolve({
+          outcome: params[EMAIL]?.startsWith('wide') ? 'attached' : 'created',
+          user: user(id),
+        });
+      },
+      update: (ref, params) => {
+        calls.push(`PUT /user/member/${JSON.stringify(ref)} ${JSON.stringify(params)}`);
+        return Promise.resolve(user(Number(ref)));
+      },
+      getByEmail: (email) => {
+        calls.push(`GET /user/member ${email}`);
+        const found = [...users.entries()].find(([, u]) => u.email === email);
+        return Promise.resolve(found ? user(found[0]) : undefined);
+      },
+      delete: () => Promise.resolve(),
+    },
+    events: {
+      create: (params) => {
+        calls.push(`POST /event ${params.client_id}`);
+        if ([...events.values()].some((e) => e.clientId === params.client_id)) {
+          throw new PlatformHttpError({ method: 'POST', path: '/event' }, 422, {
+            platformMessage: 'Event with that client_id already exists.',
+          });
+        }
+        const id = (nextId += 1);
+        events.set(id, { clientId: params.client_id ?? '', params });
+        fail();
+        return Promise.resolve(event(id));
+      },
+      update: (ref) => {
+        calls.push(`PUT /event ${JSON.stringify(ref)}`);
+        return Promise.resolve(event(typeof ref === 'number' ? ref : 0));
+      },
+      get: (ref) => {
+        calls.push(`GET /event/member ${JSON.stringify(ref)}`);
+        const clientId = typeof ref === 'object' && 'clientId' in ref ? ref.clientId : '';
+        const found = [...events.entries()].find(([, e]) => e.clientId === clientId);
+        if (!found) throw new PlatformHttpError({ method: 'GET', path: '/event/member' }, 404);
+        return Promise.resolve(event(found[0]));
+      },
+      list: async function* () {},
+      delete: () => Promise.resolve(),
+      rsvpAdd: () => Promise.resolve({ status: 200, body: null }),
+      rsvpRemove: () => Promise.resolve({ status: 200, body: null }),
+      replaceSchedule: () => Promise.resolve([]),
+    },
+    speakers: {
+      add: () => Promise.resolve({ status: 200, body: null }),
+      remove: () => Promise.resolve({ status: 200, body: null }),
+    },
+    contacts: {
+      add: () => Promise.resolve({ status: 200, body: null }),
+      remove: () => Promise.resolve({ status: 200, body: null }),
+    },
+    checkIns: { create: () => Promise.resolve({ id: 1 }) },
+  };
+  const loseNextAnswer = (method: string, path: string): void => {
+    script.push(() => {
+      throw new OutcomeUnknownError({ method, path }, 'socket closed');
+    });
+  };
+  return { platform, calls, users, events, loseNextAnswer };
+}
+
+function userIntent(key: string, email: string, extra: FlatParams = {}): PlannedIntent {
+  return {
+    kind: 'user',
+    key,
+    op: 'upsert',
+    plannedAction: 'create',
+    params: { client_id: key, 'user[first_name]': 'Ada', [EMAIL]: email, ...extra },
+    origin: null,
+    dependsOn: [],
+    hash: 'h',
+  };
+}
+
+describe('user processor', () => {
+  it('203: PUTs the same details without any password and records attached', async () => {
+    const fake = fakePlatform();
+    const outcome = await processIntent(userIntent('w1', 'wide@x.org', { [PASSWORD]: 'secret' }), {
+      platform: fake.platform,
+      ids: new IdCache(),
+    });
+    expect(outcome).toMatchObject({ action: 'attached', httpStatus: 203, attempts: 2 });
+    const put = fake.calls.find((c) => c.startsWith('PUT'))!;
+    expect(put).not.toMatch(/password|secret|client_id/);
+    expect(put).toMatch(/user\[first_name\]/);
+  });
+
+  it('a lost create answer: finds the user by e-mail and updates it, creating nothing twice', async () => {
+    const fake = fakePlatform();
+    fake.loseNextAnswer('POST', '/user');
+    const ids = new IdCache();
+    const outcome = await processIntent(userIntent('u1', 'u1@x.org'), { platform: fake.platform, ids });
+    expect(outcome.action).toBe('created');
+    expect(outcome.message).toMatch(/answer to the create was lost/);
+    expect(fake.users.size).toBe(1);
+    expect(ids.get('user', 'u1')).toBe(outcome.platformId);
+    expect(fake.calls.map((c) => c.split(' ').slice(0, 2).join(' '))).toEqual([
+      'POST /user',
+      'GET /user/member',
+      'PUT /user/member/101',
+    ]);
+  });
+
+  it('an update of a user the platform no longer has (404) creates it again', async () => {
+    const fake = fakePlatform();
+    fake.platform.users.update = () =>
+      Promise.reject(new PlatformHttpError({ method: 'PUT', path: '/user/member/5' }, 404));
+    const ids = new IdCache([['user', new Map([['u1', 5]])]]);
+    const outcome = await processIntent(
+      { ...userIntent('u1', 'u1@x.org'), plannedAction: 'update' },
+      { platform: fake.platform, ids },
+    );
+    expect(outcome.action).toBe('created');
+    expect(ids.get('user', 'u1')).toBe(101);
+  });
+
+  it('a permanent refusal ends failed with the platform message and status', async () => {
+    const fake = fakePlatform();
+    fake.platform.users.create = () =>
+      Promise.reject(
+        new PlatformHttpError({ method: 'POST', path: '/user' }, 422, {
+          paramErrors: { 'user[last_name]': ["can't be blank"] },
+        }),
+      );
+    const outcome = await processIntent(userIntent('u1', 'u1@x.org'), {
+      platform: fake.platform,
+      ids: new IdCache(),
+    });
+    expect(outcome).toMatchObject({
+      action: 'failed',
+      httpStatus: 422,
+      errorCode: 'EVSYNC_PLATFORM_INVALID',
+    });
+    expect(outcome.message).toMatch(/user\[last_name\] can't be blank/);
+  });
+});
+
+describe('event processor', () => {
+  const eventIntent = (key: string): PlannedIntent => ({
+    kind: 'event',
+    key,
+    op: 'upsert',
+    plannedAction: 'create',
+    params: { client_id: key, 'event[item_attributes][display_value]': 'Talk' },
+    origin: null,
+    dependsOn: [],
+    hash: 'h',
+  });
+
+  it('"client_id already exists" is reconciled: found by client_id and updated', async () => {
+    const fake = fakePlatform();
+    await fake.platform.events.create({ client_id: 'e1' });
+    const ids = new IdCache();
+    const outcome = await processIntent(eventIntent('e1'), { platform: fake.platform, ids });
+    expect(outcome).toMatchObject({ action: 'updated', platformId: 101 });
+    expect(fake.events.size).toBe(1);
+    expect(ids.get('event', 'e1')).toBe(101);
+  });
+
+  it('a lost create answer whose event never arrived is sent again once', async () => {
+    const fake = fakePlatform();
+    fake.loseNextAnswer('POST', '/event');
+    // The fake applied the first create before losing its answer: reconciliation must find it.
+    const outcome = await processIntent(eventIntent('e2'), { platform: fake.platform, ids: new IdCache() });
+    expect(outcome.action).toBe('created');
+    expect(fake.events.size).toBe(1);
+    expect(fake.calls.filter((c) => c.startsWith('POST')).length).toBe(1);
+  });
+});
