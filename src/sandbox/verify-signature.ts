@@ -7,12 +7,29 @@ export interface SandboxKey {
   signingKey: string;
 }
 
-export interface SignatureCheck {
-  valid: boolean;
-  /** Why it is not valid, in words a developer can act on. */
-  problem: string | undefined;
+/**
+ * The verdict on one request's signature. The signing string and key sit in `#private`
+ * fields, so logging or serialising a verdict can never show them.
+ */
+export class SignatureCheck {
+  readonly #signingString: string;
+  readonly #signingKey: string;
+
+  constructor(
+    readonly valid: boolean,
+    /** Why it is not valid, in words a developer can act on. */
+    readonly problem: string | undefined,
+    signingString: string,
+    signingKey: string,
+  ) {
+    this.#signingString = signingString;
+    this.#signingKey = signingKey;
+  }
+
   /** What the sandbox hashed, with the signing key masked (built only when asked for). */
-  readonly maskedSigningString: string;
+  get maskedSigningString(): string {
+    return maskSigningKey(this.#signingString, this.#signingKey);
+  }
 }
 
 /**
@@ -22,14 +39,8 @@ export interface SignatureCheck {
 export function checkSignature(query: FlatParams, body: FlatParams, key: SandboxKey): SignatureCheck {
   const get = withoutSignature(query);
   const signingString = signingStringOf(get, body, key.signingKey);
-  const verdict = (valid: boolean, problem: string | undefined): SignatureCheck => ({
-    valid,
-    problem,
-    get maskedSigningString() {
-      return maskSigningKey(signingString, key.signingKey);
-    },
-  });
-  const fail = (problem: string): SignatureCheck => verdict(false, problem);
+  const fail = (problem: string): SignatureCheck =>
+    new SignatureCheck(false, problem, signingString, key.signingKey);
   if (!query.key_id) return fail('The key_id query param is missing.');
   if (query.key_id !== key.keyId) return fail(`Unknown key_id "${query.key_id}".`);
   if (!query.sig) return fail('The sig query param is missing.');
@@ -38,5 +49,5 @@ export function checkSignature(query: FlatParams, body: FlatParams, key: Sandbox
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
     return fail('The signature does not match the request: check the signing key and the params signed.');
   }
-  return verdict(true, undefined);
+  return new SignatureCheck(true, undefined, signingString, key.signingKey);
 }

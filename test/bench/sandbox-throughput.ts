@@ -70,10 +70,33 @@ interface Health {
   cpuMicros: number;
 }
 
-let sandboxUrl = '';
-async function health(): Promise<Health> {
-  return (await (await request(`${sandboxUrl}/_sandbox/health`)).body.json()) as Health;
+async function health(url: string): Promise<Health> {
+  return (await (await request(`${url}/_sandbox/health`)).body.json()) as Health;
 }
+
+/**
+ * The floor to compare with: a bare node:http server that answers a fixed user-sized JSON
+ * body to every request, with no routing, parsing, signing or state. Run in its own process
+ * like the sandbox, on the same machine at the same moment.
+ */
+const BARE_SERVER = `
+const http = require('node:http');
+const body = JSON.stringify({ id: 1, first_name: 'Ada', last_name: 'Lovelace', current_state: 'active',
+  employee: { id: 2, position: null, organization: null }, updated_on: new Date().toISOString(),
+  profile: { custom_data: {} }, tags: [], content: null, icon_id: null, client_ids: ['c1'], phones: [],
+  web_links: {}, addresses: [] });
+const server = http.createServer((req, res) => {
+  if (req.url.startsWith('/_sandbox/health')) {
+    const cpu = process.cpuUsage();
+    res.end(JSON.stringify({ cpuMicros: cpu.user + cpu.system, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+});
+server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ url: 'http://127.0.0.1:' + server.address().port })));
+process.on('SIGTERM', () => process.exit(0));
+`;
 
 function createParams(n: number): Record<string, string> {
   return {
@@ -93,22 +116,11 @@ function signedCreate(n: number): { path: string; body: string } {
   return { path: `/user?${encodeForm(query)}`, body: encodeForm(body) };
 }
 
-async function startSandboxProcess(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
-      'sandbox',
-      '--port',
-      '0',
-      '--json',
-      '--signing-key',
-      KEY.signingKey,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'warn' } },
-  );
+async function startServerProcess(args: string[]): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+  });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the sandbox exited with ${code}`)));
@@ -117,9 +129,9 @@ async function startSandboxProcess(): Promise<{ url: string; stop: () => void }>
 }
 
 async function run(name: string, target: number, options: CannonOptions): Promise<Figures> {
-  const before = await health();
+  const before = await health(options.url);
   const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
-  const after = await health();
+  const after = await health(options.url);
   const answered = result['2xx'] + result.non2xx;
   return {
     cpuMicrosPerRequest: answered === 0 ? 0 : (after.cpuMicros - before.cpuMicros) / answered,
@@ -134,8 +146,18 @@ async function run(name: string, target: number, options: CannonOptions): Promis
   };
 }
 
-const sandbox = await startSandboxProcess();
-sandboxUrl = sandbox.url;
+const sandbox = await startServerProcess([
+  '--import',
+  'tsx',
+  'src/cli/main.ts',
+  'sandbox',
+  '--port',
+  '0',
+  '--json',
+  '--signing-key',
+  KEY.signingKey,
+]);
+const bare = await startServerProcess(['-e', BARE_SERVER]);
 try {
   // Users to read: created through the API, like any other.
   const ids: number[] = [];
@@ -150,6 +172,7 @@ try {
   });
   await run('warm-up', 0, { url: sandbox.url, duration: 2, requests: reads });
   const get = await run('signed GET /user/member/{id}', 5_000, { url: sandbox.url, requests: reads });
+  const floor = await run('bare node:http, fixed JSON', 5_000, { url: bare.url, requests: reads });
 
   // Every create is a new user: a shared counter hands each request the next payload.
   const creates = Array.from({ length: Math.max(60_000, SECONDS * 8_000) }, (_, n) => signedCreate(n));
@@ -167,7 +190,7 @@ try {
       },
     ],
   });
-  const final = await health();
+  const final = await health(sandbox.url);
   const counters = (await (await request(`${sandbox.url}/_sandbox/counters`)).body.json()) as {
     statuses: Record<string, number>;
     duplicates: Record<string, string[]>;
@@ -176,7 +199,7 @@ try {
   console.log(
     `sandbox throughput: ${SECONDS} s per run, ${CONNECTIONS} connections, loopback, separate processes`,
   );
-  for (const figures of [get, create]) {
+  for (const figures of [get, floor, create]) {
     console.log(
       `${figures.name.padEnd(32)} ${String(figures.perSecond).padStart(7)} req/s  ` +
         `p50 ${figures.p50} ms  p99 ${figures.p99} ms  2xx ${figures.ok}  other ${figures.other}  errors ${figures.errors}  ` +
@@ -197,6 +220,11 @@ try {
   console.log(
     `sandbox statuses: ${JSON.stringify(counters.statuses)}; duplicate creates: ${JSON.stringify(counters.duplicates)}`,
   );
+  console.log(
+    `signed GET vs bare node:http at the same time: ${(get.perSecond / floor.perSecond).toFixed(2)}× the requests/s, ` +
+      `${(get.cpuMicrosPerRequest / floor.cpuMicrosPerRequest).toFixed(2)}× the CPU per request`,
+  );
 } finally {
   sandbox.stop();
+  bare.stop();
 }
