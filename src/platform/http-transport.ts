@@ -31,8 +31,8 @@ export interface HttpTransportOptions {
    */
   keepAliveTimeoutMs?: number;
   /**
-   * Open connections per origin at most; the rate limiter's concurrency should not exceed it.
-   * @defaultValue 16
+   * Open connections per origin at most.
+   * @defaultValue 16, or the rate limiter's concurrency when that is higher (PlatformClient)
    */
   connections?: number;
 }

@@ -97,7 +97,11 @@ export class PlatformClient {
     const logger = (options.logger ?? rootLogger()).child({ component: 'platform' });
     this.limiter =
       options.rateLimit instanceof RateLimiter ? options.rateLimit : new RateLimiter(options.rateLimit);
-    this.transport = new HttpTransport(options.baseUrl, options.http);
+    // One connection per request in flight, so the concurrency cap is the only queue.
+    this.transport = new HttpTransport(options.baseUrl, {
+      connections: Math.max(16, this.limiter.concurrency),
+      ...options.http,
+    });
     const signed = signedSender(this.transport, {
       keyId: options.keyId,
       signingKey: options.signingKey,
