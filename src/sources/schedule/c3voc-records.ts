@@ -25,6 +25,7 @@ const person = z.looseObject({
   avatar: text,
   email: text,
   links: z.array(link).nullish(),
+  answers: z.array(z.unknown()).nullish(),
 });
 
 const event = z.looseObject({
@@ -43,6 +44,7 @@ const event = z.looseObject({
   description: text,
   url: text,
   persons: z.array(person).nullish(),
+  answers: z.array(z.unknown()).nullish(),
 });
 
 /** The c3voc schedule JSON (pretalx's and frab's export), as far as we read it. */
@@ -69,6 +71,28 @@ type AnyScheduleRecord =
 /** pretalx's stable `code`, else a guid, else the numeric id. */
 function personId(entry: Person): string {
   return idString(entry.code) || idString(entry.guid) || idString(entry.id);
+}
+
+/**
+ * pretalx answers: `{question: {question: "text"} | "text", answer: "…"}`; anything else is
+ * skipped rather than guessed.
+ */
+function answersOf(list: readonly unknown[] | null | undefined): string {
+  const out: Record<string, string> = {};
+  for (const entry of list ?? []) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const { question, answer } = entry as { question?: unknown; answer?: unknown };
+    const title =
+      typeof question === 'string'
+        ? question
+        : typeof question === 'object' && question !== null
+          ? (question as { question?: unknown }).question
+          : undefined;
+    const titleText = typeof title === 'string' ? title : JSON.stringify(title);
+    if (titleText && (typeof answer === 'string' || typeof answer === 'number'))
+      out[titleText] = normalizeText(answer);
+  }
+  return JSON.stringify(out);
 }
 
 /** Sessions, then each speaker once (with every session), then the links. */
@@ -105,6 +129,7 @@ export function c3vocRecords(schedule: C3vocSchedule, clock: ScheduleClock): Any
             is_service_session: speakerIds.length === 0 ? 'true' : 'false',
             url: normalizeText(entry.url),
             speaker_ids: speakerIds.join(','),
+            answers: answersOf(entry.answers),
           }),
         );
         persons.forEach((entryPerson, index) => {
@@ -146,6 +171,7 @@ export function c3vocRecords(schedule: C3vocSchedule, clock: ScheduleClock): Any
       ...linkColumns(personLinks),
       links: JSON.stringify(personLinks),
       session_ids: sessionIds.join(','),
+      answers: answersOf(entry.answers),
     });
   });
   return [...sessions, ...speakerRecords, ...links];

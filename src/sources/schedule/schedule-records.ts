@@ -39,6 +39,8 @@ export const SCHEDULE_RECORD_COLUMNS = {
     'url',
     /** Comma-separated speaker ids, in the export's order. */
     'speaker_ids',
+    /** JSON object of the export's custom questions: `{"question text": "answer"}`; `{}` when none. */
+    'answers',
   ],
   speaker: [
     'record_type',
@@ -61,6 +63,8 @@ export const SCHEDULE_RECORD_COLUMNS = {
     'links',
     /** Comma-separated session ids (always strings, whatever the export wrote). */
     'session_ids',
+    /** JSON object of the export's custom questions: `{"question text": "answer"}`; `{}` when none. */
+    'answers',
   ],
   speaker_link: [
     'record_type',

@@ -45,6 +45,7 @@ describe('sessionize', () => {
       language: 'Italian',
       is_service_session: 'false',
       speaker_ids: '00000000-0000-0000-0000-000000000004',
+      answers: '{"Demo":"67"}',
     });
     expect(ofType(all, 'session').find((s) => s.title === 'Lunch')).toMatchObject({
       is_service_session: 'true',
@@ -93,7 +94,10 @@ describe('sessionize', () => {
     expect(ofType(all, 'speaker')[0]).toMatchObject({
       bio: 'Bio\nwith CRLF',
       blog: 'https://zoe.example',
+      twitter: 'https://twitter.com/zoe',
       session_ids: '901',
+      company: 'Acme GmbH',
+      answers: '{"Company name":"Acme GmbH"}',
     });
     expect(JSON.parse(ofType(all, 'speaker')[0]!.links!)).toHaveLength(2);
     // Both sides list the same pairs (one with integer ids): each link once.

@@ -5,6 +5,17 @@ import { idString, linkColumns, normalizeText, splitFullName, type ScheduleLink 
 
 const id = z.union([z.string(), z.number()]);
 const text = z.string().nullish();
+const answers = z
+  .array(
+    z.looseObject({
+      questionId: id.nullish(),
+      answerValue: z.union([z.string(), z.number(), z.boolean()]).nullish(),
+    }),
+  )
+  .nullish();
+
+/** A speaker question that holds the company, when the organisers asked one. */
+const COMPANY_QUESTION = /company|organi[sz]ation|employer|affiliation/i;
 
 /** The parts of Sessionize's API v2 `All` export that we read; everything else is ignored. */
 export const sessionizeAllSchema = z.looseObject({
@@ -20,6 +31,7 @@ export const sessionizeAllSchema = z.looseObject({
       categoryItems: z.array(id).nullish(),
       roomId: id.nullish(),
       liveUrl: text,
+      questionAnswers: answers,
     }),
   ),
   speakers: z
@@ -35,9 +47,11 @@ export const sessionizeAllSchema = z.looseObject({
         email: text,
         links: z.array(z.looseObject({ title: text, url: text, linkType: text })).nullish(),
         sessions: z.array(id).nullish(),
+        questionAnswers: answers,
       }),
     )
     .default([]),
+  questions: z.array(z.looseObject({ id, question: text })).default([]),
   categories: z
     .array(z.looseObject({ id, title: text, items: z.array(z.looseObject({ id, name: text })).default([]) }))
     .default([]),
@@ -67,6 +81,19 @@ export function sessionizeRecords(all: SessionizeAll, clock: ScheduleClock): Any
     for (const item of category.items)
       categoryItems.set(idString(item.id), { column, name: normalizeText(item.name) });
   }
+
+  const questions = new Map(
+    all.questions.map((question) => [idString(question.id), normalizeText(question.question)]),
+  );
+  const answersOf = (list: z.infer<typeof answers>): Record<string, string> => {
+    const out: Record<string, string> = {};
+    for (const answer of list ?? []) {
+      const question =
+        questions.get(idString(answer.questionId)) || `question ${idString(answer.questionId)}`;
+      out[question] = normalizeText(answer.answerValue);
+    }
+    return out;
+  };
 
   const links = new Map<string, { session_id: string; speaker_id: string; position: number }>();
   const addLink = (sessionId: string, speakerId: string, position: number): void => {
@@ -105,6 +132,7 @@ export function sessionizeRecords(all: SessionizeAll, clock: ScheduleClock): Any
       is_service_session: session.isServiceSession === true ? 'true' : 'false',
       url: normalizeText(session.liveUrl),
       speaker_ids: speakerIds.join(','),
+      answers: JSON.stringify(answersOf(session.questionAnswers)),
     });
   });
 
@@ -121,6 +149,8 @@ export function sessionizeRecords(all: SessionizeAll, clock: ScheduleClock): Any
       normalizeText(speaker.fullName) ||
       `${normalizeText(speaker.firstName)} ${normalizeText(speaker.lastName)}`.trim();
     const split = splitFullName(fullName);
+    const speakerAnswers = answersOf(speaker.questionAnswers);
+    const company = Object.entries(speakerAnswers).find(([question]) => COMPANY_QUESTION.test(question))?.[1];
     return scheduleRecord('speaker', {
       id: speakerId,
       first_name: normalizeText(speaker.firstName) || split.first,
@@ -132,7 +162,9 @@ export function sessionizeRecords(all: SessionizeAll, clock: ScheduleClock): Any
       photo_url: normalizeText(speaker.profilePicture),
       ...linkColumns(speakerLinks),
       links: JSON.stringify(speakerLinks),
+      company,
       session_ids: sessionIds.join(','),
+      answers: JSON.stringify(speakerAnswers),
     });
   });
 
