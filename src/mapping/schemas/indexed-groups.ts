@@ -5,6 +5,15 @@ export interface IndexedName {
   field: string | undefined;
 }
 
+interface Classified {
+  prefix: string;
+  entry: IndexedName;
+}
+
+// Rows of one source repeat the same names, so each name is classified once; the bound
+// keeps requests with endless made-up names from growing the cache.
+const CACHE_LIMIT = 10_000;
+
 /**
  * The indexed groups an operation reads (`user[…][addresses_attributes]`, `event_client_ids`…),
  * compiled into one pattern so that a request's names are sorted into groups in a single
@@ -13,6 +22,7 @@ export interface IndexedName {
  */
 export class IndexedGroups {
   private readonly pattern: RegExp;
+  private readonly cache = new Map<string, Classified | null>();
 
   constructor(readonly prefixes: readonly string[]) {
     const alternatives = prefixes.map((prefix) => prefix.replace(/[[\]]/g, '\\$&')).join('|');
@@ -23,14 +33,23 @@ export class IndexedGroups {
   sort(names: readonly string[]): Map<string, IndexedName[]> {
     const groups = new Map<string, IndexedName[]>();
     for (const name of names) {
-      const match = this.pattern.exec(name);
-      if (!match) continue;
-      const [, prefix = '', index = '', field] = match;
-      const entry = { name, index, field };
-      const group = groups.get(prefix);
-      if (group) group.push(entry);
-      else groups.set(prefix, [entry]);
+      const classified = this.classify(name);
+      if (classified === null) continue;
+      const group = groups.get(classified.prefix);
+      if (group) group.push(classified.entry);
+      else groups.set(classified.prefix, [classified.entry]);
     }
     return groups;
+  }
+
+  private classify(name: string): Classified | null {
+    const cached = this.cache.get(name);
+    if (cached !== undefined) return cached;
+    const match = this.pattern.exec(name);
+    const classified = match
+      ? { prefix: match[1] ?? '', entry: Object.freeze({ name, index: match[2] ?? '', field: match[3] }) }
+      : null;
+    if (this.cache.size < CACHE_LIMIT) this.cache.set(name, classified);
+    return classified;
   }
 }

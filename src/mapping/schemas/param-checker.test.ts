@@ -52,3 +52,16 @@ describe('ParamChecker', () => {
     expect(new ParamChecker({}).required('hasOwnProperty', 'it')).toBeUndefined();
   });
 });
+
+describe('IndexedGroups', () => {
+  it('classifies a name the same way from its cache', () => {
+    const groups = new IndexedGroups(['a[list]']);
+    const names = ['a[list][0][x]', 'a[other][0][x]', 'a[list][1]'];
+    const first = groups.sort(names);
+    expect(groups.sort(names)).toEqual(first);
+    expect(first.get('a[list]')).toEqual([
+      { name: 'a[list][0][x]', index: '0', field: 'x' },
+      { name: 'a[list][1]', index: '1', field: undefined },
+    ]);
+  });
+});
