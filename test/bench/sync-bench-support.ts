@@ -31,7 +31,13 @@ export async function startSandboxProcess(extraArgs: string[] = []): Promise<San
   const child = spawn(
     'npx',
     ['tsx', 'src/cli/main.ts', 'sandbox', '--port', '0', '--json', '--signing-key', signingKey, ...extraArgs],
-    { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'inherit'] },
+    // Its own process group, so that stopping it also stops the node process under npx and tsx.
+    {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+      detached: true,
+    },
   );
   const line = await new Promise<string>((resolveLine, reject) => {
     const lines = createInterface({ input: child.stdout });
@@ -54,8 +60,10 @@ export async function startSandboxProcess(extraArgs: string[] = []): Promise<San
     },
     stop: async () => {
       const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
+      process.kill(-child.pid!, 'SIGTERM');
+      const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 3_000);
       await exited;
+      clearTimeout(timer);
     },
   };
 }

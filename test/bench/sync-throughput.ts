@@ -25,7 +25,7 @@ async function importOnce(label: string, faults: string, latencyMs: number): Pro
   const bench = await benchDir();
   try {
     writeUsers(bench.dir, users);
-    const job = loadJobFile(writeJob(bench.dir, 100_000, concurrency));
+    const job = loadJobFile(writeJob(bench.dir, 10_000, concurrency));
     const client = clientFor(sandbox, 100_000, concurrency);
     const started = performance.now();
     const summary = await runJob({ ledger: bench.ledger, platform: client, concurrency }, { job });

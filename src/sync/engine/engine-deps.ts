@@ -1,4 +1,4 @@
-import type { Ledger } from '../../ledger/ledger.js';
+import type { Ledger, ResultWriterOptions } from '../../ledger/ledger.js';
 import type { Logger } from '../../log/logger.js';
 import type { ProgressSink } from '../progress/progress-sink.js';
 import type { SyncPlatform } from '../processors/sync-platform.js';
@@ -17,6 +17,8 @@ export interface EngineDeps {
   logger?: Logger;
   /** @defaultValue the inline queue */
   queueFactory?: QueueFactory;
+  /** @defaultValue batches of 1,000 results, flushed at least every second */
+  resultWriter?: ResultWriterOptions;
   /** See `ExecuteOptions.unreachableLimit`. */
   unreachableLimit?: number;
 }

@@ -33,7 +33,9 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
   for (const parent of input.settledParents ?? [])
     gate.settle({ kind: parent.kind, clientId: parent.key }, parent.ok, parent.reason);
 
-  const writer = ledger.resultWriter();
+  // Big, infrequent batches: the embedded ledger runs on this thread, and every flush
+  // holds the event loop (and so every request in flight) for its duration.
+  const writer = ledger.resultWriter(deps.resultWriter ?? { batchSize: 1000, flushIntervalMs: 1000 });
   let stopped: RunSummary['stopped'];
   let reason: string | undefined;
   try {
