@@ -47,6 +47,8 @@ const RESULT_FIELDS = `run_id text, kind text, key text, action text, origin_sou
  * $1 a `ResultBatch` as JSON. One statement writes the results and their side effects
  * (data-modifying CTEs all run, atomically): one round trip per batch instead of five.
  * The batch's hash and id sets and removals never share a key (see prepareResultBatch).
+ * An unchanged hash or id is not rewritten (a nightly rerun is mostly `unchanged`), so
+ * `synced_at` stays the time the platform last received that content.
  */
 export const RECORD_RESULTS = `WITH batch AS MATERIALIZED (SELECT $1::text::jsonb AS b),
 results AS (
@@ -57,25 +59,24 @@ results AS (
     origin_row = excluded.origin_row, origin_line = excluded.origin_line, platform_id = excluded.platform_id,
     http_status = excluded.http_status, error_code = excluded.error_code, error_message = excluded.error_message,
     attempts = excluded.attempts, duration_ms = excluded.duration_ms, params = excluded.params,
-    recorded_at = excluded.recorded_at
-  RETURNING 1),
+    recorded_at = excluded.recorded_at),
 hash_set AS (
   INSERT INTO synced_hashes (kind, key, hash, run_id, synced_at)
   SELECT h.*, now() FROM batch, jsonb_to_recordset(batch.b->'hashUpserts') AS h(kind text, key text, hash text, run_id text)
   ON CONFLICT (kind, key) DO UPDATE SET hash = excluded.hash, run_id = excluded.run_id, synced_at = excluded.synced_at
-  RETURNING 1),
+  WHERE synced_hashes.hash <> excluded.hash),
 hash_removed AS (
   DELETE FROM synced_hashes s USING batch, jsonb_to_recordset(batch.b->'hashRemovals') AS d(kind text, key text)
-  WHERE s.kind = d.kind AND s.key = d.key RETURNING 1),
+  WHERE s.kind = d.kind AND s.key = d.key),
 id_set AS (
   INSERT INTO id_map (kind, client_id, platform_id, updated_at)
   SELECT i.*, now() FROM batch, jsonb_to_recordset(batch.b->'idUpserts') AS i(kind text, key text, platform_id bigint)
   ON CONFLICT (kind, client_id) DO UPDATE SET platform_id = excluded.platform_id, updated_at = excluded.updated_at
-  RETURNING 1),
+  WHERE id_map.platform_id <> excluded.platform_id),
 id_removed AS (
   DELETE FROM id_map m USING batch, jsonb_to_recordset(batch.b->'idRemovals') AS d(kind text, key text)
-  WHERE m.kind = d.kind AND m.client_id = d.key RETURNING 1)
-SELECT (SELECT count(*) FROM results) AS results`;
+  WHERE m.kind = d.kind AND m.client_id = d.key)
+SELECT 1 AS done`;
 
 export const RESULT_COLUMNS = `r.seq, r.run_id, r.kind, r.key, r.action, r.origin_source, r.origin_row, r.origin_line,
   r.platform_id, r.http_status, r.error_code, r.error_message, r.attempts, r.duration_ms, r.params, r.recorded_at`;
@@ -88,7 +89,8 @@ GROUP BY kind, action`;
 export const UPSERT_HASHES = `INSERT INTO synced_hashes (kind, key, hash, run_id, synced_at)
 SELECT e.v->>'kind', e.v->>'key', e.v->>'hash', e.v->>'run_id', now()
 FROM jsonb_array_elements($1::text::jsonb) AS e(v)
-ON CONFLICT (kind, key) DO UPDATE SET hash = excluded.hash, run_id = excluded.run_id, synced_at = excluded.synced_at`;
+ON CONFLICT (kind, key) DO UPDATE SET hash = excluded.hash, run_id = excluded.run_id, synced_at = excluded.synced_at
+WHERE synced_hashes.hash <> excluded.hash`;
 
 /** $1 JSON array of {kind, key}. */
 export const DELETE_HASHES = `DELETE FROM synced_hashes s USING jsonb_array_elements($1::text::jsonb) AS e(v)
@@ -98,7 +100,8 @@ WHERE s.kind = e.v->>'kind' AND s.key = e.v->>'key'`;
 export const UPSERT_IDS = `INSERT INTO id_map (kind, client_id, platform_id, updated_at)
 SELECT e.v->>'kind', e.v->>'key', (e.v->>'platform_id')::bigint, now()
 FROM jsonb_array_elements($1::text::jsonb) AS e(v)
-ON CONFLICT (kind, client_id) DO UPDATE SET platform_id = excluded.platform_id, updated_at = excluded.updated_at`;
+ON CONFLICT (kind, client_id) DO UPDATE SET platform_id = excluded.platform_id, updated_at = excluded.updated_at
+WHERE id_map.platform_id <> excluded.platform_id`;
 
 /** $1 JSON array of {kind, key}. */
 export const DELETE_IDS = `DELETE FROM id_map m USING jsonb_array_elements($1::text::jsonb) AS e(v)

@@ -19,8 +19,11 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import type { IntentResultInput, Ledger } from '../../src/ledger/ledger.js';
 import { openLedger } from '../../src/ledger/open-ledger.js';
+import { openPgliteClient } from '../../src/ledger/pglite-client.js';
 
 const TARGET_PER_SECOND = 10_000;
+/** MEASURED.md: 20 multi-row INSERTs of 1,000 plain rows on file-backed PGlite, unloaded machine. */
+const MEASURED_PLAIN_PER_SECOND = 75_000;
 const BASELINE_ROWS = 2_000;
 
 const { values } = parseArgs({
@@ -59,6 +62,7 @@ function result(runId: string, i: number, action: IntentResultInput['action']): 
 }
 
 async function measure(ledger: Ledger, label: string, openMs: number): Promise<void> {
+  const rssAfterOpenMb = process.memoryUsage().rss / 1024 / 1024;
   const run = await ledger.createRun({ jobName: 'bench-ledger-writes', mode: 'upsert' });
   const writer = ledger.resultWriter({ batchSize });
   const started = performance.now();
@@ -83,7 +87,7 @@ async function measure(ledger: Ledger, label: string, openMs: number): Promise<v
       `${label}: ${rows.toLocaleString('en')} results in ${seconds.toFixed(2)} s = ${Math.round(perSecond).toLocaleString('en')} results/s`,
       `(batch ${batchSize}; target ${TARGET_PER_SECOND.toLocaleString('en')}/s → ×${(perSecond / TARGET_PER_SECOND).toFixed(2)})`,
       `| one row per call: ${Math.round(basePerSecond).toLocaleString('en')}/s → batched is ×${(perSecond / basePerSecond).toFixed(1)}`,
-      `| open ${openMs} ms | peak RSS ${rssMb.toFixed(0)} MB`,
+      `| open ${openMs} ms | RSS after open ${rssAfterOpenMb.toFixed(0)} MB, peak ${rssMb.toFixed(0)} MB`,
     ].join(' '),
   );
 }
@@ -99,8 +103,36 @@ async function benchEmbedded(): Promise<void> {
     } finally {
       await ledger.close();
     }
+    await calibrate(dataDir);
   } finally {
     await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The machine is shared: how fast is PGlite here right now, on the MEASURED.md workload?
+ * The ratio to MEASURED.md's figure scales our result to an unloaded machine.
+ */
+async function calibrate(dataDir: string): Promise<void> {
+  const { client } = await openPgliteClient(dataDir);
+  try {
+    await client.execScript('CREATE TABLE calibration (id integer, name text, email text)');
+    const started = performance.now();
+    for (let chunk = 0; chunk < 20; chunk += 1) {
+      const rows = Array.from(
+        { length: 1000 },
+        (_, i) => `(${chunk * 1000 + i}, 'Name ${i}', 'u${i}@example.com')`,
+      );
+      await client.query(`INSERT INTO calibration VALUES ${rows.join(', ')}`);
+    }
+    const perSecond = 20_000 / ((performance.now() - started) / 1000);
+    console.log(
+      `  calibration: plain 1,000-row INSERTs here now ${Math.round(perSecond).toLocaleString('en')} rows/s ` +
+        `vs ${MEASURED_PLAIN_PER_SECOND.toLocaleString('en')} in MEASURED.md → this machine is at ` +
+        `${((100 * perSecond) / MEASURED_PLAIN_PER_SECOND).toFixed(0)} % of its measured speed`,
+    );
+  } finally {
+    await client.close();
   }
 }
 
