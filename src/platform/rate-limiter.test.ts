@@ -40,6 +40,39 @@ describe('RateLimiter (fake timers)', () => {
     expect(await pending).toEqual([0, 0, 0, 100, 200, 300]);
   });
 
+  it('a timer that fires late (busy event loop) catches up, keeping the average rate', async () => {
+    vi.useFakeTimers({ now: 0 });
+    let stall = 0;
+    const limiter = new RateLimiter({
+      requestsPerSecond: 10,
+      concurrency: 20,
+      now: () => Date.now() + stall,
+    });
+    const granted: number[] = [];
+    const all = Array.from({ length: 8 }, async () => {
+      const release = await limiter.acquire();
+      granted.push(Date.now() + stall);
+      release();
+    });
+    await vi.advanceTimersByTimeAsync(99);
+    stall = 300; // the timer due at 100 runs at 400
+    await vi.advanceTimersByTimeAsync(1);
+    expect(granted).toEqual([0, 400, 400, 400, 400]);
+    await vi.advanceTimersByTimeAsync(300);
+    await Promise.all(all);
+    expect(granted.slice(5)).toEqual([500, 600, 700]);
+  });
+
+  it('a quiet spell does not bank tokens beyond the burst', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const limiter = new RateLimiter({ requestsPerSecond: 10, burst: 2, concurrency: 20 });
+    await grantTimes(limiter, 1, Date.now);
+    await vi.advanceTimersByTimeAsync(5000);
+    const pending = grantTimes(limiter, 4, Date.now);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await pending).toEqual([5000, 5000, 5100, 5200]);
+  });
+
   it('never lets more than `concurrency` run at once', async () => {
     vi.useFakeTimers({ now: 0 });
     const limiter = new RateLimiter({ requestsPerSecond: 1000, burst: 100, concurrency: 2 });

@@ -137,7 +137,7 @@ export class RateLimiter {
     return 1000 / this.rateAt(now);
   }
 
-  private pump(): void {
+  private pump(timerDue?: number): void {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = undefined;
@@ -148,9 +148,11 @@ export class RateLimiter {
       const interval = this.intervalAt(now);
       const allowedAt = this.nextAt - (this.burst - 1) * interval;
       if (now < allowedAt) return this.wake(allowedAt - now);
-      // Late by less than one interval (a timer fired late): stay on the schedule, so the
-      // average rate holds. Idle for longer: start a new schedule from now.
-      const base = now - this.nextAt > interval ? now : this.nextAt;
+      // Behind the schedule by less than one interval, or by no more than our own timer
+      // fired late (a busy event loop): stay on it, so the average rate holds. Idle for
+      // longer: start a new schedule from now.
+      const late = timerDue === undefined ? 0 : Math.max(0, now - timerDue);
+      const base = now - this.nextAt > interval + late ? now : this.nextAt;
       this.nextAt = base + interval;
       this.inFlight += 1;
       this.waiters.shift()?.(this.releaser());
@@ -158,7 +160,9 @@ export class RateLimiter {
   }
 
   private wake(ms: number): void {
-    this.timer = setTimeout(() => this.pump(), Math.max(1, Math.ceil(ms)));
+    const delay = Math.max(1, Math.ceil(ms));
+    const due = this.now() + delay;
+    this.timer = setTimeout(() => this.pump(due), delay);
   }
 
   private releaser(): Release {
