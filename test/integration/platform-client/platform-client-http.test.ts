@@ -239,8 +239,10 @@ describe('PlatformClient over real HTTP', () => {
     const started = performance.now();
     await Promise.all(Array.from({ length: 21 }, () => api.users.get(1)));
     const seconds = (performance.now() - started) / 1000;
+    // 21 calls at 20/s: the first at once, the last 1 s later; the upper bound only
+    // guards against a stall, with room for a loaded machine.
     expect(seconds).toBeGreaterThan(0.95);
-    expect(seconds).toBeLessThan(1.3);
+    expect(seconds).toBeLessThan(2.5);
   });
 
   it('RateLimitedError is surfaced when the platform asks for too long a wait', async () => {
