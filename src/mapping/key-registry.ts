@@ -19,31 +19,38 @@ export class KeyRegistry {
 
   /** The row that first used `key`, or `undefined` when it is new. */
   firstRow(key: string): number | undefined {
-    const [a, b] = hashes(key);
-    const mask = this.capacity - 1;
-    for (let slot = a & mask; ; slot = (slot + 1) & mask) {
-      const row = this.rows[slot]!;
-      if (row === 0) return undefined;
-      if (this.hashA[slot] === a && this.hashB[slot] === b) return row;
-    }
+    return this.rowOf(keyHash(key));
   }
 
   /** Records `key` as used by `row`; when it was used before, returns that first row instead. */
   add(key: string, row: number): number | undefined {
-    const [a, b] = hashes(key);
+    const hash = keyHash(key);
+    const existing = this.rowOf(hash);
+    if (existing !== undefined) return existing;
+    this.insert(hash, row);
+    return undefined;
+  }
+
+  /** The row stored for a hash from {@link keyHash}; hashing once serves a lookup and an insert. */
+  rowOf(hash: KeyHash): number | undefined {
     const mask = this.capacity - 1;
-    let slot = a & mask;
-    for (; ; slot = (slot + 1) & mask) {
-      const existing = this.rows[slot]!;
-      if (existing === 0) break;
-      if (this.hashA[slot] === a && this.hashB[slot] === b) return existing;
+    for (let slot = hash[0] & mask; ; slot = (slot + 1) & mask) {
+      const row = this.rows[slot]!;
+      if (row === 0) return undefined;
+      if (this.hashA[slot] === hash[0] && this.hashB[slot] === hash[1]) return row;
     }
-    this.hashA[slot] = a;
-    this.hashB[slot] = b;
+  }
+
+  /** Stores a hash that {@link rowOf} did not find. */
+  insert(hash: KeyHash, row: number): void {
+    const mask = this.capacity - 1;
+    let slot = hash[0] & mask;
+    while (this.rows[slot] !== 0) slot = (slot + 1) & mask;
+    this.hashA[slot] = hash[0];
+    this.hashB[slot] = hash[1];
     this.rows[slot] = Math.max(1, row);
     this.count++;
     if (this.count * 10 > this.capacity * 7) this.grow();
-    return undefined;
   }
 
   private grow(): void {
@@ -65,10 +72,11 @@ export class KeyRegistry {
   }
 }
 
-const pair: [number, number] = [0, 0];
+/** Two independent 32-bit hashes of a key. */
+export type KeyHash = readonly [number, number];
 
 /** FNV-1a and a Murmur-style multiply, each finished with Murmur3's avalanche. */
-function hashes(key: string): [number, number] {
+export function keyHash(key: string): KeyHash {
   let a = 0x811c9dc5;
   let b = 0x9747b28c;
   for (let i = 0; i < key.length; i++) {
@@ -77,9 +85,7 @@ function hashes(key: string): [number, number] {
     b = Math.imul(b ^ c, 0x5bd1e995);
     b ^= b >>> 13;
   }
-  pair[0] = avalanche(a);
-  pair[1] = avalanche(b ^ key.length);
-  return pair;
+  return [avalanche(a), avalanche(b ^ key.length)];
 }
 
 function avalanche(h: number): number {

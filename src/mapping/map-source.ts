@@ -1,6 +1,6 @@
 import { describeOrigin, type RowOrigin, type Source } from '../sources/source-row.js';
 import type { Intent } from './intent.js';
-import { KeyRegistry } from './key-registry.js';
+import { KeyRegistry, keyHash, type KeyHash } from './key-registry.js';
 import type { DraftProblem, LoadedMapping, RowMapper, RowMapping } from './loaded-mapping.js';
 import type { MappedItem, MappingProblem, MapSourceOptions } from './mapped-item.js';
 import { ScheduleGrouper } from './schedule-grouper.js';
@@ -71,14 +71,21 @@ function headerReport(
 class RowState {
   private readonly keys = new KeyRegistry();
   readonly schedules: ScheduleGrouper | undefined;
+  /**
+   * The `unique:` params, each with a short number that stands for it in the hashed key.
+   * Unique values compare without case: `Bob@x.org` and `bob@x.org` are one platform user.
+   */
+  private readonly uniqueIndexes: ReadonlyArray<readonly [number, string]>;
 
   constructor(private readonly mapping: LoadedMapping) {
+    this.uniqueIndexes = mapping.unique.map((param, index) => [index, param] as const);
     this.schedules = mapping.kinds.includes('schedule') ? new ScheduleGrouper(mapping.vendor) : undefined;
   }
 
   process(mapped: RowMapping, origin: RowOrigin): MappedItem {
     if (mapped.type === 'skip') return { type: 'skipped', origin, reason: mapped.reason };
-    const problems: DraftProblem[] = [...mapped.problems];
+    // A fresh array per row (the mapper builds it), so it may take this row's other problems.
+    const problems: DraftProblem[] = mapped.problems;
     const intents: Intent[] = [];
     const columns: Array<Record<string, string> | undefined> = [];
     const schedules = [];
@@ -103,21 +110,53 @@ class RowState {
     return this.checkDuplicates(intents, columns, origin);
   }
 
+  /**
+   * Every intent's key and unique values are hashed once: looked up, and stored when the
+   * row is accepted. A row's keys are not stored when the row is rejected.
+   */
   private checkDuplicates(
     intents: Intent[],
     columns: Array<Record<string, string> | undefined>,
     origin: RowOrigin,
   ): MappedItem {
     const policy = this.mapping.onDuplicate;
+    const unique = this.uniqueIndexes;
+    const hashes: KeyHash[] = [];
     const fresh: Intent[] = [];
     let duplicate: { intent: Intent; field: string; firstRow: number; what: string } | undefined;
-    for (const [index, intent] of intents.entries()) {
-      const found = this.findDuplicate(intent, columns[index]);
-      if (found === undefined) fresh.push(intent);
-      else duplicate ??= { intent, ...found };
+    for (let index = 0; index < intents.length; index++) {
+      const intent = intents[index]!;
+      const keyHashed = keyHash(`${intent.kind}\u0000${intent.key}`);
+      const firstRow = this.keys.rowOf(keyHashed);
+      let found: { field: string; firstRow: number; what: string } | undefined;
+      if (firstRow !== undefined) {
+        const field =
+          intent.kind === 'user' || intent.kind === 'event'
+            ? (columns[index]?.client_id ?? 'client_id')
+            : 'key';
+        found = { field, firstRow, what: `${intent.kind} ${field} ${quote(intent.key)}` };
+      }
+      const intentHashes = [keyHashed];
+      for (const [position, param] of unique) {
+        const value = intent.params[param];
+        if (value === undefined) continue;
+        const hash = keyHash(`${position}\u0000${value.toLowerCase()}`);
+        const seen = this.keys.rowOf(hash);
+        if (seen !== undefined && found === undefined) {
+          const field = columns[index]?.[param] ?? param;
+          found = { field, firstRow: seen, what: `${field} ${quote(value)}` };
+        }
+        intentHashes.push(hash);
+      }
+      if (found === undefined) {
+        fresh.push(intent);
+        hashes.push(...intentHashes);
+      } else {
+        duplicate ??= { intent, ...found };
+      }
     }
     if (duplicate === undefined) {
-      this.remember(intents, origin.row);
+      this.remember(hashes, origin.row);
       return { type: 'intents', origin, intents };
     }
     const message = `${duplicate.what} was already used by row ${duplicate.firstRow}`;
@@ -129,7 +168,9 @@ class RowState {
       };
       return { type: 'invalid', origin, problems: [problem] };
     }
-    this.remember(policy === 'first' ? fresh : intents, origin.row);
+    // Under `last` the repeated keys already point at their first row, which stays the
+    // one messages name; only the row's new keys are stored.
+    this.remember(hashes, origin.row);
     return {
       type: 'duplicate',
       origin,
@@ -142,42 +183,9 @@ class RowState {
     };
   }
 
-  private findDuplicate(
-    intent: Intent,
-    columns: Record<string, string> | undefined,
-  ): { field: string; firstRow: number; what: string } | undefined {
-    const firstRow = this.keys.firstRow(`${intent.kind}\u0000${intent.key}`);
-    if (firstRow !== undefined) {
-      const field =
-        intent.kind === 'user' || intent.kind === 'event' ? (columns?.client_id ?? 'client_id') : 'key';
-      return { field, firstRow, what: `${intent.kind} ${field} ${quote(intent.key)}` };
-    }
-    for (const param of this.mapping.unique) {
-      const value = intent.params[param];
-      if (value === undefined) continue;
-      const seen = this.keys.firstRow(uniqueKey(param, value));
-      if (seen !== undefined) {
-        const field = columns?.[param] ?? param;
-        return { field, firstRow: seen, what: `${field} ${quote(value)}` };
-      }
-    }
-    return undefined;
+  private remember(hashes: readonly KeyHash[], row: number): void {
+    for (const hash of hashes) if (this.keys.rowOf(hash) === undefined) this.keys.insert(hash, row);
   }
-
-  private remember(intents: Intent[], row: number): void {
-    for (const intent of intents) {
-      this.keys.add(`${intent.kind}\u0000${intent.key}`, row);
-      for (const param of this.mapping.unique) {
-        const value = intent.params[param];
-        if (value !== undefined) this.keys.add(uniqueKey(param, value), row);
-      }
-    }
-  }
-}
-
-/** Unique values compare without case: the platform treats `Bob@x.org` and `bob@x.org` as one. */
-function uniqueKey(param: string, value: string): string {
-  return `=${param}\u0000${value.toLowerCase()}`;
 }
 
 function dedupe(problems: DraftProblem[]): DraftProblem[] {

@@ -82,7 +82,7 @@ export async function loadMappingModule(file: string, vendor: string): Promise<L
       if (!Array.isArray(result)) {
         return 'skip' in result
           ? { type: 'skip', reason: result.skip }
-          : { type: 'drafts', drafts: [], problems: result.problems };
+          : { type: 'drafts', drafts: [], problems: [...result.problems] };
       }
       const drafts: IntentDraft[] = result.map((intent) => ({
         kind: intent.kind,

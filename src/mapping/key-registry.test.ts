@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { KeyRegistry, keyHash } from './key-registry.js';
+
+describe('KeyRegistry', () => {
+  it('remembers the first row of each key across growth', () => {
+    const registry = new KeyRegistry();
+    for (let row = 1; row <= 50_000; row++) expect(registry.add(`u-${row}`, row)).toBeUndefined();
+    expect(registry.size).toBe(50_000);
+    expect(registry.add('u-17', 60_000)).toBe(17);
+    expect(registry.firstRow('u-49999')).toBe(49_999);
+    expect(registry.firstRow('u-50001')).toBeUndefined();
+  });
+
+  it('tells apart keys that differ only slightly', () => {
+    const registry = new KeyRegistry();
+    registry.add('user\u0000ab', 1);
+    expect(registry.firstRow('user\u0000ba')).toBeUndefined();
+    expect(registry.firstRow('user\u0000ab ')).toBeUndefined();
+    expect(keyHash('a')).not.toEqual(keyHash('b'));
+  });
+
+  it('stores rows as given (row 0 is kept as 1, never as an empty slot)', () => {
+    const registry = new KeyRegistry();
+    registry.add('x', 0);
+    expect(registry.firstRow('x')).toBe(1);
+  });
+});
