@@ -5,6 +5,7 @@ import type { Logger } from '../../log/logger.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import type { Source, SourceItem } from '../source-row.js';
 import { SourceError } from '../source-error.js';
+import { flattenBatches } from '../flatten-batches.js';
 import { detectEncoding, type CsvEncoding } from './detect-encoding.js';
 import { detectDialect, type CsvDelimiter } from './detect-delimiter.js';
 import { createDecodeStream } from './decode-stream.js';
@@ -30,11 +31,11 @@ export function createCsvSource(options: CsvSourceOptions): Source {
   const displayPath = options.displayPath ?? options.path;
   return {
     description: `CSV file ${displayPath}`,
-    rows: () => readCsv(options, displayPath),
+    rows: () => flattenBatches(readCsvBatches(options, displayPath)),
   };
 }
 
-async function* readCsv(options: CsvSourceOptions, displayPath: string): AsyncGenerator<SourceItem> {
+async function* readCsvBatches(options: CsvSourceOptions, displayPath: string): AsyncGenerator<SourceItem[]> {
   const sample = await readSample(options.path, displayPath, options.sampleBytes ?? 65_536);
   const detected = detectEncoding(sample, options.encoding);
   const sampleText = iconv.decode(sample.subarray(detected.bomLength), detected.encoding, {
@@ -59,9 +60,7 @@ async function* readCsv(options: CsvSourceOptions, displayPath: string): AsyncGe
   bytes.pipe(text);
   const reader = new CsvRecordReader({ source: displayPath, firstLine: dialect.sepLineLength > 0 ? 2 : 1 });
   try {
-    for await (const chunk of parseCsvChunks(text, dialect.delimiter)) {
-      for (const item of reader.read(chunk)) yield item;
-    }
+    for await (const chunk of parseCsvChunks(text, dialect.delimiter)) yield reader.read(chunk);
     reader.end();
   } finally {
     bytes.destroy();
