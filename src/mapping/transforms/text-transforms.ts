@@ -10,6 +10,9 @@ export function collapseSpaces(text: string): string {
  * the leading `'` guard (`'+49 30 1234`, `'=SUM`), one layer each.
  */
 export function stripExcelGuards(text: string): string {
+  const first = text.charCodeAt(0);
+  // Most cells start with neither `=` nor `'`: no regular expression for them.
+  if (first !== 0x3d && first !== 0x27) return text;
   const formula = /^="((?:[^"]|"")*)"$/.exec(text);
   if (formula) return (formula[1] ?? '').replace(/""/g, '"');
   return text.startsWith("'") ? text.slice(1) : text;
