@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FlatParams } from '../../../src/platform/params.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/start-sandbox.js';
 import { rawCall, signedCall } from '../../helpers/signed-request.js';
 import { SIGNING_KEY } from './sandbox-fixture.js';
