@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import type { FlatParams } from '../../platform/params.js';
@@ -154,5 +155,30 @@ describe('event.update', () => {
     ).toEqual([['event[finish]', 'FINISH_BEFORE_START']]);
     // A blank track id disconnects the track: it is not an error, even with a track name.
     expect(update({ 'event[track_id]': '', 'event[track_name]': 'New' })).toEqual([]);
+  });
+});
+
+describe('property: start and finish', () => {
+  const offset = fc.integer({ min: -14 * 4, max: 14 * 4 }).map((quarters) => quarters * 15);
+  const instant = fc.integer({ min: Date.UTC(1990, 0, 1), max: Date.UTC(2090, 0, 1) });
+  const format = (epochMs: number, offsetMinutes: number): string => {
+    const local = new Date(epochMs + offsetMinutes * 60_000).toISOString().slice(0, 23);
+    const abs = Math.abs(offsetMinutes);
+    const hh = String(Math.floor(abs / 60)).padStart(2, '0');
+    const mm = String(abs % 60).padStart(2, '0');
+    return `${local}${offsetMinutes < 0 ? '-' : '+'}${hh}:${mm}`;
+  };
+
+  it('reports FINISH_BEFORE_START exactly when the finish instant is earlier, whatever the offsets', () => {
+    fc.assert(
+      fc.property(instant, instant, offset, offset, (start, finish, startOffset, finishOffset) => {
+        const issues = create({
+          ...minimal,
+          'event[start]': format(start, startOffset),
+          'event[finish]': format(finish, finishOffset),
+        });
+        expect(issues.map((i) => i.code)).toEqual(finish < start ? ['FINISH_BEFORE_START'] : []);
+      }),
+    );
   });
 });
