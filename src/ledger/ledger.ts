@@ -171,6 +171,8 @@ export interface ResultWriterOptions {
   batchSize?: number;
   /** A partial batch is flushed after this long. @defaultValue 250 */
   flushIntervalMs?: number;
+  /** Waits before each new attempt of a failed batch; then the writer fails. @defaultValue [200, 1000] */
+  retryDelaysMs?: readonly number[];
 }
 
 /**

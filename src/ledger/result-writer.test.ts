@@ -81,18 +81,40 @@ describe('BatchResultWriter', () => {
         calls += 1;
         return Promise.reject(new Error('disk full'));
       },
-      { batchSize: 2, flushIntervalMs: 10_000 },
+      { batchSize: 2, flushIntervalMs: 10_000, retryDelaysMs: [] },
     );
     await writer.write(result(0));
     await writer.write(result(1));
-    await expect(writer.write(result(2))).rejects.toMatchObject({
+    await expect(writer.flush()).rejects.toMatchObject({
       code: 'EVSYNC_LEDGER_WRITE',
       retryable: true,
       message: expect.stringContaining('disk full') as unknown,
     });
-    await expect(writer.flush()).rejects.toThrow(/2 results were not written/);
+    await expect(writer.write(result(2))).rejects.toThrow(/2 results were not written/);
     expect(calls).toBe(1);
     await expect(writer.close()).rejects.toMatchObject({ code: 'EVSYNC_LEDGER_WRITE' });
+  });
+
+  it('tries a failed batch again before giving up, in order', async () => {
+    const rec = recorder();
+    let failures = 2;
+    const writer = new BatchResultWriter(
+      async (results) => {
+        if (failures > 0) {
+          failures -= 1;
+          throw new Error('connection reset');
+        }
+        await rec.record(results);
+      },
+      { batchSize: 2, flushIntervalMs: 10_000, retryDelaysMs: [5, 5] },
+    );
+    for (let i = 0; i < 4; i += 1) await writer.write(result(i));
+    await writer.close();
+    expect(rec.batches).toEqual([
+      ['k0', 'k1'],
+      ['k2', 'k3'],
+    ]);
+    expect(writer.written).toBe(4);
   });
 
   it('refuses writes after close and closes twice quietly', async () => {

@@ -17,6 +17,7 @@ export class BatchResultWriter implements ResultWriter {
   private lostCount = 0;
   private readonly batchSize: number;
   private readonly flushIntervalMs: number;
+  private readonly retryDelaysMs: readonly number[];
 
   constructor(
     private readonly record: (results: readonly IntentResultInput[]) => Promise<void>,
@@ -24,6 +25,7 @@ export class BatchResultWriter implements ResultWriter {
   ) {
     this.batchSize = Math.max(1, options.batchSize ?? 1000);
     this.flushIntervalMs = Math.max(1, options.flushIntervalMs ?? 250);
+    this.retryDelaysMs = options.retryDelaysMs ?? [200, 1000];
   }
 
   get buffered(): number {
@@ -75,7 +77,7 @@ export class BatchResultWriter implements ResultWriter {
           return;
         }
         try {
-          await this.record(batch);
+          await this.recordWithRetries(batch);
           this.writtenCount += batch.length;
         } catch (error) {
           this.failure = error;
@@ -84,6 +86,20 @@ export class BatchResultWriter implements ResultWriter {
       });
     }
     return this.inFlight;
+  }
+
+  /** A connection blip or a deadlock must not lose a batch: try again, a little later. */
+  private async recordWithRetries(batch: readonly IntentResultInput[]): Promise<void> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await this.record(batch);
+        return;
+      } catch (error) {
+        const delay = this.retryDelaysMs[attempt];
+        if (delay === undefined) throw error;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
   }
 
   private clearTimer(): void {
