@@ -1,0 +1,72 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { buildProgram } from '../../src/cli/main.js';
+import { platformEnvSchema } from '../../src/config/env-config.js';
+
+// No Docker engine runs here, so the compose file is checked for what can be checked:
+// its services, and that every evsync command, flag, variable and file it names is real.
+interface ComposeService {
+  image?: string;
+  command?: string[];
+  entrypoint?: string[];
+  environment?: Record<string, string>;
+  depends_on?: Record<string, { condition: string }>;
+}
+const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
+  services: Record<string, ComposeService>;
+  volumes: Record<string, unknown>;
+};
+const program = buildProgram();
+
+function evsyncArgs(service: ComposeService): string[] {
+  const argv = [...(service.entrypoint ?? []), ...(service.command ?? [])];
+  const at = argv.indexOf('evsync');
+  return at === -1 ? [] : argv.slice(at + 1);
+}
+
+describe('docker-compose.yml', () => {
+  it('has the ledger database, Redis, the sandbox and a run, all on pinned images', () => {
+    expect(Object.keys(compose.services).sort()).toEqual([
+      'evsync',
+      'install',
+      'postgres',
+      'redis',
+      'sandbox',
+    ]);
+    for (const [name, service] of Object.entries(compose.services)) {
+      expect(service.image, name).toMatch(/^[\w./-]+:[\w.-]+$/);
+    }
+  });
+
+  it('names only evsync commands and options that exist', () => {
+    for (const name of ['sandbox', 'evsync']) {
+      const [commandName, ...rest] = evsyncArgs(compose.services[name]!);
+      const command = program.commands.find((c) => c.name() === commandName);
+      expect(command, `${name}: evsync ${commandName}`).toBeDefined();
+      const flags = rest.filter((arg) => arg.startsWith('--'));
+      for (const flag of flags)
+        expect(
+          command!.options.map((o) => o.long),
+          `${name}: ${flag}`,
+        ).toContain(flag);
+      for (const file of rest.filter((arg) => arg.endsWith('.yaml')))
+        expect(existsSync(file), file).toBe(true);
+    }
+  });
+
+  it('configures the run with the variables evsync reads, against the sandbox', () => {
+    const env = compose.services.evsync!.environment!;
+    const parsed = platformEnvSchema.safeParse(env);
+    expect(parsed.success).toBe(true);
+    expect(env.EVSYNC_BASE_URL).toBe('http://sandbox:8080');
+    expect(env.DATABASE_URL).toMatch(/^postgres:\/\/.+@postgres:5432\//);
+    const sandboxArgs = evsyncArgs(compose.services.sandbox!);
+    expect(sandboxArgs[sandboxArgs.indexOf('--signing-key') + 1]).toBe(env.EVSYNC_SIGNING_KEY);
+    expect(sandboxArgs[sandboxArgs.indexOf('--key-id') + 1]).toBe(env.EVSYNC_KEY_ID);
+    expect(compose.services.evsync!.depends_on).toMatchObject({
+      install: { condition: 'service_completed_successfully' },
+      postgres: { condition: 'service_healthy' },
+    });
+  });
+});
