@@ -1,3 +1,5 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createScheduleSource, type ScheduleSourceOptions } from './schedule-source.js';
@@ -207,5 +209,28 @@ describe('frab XML', () => {
       timezone: 'America/New_York',
     });
     expect(ofType(all, 'session')[1]).toMatchObject({ start: '2024-10-27T02:30:00-04:00' });
+  });
+});
+
+describe('wrong exports', () => {
+  it('points a Sessions.json at the All export', async () => {
+    await expect(
+      records({ format: 'sessionize', path: join(SHARED, 'sessionize/Sessions.json') }),
+    ).rejects.toMatchObject({
+      code: 'SCHEDULE_UNEXPECTED_SHAPE',
+      message: expect.stringContaining('give the "All" export'),
+    });
+  });
+
+  it('names the XML line of a broken frab file', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'evsync-frab-')), 'broken.xml');
+    writeFileSync(
+      path,
+      '<schedule>\n  <day date="2024-01-01">\n    <room name="A">\n  </day>\n</schedule>\n',
+    );
+    await expect(records({ format: 'frab', path })).rejects.toMatchObject({
+      code: 'SCHEDULE_INVALID_XML',
+      message: expect.stringMatching(/\(line \d+\)/),
+    });
   });
 });

@@ -35,14 +35,24 @@ async function* readSchedule(options: ScheduleSourceOptions): AsyncGenerator<Sou
   let records;
   let clock: ScheduleClock;
   if (options.format === 'sessionize') {
-    const all = validate(sessionizeAllSchema, parseScheduleJson(text, where), where);
+    const all = validate(
+      sessionizeAllSchema,
+      parseScheduleJson(text, where),
+      where,
+      'give the "All" export (API v2 …/view/All), not Sessions or Speakers',
+    );
     clock = new ScheduleClock(where, options.timezone, undefined);
     records = sessionizeRecords(all, clock);
   } else {
     const raw = text.trimStart().startsWith('<')
       ? frabXmlToC3voc(text, where)
       : parseScheduleJson(text, where);
-    const schedule = validate(c3vocScheduleSchema, raw, where);
+    const schedule = validate(
+      c3vocScheduleSchema,
+      raw,
+      where,
+      'give the schedule export (pretalx: …/schedule/export/schedule.json or .xml)',
+    );
     clock = new ScheduleClock(
       where,
       options.timezone,
@@ -63,14 +73,14 @@ async function* readSchedule(options: ScheduleSourceOptions): AsyncGenerator<Sou
   }
 }
 
-function validate<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
+function validate<T extends z.ZodType>(schema: T, value: unknown, where: string, hint: string): z.infer<T> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues
     .slice(0, 5)
     .map((issue) => `${issue.path.join('.') || '(top)'}: ${issue.message}`)
     .join('; ');
-  throw new SourceError(`${where} does not look like the expected export: ${problems}`, {
+  throw new SourceError(`${where} does not look like the expected export (${problems}): ${hint}`, {
     code: 'SCHEDULE_UNEXPECTED_SHAPE',
   });
 }
