@@ -1,5 +1,6 @@
 import { describeOrigin, type RowOrigin, type Source } from '../sources/source-row.js';
 import type { Intent } from './intent.js';
+import { normalizeColumnName } from './compile/column-binder.js';
 import { KeyRegistry, keyHash, type KeyHash } from './key-registry.js';
 import type { DraftProblem, LoadedMapping, RowMapper, RowMapping } from './loaded-mapping.js';
 import type { MappedItem, MappingProblem, MapSourceOptions } from './mapped-item.js';
