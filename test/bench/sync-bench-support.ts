@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { openLedger } from '../../src/ledger/open-ledger.js';
@@ -22,6 +22,8 @@ export interface SandboxProcess {
     duplicates: Record<string, string[]>;
   }>;
   resetCounters(): Promise<void>;
+  /** CPU time the sandbox process has used so far, in seconds. */
+  cpuSeconds(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export async function startSandboxProcess(extraArgs: string[] = []): Promise<San
     resetCounters: async () => {
       await admin('DELETE', 'counters');
     },
+    cpuSeconds: async () => ((await admin('GET', 'health')) as { cpuMicros: number }).cpuMicros / 1e6,
     stop: async () => {
       const exited = new Promise((r) => child.once('exit', r));
       process.kill(-child.pid!, 'SIGTERM');
@@ -129,6 +132,17 @@ export function writeJob(dir: string, perSecond: number, concurrency: number): s
 
 export function peakRssMb(): number {
   return Math.round((process.resourceUsage().maxRSS * 1024) / 1024 / 1024);
+}
+
+/** This process's CPU time so far, in seconds. */
+export function cpuSeconds(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1e6;
+}
+
+/** The 1-minute load average and the number of cores, to read the figures against. */
+export function machineLoad(): string {
+  return `load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores`;
 }
 
 export function fmt(n: number, digits = 0): string {

@@ -10,7 +10,9 @@ import { runJob } from '../../src/sync/engine/run-job.js';
 import {
   benchDir,
   clientFor,
+  cpuSeconds,
   fmt,
+  machineLoad,
   peakRssMb,
   startSandboxProcess,
   writeJob,
@@ -27,10 +29,15 @@ async function importOnce(label: string, faults: string, latencyMs: number): Pro
     writeUsers(bench.dir, users);
     const job = loadJobFile(writeJob(bench.dir, 10_000, concurrency));
     const client = clientFor(sandbox, 100_000, concurrency);
+    const loadBefore = machineLoad();
+    const sandboxCpu = await sandbox.cpuSeconds();
+    const engineCpu = cpuSeconds();
     const started = performance.now();
     const summary = await runJob({ ledger: bench.ledger, platform: client, concurrency }, { job });
     const seconds = (performance.now() - started) / 1000;
     await client.close();
+    const engineCpuUsed = cpuSeconds() - engineCpu;
+    const sandboxCpuUsed = (await sandbox.cpuSeconds()) - sandboxCpu;
     const counters = await sandbox.counters();
     const rate = users / seconds;
     console.log(`\n## ${label}`);
@@ -38,6 +45,10 @@ async function importOnce(label: string, faults: string, latencyMs: number): Pro
       `users: ${fmt(users)}  concurrency: ${concurrency}  created: ${fmt(summary.totals.created ?? 0)}  failed: ${summary.totals.failed ?? 0}`,
     );
     console.log(`wall time (read + plan + send + record): ${fmt(seconds, 2)} s  →  ${fmt(rate)} intents/s`);
+    console.log(
+      `CPU: engine ${fmt(engineCpuUsed, 1)} s (${fmt(users / engineCpuUsed)} intents per engine CPU-second), ` +
+        `sandbox ${fmt(sandboxCpuUsed, 1)} s; machine: ${loadBefore} before, ${machineLoad()} after`,
+    );
     console.log(
       `sandbox calls: ${fmt(counters.total)}  duplicates: ${JSON.stringify(counters.duplicates)}  peak RSS (engine): ${peakRssMb()} MB`,
     );

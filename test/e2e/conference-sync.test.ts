@@ -5,10 +5,11 @@ import { conferenceFiles } from './conference-fixture.js';
 
 describe('a whole conference against the sandbox', () => {
   let h: SyncHarness;
+  // Opening a fresh embedded ledger takes seconds, and much longer on a loaded machine.
   beforeAll(async () => {
     h = await startHarness();
-  });
-  afterAll(async () => h.close());
+  }, 180_000);
+  afterAll(async () => h.close(), 60_000);
   beforeEach(() => {
     h.sandbox.reset();
     h.sandbox.faults.set({});

@@ -18,7 +18,7 @@ describe('evsync demo', () => {
           cwd: ROOT,
           env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
           encoding: 'utf8',
-          timeout: 150_000,
+          timeout: 280_000,
         },
       );
       expect(result.stderr).not.toMatch(/evsync: /);
@@ -35,5 +35,5 @@ describe('evsync demo', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 180_000);
+  }, 300_000);
 });

@@ -92,7 +92,7 @@ describe('interrupted runs (spawned evsync process)', () => {
   it('kill -9 mid-run loses nothing: resume completes every intent and creates nothing twice', async () => {
     const child = spawnRun(dir, sandbox);
     const done = exited(child);
-    await waitFor(() => sandbox.counters.callsTo('POST', '/user') >= 80, 90_000);
+    await waitFor(() => sandbox.counters.callsTo('POST', '/user') >= 80, 200_000);
     child.kill('SIGKILL');
     expect((await done).signal).toBe('SIGKILL');
     const createdBeforeKill = sandbox.state.conferenceUsers().length;
@@ -104,14 +104,14 @@ describe('interrupted runs (spawned evsync process)', () => {
     expect(resumed.total).toBe(USERS);
     expect(sandbox.counters.duplicates()).toEqual({});
     expect(sandbox.state.conferenceUsers().filter((u) => u.email.startsWith('k'))).toHaveLength(USERS);
-  }, 180_000);
+  }, 300_000);
 
   it('SIGINT stops taking work, finishes what is in flight, marks the run interrupted; resume finishes it', async () => {
     const child = spawnRun(dir, sandbox);
     const done = exited(child);
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    await waitFor(() => sandbox.counters.callsTo('POST', '/user') >= 60, 90_000);
+    await waitFor(() => sandbox.counters.callsTo('POST', '/user') >= 60, 200_000);
     child.kill('SIGINT');
     const { code } = await done;
     expect(code).toBe(3);
@@ -133,5 +133,5 @@ describe('interrupted runs (spawned evsync process)', () => {
     expect(resumed).toMatchObject({ status: 'completed', total: USERS });
     expect(sandbox.counters.callsTo('POST', '/user')).toBe(USERS);
     expect(sandbox.counters.duplicates()).toEqual({});
-  }, 180_000);
+  }, 300_000);
 });

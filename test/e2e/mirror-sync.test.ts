@@ -29,8 +29,8 @@ describe.each(ledgers)('mirror mode on the $name ledger', ({ databaseUrl }) => {
       ...(databaseUrl ? { databaseUrl, schema: `evsync_mirror_${randomBytes(4).toString('hex')}` } : {}),
     });
     h.write({ 'mirror.yaml': MIRROR_JOB });
-  });
-  afterAll(async () => h?.close());
+  }, 180_000);
+  afterAll(async () => h?.close(), 60_000);
 
   it('deletes what left the source, refuses above the threshold, and goes ahead with --force', async (context) => {
     if (skip || !h) return context.skip();

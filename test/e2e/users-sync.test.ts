@@ -7,10 +7,11 @@ import { jobYaml, people, startHarness, usersCsv } from './sync-harness.js';
 // each test uses its own client_id prefix so that the ledger's history never overlaps.
 describe('users sync against the sandbox', () => {
   let h: SyncHarness;
+  // Opening a fresh embedded ledger takes seconds, and much longer on a loaded machine.
   beforeAll(async () => {
     h = await startHarness();
-  });
-  afterAll(async () => h.close());
+  }, 180_000);
+  afterAll(async () => h.close(), 60_000);
   beforeEach(() => h.sandbox.reset());
 
   const job = (name: string): string => {
