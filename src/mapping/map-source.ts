@@ -51,11 +51,7 @@ function headerReport(
   mapping: LoadedMapping,
   header: readonly string[],
 ): { missing: string[][]; unused: string[] } {
-  const normal = (name: string): string =>
-    name
-      .replace(/^\uFEFF/, '')
-      .toLowerCase()
-      .replace(/[\s_-]+/g, '');
+  const normal = normalizeColumnName;
   const present = new Set(header.map(normal));
   const used = new Set<string>();
   const missing: string[][] = [];
