@@ -25,6 +25,7 @@ export async function handleApiRequest(
   rawPath: string,
   rawQuery: string,
 ): Promise<void> {
+  const started = performance.now();
   const method = request.method ?? 'GET';
   let endpoint = `${method} (unknown path)`;
   let status: number | 'reset' = 500;
@@ -107,6 +108,10 @@ export async function handleApiRequest(
     }
   } finally {
     runtime.counters.recordCall(endpoint, status);
+    // Method, endpoint and status only: params may hold a password, the query holds `sig`.
+    if (runtime.logger.isLevelEnabled('debug')) {
+      runtime.logger.debug({ endpoint, status, ms: Math.round(performance.now() - started) }, 'sandbox call');
+    }
   }
 }
 

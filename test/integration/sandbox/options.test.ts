@@ -1,6 +1,8 @@
 import { networkInterfaces } from 'node:os';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { createLogger } from '../../../src/log/logger.js';
 import { startSandbox } from '../../../src/sandbox/start-sandbox.js';
 import { signedCall } from '../../helpers/signed-request.js';
 import { SIGNING_KEY } from './sandbox-fixture.js';
@@ -76,5 +78,39 @@ describe('sandbox options', () => {
       /latency takes milliseconds.*Example/s,
     );
     await expect(startSandbox({ faults: '503=2' })).rejects.toThrow(/Bad fault spec/);
+  });
+
+  it('logs each call at debug level by endpoint and status, never params, sig or key', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const sandbox = await startSandbox({
+      signingKey: SIGNING_KEY,
+      logger: createLogger({ level: 'debug' }, sink),
+    });
+    try {
+      const body = {
+        client_id: 'log-1',
+        'user[first_name]': 'Lo',
+        'user[last_name]': 'Gger',
+        'user[svc_auth_attributes][email]': 'log@example.org',
+        'user[svc_auth_attributes][password]': 'Hunter2-secret',
+      };
+      expect((await signedCall(sandbox, 'POST', '/user', { body })).status).toBe(200);
+      const call = lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((line) => line.msg === 'sandbox call');
+      expect(call).toMatchObject({ endpoint: 'POST /user', status: 200 });
+      const all = lines.join('');
+      expect(all).not.toContain('Hunter2-secret');
+      expect(all).not.toContain(SIGNING_KEY);
+      expect(all).not.toContain('sig=');
+    } finally {
+      await sandbox.close();
+    }
   });
 });
