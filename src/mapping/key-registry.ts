@@ -4,9 +4,12 @@
  * no reference to the source's text. Keys are stored as two independent 32-bit hashes;
  * two different keys are taken for one only if both hashes collide (about 1 in 10^7 over
  * a 2-million-key file), which would at worst report a false duplicate.
+ *
+ * The table grows by half (not double) at three-quarters full, so that 2 million keys take
+ * about 32 MB rather than 48: memory is the budget that a million-row file tests.
  */
 export class KeyRegistry {
-  private capacity = 1 << 12;
+  private capacity = 4096;
   private hashA = new Uint32Array(this.capacity);
   private hashB = new Uint32Array(this.capacity);
   /** 1-based row numbers; 0 marks an empty slot. */
@@ -33,8 +36,7 @@ export class KeyRegistry {
 
   /** The row stored for a hash from {@link keyHash}; hashing once serves a lookup and an insert. */
   rowOf(hash: KeyHash): number | undefined {
-    const mask = this.capacity - 1;
-    for (let slot = hash[0] & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = this.home(hash[0]); ; slot = this.next(slot)) {
       const row = this.rows[slot]!;
       if (row === 0) return undefined;
       if (this.hashA[slot] === hash[0] && this.hashB[slot] === hash[1]) return row;
@@ -43,28 +45,35 @@ export class KeyRegistry {
 
   /** Stores a hash that {@link rowOf} did not find. */
   insert(hash: KeyHash, row: number): void {
-    const mask = this.capacity - 1;
-    let slot = hash[0] & mask;
-    while (this.rows[slot] !== 0) slot = (slot + 1) & mask;
+    let slot = this.home(hash[0]);
+    while (this.rows[slot] !== 0) slot = this.next(slot);
     this.hashA[slot] = hash[0];
     this.hashB[slot] = hash[1];
     this.rows[slot] = Math.max(1, row);
     this.count++;
-    if (this.count * 10 > this.capacity * 7) this.grow();
+    if (this.count * 4 > this.capacity * 3) this.grow();
+  }
+
+  /** A slot from the hash's high bits, for any table size (multiply-shift, no modulo bias). */
+  private home(hashA: number): number {
+    return Math.floor((hashA / 4294967296) * this.capacity);
+  }
+
+  private next(slot: number): number {
+    return slot + 1 === this.capacity ? 0 : slot + 1;
   }
 
   private grow(): void {
     const { hashA, hashB, rows } = this;
-    this.capacity *= 2;
+    this.capacity = Math.ceil(this.capacity * 1.5);
     this.hashA = new Uint32Array(this.capacity);
     this.hashB = new Uint32Array(this.capacity);
     this.rows = new Uint32Array(this.capacity);
-    const mask = this.capacity - 1;
     for (let old = 0; old < rows.length; old++) {
       const row = rows[old]!;
       if (row === 0) continue;
-      let slot = hashA[old]! & mask;
-      while (this.rows[slot] !== 0) slot = (slot + 1) & mask;
+      let slot = this.home(hashA[old]!);
+      while (this.rows[slot] !== 0) slot = this.next(slot);
       this.hashA[slot] = hashA[old]!;
       this.hashB[slot] = hashB[old]!;
       this.rows[slot] = row;
