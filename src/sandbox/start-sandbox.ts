@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ConfigError } from '../errors/evsync-error.js';
 import { rootLogger, type Logger } from '../log/logger.js';
 import { DEFAULT_VENDOR } from '../platform/vendor.js';
 import { ADMIN_PREFIX, handleAdminRequest } from './admin-api.js';
@@ -107,13 +108,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   const server = createServer((request, response) => route(runtime, request, response));
   server.keepAliveTimeout = 10_000;
+  const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const why =
+        error.code === 'EADDRINUSE' ? 'is in use' : `cannot be used (${error.code ?? error.message})`;
+      reject(
+        new ConfigError(
+          `The sandbox address ${host}:${options.port ?? 0} ${why}; choose another with --port/--host.`,
+          {
+            code: 'EVSYNC_SANDBOX_LISTEN',
+            cause: error,
+          },
+        ),
+      );
+    });
+    server.listen(options.port ?? 0, host, () => resolve());
   });
   const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
+  const bound = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${bound === '0.0.0.0' || bound === '[::]' ? '127.0.0.1' : bound}:${address.port}`;
   logger.debug({ url }, 'sandbox listening');
 
   return {

@@ -73,6 +73,16 @@ describe('sandbox options', () => {
     }
   });
 
+  it('says which address is taken when the port is in use', async () => {
+    const first = await startSandbox({ signingKey: SIGNING_KEY });
+    try {
+      const port = Number(new URL(first.url).port);
+      await expect(startSandbox({ port })).rejects.toThrow(`The sandbox address 127.0.0.1:${port} is in use`);
+    } finally {
+      await first.close();
+    }
+  });
+
   it('rejects a bad fault spec at start with an example', async () => {
     await expect(startSandbox({ faults: 'latency=soon' })).rejects.toThrow(
       /latency takes milliseconds.*Example/s,
