@@ -26,7 +26,10 @@ function section(lines: string[], heading: string, groups: Map<string, ProblemGr
   lines.push('', `${heading}:`);
   const sorted = [...groups.values()].sort((a, b) => b.count - a.count);
   for (const group of sorted) {
-    const what = group.field === '' ? group.code : `${group.code} in ${group.field}`;
+    const what =
+      group.code === 'SKIPPED' || group.field === ''
+        ? group.field || group.code
+        : `${group.code} in ${group.field}`;
     lines.push(`  ${what}: ${group.count.toLocaleString('en')} ${group.count === 1 ? 'row' : 'rows'}`);
     for (const example of group.examples) lines.push(`    ${example}`);
     if (group.count > group.examples.length)
