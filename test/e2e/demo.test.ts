@@ -32,6 +32,27 @@ describe('evsync demo', () => {
       expect(out).toMatch(/"not-an-email" is not an e-mail address/);
       expect(out).toMatch(/skipped because user "att-9999" is unknown/);
       expect(out).toMatch(/evsync report \S+ --status failed/);
+
+      // The follow-up commands the demo suggests work on its ledger.
+      const runId = /Run (\S+) \(demo/.exec(out)![1]!;
+      const cli = (...args: string[]) =>
+        spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], {
+          cwd: ROOT,
+          env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: '', EVSYNC_DATA_DIR: join(dir, 'data') },
+          encoding: 'utf8',
+          timeout: 120_000,
+        });
+      const runs = cli('runs');
+      expect(runs.status).toBe(0);
+      expect(runs.stdout).toMatch(new RegExp(`${runId}\\s+demo\\s+upsert\\s+completed`));
+      const report = cli('report', runId, '--status', 'failed');
+      expect(report.status).toBe(0);
+      const lines = report.stdout.trim().split('\r\n');
+      expect(lines[0]).toBe(
+        'run_id,kind,key,action,source,row,line,platform_id,http_status,error_code,message,attempts,duration_ms,recorded_at',
+      );
+      expect(lines).toHaveLength(1 + 5);
+      expect(cli('report', 'no-such-run').status).toBe(2);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -45,13 +45,16 @@ export function registerRunCommand(program: Command): void {
           '\nevsync: stopping — letting requests in flight finish (press again to quit now)\n',
         ),
       );
-      const engine = await openEngine({ rate: job.rate, logger, signal: signals.signal });
       try {
-        const summary = await runJob(engine.deps, { job, force: options.force ?? false });
-        process.exitCode = await finishRunCommand(engine.deps.ledger, summary, options.report);
+        const engine = await openEngine({ rate: job.rate, logger, signal: signals.signal });
+        try {
+          const summary = await runJob(engine.deps, { job, force: options.force ?? false });
+          process.exitCode = await finishRunCommand(engine.deps.ledger, summary, options.report);
+        } finally {
+          await engine.close();
+        }
       } finally {
         signals.dispose();
-        await engine.close();
       }
     });
 }
