@@ -20,6 +20,11 @@ export function locateProblem(origin: RowOrigin, problem: DraftProblem): Mapping
   return located;
 }
 
+/** Every param name that can make up a kind's key, split once. */
+const KEY_PARAM_NAMES = Object.fromEntries(
+  Object.entries(KEY_PARAMS).map(([kind, names]) => [kind, names.flatMap((name) => name.split('|'))]),
+) as Record<keyof typeof KEY_PARAMS, string[]>;
+
 export type DraftCheck = { ok: true; intent: Intent } | { ok: false; problems: DraftProblem[] };
 
 /**
@@ -35,7 +40,7 @@ export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string
     code: issue.code,
   }));
   const key = draft.key ?? intentKey(draft.kind, draft.params);
-  const keyParams = KEY_PARAMS[draft.kind].flatMap((names) => names.split('|'));
+  const keyParams = KEY_PARAM_NAMES[draft.kind];
   if (key === undefined && !problems.some((p) => p.param !== undefined && keyParams.includes(p.param))) {
     problems.push({
       field: keyParams.length === 0 ? 'key' : columnOf(draft, keyParams[0] ?? ''),
