@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FormDecodeError, decodeForm, type FlatParams } from '../platform/params.js';
 import { signatureTest } from './handlers/signature-test-handler.js';
-import { readBody } from './read-body.js';
+import { hasBody, readBody } from './read-body.js';
 import { matchRoute, type Route } from './route-table.js';
 import { SandboxHttpError } from './sandbox-http-error.js';
 import type { HandlerContext, ResponseFormat, SandboxRequest } from './sandbox-request.js';
@@ -46,7 +46,7 @@ export async function handleApiRequest(
     }
     const route = match.route;
     endpoint = `${method} ${route.pattern}`;
-    const bodyText = await readBody(request, runtime.maxBodyBytes);
+    const bodyText = hasBody(request) ? await readBody(request, runtime.maxBodyBytes) : '';
     const contentType = (request.headers['content-type'] ?? FORM_TYPE).split(';')[0]?.trim().toLowerCase();
     if (bodyText !== '' && contentType !== FORM_TYPE) {
       throw new SandboxHttpError(415, `Send the body as ${FORM_TYPE}, not ${contentType ?? 'nothing'}.`);
@@ -125,12 +125,21 @@ function decode(text: string, where: string): FlatParams {
   }
 }
 
+const TRANSPORT_PARAMS = new Set(['key_id', 'sig', 'format']);
+
 /** Query and body together, body winning; the auth and format params are not data. */
 function handlerParams(query: FlatParams, body: FlatParams): FlatParams {
-  const params: FlatParams = { ...query, ...body };
-  delete params.key_id;
-  delete params.sig;
-  delete params.format;
+  // Built by copying rather than `delete`, which would turn the object into a slow dictionary.
+  const params: FlatParams = {};
+  for (const source of [query, body]) {
+    for (const key of Object.keys(source)) {
+      if (TRANSPORT_PARAMS.has(key)) continue;
+      // `__proto__` is a param name like any other here: keep it as an own property.
+      if (key === '__proto__')
+        Object.defineProperty(params, key, { value: source[key], enumerable: true, writable: true });
+      else params[key] = source[key] ?? '';
+    }
+  }
   return params;
 }
 
