@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SyncHarness } from './sync-harness.js';
 import { startHarness } from './sync-harness.js';
+import { applySeed } from '../../src/sandbox/sandbox-seed.js';
+import { retryRun } from '../../src/sync/engine/retry-run.js';
 import { conferenceFiles } from './conference-fixture.js';
 
 describe('a whole conference against the sandbox', () => {
@@ -58,6 +60,29 @@ describe('a whole conference against the sandbox', () => {
     const failed = await h.ledger.results(summary.run.id, { actions: ['failed'] });
     expect(failed[0]).toMatchObject({ key: 'ce1', httpStatus: 422 });
     expect(failed[0]?.errorMessage).toMatch(/exhibitor_client_id/);
+  });
+
+  it('retry re-sends only the failed intents, as a new run, and the next run sends the links it skipped', async () => {
+    const files = conferenceFiles({ prefix: 'r', users: 3, events: 2 });
+    files['r-events.csv'] = files['r-events.csv']!.replace(/^(re1,.*),$/m, '$1,sponsor-r');
+    h.write(files);
+    const first = await h.run('r.yaml');
+    expect(first.counts.event).toEqual({ created: 1, failed: 1 });
+
+    // The operator adds the missing sponsor on the platform, then retries the failed rows.
+    applySeed(h.sandbox.state, { exhibitors: [{ name: 'Sponsor R', client_ids: ['sponsor-r'] }] });
+    const retried = await retryRun(h.deps(), first.run.id, { kinds: ['event'] });
+    expect(retried?.counts).toEqual({ event: { created: 1 } });
+    expect(retried?.run.options).toMatchObject({ retryOf: first.run.id });
+    expect(h.sandbox.counters.duplicates()).toEqual({});
+    expect(await retryRun(h.deps(), first.run.id, { kinds: ['user'] })).toBeUndefined();
+
+    // Links skipped in the first run have no synced hash: the next run sends them, nothing else.
+    const next = await h.run('r.yaml');
+    expect(next.counts.event).toEqual({ unchanged: 2 });
+    expect(next.counts.user).toEqual({ unchanged: 3 });
+    expect(next.totals.skipped ?? 0).toBe(0);
+    expect((next.totals.created ?? 0) + (next.totals.updated ?? 0)).toBeGreaterThan(0);
   });
 
   it('commit-then-drop faults at 5 %, 10 % 503s and resets: everything ends created, nothing twice', async () => {
