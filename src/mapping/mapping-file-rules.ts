@@ -11,7 +11,7 @@ import { mappingFileSchema } from './mapping-file-schema.js';
 import { paramAliases, resolveParamName } from './param-aliases.js';
 import { validateWriteParams } from './schemas/validate-write-params.js';
 import { ADDRESS_FIELDS, PHONE_FIELDS } from './schemas/user-account-params.js';
-import { isTimeZone } from './transforms/zoned-date-time.js';
+import { isTimeZone } from '../time/time-zone.js';
 
 type Issue = { path: PropertyKey[]; message: string };
 

@@ -11,7 +11,7 @@ import {
   toCountryCode,
 } from '../transforms/text-transforms.js';
 import { textToXhtml } from '../transforms/xhtml-text.js';
-import { isTimeZone } from '../transforms/zoned-date-time.js';
+import { isTimeZone } from '../../time/time-zone.js';
 import type { ColumnBinder } from './column-binder.js';
 
 /** A value on its way through transforms: one text, or a list after `split`. */

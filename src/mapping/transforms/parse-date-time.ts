@@ -1,5 +1,6 @@
 import { quote } from '../schemas/text-rules.js';
-import { formatOffset, formatWall, zonedWallTimeToIso, type WallTime } from './zoned-date-time.js';
+import { formatOffset } from '../../time/time-zone.js';
+import { formatWall, zonedWallTimeToIso, type WallTime } from './zoned-date-time.js';
 
 export interface DateTimeOptions {
   /** IANA zone for a value written without an offset. */

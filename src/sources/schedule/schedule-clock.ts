@@ -1,3 +1,4 @@
+import { offsetMinutesAt } from '../../time/time-zone.js';
 import { SourceError } from '../source-error.js';
 import {
   checkTimeZone,
@@ -5,7 +6,6 @@ import {
   formatWithOffset,
   instantInZone,
   writtenOffsetMinutes,
-  zoneOffsetMinutes,
 } from './zoned-time.js';
 
 export interface ResolvedTime {
@@ -46,7 +46,7 @@ export class ScheduleClock {
     if (written !== undefined) {
       const epochMs = Date.parse(trimmed.replace(' ', 'T'));
       if (Number.isNaN(epochMs)) throw this.badTime(trimmed, what);
-      if (this.declared !== undefined && zoneOffsetMinutes(epochMs, this.declared) !== written)
+      if (this.declared !== undefined && offsetMinutesAt(this.declared, epochMs) !== written)
         this.disagreements += 1;
       return { iso: formatWithOffset(epochMs, written), epochMs, zoned: false };
     }

@@ -1,15 +1,12 @@
 import { ConfigError } from '../../errors/evsync-error.js';
+import { formatOffset, isTimeZone, offsetMinutesAt, wallTimeOffsets } from '../../time/time-zone.js';
 
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/;
 const WITH_OFFSET = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)\s*(Z|[+-]\d{2}:?\d{2})$/i;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
 /** Throws a ConfigError naming the setting when the zone is not an IANA zone. */
 export function checkTimeZone(zone: string, where: string): void {
-  try {
-    formatterFor(zone);
-  } catch {
+  if (!isTimeZone(zone)) {
     throw new ConfigError(
       `${where}: "${zone}" is not an IANA time zone: write e.g. Europe/Berlin or America/New_York`,
       {
@@ -17,34 +14,6 @@ export function checkTimeZone(zone: string, where: string): void {
       },
     );
   }
-}
-
-function formatterFor(zone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(zone);
-  if (formatter === undefined) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(zone, formatter);
-  }
-  return formatter;
-}
-
-/** Minutes east of UTC that `zone` uses at the instant `epochMs`. */
-export function zoneOffsetMinutes(epochMs: number, zone: string): number {
-  const parts: Record<string, number> = {};
-  for (const part of formatterFor(zone).formatToParts(new Date(epochMs))) {
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  }
-  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day, parts.hour, parts.minute, parts.second);
-  return Math.round((wall - Math.floor(epochMs / 1000) * 1000) / 60_000);
 }
 
 /** True when the text already carries `Z` or a `±hh:mm` offset. */
@@ -69,25 +38,18 @@ export function instantInZone(local: string, zone: string): number | undefined {
     number,
   ];
   const asUtc = Date.UTC(y, mo - 1, d, h, mi, s);
-  const before = zoneOffsetMinutes(asUtc - 86_400_000 / 2, zone);
-  const after = zoneOffsetMinutes(asUtc + 86_400_000 / 2, zone);
-  const fits = [before, after].filter(
-    (offset) => zoneOffsetMinutes(asUtc - offset * 60_000, zone) === offset,
-  );
-  const offset = fits.length > 0 ? Math.max(...fits) : before;
-  return asUtc - offset * 60_000;
+  const { valid, before } = wallTimeOffsets(asUtc, zone);
+  return asUtc - (valid[0] ?? before) * 60_000;
 }
 
 /** `2024-03-31T03:30:00+02:00`: the instant as wall time in `zone`, with its offset. */
 export function formatInZone(epochMs: number, zone: string): string {
-  return formatWithOffset(epochMs, zoneOffsetMinutes(epochMs, zone));
+  return formatWithOffset(epochMs, offsetMinutesAt(zone, epochMs));
 }
 
 export function formatWithOffset(epochMs: number, offsetMinutes: number): string {
   const wall = new Date(epochMs + offsetMinutes * 60_000).toISOString().slice(0, 19);
-  const sign = offsetMinutes < 0 ? '-' : '+';
-  const abs = Math.abs(offsetMinutes);
-  return `${wall}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+  return `${wall}${formatOffset(offsetMinutes)}`;
 }
 
 /** Offset in minutes written in an ISO time (`Z` → 0), or undefined without one. */
@@ -98,8 +60,4 @@ export function writtenOffsetMinutes(text: string): number | undefined {
   const digits = offset.replace(':', '');
   const minutes = Number(digits.slice(1, 3)) * 60 + Number(digits.slice(3, 5));
   return digits.startsWith('-') ? -minutes : minutes;
-}
-
-function pad(value: number): string {
-  return String(value).padStart(2, '0');
 }
