@@ -78,7 +78,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
           unreachableStreak += 1;
           if (unreachableStreak >= unreachableLimit && !abortReason) {
             abortReason = `the platform could not be reached for ${unreachableStreak} intents in a row (${outcome.message ?? ''})`;
-            void queue.close();
+            stop();
           }
         } else if (outcome.action !== 'skipped') {
           unreachableStreak = 0;
