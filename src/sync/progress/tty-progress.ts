@@ -1,9 +1,15 @@
 import type { ResultAction } from '../../ledger/ledger.js';
 import type { PhaseName } from '../phases/sync-phases.js';
-import { PHASE_LABELS } from '../phases/sync-phases.js';
 import type { ProgressSink } from './progress-sink.js';
 
 const BAR_WIDTH = 24;
+const BAR_LABELS: Record<PhaseName, string> = {
+  users: 'users',
+  events: 'events',
+  links: 'links',
+  unlinks: 'link deletes',
+  removals: 'deletes',
+};
 const REDRAW_MS = 100;
 
 /** A bar per phase on a terminal (stderr): rows done, rate, ETA, and failures so far. */
@@ -53,7 +59,7 @@ export class TtyProgress implements ProgressSink {
     const eta = rate > 0 ? formatSeconds((this.total - this.done) / rate) : '–';
     const failures = this.failed > 0 ? `  ${this.failed} failed` : '';
     const line =
-      `${PHASE_LABELS[this.phase].padEnd(20).slice(0, 20)} [${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ` +
+      `${BAR_LABELS[this.phase].padEnd(12)} [${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ` +
       `${this.done}/${this.total}  ${rate.toFixed(0)}/s  ETA ${eta}${failures}`;
     this.stream.write(`\r${line.slice(0, (this.stream.columns || 100) - 1)}\u001b[K`);
   }
