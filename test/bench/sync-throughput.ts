@@ -33,18 +33,30 @@ async function importOnce(label: string, faults: string, latencyMs: number): Pro
     const sandboxCpu = await sandbox.cpuSeconds();
     const engineCpu = cpuSeconds();
     const started = performance.now();
-    const summary = await runJob({ ledger: bench.ledger, platform: client, concurrency }, { job });
+    let sendStarted = 0;
+    let sendEnded = 0;
+    const progress = {
+      phaseStarted: () => void (sendStarted = performance.now()),
+      advanced: () => {},
+      phaseEnded: () => void (sendEnded = performance.now()),
+      close: () => {},
+    };
+    const summary = await runJob({ ledger: bench.ledger, platform: client, concurrency, progress }, { job });
     const seconds = (performance.now() - started) / 1000;
     await client.close();
     const engineCpuUsed = cpuSeconds() - engineCpu;
     const sandboxCpuUsed = (await sandbox.cpuSeconds()) - sandboxCpu;
     const counters = await sandbox.counters();
     const rate = users / seconds;
+    const sendRate = users / ((sendEnded - sendStarted) / 1000);
     console.log(`\n## ${label}`);
     console.log(
       `users: ${fmt(users)}  concurrency: ${concurrency}  created: ${fmt(summary.totals.created ?? 0)}  failed: ${summary.totals.failed ?? 0}`,
     );
-    console.log(`wall time (read + plan + send + record): ${fmt(seconds, 2)} s  →  ${fmt(rate)} intents/s`);
+    console.log(
+      `wall time (read + plan + send + record): ${fmt(seconds, 2)} s  →  ${fmt(rate)} intents/s; ` +
+        `the sending phase alone: ${fmt(sendRate)} intents/s`,
+    );
     console.log(
       `CPU: engine ${fmt(engineCpuUsed, 1)} s (${fmt(users / engineCpuUsed)} intents per engine CPU-second), ` +
         `sandbox ${fmt(sandboxCpuUsed, 1)} s; machine: ${loadBefore} before, ${machineLoad()} after`,
@@ -55,7 +67,8 @@ async function importOnce(label: string, faults: string, latencyMs: number): Pro
     if (latencyMs > 0) {
       const ideal = concurrency / (latencyMs / 1000);
       console.log(
-        `ideal concurrency ÷ latency = ${fmt(ideal)}/s; achieved ${fmt((rate / ideal) * 100, 1)} % (target ≥ 90 %)`,
+        `ideal concurrency ÷ latency = ${fmt(ideal)}/s; achieved ${fmt((rate / ideal) * 100, 1)} % over the whole run, ` +
+          `${fmt((sendRate / ideal) * 100, 1)} % while sending (target ≥ 90 %)`,
       );
     } else {
       console.log(`target ≥ 1,500 intents/s: ${rate >= 1500 ? 'met' : 'NOT met'}`);
