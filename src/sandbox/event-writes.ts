@@ -1,9 +1,10 @@
 import type { FlatParams } from '../platform/params.js';
 import { unflattenParams } from '../platform/params.js';
 import { nowMicros, parseXmlDateTime } from './clock.js';
-import { child, indexedChildren, nullable, splitList, text } from './nested-reader.js';
+import { child, indexedChildren, splitList, text } from './nested-reader.js';
 import { invalidParam } from './sandbox-http-error.js';
 import type { SandboxState } from './sandbox-state.js';
+import { addressOf } from './user-writes.js';
 import type { EventRecord, FeatureRecord, SpeakerRecord } from './state-types.js';
 
 const TRACK_COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2'];
@@ -131,16 +132,6 @@ function applyLocation(
     feature = { id: state.nextId(), name, itemId: state.nextId(), lat: null, lng: null, address: null };
     state.features.set(feature.id, feature);
   }
-  if (address) {
-    const field = (key: string): string | null => nullable(text(address, key) ?? '');
-    feature.address = {
-      street: field('street'),
-      street2: field('street2'),
-      city: field('city'),
-      state: field('state'),
-      postal_code: field('postal_code'),
-      country_code: field('country_code')?.toUpperCase() ?? null,
-    };
-  }
+  if (address) feature.address = addressOf(address);
   event.locationId = feature.id;
 }

@@ -132,7 +132,8 @@ function parseCustomData(json: string): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
-function addressOf(input: Record<string, unknown>): AddressRecord {
+/** An address as the platform stores it: blanks are nulls, the country code upper case. */
+export function addressOf(input: Record<string, unknown>): AddressRecord {
   const field = (key: string): string | null => {
     const value = input[key];
     return typeof value === 'string' && value !== '' ? value : null;
