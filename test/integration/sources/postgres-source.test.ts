@@ -1,27 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SourceItem } from '../../../src/sources/source-row.js';
 import { openSource } from '../../../src/sources/open-source.js';
 import { sourceConfigSchema } from '../../../src/sources/source-config.js';
-import type { SourceItem } from '../../../src/sources/source-row.js';
+import { readSourceConfig } from '../../helpers/read-source.js';
 import { SERVICES, serviceAvailable } from '../../helpers/services.js';
 
 const available = await serviceAvailable('postgres');
 const table = `evsync_src_${randomBytes(4).toString('hex')}`;
 const env = { SOURCE_DB_URL: SERVICES.postgres.url };
 
-async function readAll(
+function readAll(
   source: Record<string, unknown>,
   environment: NodeJS.ProcessEnv = env,
 ): Promise<SourceItem[]> {
-  const items: SourceItem[] = [];
-  for await (const item of openSource(sourceConfigSchema.parse(source), {
-    baseDir: '.',
-    env: environment,
-  }).rows()) {
-    items.push(item);
-  }
-  return items;
+  return readSourceConfig(source, environment);
 }
 
 describe.runIf(available)('postgres source', () => {
