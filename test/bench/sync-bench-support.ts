@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
 import { PlatformClient } from '../../src/platform/platform-client.js';
+import { silentProgress, type ProgressSink } from '../../src/sync/progress/progress-sink.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -147,4 +148,19 @@ export function machineLoad(): string {
 
 export function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
+
+/**
+ * A progress sink that times the sending phase, so rates are measured over the calls
+ * themselves (reading, planning and the ledger's plan record happen before the first).
+ */
+export function sendPhaseTimer(): { progress: ProgressSink; sendSeconds: () => number } {
+  let started = 0;
+  let ended = 0;
+  const progress: ProgressSink = {
+    ...silentProgress,
+    phaseStarted: () => void (started = performance.now()),
+    phaseEnded: () => void (ended = performance.now()),
+  };
+  return { progress, sendSeconds: () => (ended - started) / 1000 };
 }

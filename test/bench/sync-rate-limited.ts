@@ -6,7 +6,15 @@
  */
 import { loadJobFile } from '../../src/sync/job-file.js';
 import { runJob } from '../../src/sync/engine/run-job.js';
-import { benchDir, clientFor, fmt, startSandboxProcess, writeJob, writeUsers } from './sync-bench-support.js';
+import {
+  benchDir,
+  clientFor,
+  fmt,
+  sendPhaseTimer,
+  startSandboxProcess,
+  writeJob,
+  writeUsers,
+} from './sync-bench-support.js';
 
 const users = Number(process.argv[2] ?? 1_500);
 const limit = Number(process.argv[3] ?? 50);
@@ -21,22 +29,13 @@ try {
   const client = clientFor(sandbox, limit, concurrency);
   await sandbox.resetCounters();
   const started = performance.now();
-  // The rate is measured over the sending phase itself (reading, planning and the ledger's
-  // plan record happen before the first call).
-  let sendStarted = 0;
-  let sendEnded = 0;
-  const progress = {
-    phaseStarted: () => void (sendStarted = performance.now()),
-    advanced: () => {},
-    phaseEnded: () => void (sendEnded = performance.now()),
-    close: () => {},
-  };
+  const { progress, sendSeconds: sendPhaseSeconds } = sendPhaseTimer();
   const summary = await runJob({ ledger: bench.ledger, platform: client, concurrency, progress }, { job });
   const seconds = (performance.now() - started) / 1000;
   await client.close();
   const counters = await sandbox.counters();
   const accepted = counters.total - (counters.statuses['429'] ?? 0);
-  const sendSeconds = (sendEnded - sendStarted) / 1000;
+  const sendSeconds = sendPhaseSeconds();
   const sustained = accepted / sendSeconds;
   console.log(
     `users: ${fmt(users)}  limit: ${limit}/s  created: ${fmt(summary.totals.created ?? 0)}  failed: ${summary.totals.failed ?? 0}`,

@@ -16,6 +16,7 @@ import {
   peakRssMb,
   startSandboxProcess,
   writeJob,
+  sendPhaseTimer,
   writeUsers,
 } from './sync-bench-support.js';
 
@@ -33,14 +34,7 @@ async function importOnce(label: string, faults: string, latencyMs: number): Pro
     const sandboxCpu = await sandbox.cpuSeconds();
     const engineCpu = cpuSeconds();
     const started = performance.now();
-    let sendStarted = 0;
-    let sendEnded = 0;
-    const progress = {
-      phaseStarted: () => void (sendStarted = performance.now()),
-      advanced: () => {},
-      phaseEnded: () => void (sendEnded = performance.now()),
-      close: () => {},
-    };
+    const { progress, sendSeconds } = sendPhaseTimer();
     const summary = await runJob({ ledger: bench.ledger, platform: client, concurrency, progress }, { job });
     const seconds = (performance.now() - started) / 1000;
     await client.close();
@@ -48,7 +42,7 @@ async function importOnce(label: string, faults: string, latencyMs: number): Pro
     const sandboxCpuUsed = (await sandbox.cpuSeconds()) - sandboxCpu;
     const counters = await sandbox.counters();
     const rate = users / seconds;
-    const sendRate = users / ((sendEnded - sendStarted) / 1000);
+    const sendRate = users / sendSeconds();
     console.log(`\n## ${label}`);
     console.log(
       `users: ${fmt(users)}  concurrency: ${concurrency}  created: ${fmt(summary.totals.created ?? 0)}  failed: ${summary.totals.failed ?? 0}`,
