@@ -1,15 +1,9 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../../errors/evsync-error.js';
-import { unknownRunError } from '../../ledger/ledger-error.js';
-import { openLedger } from '../../ledger/open-ledger.js';
-import { rootLogger } from '../../log/logger.js';
 import type { IntentKind } from '../../mapping/intent.js';
 import { INTENT_KINDS } from '../../mapping/intent.js';
-import { openEngine } from '../../sync/engine/open-engine.js';
 import { retryRun } from '../../sync/engine/retry-run.js';
-import { rateOfRun } from '../../sync/engine/run-rate.js';
-import { stopOnSignals } from '../../sync/engine/stop-on-signals.js';
-import { finishRunCommand } from './run-outcome.js';
+import { finishRunCommand, withStoredRunEngine } from './run-outcome.js';
 
 interface RetryCliOptions {
   since?: string;
@@ -32,29 +26,16 @@ export function registerRetryCommand(program: Command): void {
     .option('--report <file>', "also write the new run's results to this file (.csv, or .json)")
     .action(async (runId: string, options: RetryCliOptions) => {
       const filter = parseFilter(options);
-      const ledger = await openLedger();
-      const signals = stopOnSignals();
-      try {
-        const run = await ledger.getRun(runId);
-        if (!run) throw unknownRunError(runId);
-        const logger = rootLogger().child({ job: run.jobName, retryOf: runId });
-        const engine = await openEngine({ rate: rateOfRun(run), logger, signal: signals.signal, ledger });
-        try {
-          const summary = await retryRun(engine.deps, runId, filter);
-          if (!summary) {
-            process.stdout.write(
-              `Run ${runId} has no failed intents matching that filter: nothing to retry.\n`,
-            );
-            return;
-          }
-          process.exitCode = await finishRunCommand(ledger, summary, options.report);
-        } finally {
-          await engine.close();
+      await withStoredRunEngine(runId, 'retryOf', async (engine) => {
+        const summary = await retryRun(engine.deps, runId, filter);
+        if (!summary) {
+          process.stdout.write(
+            `Run ${runId} has no failed intents matching that filter: nothing to retry.\n`,
+          );
+          return;
         }
-      } finally {
-        signals.dispose();
-        await ledger.close();
-      }
+        process.exitCode = await finishRunCommand(engine.deps.ledger, summary, options.report);
+      });
     });
 }
 

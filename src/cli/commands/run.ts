@@ -6,7 +6,7 @@ import { openEngine } from '../../sync/engine/open-engine.js';
 import { planJob, runJob } from '../../sync/engine/run-job.js';
 import { stopOnSignals } from '../../sync/engine/stop-on-signals.js';
 import { formatPlanSummary } from '../../sync/plan/plan-summary.js';
-import { finishRunCommand } from './run-outcome.js';
+import { announceStop, finishRunCommand } from './run-outcome.js';
 
 interface RunCliOptions {
   report?: string;
@@ -40,11 +40,7 @@ export function registerRunCommand(program: Command): void {
         }
         return;
       }
-      const signals = stopOnSignals(() =>
-        process.stderr.write(
-          '\nevsync: stopping — letting requests in flight finish (press again to quit now)\n',
-        ),
-      );
+      const signals = stopOnSignals(announceStop);
       try {
         const engine = await openEngine({ rate: job.rate, logger, signal: signals.signal });
         try {
