@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Papa from 'papaparse';
 import { createCsvSource } from '../../src/sources/csv/csv-source.js';
-import { generateUsersCsv } from './generate-users-csv.js';
+import { generateUsersCsv, USERS_CSV_VERSION } from './generate-users-csv.js';
 
 type Mode = 'papaparse-chunk' | 'papaparse-step' | 'source';
 interface Measure {
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
   if (flag === '--child') return child(mode as Mode, file!);
   const big = Number(flag ?? 1_000_000);
   for (const rows of [big, Math.round(big / 10)]) {
-    const path = join(tmpdir(), `evsync-bench-users-${rows}.csv`);
+    const path = join(tmpdir(), `evsync-bench-users-v${USERS_CSV_VERSION}-${rows}.csv`);
     if (!existsSync(path)) await generateUsersCsv(path, rows);
     const mb = statSync(path).size / 1e6;
     console.log(`\n${rows.toLocaleString('en')} rows, ${mb.toFixed(1)} MB (${path})`);

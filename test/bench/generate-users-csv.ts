@@ -2,6 +2,8 @@
  * A users CSV with every generic column of issue 4, for benchmarks: deterministic, written
  * with backpressure (memory stays flat for any row count). One row in five has a quoted,
  * multi-line bio with quotes and commas; one in ten a JSON custom_data; one in three an address.
+ * Names keep their accents (`Zoé Müller`) but e-mail addresses are ASCII, as real ones are.
+ * One row in a hundred is deliberately invalid (see {@link INVALID_ROW_SHARE}).
  */
 import { createWriteStream } from 'node:fs';
 
@@ -32,6 +34,24 @@ export const USERS_CSV_COLUMNS = [
   'country_code',
   'custom_data',
 ] as const;
+
+/**
+ * Bumped whenever the generated rows change, so that benches do not reuse a file an older
+ * generator wrote to their temporary directory: put it in the file name.
+ */
+export const USERS_CSV_VERSION = 2;
+
+/**
+ * Real exports carry a few bad rows, and the error path (full diagnostics, messages) must
+ * stay measured, but it must not dominate: one row in a hundred is invalid, half of them
+ * with an e-mail whose `@` was typed as ` at `, half without a last name.
+ */
+export const INVALID_ROW_SHARE = 0.01;
+
+/** Whether row `i` (1-based) is one of the deliberately invalid rows. */
+export function isInvalidUsersRow(i: number): boolean {
+  return i % 100 === 50;
+}
 
 const FIRST = [
   'Ada',
@@ -64,16 +84,30 @@ const CITIES = [
   ['Toronto', 'ON', 'M5H 2N2', 'CA'],
 ] as const;
 
+/** `Zoé` → `zoe`, `Müller` → `mueller`: how people write their names in e-mail addresses. */
+function asciiLocalPart(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/ä/g, 'ae')
+    .replace(/ö/g, 'oe')
+    .replace(/ü/g, 'ue')
+    .replace(/ß/g, 'ss')
+    .normalize('NFD')
+    .replace(/[^a-z0-9.-]/g, '');
+}
+
 /** Row `i` (1-based) as a CSV line with its line break. */
 export function usersCsvLine(i: number): string {
   const first = FIRST[i % FIRST.length]!;
-  const last = LAST[(i * 7) % LAST.length]!;
+  const invalid = isInvalidUsersRow(i);
+  const last = invalid && i % 200 === 150 ? '' : LAST[(i * 7) % LAST.length]!;
   const [city, state, zip, country] = i % 3 === 0 ? CITIES[i % CITIES.length]! : ['', '', '', ''];
   const company = i % 4 === 0 ? 'Example Corp' : '';
   const position = company === '' ? '' : 'Engineer';
   const bio = i % 5 === 0 ? '"Speaks about, well, ""systems"".\n\nTwo paragraphs."' : '';
   const custom = i % 10 === 0 ? `"{""badge"":""${i}""}"` : '';
-  const email = `${first.toLowerCase()}.${last.toLowerCase()}.${i}@example.org`;
+  const at = invalid && i % 200 === 50 ? ' at ' : '@';
+  const email = `${asciiLocalPart(first)}.${asciiLocalPart(last || 'x')}.${i}${at}example.org`;
   const fields = [
     `u-${i}`,
     email,
