@@ -8,6 +8,14 @@ import type { Processor } from './processor.js';
  * (`evsync retry`) rather than risking a second check-in.
  */
 export const processCheckIn: Processor = async (item, context, counter) => {
+  if (item.plannedAction === 'update') {
+    // The row changed after its check-in was posted. §4.1 has no update: a second POST
+    // would be a second check-in, not a change of the first.
+    throw new EvsyncError(
+      `Check-in "${item.key}" was posted in an earlier run and the platform cannot change a check-in (§4.1 has create only), so nothing was sent. Restore the row as it was, or give it a new check_in_id to post it as a new check-in.`,
+      { code: 'EVSYNC_CHECK_IN_UNCHANGEABLE' },
+    );
+  }
   try {
     const checkIn = await counter.call(() => context.platform.checkIns.create(item.params));
     return counter.done('created', { platformId: checkIn.id });
