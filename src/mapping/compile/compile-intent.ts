@@ -1,4 +1,3 @@
-import type { FlatParams } from '../../platform/params.js';
 import type { RawRecord } from '../../sources/source-row.js';
 import type { DraftProblem, IntentDraft } from '../loaded-mapping.js';
 import { conditions } from '../mapping-file-rules.js';
@@ -6,6 +5,7 @@ import type { IntentSpec } from '../mapping-file-schema.js';
 import { resolveParamName } from '../param-aliases.js';
 import { quote } from '../schemas/text-rules.js';
 import { compileCondition } from './compile-condition.js';
+import { compileParamsWriter, type ParamPlan } from './compile-params-writer.js';
 import { ValueProblem } from './compile-transform.js';
 import {
   compileSimpleValue,
@@ -21,13 +21,6 @@ export type IntentOutcome =
 
 export type CompiledIntent = (values: RawRecord) => IntentOutcome;
 
-interface CompiledParam {
-  name: string;
-  /** `[n]` in the name: a list value becomes one param per item. */
-  indexed: boolean;
-  value: CompiledValue;
-}
-
 const BLOCK_PREFIX = {
   addresses: 'user[account_attributes][addresses_attributes]',
   phones: 'user[item_attributes][phones_attributes]',
@@ -42,7 +35,7 @@ const OP_WORDS = new Map<string, 'upsert' | 'remove'>([
 export function compileIntent(spec: IntentSpec, context: CompileContext, vendor: string): CompiledIntent {
   const kind = spec.kind;
   const when = conditions(spec.when).map((condition) => compileCondition(condition, context.binder));
-  const params: CompiledParam[] = Object.entries(spec.params).map(([written, value]) => {
+  const params: ParamPlan[] = Object.entries(spec.params).map(([written, value]) => {
     const name = resolveParamName(kind, written, vendor);
     return { name, indexed: name.includes('[n]'), value: compileValue(value, context) };
   });
@@ -65,59 +58,15 @@ export function compileIntent(spec: IntentSpec, context: CompileContext, vendor:
       ? (spec.op ?? 'upsert')
       : compileSimpleValue(spec.op, context);
 
+  const writeParams = compileParamsWriter(params, blocks);
+
   return (values) => {
-    for (const [passed, condition] of when.entries()) {
-      const reason = condition(values);
+    for (let passed = 0; passed < when.length; passed++) {
+      const reason = when[passed]!(values);
       if (reason !== undefined) return { type: 'skip', reason, passed };
     }
-    const out: FlatParams = {};
     const problems: DraftProblem[] = [];
-    for (const param of params) {
-      const value = param.value.read(values);
-      if (value instanceof ValueProblem) {
-        problems.push({
-          field: param.value.label,
-          param: param.name,
-          message: value.message,
-          code: value.code,
-        });
-      } else if (typeof value === 'string') {
-        if (value !== '') {
-          out[param.indexed ? param.name.replace('[n]', '[0]') : param.name] = value;
-        }
-      } else if (param.indexed) {
-        value.forEach((item, index) => {
-          out[param.name.replace('[n]', `[${index}]`)] = item;
-        });
-      } else if (value.length > 0) {
-        out[param.name] = value.join(',');
-      }
-    }
-    for (const { names, entries } of blocks) {
-      let index = 0;
-      for (const entry of entries) {
-        let filled = false;
-        const indexNames = names[index]!;
-        for (const { sub, value } of entry) {
-          const result = value.read(values);
-          if (result instanceof ValueProblem) {
-            problems.push({
-              field: value.label,
-              param: indexNames[sub],
-              message: result.message,
-              code: result.code,
-            });
-          } else {
-            const text = typeof result === 'string' ? result : result.join(',');
-            if (text === '') continue;
-            out[indexNames[sub]!] = text;
-            filled = true;
-          }
-        }
-        // An address or phone left all empty is no address at all: the index is not used.
-        if (filled) index++;
-      }
-    }
+    const out = writeParams(values, problems);
     const draft: IntentDraft = { kind, op: 'upsert', params: out, columns: labels };
     if (typeof op === 'string') draft.op = op;
     else readOp(op, values, draft, problems);
@@ -157,7 +106,7 @@ function readOp(op: CompiledValue, values: RawRecord, draft: IntentDraft, proble
  * indexes a mapping can produce (blocks) and as `[n]` (lists).
  */
 function paramLabels(
-  params: readonly CompiledParam[],
+  params: readonly ParamPlan[],
   blocks: ReadonlyArray<{ prefix: string; entries: Array<Array<{ sub: string; value: CompiledValue }>> }>,
 ): Record<string, string> {
   const labels: Record<string, string> = {};

@@ -14,9 +14,16 @@ import {
 
 /** A compiled value of a param: how to read it from a row, and what to call it in messages. */
 export interface CompiledValue {
-  read(values: RawRecord): Value | ValueProblem;
+  read: (values: RawRecord) => Value | ValueProblem;
   /** The source column (or template) the value comes from. */
   label: string;
+  /**
+   * Set when the value is one column through simple text transforms (the common case):
+   * the column's name in the source (`undefined` when the source lacks it, so the value is
+   * always empty) and the transforms as one function, which leaves empty text empty. Lets
+   * compiled code read the cell by name instead of calling {@link read}.
+   */
+  direct?: { column: string | undefined; text: TextTransform };
 }
 
 /** What every column read goes through first (the mapping's `preprocess`). */
@@ -184,10 +191,11 @@ function compileTextColumn(
   if (post === undefined || pre === undefined) return undefined;
   const label = context.binder.label(ref);
   const column = context.binder.resolve(ref);
-  if (column === undefined) return { label, read: () => '' };
   const text = transforms.length === 0 ? pre : (value: string) => post(pre(value));
+  if (column === undefined) return { label, read: () => '', direct: { column, text } };
   return {
     label,
+    direct: { column, text },
     read: (values) => {
       const raw = values[column];
       const cell = typeof raw === 'string' ? raw : cellText(raw);
