@@ -79,10 +79,14 @@ describe('contacts and check-ins against the sandbox', () => {
     expect(first.counts).toEqual({ user: { created: 2 }, contact: { created: 3 } });
     const owner1 = h.sandbox.state.userByClientId('ct1')!;
     const owner2 = h.sandbox.state.userByClientId('ct2')!;
-    expect(h.sandbox.state.contactsOf(owner1.id)).toEqual([
-      { kind: 'user', id: friend1 },
-      { kind: 'exhibitor', id: boothId('ct') },
-    ]);
+    // Sent concurrently: the platform's order is not the file's.
+    expect(h.sandbox.state.contactsOf(owner1.id)).toHaveLength(2);
+    expect(h.sandbox.state.contactsOf(owner1.id)).toEqual(
+      expect.arrayContaining([
+        { kind: 'user', id: friend1 },
+        { kind: 'exhibitor', id: boothId('ct') },
+      ]),
+    );
     expect(h.sandbox.state.contactsOf(owner2.id)).toEqual([{ kind: 'user', id: friend2 }]);
     expect(h.sandbox.counters.callsTo('POST', '/role/contacts')).toBe(3);
     const created = await h.ledger.results(first.run.id, { kinds: ['contact'] });
@@ -119,10 +123,13 @@ describe('contacts and check-ins against the sandbox', () => {
     });
     const first = await h.run(file);
     expect(first.counts).toEqual({ user: { created: 2 }, check_in: { created: 3 } });
-    expect(checkInsOf('ci1').map((c) => c.place)).toEqual([
-      { kind: 'event', id: keynoteId('ci') },
-      { kind: 'exhibitor', id: boothId('ci') },
-    ]);
+    expect(checkInsOf('ci1')).toHaveLength(2);
+    expect(checkInsOf('ci1').map((c) => c.place)).toEqual(
+      expect.arrayContaining([
+        { kind: 'event', id: keynoteId('ci') },
+        { kind: 'exhibitor', id: boothId('ci') },
+      ]),
+    );
     expect(checkInsOf('ci2')).toMatchObject([
       { displayValue: 'Brandenburg Gate', place: { kind: 'center', lat: 52.52, lng: 13.405 } },
     ]);
