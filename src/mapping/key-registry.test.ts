@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyRegistry, keyHash } from './key-registry.js';
+import { KeyRegistry, keyHash, prefixedKeyHash } from './key-registry.js';
 
 describe('KeyRegistry', () => {
   it('remembers the first row of each key across growth', () => {
@@ -17,6 +17,18 @@ describe('KeyRegistry', () => {
     expect(registry.firstRow('user\u0000ba')).toBeUndefined();
     expect(registry.firstRow('user\u0000ab ')).toBeUndefined();
     expect(keyHash('a')).not.toEqual(keyHash('b'));
+  });
+
+  it('hashes a prefix and a key as their concatenation', () => {
+    for (const [prefix, key] of [
+      ['', ''],
+      ['user\u0000', 'u-1'],
+      ['0\u0000', 'zoë@example.org'],
+      ['ab', 'c'],
+    ] as const) {
+      expect(prefixedKeyHash(prefix, key)).toEqual(keyHash(prefix + key));
+    }
+    expect(prefixedKeyHash('a', 'bc')).not.toEqual(prefixedKeyHash('ab', 'cd'));
   });
 
   it('stores rows as given (row 0 is kept as 1, never as an empty slot)', () => {

@@ -86,15 +86,29 @@ export type KeyHash = readonly [number, number];
 
 /** FNV-1a and a Murmur-style multiply, each finished with Murmur3's avalanche. */
 export function keyHash(key: string): KeyHash {
+  return prefixedKeyHash('', key);
+}
+
+/**
+ * `keyHash(prefix + key)` without building that string: rows hash a kind or a param
+ * position in front of each key, and a concatenation per key was a third of the cost.
+ */
+export function prefixedKeyHash(prefix: string, key: string): KeyHash {
   let a = 0x811c9dc5;
   let b = 0x9747b28c;
+  for (let i = 0; i < prefix.length; i++) {
+    const c = prefix.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 13;
+  }
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x5bd1e995);
     b ^= b >>> 13;
   }
-  return [avalanche(a), avalanche(b ^ key.length)];
+  return [avalanche(a), avalanche(b ^ (prefix.length + key.length))];
 }
 
 function avalanche(h: number): number {

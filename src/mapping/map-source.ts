@@ -1,7 +1,7 @@
 import { describeOrigin, type RowOrigin, type Source } from '../sources/source-row.js';
-import type { Intent } from './intent.js';
+import { INTENT_KINDS, type Intent, type IntentKind } from './intent.js';
 import { normalizeColumnName } from './compile/column-binder.js';
-import { KeyRegistry, keyHash, type KeyHash } from './key-registry.js';
+import { KeyRegistry, prefixedKeyHash, type KeyHash } from './key-registry.js';
 import type { DraftProblem, LoadedMapping, RowMapper, RowMapping } from './loaded-mapping.js';
 import type { MappedItem, MappingProblem, MapSourceOptions } from './mapped-item.js';
 import { ScheduleGrouper } from './schedule-grouper.js';
@@ -69,13 +69,14 @@ class RowState {
   private readonly keys = new KeyRegistry();
   readonly schedules: ScheduleGrouper | undefined;
   /**
-   * The `unique:` params, each with a short number that stands for it in the hashed key.
-   * Unique values compare without case: `Bob@x.org` and `bob@x.org` are one platform user.
+   * The `unique:` params, each with a short number that stands for it in front of the hashed
+   * value (`0\u0000`). Unique values compare without case: `Bob@x.org` and `bob@x.org` are
+   * one platform user.
    */
-  private readonly uniqueIndexes: ReadonlyArray<readonly [number, string]>;
+  private readonly unique: ReadonlyArray<{ param: string; prefix: string }>;
 
   constructor(private readonly mapping: LoadedMapping) {
-    this.uniqueIndexes = mapping.unique.map((param, index) => [index, param] as const);
+    this.unique = mapping.unique.map((param, index) => ({ param, prefix: `${index}\u0000` }));
     this.schedules = mapping.kinds.includes('schedule') ? new ScheduleGrouper(mapping.vendor) : undefined;
   }
 
@@ -117,13 +118,13 @@ class RowState {
     origin: RowOrigin,
   ): MappedItem {
     const policy = this.mapping.onDuplicate;
-    const unique = this.uniqueIndexes;
+    const unique = this.unique;
     const hashes: KeyHash[] = [];
     const fresh: Intent[] = [];
     let duplicate: { intent: Intent; field: string; firstRow: number; what: string } | undefined;
     for (let index = 0; index < intents.length; index++) {
       const intent = intents[index]!;
-      const keyHashed = keyHash(`${intent.kind}\u0000${intent.key}`);
+      const keyHashed = prefixedKeyHash(KIND_PREFIX[intent.kind], intent.key);
       const firstRow = this.keys.rowOf(keyHashed);
       let found: { field: string; firstRow: number; what: string } | undefined;
       if (firstRow !== undefined) {
@@ -133,22 +134,25 @@ class RowState {
             : 'key';
         found = { field, firstRow, what: `${intent.kind} ${field} ${quote(intent.key)}` };
       }
-      const intentHashes = [keyHashed];
-      for (const [position, param] of unique) {
+      const firstHash = hashes.length;
+      hashes.push(keyHashed);
+      for (let position = 0; position < unique.length; position++) {
+        const { param, prefix } = unique[position]!;
         const value = intent.params[param];
         if (value === undefined) continue;
-        const hash = keyHash(`${position}\u0000${value.toLowerCase()}`);
+        const hash = prefixedKeyHash(prefix, value.toLowerCase());
         const seen = this.keys.rowOf(hash);
         if (seen !== undefined && found === undefined) {
           const field = columns[index]?.[param] ?? param;
           found = { field, firstRow: seen, what: `${field} ${quote(value)}` };
         }
-        intentHashes.push(hash);
+        hashes.push(hash);
       }
       if (found === undefined) {
         fresh.push(intent);
-        hashes.push(...intentHashes);
       } else {
+        // A repeated intent's keys are not stored.
+        hashes.length = firstHash;
         duplicate ??= { intent, ...found };
       }
     }
@@ -184,6 +188,12 @@ class RowState {
     for (const hash of hashes) if (this.keys.rowOf(hash) === undefined) this.keys.insert(hash, row);
   }
 }
+
+/** What goes in front of a key in its hash: the kind, so that a user and an event may share a client_id. */
+const KIND_PREFIX = Object.fromEntries(INTENT_KINDS.map((kind) => [kind, `${kind}\u0000`])) as Record<
+  IntentKind,
+  string
+>;
 
 function dedupe(problems: DraftProblem[]): DraftProblem[] {
   const seen = new Set<string>();

@@ -58,15 +58,18 @@ export function compileTransform(spec: TransformSpec, binder: ColumnBinder): Tra
   if (typeof spec === 'string') return eachText(TEXT_TRANSFORMS[spec]);
   if ('split' in spec) {
     const separator = spec.split;
+    const splitInto = (text: string, items: string[]): void => {
+      if (text === '') return;
+      const parts = text.split(separator);
+      for (let i = 0; i < parts.length; i++) {
+        const item = parts[i]!.trim();
+        if (item !== '') items.push(item);
+      }
+    };
     return (value) => {
       const items: string[] = [];
-      for (const text of typeof value === 'string' ? [value] : value) {
-        if (text === '') continue;
-        for (const part of text.split(separator)) {
-          const item = part.trim();
-          if (item !== '') items.push(item);
-        }
-      }
+      if (typeof value === 'string') splitInto(value, items);
+      else for (let i = 0; i < value.length; i++) splitInto(value[i]!, items);
       return items;
     };
   }

@@ -39,6 +39,47 @@ describe('isHttpUrl', () => {
     expect(httpUrlSchema.safeParse(url).success).toBe(false);
   });
 
+  it('judges a URL as parsing it whole would, whatever follows its authority', () => {
+    // isHttpUrl parses only the `scheme://authority` part and remembers the answer.
+    const whole = (value: string): boolean => {
+      if (!/^https?:\/\/[^\s/\\][^\s\\]*$/i.test(value)) return false;
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+      } catch {
+        return false;
+      }
+    };
+    const host = fc.oneof(
+      fc.domain(),
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom(
+        '127.0.0.1',
+        '999.1.1.1',
+        '[::1]',
+        '[::1',
+        'xn--a',
+        'a\u0001',
+        'ex%41mple.com',
+        'u:p@h.io',
+      ),
+    );
+    const port = fc.constantFrom('', ':', ':80', ':99999', ':x');
+    const rest = fc.oneof(
+      fc.constant(''),
+      fc.string({ maxLength: 12 }).map((tail) => `/${tail}`),
+      fc.string().map((tail) => `?${tail}`),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom('http://', 'HTTPS://'), host, port, rest, (scheme, name, number, tail) => {
+        const url = `${scheme}${name}${number}${tail}`;
+        expect(isHttpUrl(url)).toBe(whole(url));
+        expect(isHttpUrl(url)).toBe(whole(url)); // remembered
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('accepts every generated web URL', () => {
     fc.assert(
       fc.property(fc.webUrl({ withQueryParameters: true, withFragments: true }), (url) => {

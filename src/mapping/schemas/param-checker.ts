@@ -210,8 +210,11 @@ export class ParamChecker {
    * index is not `0`, `1`, `2`… is reported and left out.
    */
   indexed(prefix: string): IndexedEntry[] {
+    const group = this.group(prefix);
+    // Most rows send none of most groups (no preferences, no second address).
+    if (group.length === 0) return [];
     const entries = new Map<string, IndexedEntry>();
-    for (const { name, index, field } of this.group(prefix)) {
+    for (const { name, index, field } of group) {
       if (field === undefined) continue;
       if (!INDEX.test(index)) {
         this.report(
@@ -225,7 +228,8 @@ export class ParamChecker {
       entry.fields.set(field, name);
       entries.set(index, entry);
     }
-    return [...entries.values()].sort((a, b) => Number(a.index) - Number(b.index));
+    const sorted = [...entries.values()];
+    return sorted.length < 2 ? sorted : sorted.sort((a, b) => Number(a.index) - Number(b.index));
   }
 
   /** Values of a flat indexed list such as `event_client_ids[n]`, in index order. */
