@@ -128,7 +128,8 @@ function groupErrors(errors: readonly Papa.ParseError[]): Map<number, Papa.Parse
 function breaksIn(fields: readonly string[]): number {
   let breaks = 0;
   for (const field of fields) {
-    if (field.indexOf('\n') === -1 && field.indexOf('\r') === -1) continue;
+    // Most fields are short and many empty: two searches each were a tenth of the source's time.
+    if (field.length === 0 || (field.indexOf('\n') === -1 && field.indexOf('\r') === -1)) continue;
     const matches = field.match(/\r\n|\r|\n/g);
     breaks += matches === null ? 0 : matches.length;
   }
