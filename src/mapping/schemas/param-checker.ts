@@ -28,12 +28,6 @@ export class ParamChecker {
   readonly issues: WriteParamIssue[] = [];
   /** The param names, read once: indexed groups scan them several times per request. */
   readonly names: readonly string[];
-  /**
-   * The string values by name. The rules look up some thirty names per request, most of them
-   * absent; on params objects of many shapes each lookup by a variable name went through
-   * V8's slowest property path, and a map is read in constant time whatever the shape.
-   */
-  private readonly values = new Map<string, string>();
 
   /**
    * @param groups the indexed groups the operation reads; names in them are sorted out in
@@ -44,20 +38,13 @@ export class ParamChecker {
     readonly mode: CheckMode = 'create',
     private readonly groups?: IndexedGroups,
   ) {
-    const names: string[] = [];
-    for (const name in params) {
-      if (!Object.hasOwn(params, name)) continue;
-      names.push(name);
-      // Values are strings; anything else found is not a param.
-      const value: unknown = params[name];
-      if (typeof value === 'string') this.values.set(name, value);
-    }
-    this.names = names;
+    this.names = Object.keys(params);
   }
 
-  /** An own param's value; inherited properties (`constructor`, `__proto__`) are not params. */
   get(name: string): string | undefined {
-    return this.values.get(name);
+    // Values are strings; anything else found (an inherited `constructor`, `__proto__`) is not a param.
+    const value: unknown = this.params[name];
+    return typeof value === 'string' ? value : undefined;
   }
 
   has(name: string): boolean {
