@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../errors/evsync-error.js';
-import { platformConfigFromEnv } from './env-config.js';
+import { platformConfigFromEnv, vendorFromEnv } from './env-config.js';
 
 describe('platformConfigFromEnv', () => {
   it('reads the settings, trims the URL, defaults the vendor word', () => {
@@ -36,5 +36,33 @@ describe('platformConfigFromEnv', () => {
     expect(() =>
       platformConfigFromEnv({ EVSYNC_BASE_URL: 'nope', EVSYNC_KEY_ID: '1', EVSYNC_SIGNING_KEY: 'TOPSECRET' }),
     ).toThrow(expect.objectContaining({ message: expect.not.stringContaining('TOPSECRET') }));
+  });
+});
+
+describe('vendorFromEnv', () => {
+  it('is svc when unset and the word when it is one', () => {
+    expect(vendorFromEnv({})).toBe('svc');
+    expect(vendorFromEnv({ EVSYNC_VENDOR: 'zerista_2' })).toBe('zerista_2');
+  });
+
+  it('refuses what platformConfigFromEnv refuses, with the same line', () => {
+    for (const value of ['Zerista', '', 'two words']) {
+      const env = { EVSYNC_VENDOR: value };
+      const run = (() => {
+        try {
+          platformConfigFromEnv({
+            EVSYNC_BASE_URL: 'https://x.example',
+            EVSYNC_KEY_ID: '1',
+            EVSYNC_SIGNING_KEY: 'k',
+            ...env,
+          });
+        } catch (error) {
+          return error as Error;
+        }
+        throw new Error('platformConfigFromEnv accepted it');
+      })();
+      expect(() => vendorFromEnv(env)).toThrow(ConfigError);
+      expect(() => vendorFromEnv(env)).toThrow(run.message);
+    }
   });
 });

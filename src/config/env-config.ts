@@ -41,12 +41,7 @@ export interface PlatformConfig {
  */
 export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
   const parsed = platformEnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(
-      `The platform settings are incomplete:\n${lines.join('\n')}\nSet them in the environment or in a .env file.`,
-    );
-  }
+  if (!parsed.success) throw settingsError(parsed.error.issues);
   const data = parsed.data;
   return {
     baseUrl: data.EVSYNC_BASE_URL,
@@ -54,6 +49,27 @@ export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Pla
     signingKey: data.EVSYNC_SIGNING_KEY,
     vendor: data.EVSYNC_VENDOR,
   };
+}
+
+const vendorEnvSchema = platformEnvSchema.pick({ EVSYNC_VENDOR: true });
+
+/**
+ * `EVSYNC_VENDOR`, checked as a real run checks it (`svc` when unset), for the commands
+ * that map rows without calling the platform (`plan`, `run --dry-run`, `validate`): a word
+ * the run would refuse must not give a plan that looks fine.
+ */
+export function vendorFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+  const parsed = vendorEnvSchema.safeParse(env);
+  if (!parsed.success) throw settingsError(parsed.error.issues);
+  return parsed.data.EVSYNC_VENDOR;
+}
+
+/** One message for every bad setting, by variable name; values are never echoed. */
+function settingsError(issues: readonly z.core.$ZodIssue[]): ConfigError {
+  const lines = issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+  return new ConfigError(
+    `The platform settings are incomplete:\n${lines.join('\n')}\nSet them in the environment or in a .env file.`,
+  );
 }
 
 export { vendorWord };

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { vendorFromEnv } from '../../config/env-config.js';
 import { rootLogger } from '../../log/logger.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import { loadJobFile } from '../../sync/job-file.js';
@@ -16,13 +17,14 @@ export function registerPlanCommand(program: Command): void {
     .option('--json', 'print the plan as JSON')
     .action(async (jobPath: string, options: { force?: boolean; json?: boolean }) => {
       const job = loadJobFile(jobPath);
+      const vendor = vendorFromEnv();
       const ledger = await openLedger();
       try {
         const { summary } = await planJob(
           {
             ledger,
             logger: rootLogger().child({ job: job.name }),
-            vendor: process.env.EVSYNC_VENDOR ?? 'svc',
+            vendor,
           },
           { job, force: options.force ?? false },
         );

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { vendorFromEnv } from '../../config/env-config.js';
+import { ConfigError } from '../../errors/evsync-error.js';
 import { rootLogger } from '../../log/logger.js';
 import { loadJobFile } from '../../sync/job-file.js';
 import { openLedger } from '../../ledger/open-ledger.js';
@@ -23,13 +25,22 @@ export function registerRunCommand(program: Command): void {
     .option('--dry-run', 'plan and print what would be sent; send and record nothing')
     .option('--force', "let mirror mode delete more than the job's delete_threshold")
     .action(async (jobPath: string, options: RunCliOptions) => {
+      if (options.dryRun && options.report !== undefined) {
+        // A report holds the results of a run, and a dry run has none: writing no file (or
+        // an empty one) would look like a run that did nothing.
+        throw new ConfigError(
+          '--report writes the results of a run, and --dry-run sends and records nothing. Drop --report, or keep the plan with `evsync plan JOB --json > FILE`.',
+          { code: 'EVSYNC_USAGE' },
+        );
+      }
       const job = loadJobFile(jobPath);
       const logger = rootLogger().child({ job: job.name });
       if (options.dryRun) {
+        const vendor = vendorFromEnv();
         const ledger = await openLedger();
         try {
           const { summary } = await planJob(
-            { ledger, logger, vendor: process.env.EVSYNC_VENDOR ?? 'svc' },
+            { ledger, logger, vendor },
             { job, force: options.force ?? false },
           );
           process.stdout.write(

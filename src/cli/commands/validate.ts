@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { vendorFromEnv } from '../../config/env-config.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { formatValidationSummary } from '../../mapping/validate/format-validation-summary.js';
 import { RowProgress } from '../../mapping/validate/row-progress.js';
@@ -38,13 +39,14 @@ export function registerValidateCommand(program: Command): void {
 }
 
 async function validateCommand(jobPath: string | undefined, options: ValidateCliOptions): Promise<number> {
+  const vendor = vendorFromEnv();
   const steps = validationSteps(jobPath, options);
   const report = options.report === undefined ? undefined : new ValidationReport(options.report);
   const progress = new RowProgress();
   let results: StepResult[];
   try {
     results = await validateSteps(steps, {
-      vendor: process.env.EVSYNC_VENDOR ?? 'svc',
+      vendor,
       progress,
       ...(report ? { report } : {}),
     });
