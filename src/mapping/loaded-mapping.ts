@@ -12,6 +12,11 @@ export interface IntentDraft {
   key?: string;
   /** Param → the source column its value came from, so that messages name the column. */
   columns?: Record<string, string>;
+  /**
+   * Params the mapping tried to fill but could not (a transform failed, with its own
+   * problem): validation does not report them missing as well.
+   */
+  failedParams?: readonly string[];
 }
 
 /** A problem found while mapping, before the origin is prefixed. */

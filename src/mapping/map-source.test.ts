@@ -234,6 +234,28 @@ intents:
     );
   });
 
+  it('reports a failed date transform once, not also as a missing param', async () => {
+    const yaml = `
+intents:
+  - kind: event
+    params:
+      client_id: { column: id, transforms: [{ lookup: { table: { e1: ev-1 } } }] }
+      name: title
+      description: { const: x }
+      start: { column: start, transforms: [{ datetime: { timezone: UTC } }] }
+      finish: { column: end, transforms: [{ datetime: { timezone: UTC } }] }
+`;
+    const items = await run(yaml, [
+      { id: 'e1', title: 'T', start: 'next tuesday', end: '2026-03-28 10:00' },
+      { id: 'e2', title: 'T', start: '2026-03-28 09:00', end: '2026-03-28 10:00' },
+    ]);
+    const problems = (item: MappedItem | undefined): string[][] =>
+      item?.type === 'invalid' ? item.problems.map((p) => [p.field, p.code]) : [];
+    expect(problems(items[0])).toEqual([['start', 'MAPPING_INVALID_DATETIME']]);
+    // A client_id that could not be mapped is not also "not mapped at all".
+    expect(problems(items[1])).toEqual([['id', 'MAPPING_LOOKUP_MISS']]);
+  });
+
   it('builds addresses and phones, dropping empty ones and their index', async () => {
     const yaml = `
 preprocess: [trim, strip_excel]

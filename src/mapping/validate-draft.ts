@@ -33,15 +33,24 @@ export type DraftCheck = { ok: true; intent: Intent } | { ok: false; problems: D
  */
 export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string): DraftCheck {
   const issues = validateWriteParams(writeOperation(draft.kind, draft.op), draft.params, { vendor });
-  const problems: DraftProblem[] = issues.map((issue) => ({
-    field: columnOf(draft, issue.param, issue.message),
-    param: issue.param,
-    message: issue.message,
-    code: issue.code,
-  }));
+  const failed = draft.failedParams ?? [];
+  const problems: DraftProblem[] = [];
+  for (const issue of issues) {
+    // A param whose transform failed is absent: its problem says why, "is required" would
+    // say it again, wrongly.
+    if (failed.includes(issue.param)) continue;
+    problems.push({
+      field: columnOf(draft, issue.param, issue.message),
+      param: issue.param,
+      message: issue.message,
+      code: issue.code,
+    });
+  }
   const key = draft.key ?? intentKey(draft.kind, draft.params);
   const keyParams = KEY_PARAM_NAMES[draft.kind];
-  if (key === undefined && !problems.some((p) => p.param !== undefined && keyParams.includes(p.param))) {
+  const keyReported = (param: string | undefined): boolean =>
+    param !== undefined && keyParams.includes(param);
+  if (key === undefined && !problems.some((p) => keyReported(p.param)) && !failed.some(keyReported)) {
     problems.push({
       field: keyParams.length === 0 ? 'key' : columnOf(draft, keyParams[0] ?? ''),
       message: `a ${draft.kind} needs ${KEY_PARAMS[draft.kind].join(' and ') || 'a key'} to be tracked between runs: map it`,

@@ -68,6 +68,7 @@ export function compileIntent(spec: IntentSpec, context: CompileContext, vendor:
     const problems: DraftProblem[] = [];
     const out = writeParams(values, problems);
     const draft: IntentDraft = { kind, op: 'upsert', params: out, columns: labels };
+    if (problems.length > 0) draft.failedParams = failedParams(problems);
     if (typeof op === 'string') draft.op = op;
     else readOp(op, values, draft, problems);
     if (key !== undefined) {
@@ -80,6 +81,12 @@ export function compileIntent(spec: IntentSpec, context: CompileContext, vendor:
     }
     return { type: 'draft', draft, problems };
   };
+}
+
+function failedParams(problems: readonly DraftProblem[]): string[] {
+  const names: string[] = [];
+  for (const problem of problems) if (problem.param !== undefined) names.push(problem.param);
+  return names;
 }
 
 function readOp(op: CompiledValue, values: RawRecord, draft: IntentDraft, problems: DraftProblem[]): void {
