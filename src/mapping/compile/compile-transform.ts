@@ -168,16 +168,7 @@ function fuseTextTransforms(transforms: readonly Transform[]): Transform[] {
   let run: TextTransform[] = [];
   const flush = (): void => {
     if (run.length === 1) fused.push(eachText(run[0]!));
-    else if (run.length > 1) {
-      const steps = run;
-      fused.push(
-        eachText((text) => {
-          let current = text;
-          for (const step of steps) current = step(current);
-          return current;
-        }),
-      );
-    }
+    else if (run.length > 1) fused.push(eachText(composeSteps(run)));
     run = [];
   };
   for (const transform of transforms) {
@@ -202,8 +193,20 @@ export function composeText(specs: readonly TransformSpec[]): TextTransform | un
     if (typeof spec !== 'string') return undefined;
     steps.push(TEXT_TRANSFORMS[spec]);
   }
-  if (steps.length === 0) return (text) => text;
-  if (steps.length === 1) return steps[0];
+  return composeSteps(steps);
+}
+
+/**
+ * Steps as one function. Two and three steps (`[trim, strip_excel]`, plus a column's own
+ * `lower`) are nested calls: every cell of a row goes through here, and a loop over the
+ * steps cost a megamorphic call per step.
+ */
+function composeSteps(steps: readonly TextTransform[]): TextTransform {
+  const [first, second, third] = steps;
+  if (first === undefined) return (text) => text;
+  if (second === undefined) return first;
+  if (third === undefined) return (text) => second(first(text));
+  if (steps.length === 3) return (text) => third(second(first(text)));
   return (text) => {
     let current = text;
     for (const step of steps) current = step(current);
