@@ -2,9 +2,13 @@ import type { Intent, IntentKind } from '../../mapping/intent.js';
 import { PARENT_KINDS } from '../../mapping/intent.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { DeleteThreshold } from '../job-file.js';
-import { planMirrorDeletes } from './mirror-deletes.js';
+import { holdBackLostCheckIns } from './lost-check-ins.js';
+import { hasUnreadableKey, planMirrorDeletes } from './mirror-deletes.js';
 import { diffIntents } from './plan-intents.js';
-import type { KnownState, RowResult, SyncPlan } from './sync-plan.js';
+import type { HeldDeletes, KnownState, RowResult, SyncPlan } from './sync-plan.js';
+
+/** The part of the ledger a plan reads. */
+export type PlanLedger = Pick<Ledger, 'loadHashes' | 'loadIdMap' | 'knownKeys' | 'listRuns' | 'results'>;
 
 export interface BuildPlanInput {
   intents: readonly Intent[];
@@ -16,7 +20,7 @@ export interface BuildPlanInput {
 }
 
 /** What the ledger knows that a plan of these intents needs: hashes of their kinds, ids of users and events. */
-export async function loadKnownState(ledger: Ledger, kinds: Iterable<IntentKind>): Promise<KnownState> {
+export async function loadKnownState(ledger: PlanLedger, kinds: Iterable<IntentKind>): Promise<KnownState> {
   const hashes = new Map<IntentKind, ReadonlyMap<string, string>>();
   const ids = new Map<IntentKind, ReadonlyMap<string, number>>();
   await Promise.all([
@@ -27,11 +31,13 @@ export async function loadKnownState(ledger: Ledger, kinds: Iterable<IntentKind>
 }
 
 /**
- * The plan of a run: the diff against the last-synced hashes and, in mirror mode, the
- * deletes (which throw `DeleteThresholdError` above the threshold unless forced).
+ * The plan of a run: the diff against the last-synced hashes, less the check-ins whose
+ * answer was lost in an earlier run (held back for an operator), and, in mirror mode, the
+ * deletes (which throw `DeleteThresholdError` above the threshold unless forced, and are
+ * held back when a failed row's key could not be read).
  */
 export async function buildPlan(
-  ledger: Ledger,
+  ledger: PlanLedger,
   input: BuildPlanInput,
   known?: KnownState,
 ): Promise<SyncPlan> {
@@ -44,22 +50,38 @@ export async function buildPlan(
   const started = performance.now();
   const diff = diffIntents(input.intents, state);
   const planMs = performance.now() - started;
+  const checkIns = await holdBackLostCheckIns(ledger, diff.work);
   const plan: SyncPlan = {
-    work: diff.work,
+    work: checkIns.work,
     unchanged: diff.unchanged,
-    rowResults: [...input.rowResults, ...diff.duplicates],
+    rowResults: [...input.rowResults, ...diff.duplicates, ...checkIns.held],
     deletes: [],
     planMs,
   };
   if (input.mode === 'mirror') {
     const mirror = await planMirrorDeletes({
       seen: diff.seen,
+      rowResults: plan.rowResults,
       knownKeys: (kind) => ledger.knownKeys(kind),
       threshold: input.threshold,
       force: input.force,
     });
     plan.work.push(...mirror.deletes);
     plan.deletes = mirror.counts;
+    if (mirror.held) {
+      plan.heldDeletes = mirror.held;
+      plan.rowResults = plan.rowResults.map((row) => noteHeldDeletes(row, mirror.held!));
+    }
   }
   return plan;
+}
+
+/** The result of a row whose unreadable key held back the deletes says so, in the report. */
+function noteHeldDeletes(row: RowResult, held: HeldDeletes): RowResult {
+  if (!hasUnreadableKey(row)) return row;
+  const would = held.counts.reduce((sum, count) => sum + count.deletes, 0);
+  return {
+    ...row,
+    message: `${row.message} (Mirror mode deleted nothing in this run, ${would} planned: this row failed before its key could be read, so it may be one of them.)`,
+  };
 }

@@ -3,7 +3,7 @@ import type { PlannedIntent } from '../../ledger/ledger.js';
 import type { DeleteThreshold } from '../job-file.js';
 import { allowedDeletes } from '../job-file.js';
 import { DeleteThresholdError } from './delete-threshold-error.js';
-import type { DeleteCount } from './sync-plan.js';
+import type { DeleteCount, HeldDeletes, RowResult } from './sync-plan.js';
 
 /**
  * Kinds that mirror mode may delete. Check-ins cannot be removed through the API, and a
@@ -21,6 +21,8 @@ export const DELETABLE_KINDS: readonly IntentKind[] = [
 export interface MirrorDeleteInput {
   /** Keys of this run per kind. Only kinds the run produced are mirrored: an empty feed deletes nothing. */
   seen: ReadonlyMap<IntentKind, ReadonlySet<string>>;
+  /** Rows that never became an intent: failed ones keep their key, or hold back every delete. */
+  rowResults?: readonly RowResult[];
   knownKeys: (kind: IntentKind) => Promise<readonly string[]>;
   threshold: DeleteThreshold;
   force: boolean;
@@ -29,21 +31,59 @@ export interface MirrorDeleteInput {
 export interface MirrorDeletes {
   deletes: PlannedIntent[];
   counts: DeleteCount[];
+  /** Set (and `deletes` empty) when failed rows without a readable key held the deletes back. */
+  held?: HeldDeletes;
+}
+
+/** What failed rows say about deletes: keys they keep, and those whose key could not be read. */
+export interface FailedRowKeys {
+  kept: Map<IntentKind, Set<string>>;
+  unreadable: RowResult[];
 }
 
 /**
- * What the ledger knows and the source no longer has. Checked per kind against
+ * A row still in the source is never deleted because it failed the mapping: its key, when
+ * read, is kept like a valid row's. A failed row keyed only by its place (`@<source>:<row>`,
+ * a row that failed before its key was read, or whose key was not passed on) could be any
+ * object the ledger knows, of any kind its mapping yields (a Sessionize row yields an
+ * event, a user and a speaker link), so it is listed as unreadable. Rows a `when:` skipped
+ * are left out on purpose and keep nothing: mirror mode removes them like deleted rows.
+ */
+export function failedRowKeys(rowResults: readonly RowResult[]): FailedRowKeys {
+  const kept = new Map<IntentKind, Set<string>>();
+  const unreadable: RowResult[] = [];
+  for (const row of rowResults) {
+    if (row.action !== 'failed') continue;
+    if (row.keptKey !== undefined) {
+      let keys = kept.get(row.kind);
+      if (!keys) kept.set(row.kind, (keys = new Set()));
+      keys.add(row.keptKey);
+    } else if (hasUnreadableKey(row)) unreadable.push(row);
+  }
+  return { kept, unreadable };
+}
+
+/** A failed row named by its place (`@<source>:<row>`, as collecting names rows without a key) and no kept key. */
+export function hasUnreadableKey(row: RowResult): boolean {
+  return row.action === 'failed' && row.keptKey === undefined && row.key.startsWith('@');
+}
+
+/**
+ * What the ledger knows and the source no longer has, less the keys of rows that failed;
+ * nothing at all when a failed row's key could not be read. Checked per kind against
  * `delete_threshold`, so that a truncated users.csv cannot hide behind a complete
  * sessions.csv; any kind over it aborts the whole run before a single call.
  */
 export async function planMirrorDeletes(input: MirrorDeleteInput): Promise<MirrorDeletes> {
   const deletes: PlannedIntent[] = [];
   const counts: DeleteCount[] = [];
+  const failed = failedRowKeys(input.rowResults ?? []);
   for (const kind of DELETABLE_KINDS) {
     const seen = input.seen.get(kind);
     if (!seen) continue;
+    const kept = failed.kept.get(kind);
     const known = await input.knownKeys(kind);
-    const gone = known.filter((key) => !seen.has(key));
+    const gone = known.filter((key) => !seen.has(key) && !kept?.has(key));
     counts.push({
       kind,
       deletes: gone.length,
@@ -51,6 +91,11 @@ export async function planMirrorDeletes(input: MirrorDeleteInput): Promise<Mirro
       allowed: allowedDeletes(input.threshold, known.length),
     });
     for (const key of gone) deletes.push(deleteIntent(kind, key));
+  }
+  if (failed.unreadable.length > 0) {
+    // Deleting nothing is always safe; the threshold is not checked against deletes not made.
+    const first = failed.unreadable[0]?.origin ?? null;
+    return { deletes: [], counts: [], held: { counts, rows: failed.unreadable.length, first } };
   }
   const over = counts.filter((c) => c.deletes > c.allowed);
   if (over.length > 0 && !input.force)

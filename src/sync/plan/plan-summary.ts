@@ -1,10 +1,21 @@
 import type { IntentKind } from '../../mapping/intent.js';
 import { INTENT_KINDS } from '../../mapping/intent.js';
 import { describeOrigin } from '../../sources/source-row.js';
-import type { SyncPlan } from './sync-plan.js';
+import { CHECK_IN_HELD_BACK } from './lost-check-ins.js';
+import type { HeldDeletes, RowResult, SyncPlan } from './sync-plan.js';
 
-export const PLAN_COLUMNS = ['create', 'update', 'delete', 'unchanged', 'invalid', 'skipped'] as const;
+export const PLAN_COLUMNS = [
+  'create',
+  'update',
+  'delete',
+  'unchanged',
+  'invalid',
+  'skipped',
+  'held',
+] as const;
 export type PlanColumn = (typeof PLAN_COLUMNS)[number];
+/** Shown only when some row is in it: intents an operator must decide on (lost check-ins). */
+const OPTIONAL_COLUMNS: ReadonlySet<PlanColumn> = new Set(['held']);
 
 export interface PlanSummary {
   counts: Partial<Record<IntentKind, Partial<Record<PlanColumn, number>>>>;
@@ -12,11 +23,13 @@ export interface PlanSummary {
   examples: Array<{ kind: IntentKind; column: PlanColumn; key: string; where: string; note?: string }>;
   total: number;
   planMs: number;
+  /** What a person must know before running it: deletes held back, check-ins held back. */
+  notices: string[];
 }
 
 /** Counts per kind and planned action, with the first examples of each: what `evsync plan` prints. */
 export function summarizePlan(plan: SyncPlan, examplesPerGroup = 3): PlanSummary {
-  const summary: PlanSummary = { counts: {}, examples: [], total: 0, planMs: plan.planMs };
+  const summary: PlanSummary = { counts: {}, examples: [], total: 0, planMs: plan.planMs, notices: [] };
   const seenExamples = new Map<string, number>();
   const add = (kind: IntentKind, column: PlanColumn, key: string, where: string, note?: string): void => {
     const row = (summary.counts[kind] ??= {});
@@ -38,15 +51,34 @@ export function summarizePlan(plan: SyncPlan, examplesPerGroup = 3): PlanSummary
   }
   for (const item of plan.unchanged) add(item.kind, 'unchanged', item.key, originText(item.origin));
   for (const row of plan.rowResults) {
-    add(
-      row.kind,
-      row.action === 'failed' ? 'invalid' : 'skipped',
-      row.key,
-      originText(row.origin),
-      row.message,
+    add(row.kind, columnOf(row), row.key, originText(row.origin), row.message);
+  }
+  if (plan.heldDeletes) summary.notices.push(heldDeletesNotice(plan.heldDeletes));
+  const heldCheckIns = plan.rowResults.filter((row) => row.errorCode === CHECK_IN_HELD_BACK).length;
+  if (heldCheckIns > 0) {
+    summary.notices.push(
+      `${heldCheckIns} check-in${heldCheckIns === 1 ? ' is' : 's are'} held back: the answer to ${heldCheckIns === 1 ? 'it' : 'them'} was lost in an earlier run, so the platform may have ${heldCheckIns === 1 ? 'it' : 'them'} already. ` +
+        'Check the platform, then send the missing ones with `evsync retry RUN --client-id KEY…` (each held row names its run).',
     );
   }
   return summary;
+}
+
+function columnOf(row: RowResult): PlanColumn {
+  if (row.errorCode === CHECK_IN_HELD_BACK) return 'held';
+  return row.action === 'failed' ? 'invalid' : 'skipped';
+}
+
+function heldDeletesNotice(held: HeldDeletes): string {
+  const would = held.counts
+    .filter((count) => count.deletes > 0)
+    .map((count) => `${count.deletes} ${count.kind}${count.deletes === 1 ? '' : 's'}`);
+  const first = held.first ? ` (first: ${held.first.source} ${describeOrigin(held.first)})` : '';
+  return (
+    `Mirror deletes held back: ${held.rows} row${held.rows === 1 ? '' : 's'} failed before ${held.rows === 1 ? 'its key' : 'their keys'} could be read${first}, ` +
+    `and any of them may be an object still in the source, so this run deletes nothing${would.length > 0 ? ` (it would delete ${would.join(', ')})` : ''}. ` +
+    'Fix or remove those rows; the next run deletes what is gone.'
+  );
 }
 
 function originText(origin: { source: string; row: number; line?: number } | null): string {
@@ -56,11 +88,11 @@ function originText(origin: { source: string; row: number; line?: number } | nul
 /** The plan as a text table with examples, for a terminal. */
 export function formatPlanSummary(summary: PlanSummary): string {
   const kinds = INTENT_KINDS.filter((kind) => summary.counts[kind]);
-  const header = ['kind', ...PLAN_COLUMNS];
-  const rows = kinds.map((kind) => [
-    kind,
-    ...PLAN_COLUMNS.map((c) => String(summary.counts[kind]?.[c] ?? 0)),
-  ]);
+  const columns = PLAN_COLUMNS.filter(
+    (c) => !OPTIONAL_COLUMNS.has(c) || kinds.some((kind) => summary.counts[kind]?.[c]),
+  );
+  const header = ['kind', ...columns];
+  const rows = kinds.map((kind) => [kind, ...columns.map((c) => String(summary.counts[kind]?.[c] ?? 0))]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]): string =>
     cells
@@ -76,6 +108,7 @@ export function formatPlanSummary(summary: PlanSummary): string {
     0,
   );
   out.push('', `${summary.total} intents, ${calls} to send; planned in ${summary.planMs.toFixed(0)} ms.`);
+  for (const notice of summary.notices) out.push('', notice);
   const interesting = summary.examples.filter((e) => e.column !== 'unchanged');
   if (interesting.length > 0) {
     out.push('', 'First examples:');

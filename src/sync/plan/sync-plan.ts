@@ -15,6 +15,12 @@ export interface RowResult {
   errorCode: string;
   message: string;
   params?: FlatParams;
+  /**
+   * The key the row would have synced (a client_id, or a link's key), when it could be read
+   * although the row failed: mirror mode does not delete it. A failed row without one,
+   * keyed by its place (`@<source>:<row>`), holds back every mirror delete of the run.
+   */
+  keptKey?: string;
 }
 
 /** Mirror-mode deletes of one kind, with the numbers the threshold was checked against. */
@@ -25,6 +31,19 @@ export interface DeleteCount {
   allowed: number;
 }
 
+/**
+ * Mirror deletes not made because some failed rows had no readable key: any of them may be
+ * an object the ledger knows, still in the source, so nothing is deleted this run.
+ */
+export interface HeldDeletes {
+  /** The deletes that would have been planned, per kind (nothing is checked against the threshold). */
+  counts: DeleteCount[];
+  /** Failed rows whose key could not be read. */
+  rows: number;
+  /** The first of them, for the message. */
+  first: RowOrigin | null;
+}
+
 /** What a run will do, decided before anything is sent. */
 export interface SyncPlan {
   /** Intents that need a call (create, update, delete), in source order, deletes last. */
@@ -33,6 +52,8 @@ export interface SyncPlan {
   unchanged: PlannedIntent[];
   rowResults: RowResult[];
   deletes: DeleteCount[];
+  /** Set when mirror mode held back its deletes (see {@link HeldDeletes}). */
+  heldDeletes?: HeldDeletes;
   /** Milliseconds spent diffing (hashes already loaded). */
   planMs: number;
 }

@@ -1,0 +1,108 @@
+import type { Ledger, PlannedIntent } from '../../ledger/ledger.js';
+import type { RowResult } from './sync-plan.js';
+
+/** The processor's code for a check-in POST whose answer never came back. */
+export const CHECK_IN_OUTCOME_UNKNOWN = 'EVSYNC_CHECK_IN_OUTCOME_UNKNOWN';
+/** The plan's code for such a check-in in every later run, until an operator retries it. */
+export const CHECK_IN_HELD_BACK = 'EVSYNC_CHECK_IN_HELD_BACK';
+
+/**
+ * How many recent runs (of any job) are searched for a check-in's last failure. Every run
+ * that holds a check-in back records that again, so the newest failure of a check-in that
+ * stays in its source is always in the last run of its job; only a row that left the
+ * source for this many runs and came back is sent again.
+ */
+export const RUNS_SEARCHED = 100;
+
+/** Where a held-back check-in's answer was lost: the run to `evsync retry`, when still searched. */
+export type LostIn = { runId: string } | { runId: undefined };
+
+/**
+ * For each check-in key, whether its newest failure says its answer was lost
+ * (`EVSYNC_CHECK_IN_OUTCOME_UNKNOWN`, or held back since), and in which run the answer was
+ * lost. A check-in that succeeded since has a synced hash and is never asked about; one
+ * whose newest failure is anything else was refused by the platform and is sent again.
+ *
+ * The ledger has no query for the newest result of a key across runs, so this reads the
+ * failed check-in results of recent runs, newest first, skipping finished runs with no
+ * failure at all (their counts say so).
+ */
+export async function findLostCheckIns(
+  ledger: Pick<Ledger, 'listRuns' | 'results'>,
+  keys: Iterable<string>,
+  runsSearched = RUNS_SEARCHED,
+): Promise<Map<string, LostIn>> {
+  const undecided = new Set(keys);
+  const lost = new Map<string, LostIn>();
+  /** Held back in a later run: the run that lost the answer is further back. */
+  const seekingOrigin = new Set<string>();
+  if (undecided.size === 0) return lost;
+  for (const run of await ledger.listRuns(runsSearched)) {
+    if (undecided.size === 0 && seekingOrigin.size === 0) break;
+    if (run.finishedAt !== null && !run.counts.failed) continue;
+    const failures = await ledger.results(run.id, { kinds: ['check_in'], actions: ['failed'] });
+    for (const failure of failures) {
+      const { key, errorCode } = failure;
+      if (undecided.delete(key)) {
+        if (errorCode === CHECK_IN_OUTCOME_UNKNOWN) lost.set(key, { runId: run.id });
+        else if (errorCode === CHECK_IN_HELD_BACK) {
+          lost.set(key, { runId: undefined });
+          seekingOrigin.add(key);
+        }
+      } else if (seekingOrigin.has(key) && errorCode === CHECK_IN_OUTCOME_UNKNOWN) {
+        lost.set(key, { runId: run.id });
+        seekingOrigin.delete(key);
+      }
+    }
+  }
+  return lost;
+}
+
+/**
+ * Takes out of `work` every check-in to be created whose answer was lost in an earlier run
+ * (§4.1 has nothing to look a check-in up by, so a second POST could be a second
+ * check-in), and answers a `failed` result for each that tells the operator what to check
+ * and which `evsync retry` sends it.
+ */
+export async function holdBackLostCheckIns(
+  ledger: Pick<Ledger, 'listRuns' | 'results'>,
+  work: PlannedIntent[],
+): Promise<{ work: PlannedIntent[]; held: RowResult[] }> {
+  const creates = work.filter((item) => item.kind === 'check_in' && item.plannedAction === 'create');
+  const lost = await findLostCheckIns(
+    ledger,
+    creates.map((item) => item.key),
+  );
+  if (lost.size === 0) return { work, held: [] };
+  const held: RowResult[] = [];
+  const kept: PlannedIntent[] = [];
+  for (const item of work) {
+    const lostIn =
+      item.kind === 'check_in' && item.plannedAction === 'create' ? lost.get(item.key) : undefined;
+    if (lostIn === undefined) kept.push(item);
+    else held.push(heldResult(item, lostIn));
+  }
+  return { work: kept, held };
+}
+
+function heldResult(item: PlannedIntent, lostIn: LostIn): RowResult {
+  const where =
+    lostIn.runId === undefined
+      ? `in a run older than the last ${RUNS_SEARCHED} (find it with \`evsync report RUN --status failed\`)`
+      : `in run ${lostIn.runId}`;
+  const retry =
+    lostIn.runId === undefined
+      ? '`evsync retry RUN --client-id <key>`'
+      : `\`evsync retry ${lostIn.runId} --client-id ${item.key}\``;
+  return {
+    kind: item.kind,
+    key: item.key,
+    action: 'failed',
+    origin: item.origin,
+    errorCode: CHECK_IN_HELD_BACK,
+    message:
+      `Not sent: the answer to this check-in was lost ${where}, so the platform may have it already and a second POST would be a second check-in. ` +
+      `Check the platform: if it is missing, send it with ${retry}; if it is there, leave it (it stays held back) or drop the row from the source.`,
+    params: item.params,
+  };
+}
