@@ -357,6 +357,36 @@ intents:
     expect(items[5]).toMatchObject({ groupedRows: 1, intents: [{ key: 'a' }] });
   });
 
+  it('closes the source when the consumer leaves early and when mapping a row throws', async () => {
+    const path = join(dir, `m${files++}.yaml`);
+    writeFileSync(path, USER);
+    const mapping = await loadMapping(path, { vendor: 'svc' });
+    let closed = 0;
+    const source: Source = {
+      description: 'memory',
+      rows: async function* () {
+        try {
+          for (let row = 1; row <= 3; row++)
+            yield { ok: true, origin: { source: 'mem', row }, values: { 'Attendee #': `${row}` } };
+        } finally {
+          closed++;
+        }
+      },
+    };
+    for await (const item of mapSource(source, mapping)) if (item.origin.row === 1) break;
+    expect(closed).toBe(1);
+    const failing = {
+      ...mapping,
+      bind: () => {
+        throw new Error('cannot bind');
+      },
+    };
+    await expect(async () => {
+      for await (const item of mapSource(source, failing)) void item;
+    }).rejects.toThrow('cannot bind');
+    expect(closed).toBe(2);
+  });
+
   it('reports the columns the source lacks and those nobody reads', async () => {
     let report: HeaderReport | undefined;
     await run(USER, [{ 'Attendee #': '1', Email: 'a@b.org', Extra: 'x' }], (r) => (report = r));
