@@ -365,6 +365,7 @@ intents:
     const source: Source = {
       description: 'memory',
       rows: async function* () {
+        await Promise.resolve();
         try {
           for (let row = 1; row <= 3; row++)
             yield { ok: true, origin: { source: 'mem', row }, values: { 'Attendee #': `${row}` } };
