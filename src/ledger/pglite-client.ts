@@ -1,8 +1,11 @@
 import { messageOf } from '../errors/evsync-error.js';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { acquireFolderLock } from './folder-lock.js';
 import { LedgerError } from './ledger-error.js';
+import { deserializeError, type ThreadReply, type ThreadRequest } from './pglite-thread-protocol.js';
 import type { SqlClient, SqlExecutor } from './sql-client.js';
 
 export interface EmbeddedClientHandle {
@@ -11,18 +14,24 @@ export interface EmbeddedClientHandle {
   clusterDir: string;
 }
 
+/** A request before it gets its id (`Omit` spread over the union keeps each variant's fields). */
+type Request<T = ThreadRequest> = T extends unknown ? Omit<T, 'id'> : never;
+
 /**
  * Opens (creating on first use) the PGlite cluster in `<dataDir>/ledger`, guarded by a
- * pid lock `<dataDir>/ledger.lock`. PGlite has a single connection, so the migration
- * lock is simply that connection, held for the duration of a transaction.
+ * pid lock `<dataDir>/ledger.lock`. PGlite runs in a worker thread (see pglite-worker.ts)
+ * and has a single connection: statements are serialised here, and a transaction holds
+ * that connection from BEGIN to COMMIT so no other statement lands inside it. The
+ * migration lock is that same single connection.
  */
 export async function openPgliteClient(dataDir: string): Promise<EmbeddedClientHandle> {
   const clusterDir = join(dataDir, 'ledger');
   const release = acquireFolderLock(join(dataDir, 'ledger.lock'), `The embedded ledger in ${dataDir}`);
-  let db: PGlite;
+  const thread = new DatabaseThread(clusterDir);
   try {
-    db = await PGlite.create(clusterDir);
+    await thread.send({ type: 'open' });
   } catch (error) {
+    await thread.stop();
     release();
     throw new LedgerError(
       `Could not open the embedded ledger in ${clusterDir}: ${messageOf(error)}. ` +
@@ -30,17 +39,38 @@ export async function openPgliteClient(dataDir: string): Promise<EmbeddedClientH
       { code: 'EVSYNC_LEDGER_UNAVAILABLE', retryable: true, cause: error },
     );
   }
+  let turn: Promise<unknown> = Promise.resolve();
+  /** Runs `work` when every earlier statement or transaction has finished. */
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+    const result = turn.then(work);
+    turn = result.catch(() => undefined);
+    return result;
+  };
+  const direct = executorOf(thread);
   let closed = false;
   const client: SqlClient = {
-    ...executorOf(db),
-    transaction: (work) => db.transaction((tx) => work(executorOf(tx))),
+    query: (sql, params) => exclusive(() => direct.query(sql, params)),
+    execScript: (sql) => exclusive(() => direct.execScript(sql)),
+    transaction: (work) =>
+      exclusive(async () => {
+        await direct.execScript('BEGIN');
+        try {
+          const result = await work(direct);
+          await direct.execScript('COMMIT');
+          return result;
+        } catch (error) {
+          await direct.execScript('ROLLBACK').catch(() => undefined);
+          throw error;
+        }
+      }),
     withMigrationLock: (work) => work(client),
     close: async () => {
       if (closed) return;
       closed = true;
       try {
-        await db.close();
+        await exclusive(() => thread.send({ type: 'close' }));
       } finally {
+        await thread.stop();
         release();
       }
     },
@@ -48,12 +78,88 @@ export async function openPgliteClient(dataDir: string): Promise<EmbeddedClientH
   return { client, clusterDir };
 }
 
-function executorOf(db: PGlite | Transaction): SqlExecutor {
+function executorOf(thread: DatabaseThread): SqlExecutor {
   return {
     query: async <T extends object>(sql: string, params: readonly unknown[] = []) =>
-      (await db.query<T>(sql, [...params])).rows,
+      (await thread.send({ type: 'query', sql, params: [...params] })) as T[],
     execScript: async (sql: string) => {
-      await db.exec(sql);
+      await thread.send({ type: 'exec', sql });
     },
   };
+}
+
+/**
+ * From dist/ the worker is JavaScript. From src/ (tsx, vitest) it is TypeScript, which a
+ * bare worker cannot load: a small bootstrap registers tsx in the thread, then imports it.
+ */
+function startWorker(clusterDir: string): Worker {
+  const options = { workerData: { clusterDir } };
+  if (!import.meta.url.endsWith('.ts'))
+    return new Worker(new URL('./pglite-worker.js', import.meta.url), options);
+  // The ESM build of tsx's API (its CommonJS twin cannot register from an eval'd worker).
+  const tsxApi = createRequire(import.meta.url)
+    .resolve('tsx/esm/api')
+    .replace(/\.cjs$/, '.mjs');
+  const script = new URL('./pglite-worker.ts', import.meta.url).href;
+  const bootstrap =
+    `import(${JSON.stringify(pathToFileURL(tsxApi).href)})` +
+    `.then((tsx) => { tsx.register(); return import(${JSON.stringify(script)}); });`;
+  return new Worker(bootstrap, { ...options, eval: true });
+}
+
+/** The worker and its pending requests. It keeps the process alive only while a request waits. */
+class DatabaseThread {
+  private readonly worker: Worker;
+  private readonly pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >();
+  private nextId = 1;
+  private failure: Error | undefined;
+
+  constructor(clusterDir: string) {
+    this.worker = startWorker(clusterDir);
+    this.worker.unref();
+    this.worker.on('message', (reply: ThreadReply) => this.settle(reply));
+    this.worker.on('error', (error) => this.fail(error));
+    this.worker.on('exit', (code) =>
+      this.fail(new Error(`the ledger's database thread stopped (exit code ${code})`)),
+    );
+  }
+
+  send(request: Request): Promise<unknown> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref();
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...request, id } satisfies ThreadRequest);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.failure ??= new Error('the embedded ledger was closed');
+    await this.worker.terminate();
+  }
+
+  private settle(reply: ThreadReply): void {
+    const waiting = this.pending.get(reply.id);
+    if (waiting === undefined) return;
+    this.forget(reply.id);
+    if (reply.ok) waiting.resolve(reply.result);
+    else waiting.reject(deserializeError(reply.error));
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const [id, waiting] of this.pending) {
+      this.forget(id);
+      waiting.reject(error);
+    }
+  }
+
+  private forget(id: number): void {
+    this.pending.delete(id);
+    if (this.pending.size === 0) this.worker.unref();
+  }
 }
