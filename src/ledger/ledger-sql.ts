@@ -24,6 +24,9 @@ WHERE id = $1 RETURNING id`;
 /** $1 id. */
 export const SELECT_RUN = `SELECT ${RUN_COLUMNS} FROM runs WHERE id = $1`;
 
+/** $1 JSON array of run ids: those that exist. */
+export const SELECT_RUN_IDS = `SELECT id FROM runs WHERE id IN (SELECT jsonb_array_elements_text($1::text::jsonb))`;
+
 /** $1 limit. */
 export const SELECT_RUNS = `SELECT ${RUN_COLUMNS} FROM runs ORDER BY started_at DESC, id DESC LIMIT $1`;
 

@@ -44,6 +44,8 @@ const UNIQUE_VIOLATION = '23505';
 /** The one Ledger implementation; the adapters differ only in their `SqlClient`. */
 export class SqlLedger implements Ledger {
   private closed = false;
+  /** Runs known to exist: runs are never deleted, so each id is checked once (see migration 2). */
+  private readonly knownRuns = new Set<string>();
 
   constructor(
     private readonly db: SqlClient,
@@ -53,13 +55,16 @@ export class SqlLedger implements Ledger {
 
   async createRun(run: NewRun): Promise<RunRecord> {
     const params = (id: string): unknown[] => [id, run.jobName, run.mode, JSON.stringify(run.options ?? {})];
+    let created: RunRecord;
     try {
-      return toRunRecord(one(await this.sql().query<RunRow>(q.INSERT_RUN, params(newRunId()))));
+      created = toRunRecord(one(await this.sql().query<RunRow>(q.INSERT_RUN, params(newRunId()))));
     } catch (error) {
       // Two runs started in the same second drew the same 16-bit suffix: draw again, once.
       if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
-      return toRunRecord(one(await this.sql().query<RunRow>(q.INSERT_RUN, params(newRunId()))));
+      created = toRunRecord(one(await this.sql().query<RunRow>(q.INSERT_RUN, params(newRunId()))));
     }
+    this.knownRuns.add(created.id);
+    return created;
   }
 
   async finishRun(runId: string, status: RunStatus, counts?: ActionCounts): Promise<RunRecord> {
@@ -86,6 +91,7 @@ export class SqlLedger implements Ledger {
 
   async recordPlannedIntents(runId: string, intents: readonly PlannedIntent[]): Promise<void> {
     if (intents.length === 0) return;
+    await this.requireRuns([runId]);
     const rows = dedupe(
       intents.map((intent) => ({
         kind: intent.kind,
@@ -119,6 +125,7 @@ export class SqlLedger implements Ledger {
   async recordResults(results: readonly IntentResultInput[]): Promise<void> {
     if (results.length === 0) return;
     const db = this.sql();
+    await this.requireRuns(results.map((result) => result.runId));
     // One statement is atomic by itself; bigger inputs are chunked inside one transaction.
     if (results.length <= CHUNK) {
       await db.query(q.RECORD_RESULTS, [JSON.stringify(prepareResultBatch(results))]);
@@ -213,6 +220,16 @@ export class SqlLedger implements Ledger {
     if (this.closed) return;
     this.closed = true;
     await this.db.close();
+  }
+
+  /** Refuses rows of a run the ledger does not have, before any of them is written. */
+  private async requireRuns(runIds: readonly string[]): Promise<void> {
+    const unseen = [...new Set(runIds)].filter((id) => !this.knownRuns.has(id));
+    if (unseen.length === 0) return;
+    const found = await this.sql().query<{ id: string }>(q.SELECT_RUN_IDS, [JSON.stringify(unseen)]);
+    for (const { id } of found) this.knownRuns.add(id);
+    const missing = unseen.find((id) => !this.knownRuns.has(id));
+    if (missing !== undefined) throw unknownRunError(missing);
   }
 
   private sql(): SqlClient {

@@ -1,7 +1,8 @@
 import { migration0001 } from './0001-schema.js';
+import { migration0002 } from './0002-run-references-checked-per-batch.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
 /** Every migration, in version order. Append only: never edit one that has shipped. */
-export const MIGRATIONS: readonly Migration[] = [migration0001];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002];
