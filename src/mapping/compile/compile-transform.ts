@@ -58,12 +58,15 @@ export function compileTransform(spec: TransformSpec, binder: ColumnBinder): Tra
   if (typeof spec === 'string') return eachText(TEXT_TRANSFORMS[spec]);
   if ('split' in spec) {
     const separator = spec.split;
+    // `text.split(separator)` with its parts trimmed, without the intermediate array: the
+    // separator is never empty (the schema says so).
     const splitInto = (text: string, items: string[]): void => {
-      if (text === '') return;
-      const parts = text.split(separator);
-      for (let i = 0; i < parts.length; i++) {
-        const item = parts[i]!.trim();
+      for (let start = 0; start <= text.length;) {
+        const at = text.indexOf(separator, start);
+        const end = at === -1 ? text.length : at;
+        const item = text.slice(start, end).trim();
         if (item !== '') items.push(item);
+        start = end + separator.length;
       }
     };
     return (value) => {
