@@ -141,6 +141,8 @@ export function decodeForm(text: string): FlatParams {
 }
 
 function decodeComponent(text: string): string {
+  // Most names and values have no escape at all: skip the regex and the decoder.
+  if (!text.includes('%') && !text.includes('+')) return text;
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
