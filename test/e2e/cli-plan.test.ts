@@ -167,6 +167,34 @@ describe('evsync plan and evsync run --dry-run', () => {
     expect(JSON.parse((await runCli('runs', '--json')).stdout)).toHaveLength(2);
   });
 
+  it('mirror mode with a row whose key cannot be read: plan and dry run delete nothing and say why', async () => {
+    writeFileSync(
+      join(dir, 'few-bad.csv'),
+      'client_id,email,first_name,last_name,company\npu1,pu1@example.org,First1,Last1,Acme\n"pu2,broken\n',
+    );
+    writeFileSync(
+      join(dir, 'mirror-bad.yaml'),
+      jobYaml(
+        'mirror-bad',
+        '  - { mapping: users, source: { csv: ./few-bad.csv } }\n',
+        'mode: mirror\ndelete_threshold: 10%\n',
+      ),
+    );
+    for (const args of [
+      ['plan', join(dir, 'mirror-bad.yaml')],
+      ['run', join(dir, 'mirror-bad.yaml'), '--dry-run'],
+    ]) {
+      const result = await runCli(...args);
+      // Three of four known users are not in the file, far above 10 %: the held-back
+      // deletes are not checked against the threshold, and none is planned.
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^user +0 +0 +0 +1 +1 +0$/m);
+      expect(result.stdout).toMatch(
+        /Mirror deletes held back: 1 row failed before its key could be read \(first: \S*few-bad\.csv row 2 \(line 3\)\).* \(it would delete 3 users\)\. Fix or remove those rows/,
+      );
+    }
+  });
+
   it('a bad job file exits 2 with the file and line of each problem, before opening anything', async () => {
     const bad = join(dir, 'bad.yaml');
     writeFileSync(

@@ -43,7 +43,7 @@ function invalidRow(row: number, keptKey?: string): RowResult {
     origin: origin(row),
     errorCode: 'EMAIL_INVALID',
     message: `row ${row}: email: "x" is not an e-mail address`,
-    ...(keptKey === undefined ? {} : { keptKey }),
+    ...(keptKey === undefined ? {} : { keptKeys: [{ kind: 'user' as const, key: keptKey }] }),
   };
 }
 
@@ -167,8 +167,24 @@ describe('mirror mode and rows that failed the mapping', () => {
   it('keeps nothing for rows a `when:` skipped or for duplicates, which name their key', () => {
     const skipped: RowResult = { ...invalidRow(5), action: 'skipped', errorCode: 'EVSYNC_ROW_SKIPPED' };
     const duplicate: RowResult = { ...invalidRow(6), key: 'u1#row6', errorCode: 'EVSYNC_DUPLICATE_KEY' };
-    const keys = failedRowKeys([skipped, duplicate, invalidRow(7, 'u7'), invalidRow(8)]);
-    expect(keys.kept).toEqual(new Map([['user', new Set(['u7'])]]));
+    // A Sessionize row yields an event, a user and a speaker link: it keeps all three.
+    const session: RowResult = {
+      ...invalidRow(9),
+      kind: 'event',
+      keptKeys: [
+        { kind: 'event', key: 's1' },
+        { kind: 'user', key: 'p1' },
+        { kind: 'speaker', key: 's1/p1' },
+      ],
+    };
+    const keys = failedRowKeys([skipped, duplicate, invalidRow(7, 'u7'), invalidRow(8), session]);
+    expect(keys.kept).toEqual(
+      new Map([
+        ['user', new Set(['u7', 'p1'])],
+        ['event', new Set(['s1'])],
+        ['speaker', new Set(['s1/p1'])],
+      ]),
+    );
     expect(keys.unreadable.map((row) => row.key)).toEqual(['@users.csv:8']);
   });
 

@@ -54,10 +54,12 @@ export function failedRowKeys(rowResults: readonly RowResult[]): FailedRowKeys {
   const unreadable: RowResult[] = [];
   for (const row of rowResults) {
     if (row.action !== 'failed') continue;
-    if (row.keptKey !== undefined) {
-      let keys = kept.get(row.kind);
-      if (!keys) kept.set(row.kind, (keys = new Set()));
-      keys.add(row.keptKey);
+    if (row.keptKeys !== undefined) {
+      for (const { kind, key } of row.keptKeys) {
+        let keys = kept.get(kind);
+        if (!keys) kept.set(kind, (keys = new Set()));
+        keys.add(key);
+      }
     } else if (hasUnreadableKey(row)) unreadable.push(row);
   }
   return { kept, unreadable };
@@ -65,7 +67,7 @@ export function failedRowKeys(rowResults: readonly RowResult[]): FailedRowKeys {
 
 /** A failed row named by its place (`@<source>:<row>`, as collecting names rows without a key) and no kept key. */
 export function hasUnreadableKey(row: RowResult): boolean {
-  return row.action === 'failed' && row.keptKey === undefined && row.key.startsWith('@');
+  return row.action === 'failed' && row.keptKeys === undefined && row.key.startsWith('@');
 }
 
 /**

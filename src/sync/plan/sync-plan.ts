@@ -16,11 +16,12 @@ export interface RowResult {
   message: string;
   params?: FlatParams;
   /**
-   * The key the row would have synced (a client_id, or a link's key), when it could be read
-   * although the row failed: mirror mode does not delete it. A failed row without one,
-   * keyed by its place (`@<source>:<row>`), holds back every mirror delete of the run.
+   * Every `(kind, key)` the row would have synced (client_ids, links' keys), set only when
+   * all of them could be read although the row failed: mirror mode does not delete them.
+   * A failed row without them, keyed by its place (`@<source>:<row>`), holds back every
+   * mirror delete of the run.
    */
-  keptKey?: string;
+  keptKeys?: ReadonlyArray<{ kind: IntentKind; key: string }>;
 }
 
 /** Mirror-mode deletes of one kind, with the numbers the threshold was checked against. */
