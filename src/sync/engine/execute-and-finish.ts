@@ -33,8 +33,8 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
   for (const parent of input.settledParents ?? [])
     gate.settle({ kind: parent.kind, clientId: parent.key }, parent.ok, parent.reason);
 
-  // Big, infrequent batches: the embedded ledger runs on this thread, and every flush
-  // holds the event loop (and so every request in flight) for its duration.
+  // Big, infrequent batches: one statement per 1,000 results keeps the ledger's share of
+  // the run small (the embedded ledger works in its own thread; PostgreSQL in its server).
   const writer = ledger.resultWriter(deps.resultWriter ?? { batchSize: 1000, flushIntervalMs: 1000 });
   let stopped: RunSummary['stopped'];
   let reason: string | undefined;
