@@ -82,6 +82,28 @@ describe('mapSource', () => {
     );
   });
 
+  it('gives an invalid row its keys when they can be read, for mirror mode to keep', async () => {
+    const items = await run(USER, [
+      { 'Attendee #': '7', Email: 'bob@', 'First Name': 'Bob' },
+      { 'Attendee #': '', Email: 'bob@', 'First Name': 'Bob' },
+    ]);
+    expect(items[0]).toMatchObject({ type: 'invalid', keys: [{ kind: 'user', key: 'eb-7' }] });
+    // No client_id: nothing stands for the row.
+    expect(items[1]?.type).toBe('invalid');
+    expect(items[1] && 'keys' in items[1]).toBe(false);
+  });
+
+  it('gives no keys when the problem is in a param a key is made of', async () => {
+    const yaml = `
+intents:
+  - kind: user
+    params: { client_id: id, email: mail, first_name: f, last_name: l }
+`;
+    const items = await run(yaml, [{ id: 'x'.repeat(65), mail: 'a@b.org', f: 'A', l: 'B' }]);
+    expect(items[0]?.type).toBe('invalid');
+    expect(items[0] && 'keys' in items[0]).toBe(false);
+  });
+
   it('treats a template with an empty placeholder as empty, not as "eb-"', async () => {
     const items = await run(USER, [{ 'Attendee #': ' ', Email: 'a@b.org', 'First Name': 'A' }]);
     expect(items[0]?.type).toBe('invalid');
@@ -149,6 +171,8 @@ intents:
       expect(items[2]?.type === 'invalid' && items[2].problems[0]?.message).toMatch(
         /user id "u1" was already used by row 1/,
       );
+      // u2 shares an e-mail, not a key: if it was synced before, mirror mode keeps it.
+      expect(items[1]).toMatchObject({ keys: [{ kind: 'user', key: 'u2' }] });
     });
 
     it('first: the repeat sends nothing', async () => {

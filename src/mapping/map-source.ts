@@ -6,7 +6,7 @@ import type { DraftProblem, LoadedMapping, RowMapper, RowMapping } from './loade
 import type { MappedItem, MappingProblem, MapSourceOptions } from './mapped-item.js';
 import { ScheduleGrouper } from './schedule-grouper.js';
 import { quote } from './schemas/text-rules.js';
-import { checkDraft, locateProblem } from './validate-draft.js';
+import { checkDraft, locateProblem, readableKeys } from './validate-draft.js';
 
 /**
  * Streams a source through a mapping: one item per source row (skipped, invalid,
@@ -138,7 +138,9 @@ class RowState {
       }
     }
     if (problems.length > 0) {
-      return { type: 'invalid', origin, problems: dedupe(problems).map((p) => locateProblem(origin, p)) };
+      const located = dedupe(problems).map((p) => locateProblem(origin, p));
+      const keys = readableKeys(mapped.drafts, problems);
+      return { type: 'invalid', origin, problems: located, ...(keys ? { keys } : {}) };
     }
     if (schedules.length > 0 && intents.length === 0 && this.schedules !== undefined) {
       // A schedule row is one (user, event) pair; the grouper reports it.
@@ -208,7 +210,9 @@ class RowState {
         message: `${describeOrigin(origin)}: ${message}; set on_duplicate: first or last in the mapping to let one row win`,
         code: 'MAPPING_DUPLICATE',
       };
-      return { type: 'invalid', origin, problems: [problem] };
+      // Each key is readable: a repeated e-mail may belong to a user the ledger knows.
+      const keys = intents.map((intent) => ({ kind: intent.kind, key: intent.key }));
+      return { type: 'invalid', origin, problems: [problem], keys };
     }
     // Under `last` the repeated keys already point at their first row, which stays the
     // one messages name; only the row's new keys are stored.

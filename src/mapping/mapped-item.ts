@@ -45,6 +45,13 @@ export interface InvalidItem {
   problems: MappingProblem[];
   /** As on {@link IntentsItem}: a grouped schedule that failed validation, not a row. */
   groupedRows?: number;
+  /**
+   * Every `(kind, key)` the row would have synced, when all of them could be read although
+   * the row failed (a bad e-mail, not a bad client_id): mirror mode must not delete them.
+   * Absent when a key is missing or is itself the problem, and for rows the source could
+   * not read.
+   */
+  keys?: Array<{ kind: IntentKind; key: string }>;
 }
 
 /**

@@ -25,6 +25,30 @@ const KEY_PARAM_NAMES = Object.fromEntries(
   Object.entries(KEY_PARAMS).map(([kind, names]) => [kind, names.flatMap((name) => name.split('|'))]),
 ) as Record<keyof typeof KEY_PARAMS, string[]>;
 
+/**
+ * The keys of a failed row's drafts, when every one can be read and no problem or failed
+ * transform concerns a param it is made of; `undefined` otherwise (a key that may be wrong
+ * must not stand for the row).
+ */
+export function readableKeys(
+  drafts: readonly IntentDraft[],
+  problems: readonly DraftProblem[],
+): Array<{ kind: Intent['kind']; key: string }> | undefined {
+  const keys: Array<{ kind: Intent['kind']; key: string }> = [];
+  for (const draft of drafts) {
+    const key = draft.key ?? intentKey(draft.kind, draft.params);
+    const keyParams = KEY_PARAM_NAMES[draft.kind];
+    const concernsKey = (param: string | undefined): boolean =>
+      param !== undefined && keyParams.includes(param);
+    if (key === undefined) return undefined;
+    if (problems.some((p) => concernsKey(p.param)) || (draft.failedParams ?? []).some(concernsKey)) {
+      return undefined;
+    }
+    keys.push({ kind: draft.kind, key });
+  }
+  return keys.length > 0 ? keys : undefined;
+}
+
 export type DraftCheck = { ok: true; intent: Intent } | { ok: false; problems: DraftProblem[] };
 
 /**
