@@ -72,9 +72,11 @@ export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string
   }
   const key = draft.key ?? intentKey(draft.kind, draft.params);
   const keyParams = KEY_PARAM_NAMES[draft.kind];
-  const keyReported = (param: string | undefined): boolean =>
-    param !== undefined && keyParams.includes(param);
-  if (key === undefined && !problems.some((p) => keyReported(p.param)) && !failed.some(keyReported)) {
+  if (
+    key === undefined &&
+    !problems.some((p) => isKeyParam(keyParams, p.param)) &&
+    !failed.some((param) => isKeyParam(keyParams, param))
+  ) {
     problems.push({
       field: keyParams.length === 0 ? 'key' : columnOf(draft, keyParams[0] ?? ''),
       message: `a ${draft.kind} needs ${KEY_PARAMS[draft.kind].join(' and ') || 'a key'} to be tracked between runs: map it`,
@@ -93,6 +95,12 @@ export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string
       dependsOn: intentDependencies(draft.kind, draft.params),
     },
   };
+}
+
+// A module function, not a closure per row: under tsx every named closure is also renamed
+// with a defineProperty call when it is created.
+function isKeyParam(keyParams: readonly string[], param: string | undefined): boolean {
+  return param !== undefined && keyParams.includes(param);
 }
 
 /**

@@ -46,7 +46,6 @@ export function checkEventParams(check: ParamChecker): void {
 }
 
 function checkLocation(check: ParamChecker): void {
-  const field = (name: string): string => `location_address[${name}]`;
   const given = LOCATION_ADDRESS_FIELDS.filter((name) => check.value(field(name)) !== undefined);
   if (given.length === 0) return;
   const missing = LOCATION_ADDRESS_REQUIRED.filter((name) => !given.includes(name));
@@ -60,6 +59,10 @@ function checkLocation(check: ParamChecker): void {
   }
   check.countryCode(field('country_code'));
   check.requiredAlways(LOCATION_NAME, 'the location name', 'a location address is given');
+}
+
+function field(name: string): string {
+  return `location_address[${name}]`;
 }
 
 /** Param names an event write knows, for strict mode. */

@@ -116,17 +116,23 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
 function validSequenceLength(bytes: Uint8Array, i: number): number {
   const b0 = bytes[i]!;
   if (b0 < 0x80) return 1;
-  const cont = (k: number): boolean => ((bytes[i + k] ?? 0) & 0xc0) === 0x80;
-  if (b0 >= 0xc2 && b0 <= 0xdf) return cont(1) ? 2 : 0;
+  if (b0 >= 0xc2 && b0 <= 0xdf) return isContinuation(bytes, i + 1) ? 2 : 0;
   if (b0 >= 0xe0 && b0 <= 0xef) {
     const b1 = bytes[i + 1] ?? 0;
     if ((b0 === 0xe0 && b1 < 0xa0) || (b0 === 0xed && b1 > 0x9f)) return 0;
-    return cont(1) && cont(2) ? 3 : 0;
+    return isContinuation(bytes, i + 1) && isContinuation(bytes, i + 2) ? 3 : 0;
   }
   if (b0 >= 0xf0 && b0 <= 0xf4) {
     const b1 = bytes[i + 1] ?? 0;
     if ((b0 === 0xf0 && b1 < 0x90) || (b0 === 0xf4 && b1 > 0x8f)) return 0;
-    return cont(1) && cont(2) && cont(3) ? 4 : 0;
+    return isContinuation(bytes, i + 1) && isContinuation(bytes, i + 2) && isContinuation(bytes, i + 3)
+      ? 4
+      : 0;
   }
   return 0;
+}
+
+/** A UTF-8 continuation byte (`10xxxxxx`); past the end is not one. */
+function isContinuation(bytes: Uint8Array, at: number): boolean {
+  return ((bytes[at] ?? 0) & 0xc0) === 0x80;
 }
