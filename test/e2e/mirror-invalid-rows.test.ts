@@ -70,4 +70,26 @@ describe('mirror mode and rows that fail the mapping', () => {
     expect(h.sandbox.state.userByClientId('gi4')?.inConference).toBe(false);
     expect(h.sandbox.state.userByClientId('gi2')?.inConference).toBe(true);
   });
+
+  it('keeps the user of a row with a mistyped e-mail and deletes the one that left the source', async () => {
+    await h.reopenLedger();
+    h.write({
+      'k.yaml': jobYaml(
+        'k',
+        '  - { mapping: users, source: { csv: ./k.csv } }\n',
+        'mode: mirror\ndelete_threshold: 50%\n',
+      ),
+    });
+    const rows = people(4, 'ki');
+    h.write({ 'k.csv': usersCsv(rows) });
+    expect((await h.run('k.yaml')).counts.user).toEqual({ created: 4 });
+
+    // ki2's e-mail is mistyped (its client_id is fine) and ki4 leaves the source.
+    h.write({ 'k.csv': usersCsv([rows[0]!, { ...rows[1]!, email: 'ki2-at-example.org' }, rows[2]!]) });
+    const second = await h.run('k.yaml');
+    expect(second.counts.user).toEqual({ unchanged: 2, failed: 1, deleted: 1 });
+    expect(second.plan?.notices).toEqual([]);
+    expect(h.sandbox.state.userByClientId('ki2')?.inConference).toBe(true);
+    expect(h.sandbox.state.userByClientId('ki4')?.inConference).toBe(false);
+  });
 });

@@ -93,6 +93,8 @@ function resultOf(
         origin: item.origin,
         errorCode: item.problems[0]?.code ?? 'EVSYNC_ROW_INVALID',
         message: item.problems.map((problem) => problem.message).join('; '),
+        // Mirror mode keeps what a failed row still names, instead of deleting it.
+        ...(item.keys ? { keptKeys: item.keys } : {}),
       };
     case 'duplicate':
       item.intents.forEach(accept);

@@ -1,8 +1,7 @@
 import type { Ledger, PlannedIntent } from '../../ledger/ledger.js';
+import { CHECK_IN_OUTCOME_UNKNOWN } from '../processors/check-in-processor.js';
 import type { RowResult } from './sync-plan.js';
 
-/** The processor's code for a check-in POST whose answer never came back. */
-export const CHECK_IN_OUTCOME_UNKNOWN = 'EVSYNC_CHECK_IN_OUTCOME_UNKNOWN';
 /** The plan's code for such a check-in in every later run, until an operator retries it. */
 export const CHECK_IN_HELD_BACK = 'EVSYNC_CHECK_IN_HELD_BACK';
 

@@ -2,6 +2,9 @@ import { EvsyncError } from '../../errors/evsync-error.js';
 import { isOutcomeUnknown } from './process-outcome.js';
 import type { Processor } from './processor.js';
 
+/** A check-in POST whose answer never came back; the plan holds such a check-in back later. */
+export const CHECK_IN_OUTCOME_UNKNOWN = 'EVSYNC_CHECK_IN_OUTCOME_UNKNOWN';
+
 /**
  * Check-ins (§4.1) are plain creates with nothing to find them by afterwards. A lost
  * answer is therefore NOT sent again: it ends `failed` with a note, and an operator decides
@@ -23,7 +26,7 @@ export const processCheckIn: Processor = async (item, context, counter) => {
     if (!isOutcomeUnknown(error)) throw error;
     throw new EvsyncError(
       'The answer to the check-in was lost; it may have been recorded. It was not sent again to avoid a duplicate: check the platform, then `evsync retry` it if it is missing.',
-      { code: 'EVSYNC_CHECK_IN_OUTCOME_UNKNOWN', cause: error },
+      { code: CHECK_IN_OUTCOME_UNKNOWN, cause: error },
     );
   }
 };
