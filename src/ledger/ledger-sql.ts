@@ -39,6 +39,9 @@ ON CONFLICT (run_id, kind, key) DO UPDATE SET op = excluded.op, planned_action =
   params = excluded.params, redacted_params = excluded.redacted_params, origin = excluded.origin,
   depends_on = excluded.depends_on, hash = excluded.hash`;
 
+/** $1 run id. */
+export const COUNT_PLANNED = 'SELECT count(*) AS n FROM run_intents WHERE run_id = $1';
+
 export const PLANNED_COLUMNS =
   'ri.seq, ri.run_id, ri.kind, ri.key, ri.op, ri.planned_action, ri.params, ri.redacted_params, ri.origin, ri.depends_on, ri.hash';
 

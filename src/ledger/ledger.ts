@@ -209,6 +209,8 @@ export interface Ledger {
 
   /** Batched. Re-recording the same `(kind, key)` of a run replaces it. */
   recordPlannedIntents(runId: string, intents: readonly PlannedIntent[]): Promise<void>;
+  /** How many intents of the run's plan are recorded. */
+  countPlanned(runId: string): Promise<number>;
   /** Planned intents of the run without a final result, in plan order. */
   pendingIntents(runId: string, filter?: PendingFilter): Promise<PlannedIntentRecord[]>;
   /** Planned intents whose final result is `failed`, for `evsync retry`. */

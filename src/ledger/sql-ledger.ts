@@ -112,6 +112,11 @@ export class SqlLedger implements Ledger {
     });
   }
 
+  async countPlanned(runId: string): Promise<number> {
+    const rows = await this.sql().query<{ n: number | string }>(q.COUNT_PLANNED, [runId]);
+    return toNumber(rows[0]?.n ?? 0);
+  }
+
   async pendingIntents(runId: string, filter?: PendingFilter): Promise<PlannedIntentRecord[]> {
     const { sql, params } = selectPending(runId, filter);
     return (await this.sql().query<PlannedIntentRow>(sql, params)).map(toPlannedIntentRecord);

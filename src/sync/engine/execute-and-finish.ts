@@ -16,6 +16,8 @@ export interface RunWork {
   unchanged: readonly PlannedIntent[];
   /** Results known before any call (invalid rows, duplicates…). */
   preResults?: readonly IntentResultInput[];
+  /** When the plan is still being recorded: see `ExecuteOptions.recorded`. */
+  recorded?: (item: PlannedIntent) => Promise<unknown>;
   /** Parents that ended earlier in this run (resume): their outcome decides their dependents. */
   settledParents?: ReadonlyArray<{ kind: 'user' | 'event'; key: string; ok: boolean; reason: string }>;
 }
@@ -52,6 +54,7 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
       gate,
       writer,
       concurrency: deps.concurrency,
+      ...(input.recorded ? { recorded: input.recorded } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
       ...(deps.progress ? { progress: deps.progress } : {}),
       ...(deps.logger ? { logger: deps.logger } : {}),

@@ -1,4 +1,5 @@
 import type { PlannedIntent, ResultWriter } from '../../ledger/ledger.js';
+import { messageOf } from '../../errors/evsync-error.js';
 import type { Logger } from '../../log/logger.js';
 import { PARENT_KINDS } from '../../mapping/intent.js';
 import { PLATFORM_ERROR_CODES } from '../../platform/platform-error.js';
@@ -26,6 +27,11 @@ export interface ExecuteOptions {
   concurrency: number;
   /** @defaultValue the inline queue */
   queueFactory?: QueueFactory;
+  /**
+   * Resolves once the item is in the run's recorded plan (`undefined`), or to the error
+   * that kept it out: then it is not sent and the run aborts. @defaultValue all recorded
+   */
+  recorded?: (item: PlannedIntent) => Promise<unknown>;
   /** Aborting it stops taking new work; intents in flight finish and are recorded. */
   signal?: AbortSignal;
   progress?: ProgressSink;
@@ -46,6 +52,13 @@ export interface ExecuteResult {
 }
 
 const parentKinds: ReadonlySet<string> = new Set(PARENT_KINDS);
+
+/** The outcome of an intent left unsent because its plan was not recorded: no result is written. */
+const NOT_SENT: ProcessOutcome = {
+  action: 'skipped',
+  attempts: 0,
+  message: 'not sent: its plan was not recorded',
+};
 
 /**
  * Sends the planned work phase by phase through the queue, one ledger result per intent.
@@ -69,6 +82,12 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
       if (options.signal?.aborted || abortReason) break;
       progress.phaseStarted(phase, items.length);
       const handle = async (item: PlannedIntent): Promise<ProcessOutcome> => {
+        const unrecorded = options.recorded ? await options.recorded(item) : undefined;
+        if (unrecorded !== undefined) {
+          abortReason ??= `the run's plan could not be recorded in the ledger, so nothing more was sent (${messageOf(unrecorded)})`;
+          stop();
+          return NOT_SENT;
+        }
         const started = performance.now();
         const outcome = await runOne(item, options);
         await options.writer.write(intentResult(options.runId, item, outcome, performance.now() - started));

@@ -10,6 +10,7 @@ import { collectIntents } from './collect-intents.js';
 import type { EngineDeps } from './engine-deps.js';
 import { executeAndFinish } from './execute-and-finish.js';
 import { rowResult } from './intent-result.js';
+import { recordPlanInOrder } from './plan-recorder.js';
 import type { RunSummary } from './run-summary.js';
 
 export interface RunJobOptions {
@@ -83,7 +84,13 @@ export async function runJob(deps: EngineDeps, options: RunJobOptions): Promise<
     throw error;
   }
   const { plan, summary } = planned;
-  const run = await ledger.createRun({ jobName: job.name, mode: job.mode, options: runOptions });
+  // How many intents the plan has, so that a resume can tell a plan cut short by a kill.
+  const plannedCount = plan.work.length + plan.unchanged.length;
+  const run = await ledger.createRun({
+    jobName: job.name,
+    mode: job.mode,
+    options: { ...runOptions, planned: plannedCount },
+  });
   logger?.info(
     {
       runId: run.id,
@@ -94,13 +101,23 @@ export async function runJob(deps: EngineDeps, options: RunJobOptions): Promise<
     },
     'run planned',
   );
-  await ledger.recordPlannedIntents(run.id, [...plan.work, ...plan.unchanged]);
-  const result = await executeAndFinish(deps, {
-    runId: run.id,
-    work: plan.work,
-    unchanged: plan.unchanged,
-    preResults: plan.rowResults.map((row) => rowResult(run.id, row)),
-  });
+  const recording = recordPlanInOrder(ledger, run.id, plan.work, plan.unchanged);
+  let result: Awaited<ReturnType<typeof executeAndFinish>>;
+  try {
+    result = await executeAndFinish(deps, {
+      runId: run.id,
+      work: plan.work,
+      unchanged: plan.unchanged,
+      preResults: plan.rowResults.map((row) => rowResult(run.id, row)),
+      recorded: recording.recorded,
+    });
+  } finally {
+    // A stopped run still records its whole plan, so that `resume` knows all of it. A
+    // recording error already aborted the run with its message.
+    await recording.done.catch((error: unknown) =>
+      logger?.error({ err: error, runId: run.id }, 'recording the plan failed'),
+    );
+  }
   logger?.info({ runId: run.id, status: result.run.status, totals: result.totals }, 'run finished');
   return { ...result, plan: summary };
 }

@@ -64,6 +64,20 @@ export function describeResultConformance(context: ConformanceContext): void {
       const pending = await l.pendingIntents(run.id);
       expect(pending).toHaveLength(1);
       expect(pending[0]?.hash).toBe('third');
+      expect(await l.countPlanned(run.id)).toBe(1);
+    });
+
+    it("counts a run's recorded plan, results or not; refuses a plan of an unknown run", async () => {
+      const l = context.ledger();
+      const run = await l.createRun({ jobName: 'count', mode: 'upsert' });
+      expect(await l.countPlanned(run.id)).toBe(0);
+      await l.recordPlannedIntents(run.id, [planned('c-1'), planned('c-2'), planned('c-3')]);
+      await l.recordResults([{ runId: run.id, kind: 'user', key: 'c-1', action: 'created' }]);
+      expect(await l.countPlanned(run.id)).toBe(3);
+      await expect(l.recordPlannedIntents('no-such-run', [planned('c-4')])).rejects.toMatchObject({
+        code: 'EVSYNC_LEDGER_UNKNOWN_RUN',
+      });
+      expect(await l.countPlanned('no-such-run')).toBe(0);
     });
 
     it('records thousands of planned intents in one call', async () => {

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Ledger } from '../../src/ledger/ledger.js';
+import { PLAN_CHUNK } from '../../src/sync/engine/plan-recorder.js';
+import { jobYaml, people, startHarness, usersCsv, type SyncHarness } from './sync-harness.js';
+
+const USERS = PLAN_CHUNK + 150;
+
+/** The harness's ledger, except that the second chunk of a plan never gets recorded. */
+function ledgerCutAfterFirstChunk(ledger: Ledger): Ledger {
+  let chunks = 0;
+  return new Proxy(ledger, {
+    get(target, property) {
+      if (property === 'recordPlannedIntents') {
+        return async (...args: Parameters<Ledger['recordPlannedIntents']>) => {
+          chunks += 1;
+          if (chunks === 2) throw new Error('the process was killed while recording the plan');
+          return target.recordPlannedIntents(...args);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+describe('a run whose plan was only partly recorded', () => {
+  let h: SyncHarness;
+  beforeAll(async () => {
+    h = await startHarness({ concurrency: 16 });
+    h.write({
+      'users.csv': usersCsv(people(USERS, 'cut')),
+      'job.yaml': jobYaml('cut', '  - { mapping: users, source: { csv: ./users.csv } }\n'),
+    });
+  }, 60_000);
+  afterAll(async () => h.close());
+
+  it('sends only what was recorded; resume says the rest was never sent; the next run sends it once', async () => {
+    const first = await h.run('job.yaml', { extra: { ledger: ledgerCutAfterFirstChunk(h.ledger) } });
+    expect(first.stopped).toBe('aborted');
+    expect(first.reason).toMatch(/plan could not be recorded.*killed while recording/);
+    expect(first.counts.user).toEqual({ created: PLAN_CHUNK });
+    expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(PLAN_CHUNK);
+    expect(await h.ledger.countPlanned(first.run.id)).toBe(PLAN_CHUNK);
+
+    const resumed = await h.resume(first.run.id);
+    expect(resumed.stopped).toBe('aborted');
+    expect(resumed.run.status).toBe('aborted');
+    expect(resumed.reason).toBe(
+      `the run was stopped while its plan was being recorded: ${PLAN_CHUNK} of ${USERS} intents were recorded, ` +
+        `and those are finished now; the other ${USERS - PLAN_CHUNK} were never sent. ` +
+        'Run the job again to send them (nothing is sent twice).',
+    );
+    expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(PLAN_CHUNK);
+
+    const next = await h.run('job.yaml');
+    expect(next.stopped).toBeUndefined();
+    expect(next.counts.user).toEqual({ created: USERS - PLAN_CHUNK, unchanged: PLAN_CHUNK });
+    expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(USERS);
+    expect(h.sandbox.counters.duplicates()).toEqual({});
+  }, 120_000);
+
+  it('a whole plan recorded while sending: resume of a finished run finds nothing cut', async () => {
+    const again = await h.run('job.yaml');
+    expect(await h.ledger.countPlanned(again.run.id)).toBe(USERS);
+    expect(again.run.options.planned).toBe(USERS);
+    const resumed = await h.resume(again.run.id);
+    expect(resumed.stopped).toBeUndefined();
+    expect(resumed.run.status).toBe('completed');
+  }, 60_000);
+});
