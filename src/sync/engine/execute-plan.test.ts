@@ -1,27 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { IntentResultInput, PlannedIntent, ResultWriter } from '../../ledger/ledger.js';
+import type { PlannedIntent } from '../../ledger/ledger.js';
+import { memoryWriter } from '../../../test/helpers/memory-writer.js';
 import { PlatformUnreachableError } from '../../platform/platform-error.js';
 import { DependencyGate } from '../phases/dependency-gate.js';
 import { IdCache } from '../processors/id-cache.js';
 import type { SyncPlatform } from '../processors/sync-platform.js';
 import { executePlan } from './execute-plan.js';
-
-function memoryWriter(): ResultWriter & { results: IntentResultInput[] } {
-  const results: IntentResultInput[] = [];
-  return {
-    results,
-    write: (result) => {
-      results.push(result);
-      return Promise.resolve();
-    },
-    flush: () => Promise.resolve(),
-    close: () => Promise.resolve(),
-    buffered: 0,
-    get written() {
-      return results.length;
-    },
-  };
-}
 
 const users = (count: number): PlannedIntent[] =>
   Array.from({ length: count }, (_, i) => ({

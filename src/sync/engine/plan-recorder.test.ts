@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { IntentResultInput, PlannedIntent, ResultWriter } from '../../ledger/ledger.js';
+import type { PlannedIntent } from '../../ledger/ledger.js';
+import { memoryWriter } from '../../../test/helpers/memory-writer.js';
 import { DependencyGate } from '../phases/dependency-gate.js';
 import { IdCache } from '../processors/id-cache.js';
 import type { SyncPlatform } from '../processors/sync-platform.js';
@@ -41,21 +42,30 @@ function slowLedger() {
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
-function memoryWriter(): ResultWriter & { results: IntentResultInput[] } {
-  const results: IntentResultInput[] = [];
-  return {
-    results,
-    write: (result) => {
-      results.push(result);
-      return Promise.resolve();
+/** Sends `work` through executePlan while the slow ledger records its plan; what went out is in `sent`. */
+function sendWhileRecording(ledger: ReturnType<typeof slowLedger>, work: PlannedIntent[]) {
+  const recording = recordPlanInOrder(ledger, 'r1', work, []);
+  const sent: string[] = [];
+  const platform = {
+    vendor: 'svc',
+    users: {
+      create: (params: Record<string, string>) => {
+        sent.push(params['user[svc_auth_attributes][email]'] ?? '');
+        return Promise.resolve({ outcome: 'created', user: { id: sent.length } });
+      },
     },
-    flush: () => Promise.resolve(),
-    close: () => Promise.resolve(),
-    buffered: 0,
-    get written() {
-      return results.length;
-    },
-  };
+  } as unknown as SyncPlatform;
+  const writer = memoryWriter();
+  const running = executePlan({
+    runId: 'r1',
+    work,
+    context: { platform, ids: new IdCache() },
+    gate: new DependencyGate(() => false),
+    writer,
+    concurrency: 4,
+    recorded: recording.recorded,
+  });
+  return { sent, writer, running, recording };
 }
 
 describe('recordPlanInOrder', () => {
@@ -97,27 +107,7 @@ describe('executePlan while the plan is being recorded', () => {
   it('sends no intent before its chunk of the plan is recorded', async () => {
     const ledger = slowLedger();
     const work = users(PLAN_CHUNK + 10);
-    const recording = recordPlanInOrder(ledger, 'r1', work, []);
-    const sent: string[] = [];
-    const platform = {
-      vendor: 'svc',
-      users: {
-        create: (params: Record<string, string>) => {
-          sent.push(params['user[svc_auth_attributes][email]'] ?? '');
-          return Promise.resolve({ outcome: 'created', user: { id: sent.length } });
-        },
-      },
-    } as unknown as SyncPlatform;
-    const writer = memoryWriter();
-    const running = executePlan({
-      runId: 'r1',
-      work,
-      context: { platform, ids: new IdCache() },
-      gate: new DependencyGate(() => false),
-      writer,
-      concurrency: 4,
-      recorded: recording.recorded,
-    });
+    const { sent, writer, running } = sendWhileRecording(ledger, work);
     await tick();
     expect(sent).toEqual([]);
     ledger.release(0);
@@ -133,27 +123,7 @@ describe('executePlan while the plan is being recorded', () => {
   it('aborts the run, sends nothing more and records no result for what was not in the plan', async () => {
     const ledger = slowLedger();
     const work = users(PLAN_CHUNK + 10);
-    const recording = recordPlanInOrder(ledger, 'r1', work, []);
-    let calls = 0;
-    const platform = {
-      vendor: 'svc',
-      users: {
-        create: () => {
-          calls += 1;
-          return Promise.resolve({ outcome: 'created', user: { id: calls } });
-        },
-      },
-    } as unknown as SyncPlatform;
-    const writer = memoryWriter();
-    const running = executePlan({
-      runId: 'r1',
-      work,
-      context: { platform, ids: new IdCache() },
-      gate: new DependencyGate(() => false),
-      writer,
-      concurrency: 4,
-      recorded: recording.recorded,
-    });
+    const { sent, writer, running, recording } = sendWhileRecording(ledger, work);
     await tick();
     ledger.release(0);
     await tick();
@@ -162,7 +132,7 @@ describe('executePlan while the plan is being recorded', () => {
     await expect(recording.done).rejects.toThrow();
     expect(outcome.stopped).toBe('aborted');
     expect(outcome.reason).toMatch(/plan could not be recorded.*the ledger went away/);
-    expect(calls).toBe(PLAN_CHUNK);
+    expect(sent).toHaveLength(PLAN_CHUNK);
     expect(writer.results).toHaveLength(PLAN_CHUNK);
   });
 });
