@@ -102,7 +102,7 @@ export async function runJob(deps: EngineDeps, options: RunJobOptions): Promise<
     'run planned',
   );
   const recording = recordPlanInOrder(ledger, run.id, plan.work, plan.unchanged);
-  let result: Awaited<ReturnType<typeof executeAndFinish>>;
+  let result: RunSummary;
   try {
     result = await executeAndFinish(deps, {
       runId: run.id,
