@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FlatParams } from './params.js';
 
 /** What a signed request carries: the GET params with `key_id` and `sig` added. */
@@ -61,7 +61,8 @@ export function signingStringOf(get: FlatParams, post: FlatParams, signingKey: s
 }
 
 export function md5Hex(text: string): string {
-  return createHash('md5').update(text, 'utf8').digest('hex');
+  // One-shot: a Hash object per request cost about three times as much.
+  return hash('md5', text, 'hex');
 }
 
 /** Signs one request as spec §5 says: adds `key_id`, hashes, adds `sig`. */
