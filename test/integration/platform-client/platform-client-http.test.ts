@@ -85,6 +85,18 @@ describe('PlatformClient over real HTTP', () => {
     });
   });
 
+  it('reads an answer that starts with a byte order mark, or arrives in many chunks', async () => {
+    // 300,000 three-byte characters: many socket reads, with characters cut between them.
+    const long = { ...user(2), bio: '李'.repeat(300_000) };
+    server.handle((_request, index) =>
+      index === 0 ? { text: `\uFEFF${JSON.stringify(user(1))}` } : { json: long },
+    );
+    const api = client();
+    await expect(api.users.get(1)).resolves.toMatchObject({ id: 1, last_name: 'Lovelace' });
+    const answer = await api.users.get(2);
+    expect((answer as { bio?: string }).bio).toBe(long.bio);
+  });
+
   it('retries 5xx and succeeds', async () => {
     server.handle((_request, index) =>
       index < 2 ? { status: 503, json: { error: 'busy' } } : { json: user(9) },
