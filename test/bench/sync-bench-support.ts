@@ -154,7 +154,12 @@ export function fmt(n: number, digits = 0): string {
  * A progress sink that times the sending phase, so rates are measured over the calls
  * themselves (reading, planning and the ledger's plan record happen before the first).
  */
-export function sendPhaseTimer(): { progress: ProgressSink; sendSeconds: () => number } {
+export function sendPhaseTimer(): {
+  progress: ProgressSink;
+  sendSeconds: () => number;
+  /** `performance.now()` when the first phase started sending. */
+  sendStartedAt: () => number;
+} {
   let started = 0;
   let ended = 0;
   const progress: ProgressSink = {
@@ -162,5 +167,5 @@ export function sendPhaseTimer(): { progress: ProgressSink; sendSeconds: () => n
     phaseStarted: () => void (started = performance.now()),
     phaseEnded: () => void (ended = performance.now()),
   };
-  return { progress, sendSeconds: () => (ended - started) / 1000 };
+  return { progress, sendSeconds: () => (ended - started) / 1000, sendStartedAt: () => started };
 }
