@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { startSandbox } from '../../src/sandbox/start-sandbox.js';
 import type { PlanSummary } from '../../src/sync/plan/plan-summary.js';
-import { runCli, sandboxCounters, stubCliEnv } from './cli-in-process.js';
+import { runCli } from '../helpers/run-cli.js';
+import { sandboxCounters, stubCliEnv } from './cli-in-process.js';
 import { conferenceFiles } from './conference-fixture.js';
 import { jobYaml } from './sync-harness.js';
 

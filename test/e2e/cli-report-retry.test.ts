@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { applySeed } from '../../src/sandbox/sandbox-seed.js';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { startSandbox } from '../../src/sandbox/start-sandbox.js';
-import { runCli, sandboxCounters, stubCliEnv } from './cli-in-process.js';
+import { runCli } from '../helpers/run-cli.js';
+import { sandboxCounters, stubCliEnv } from './cli-in-process.js';
 import { EVENT_MAPPING } from './conference-fixture.js';
 import { jobYaml } from './sync-harness.js';
 

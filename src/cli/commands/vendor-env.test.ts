@@ -2,29 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../main.js';
-
-/** One `evsync …` in this process: its exit code and what it wrote to stderr. */
-async function evsync(...args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
-  const stderr: string[] = [];
-  const stdout: string[] = [];
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr.push(String(chunk));
-    return true;
-  });
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout.push(String(chunk));
-    return true;
-  });
-  process.exitCode = undefined;
-  try {
-    const code = await main(['node', 'evsync', ...args]);
-    return { code, stderr: stderr.join(''), stdout: stdout.join('') };
-  } finally {
-    process.exitCode = undefined;
-    vi.restoreAllMocks();
-  }
-}
+import { runCli as evsync } from '../../../test/helpers/run-cli.js';
 
 // Every command that maps rows checks EVSYNC_VENDOR as the real run does, before it opens
 // a ledger or reads a source: none of these needs a platform or a database to refuse.
