@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SyncHarness } from './sync-harness.js';
-import { startHarness } from './sync-harness.js';
+import { harnessPerFile } from './sync-harness.js';
 import { applySeed } from '../../src/sandbox/sandbox-seed.js';
 import { retryRun } from '../../src/sync/engine/retry-run.js';
 import { conferenceFiles } from './conference-fixture.js';
 
 describe('a whole conference against the sandbox', () => {
   let h: SyncHarness;
-  // Opening a fresh embedded ledger takes seconds, and much longer on a loaded machine.
-  beforeAll(async () => {
-    h = await startHarness();
-  }, 180_000);
-  afterAll(async () => h.close(), 60_000);
-  beforeEach(() => {
-    h.sandbox.reset();
-    h.sandbox.faults.set({});
-  });
+  harnessPerFile((started) => (h = started));
 
   it('syncs users, events, speaker links and schedules in phases, then a rerun sends nothing', async () => {
     h.write(conferenceFiles({ prefix: 'a', users: 12, events: 6 }));

@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applySeed } from '../../src/sandbox/sandbox-seed.js';
 import type { SyncHarness } from './sync-harness.js';
-import { jobYaml, people, startHarness, usersCsv } from './sync-harness.js';
+import { harnessPerFile, jobYaml, people, usersCsv } from './sync-harness.js';
 
 // The shipped contacts and check-ins mappings against the sandbox over real HTTP. One
 // sandbox and one embedded ledger for the file; each test keeps to its own client_id prefix.
 describe('contacts and check-ins against the sandbox', () => {
   let h: SyncHarness;
-  // Opening a fresh embedded ledger takes seconds, and much longer on a loaded machine.
-  beforeAll(async () => {
-    h = await startHarness();
-  }, 180_000);
-  afterAll(async () => h.close(), 60_000);
-  beforeEach(() => {
-    h.sandbox.reset();
-    h.sandbox.faults.set({});
-  });
+  harnessPerFile((started) => (h = started));
 
   /** A job of users, then the shipped `contacts` and/or `check_ins` mappings. */
   const job = (name: string, steps: Array<'contacts' | 'check_ins'>): string => {

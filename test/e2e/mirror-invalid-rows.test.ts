@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SyncHarness } from './sync-harness.js';
-import { jobYaml, people, startHarness, usersCsv } from './sync-harness.js';
+import { harnessPerFile, jobYaml, people, usersCsv } from './sync-harness.js';
 
 // A row still in the source that fails the mapping (here a mistyped e-mail) must not count
 // as "gone": its already-synced user stays in the conference. A failed row whose key could
@@ -8,10 +8,7 @@ import { jobYaml, people, startHarness, usersCsv } from './sync-harness.js';
 // saying so, until the row is fixed (docs/sync-engine.md).
 describe('mirror mode and rows that fail the mapping', () => {
   let h: SyncHarness;
-  beforeAll(async () => {
-    h = await startHarness();
-  }, 180_000);
-  afterAll(async () => h.close(), 60_000);
+  harnessPerFile((started) => (h = started), { resetBeforeEach: false });
 
   it('keeps a synced user whose row now has a mistyped e-mail', async () => {
     h.write({

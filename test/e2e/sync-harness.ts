@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
 import { PlatformClient } from '../../src/platform/platform-client.js';
@@ -82,6 +83,30 @@ export async function startHarness(options: HarnessOptions = {}): Promise<SyncHa
     },
   };
   return harness;
+}
+
+/**
+ * One harness for a whole test file, handed to `use` once started: opening a fresh
+ * embedded ledger takes seconds, and much longer on a loaded machine. Before each test
+ * the sandbox is emptied and its faults cleared, unless `resetBeforeEach` is false (tests
+ * that build on what the ones before them synced).
+ */
+export function harnessPerFile(
+  use: (harness: SyncHarness) => void,
+  options: { resetBeforeEach?: boolean } = {},
+): void {
+  let harness: SyncHarness | undefined;
+  beforeAll(async () => {
+    harness = await startHarness();
+    use(harness);
+  }, 180_000);
+  afterAll(async () => harness?.close(), 60_000);
+  if (options.resetBeforeEach ?? true) {
+    beforeEach(() => {
+      harness?.sandbox.reset();
+      harness?.sandbox.faults.set({});
+    });
+  }
 }
 
 /** A users CSV in the shipped `users` mapping's columns. */

@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applySeed } from '../../src/sandbox/sandbox-seed.js';
 import type { SyncHarness } from './sync-harness.js';
-import { jobYaml, people, startHarness, usersCsv } from './sync-harness.js';
+import { harnessPerFile, jobYaml, people, usersCsv } from './sync-harness.js';
 
 // One sandbox and one embedded ledger for the file (opening PGlite is the slow part);
 // each test uses its own client_id prefix so that the ledger's history never overlaps.
 describe('users sync against the sandbox', () => {
   let h: SyncHarness;
-  // Opening a fresh embedded ledger takes seconds, and much longer on a loaded machine.
-  beforeAll(async () => {
-    h = await startHarness();
-  }, 180_000);
-  afterAll(async () => h.close(), 60_000);
-  beforeEach(() => h.sandbox.reset());
+  harnessPerFile((started) => (h = started));
 
   const job = (name: string): string => {
     h.write({ [`${name}.yaml`]: jobYaml(name, `  - { mapping: users, source: { csv: ./${name}.csv } }\n`) });
