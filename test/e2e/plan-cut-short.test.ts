@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../../src/ledger/ledger.js';
-import { PLAN_CHUNK } from '../../src/sync/engine/plan-recorder.js';
+import { FIRST_PLAN_CHUNK } from '../../src/sync/engine/plan-recorder.js';
 import { jobYaml, people, startHarness, usersCsv, type SyncHarness } from './sync-harness.js';
 
-const USERS = PLAN_CHUNK + 150;
+const USERS = FIRST_PLAN_CHUNK + 150;
 
 /** The harness's ledger, except that the second chunk of a plan never gets recorded. */
 function ledgerCutAfterFirstChunk(ledger: Ledger): Ledger {
@@ -38,23 +38,23 @@ describe('a run whose plan was only partly recorded', () => {
     const first = await h.run('job.yaml', { extra: { ledger: ledgerCutAfterFirstChunk(h.ledger) } });
     expect(first.stopped).toBe('aborted');
     expect(first.reason).toMatch(/plan could not be recorded.*killed while recording/);
-    expect(first.counts.user).toEqual({ created: PLAN_CHUNK });
-    expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(PLAN_CHUNK);
-    expect(await h.ledger.countPlanned(first.run.id)).toBe(PLAN_CHUNK);
+    expect(first.counts.user).toEqual({ created: FIRST_PLAN_CHUNK });
+    expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(FIRST_PLAN_CHUNK);
+    expect(await h.ledger.countPlanned(first.run.id)).toBe(FIRST_PLAN_CHUNK);
 
     const resumed = await h.resume(first.run.id);
     expect(resumed.stopped).toBe('aborted');
     expect(resumed.run.status).toBe('aborted');
     expect(resumed.reason).toBe(
-      `the run was stopped while its plan was being recorded: ${PLAN_CHUNK} of ${USERS} intents were recorded, ` +
-        `and those are finished now; the other ${USERS - PLAN_CHUNK} were never sent. ` +
+      `the run was stopped while its plan was being recorded: ${FIRST_PLAN_CHUNK} of ${USERS} intents were recorded, ` +
+        `and those are finished now; the other ${USERS - FIRST_PLAN_CHUNK} were never sent. ` +
         'Run the job again to send them (nothing is sent twice).',
     );
-    expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(PLAN_CHUNK);
+    expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(FIRST_PLAN_CHUNK);
 
     const next = await h.run('job.yaml');
     expect(next.stopped).toBeUndefined();
-    expect(next.counts.user).toEqual({ created: USERS - PLAN_CHUNK, unchanged: PLAN_CHUNK });
+    expect(next.counts.user).toEqual({ created: USERS - FIRST_PLAN_CHUNK, unchanged: FIRST_PLAN_CHUNK });
     expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(USERS);
     expect(h.sandbox.counters.duplicates()).toEqual({});
   }, 120_000);

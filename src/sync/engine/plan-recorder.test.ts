@@ -5,7 +5,7 @@ import { DependencyGate } from '../phases/dependency-gate.js';
 import { IdCache } from '../processors/id-cache.js';
 import type { SyncPlatform } from '../processors/sync-platform.js';
 import { executePlan } from './execute-plan.js';
-import { PLAN_CHUNK, recordPlanInOrder } from './plan-recorder.js';
+import { FIRST_PLAN_CHUNK, PLAN_CHUNK, recordPlanInOrder } from './plan-recorder.js';
 
 const intent = (
   kind: PlannedIntent['kind'],
@@ -72,7 +72,7 @@ describe('recordPlanInOrder', () => {
   it('records chunks one after another, in sending order: phase by phase, then what needs no call', async () => {
     const ledger = slowLedger();
     const link = { ...intent('speaker', 's1'), dependsOn: [{ kind: 'user' as const, clientId: 'u0' }] };
-    const work = [link, ...users(PLAN_CHUNK + 1)];
+    const work = [link, ...users(FIRST_PLAN_CHUNK + 1)];
     const unchanged = [intent('user', 'same', 'unchanged')];
     const recording = recordPlanInOrder(ledger, 'r1', work, unchanged);
     await tick();
@@ -81,23 +81,35 @@ describe('recordPlanInOrder', () => {
     ledger.release(0);
     await tick();
     expect(ledger.chunks.map((chunk) => chunk.map((item) => item.key))).toEqual([
-      users(PLAN_CHUNK).map((item) => item.key),
-      [`u${PLAN_CHUNK}`, 's1', 'same'],
+      users(FIRST_PLAN_CHUNK).map((item) => item.key),
+      [`u${FIRST_PLAN_CHUNK}`, 's1', 'same'],
     ]);
     ledger.release(1);
     await recording.done;
     expect(await recording.recorded(link)).toBeUndefined();
   });
 
+  it('records a small first chunk, so that sending starts early, then chunks of PLAN_CHUNK', async () => {
+    const ledger = slowLedger();
+    const work = users(FIRST_PLAN_CHUNK + PLAN_CHUNK + 1);
+    const recording = recordPlanInOrder(ledger, 'r1', work, []);
+    for (let chunk = 0; chunk < 3; chunk++) {
+      await tick();
+      ledger.release(chunk);
+    }
+    await recording.done;
+    expect(ledger.chunks.map((chunk) => chunk.length)).toEqual([FIRST_PLAN_CHUNK, PLAN_CHUNK, 1]);
+  });
+
   it('answers the error for every item of a chunk that failed and of the chunks after it', async () => {
     const ledger = slowLedger();
-    const work = users(PLAN_CHUNK * 2);
+    const work = users(FIRST_PLAN_CHUNK * 2);
     const recording = recordPlanInOrder(ledger, 'r1', work, []);
     await tick();
     ledger.release(0, new Error('disk full'));
     await expect(recording.done).rejects.toThrow('disk full');
     expect(await recording.recorded(work[0]!)).toEqual(new Error('disk full'));
-    expect(await recording.recorded(work[PLAN_CHUNK]!)).toEqual(new Error('disk full'));
+    expect(await recording.recorded(work[FIRST_PLAN_CHUNK]!)).toEqual(new Error('disk full'));
     expect(ledger.chunks).toHaveLength(1);
     expect(await recording.recorded(intent('user', 'stranger'))).toBeInstanceOf(Error);
   });
@@ -106,23 +118,23 @@ describe('recordPlanInOrder', () => {
 describe('executePlan while the plan is being recorded', () => {
   it('sends no intent before its chunk of the plan is recorded', async () => {
     const ledger = slowLedger();
-    const work = users(PLAN_CHUNK + 10);
+    const work = users(FIRST_PLAN_CHUNK + 10);
     const { sent, writer, running } = sendWhileRecording(ledger, work);
     await tick();
     expect(sent).toEqual([]);
     ledger.release(0);
     await tick();
-    expect(sent).toHaveLength(PLAN_CHUNK);
+    expect(sent).toHaveLength(FIRST_PLAN_CHUNK);
     ledger.release(1);
     const outcome = await running;
     expect(outcome.stopped).toBeUndefined();
-    expect(sent).toHaveLength(PLAN_CHUNK + 10);
-    expect(writer.results).toHaveLength(PLAN_CHUNK + 10);
+    expect(sent).toHaveLength(FIRST_PLAN_CHUNK + 10);
+    expect(writer.results).toHaveLength(FIRST_PLAN_CHUNK + 10);
   });
 
   it('aborts the run, sends nothing more and records no result for what was not in the plan', async () => {
     const ledger = slowLedger();
-    const work = users(PLAN_CHUNK + 10);
+    const work = users(FIRST_PLAN_CHUNK + 10);
     const { sent, writer, running, recording } = sendWhileRecording(ledger, work);
     await tick();
     ledger.release(0);
@@ -132,7 +144,7 @@ describe('executePlan while the plan is being recorded', () => {
     await expect(recording.done).rejects.toThrow();
     expect(outcome.stopped).toBe('aborted');
     expect(outcome.reason).toMatch(/plan could not be recorded.*the ledger went away/);
-    expect(sent).toHaveLength(PLAN_CHUNK);
-    expect(writer.results).toHaveLength(PLAN_CHUNK);
+    expect(sent).toHaveLength(FIRST_PLAN_CHUNK);
+    expect(writer.results).toHaveLength(FIRST_PLAN_CHUNK);
   });
 });
