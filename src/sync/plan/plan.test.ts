@@ -51,6 +51,18 @@ describe('diffIntents', () => {
     expect(diff.unchanged.map((p) => p.key)).toEqual(['same']);
   });
 
+  it('gives every planned intent the hash of its params, new keys included (computed when first read)', () => {
+    const diff = diffIntents([user('new'), user('changed', 'Other')], known({ changed: 'old-hash' }));
+    for (const planned of diff.work) {
+      const expected = hashIntent('upsert', planned.params);
+      expect(planned.hash).toBe(expected);
+      expect(planned.hash).toBe(expected);
+      expect({ ...planned }.hash).toBe(expected);
+      expect((JSON.parse(JSON.stringify(planned)) as { hash: string }).hash).toBe(expected);
+      expect(structuredClone(planned).hash).toBe(expected);
+    }
+  });
+
   it('keeps the first of two rows with one key and reports the second with both places', () => {
     const diff = diffIntents([user('dup', 'A', 1), user('dup', 'B', 5)], known());
     expect(diff.work).toHaveLength(1);
