@@ -37,34 +37,24 @@ export function diffIntents(intents: Iterable<Intent>, known: KnownState): Inten
 
     const previous = known.hashes.get(intent.kind)?.get(intent.key);
     const hash = previous === undefined ? undefined : hashIntent(intent.op, intent.params);
-    const plannedAction = actionFor(intent, previous, hash, known);
-    const planned: PlannedIntent =
-      hash === undefined
-        ? hashedWhenRead(intent, plannedAction)
-        : {
-            kind: intent.kind,
-            key: intent.key,
-            op: intent.op,
-            plannedAction,
-            params: intent.params,
-            origin: intent.origin,
-            dependsOn: intent.dependsOn,
-            hash,
-          };
+    const planned = plannedIntent(intent, actionFor(intent, previous, hash, known), hash);
     (planned.plannedAction === 'unchanged' ? unchanged : work).push(planned);
   }
   return { work, unchanged, duplicates, seen };
 }
 
 /**
- * A key never synced needs no hash to be planned, only once it is recorded and synced: it
- * is computed on first read, chunk by chunk as the plan is recorded while the first calls
- * go out, instead of for every row before the first call (SHA-256 of the params is about
- * 2 µs a row). The getter is an own, enumerable property, so spreads, JSON and structured
- * clones read it like any other.
+ * A key never synced needs no hash to be planned, only once it is recorded and synced: its
+ * hash is computed on first read, chunk by chunk as the plan is recorded while the first
+ * calls go out, instead of for every row before the first call (SHA-256 of the params is
+ * about 2 µs a row). The getter is an own, enumerable property, so spreads, JSON and
+ * structured clones read it like any other.
  */
-function hashedWhenRead(intent: Intent, plannedAction: PlannedAction): PlannedIntent {
-  let hash: string | undefined;
+function plannedIntent(
+  intent: Intent,
+  plannedAction: PlannedAction,
+  hash: string | undefined,
+): PlannedIntent {
   return {
     kind: intent.kind,
     key: intent.key,
