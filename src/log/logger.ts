@@ -5,7 +5,7 @@ export type { Logger } from 'pino';
 
 /**
  * The one root logger. Children bind `{runId, intent, row}`. Tests stay silent unless
- * LOG_LEVEL is set. Secret paths are censored, and any object key that names a secret
+ * LOG_LEVEL is set; lines go to standard error. Secret paths are censored, and any object key that names a secret
  * (a vendor-specific password param, say) is censored by the serializer below.
  */
 export function createLogger(options: LoggerOptions = {}, destination?: pino.DestinationStream): Logger {
@@ -19,7 +19,9 @@ export function createLogger(options: LoggerOptions = {}, destination?: pino.Des
     formatters: { log: (object) => scrubSecretKeys(object) as Record<string, unknown> },
     ...options,
   };
-  return destination ? pino(base, destination) : pino(base);
+  // Standard error by default: standard output carries what commands print for people and
+  // programs (`plan --json > plan.json`, the run summary), which log lines would corrupt.
+  return pino(base, destination ?? pino.destination(2));
 }
 
 /** URLs keep their host for debugging; only their credentials are hidden. */
