@@ -14,8 +14,11 @@ export function registerDemoCommand(program: Command): void {
     .description(
       'Try evsync with nothing installed: an in-process sandbox platform, the bundled sample conference (jobs/demo.yaml), and an embedded ledger.',
     )
-    .option('--data-dir <dir>', 'where the demo ledger goes (emptied first)', '.evsync/demo')
-    .action(async (options: { dataDir: string }) => {
+    .option(
+      '--data-dir <dir>',
+      'where the demo ledger goes: a new or empty folder, or an earlier demo folder, which is emptied first (default: $EVSYNC_DATA_DIR/demo, else .evsync/demo)',
+    )
+    .action(async (options: { dataDir?: string }) => {
       const logger = rootLogger().child({ job: 'demo' });
       process.stdout.write(
         'evsync demo: starting a sandbox platform in this process and syncing the bundled sample conference…\n',
@@ -23,7 +26,7 @@ export function registerDemoCommand(program: Command): void {
       const signals = stopOnSignals();
       try {
         const result = await runDemo({
-          dataDir: options.dataDir,
+          ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
           logger,
           progress: defaultProgress(logger),
           signal: signals.signal,

@@ -1,4 +1,5 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { ConfigError } from '../../errors/evsync-error.js';
 import { dirname, join, resolve } from 'node:path';
 import { openLedger } from '../../ledger/open-ledger.js';
 import type { Logger } from '../../log/logger.js';
@@ -12,7 +13,10 @@ import type { RunSummary } from '../engine/run-summary.js';
 import { runJob } from '../engine/run-job.js';
 
 export interface DemoOptions {
-  /** Ledger folder; emptied first so that each demo starts from nothing. @defaultValue `./.evsync/demo` */
+  /**
+   * Ledger folder; emptied first so that each demo starts from nothing (only a new, empty
+   * or earlier demo folder). @defaultValue `$EVSYNC_DATA_DIR/demo`, else `./.evsync/demo`
+   */
   dataDir?: string;
   logger: Logger;
   progress?: ProgressSink;
@@ -41,8 +45,8 @@ export function demoJobFile(): string {
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const jobFile = demoJobFile();
   const job = loadJobFile(jobFile);
-  const dataDir = resolve(options.dataDir ?? join('.evsync', 'demo'));
-  if (existsSync(dataDir)) rmSync(dataDir, { recursive: true, force: true });
+  const dataDir = resolve(options.dataDir ?? defaultDemoDir());
+  emptyDemoDir(dataDir);
   const sandbox = await startSandbox({
     seed: join(job.baseDir, 'demo-data', 'sandbox-seed.yaml'),
     logger: options.logger,
@@ -55,6 +59,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     logger: options.logger,
   });
   const ledger = await openLedger({ dataDir, databaseUrl: '' });
+  writeFileSync(
+    join(dataDir, DEMO_MARK),
+    'This folder holds the ledger of `evsync demo`; the next demo empties it.\n',
+  );
   try {
     const summary = await runJob(
       {
@@ -91,4 +99,25 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     await ledger.close();
     await sandbox.close();
   }
+}
+
+/** Marks a folder as the demo's own, so that only such a folder is ever emptied. */
+const DEMO_MARK = '.evsync-demo';
+
+export function defaultDemoDir(): string {
+  const dataDir = process.env.EVSYNC_DATA_DIR;
+  return dataDir ? join(dataDir, 'demo') : join('.evsync', 'demo');
+}
+
+/** Empties an earlier demo's folder; refuses any other folder that holds something. */
+function emptyDemoDir(dataDir: string): void {
+  if (!existsSync(dataDir)) return;
+  const entries = readdirSync(dataDir);
+  if (entries.length > 0 && !entries.includes(DEMO_MARK)) {
+    throw new ConfigError(
+      `the demo empties its data folder first, and ${dataDir} holds files that an earlier demo did not make; ` +
+        'give --data-dir a new or empty folder',
+    );
+  }
+  rmSync(dataDir, { recursive: true, force: true });
 }
