@@ -116,7 +116,7 @@ function emptyDemoDir(dataDir: string): void {
   if (entries.length > 0 && !entries.includes(DEMO_MARK)) {
     throw new ConfigError(
       `the demo empties its data folder first, and ${dataDir} holds files that an earlier demo did not make; ` +
-        'give --data-dir a new or empty folder',
+        'give --data-dir a new or empty folder (a demo folder from before demo folders were marked: delete it yourself)',
     );
   }
   rmSync(dataDir, { recursive: true, force: true });
