@@ -4,9 +4,10 @@ import { LOG_REDACT_PATHS, REDACTED, isSecretName, redactUrl } from './redaction
 export type { Logger } from 'pino';
 
 /**
- * The one root logger. Children bind `{runId, intent, row}`. Tests stay silent unless
- * LOG_LEVEL is set; lines go to standard error. Secret paths are censored, and any object key that names a secret
- * (a vendor-specific password param, say) is censored by the serializer below.
+ * The one root logger, writing to standard error. Children bind `{runId, intent, row}`.
+ * Tests stay silent unless LOG_LEVEL is set. Secret paths are censored, and any object key
+ * that names a secret (a vendor-specific password param, say) is censored by the serializer
+ * below.
  */
 export function createLogger(options: LoggerOptions = {}, destination?: pino.DestinationStream): Logger {
   const level = process.env.LOG_LEVEL ?? (process.env.VITEST ? 'silent' : 'info');

@@ -1,6 +1,6 @@
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { ConfigError } from '../../errors/evsync-error.js';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { ConfigError } from '../../errors/evsync-error.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import type { Logger } from '../../log/logger.js';
 import { shippedMappingsDir } from '../../mapping/shipped-mappings.js';
@@ -47,6 +47,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const job = loadJobFile(jobFile);
   const dataDir = resolve(options.dataDir ?? defaultDemoDir());
   emptyDemoDir(dataDir);
+  // Marked before anything else goes in, so that a demo that fails half-way is still its own.
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(
+    join(dataDir, DEMO_MARK),
+    'This folder holds the ledger of `evsync demo`; the next demo empties it.\n',
+  );
   const sandbox = await startSandbox({
     seed: join(job.baseDir, 'demo-data', 'sandbox-seed.yaml'),
     logger: options.logger,
@@ -59,10 +65,6 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     logger: options.logger,
   });
   const ledger = await openLedger({ dataDir, databaseUrl: '' });
-  writeFileSync(
-    join(dataDir, DEMO_MARK),
-    'This folder holds the ledger of `evsync demo`; the next demo empties it.\n',
-  );
   try {
     const summary = await runJob(
       {

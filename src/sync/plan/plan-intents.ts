@@ -75,8 +75,7 @@ function actionFor(
   hash: string | undefined,
   known: KnownState,
 ): PlannedAction {
-  if (previous !== undefined && previous === hash) return 'unchanged';
-  if (previous !== undefined) return 'update';
+  if (previous !== undefined) return previous === hash ? 'unchanged' : 'update';
   // An object the id map knows (synced by an earlier run whose hash was lost, or failed
   // after being created) is updated rather than created again.
   return known.ids.get(intent.kind)?.has(intent.key) ? 'update' : 'create';
