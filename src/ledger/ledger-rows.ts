@@ -41,6 +41,7 @@ export interface PlannedIntentRow {
   origin: RowOrigin | null;
   depends_on: IntentDependency[];
   hash: string;
+  send_started_at: Date | null;
 }
 
 export interface ResultRow {
@@ -92,6 +93,7 @@ export function toPlannedIntentRecord(row: PlannedIntentRow): PlannedIntentRecor
     origin: row.origin,
     dependsOn: row.depends_on,
     hash: row.hash,
+    sendStartedAt: row.send_started_at === null ? null : new Date(row.send_started_at),
   };
 }
 

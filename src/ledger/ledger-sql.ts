@@ -43,7 +43,12 @@ ON CONFLICT (run_id, kind, key) DO UPDATE SET op = excluded.op, planned_action =
 export const COUNT_PLANNED = 'SELECT count(*) AS n FROM run_intents WHERE run_id = $1';
 
 export const PLANNED_COLUMNS =
-  'ri.seq, ri.run_id, ri.kind, ri.key, ri.op, ri.planned_action, ri.params, ri.redacted_params, ri.origin, ri.depends_on, ri.hash';
+  'ri.seq, ri.run_id, ri.kind, ri.key, ri.op, ri.planned_action, ri.params, ri.redacted_params, ri.origin, ri.depends_on, ri.hash, ri.send_started_at';
+
+/** $1 run id, $2 JSON array of {kind, key}. A mark already set keeps its first time. */
+export const MARK_SEND_STARTED = `UPDATE run_intents ri SET send_started_at = clock_timestamp()
+FROM jsonb_to_recordset($2::text::jsonb) AS m(kind text, key text)
+WHERE ri.run_id = $1 AND ri.kind = m.kind AND ri.key = m.key AND ri.send_started_at IS NULL`;
 
 const RESULT_FIELDS = `run_id text, kind text, key text, action text, origin_source text, origin_row integer,
   origin_line integer, platform_id bigint, http_status integer, error_code text, error_message text,

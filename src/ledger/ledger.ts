@@ -84,6 +84,8 @@ export interface PlannedIntentRecord extends PlannedIntent {
   seq: number;
   /** Param names whose values were redacted on store: a resume must re-derive or drop them. */
   redactedParams: string[];
+  /** When a call that must not be repeated started (see `Ledger.markSendStarted`), else null. */
+  sendStartedAt: Date | null;
 }
 
 /** What the engine reports when an intent reaches its final outcome. */
@@ -213,6 +215,12 @@ export interface Ledger {
   countPlanned(runId: string): Promise<number>;
   /** Planned intents of the run without a final result, in plan order. */
   pendingIntents(runId: string, filter?: PendingFilter): Promise<PlannedIntentRecord[]>;
+  /**
+   * Notes, durably and before the call, that these planned intents are being sent. For
+   * calls that cannot be repeated or looked up (check-ins): if the process dies before
+   * their results are written, `resume` sees the mark and does not send them twice.
+   */
+  markSendStarted(runId: string, intents: ReadonlyArray<{ kind: IntentKind; key: string }>): Promise<void>;
   /** Planned intents whose final result is `failed`, for `evsync retry`. */
   failedIntents(runId: string, filter?: Omit<ResultFilter, 'actions'>): Promise<PlannedIntentRecord[]>;
 

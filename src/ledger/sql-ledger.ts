@@ -122,6 +122,15 @@ export class SqlLedger implements Ledger {
     return (await this.sql().query<PlannedIntentRow>(sql, params)).map(toPlannedIntentRecord);
   }
 
+  async markSendStarted(
+    runId: string,
+    intents: ReadonlyArray<{ kind: IntentKind; key: string }>,
+  ): Promise<void> {
+    if (intents.length === 0) return;
+    const marks = intents.map(({ kind, key }) => ({ kind, key }));
+    await this.sql().query(q.MARK_SEND_STARTED, [runId, JSON.stringify(marks)]);
+  }
+
   async failedIntents(runId: string, filter?: Omit<ResultFilter, 'actions'>): Promise<PlannedIntentRecord[]> {
     const { sql, params } = selectFailedPlanned(runId, filter);
     return (await this.sql().query<PlannedIntentRow>(sql, params)).map(toPlannedIntentRecord);

@@ -106,6 +106,55 @@ describe('interrupted runs (spawned evsync process)', () => {
     expect(sandbox.state.conferenceUsers().filter((u) => u.email.startsWith('k'))).toHaveLength(USERS);
   }, 300_000);
 
+  it('kill -9 while check-ins are being posted: resume posts none twice and holds back those it cannot know', async () => {
+    // Check-ins cannot be looked up (§4.1): a resume that re-posted one whose result was
+    // still buffered at the kill would check the person in twice.
+    const CHECK_INS = 200;
+    const rows = Array.from(
+      { length: CHECK_INS },
+      (_, i) => `ci${i + 1},k${(i % 20) + 1},,,"13.4,52.5",ci${i + 1}`,
+    );
+    writeFileSync(join(dir, 'users.csv'), usersCsv(people(20, 'k')));
+    writeFileSync(
+      join(dir, 'check-ins.csv'),
+      `check_in_id,user_client_id,location_type,location_id,center,display_value\n${rows.join('\n')}\n`,
+    );
+    writeFileSync(
+      join(dir, 'job.yaml'),
+      jobYaml(
+        'killable-check-ins',
+        '  - { mapping: users, source: { csv: ./users.csv } }\n' +
+          '  - { mapping: check_ins, source: { csv: ./check-ins.csv } }\n',
+      ).replace('per_second: 1000, concurrency: 8', 'per_second: 60, concurrency: 4'),
+    );
+    const child = spawnRun(dir, sandbox);
+    const done = exited(child);
+    await waitFor(() => sandbox.counters.callsTo('POST', '/check_in') >= 40, 200_000);
+    child.kill('SIGKILL');
+    expect((await done).signal).toBe('SIGKILL');
+    const postedBeforeKill = sandbox.counters.callsTo('POST', '/check_in');
+    expect(postedBeforeKill).toBeLessThan(CHECK_INS);
+
+    const resumed = await resumeInProcess(dir, sandbox);
+    expect(resumed).toMatchObject({ status: 'completed', total: 20 + CHECK_INS });
+    const onPlatform = [...sandbox.state.checkIns.values()].map((c) => c.displayValue);
+    expect(new Set(onPlatform).size).toBe(onPlatform.length);
+
+    const ledger = await openLedger({ dataDir: join(dir, 'data') });
+    const failed = await ledger.results(resumed.runId, { kinds: ['check_in'], actions: ['failed'] });
+    await ledger.close();
+    // Every check-in is on the platform or held back for an operator; none is lost silently.
+    const held = failed.map((r) => r.key);
+    expect(failed.every((r) => r.errorCode === 'EVSYNC_CHECK_IN_OUTCOME_UNKNOWN')).toBe(true);
+    expect(
+      failed.every((r) => r.errorMessage?.includes(`evsync retry ${resumed.runId} --client-id ${r.key}`)),
+    ).toBe(true);
+    const missing = rows.map((_, i) => `ci${i + 1}`).filter((key) => !onPlatform.includes(key));
+    expect(missing.filter((key) => !held.includes(key))).toEqual([]);
+    // At most the POSTs in flight or unrecorded at the kill are held back.
+    expect(held.length).toBeLessThanOrEqual(postedBeforeKill + 4);
+  }, 300_000);
+
   it('SIGINT stops taking work, finishes what is in flight, marks the run interrupted; resume finishes it', async () => {
     const child = spawnRun(dir, sandbox);
     const done = exited(child);

@@ -6,6 +6,7 @@ import type { EngineDeps } from './engine-deps.js';
 import { executePlan } from './execute-plan.js';
 import { unchangedResult } from './intent-result.js';
 import type { RunSummary } from './run-summary.js';
+import { createSendMarker } from './send-marks.js';
 import { totalsOf } from './run-summary.js';
 
 export interface RunWork {
@@ -50,7 +51,7 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
     const outcome = await executePlan({
       runId: input.runId,
       work: input.work,
-      context: { platform: deps.platform, ids },
+      context: { platform: deps.platform, ids, markSendStarted: createSendMarker(ledger, input.runId) },
       gate,
       writer,
       concurrency: deps.concurrency,

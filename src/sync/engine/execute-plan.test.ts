@@ -34,6 +34,7 @@ describe('executePlan', () => {
           Promise.reject(new PlatformUnreachableError({ method: 'POST', path: '/user' }, 'ECONNREFUSED')),
         ),
         ids: new IdCache(),
+        markSendStarted: () => Promise.resolve(),
       },
       gate: new DependencyGate(() => false),
       writer,
@@ -63,6 +64,7 @@ describe('executePlan', () => {
           return { outcome: 'created', user: { id: Number(params.client_id?.slice(1)) + 1 } };
         }),
         ids: new IdCache(),
+        markSendStarted: () => Promise.resolve(),
       },
       gate: new DependencyGate(() => false),
       writer,

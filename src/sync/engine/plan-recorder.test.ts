@@ -59,7 +59,7 @@ function sendWhileRecording(ledger: ReturnType<typeof slowLedger>, work: Planned
   const running = executePlan({
     runId: 'r1',
     work,
-    context: { platform, ids: new IdCache() },
+    context: { platform, ids: new IdCache(), markSendStarted: () => Promise.resolve() },
     gate: new DependencyGate(() => false),
     writer,
     concurrency: 4,

@@ -1,23 +1,37 @@
 import { unknownRunError } from '../../ledger/ledger-error.js';
-import type { PlannedIntent, RunRecord } from '../../ledger/ledger.js';
+import type {
+  IntentResultInput,
+  PlannedIntent,
+  PlannedIntentRecord,
+  RunRecord,
+} from '../../ledger/ledger.js';
 import { PARENT_KINDS } from '../../mapping/intent.js';
+import { CHECK_IN_OUTCOME_UNKNOWN } from '../processors/check-in-processor.js';
 import type { EngineDeps } from './engine-deps.js';
 import type { RunWork } from './execute-and-finish.js';
 import { executeAndFinish } from './execute-and-finish.js';
 import { isSuccess } from './intent-result.js';
 import { restorePlanned } from './restore-params.js';
 import type { RunSummary } from './run-summary.js';
+import { totalsOf } from './run-summary.js';
 
 /**
  * Finishes a run that was interrupted, aborted or killed: every planned intent without a
  * final result is sent again. Safe after a `kill -9` because processors reconcile a
- * create whose answer was lost instead of creating twice.
+ * create whose answer was lost instead of creating twice, and a check-in whose POST had
+ * started (its send mark) is held back, not posted again.
  */
 export async function resumeRun(deps: EngineDeps, runId: string): Promise<RunSummary> {
   const { ledger } = deps;
   const run = await ledger.getRun(runId);
   if (!run) throw unknownRunError(runId);
-  const pending = (await ledger.pendingIntents(runId)).map(restorePlanned);
+  const pending = await ledger.pendingIntents(runId);
+  if (run.status === 'completed' && pending.length === 0) {
+    // Nothing to do: its status and timings stay those of the run that finished it.
+    deps.logger?.info({ runId }, 'run is completed: nothing to resume');
+    const counts = await ledger.resultCounts(runId);
+    return { run, counts, totals: totalsOf(counts) };
+  }
   if (run.status === 'running') deps.logger?.warn({ runId }, 'run is marked running: resuming it as crashed');
   await ledger.setRunStatus(runId, 'running');
 
@@ -32,10 +46,20 @@ export async function resumeRun(deps: EngineDeps, runId: string): Promise<RunSum
   }
   const work: PlannedIntent[] = [];
   const unchanged: PlannedIntent[] = [];
-  for (const item of pending) (item.plannedAction === 'unchanged' ? unchanged : work).push(item);
-  deps.logger?.info({ runId, pending: pending.length }, 'resuming run');
+  const cutOff: IntentResultInput[] = [];
+  for (const record of pending) {
+    if (record.sendStartedAt !== null) cutOff.push(answerLostInCrash(record));
+    else (record.plannedAction === 'unchanged' ? unchanged : work).push(restorePlanned(record));
+  }
+  deps.logger?.info({ runId, pending: pending.length, sendCutOff: cutOff.length }, 'resuming run');
   const cut = await planCutShort(ledger, run);
-  const summary = await executeAndFinish(deps, { runId, work, unchanged, settledParents });
+  const summary = await executeAndFinish(deps, {
+    runId,
+    work,
+    unchanged,
+    preResults: cutOff,
+    settledParents,
+  });
   if (cut === undefined || summary.stopped) return summary;
   // Every sent intent was in the recorded part (the engine sends an intent only once its
   // chunk of the plan is recorded); the rest was never sent and only a new run plans it.
@@ -45,6 +69,28 @@ export async function resumeRun(deps: EngineDeps, runId: string): Promise<RunSum
     'Run the job again to send them (nothing is sent twice).';
   deps.logger?.warn({ runId, ...cut }, 'resumed run had a plan cut short');
   return { ...summary, run: await ledger.finishRun(runId, 'aborted'), stopped: 'aborted', reason };
+}
+
+/**
+ * A call that must not be repeated (a check-in POST) had started when the run died, and
+ * no answer was recorded: the platform may have it, so it is not sent again. Its code is
+ * the one of a lost check-in answer, so later runs hold the row back too.
+ */
+function answerLostInCrash(record: PlannedIntentRecord): IntentResultInput {
+  const started = record.sendStartedAt?.toISOString() ?? 'before the stop';
+  return {
+    runId: record.runId,
+    kind: record.kind,
+    key: record.key,
+    action: 'failed',
+    origin: record.origin,
+    attempts: 1,
+    errorCode: CHECK_IN_OUTCOME_UNKNOWN,
+    errorMessage:
+      `The run stopped while this check-in was being sent (at ${started}), before its answer was recorded, so the platform may have it. ` +
+      `It was not sent again to avoid a duplicate: check the platform, then \`evsync retry ${record.runId} --client-id ${record.key}\` if it is missing.`,
+    params: restorePlanned(record).params,
+  };
 }
 
 /** The planned and recorded counts when fewer intents are recorded than the run planned. */

@@ -19,6 +19,7 @@ export const processCheckIn: Processor = async (item, context, counter) => {
       { code: 'EVSYNC_CHECK_IN_UNCHANGEABLE' },
     );
   }
+  await context.markSendStarted(item);
   try {
     const checkIn = await counter.call(() => context.platform.checkIns.create(item.params));
     return counter.done('created', { platformId: checkIn.id });

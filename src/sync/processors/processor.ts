@@ -6,6 +6,12 @@ import type { SyncPlatform } from './sync-platform.js';
 export interface ProcessorContext {
   platform: SyncPlatform;
   ids: IdCache;
+  /**
+   * Resolves once the ledger durably notes that this intent's call is starting. Awaited
+   * before a call that cannot be repeated or looked up (a check-in POST), so a resume
+   * after a crash holds it back instead of posting it twice.
+   */
+  markSendStarted: (item: Pick<PlannedIntent, 'kind' | 'key'>) => Promise<void>;
 }
 
 /**

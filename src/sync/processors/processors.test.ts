@@ -101,6 +101,8 @@ function fakePlatform() {
   return { platform, calls, users, events, loseNextAnswer };
 }
 
+const noMark = (): Promise<void> => Promise.resolve();
+
 function userIntent(key: string, email: string, extra: FlatParams = {}): PlannedIntent {
   return {
     kind: 'user',
@@ -120,6 +122,7 @@ describe('user processor', () => {
     const outcome = await processIntent(userIntent('w1', 'wide@x.org', { [PASSWORD]: 'secret' }), {
       platform: fake.platform,
       ids: new IdCache(),
+      markSendStarted: noMark,
     });
     expect(outcome).toMatchObject({ action: 'attached', httpStatus: 203, attempts: 2 });
     const put = fake.calls.find((c) => c.startsWith('PUT'))!;
@@ -131,7 +134,11 @@ describe('user processor', () => {
     const fake = fakePlatform();
     fake.loseNextAnswer('POST', '/user');
     const ids = new IdCache();
-    const outcome = await processIntent(userIntent('u1', 'u1@x.org'), { platform: fake.platform, ids });
+    const outcome = await processIntent(userIntent('u1', 'u1@x.org'), {
+      platform: fake.platform,
+      ids,
+      markSendStarted: noMark,
+    });
     expect(outcome.action).toBe('created');
     expect(outcome.message).toMatch(/answer to the create was lost/);
     expect(fake.users.size).toBe(1);
@@ -150,7 +157,7 @@ describe('user processor', () => {
     const ids = new IdCache([['user', new Map([['u1', 5]])]]);
     const outcome = await processIntent(
       { ...userIntent('u1', 'u1@x.org'), plannedAction: 'update' },
-      { platform: fake.platform, ids },
+      { platform: fake.platform, ids, markSendStarted: noMark },
     );
     expect(outcome.action).toBe('created');
     expect(ids.get('user', 'u1')).toBe(101);
@@ -167,6 +174,7 @@ describe('user processor', () => {
     const outcome = await processIntent(userIntent('u1', 'u1@x.org'), {
       platform: fake.platform,
       ids: new IdCache(),
+      markSendStarted: noMark,
     });
     expect(outcome).toMatchObject({
       action: 'failed',
@@ -193,7 +201,11 @@ describe('event processor', () => {
     const fake = fakePlatform();
     await fake.platform.events.create({ client_id: 'e1' });
     const ids = new IdCache();
-    const outcome = await processIntent(eventIntent('e1'), { platform: fake.platform, ids });
+    const outcome = await processIntent(eventIntent('e1'), {
+      platform: fake.platform,
+      ids,
+      markSendStarted: noMark,
+    });
     expect(outcome).toMatchObject({ action: 'updated', platformId: 101 });
     expect(fake.events.size).toBe(1);
     expect(ids.get('event', 'e1')).toBe(101);
@@ -203,7 +215,11 @@ describe('event processor', () => {
     const fake = fakePlatform();
     fake.loseNextAnswer('POST', '/event');
     // The fake applied the first create before losing its answer: reconciliation must find it.
-    const outcome = await processIntent(eventIntent('e2'), { platform: fake.platform, ids: new IdCache() });
+    const outcome = await processIntent(eventIntent('e2'), {
+      platform: fake.platform,
+      ids: new IdCache(),
+      markSendStarted: noMark,
+    });
     expect(outcome.action).toBe('created');
     expect(fake.events.size).toBe(1);
     expect(fake.calls.filter((c) => c.startsWith('POST')).length).toBe(1);

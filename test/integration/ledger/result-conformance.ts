@@ -56,6 +56,33 @@ export function describeResultConformance(context: ConformanceContext): void {
       expect(next.map((p) => p.key)).toEqual(['p-3']);
     });
 
+    it('marks planned intents as being sent: pending work shows the first mark, other intents none', async () => {
+      const l = context.ledger();
+      const run = await l.createRun({ jobName: 'marks', mode: 'upsert' });
+      await l.recordPlannedIntents(run.id, [
+        planned('s-1', { kind: 'check_in' }),
+        planned('s-2', { kind: 'check_in' }),
+        planned('s-3'),
+      ]);
+      const before = Date.now();
+      await l.markSendStarted(run.id, [
+        { kind: 'check_in', key: 's-1' },
+        { kind: 'user', key: 's-2' },
+        { kind: 'check_in', key: 'not-planned' },
+      ]);
+      const first = (await l.pendingIntents(run.id)).find((p) => p.key === 's-1')?.sendStartedAt;
+      expect(first?.getTime()).toBeGreaterThanOrEqual(before - 1000);
+      await new Promise((r) => setTimeout(r, 5));
+      await l.markSendStarted(run.id, [{ kind: 'check_in', key: 's-1' }]);
+      const pending = await l.pendingIntents(run.id);
+      expect(pending.map((p) => [p.key, p.sendStartedAt?.getTime() ?? null])).toEqual([
+        ['s-1', first?.getTime()],
+        ['s-2', null],
+        ['s-3', null],
+      ]);
+      await l.markSendStarted(run.id, []);
+    });
+
     it('replaces a re-planned (kind, key) instead of duplicating it, across and within batches', async () => {
       const l = context.ledger();
       const run = await l.createRun({ jobName: 'replan', mode: 'upsert' });
