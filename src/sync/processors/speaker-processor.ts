@@ -1,16 +1,20 @@
+import { EvsyncError } from '../../errors/evsync-error.js';
 import type { MemberRef } from '../../platform/member-ref.js';
 import type { FlatParams } from '../../platform/params.js';
+import type { CallCounter } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
-
-const MAX_TRIES = 3;
 import type { Processor, ProcessorContext } from './processor.js';
 import { isRemoval, splitLinkKey, withoutClientId } from './processor.js';
 
+/** Sends of one add whose answer was lost, before the loss is the intent's failure. */
+const MAX_TRIES = 3;
+
 /**
  * Speaker links (§4.4), key `<event client_id>/<user client_id>`. The plan's diff decides:
- * a new or changed link is added (adding again with another type changes the type), a
- * removed one is removed. An add refused as "already a speaker" and a remove of a link
- * that is not there both already have the effect asked for.
+ * a new or changed link is added, a removed one is removed. A remove of a link that is not
+ * there already has the effect asked for. An add refused as "already a speaker" does not:
+ * the link there may have another type (§4.4 does not say that adding again changes it),
+ * so it is removed and added as the source says.
  */
 export const processSpeaker: Processor = async (item, context, counter) => {
   const [eventClientId, userClientId] = splitLinkKey(item.key);
@@ -24,18 +28,38 @@ export const processSpeaker: Processor = async (item, context, counter) => {
     }
     return counter.done(item.plannedAction === 'delete' ? 'deleted' : 'updated');
   }
-  for (let tries = 1; ; tries += 1) {
-    try {
-      await counter.call(() => context.platform.speakers.add(event, params));
-      break;
-    } catch (error) {
-      if (isAlreadyThere(error)) break;
-      // A link added twice is still one link: a lost answer is simply sent again.
-      if (!isOutcomeUnknown(error) || tries >= MAX_TRIES) throw error;
+  if ((await addLink(event, params, context, counter)) === 'already there') {
+    await counter.call(() => context.platform.speakers.remove(event, removeParams(params)));
+    if ((await addLink(event, params, context, counter)) === 'already there') {
+      throw new EvsyncError(
+        `The platform still says "${item.key}" is a speaker link after it was removed, so its type may not be the source's "${params['speaker[type_name]'] ?? 'speaker'}". Check the link on the platform; the next run sends it again.`,
+        { code: 'EVSYNC_SPEAKER_LINK_STUCK' },
+      );
     }
   }
   return counter.done(item.plannedAction === 'create' ? 'created' : 'updated');
 };
+
+async function addLink(
+  event: MemberRef,
+  params: FlatParams,
+  context: ProcessorContext,
+  counter: CallCounter,
+): Promise<'added' | 'already there'> {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      await counter.call(() => context.platform.speakers.add(event, params));
+      return 'added';
+    } catch (error) {
+      if (isAlreadyThere(error)) {
+        // After a lost answer, "already" is our own first add arriving: it is done.
+        return tries > 1 ? 'added' : 'already there';
+      }
+      // A link added twice is still one link: a lost answer is simply sent again.
+      if (!isOutcomeUnknown(error) || tries >= MAX_TRIES) throw error;
+    }
+  }
+}
 
 function eventRef(eventClientId: string, context: ProcessorContext): MemberRef {
   return context.ids.get('event', eventClientId) ?? { clientId: eventClientId };
