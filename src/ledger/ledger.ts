@@ -137,6 +137,8 @@ export interface IntentResultRecord {
 
 export interface ResultFilter {
   actions?: readonly ResultAction[];
+  /** Results with one of these error codes (`EVSYNC_PLATFORM_UNREACHABLE`…). */
+  errorCodes?: readonly string[];
   kinds?: readonly IntentKind[];
   /** Results recorded at or after this time. */
   since?: Date;
@@ -221,8 +223,17 @@ export interface Ledger {
    * their results are written, `resume` sees the mark and does not send them twice.
    */
   markSendStarted(runId: string, intents: ReadonlyArray<{ kind: IntentKind; key: string }>): Promise<void>;
-  /** Planned intents whose final result is `failed`, for `evsync retry`. */
-  failedIntents(runId: string, filter?: Omit<ResultFilter, 'actions'>): Promise<PlannedIntentRecord[]>;
+  /**
+   * Makes planned intents whose final result matches the filter pending again: deletes
+   * those results and the intents' send marks, in one statement, so a `resume` (even one
+   * killed and resumed again) sends them as if they had never been tried. Returns how many.
+   */
+  reopenIntents(runId: string, filter: ResultFilter): Promise<number>;
+  /**
+   * Planned intents whose final result matches the filter, in plan order: the `failed`
+   * ones for `evsync retry`, those a stopped run must send again for `resume`.
+   */
+  plannedByResult(runId: string, filter: ResultFilter): Promise<PlannedIntentRecord[]>;
 
   /** Batched, one transaction; last one wins per `(run, kind, key)`. See `IntentResultInput.hash`. */
   recordResults(results: readonly IntentResultInput[]): Promise<void>;

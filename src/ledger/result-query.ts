@@ -33,10 +33,10 @@ export function selectPending(runId: string, filter: PendingFilter = {}): BuiltQ
   };
 }
 
-/** Planned intents whose final result is `failed`, for `evsync retry`. */
-export function selectFailedPlanned(runId: string, filter: Omit<ResultFilter, 'actions'> = {}): BuiltQuery {
+/** Planned intents whose final result matches the filter (`failed` ones for `evsync retry`). */
+export function selectPlannedByResult(runId: string, filter: ResultFilter): BuiltQuery {
   const params: unknown[] = [runId];
-  const where = ['ri.run_id = $1', "r.action = 'failed'", ...resultConditions(filter, params)];
+  const where = ['ri.run_id = $1', ...resultConditions(filter, params)];
   if (filter.afterSeq !== undefined) where.push(`ri.seq > ${param(params, filter.afterSeq)}`);
   return {
     sql:
@@ -47,10 +47,33 @@ export function selectFailedPlanned(runId: string, filter: Omit<ResultFilter, 'a
   };
 }
 
+/**
+ * Deletes the matching results of planned intents and clears those intents' send marks:
+ * they are pending again. Results of rows that were never planned (invalid rows) stay.
+ */
+export function reopenResults(runId: string, filter: Omit<ResultFilter, 'afterSeq' | 'limit'>): BuiltQuery {
+  const params: unknown[] = [runId];
+  const where = [
+    'r.run_id = $1',
+    ...resultConditions(filter, params),
+    'EXISTS (SELECT 1 FROM run_intents ri WHERE ri.run_id = r.run_id AND ri.kind = r.kind AND ri.key = r.key)',
+  ];
+  return {
+    sql:
+      `WITH reopened AS (DELETE FROM intent_results r WHERE ${where.join(' AND ')} RETURNING r.kind, r.key),\n` +
+      'unmarked AS (UPDATE run_intents ri SET send_started_at = NULL FROM reopened ' +
+      'WHERE ri.run_id = $1 AND ri.kind = reopened.kind AND ri.key = reopened.key RETURNING 1)\n' +
+      'SELECT count(*) AS n FROM reopened',
+    params,
+  };
+}
+
 function resultConditions(filter: Omit<ResultFilter, 'afterSeq' | 'limit'>, params: unknown[]): string[] {
   const where: string[] = [];
   if (filter.actions)
     where.push(`r.action IN (SELECT jsonb_array_elements_text(${json(params, filter.actions)}))`);
+  if (filter.errorCodes)
+    where.push(`r.error_code IN (SELECT jsonb_array_elements_text(${json(params, filter.errorCodes)}))`);
   if (filter.kinds) where.push(`r.kind IN (SELECT jsonb_array_elements_text(${json(params, filter.kinds)}))`);
   if (filter.keys) where.push(`r.key IN (SELECT jsonb_array_elements_text(${json(params, filter.keys)}))`);
   if (filter.since) where.push(`r.recorded_at >= ${param(params, filter.since.toISOString())}::timestamptz`);

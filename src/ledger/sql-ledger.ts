@@ -31,7 +31,7 @@ import {
 } from './ledger-rows.js';
 import * as q from './ledger-sql.js';
 import { prepareResultBatch } from './result-batch.js';
-import { selectFailedPlanned, selectPending, selectResults } from './result-query.js';
+import { reopenResults, selectPending, selectPlannedByResult, selectResults } from './result-query.js';
 import { BatchResultWriter } from './result-writer.js';
 import { newRunId } from './run-id.js';
 import type { SqlClient, SqlExecutor } from './sql-client.js';
@@ -131,8 +131,14 @@ export class SqlLedger implements Ledger {
     await this.sql().query(q.MARK_SEND_STARTED, [runId, JSON.stringify(marks)]);
   }
 
-  async failedIntents(runId: string, filter?: Omit<ResultFilter, 'actions'>): Promise<PlannedIntentRecord[]> {
-    const { sql, params } = selectFailedPlanned(runId, filter);
+  async reopenIntents(runId: string, filter: ResultFilter): Promise<number> {
+    const { sql, params } = reopenResults(runId, filter);
+    const rows = await this.sql().query<{ n: number | string }>(sql, params);
+    return toNumber(rows[0]?.n ?? 0);
+  }
+
+  async plannedByResult(runId: string, filter: ResultFilter): Promise<PlannedIntentRecord[]> {
+    const { sql, params } = selectPlannedByResult(runId, filter);
     return (await this.sql().query<PlannedIntentRow>(sql, params)).map(toPlannedIntentRecord);
   }
 

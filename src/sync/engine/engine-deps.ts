@@ -19,6 +19,6 @@ export interface EngineDeps {
   queueFactory?: QueueFactory;
   /** @defaultValue batches of 1,000 results, flushed at least every second */
   resultWriter?: ResultWriterOptions;
-  /** See `ExecuteOptions.unreachableLimit`. */
-  unreachableLimit?: number;
+  /** See `ExecuteOptions.platformDownLimit`. */
+  platformDownLimit?: number;
 }

@@ -60,7 +60,7 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
       ...(deps.progress ? { progress: deps.progress } : {}),
       ...(deps.logger ? { logger: deps.logger } : {}),
       ...(deps.queueFactory ? { queueFactory: deps.queueFactory } : {}),
-      ...(deps.unreachableLimit ? { unreachableLimit: deps.unreachableLimit } : {}),
+      ...(deps.platformDownLimit ? { platformDownLimit: deps.platformDownLimit } : {}),
     });
     stopped = outcome.stopped;
     reason = outcome.reason;

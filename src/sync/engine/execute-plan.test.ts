@@ -39,7 +39,7 @@ describe('executePlan', () => {
       gate: new DependencyGate(() => false),
       writer,
       concurrency: 2,
-      unreachableLimit: 5,
+      platformDownLimit: 5,
     });
     expect(outcome.stopped).toBe('aborted');
     expect(outcome.reason).toMatch(/could not be reached for 5 intents in a row/);

@@ -2,8 +2,7 @@ import type { PlannedIntent, ResultWriter } from '../../ledger/ledger.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import type { Logger } from '../../log/logger.js';
 import { PARENT_KINDS } from '../../mapping/intent.js';
-import { PLATFORM_ERROR_CODES } from '../../platform/platform-error.js';
-import type { DependencyGate } from '../phases/dependency-gate.js';
+import { PARENT_MISSING, type DependencyGate } from '../phases/dependency-gate.js';
 import type { PhaseName } from '../phases/sync-phases.js';
 import { PHASES, splitByPhase } from '../phases/sync-phases.js';
 import type { ProcessOutcome } from '../processors/process-outcome.js';
@@ -14,6 +13,7 @@ import { silentProgress } from '../progress/progress-sink.js';
 import { createInlineQueue } from '../queue/inline-queue.js';
 import type { QueueOptions, WorkQueue } from '../queue/work-queue.js';
 import { intentResult, isSuccess } from './intent-result.js';
+import { PlatformDownStreak } from './platform-down.js';
 
 export type QueueFactory = <W, R>(options: QueueOptions<W, R>) => WorkQueue<W, R>;
 
@@ -37,11 +37,11 @@ export interface ExecuteOptions {
   progress?: ProgressSink;
   logger?: Logger;
   /**
-   * Consecutive intents that fail with "platform unreachable" (after the client's retries)
-   * before the run is aborted instead of failing every remaining row.
+   * Consecutive intents that fail platform-wide (unreachable, or the signature refused:
+   * see `platform-down.ts`) before the run is aborted instead of failing every remaining row.
    * @defaultValue max(10, 2 × concurrency)
    */
-  unreachableLimit?: number;
+  platformDownLimit?: number;
 }
 
 export interface ExecuteResult {
@@ -68,8 +68,7 @@ const NOT_SENT: ProcessOutcome = {
 export async function executePlan(options: ExecuteOptions): Promise<ExecuteResult> {
   const progress = options.progress ?? silentProgress;
   const makeQueue = options.queueFactory ?? createInlineQueue;
-  const unreachableLimit = options.unreachableLimit ?? Math.max(10, options.concurrency * 2);
-  let unreachableStreak = 0;
+  const streak = new PlatformDownStreak(options.platformDownLimit ?? Math.max(10, options.concurrency * 2));
   let abortReason: string | undefined;
   let processed = 0;
   let current: WorkQueue<PlannedIntent, ProcessOutcome> | undefined;
@@ -93,14 +92,10 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
         await options.writer.write(intentResult(options.runId, item, outcome, performance.now() - started));
         processed += 1;
         progress.advanced(phase, outcome.action);
-        if (outcome.errorCode === PLATFORM_ERROR_CODES.unreachable) {
-          unreachableStreak += 1;
-          if (unreachableStreak >= unreachableLimit && !abortReason) {
-            abortReason = `the platform could not be reached for ${unreachableStreak} intents in a row (${outcome.message ?? ''})`;
-            stop();
-          }
-        } else if (outcome.action !== 'skipped') {
-          unreachableStreak = 0;
+        const platformDown = streak.observe(outcome);
+        if (platformDown !== undefined && !abortReason) {
+          abortReason = platformDown;
+          stop();
         }
         return outcome;
       };
@@ -129,7 +124,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
 async function runOne(item: PlannedIntent, options: ExecuteOptions): Promise<ProcessOutcome> {
   const missing = item.dependsOn.length > 0 ? options.gate.check(item.dependsOn) : undefined;
   const outcome: ProcessOutcome = missing
-    ? { action: 'skipped', errorCode: 'EVSYNC_PARENT_MISSING', message: missing.message, attempts: 0 }
+    ? { action: 'skipped', errorCode: PARENT_MISSING, message: missing.message, attempts: 0 }
     : await processIntent(item, options.context);
   if (parentKinds.has(item.kind) && item.plannedAction !== 'delete') {
     options.gate.settle(

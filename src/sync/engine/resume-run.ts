@@ -6,18 +6,21 @@ import type {
   RunRecord,
 } from '../../ledger/ledger.js';
 import { PARENT_KINDS } from '../../mapping/intent.js';
+import { PARENT_MISSING } from '../phases/dependency-gate.js';
 import { CHECK_IN_OUTCOME_UNKNOWN } from '../processors/check-in-processor.js';
 import type { EngineDeps } from './engine-deps.js';
 import type { RunWork } from './execute-and-finish.js';
 import { executeAndFinish } from './execute-and-finish.js';
 import { isSuccess } from './intent-result.js';
+import { PLATFORM_DOWN_CODES } from './platform-down.js';
 import { restorePlanned } from './restore-params.js';
 import type { RunSummary } from './run-summary.js';
 import { totalsOf } from './run-summary.js';
 
 /**
  * Finishes a run that was interrupted, aborted or killed: every planned intent without a
- * final result is sent again. Safe after a `kill -9` because processors reconcile a
+ * final result is sent, and so is every one that failed only because the platform was
+ * down (see `platform-down.ts`) or was skipped for a failed parent. Safe after a `kill -9` because processors reconcile a
  * create whose answer was lost instead of creating twice, and a check-in whose POST had
  * started (its send mark) is held back, not posted again.
  */
@@ -25,8 +28,7 @@ export async function resumeRun(deps: EngineDeps, runId: string): Promise<RunSum
   const { ledger } = deps;
   const run = await ledger.getRun(runId);
   if (!run) throw unknownRunError(runId);
-  const pending = await ledger.pendingIntents(runId);
-  if (run.status === 'completed' && pending.length === 0) {
+  if (run.status === 'completed' && (await ledger.pendingIntents(runId, { limit: 1 })).length === 0) {
     // Nothing to do: its status and timings stay those of the run that finished it.
     deps.logger?.info({ runId }, 'run is completed: nothing to resume');
     const counts = await ledger.resultCounts(runId);
@@ -34,6 +36,12 @@ export async function resumeRun(deps: EngineDeps, runId: string): Promise<RunSum
   }
   if (run.status === 'running') deps.logger?.warn({ runId }, 'run is marked running: resuming it as crashed');
   await ledger.setRunStatus(runId, 'running');
+  // What failed only because the platform was down (or refused our key) is sent again, and
+  // so is every dependent skipped for a failed parent: the parent may succeed this time.
+  const reopened =
+    (await ledger.reopenIntents(runId, { actions: ['failed'], errorCodes: PLATFORM_DOWN_CODES })) +
+    (await ledger.reopenIntents(runId, { actions: ['skipped'], errorCodes: [PARENT_MISSING] }));
+  const pending = await ledger.pendingIntents(runId);
 
   const settledParents: Array<NonNullable<RunWork['settledParents']>[number]> = [];
   for await (const result of ledger.eachResult(runId, { kinds: PARENT_KINDS })) {
@@ -51,7 +59,7 @@ export async function resumeRun(deps: EngineDeps, runId: string): Promise<RunSum
     if (record.sendStartedAt !== null) cutOff.push(answerLostInCrash(record));
     else (record.plannedAction === 'unchanged' ? unchanged : work).push(restorePlanned(record));
   }
-  deps.logger?.info({ runId, pending: pending.length, sendCutOff: cutOff.length }, 'resuming run');
+  deps.logger?.info({ runId, pending: pending.length, reopened, sendCutOff: cutOff.length }, 'resuming run');
   const cut = await planCutShort(ledger, run);
   const summary = await executeAndFinish(deps, {
     runId,

@@ -1,7 +1,9 @@
 import { unknownRunError } from '../../ledger/ledger-error.js';
 import type { IntentKind } from '../../mapping/intent.js';
+import type { PlannedIntent } from '../../ledger/ledger.js';
+import { PARENT_MISSING } from '../phases/dependency-gate.js';
 import type { EngineDeps } from './engine-deps.js';
-import { executeAndFinish } from './execute-and-finish.js';
+import { executeAndFinish, isParentKind } from './execute-and-finish.js';
 import { restorePlanned } from './restore-params.js';
 import type { RunSummary } from './run-summary.js';
 
@@ -14,8 +16,8 @@ export interface RetryFilter {
 }
 
 /**
- * Re-sends the intents that failed in a run, as a new run (`retryOf` in its options) so
- * that the first run's history stays as it was. Rows that failed in mapping were never
+ * Re-sends the intents that failed in a run, with the dependents skipped because of them,
+ * as a new run (`retryOf` in its options) so that the first run's history stays as it was. Rows that failed in mapping were never
  * planned and are not retried: fix the source and run the job again.
  */
 export async function retryRun(
@@ -27,13 +29,15 @@ export async function retryRun(
   const base = await ledger.getRun(runId);
   if (!base) throw unknownRunError(runId);
   const failed = (
-    await ledger.failedIntents(runId, {
+    await ledger.plannedByResult(runId, {
+      actions: ['failed'],
       ...(filter.since ? { since: filter.since } : {}),
       ...(filter.kinds?.length ? { kinds: filter.kinds } : {}),
       ...(filter.keys?.length ? { keys: filter.keys } : {}),
     })
   ).map(restorePlanned);
   if (failed.length === 0) return undefined;
+  const work = [...failed, ...(await dependentsOf(ledger, runId, failed))];
   const run = await ledger.createRun({
     jobName: base.jobName,
     mode: 'upsert',
@@ -42,6 +46,25 @@ export async function retryRun(
       filter: { since: filter.since?.toISOString(), kinds: filter.kinds, keys: filter.keys },
     },
   });
-  await ledger.recordPlannedIntents(run.id, failed);
-  return executeAndFinish(deps, { runId: run.id, work: failed, unchanged: [] });
+  await ledger.recordPlannedIntents(run.id, work);
+  return executeAndFinish(deps, { runId: run.id, work, unchanged: [] });
+}
+
+/**
+ * The intents of the run skipped because one of these failed (a speaker link of a user
+ * whose create failed): retried with their parents, they go once the parent succeeds.
+ */
+async function dependentsOf(
+  ledger: EngineDeps['ledger'],
+  runId: string,
+  retried: readonly PlannedIntent[],
+): Promise<PlannedIntent[]> {
+  const parents = new Set(
+    retried.filter((item) => isParentKind(item.kind)).map((item) => `${item.kind}/${item.key}`),
+  );
+  if (parents.size === 0) return [];
+  const skipped = await ledger.plannedByResult(runId, { actions: ['skipped'], errorCodes: [PARENT_MISSING] });
+  return skipped
+    .filter((record) => record.dependsOn.some((dep) => parents.has(`${dep.kind}/${dep.clientId}`)))
+    .map(restorePlanned);
 }

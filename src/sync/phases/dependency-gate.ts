@@ -1,5 +1,8 @@
 import type { IntentDependency } from '../../mapping/intent.js';
 
+/** The error code of a dependent skipped because a parent failed or is unknown. */
+export const PARENT_MISSING = 'EVSYNC_PARENT_MISSING';
+
 /** Why a dependent intent cannot be sent. */
 export interface MissingParent {
   parent: IntentDependency;

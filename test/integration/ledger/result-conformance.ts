@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { IntentResultInput, PlannedIntent } from '../../../src/ledger/ledger.js';
+import type { IntentResultInput, PlannedIntent, ResultFilter } from '../../../src/ledger/ledger.js';
 import { REDACTED } from '../../../src/log/redaction.js';
 import type { ConformanceContext } from './ledger-conformance.js';
 
@@ -119,7 +119,34 @@ export function describeResultConformance(context: ConformanceContext): void {
       expect(pending[2499]?.key).toBe('m-2499');
     });
 
-    it('lists the planned intents whose final result is failed, with filters', async () => {
+    it('reopens the planned intents whose result matches: results and send marks gone, other rows kept', async () => {
+      const l = context.ledger();
+      const run = await l.createRun({ jobName: 'reopen', mode: 'upsert' });
+      await l.recordPlannedIntents(run.id, [
+        planned('o-1', { kind: 'check_in' }),
+        planned('o-2'),
+        planned('o-3'),
+      ]);
+      await l.markSendStarted(run.id, [
+        { kind: 'check_in', key: 'o-1' },
+        { kind: 'user', key: 'o-3' },
+      ]);
+      const down = { action: 'failed', errorCode: 'DOWN' } as const;
+      await l.recordResults([
+        { runId: run.id, kind: 'check_in', key: 'o-1', ...down },
+        { runId: run.id, kind: 'user', key: 'o-2', action: 'failed', errorCode: 'INVALID' },
+        { runId: run.id, kind: 'user', key: 'o-3', action: 'created', platformId: 3 },
+        // A row that failed in mapping was never planned: its result stays.
+        { runId: run.id, kind: 'user', key: 'o-unplanned', ...down },
+      ]);
+      expect(await l.reopenIntents(run.id, { actions: ['failed'], errorCodes: ['DOWN'] })).toBe(1);
+      const pending = await l.pendingIntents(run.id);
+      expect(pending.map((p) => [p.key, p.sendStartedAt])).toEqual([['o-1', null]]);
+      expect((await l.results(run.id)).map((r) => r.key).sort()).toEqual(['o-2', 'o-3', 'o-unplanned']);
+      expect(await l.reopenIntents(run.id, { actions: ['failed'], errorCodes: ['DOWN'] })).toBe(0);
+    });
+
+    it('lists the planned intents whose final result matches a filter (failed, by kind, key, code, time)', async () => {
       const l = context.ledger();
       const run = await l.createRun({ jobName: 'failed', mode: 'upsert' });
       await l.recordPlannedIntents(run.id, [
@@ -139,10 +166,14 @@ export function describeResultConformance(context: ConformanceContext): void {
         { runId: run.id, kind: 'user', key: 'f-2', action: 'created', platformId: 1 },
         { runId: run.id, kind: 'event', key: 'f-3', action: 'failed', httpStatus: 500 },
       ]);
-      expect((await l.failedIntents(run.id)).map((p) => p.key)).toEqual(['f-1', 'f-3']);
-      expect((await l.failedIntents(run.id, { kinds: ['event'] })).map((p) => p.key)).toEqual(['f-3']);
-      expect((await l.failedIntents(run.id, { keys: ['f-1', 'f-2'] })).map((p) => p.key)).toEqual(['f-1']);
-      expect(await l.failedIntents(run.id, { since: new Date(Date.now() + 60_000) })).toEqual([]);
+      const failed = (filter: Omit<ResultFilter, 'actions'> = {}) =>
+        l.plannedByResult(run.id, { actions: ['failed'], ...filter });
+      expect((await failed()).map((p) => p.key)).toEqual(['f-1', 'f-3']);
+      expect((await failed({ kinds: ['event'] })).map((p) => p.key)).toEqual(['f-3']);
+      expect((await failed({ keys: ['f-1', 'f-2'] })).map((p) => p.key)).toEqual(['f-1']);
+      expect((await failed({ errorCodes: ['PLATFORM_422'] })).map((p) => p.key)).toEqual(['f-1']);
+      expect(await failed({ since: new Date(Date.now() + 60_000) })).toEqual([]);
+      expect((await l.plannedByResult(run.id, { actions: ['created'] })).map((p) => p.key)).toEqual(['f-2']);
     });
   });
 

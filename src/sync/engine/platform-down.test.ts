@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { PLATFORM_ERROR_CODES } from '../../platform/platform-error.js';
+import type { ProcessOutcome } from '../processors/process-outcome.js';
+import { PLATFORM_DOWN_CODES, PlatformDownStreak } from './platform-down.js';
+
+const unreachable: ProcessOutcome = {
+  action: 'failed',
+  errorCode: PLATFORM_ERROR_CODES.unreachable,
+  message: 'ECONNREFUSED',
+  attempts: 1,
+};
+const refused: ProcessOutcome = {
+  action: 'failed',
+  errorCode: PLATFORM_ERROR_CODES.unauthorized,
+  message: 'invalid signature',
+  attempts: 1,
+};
+const invalidRow: ProcessOutcome = { action: 'failed', errorCode: PLATFORM_ERROR_CODES.invalid, attempts: 1 };
+const skipped: ProcessOutcome = { action: 'skipped', errorCode: 'EVSYNC_PARENT_MISSING', attempts: 0 };
+
+describe('platform-down streak', () => {
+  it('stops at the limit of one kind of failure in a row, saying what to check', () => {
+    const streak = new PlatformDownStreak(3);
+    expect(streak.observe(refused)).toBeUndefined();
+    expect(streak.observe(refused)).toBeUndefined();
+    expect(streak.observe(refused)).toMatch(
+      /refused the signature of 3 intents in a row \(invalid signature\)\. Check EVSYNC_KEY_ID/,
+    );
+    expect(new PlatformDownStreak(1).observe(unreachable)).toBe(
+      'the platform could not be reached for 1 intents in a row (ECONNREFUSED)',
+    );
+  });
+
+  it('a row of its own failing or succeeding ends the streak; a skipped dependent does not', () => {
+    const streak = new PlatformDownStreak(3);
+    streak.observe(unreachable);
+    streak.observe(unreachable);
+    streak.observe(invalidRow);
+    expect(streak.observe(unreachable)).toBeUndefined();
+    streak.observe(unreachable);
+    streak.observe(skipped);
+    expect(streak.observe(unreachable)).toMatch(/could not be reached for 3/);
+    // Another kind of platform-wide failure starts its own count.
+    const mixed = new PlatformDownStreak(2);
+    mixed.observe(unreachable);
+    expect(mixed.observe(refused)).toBeUndefined();
+    expect(mixed.observe(refused)).toMatch(/refused the signature of 2/);
+  });
+
+  it('names the codes resume sends again', () => {
+    expect([...PLATFORM_DOWN_CODES].sort()).toEqual(
+      [PLATFORM_ERROR_CODES.unauthorized, PLATFORM_ERROR_CODES.unreachable].sort(),
+    );
+  });
+});

@@ -1,0 +1,41 @@
+import { PLATFORM_ERROR_CODES } from '../../platform/platform-error.js';
+import type { ProcessOutcome } from '../processors/process-outcome.js';
+
+/**
+ * Failures that say nothing about the row and everything about the platform or our key:
+ * after the client's retries, the platform could not be reached (nothing was sent), or it
+ * refused the signature (401, nothing was recorded). A streak of them stops the run
+ * instead of failing every remaining row, and `resume` sends such intents again.
+ */
+const WHY_STOPPED: Readonly<Record<string, (count: number, message: string) => string>> = {
+  [PLATFORM_ERROR_CODES.unreachable]: (count, message) =>
+    `the platform could not be reached for ${count} intents in a row (${message})`,
+  [PLATFORM_ERROR_CODES.unauthorized]: (count, message) =>
+    `the platform refused the signature of ${count} intents in a row (${message}). ` +
+    'Check EVSYNC_KEY_ID and EVSYNC_SIGNING_KEY (`evsync ping` tests them)',
+};
+
+/** Error codes of failures that stop a run in a streak and that `resume` sends again. */
+export const PLATFORM_DOWN_CODES: readonly string[] = Object.keys(WHY_STOPPED);
+
+/** Counts platform-wide failures in a row; any other sent outcome ends the streak. */
+export class PlatformDownStreak {
+  private code: string | undefined;
+  private count = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** Why the run must stop, once this outcome makes the streak long enough. */
+  observe(outcome: ProcessOutcome): string | undefined {
+    const code = outcome.errorCode ?? undefined;
+    const why = code === undefined ? undefined : WHY_STOPPED[code];
+    if (why === undefined) {
+      // A skipped dependent made no call: it neither breaks nor extends the streak.
+      if (outcome.action !== 'skipped') this.count = 0;
+      return undefined;
+    }
+    this.count = code === this.code ? this.count + 1 : 1;
+    this.code = code;
+    return this.count >= this.limit ? why(this.count, outcome.message ?? '') : undefined;
+  }
+}

@@ -1,0 +1,96 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openLedger } from '../../src/ledger/open-ledger.js';
+import { applySeed } from '../../src/sandbox/sandbox-seed.js';
+import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
+import { startSandbox } from '../../src/sandbox/start-sandbox.js';
+import { runCli } from '../helpers/run-cli.js';
+import { sandboxCounters, stubCliEnv } from './cli-in-process.js';
+import { EVENT_MAPPING } from './conference-fixture.js';
+import { jobYaml, people, usersCsv } from './sync-harness.js';
+
+const EVENT = '2026-06-01T09:00:00Z,2026-06-01T10:00:00Z,Track 1';
+
+// What a stopped run failed or skipped for reasons that were not the rows' own is sent
+// again: by `resume` after the platform refused our key, by `retry` for the dependents of
+// a retried parent. `evsync` as a user types it, against a sandbox over real HTTP.
+describe('a stopped run sends again what was not the rows’ fault', () => {
+  let sandbox: RunningSandbox;
+  let dir: string;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+  });
+  afterAll(async () => sandbox.close());
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const startIn = (files: Record<string, string>): void => {
+    dir = mkdtempSync(join(tmpdir(), 'evsync-send-again-'));
+    stubCliEnv(sandbox, join(dir, 'data'));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  };
+
+  it('a wrong signing key stops the run after a streak of 401s (exit 3); resume with the right key sends every row', async () => {
+    startIn({
+      'users.csv': usersCsv(people(60, 'wk')),
+      'job.yaml': jobYaml('wrong-key', '  - { mapping: users, source: { csv: ./users.csv } }\n'),
+    });
+    vi.stubEnv('EVSYNC_SIGNING_KEY', 'not-the-key');
+    const stopped = await runCli('run', join(dir, 'job.yaml'));
+    expect(stopped.code).toBe(3);
+    expect(stopped.stdout).toMatch(/refused the signature of 16 intents in a row/);
+    expect(stopped.stdout).toMatch(/Check EVSYNC_KEY_ID and EVSYNC_SIGNING_KEY/);
+    const runId = /^Run (\S+) \(wrong-key, upsert\): aborted/m.exec(stopped.stdout)![1]!;
+    // Only the streak (and what was in flight) was tried; none of it reached the platform.
+    const refused = (await sandboxCounters(sandbox)).calls['POST /user'] ?? 0;
+    expect(refused).toBeGreaterThanOrEqual(16);
+    expect(refused).toBeLessThan(60);
+    expect(sandbox.state.conferenceUsers().filter((u) => u.email.startsWith('wk'))).toEqual([]);
+
+    vi.stubEnv('EVSYNC_SIGNING_KEY', sandbox.signingKey);
+    const resumed = await runCli('resume', runId);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toMatch(/^user +60 +0 +0 +0 +0 +0 +0$/m);
+    expect(sandbox.state.conferenceUsers().filter((u) => u.email.startsWith('wk'))).toHaveLength(60);
+    expect((await sandboxCounters(sandbox)).duplicates).toEqual({});
+  });
+
+  it('retry of a failed session also sends the speaker links skipped because of it', async () => {
+    startIn({
+      'users.csv': usersCsv(people(2, 'rd')),
+      'events.csv': `client_id,name,description,start,finish,track,sponsor\nrde1,Sponsored,About,${EVENT},sp-rd\nrde2,Plain,About,${EVENT},\n`,
+      'speakers.csv': 'event_client_id,user_client_id\nrde1,rd1\nrde1,rd2\nrde2,rd1\n',
+      'events-map.yaml': EVENT_MAPPING,
+      'job.yaml': jobYaml(
+        'retry-dependents',
+        [
+          '  - { mapping: users, source: { csv: ./users.csv } }',
+          '  - { mapping: ./events-map.yaml, source: { csv: ./events.csv } }',
+          '  - { mapping: speakers, source: { csv: ./speakers.csv } }',
+          '',
+        ].join('\n'),
+      ),
+    });
+    const first = await runCli('run', join(dir, 'job.yaml'));
+    expect(first.code).toBe(1);
+    expect(first.stdout).toMatch(/^event +1 +0 +0 +0 +0 +0 +1$/m);
+    expect(first.stdout).toMatch(/^speaker +1 +0 +0 +0 +0 +2 +0$/m);
+    const runId = /^Run (\S+) \(retry-dependents, upsert\): completed/m.exec(first.stdout)![1]!;
+
+    applySeed(sandbox.state, { exhibitors: [{ name: 'Sponsor RD', client_ids: ['sp-rd'] }] });
+    const retried = await runCli('retry', runId, '--client-id', 'rde1');
+    expect(retried.code).toBe(0);
+    expect(retried.stdout).toMatch(/^event +1 +0 +0 +0 +0 +0 +0$/m);
+    expect(retried.stdout).toMatch(/^speaker +2 +0 +0 +0 +0 +0 +0$/m);
+    const session = sandbox.state.eventByClientId('rde1')!;
+    expect(session.speakers).toHaveLength(2);
+
+    const ledger = await openLedger({ dataDir: join(dir, 'data') });
+    const [retry] = await ledger.listRuns(1);
+    expect(await ledger.countPlanned(retry!.id)).toBe(3);
+    await ledger.close();
+  });
+});
