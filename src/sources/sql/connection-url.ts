@@ -6,9 +6,17 @@ import { ConfigError } from '../../errors/evsync-error.js';
  */
 export function connectionUrlFrom(env: NodeJS.ProcessEnv, name: string, kind: 'postgres' | 'mysql'): string {
   const url = env[name];
+  const example =
+    kind === 'postgres' ? 'postgres://user:password@host:5432/db' : 'mysql://user:password@host:3306/db';
+  if (url !== undefined && url.trim() !== '' && !isUrlOf(url, kind)) {
+    // Not the drivers' own errors: pg's carries the whole URL, password included.
+    throw new ConfigError(
+      `the environment variable ${name} does not hold a ${kind} connection URL (its value is not shown: it may hold a password). ` +
+        `Set it like ${example}; a password with @, : or / in it must be percent-encoded`,
+      { code: 'SOURCE_URL_INVALID' },
+    );
+  }
   if (url === undefined || url.trim() === '') {
-    const example =
-      kind === 'postgres' ? 'postgres://user:password@host:5432/db' : 'mysql://user:password@host:3306/db';
     throw new ConfigError(
       `the ${kind} source reads its connection URL from the environment variable ${name}, which is not set: ` +
         `export ${name}=${example} (or put it in .env)`,
@@ -16,4 +24,12 @@ export function connectionUrlFrom(env: NodeJS.ProcessEnv, name: string, kind: 'p
     );
   }
   return url;
+}
+
+const SCHEMES = { postgres: ['postgres:', 'postgresql:'], mysql: ['mysql:', 'mariadb:'] } as const;
+
+function isUrlOf(text: string, kind: 'postgres' | 'mysql'): boolean {
+  if (!URL.canParse(text)) return false;
+  const { protocol, hostname } = new URL(text);
+  return (SCHEMES[kind] as readonly string[]).includes(protocol) && hostname !== '';
 }

@@ -10,7 +10,8 @@ export interface BoundQuery {
 
 /**
  * `:name` → `$1` (PostgreSQL, a name used twice keeps its number) or `?` (MySQL, one value
- * per occurrence). Values are sent apart from the text, never spliced into it. String
+ * per occurrence). PostgreSQL gets the values apart from the text; mysql2 escapes them into
+ * the text on the client (its streaming queries are not server-side prepared). String
  * literals, quoted identifiers, comments, PostgreSQL dollar quotes and `::type` casts are
  * copied untouched, so `':x'` or `now()::date` stay what they are.
  */

@@ -67,7 +67,9 @@ async function* readPostgres(
   let row = 0;
   try {
     await run(client, 'BEGIN TRANSACTION READ ONLY', [], label);
-    await run(client, `DECLARE evsync_source NO SCROLL CURSOR FOR ${text}`, values, label);
+    // The extended protocol takes one statement only: `…; COMMIT; DELETE …` cannot leave
+    // the read-only transaction, whether or not the query has params.
+    await run(client, `DECLARE evsync_source NO SCROLL CURSOR FOR ${text}`, values, label, 'extended');
     for (;;) {
       const result = await run(client, `FETCH ${batchSize} FROM evsync_source`, [], label);
       for (const record of result.rows) {
@@ -88,9 +90,10 @@ async function run(
   text: string,
   values: SqlParamValue[],
   label: string,
+  queryMode?: 'extended',
 ): Promise<pg.QueryResult<Record<string, unknown>>> {
   try {
-    return await client.query<Record<string, unknown>>(text, values);
+    return await client.query<Record<string, unknown>>({ text, values, ...(queryMode ? { queryMode } : {}) });
   } catch (error) {
     throw new SourceError(
       `${label} failed in PostgreSQL: ${redactUrl(messageOf(error))}: fix the query in the job file`,

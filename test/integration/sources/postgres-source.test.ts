@@ -80,6 +80,14 @@ describe.runIf(available)('postgres source', () => {
     expect(sequence.rows[0]).toEqual({ n: 1, is_called: false });
   });
 
+  it('runs one statement: a query cannot commit its way out of the read-only transaction', async () => {
+    const escape = `SELECT 1 AS n; COMMIT; DELETE FROM ${table} WHERE id = 1`;
+    await expect(readAll({ postgres: { url_env: 'SOURCE_DB_URL', query: escape } })).rejects.toMatchObject({
+      code: 'SOURCE_QUERY_FAILED',
+    });
+    expect((await admin.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]).toEqual({ n: 2500 });
+  });
+
   it('stops early without leaving the connection stuck', async () => {
     const source = openSource(
       sourceConfigSchema.parse({ postgres: { url_env: 'SOURCE_DB_URL', query: `SELECT id FROM ${table}` } }),
@@ -97,6 +105,21 @@ describe.runIf(available)('postgres source', () => {
         env: {},
       }),
     ).toThrow(/NOPE_DB_URL, which is not set/);
+    for (const wrong of [
+      'postgres://someone:hunter2@[not-a-host/db',
+      'mysql://someone:hunter2@host/db',
+      'hunter2',
+    ]) {
+      const open = () =>
+        openSource(sourceConfigSchema.parse({ postgres: { url_env: 'BAD_DB_URL', query: 'SELECT 1' } }), {
+          baseDir: '.',
+          env: { BAD_DB_URL: wrong },
+        });
+      expect(open).toThrow(
+        /BAD_DB_URL does not hold a postgres connection URL .*postgres:\/\/user:password@host:5432\/db/,
+      );
+      expect(open).not.toThrow(/hunter2/);
+    }
   });
 
   it('reports a refused connection without the password', async () => {
