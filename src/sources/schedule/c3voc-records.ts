@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import type { ScheduleClock } from './schedule-clock.js';
-import { scheduleRecord, type ScheduleRecord } from './schedule-records.js';
+import {
+  scheduleRecord,
+  sessionProblem,
+  type ScheduleRecord,
+  type ScheduleRecordProblem,
+} from './schedule-records.js';
 import {
   durationMinutes,
   idString,
@@ -95,9 +100,15 @@ function answersOf(list: readonly unknown[] | null | undefined): string {
   return JSON.stringify(out);
 }
 
-/** Sessions, then each speaker once (with every session), then the links. */
-export function c3vocRecords(schedule: C3vocSchedule, clock: ScheduleClock): AnyScheduleRecord[] {
-  const sessions: ScheduleRecord<'session'>[] = [];
+/**
+ * Sessions, then each speaker once (with every session), then the links. A session whose
+ * time cannot be read is a problem in its place, without its links.
+ */
+export function c3vocRecords(
+  schedule: C3vocSchedule,
+  clock: ScheduleClock,
+): Array<AnyScheduleRecord | ScheduleRecordProblem> {
+  const sessions: Array<ScheduleRecord<'session'> | ScheduleRecordProblem> = [];
   const speakers = new Map<string, { person: Person; sessionIds: string[] }>();
   const links: ScheduleRecord<'speaker_link'>[] = [];
 
@@ -106,9 +117,15 @@ export function c3vocRecords(schedule: C3vocSchedule, clock: ScheduleClock): Any
       for (const entry of events) {
         const sessionId = idString(entry.id) || idString(entry.guid);
         const when = entry.date || (day.date && entry.start ? `${day.date.slice(0, 10)}T${entry.start}` : '');
-        const start = when ? clock.resolve(when, `session ${sessionId} date`) : undefined;
-        const minutes = durationMinutes(entry.duration);
         const persons = entry.persons ?? [];
+        let start;
+        try {
+          start = when ? clock.resolve(when, `session ${sessionId} date`) : undefined;
+        } catch (error) {
+          sessions.push(sessionProblem(error, persons.length));
+          continue;
+        }
+        const minutes = durationMinutes(entry.duration);
         const speakerIds = persons.map(personId).filter(Boolean);
         sessions.push(
           scheduleRecord('session', {

@@ -8,6 +8,9 @@ import {
   writtenOffsetMinutes,
 } from './zoned-time.js';
 
+/** A date and time without an offset, as ISO 8601 writes it (seconds and fraction optional). */
+const LOCAL_ISO = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+
 export interface ResolvedTime {
   /** ISO 8601 with offset, seconds precision: `2020-12-14T09:00:00+01:00`. */
   iso: string;
@@ -50,6 +53,8 @@ export class ScheduleClock {
         this.disagreements += 1;
       return { iso: formatWithOffset(epochMs, written), epochMs, zoned: false };
     }
+    // A time that is not ISO 8601 at all is that session's problem, whatever the zone.
+    if (!LOCAL_ISO.test(trimmed)) throw this.badTime(trimmed, what);
     if (this.zone === undefined) {
       throw new SourceError(
         `${this.where}: ${what} "${trimmed}" has no UTC offset and the export names no time zone: ` +
@@ -70,10 +75,20 @@ export class ScheduleClock {
     return formatWithOffset(epochMs, writtenOffsetMinutes(start.iso) ?? 0);
   }
 
-  private badTime(text: string, what: string): SourceError {
-    return new SourceError(`${this.where}: ${what} "${text}" is not an ISO 8601 date and time`, {
-      code: 'SCHEDULE_BAD_TIME',
-    });
+  private badTime(text: string, what: string): BadScheduleTime {
+    return new BadScheduleTime(this.where, what, text);
+  }
+}
+
+/** One time of one session that cannot be read: that session's problem, not the file's. */
+export class BadScheduleTime extends SourceError {
+  constructor(
+    where: string,
+    /** e.g. `session 7 startsAt`. */
+    readonly what: string,
+    readonly text: string,
+  ) {
+    super(`${where}: ${what} "${text}" is not an ISO 8601 date and time`, { code: 'SCHEDULE_BAD_TIME' });
   }
 }
 

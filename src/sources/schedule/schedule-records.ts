@@ -1,3 +1,5 @@
+import { BadScheduleTime } from './schedule-clock.js';
+
 /**
  * The flat records that schedule sources (Sessionize, pretalx, frab) yield. A Source yields
  * one kind of row, so every record carries `record_type` and the columns of its type; every
@@ -92,4 +94,29 @@ export function scheduleRecord<T extends ScheduleRecordType>(
   for (const column of SCHEDULE_RECORD_COLUMNS[type]) record[column] = given[column] ?? '';
   record.record_type = type;
   return record as ScheduleRecord<T>;
+}
+
+/** A session left out because the export got it wrong; readers yield it as a row problem. */
+export interface ScheduleRecordProblem {
+  problem: { code: string; message: string };
+}
+
+/**
+ * The problem of a session whose time cannot be read, or rethrows: anything else is the
+ * whole file's problem. Its speaker links are left out with it (their session is missing).
+ */
+export function sessionProblem(error: unknown, links: number): ScheduleRecordProblem {
+  if (!(error instanceof BadScheduleTime)) throw error;
+  const left =
+    links === 0 ? 'the session is left out' : `the session and its ${links} speaker link(s) are left out`;
+  return {
+    problem: {
+      code: error.code,
+      message: `${error.what} "${error.text}" is not an ISO 8601 date and time (like 2026-06-01T09:30:00, with or without an offset): ${left}; fix the time in the export`,
+    },
+  };
+}
+
+export function isRecordProblem(record: object): record is ScheduleRecordProblem {
+  return 'problem' in record;
 }

@@ -118,6 +118,51 @@ describe('sessionize', () => {
     });
   });
 
+  it('a session whose time cannot be read is a row problem; the rest of the file is read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evsync-sessionize-'));
+    const session = (id: number, startsAt: string) => ({
+      id,
+      title: `Talk ${id}`,
+      startsAt,
+      endsAt: '2026-06-01T11:00:00Z',
+      speakers: ['s-1'],
+      categoryItems: [],
+      questionAnswers: [],
+    });
+    const all = {
+      sessions: [
+        session(1, '2026-06-01T10:00:00Z'),
+        session(2, '01/06/2026 10:00'),
+        session(3, '2026-06-01T10:30:00Z'),
+      ],
+      speakers: [{ id: 's-1', firstName: 'Ada', lastName: 'L', sessions: [1, 2, 3] }],
+      questions: [],
+      categories: [],
+      rooms: [],
+    };
+    writeFileSync(join(dir, 'All.json'), JSON.stringify(all));
+    const items = [];
+    for await (const item of createScheduleSource({
+      display: 'All.json',
+      format: 'sessionize',
+      path: join(dir, 'All.json'),
+    }).rows())
+      items.push(item);
+    const problems = items.filter((item) => !item.ok);
+    expect(problems).toEqual([
+      {
+        ok: false,
+        origin: { source: 'All.json', row: 2 },
+        code: 'SCHEDULE_BAD_TIME',
+        message:
+          'session 2 startsAt "01/06/2026 10:00" is not an ISO 8601 date and time (like 2026-06-01T09:30:00, with or without an offset): the session and its 1 speaker link(s) are left out; fix the time in the export',
+      },
+    ]);
+    const values = items.flatMap((item) => (item.ok ? [item.values as Values] : []));
+    expect(ofType(values, 'session').map((s) => s.id)).toEqual(['1', '3']);
+    expect(ofType(values, 'speaker_link').map((l) => l.session_id)).toEqual(['1', '3']);
+  });
+
   it('says what is wrong with a file that is not an export', async () => {
     await expect(records({ format: 'sessionize', path: join(OURS, 'semicolon.csv') })).rejects.toMatchObject({
       code: 'SCHEDULE_INVALID_JSON',

@@ -5,6 +5,7 @@ import { c3vocRecords, c3vocScheduleSchema } from './c3voc-records.js';
 import { frabXmlToC3voc } from './frab-xml.js';
 import { parseScheduleJson, readScheduleText, type ScheduleInput } from './read-schedule-input.js';
 import { ScheduleClock } from './schedule-clock.js';
+import { isRecordProblem } from './schedule-records.js';
 import { sessionizeAllSchema, sessionizeRecords } from './sessionize-records.js';
 import type { z } from 'zod';
 
@@ -67,9 +68,12 @@ async function* readSchedule(options: ScheduleSourceOptions): AsyncGenerator<Sou
     );
   }
   let row = 0;
-  for (const values of records) {
+  for (const record of records) {
     row += 1;
-    yield { ok: true, origin: { source: options.display, row }, values };
+    const origin = { source: options.display, row };
+    yield isRecordProblem(record)
+      ? { ok: false, origin, ...record.problem }
+      : { ok: true, origin, values: record };
   }
 }
 

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import type { ScheduleClock } from './schedule-clock.js';
-import { scheduleRecord, type ScheduleRecord } from './schedule-records.js';
+import {
+  scheduleRecord,
+  sessionProblem,
+  type ScheduleRecord,
+  type ScheduleRecordProblem,
+} from './schedule-records.js';
 import { idString, linkColumns, normalizeText, splitFullName, type ScheduleLink } from './schedule-text.js';
 
 const id = z.union([z.string(), z.number()]);
@@ -72,8 +77,14 @@ function columnOfCategory(title: string): 'track' | 'level' | 'language' | 'form
   return 'tags';
 }
 
-/** Sessions, then speakers, then the speaker links (from both sides, each pair once). */
-export function sessionizeRecords(all: SessionizeAll, clock: ScheduleClock): AnyScheduleRecord[] {
+/**
+ * Sessions, then speakers, then the speaker links (from both sides, each pair once). A
+ * session whose time cannot be read is a problem in its place, without its links.
+ */
+export function sessionizeRecords(
+  all: SessionizeAll,
+  clock: ScheduleClock,
+): Array<AnyScheduleRecord | ScheduleRecordProblem> {
   const rooms = new Map(all.rooms.map((room) => [idString(room.id), normalizeText(room.name)]));
   const categoryItems = new Map<string, { column: ReturnType<typeof columnOfCategory>; name: string }>();
   for (const category of all.categories) {
@@ -101,12 +112,17 @@ export function sessionizeRecords(all: SessionizeAll, clock: ScheduleClock): Any
     if (!links.has(key)) links.set(key, { session_id: sessionId, speaker_id: speakerId, position });
   };
 
+  const leftOut = new Set<string>();
   const sessions = all.sessions.map((session) => {
     const sessionId = idString(session.id);
-    const start = session.startsAt
-      ? clock.resolve(session.startsAt, `session ${sessionId} startsAt`)
-      : undefined;
-    const end = session.endsAt ? clock.resolve(session.endsAt, `session ${sessionId} endsAt`) : undefined;
+    let start, end;
+    try {
+      start = session.startsAt ? clock.resolve(session.startsAt, `session ${sessionId} startsAt`) : undefined;
+      end = session.endsAt ? clock.resolve(session.endsAt, `session ${sessionId} endsAt`) : undefined;
+    } catch (error) {
+      leftOut.add(sessionId);
+      return sessionProblem(error, (session.speakers ?? []).length);
+    }
     const columns: Record<string, string[]> = { track: [], level: [], language: [], format: [], tags: [] };
     for (const item of session.categoryItems ?? []) {
       const found = categoryItems.get(idString(item));
@@ -168,8 +184,10 @@ export function sessionizeRecords(all: SessionizeAll, clock: ScheduleClock): Any
     });
   });
 
-  const speakerLinks = [...links.values()].map((link) =>
-    scheduleRecord('speaker_link', { ...link, role: 'speaker', position: String(link.position) }),
-  );
+  const speakerLinks = [...links.values()]
+    .filter((link) => !leftOut.has(link.session_id))
+    .map((link) =>
+      scheduleRecord('speaker_link', { ...link, role: 'speaker', position: String(link.position) }),
+    );
   return [...sessions, ...speakers, ...speakerLinks];
 }
