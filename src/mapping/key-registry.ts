@@ -53,6 +53,18 @@ export class KeyRegistry {
     if (this.count * 4 > this.capacity * 3) this.grow();
   }
 
+  /** Points a stored hash at another row (the row that holds its key now); stores it if new. */
+  assign(hash: KeyHash, row: number): void {
+    const slots = this.slots;
+    for (let at = this.home(hash[0]); ; at = this.next(at)) {
+      if (slots[at + 2] === 0) return this.insert(hash, row);
+      if (slots[at] === hash[0] && slots[at + 1] === hash[1]) {
+        slots[at + 2] = Math.max(1, row);
+        return;
+      }
+    }
+  }
+
   private place(slots: Uint32Array, hashA: number, hashB: number, row: number): void {
     let at = this.home(hashA);
     while (slots[at + 2] !== 0) at = this.next(at);

@@ -187,8 +187,23 @@ intents:
       });
     });
 
-    it('last: the repeat carries its intents, to replace the first', async () => {
-      const items = await run(mapping('last'), rows);
+    it('last: the repeat carries its intents and names the ones it replaces, even under another key', async () => {
+      const items = await run(mapping('last'), [
+        ...rows,
+        { id: 'u3', mail: 'a@B.org', f: 'C', l: 'B' },
+        { id: 'u4', mail: 'z@b.org', f: 'D', l: 'B' },
+      ]);
+      expect(items.map((i) => (i.type === 'duplicate' ? i.replaces : i.type))).toEqual([
+        'intents',
+        // u2 repeats u1's e-mail: u1 goes.
+        [{ kind: 'user', key: 'u1', row: 1 }],
+        // u1 again, with a new e-mail: the first u1 is already gone, so nothing is replaced.
+        [],
+        // a@b.org again: u2 holds it now.
+        [{ kind: 'user', key: 'u2', row: 2 }],
+        // z@b.org is the second u1's.
+        [{ kind: 'user', key: 'u1', row: 3 }],
+      ]);
       expect(items[2]).toMatchObject({ type: 'duplicate', policy: 'last', firstRow: 1 });
       expect(params(items[2])['user[first_name]']).toBe('Z');
     });

@@ -116,7 +116,14 @@ class RowState {
    */
   private readonly unique: ReadonlyArray<{ param: string; prefix: string }>;
 
+  /**
+   * Under `on_duplicate: last`, the keys of each row still in the result, by row number:
+   * what a later row that repeats one of its keys or values replaces.
+   */
+  private readonly holders: Map<number, Array<{ kind: IntentKind; key: string }>> | undefined;
+
   constructor(private readonly mapping: LoadedMapping) {
+    this.holders = mapping.onDuplicate === 'last' ? new Map() : undefined;
     this.unique = mapping.unique.map((param, index) => ({ param, prefix: `${index}\u0000` }));
     this.schedules = mapping.kinds.includes('schedule') ? new ScheduleGrouper(mapping.vendor) : undefined;
   }
@@ -162,7 +169,12 @@ class RowState {
   ): MappedItem {
     const policy = this.mapping.onDuplicate;
     const unique = this.unique;
-    const hashes: KeyHash[] = [];
+    /** Keys and values of the intents nothing repeats: stored whatever the policy. */
+    const owned: KeyHash[] = [];
+    /** Those of repeated intents: stored, for this row, only when it replaces the earlier ones. */
+    let repeated: KeyHash[] | undefined;
+    /** The rows it repeats (allocated on the first repeat: most rows repeat nothing). */
+    let earlierRows: number[] | undefined;
     const fresh: Intent[] = [];
     let duplicate: { intent: Intent; field: string; firstRow: number; what: string } | undefined;
     for (let index = 0; index < intents.length; index++) {
@@ -171,36 +183,40 @@ class RowState {
       const firstRow = this.keys.rowOf(keyHashed);
       let found: { field: string; firstRow: number; what: string } | undefined;
       if (firstRow !== undefined) {
+        (earlierRows ??= []).push(firstRow);
         const field =
           intent.kind === 'user' || intent.kind === 'event'
             ? (columns[index]?.client_id ?? 'client_id')
             : 'key';
         found = { field, firstRow, what: `${intent.kind} ${field} ${quote(intent.key)}` };
       }
-      const firstHash = hashes.length;
-      hashes.push(keyHashed);
+      const firstHash = owned.length;
+      owned.push(keyHashed);
       for (let position = 0; position < unique.length; position++) {
         const { param, prefix } = unique[position]!;
         const value = intent.params[param];
         if (value === undefined) continue;
         const hash = prefixedKeyHash(prefix, value.toLowerCase());
         const seen = this.keys.rowOf(hash);
-        if (seen !== undefined && found === undefined) {
-          const field = columns[index]?.[param] ?? param;
-          found = { field, firstRow: seen, what: `${field} ${quote(value)}` };
+        if (seen !== undefined) {
+          (earlierRows ??= []).push(seen);
+          if (found === undefined) {
+            const field = columns[index]?.[param] ?? param;
+            found = { field, firstRow: seen, what: `${field} ${quote(value)}` };
+          }
         }
-        hashes.push(hash);
+        owned.push(hash);
       }
       if (found === undefined) {
         fresh.push(intent);
       } else {
-        // A repeated intent's keys are not stored.
-        hashes.length = firstHash;
+        (repeated ??= []).push(...owned.splice(firstHash));
         duplicate ??= { intent, ...found };
       }
     }
     if (duplicate === undefined) {
-      this.remember(hashes, origin.row);
+      this.store(owned, origin.row);
+      this.holders?.set(origin.row, keysOf(intents));
       return { type: 'intents', origin, intents };
     }
     const message = `${duplicate.what} was already used by row ${duplicate.firstRow}`;
@@ -214,24 +230,40 @@ class RowState {
       const keys = intents.map((intent) => ({ kind: intent.kind, key: intent.key }));
       return { type: 'invalid', origin, problems: [problem], keys };
     }
-    // Under `last` the repeated keys already point at their first row, which stays the
-    // one messages name; only the row's new keys are stored.
-    this.remember(hashes, origin.row);
+    this.store(owned, origin.row);
+    let replaces: Array<{ kind: IntentKind; key: string; row: number }> | undefined;
+    if (policy === 'last' && this.holders !== undefined) {
+      // This row takes over every key and value it repeats, so a later repeat replaces it;
+      // the rows it repeats are gone as a whole, and their other keys are free again.
+      this.store(repeated ?? [], origin.row);
+      replaces = [];
+      for (const row of new Set(earlierRows)) {
+        for (const held of this.holders.get(row) ?? []) replaces.push({ ...held, row });
+        this.holders.delete(row);
+      }
+      this.holders.set(origin.row, keysOf(intents));
+    }
     return {
       type: 'duplicate',
       origin,
       kind: duplicate.intent.kind,
       key: duplicate.intent.key,
       firstRow: duplicate.firstRow,
+      field: duplicate.field,
       policy,
       intents: policy === 'first' ? fresh : intents,
+      ...(replaces ? { replaces } : {}),
       message: `${describeOrigin(origin)}: ${message}; ${policy === 'first' ? 'the first row wins' : 'this row replaces it'}`,
     };
   }
 
-  private remember(hashes: readonly KeyHash[], row: number): void {
-    for (const hash of hashes) if (this.keys.rowOf(hash) === undefined) this.keys.insert(hash, row);
+  private store(hashes: readonly KeyHash[], row: number): void {
+    for (const hash of hashes) this.keys.assign(hash, row);
   }
+}
+
+function keysOf(intents: readonly Intent[]): Array<{ kind: IntentKind; key: string }> {
+  return intents.map((intent) => ({ kind: intent.kind, key: intent.key }));
 }
 
 /** What goes in front of a key in its hash: the kind, so that a user and an event may share a client_id. */

@@ -58,8 +58,8 @@ export interface InvalidItem {
  * A row that repeats a `(kind, key)` or a `unique:` value of an earlier row, under
  * `on_duplicate: first` or `last` (under `error` it is an {@link InvalidItem}).
  * With `first` its `intents` are empty: nothing of it is sent. With `last` they replace the
- * earlier row's intents of the same `(kind, key)`: a consumer that keeps one intent per key
- * keeps these; one that sends in source order ends in the same state on the platform.
+ * earlier row's intents: those are named in `replaces` (their keys may differ, when the
+ * rows share a `unique:` value such as an e-mail) and a consumer drops them.
  */
 export interface DuplicateItem {
   type: 'duplicate';
@@ -68,8 +68,12 @@ export interface DuplicateItem {
   key: string;
   /** Row number (1-based) of the row that used the key or value first. */
   firstRow: number;
+  /** The column (or param) whose value repeats: the client_id's, or a `unique:` one's. */
+  field: string;
   policy: Exclude<OnDuplicate, 'error'>;
   intents: Intent[];
+  /** Under `last`: the intents of the earlier rows that this row replaces, with their rows. */
+  replaces?: Array<{ kind: IntentKind; key: string; row: number }>;
   message: string;
 }
 

@@ -48,6 +48,7 @@ export class ScheduleGrouper {
           kind: 'schedule',
           key: `${key}/${value}`,
           firstRow: schedule.eventRows[seen] ?? 0,
+          field: schedule.columns.event_client_ids ?? 'event_client_id',
           policy: 'first',
           intents: [],
           message: `event ${value} is already in the schedule of ${user} (row ${schedule.eventRows[seen]}); the row is ignored`,

@@ -89,4 +89,46 @@ describe('mirror mode and rows that fail the mapping', () => {
     expect(h.sandbox.state.userByClientId('ki2')?.inConference).toBe(true);
     expect(h.sandbox.state.userByClientId('ki4')?.inConference).toBe(false);
   });
+
+  it('on_duplicate: last sends one user per e-mail, the last row’s; the replaced row’s user is kept', async () => {
+    await h.reopenLedger();
+    h.write({
+      'last.yaml':
+        'version: 1\non_duplicate: last\nunique: [email]\nintents:\n  - kind: user\n    params: { client_id: client_id, email: email, first_name: first_name, last_name: last_name }\n',
+      'dl.yaml': jobYaml(
+        'dl',
+        '  - { mapping: ./last.yaml, source: { csv: ./dl.csv } }\n',
+        'mode: mirror\ndelete_threshold: 50%\n',
+      ),
+      'dl.csv': usersCsv([
+        { id: 'dl1', email: 'dl@example.org', first: 'Ann', last: 'One' },
+        { id: 'dl2', email: 'dl2@example.org', first: 'Bo', last: 'Two' },
+        { id: 'dl4', email: 'dl4@example.org', first: 'Di', last: 'Four' },
+      ]),
+    });
+    expect((await h.run('dl.yaml')).counts.user).toEqual({ created: 3 });
+    const ann = h.sandbox.state.userByClientId('dl1')!;
+
+    const deletesBefore = h.sandbox.counters.snapshot().calls['DELETE /user/member/{id}'] ?? 0;
+    // dl3 repeats dl1's e-mail: it replaces dl1. dl2 has left the source.
+    h.write({
+      'dl.csv': usersCsv([
+        { id: 'dl1', email: 'dl@example.org', first: 'Ann', last: 'One' },
+        { id: 'dl3', email: 'DL@example.org', first: 'Anna', last: 'One' },
+        { id: 'dl4', email: 'dl4@example.org', first: 'Di', last: 'Four' },
+      ]),
+    });
+    const second = await h.run('dl.yaml');
+    expect(second.counts.user).toEqual({ updated: 1, deleted: 1, skipped: 1, unchanged: 1 });
+    expect(h.sandbox.counters.snapshot().calls['DELETE /user/member/{id}']).toBe(deletesBefore + 1);
+    expect(h.sandbox.state.userByClientId('dl2')?.inConference ?? false).toBe(false);
+    // One platform user for the e-mail, with the last row's details, still in the conference.
+    const now = h.sandbox.state.userByEmail('dl@example.org');
+    expect(now).toMatchObject({ id: ann.id, firstName: 'Anna', inConference: true });
+    const [replaced] = await h.ledger.results(second.run.id, { actions: ['skipped'] });
+    expect(replaced).toMatchObject({ key: 'dl1#row1', errorCode: 'EVSYNC_DUPLICATE_ROW' });
+    expect(replaced?.errorMessage).toMatch(
+      /^row 1: replaced by a later row \(on_duplicate: last\): row 2 \(line 3\): email "DL@example.org" was already used by row 1; this row replaces it$/,
+    );
+  });
 });

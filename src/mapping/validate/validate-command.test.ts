@@ -89,6 +89,27 @@ describe('evsync validate', () => {
     expect(out).toContain('users (');
   });
 
+  it('counts one intent per e-mail under on_duplicate: last, and names the repeated column in the report', async () => {
+    const mapping = join(dir, 'last.yaml');
+    writeFileSync(
+      mapping,
+      'version: 1\non_duplicate: last\nunique: [email]\nintents:\n  - kind: user\n    params: { client_id: client_id, email: email, first_name: first_name, last_name: last_name }\n',
+    );
+    const people = join(dir, 'repeats.csv');
+    writeFileSync(
+      people,
+      'client_id,email,first_name,last_name\nu1,a@x.org,A,B\nu2,A@x.org,C,D\nu3,c@x.org,E,F\n',
+    );
+    const report = join(dir, 'repeats.json');
+    const args = ['validate', '--source', people, '--mapping', mapping, '--report', report];
+    expect(await main(['node', 'evsync', ...args])).toBe(0);
+    expect(out).toMatch(/intents +user 2\n/);
+    expect(out).toContain('row 2 (line 3): email "A@x.org" was already used by row 1; this row replaces it');
+    expect(JSON.parse(readFileSync(report, 'utf8'))).toMatchObject([
+      { status: 'duplicate', field: 'email', code: 'DUPLICATE_LAST' },
+    ]);
+  });
+
   it.each([
     [['validate'], /Give a job file, or --source FILE with --mapping NAME/],
     [['validate', '--source', 'x.csv'], /--mapping NAME/],

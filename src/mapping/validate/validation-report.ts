@@ -58,7 +58,7 @@ export class ValidationReport {
         this.line({
           ...base,
           status: 'duplicate',
-          field: item.key,
+          field: item.field,
           param: '',
           code: `DUPLICATE_${item.policy.toUpperCase()}`,
           message: item.message,

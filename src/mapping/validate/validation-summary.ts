@@ -50,6 +50,8 @@ export class ValidationSummary {
         break;
       case 'duplicate':
         this.rowsDuplicate++;
+        for (const replaced of item.replaces ?? [])
+          this.intents.set(replaced.kind, (this.intents.get(replaced.kind) ?? 0) - 1);
         for (const intent of item.intents)
           this.intents.set(intent.kind, (this.intents.get(intent.kind) ?? 0) + 1);
         record(this.duplicates, `DUPLICATE_${item.policy.toUpperCase()}`, item.kind, item.message);

@@ -2,7 +2,7 @@ import type { Intent } from '../../mapping/intent.js';
 import { loadMapping } from '../../mapping/load-mapping.js';
 import type { LoadedMapping } from '../../mapping/loaded-mapping.js';
 import { mapSource } from '../../mapping/map-source.js';
-import type { MappedItem } from '../../mapping/mapped-item.js';
+import type { DuplicateItem, MappedItem } from '../../mapping/mapped-item.js';
 import type { Logger } from '../../log/logger.js';
 import { openSource } from '../../sources/open-source.js';
 import type { LoadedJob } from '../job-file.js';
@@ -42,6 +42,9 @@ export async function collectIntents(job: LoadedJob, options: CollectOptions): P
         step.schedule_mode === 'rsvp' && intent.kind === 'schedule' ? scheduleToRsvps(intent) : [intent];
       for (const one of expanded) byKey.set(`${one.kind}\u0000${one.key}`, one);
     };
+    const drop = (replaced: { kind: Intent['kind']; key: string }): void => {
+      byKey.delete(`${replaced.kind}\u0000${replaced.key}`);
+    };
     const onHeader = (report: { missing: string[][]; unused: string[] }): void => {
       if (report.missing.length > 0) {
         options.logger?.info(
@@ -55,58 +58,87 @@ export async function collectIntents(job: LoadedJob, options: CollectOptions): P
       }
     };
     for await (const item of mapSource(source, mapping, { onHeader })) {
-      const result = resultOf(item, mapping, accept);
-      if (result) rowResults.push(result);
+      for (const result of resultsOf(item, mapping, accept, drop)) rowResults.push(result);
     }
   }
   return { intents: [...byKey.values()], rowResults };
 }
 
-function resultOf(
+/** The row results of a mapped item (none for a valid row), accepting its intents. */
+function resultsOf(
   item: MappedItem,
   mapping: LoadedMapping,
   accept: (intent: Intent) => void,
-): RowResult | undefined {
+  drop: (replaced: { kind: Intent['kind']; key: string }) => void,
+): RowResult[] {
   const kind = mapping.kinds[0] ?? 'user';
   // Rows that never became an intent have no key of their own: name them by where they are.
   const rowKey = `@${item.origin.source}:${item.origin.row}`;
   switch (item.type) {
     case 'intents':
       item.intents.forEach(accept);
-      return undefined;
+      return [];
     case 'grouped':
-      return undefined;
+      return [];
     case 'skipped':
-      return {
-        kind,
-        key: rowKey,
-        action: 'skipped',
-        origin: item.origin,
-        errorCode: 'EVSYNC_ROW_SKIPPED',
-        message: item.reason,
-      };
+      return [
+        {
+          kind,
+          key: rowKey,
+          action: 'skipped',
+          origin: item.origin,
+          errorCode: 'EVSYNC_ROW_SKIPPED',
+          message: item.reason,
+        },
+      ];
     case 'invalid':
-      return {
-        kind,
-        key: rowKey,
-        action: 'failed',
-        origin: item.origin,
-        errorCode: item.problems[0]?.code ?? 'EVSYNC_ROW_INVALID',
-        message: item.problems.map((problem) => problem.message).join('; '),
-        // Mirror mode keeps what a failed row still names, instead of deleting it.
-        ...(item.keys ? { keptKeys: item.keys } : {}),
-      };
+      return [
+        {
+          kind,
+          key: rowKey,
+          action: 'failed',
+          origin: item.origin,
+          errorCode: item.problems[0]?.code ?? 'EVSYNC_ROW_INVALID',
+          message: item.problems.map((problem) => problem.message).join('; '),
+          // Mirror mode keeps what a failed row still names, instead of deleting it.
+          ...(item.keys ? { keptKeys: item.keys } : {}),
+        },
+      ];
     case 'duplicate':
+      for (const replaced of item.replaces ?? []) drop(replaced);
       item.intents.forEach(accept);
       return item.policy === 'first'
-        ? {
-            kind: item.kind,
-            key: `${item.key}#row${item.origin.row}`,
-            action: 'skipped',
-            origin: item.origin,
-            errorCode: 'EVSYNC_DUPLICATE_ROW',
-            message: item.message,
-          }
-        : undefined;
+        ? [repeatLeftOut(item)]
+        : (item.replaces ?? []).map((r) => replacedBy(item, r));
   }
+}
+
+// A duplicate row is still in the source: mirror mode keeps its keys (`keptKeys`). Its
+// user may be the same platform user as the row that won (one user per e-mail).
+
+function repeatLeftOut(item: DuplicateItem): RowResult {
+  return {
+    kind: item.kind,
+    key: `${item.key}#row${item.origin.row}`,
+    action: 'skipped',
+    origin: item.origin,
+    errorCode: 'EVSYNC_DUPLICATE_ROW',
+    message: item.message,
+    keptKeys: [{ kind: item.kind, key: item.key }],
+  };
+}
+
+function replacedBy(
+  item: DuplicateItem,
+  replaced: NonNullable<DuplicateItem['replaces']>[number],
+): RowResult {
+  return {
+    kind: replaced.kind,
+    key: `${replaced.key}#row${replaced.row}`,
+    action: 'skipped',
+    origin: { source: item.origin.source, row: replaced.row },
+    errorCode: 'EVSYNC_DUPLICATE_ROW',
+    message: `row ${replaced.row}: replaced by a later row (on_duplicate: last): ${item.message}`,
+    keptKeys: [{ kind: replaced.kind, key: replaced.key }],
+  };
 }

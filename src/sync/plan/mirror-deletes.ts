@@ -46,14 +46,14 @@ export interface FailedRowKeys {
  * read, is kept like a valid row's. A failed row keyed only by its place (`@<source>:<row>`,
  * a row that failed before its key was read, or whose key was not passed on) could be any
  * object the ledger knows, of any kind its mapping yields (a Sessionize row yields an
- * event, a user and a speaker link), so it is listed as unreadable. Rows a `when:` skipped
- * are left out on purpose and keep nothing: mirror mode removes them like deleted rows.
+ * event, a user and a speaker link), so it is listed as unreadable. A duplicate row left
+ * out or replaced keeps its key too (its user may be the winner's platform user). Rows a
+ * `when:` skipped are left out on purpose and keep nothing: mirror mode removes them.
  */
 export function failedRowKeys(rowResults: readonly RowResult[]): FailedRowKeys {
   const kept = new Map<IntentKind, Set<string>>();
   const unreadable: RowResult[] = [];
   for (const row of rowResults) {
-    if (row.action !== 'failed') continue;
     if (row.keptKeys !== undefined) {
       for (const { kind, key } of row.keptKeys) {
         let keys = kept.get(kind);

@@ -17,7 +17,8 @@ export interface RowResult {
   params?: FlatParams;
   /**
    * Every `(kind, key)` the row would have synced (client_ids, links' keys), set only when
-   * all of them could be read although the row failed: mirror mode does not delete them.
+   * all of them could be read although the row failed or was left out as a duplicate:
+   * mirror mode does not delete them.
    * A failed row without them, keyed by its place (`@<source>:<row>`), holds back every
    * mirror delete of the run.
    */
