@@ -1,3 +1,4 @@
+import { basename, extname } from 'node:path';
 import type { Command } from 'commander';
 import { vendorFromEnv } from '../../config/env-config.js';
 import { ConfigError } from '../../errors/evsync-error.js';
@@ -16,6 +17,8 @@ import { EXIT } from '../exit-codes.js';
 
 interface ValidateCliOptions {
   source?: string;
+  format?: string;
+  timezone?: string;
   mapping?: string;
   report?: string;
   json?: boolean;
@@ -28,7 +31,15 @@ export function registerValidateCommand(program: Command): void {
       'Read, map and validate sources without sending anything: a summary, and every problem row in a report.',
     )
     .argument('[job]', 'the job file (YAML); or give --source and --mapping')
-    .option('--source <file>', 'a CSV file to validate instead of a job')
+    .option(
+      '--source <file>',
+      'a file to validate instead of a job: CSV, or a schedule export (see --format)',
+    )
+    .option(
+      '--format <kind>',
+      `with --source: ${FILE_FORMATS.join(', ')} (default: csv; a .json or .xml file read by the sessionize or pretalx mapping is that export)`,
+    )
+    .option('--timezone <zone>', 'with a schedule export: the IANA zone of times written without an offset')
     .option('--mapping <name>', 'with --source: a shipped mapping (users, eventbrite…) or a mapping file')
     .option('--report <file>', 'write every invalid, skipped and duplicate row to a .csv or .json file')
     .option('--json', 'print the summary as JSON')
@@ -81,7 +92,17 @@ function validationSteps(jobPath: string | undefined, options: ValidateCliOption
       code: 'EVSYNC_USAGE',
     });
   }
-  const config = sourceConfigSchema.parse({ csv: options.source });
+  const format = sourceFormat(options.source, options.mapping, options.format);
+  if (options.timezone !== undefined && format === 'csv') {
+    throw new ConfigError('--timezone is for schedule exports (--format sessionize, pretalx or frab)', {
+      code: 'EVSYNC_USAGE',
+    });
+  }
+  const config = sourceConfigSchema.parse(
+    format === 'csv'
+      ? { csv: options.source }
+      : { [format]: { path: options.source, ...(options.timezone ? { timezone: options.timezone } : {}) } },
+  );
   return [
     {
       mapping: options.mapping,
@@ -89,6 +110,28 @@ function validationSteps(jobPath: string | undefined, options: ValidateCliOption
       baseDir: process.cwd(),
     },
   ];
+}
+
+const FILE_FORMATS = ['csv', 'sessionize', 'pretalx', 'frab'] as const;
+type FileFormat = (typeof FILE_FORMATS)[number];
+
+/** The given `--format`, else what the file and the mapping say: a schedule export is JSON or XML. */
+function sourceFormat(file: string, mapping: string, given: string | undefined): FileFormat {
+  if (given !== undefined) {
+    if ((FILE_FORMATS as readonly string[]).includes(given)) return given as FileFormat;
+    throw new ConfigError(`--format ${given}: use one of ${FILE_FORMATS.join(', ')}`, {
+      code: 'EVSYNC_USAGE',
+    });
+  }
+  const extension = extname(file).toLowerCase();
+  if (extension !== '.json' && extension !== '.xml') return 'csv';
+  const name = basename(mapping, extname(mapping)).toLowerCase();
+  if (name === 'sessionize' || name === 'pretalx') return name;
+  if (extension === '.xml') return 'frab';
+  throw new ConfigError(
+    `${file} is not a CSV file: say which export it is with --format sessionize or --format pretalx`,
+    { code: 'EVSYNC_USAGE' },
+  );
 }
 
 function formatResults(results: StepResult[], reportFile: string | undefined): string {

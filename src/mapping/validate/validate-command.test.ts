@@ -110,11 +110,33 @@ describe('evsync validate', () => {
     ]);
   });
 
+  it('reads a schedule export given with --source: by the mapping for .json and .xml, or by --format', async () => {
+    const fixtures = join(import.meta.dirname, '../../../test/fixtures/mappings');
+    const all = join(fixtures, 'sessionize-all.json');
+    expect(await main(['node', 'evsync', 'validate', '--source', all, '--mapping', 'sessionize'])).toBe(0);
+    expect(out).toMatch(/← sessionize schedule .*sessionize-all\.json/);
+    expect(out).toMatch(/intents +event 11, speaker 10/);
+    out = '';
+    const frab = join(fixtures, 'frab-schedule.xml');
+    const args = ['validate', '--source', frab, '--format', 'frab', '--timezone', 'Europe/Berlin'];
+    expect(await main(['node', 'evsync', ...args, '--mapping', 'pretalx'])).toBe(0);
+    expect(out).toMatch(/← frab schedule /);
+  });
+
   it.each([
     [['validate'], /Give a job file, or --source FILE with --mapping NAME/],
     [['validate', '--source', 'x.csv'], /--mapping NAME/],
     [['validate', '--source', join(dir, 'missing.csv'), '--mapping', 'users'], /does not exist/],
     [['validate', '--source', 'x.csv', '--mapping', 'nope'], /no shipped mapping "nope"/],
+    [['validate', '--source', 'x.json', '--mapping', 'users'], /--format sessionize or --format pretalx/],
+    [
+      ['validate', '--source', 'x.csv', '--format', 'xlsx', '--mapping', 'users'],
+      /--format xlsx: use one of csv, /,
+    ],
+    [
+      ['validate', '--source', 'x.csv', '--timezone', 'UTC', '--mapping', 'users'],
+      /--timezone is for schedule/,
+    ],
     [
       ['validate', '--source', 'x.csv', '--mapping', 'users', '--report', 'r.txt'],
       /must end in \.csv or \.json/,
