@@ -122,6 +122,34 @@ describe('loadMapping', () => {
     });
   });
 
+  it("a module's mistake on a row is that row's problem: a throw, nothing returned, an intent without kind", async () => {
+    const path = file(
+      'careless.mjs',
+      `export const mapping = {
+        kinds: ['user'],
+        mapRow(row) {
+          if (row.case === 'throw') return row.missing.x;
+          if (row.case === 'nothing') return undefined;
+          return [{ params: {} }];
+        },
+      };\n`,
+    );
+    const mapper = (await loadMapping(path)).bind(['case']);
+    const problemOf = (value: string): string | undefined => {
+      const mapped = mapper({ case: value }, { source: 's', row: 1 });
+      return mapped.type === 'drafts' ? mapped.problems[0]?.message : undefined;
+    };
+    expect(problemOf('throw')).toMatch(
+      /^the mapping module careless\.mjs threw on this row: .*undefined.*; fix its mapRow$/,
+    );
+    expect(problemOf('nothing')).toBe(
+      'the mapping module careless.mjs returned undefined for this row: mapRow must return a list of intents, { skip: reason } or { problems: [...] }',
+    );
+    expect(problemOf('no kind')).toBe(
+      'the mapping module careless.mjs returned an intent without kind or params at index 0 ({"params":{}}) for this row',
+    );
+  });
+
   it('refuses a module without a mapping export', async () => {
     await expect(loadMapping(file('empty.mjs', 'export const other = 1;\n'))).rejects.toThrow(
       /must export `mapping`/,

@@ -1,9 +1,10 @@
 import { pathToFileURL } from 'node:url';
 import { basename, extname } from 'node:path';
+import { messageOf } from '../errors/evsync-error.js';
 import type { FlatParams } from '../platform/params.js';
 import type { RawRecord, RowOrigin } from '../sources/source-row.js';
 import { INTENT_KINDS, type IntentKind } from './intent.js';
-import type { DraftProblem, IntentDraft, LoadedMapping } from './loaded-mapping.js';
+import type { DraftProblem, IntentDraft, LoadedMapping, RowMapping } from './loaded-mapping.js';
 import type { OnDuplicate } from './mapped-item.js';
 import { MappingError } from './mapping-error.js';
 
@@ -68,8 +69,21 @@ export async function loadMappingModule(file: string, vendor: string): Promise<L
     );
   }
   const mapRow = module.mapRow.bind(module);
+  const name = basename(file, extname(file));
+  /** A module's mistake on one row is that row's problem: the other rows go on. */
+  const failed = (message: string): RowMapping => ({
+    type: 'drafts',
+    drafts: [],
+    problems: [
+      {
+        field: '',
+        message: `the mapping module ${basename(file)} ${message}`,
+        code: 'MAPPING_MODULE_FAILED',
+      },
+    ],
+  });
   return {
-    name: basename(file, extname(file)),
+    name,
     file,
     vendor,
     description: module.description,
@@ -78,13 +92,32 @@ export async function loadMappingModule(file: string, vendor: string): Promise<L
     unique: module.unique ?? [],
     columns: [],
     bind: () => (values, origin) => {
-      const result = mapRow(values, { origin, vendor });
-      if (!Array.isArray(result)) {
-        return 'skip' in result
-          ? { type: 'skip', reason: result.skip }
-          : { type: 'drafts', drafts: [], problems: [...result.problems] };
+      let result: unknown;
+      try {
+        result = mapRow(values, { origin, vendor });
+      } catch (error) {
+        return failed(`threw on this row: ${messageOf(error)}; fix its mapRow`);
       }
-      const drafts: IntentDraft[] = result.map((intent) => ({
+      if (!Array.isArray(result)) {
+        const shape = result as Partial<{ skip: unknown; problems: unknown }> | null | undefined;
+        if (typeof shape?.skip === 'string') return { type: 'skip', reason: shape.skip };
+        if (Array.isArray(shape?.problems))
+          return { type: 'drafts', drafts: [], problems: [...(shape.problems as DraftProblem[])] };
+        return failed(
+          `returned ${describeValue(result)} for this row: mapRow must return a list of intents, { skip: reason } or { problems: [...] }`,
+        );
+      }
+      const malformed = (result as unknown[]).findIndex(
+        (intent) =>
+          typeof (intent as Partial<ModuleIntent> | null)?.kind !== 'string' ||
+          typeof (intent as ModuleIntent).params !== 'object',
+      );
+      if (malformed !== -1) {
+        return failed(
+          `returned an intent without kind or params at index ${malformed} (${describeValue(result[malformed])}) for this row`,
+        );
+      }
+      const drafts: IntentDraft[] = (result as ModuleIntent[]).map((intent) => ({
         kind: intent.kind,
         op: intent.op ?? 'upsert',
         params: intent.params,
@@ -94,4 +127,10 @@ export async function loadMappingModule(file: string, vendor: string): Promise<L
       return { type: 'drafts', drafts, problems: [] };
     },
   };
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  const json = JSON.stringify(value) ?? typeof value;
+  return json.length > 60 ? `${json.slice(0, 57)}…` : json;
 }
