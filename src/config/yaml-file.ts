@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError } from '../errors/evsync-error.js';
+import { explainIssues } from './zod-issues.js';
 
 /** One problem found in a YAML file, located for a person to fix. */
 export interface YamlIssue {
@@ -53,12 +54,15 @@ export function parseYamlText<S extends z.ZodType>(
   if (syntaxIssues.length > 0) throw yamlError(what, file, syntaxIssues);
   const parsed = schema.safeParse(doc.toJS());
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((issue) => ({
-    file,
-    line: lineOf(doc, lineCounter, issue.path),
-    path: issue.path.map(String).join('.'),
-    message: issue.message,
-  }));
+  const issues = explainIssues(parsed.error.issues)
+    .map((issue) => ({
+      file,
+      line: lineOf(doc, lineCounter, issue.path),
+      path: issue.path.map(String).join('.'),
+      message: issue.message,
+    }))
+    // In file order, as a person fixes them (`sort` keeps the order of one line's problems).
+    .sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
   throw yamlError(what, file, issues);
 }
 

@@ -47,47 +47,44 @@ describe('loadMapping', () => {
     );
     const error = await loadMapping(path).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(YamlFileError);
-    const issues = (error as YamlFileError).issues.map((i) => `${i.line}: ${i.path}: ${i.message}`);
-    // Structure first: zod reports all structural problems of the file together.
-    expect(issues.some((i) => i.startsWith('1: on_duplicate'))).toBe(true);
-    expect(issues.some((i) => i.startsWith('8: intents.0.params.first_name'))).toBe(true);
     expect((error as Error).message).toContain(path);
+    // Structure and rules together, in file order, each naming what was written.
+    expect((error as YamlFileError).issues.map((i) => `${i.line}: ${i.path}: ${i.message}`)).toEqual([
+      '1: on_duplicate: Invalid option: expected one of "error"|"first"|"last"',
+      expect.stringMatching(/^4: intents\.0\.op: a user cannot be removed by a source row/),
+      expect.stringMatching(
+        /^6: intents\.0\.params\.emial: emial is not a param of a user: use a short name \(client_id, email/,
+      ),
+      expect.stringMatching(/^7: .*write user\[\{vendor\}_auth_attributes\]/),
+      expect.stringMatching(
+        /^8: intents\.0\.params\.first_name\.transforms\.0: "shout" is not a transform: use one of trim, lower, .*\{replace: …\}$/,
+      ),
+      expect.stringMatching(/^9: .*template: has an unbalanced \{ or \}/),
+      expect.stringMatching(/^10: .*timezone: "Mars\/Olympus" is not an IANA time zone/),
+      expect.stringMatching(/^11: intents\.1\.key: a check_in needs a key/),
+      expect.stringMatching(/^12: .*matches: is not a valid regular expression/),
+    ]);
+  });
 
-    const fixed = file(
-      'rules.yaml',
+  it('names the form a malformed value was meant as, or what was written when none fits', async () => {
+    const path = file(
+      'values.yaml',
       [
-        'on_duplicate: first',
         'intents:',
         '  - kind: user',
-        '    op: remove',
         '    params:',
-        '      emial: Email',
-        '      user[svc_auth_attributes][email]: Email',
-        '      last_name: { template: "{Last" }',
-        '      tags: { column: Tags, transforms: [{ datetime: { timezone: Mars/Olympus } }] }',
-        '  - kind: check_in',
-        '    when: { column: Status, matches: "([" }',
-        '    params:',
-        '      mode: { const: 1 }',
+        '      last_name: { colum: Email }',
+        '      position: { column: Job, transform: [trim] }',
+        '      tags: { column: Tags, transforms: [{ datetime: { date_order: ymd } }] }',
         '',
       ].join('\n'),
     );
-    const rules = await loadMapping(fixed).catch((e: unknown) => e);
-    const messages = (rules as YamlFileError).issues.map((i) => `${i.line}: ${i.path}: ${i.message}`);
-    expect(messages).toEqual(
-      expect.arrayContaining([
-        expect.stringMatching(/^4: intents\.0\.op: a user cannot be removed by a source row/),
-        expect.stringMatching(
-          /^6: intents\.0\.params\.emial: emial is not a param of a user: use a short name \(client_id, email/,
-        ),
-        expect.stringMatching(/^7: .*write user\[\{vendor\}_auth_attributes\]/),
-        expect.stringMatching(/^8: .*template: has an unbalanced \{ or \}/),
-        expect.stringMatching(/^9: .*timezone: "Mars\/Olympus" is not an IANA time zone/),
-        expect.stringMatching(/^10: intents\.1\.key: a check_in needs a key/),
-        expect.stringMatching(/^11: .*matches: is not a valid regular expression/),
-      ]),
-    );
-    expect(messages).toHaveLength(7);
+    const error = (await loadMapping(path).catch((e: unknown) => e)) as YamlFileError;
+    expect(error.issues.map((i) => `${i.line}: ${i.path}: ${i.message}`)).toEqual([
+      '4: intents.0.params.last_name: {colum: …} is not a value: write a column name, a list of aliases, or one of {column: …}, {template: …}, {const: …}, {first_of: […]}',
+      '5: intents.0.params.position: Unrecognized key: "transform"',
+      '6: intents.0.params.tags.transforms.0.datetime.date_order: Invalid option: expected one of "dmy"|"mdy"',
+    ]);
   });
 
   it('names the shipped mappings when a name is unknown', async () => {

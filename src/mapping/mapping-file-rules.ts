@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { explainIssues } from '../config/zod-issues.js';
 import type { IntentKind } from './intent.js';
 import { REMOVABLE_KINDS, writeOperation } from './intent-identity.js';
 import type {
@@ -7,7 +9,7 @@ import type {
   TransformSpec,
   ValueSpec,
 } from './mapping-file-schema.js';
-import { mappingFileSchema } from './mapping-file-schema.js';
+import { intentSpecSchema, mappingFileSchema, valueSchema } from './mapping-file-schema.js';
 import { paramAliases, resolveParamName } from './param-aliases.js';
 import { validateWriteParams } from './schemas/validate-write-params.js';
 import { ADDRESS_FIELDS, PHONE_FIELDS } from './schemas/user-account-params.js';
@@ -19,14 +21,54 @@ type Issue = { path: PropertyKey[]; message: string };
  * The mapping-file schema with the rules that need more than structure: param names the
  * platform knows (asked of the write-param validator itself, so the two never disagree),
  * time zones, regular expressions, templates. Every problem is reported at once, with its
- * path, so loadYamlFile can point at its line.
+ * path, so loadYamlFile can point at its line: when the file's structure is wrong, the
+ * rules still check every intent whose own structure is right.
  */
 export function mappingFileSchemaFor(vendor: string) {
-  return mappingFileSchema.superRefine((file, ctx) => {
-    for (const issue of mappingFileIssues(file, vendor)) {
-      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
-    }
+  return z.unknown().transform((raw, ctx): MappingFile => {
+    const parsed = mappingFileSchema.safeParse(raw);
+    const issues = parsed.success
+      ? mappingFileIssues(parsed.data, vendor)
+      : [...explainIssues(parsed.error.issues), ...wellFormedIntentIssues(raw, vendor)];
+    for (const issue of issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    return parsed.success ? parsed.data : z.NEVER;
   });
+}
+
+/**
+ * The rules of each intent, in a file whose structure failed: a malformed value (already
+ * reported) stands in as a plain column, so its param's name is still checked; an intent
+ * still malformed after that is left to its structural problems.
+ */
+function wellFormedIntentIssues(raw: unknown, vendor: string): Issue[] {
+  const intents = (raw as { intents?: unknown } | null)?.intents;
+  if (!Array.isArray(intents)) return [];
+  return intents.flatMap((intent, i) => {
+    const parsed = intentSpecSchema.safeParse(withWellFormedValues(intent));
+    return parsed.success ? intentIssues(parsed.data, vendor, ['intents', i]) : [];
+  });
+}
+
+const STAND_IN = 'column';
+
+function withWellFormedValues(intent: unknown): unknown {
+  if (intent === null || typeof intent !== 'object' || Array.isArray(intent)) return intent;
+  const copy: Record<string, unknown> = { ...(intent as Record<string, unknown>) };
+  const params = copy.params;
+  if (params !== null && typeof params === 'object' && !Array.isArray(params)) {
+    copy.params = Object.fromEntries(
+      Object.entries(params).map(([name, value]) => [
+        name,
+        valueSchema.safeParse(value).success ? value : STAND_IN,
+      ]),
+    );
+  }
+  if (copy.key !== undefined && !valueSchema.safeParse(copy.key).success) copy.key = STAND_IN;
+  const shape = intentSpecSchema.shape;
+  for (const field of ['when', 'addresses', 'phones'] as const) {
+    if (copy[field] !== undefined && !shape[field].safeParse(copy[field]).success) delete copy[field];
+  }
+  return copy;
 }
 
 export function mappingFileIssues(file: MappingFile, vendor: string): Issue[] {

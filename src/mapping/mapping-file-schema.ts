@@ -29,30 +29,44 @@ export const SIMPLE_TRANSFORMS = [
   'digits_and_plus',
 ] as const;
 
-export const transformSchema = z.union([
-  z.enum(SIMPLE_TRANSFORMS),
-  z.strictObject({ split: z.string().min(1).describe('Splits the value into a list at this separator.') }),
-  z.strictObject({ join: z.string().describe('Joins a list into one value with this separator.') }),
-  z.strictObject({ default: z.string().describe('The value to use when it is empty.') }),
-  z.strictObject({
-    lookup: z.strictObject({
-      table: z
-        .record(z.string(), z.string())
-        .describe('Source value → value sent; keys match ignoring case.'),
-      default: z.string().optional().describe('For values not in the table; without it they are an error.'),
+/** `"shout"`, `{colum: …}`: how a value that fits nothing is named in a message. */
+function given(input: unknown): string {
+  if (input !== null && typeof input === 'object' && !Array.isArray(input)) {
+    return `{${Object.keys(input).join(', ')}: …}`;
+  }
+  const json = JSON.stringify(input) ?? String(input);
+  return json.length > 40 ? `${json.slice(0, 37)}…` : json;
+}
+
+const TRANSFORM_HINT = `use one of ${SIMPLE_TRANSFORMS.join(', ')}, or {split: …}, {join: …}, {default: …}, {lookup: …}, {datetime: …}, {replace: …}`;
+
+export const transformSchema = z.union(
+  [
+    z.enum(SIMPLE_TRANSFORMS),
+    z.strictObject({ split: z.string().min(1).describe('Splits the value into a list at this separator.') }),
+    z.strictObject({ join: z.string().describe('Joins a list into one value with this separator.') }),
+    z.strictObject({ default: z.string().describe('The value to use when it is empty.') }),
+    z.strictObject({
+      lookup: z.strictObject({
+        table: z
+          .record(z.string(), z.string())
+          .describe('Source value → value sent; keys match ignoring case.'),
+        default: z.string().optional().describe('For values not in the table; without it they are an error.'),
+      }),
     }),
-  }),
-  z.strictObject({
-    datetime: z.strictObject({
-      timezone: z.string().optional().describe('IANA zone for times written without an offset.'),
-      timezone_column: columnRefSchema.optional().describe('A column holding the IANA zone per row.'),
-      date_order: z.enum(['dmy', 'mdy']).optional().describe('How to read 03/04/2026.'),
+    z.strictObject({
+      datetime: z.strictObject({
+        timezone: z.string().optional().describe('IANA zone for times written without an offset.'),
+        timezone_column: columnRefSchema.optional().describe('A column holding the IANA zone per row.'),
+        date_order: z.enum(['dmy', 'mdy']).optional().describe('How to read 03/04/2026.'),
+      }),
     }),
-  }),
-  z.strictObject({
-    replace: z.strictObject({ pattern: z.string().min(1), with: z.string() }),
-  }),
-]);
+    z.strictObject({
+      replace: z.strictObject({ pattern: z.string().min(1), with: z.string() }),
+    }),
+  ],
+  { error: (issue) => `${given(issue.input)} is not a transform: ${TRANSFORM_HINT}` },
+);
 
 export const columnValueSchema = z.strictObject({
   column: columnRefSchema,
@@ -73,9 +87,15 @@ const VALUE_HINT =
 /** A bare list is a column with its aliases: `[Last Name, Surname]`. */
 const aliasListSchema = z.array(z.string().min(1)).min(1);
 
+/** The message of a value that fits none of the forms, naming what was written. */
+const notAValue =
+  (forms: string) =>
+  (issue: { input?: unknown }): string =>
+    `${given(issue.input)} is not a value: ${forms}`;
+
 const baseValueSchema = z.union(
   [z.string().min(1), aliasListSchema, columnValueSchema, templateValueSchema, constValueSchema],
-  { error: VALUE_HINT },
+  { error: notAValue(VALUE_HINT) },
 );
 
 export const firstOfValueSchema = z.strictObject({
@@ -93,7 +113,7 @@ export const simpleValueSchema = z.union(
     constValueSchema,
     firstOfValueSchema,
   ],
-  { error: VALUE_HINT },
+  { error: notAValue(VALUE_HINT) },
 );
 
 export const jsonValueSchema = z.strictObject({
@@ -103,7 +123,7 @@ export const jsonValueSchema = z.strictObject({
 });
 
 export const valueSchema = z.union([simpleValueSchema, jsonValueSchema], {
-  error: `${VALUE_HINT} or {json: …}`,
+  error: notAValue(`${VALUE_HINT} or {json: …}`),
 });
 
 const CONDITION_OPERATORS = ['equals', 'not_equals', 'in', 'not_in', 'present', 'matches'] as const;
