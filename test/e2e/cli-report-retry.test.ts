@@ -102,9 +102,16 @@ describe('evsync report and evsync retry', () => {
     expect(badSince.stderr).toMatch(/--since "yesterday" is not a time/);
     expect((await runCli('retry', 'no-such-run')).code).toBe(2);
 
-    // Users failed only in the mapping (never planned); the rest failed before this instant.
+    // Users failed only in the mapping (never planned): retry says what to do instead.
+    const users = await runCli('retry', runId, '--kind', 'user');
+    expect(users.code).toBe(0);
+    expect(users.stdout).toBe(
+      `Run ${runId} has no failed intents matching that filter: nothing to retry.\n` +
+        `1 row(s) failed before anything was sent (the source or the mapping refused them: evsync report ${runId} --status failed). ` +
+        'Fix them in the source and run the job again: only those rows and what changed are sent.\n',
+    );
+    // The rest failed before this instant.
     for (const filter of [
-      ['--kind', 'user'],
       ['--client-id', 'rt1'],
       ['--since', new Date(Date.now() + 60_000).toISOString()],
       ['--kind', 'contact', '--client-id', 'rte1'],

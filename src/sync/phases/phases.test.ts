@@ -9,11 +9,14 @@ describe('phases', () => {
     expect(phaseOf({ kind: 'speaker', plannedAction: 'create' })).toBe('links');
     expect(phaseOf({ kind: 'schedule', plannedAction: 'delete' })).toBe('unlinks');
     expect(phaseOf({ kind: 'user', plannedAction: 'delete' })).toBe('removals');
+    // After whole schedules (a schedule PUT replaces what RSVPs add) and their clears.
+    expect(phaseOf({ kind: 'rsvp', plannedAction: 'create' })).toBe('rsvps');
+    expect(phaseOf({ kind: 'rsvp', plannedAction: 'delete' })).toBe('unlinks');
     const split = splitByPhase([
       { kind: 'speaker', plannedAction: 'create' },
       { kind: 'user', plannedAction: 'create' },
     ] as const);
-    expect([...split.keys()]).toEqual(['users', 'events', 'links', 'unlinks', 'removals']);
+    expect([...split.keys()]).toEqual(['users', 'events', 'links', 'unlinks', 'rsvps', 'removals']);
     expect(split.get('users')).toHaveLength(1);
   });
 });

@@ -5,15 +5,18 @@ import { PARENT_KINDS } from '../../mapping/intent.js';
  * The order of a run (DESIGN "Phases"): users, then events (an event may name its speakers
  * by user client_id), then what links them, then
  * mirror-mode deletes in the reverse order so that links go before the objects they name.
+ * RSVPs go after whole schedules and their mirror clears: a schedule `PUT` replaces the
+ * user's schedule, so an RSVP sent at the same time for that user could be wiped by it.
  */
-export const PHASES = ['users', 'events', 'links', 'unlinks', 'removals'] as const;
+export const PHASES = ['users', 'events', 'links', 'unlinks', 'rsvps', 'removals'] as const;
 export type PhaseName = (typeof PHASES)[number];
 
 export const PHASE_LABELS: Record<PhaseName, string> = {
   users: 'users',
   events: 'events',
-  links: 'speakers, schedules, RSVPs, contacts, check-ins',
+  links: 'speakers, schedules, contacts, check-ins',
   unlinks: 'mirror deletes of links',
+  rsvps: 'RSVPs',
   removals: 'mirror deletes of users and events',
 };
 
@@ -22,6 +25,7 @@ const parentKinds: ReadonlySet<string> = new Set(PARENT_KINDS);
 export function phaseOf(intent: Pick<PlannedIntent, 'kind' | 'plannedAction'>): PhaseName {
   const parent = parentKinds.has(intent.kind);
   if (intent.plannedAction === 'delete') return parent ? 'removals' : 'unlinks';
+  if (intent.kind === 'rsvp') return 'rsvps';
   if (!parent) return 'links';
   return intent.kind === 'user' ? 'users' : 'events';
 }

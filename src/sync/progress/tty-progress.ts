@@ -8,6 +8,7 @@ const BAR_LABELS: Record<PhaseName, string> = {
   events: 'events',
   links: 'links',
   unlinks: 'link deletes',
+  rsvps: 'RSVPs',
   removals: 'deletes',
 };
 const REDRAW_MS = 100;
