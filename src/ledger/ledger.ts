@@ -208,6 +208,12 @@ export interface Ledger {
   /** Non-terminal change, e.g. `resume` sets `running` again (clears `finishedAt`). */
   setRunStatus(runId: string, status: RunStatus): Promise<void>;
   getRun(runId: string): Promise<RunRecord | undefined>;
+  /**
+   * Claims a run for this process while it runs, resumes or retries it: every evsync
+   * sharing the ledger sees the claim, and a process that dies drops it. Throws
+   * `EVSYNC_RUN_BUSY` when another holds it. Resolves to the release.
+   */
+  claimRun(runId: string): Promise<() => Promise<void>>;
   /** Newest first. @defaultValue limit 20 */
   listRuns(limit?: number): Promise<RunRecord[]>;
 

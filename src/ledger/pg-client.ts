@@ -76,6 +76,34 @@ export async function openPgClient(options: PgClientOptions): Promise<SqlClient>
         conn.release();
       }
     },
+    tryLock: async (name) => {
+      // A session-level advisory lock on a connection of its own: held as long as the
+      // run goes on without taking one of the pool's, and let go if the process dies.
+      const conn = new pg.Client({
+        connectionString: options.databaseUrl,
+        ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
+      });
+      conn.on('error', () => undefined);
+      await conn.connect();
+      // Keyed by the schema the tables are in, however it was chosen (option or URL).
+      const key = `evsync:${name}`;
+      const [row] = (
+        await conn.query<{ ok: boolean }>(
+          "SELECT pg_try_advisory_lock(hashtext(coalesce(current_schema(), '') || ':' || $1)) AS ok",
+          [key],
+        )
+      ).rows;
+      if (row?.ok !== true) {
+        await conn.end().catch(() => undefined);
+        return undefined;
+      }
+      return async () => {
+        await conn
+          .query("SELECT pg_advisory_unlock(hashtext(coalesce(current_schema(), '') || ':' || $1))", [key])
+          .catch(() => undefined);
+        await conn.end().catch(() => undefined);
+      };
+    },
     close: async () => {
       if (pool.ended || pool.ending) return;
       await pool.end();

@@ -48,6 +48,7 @@ export async function openPgliteClient(dataDir: string): Promise<EmbeddedClientH
   };
   const direct = executorOf(thread);
   let closed = false;
+  const held = new Set<string>();
   const client: SqlClient = {
     query: (sql, params) => exclusive(() => direct.query(sql, params)),
     execScript: (sql) => exclusive(() => direct.execScript(sql)),
@@ -64,6 +65,15 @@ export async function openPgliteClient(dataDir: string): Promise<EmbeddedClientH
         }
       }),
     withMigrationLock: (work) => work(client),
+    // The folder lock keeps other processes out of the store: locks are this process's.
+    tryLock: (name) => {
+      if (held.has(name)) return Promise.resolve(undefined);
+      held.add(name);
+      return Promise.resolve(() => {
+        held.delete(name);
+        return Promise.resolve();
+      });
+    },
     close: async () => {
       if (closed) return;
       closed = true;

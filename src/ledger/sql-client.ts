@@ -14,5 +14,10 @@ export interface SqlClient extends SqlExecutor {
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /** Runs `work` holding the migration lock, so concurrent opens migrate once. */
   withMigrationLock<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
+  /**
+   * Takes a named lock that every process sharing the store sees, without waiting: its
+   * release, or undefined when someone holds it. A process that dies lets it go.
+   */
+  tryLock(name: string): Promise<(() => Promise<void>) | undefined>;
   close(): Promise<void>;
 }

@@ -84,6 +84,18 @@ export class SqlLedger implements Ledger {
     return rows[0] === undefined ? undefined : toRunRecord(rows[0]);
   }
 
+  async claimRun(runId: string): Promise<() => Promise<void>> {
+    const release = await this.sql().tryLock(`run:${runId}`);
+    if (release === undefined) {
+      throw new LedgerError(
+        `Run ${runId} is being worked on by another evsync process (its run, a resume or a retry of it). ` +
+          'Wait for that to end (see `evsync runs`), then try again.',
+        { code: 'EVSYNC_RUN_BUSY' },
+      );
+    }
+    return release;
+  }
+
   async listRuns(limit = 20): Promise<RunRecord[]> {
     const rows = await this.sql().query<RunRow>(q.SELECT_RUNS, [Math.max(0, Math.floor(limit))]);
     return rows.map(toRunRecord);

@@ -1,20 +1,24 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import { PlatformClient } from '../../src/platform/platform-client.js';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { startSandbox } from '../../src/sandbox/start-sandbox.js';
 import { resumeRun } from '../../src/sync/engine/resume-run.js';
+import { SERVICES, serviceAvailable } from '../helpers/services.js';
 import { jobYaml, people, usersCsv } from './sync-harness.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+const postgresUp = await serviceAvailable('postgres');
 const USERS = 300;
 
 /** `evsync run` as a user starts it, in its own process, against the sandbox of this test. */
-function spawnRun(dir: string, sandbox: RunningSandbox): ChildProcess {
+function spawnRun(dir: string, sandbox: RunningSandbox, env: NodeJS.ProcessEnv = {}): ChildProcess {
   return spawn(
     process.execPath,
     ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'run', join(dir, 'job.yaml')],
@@ -28,6 +32,7 @@ function spawnRun(dir: string, sandbox: RunningSandbox): ChildProcess {
         EVSYNC_DATA_DIR: join(dir, 'data'),
         LOG_LEVEL: 'silent',
         DATABASE_URL: '',
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -183,4 +188,45 @@ describe('interrupted runs (spawned evsync process)', () => {
     expect(sandbox.counters.callsTo('POST', '/user')).toBe(USERS);
     expect(sandbox.counters.duplicates()).toEqual({});
   }, 300_000);
+
+  it.runIf(postgresUp)(
+    'on a shared PostgreSQL ledger, a live run cannot be resumed by another process; once killed, it can',
+    async () => {
+      const schema = `evsync_claim_${randomBytes(4).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: SERVICES.postgres.url });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      const child = spawnRun(dir, sandbox, {
+        DATABASE_URL: `${SERVICES.postgres.url}?options=-c%20search_path%3D${schema}`,
+      });
+      const done = exited(child);
+      const ledger = await openLedger({ databaseUrl: SERVICES.postgres.url, schema });
+      const client = new PlatformClient({
+        baseUrl: sandbox.url,
+        keyId: sandbox.keyId,
+        signingKey: sandbox.signingKey,
+        rateLimit: { requestsPerSecond: 2_000, concurrency: 8 },
+      });
+      try {
+        await waitFor(() => sandbox.counters.callsTo('POST', '/user') >= 40, 200_000);
+        const [run] = await ledger.listRuns(1);
+        const deps = { ledger, platform: client, concurrency: 8 };
+        await expect(resumeRun(deps, run!.id)).rejects.toMatchObject({ code: 'EVSYNC_RUN_BUSY' });
+        child.kill('SIGKILL');
+        expect((await done).signal).toBe('SIGKILL');
+        // The killed process's session, and its claim, end with its socket.
+        const resumed = await resumeRun(deps, run!.id);
+        expect(resumed.run.status).toBe('completed');
+        expect(sandbox.counters.duplicates()).toEqual({});
+        expect(sandbox.state.conferenceUsers().filter((u) => u.email.startsWith('k'))).toHaveLength(USERS);
+      } finally {
+        child.kill('SIGKILL');
+        await client.close();
+        await ledger.close();
+        await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await admin.end();
+      }
+    },
+    300_000,
+  );
 });

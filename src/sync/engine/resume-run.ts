@@ -14,6 +14,7 @@ import { executeAndFinish } from './execute-and-finish.js';
 import { isSuccess } from './intent-result.js';
 import { PLATFORM_DOWN_CODES } from './platform-down.js';
 import { restorePlanned } from './restore-params.js';
+import { whileClaimed } from './run-claim.js';
 import type { RunSummary } from './run-summary.js';
 import { totalsOf } from './run-summary.js';
 
@@ -25,15 +26,21 @@ import { totalsOf } from './run-summary.js';
  * started (its send mark) is held back, not posted again.
  */
 export async function resumeRun(deps: EngineDeps, runId: string): Promise<RunSummary> {
-  const { ledger } = deps;
-  const run = await ledger.getRun(runId);
+  const run = await deps.ledger.getRun(runId);
   if (!run) throw unknownRunError(runId);
+  return whileClaimed(deps.ledger, runId, () => resumeClaimed(deps, run));
+}
+
+async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSummary> {
+  const { ledger } = deps;
+  const runId = run.id;
   if (run.status === 'completed' && (await ledger.pendingIntents(runId, { limit: 1 })).length === 0) {
     // Nothing to do: its status and timings stay those of the run that finished it.
     deps.logger?.info({ runId }, 'run is completed: nothing to resume');
     const counts = await ledger.resultCounts(runId);
     return { run, counts, totals: totalsOf(counts) };
   }
+  // Claimed: no live evsync works on it, so a run still marked running was cut off.
   if (run.status === 'running') deps.logger?.warn({ runId }, 'run is marked running: resuming it as crashed');
   await ledger.setRunStatus(runId, 'running');
   // What failed only because the platform was down (or refused our key) is sent again, and

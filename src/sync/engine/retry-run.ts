@@ -1,10 +1,11 @@
 import { unknownRunError } from '../../ledger/ledger-error.js';
 import type { IntentKind } from '../../mapping/intent.js';
-import type { PlannedIntent } from '../../ledger/ledger.js';
+import type { PlannedIntent, RunRecord } from '../../ledger/ledger.js';
 import { PARENT_MISSING } from '../phases/dependency-gate.js';
 import type { EngineDeps } from './engine-deps.js';
 import { executeAndFinish, isParentKind } from './execute-and-finish.js';
 import { restorePlanned } from './restore-params.js';
+import { whileClaimed } from './run-claim.js';
 import type { RunSummary } from './run-summary.js';
 
 export interface RetryFilter {
@@ -17,8 +18,9 @@ export interface RetryFilter {
 
 /**
  * Re-sends the intents that failed in a run, with the dependents skipped because of them,
- * as a new run (`retryOf` in its options) so that the first run's history stays as it was. Rows that failed in mapping were never
- * planned and are not retried: fix the source and run the job again.
+ * as a new run (`retryOf` in its options) so that the first run's history stays as it
+ * was. Rows that failed in mapping were never planned and are not retried: fix the source
+ * and run the job again.
  */
 export async function retryRun(
   deps: EngineDeps,
@@ -28,6 +30,16 @@ export async function retryRun(
   const { ledger } = deps;
   const base = await ledger.getRun(runId);
   if (!base) throw unknownRunError(runId);
+  return whileClaimed(ledger, runId, () => retryClaimed(deps, base, filter));
+}
+
+async function retryClaimed(
+  deps: EngineDeps,
+  base: RunRecord,
+  filter: RetryFilter,
+): Promise<RunSummary | undefined> {
+  const { ledger } = deps;
+  const runId = base.id;
   const failed = (
     await ledger.plannedByResult(runId, {
       actions: ['failed'],
@@ -46,8 +58,10 @@ export async function retryRun(
       filter: { since: filter.since?.toISOString(), kinds: filter.kinds, keys: filter.keys },
     },
   });
-  await ledger.recordPlannedIntents(run.id, work);
-  return executeAndFinish(deps, { runId: run.id, work, unchanged: [] });
+  return whileClaimed(ledger, run.id, async () => {
+    await ledger.recordPlannedIntents(run.id, work);
+    return executeAndFinish(deps, { runId: run.id, work, unchanged: [] });
+  });
 }
 
 /**

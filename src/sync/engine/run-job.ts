@@ -11,6 +11,7 @@ import type { EngineDeps } from './engine-deps.js';
 import { executeAndFinish } from './execute-and-finish.js';
 import { rowResult } from './intent-result.js';
 import { recordPlanInOrder } from './plan-recorder.js';
+import { whileClaimed } from './run-claim.js';
 import type { RunSummary } from './run-summary.js';
 
 export interface RunJobOptions {
@@ -101,23 +102,24 @@ export async function runJob(deps: EngineDeps, options: RunJobOptions): Promise<
     },
     'run planned',
   );
-  const recording = recordPlanInOrder(ledger, run.id, plan.work, plan.unchanged);
-  let result: RunSummary;
-  try {
-    result = await executeAndFinish(deps, {
-      runId: run.id,
-      work: plan.work,
-      unchanged: plan.unchanged,
-      preResults: plan.rowResults.map((row) => rowResult(run.id, row)),
-      recorded: recording.recorded,
-    });
-  } finally {
-    // A stopped run still records its whole plan, so that `resume` knows all of it. A
-    // recording error already aborted the run with its message.
-    await recording.done.catch((error: unknown) =>
-      logger?.error({ err: error, runId: run.id }, 'recording the plan failed'),
-    );
-  }
+  const result = await whileClaimed(ledger, run.id, async () => {
+    const recording = recordPlanInOrder(ledger, run.id, plan.work, plan.unchanged);
+    try {
+      return await executeAndFinish(deps, {
+        runId: run.id,
+        work: plan.work,
+        unchanged: plan.unchanged,
+        preResults: plan.rowResults.map((row) => rowResult(run.id, row)),
+        recorded: recording.recorded,
+      });
+    } finally {
+      // A stopped run still records its whole plan, so that `resume` knows all of it. A
+      // recording error already aborted the run with its message.
+      await recording.done.catch((error: unknown) =>
+        logger?.error({ err: error, runId: run.id }, 'recording the plan failed'),
+      );
+    }
+  });
   logger?.info({ runId: run.id, status: result.run.status, totals: result.totals }, 'run finished');
   return { ...result, plan: summary };
 }

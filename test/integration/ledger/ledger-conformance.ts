@@ -77,6 +77,31 @@ export function describeLedgerConformance(
         expect(await context.ledger().getRun('no-such-run')).toBeUndefined();
       });
 
+      it('lets one holder claim a run at a time, across every ledger open on the store', async () => {
+        const l = context.ledger();
+        const run = await l.createRun({ jobName: 'claimed', mode: 'upsert' });
+        const other = await l.createRun({ jobName: 'claimed', mode: 'upsert' });
+        const release = await l.claimRun(run.id);
+        await expect(l.claimRun(run.id)).rejects.toMatchObject({
+          code: 'EVSYNC_RUN_BUSY',
+          message: expect.stringContaining(`Run ${run.id} is being worked on by another evsync process`),
+        });
+        if (context.fixture().sharedAccess) {
+          const second = await context.fixture().openLedger();
+          try {
+            await expect(second.claimRun(run.id)).rejects.toMatchObject({ code: 'EVSYNC_RUN_BUSY' });
+          } finally {
+            await second.close();
+          }
+        }
+        const releaseOther = await l.claimRun(other.id);
+        await release();
+        await (
+          await l.claimRun(run.id)
+        )();
+        await releaseOther();
+      });
+
       it('finishes a run with counts computed from its results, or with the counts given', async () => {
         const l = context.ledger();
         const run = await l.createRun({ jobName: 'counts', mode: 'upsert' });
