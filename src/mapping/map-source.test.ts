@@ -148,6 +148,22 @@ intents:
     expect(items[1]?.type).toBe('intents');
   });
 
+  it('refuses columns that differ only in case or punctuation, unless the mapping names one exactly', async () => {
+    const yaml = (email: string): string => `
+intents:
+  - kind: user
+    params: { client_id: id, email: ${email}, first_name: f, last_name: l }
+`;
+    const row = { id: 'u1', Email: 'old@x.org', 'E-mail': 'new@x.org', f: 'A', l: 'B' };
+    await expect(run(yaml('email'), [row])).rejects.toMatchObject({
+      code: 'MAPPING_AMBIGUOUS_COLUMN',
+      message:
+        'The source has 2 columns that all read as "email": "Email", "E-mail". Rename one in the source, or write the column exactly as the source does in the mapping.',
+    });
+    const exact = await run(yaml('E-mail'), [row]);
+    expect(params(exact[0])['user[svc_auth_attributes][email]']).toBe('new@x.org');
+  });
+
   describe('duplicates', () => {
     const rows = [
       { id: 'u1', mail: 'a@b.org', f: 'A', l: 'B' },

@@ -1,5 +1,6 @@
 import type { RawRecord } from '../../sources/source-row.js';
 import type { ColumnRef } from '../mapping-file-schema.js';
+import { MappingError } from '../mapping-error.js';
 
 /** `First Name`, `first_name`, `FIRST-NAME` and `FirstName` are one column. */
 export function normalizeColumnName(name: string): string {
@@ -31,25 +32,41 @@ export type CellReader = (values: RawRecord) => string;
  * reading a row is a property access. Remembers what was asked for and what was missing.
  */
 export class ColumnBinder {
-  private readonly byNormalName = new Map<string, string>();
+  /** Header names by their normal form: more than one when they differ only in case or `_ -`. */
+  private readonly byNormalName = new Map<string, string[]>();
+  private readonly exact: ReadonlySet<string>;
   private readonly used = new Set<string>();
   private readonly missingRefs = new Map<string, readonly string[]>();
 
   constructor(readonly header: readonly string[]) {
+    this.exact = new Set(header);
     for (const name of header) {
       const key = normalizeColumnName(name);
-      if (!this.byNormalName.has(key)) this.byNormalName.set(key, name);
+      const names = this.byNormalName.get(key);
+      if (names === undefined) this.byNormalName.set(key, [name]);
+      else names.push(name);
     }
   }
 
-  /** The source's own name of the first alias it has, or `undefined`. */
+  /**
+   * The source's own name of the first alias it has, or `undefined`. A name written
+   * exactly wins; two columns that both match only loosely (`E-mail` and `e_mail`) are a
+   * mistake to fix, not a guess to make.
+   */
   resolve(ref: ColumnRef): string | undefined {
     for (const alias of aliasesOf(ref)) {
-      const found = this.byNormalName.get(normalizeColumnName(alias));
-      if (found !== undefined) {
-        this.used.add(found);
-        return found;
+      const candidates = this.exact.has(alias) ? [alias] : this.byNormalName.get(normalizeColumnName(alias));
+      if (candidates === undefined) continue;
+      if (candidates.length > 1) {
+        throw new MappingError(
+          `The source has ${candidates.length} columns that all read as "${alias}": ${candidates.map((c) => `"${c}"`).join(', ')}. ` +
+            'Rename one in the source, or write the column exactly as the source does in the mapping.',
+          { code: 'MAPPING_AMBIGUOUS_COLUMN' },
+        );
       }
+      const found = candidates[0]!;
+      this.used.add(found);
+      return found;
     }
     const aliases = aliasesOf(ref);
     this.missingRefs.set(aliases.join('\u0000'), aliases);

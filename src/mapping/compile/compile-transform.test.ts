@@ -33,3 +33,16 @@ describe('split', () => {
     );
   });
 });
+
+describe('case and space transforms', () => {
+  const binder = new ColumnBinder([]);
+  it.each([
+    ['lower', 'ÄDA Lovelace', 'äda lovelace'],
+    ['upper', 'straße de', 'STRASSE DE'],
+    ['trim', '  Ada  ', 'Ada'],
+  ] as const)('%s: %j → %j, each element of a list alike', (name, input, expected) => {
+    const transform = compileTransform(name, binder);
+    expect(transform(input, {})).toBe(expected);
+    expect(transform([input, input], {})).toEqual([expected, expected]);
+  });
+});
