@@ -1,3 +1,4 @@
+import { describeOrigin } from '../../sources/source-row.js';
 import type { IntentKind } from '../intent.js';
 import type { MappedItem } from '../mapped-item.js';
 
@@ -46,7 +47,12 @@ export class ValidationSummary {
         break;
       case 'skipped':
         this.rowsSkipped++;
-        record(this.skipped, 'SKIPPED', reasonKind(item.reason), `row ${item.origin.row}: ${item.reason}`);
+        record(
+          this.skipped,
+          'SKIPPED',
+          reasonKind(item.reason),
+          `${describeOrigin(item.origin)}: ${item.reason}`,
+        );
         break;
       case 'duplicate':
         this.rowsDuplicate++;
@@ -82,7 +88,13 @@ function record(groups: Map<string, ProblemGroup>, code: string, field: string, 
 }
 
 /** Skip reasons quote the row's value; grouping is by the part before the quote. */
+/**
+ * The part of a skip reason that is the same for every row it skips: the mapping's
+ * `reason:` without the row's own fact in brackets, else the fact up to its value.
+ */
 function reasonKind(reason: string): string {
+  const withoutFact = reason.replace(/ \([^()]*\)$/, '');
+  if (withoutFact !== reason) return withoutFact;
   const quote = reason.indexOf('"');
   return quote === -1 ? reason : reason.slice(0, quote).trim();
 }

@@ -75,7 +75,7 @@ async function readSample(path: string, displayPath: string, size: number): Prom
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
     throw new SourceError(
       missing
-        ? `CSV file ${displayPath} does not exist: check the path (it is relative to the job file)`
+        ? `CSV file ${displayPath} does not exist (looked for ${path}): check the path`
         : `cannot open CSV file ${displayPath}: ${messageOf(error)}`,
       { code: missing ? 'SOURCE_FILE_NOT_FOUND' : 'SOURCE_FILE_UNREADABLE', cause: error },
     );
