@@ -262,8 +262,11 @@ export interface Ledger {
   loadHashes(kind: IntentKind): Promise<Map<string, string>>;
   setHashes(entries: readonly HashEntry[]): Promise<void>;
   removeHashes(kind: IntentKind, keys: readonly string[]): Promise<void>;
-  /** Keys the ledger knows for a kind (a hash or an id): mirror-mode delete candidates. */
-  knownKeys(kind: IntentKind): Promise<string[]>;
+  /**
+   * Keys of a kind whose last-synced content a run of this job wrote: the job's mirror-mode
+   * delete candidates. What another job synced is never this job's to delete.
+   */
+  knownKeys(kind: IntentKind, jobName: string): Promise<string[]>;
 
   close(): Promise<void>;
 }

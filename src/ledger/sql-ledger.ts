@@ -244,8 +244,10 @@ export class SqlLedger implements Ledger {
     await this.sql().transaction((tx) => inChunks(tx, q.DELETE_HASHES, rows));
   }
 
-  async knownKeys(kind: IntentKind): Promise<string[]> {
-    return (await this.sql().query<{ key: string }>(q.SELECT_KNOWN_KEYS, [kind])).map((row) => row.key);
+  async knownKeys(kind: IntentKind, jobName: string): Promise<string[]> {
+    return (await this.sql().query<{ key: string }>(q.SELECT_KNOWN_KEYS, [kind, jobName])).map(
+      (row) => row.key,
+    );
   }
 
   async close(): Promise<void> {

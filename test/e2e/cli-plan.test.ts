@@ -149,8 +149,9 @@ describe('evsync plan and evsync run --dry-run', () => {
     );
     writeFileSync(
       join(dir, 'mirror.yaml'),
+      // The same job (by name) as p.yaml: mirror mode deletes what that job synced.
       jobYaml(
-        'mirror',
+        'p',
         '  - { mapping: users, source: { csv: ./few.csv } }\n',
         'mode: mirror\ndelete_threshold: 10%\n',
       ),
@@ -176,7 +177,7 @@ describe('evsync plan and evsync run --dry-run', () => {
     writeFileSync(
       join(dir, 'mirror-bad.yaml'),
       jobYaml(
-        'mirror-bad',
+        'p',
         '  - { mapping: users, source: { csv: ./few-bad.csv } }\n',
         'mode: mirror\ndelete_threshold: 10%\n',
       ),

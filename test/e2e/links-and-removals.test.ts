@@ -22,13 +22,16 @@ describe('links, removals and rate limits against the sandbox', () => {
     csv: string;
     extra?: string;
   }
-  /** Writes a job file of these steps (shipped mappings, CSVs in the job folder). */
-  const job = (name: string, steps: Step[], extra = ''): string => {
+  /**
+   * Writes a job file of these steps (shipped mappings, CSVs in the job folder). Mirror mode
+   * deletes what runs of the same job synced, so a mirror variant keeps the job's name.
+   */
+  const job = (name: string, steps: Step[], extra = '', file = name): string => {
     const lines = steps.map(
       (s) => `  - { mapping: ${s.mapping}, source: { csv: ./${s.csv} }${s.extra ? `, ${s.extra}` : ''} }\n`,
     );
-    h.write({ [`${name}.yaml`]: jobYaml(name, lines.join(''), extra) });
-    return `${name}.yaml`;
+    h.write({ [`${file}.yaml`]: jobYaml(name, lines.join(''), extra) });
+    return `${file}.yaml`;
   };
 
   /** Events in the shipped `events` mapping's columns; an event's hour comes from its number. */
@@ -67,7 +70,7 @@ describe('links, removals and rate limits against the sandbox', () => {
       { mapping: 'schedules', csv: 'sr-schedules.csv', extra: 'schedule_mode: rsvp' },
     ];
     const upsert = job('sr', steps);
-    const mirror = job('sr-mirror', steps, 'mode: mirror\ndelete_threshold: 2\n');
+    const mirror = job('sr', steps, 'mode: mirror\ndelete_threshold: 2\n', 'sr-mirror');
     // A user's rows need not be together: they are gathered per user, then split per event.
     const rows = [
       ['sr1', 'sre1'],
@@ -235,7 +238,7 @@ describe('links, removals and rate limits against the sandbox', () => {
       'md-events.csv': eventsCsv(['mde1', 'mde2', 'mde3']),
       'md-speakers.csv': csv(header, links),
     });
-    const strict = job('md-strict', steps, 'mode: mirror\ndelete_threshold: 1\n');
+    const strict = job('md', steps, 'mode: mirror\ndelete_threshold: 1\n', 'md-strict');
     const lenient = job('md', steps, 'mode: mirror\ndelete_threshold: 2\n');
     const first = await h.run(lenient);
     expect(first.counts).toEqual({ user: { created: 4 }, event: { created: 3 }, speaker: { created: 4 } });

@@ -64,4 +64,31 @@ describe.each(ledgers)('mirror mode on the $name ledger', ({ databaseUrl }) => {
     const back = await h.run('mirror.yaml');
     expect(back.counts.user).toEqual({ unchanged: 14, attached: 1 });
   });
+
+  it("deletes only what its own job synced: another job's users are not its to delete", async (context) => {
+    if (skip || !h) return context.skip();
+    h.write({
+      'speakers-users.csv': usersCsv(people(5, 'sj')),
+      'speakers.yaml': jobYaml(
+        'sessionize-speakers',
+        '  - { mapping: users, source: { csv: ./speakers-users.csv } }\n',
+      ),
+      'attendees.csv': usersCsv(people(3, 'aj')),
+      'attendees.yaml': jobYaml(
+        'attendees',
+        '  - { mapping: users, source: { csv: ./attendees.csv } }\n',
+        'mode: mirror\ndelete_threshold: 50%\n',
+      ),
+    });
+    expect((await h.run('speakers.yaml')).counts.user).toEqual({ created: 5 });
+    expect((await h.run('attendees.yaml')).counts.user).toEqual({ created: 3 });
+    const deletesBefore = h.sandbox.counters.snapshot().calls['DELETE /user/member/{id}'] ?? 0;
+
+    h.write({ 'attendees.csv': usersCsv(people(2, 'aj')) });
+    const mirrored = await h.run('attendees.yaml');
+    expect(mirrored.counts.user).toEqual({ unchanged: 2, deleted: 1 });
+    expect(h.sandbox.counters.snapshot().calls['DELETE /user/member/{id}']).toBe(deletesBefore + 1);
+    expect(h.sandbox.state.userByEmail('aj3@example.org')?.inConference).toBe(false);
+    expect(h.sandbox.state.conferenceUsers().filter((u) => u.email.startsWith('sj'))).toHaveLength(5);
+  });
 });

@@ -45,6 +45,7 @@ export async function planJob(
   const plan = await buildPlan(
     deps.ledger,
     {
+      jobName: options.job.name,
       intents: collected.intents,
       rowResults: collected.rowResults,
       mode: options.job.mode,

@@ -11,6 +11,8 @@ import type { HeldDeletes, KnownState, RowResult, SyncPlan } from './sync-plan.j
 export type PlanLedger = Pick<Ledger, 'loadHashes' | 'loadIdMap' | 'knownKeys' | 'listRuns' | 'results'>;
 
 export interface BuildPlanInput {
+  /** The job's name: mirror mode deletes only what runs of this job synced. */
+  jobName: string;
   intents: readonly Intent[];
   rowResults: readonly RowResult[];
   mode: 'upsert' | 'mirror';
@@ -62,7 +64,7 @@ export async function buildPlan(
     const mirror = await planMirrorDeletes({
       seen: diff.seen,
       rowResults: plan.rowResults,
-      knownKeys: (kind) => ledger.knownKeys(kind),
+      knownKeys: (kind) => ledger.knownKeys(kind, input.jobName),
       threshold: input.threshold,
       force: input.force,
     });

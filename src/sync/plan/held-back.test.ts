@@ -99,7 +99,7 @@ const lostAnswer = (key: string, code = CHECK_IN_OUTCOME_UNKNOWN) => ({
 
 describe('mirror mode and rows that failed the mapping', () => {
   const users = [user('u1', 1), user('u2', 2), user('u3', 3), user('u4', 4)];
-  const mirror = { mode: 'mirror' as const, threshold: { percent: 50 }, force: false };
+  const mirror = { jobName: 'held', mode: 'mirror' as const, threshold: { percent: 50 }, force: false };
 
   it('never deletes a key that a failed row still has', async () => {
     const mirror = await planMirrorDeletes({
@@ -234,6 +234,7 @@ describe('check-ins whose answer was lost', () => {
       { id: 'r1', failed: 1, results: [lostAnswer('lost')] },
     ]);
     const plan = await buildPlan(ledger, {
+      jobName: 'held',
       intents: [checkIn('lost', 1), checkIn('new', 2)],
       rowResults: [],
       mode: 'upsert',

@@ -375,17 +375,17 @@ export function describeResultConformance(context: ConformanceContext): void {
           ['e-9/u-2', 'c'],
         ]),
       );
+      // Keys another job synced, and ids without a synced hash, are not this job's to delete.
+      const elsewhere = await l.createRun({ jobName: 'other-job', mode: 'mirror' });
+      await l.setHashes([{ kind: 'speaker', key: 'e-9/u-4', hash: 'd', runId: elsewhere.id }]);
       await l.setPlatformIds([{ kind: 'speaker', clientId: 'e-9/u-3', platformId: 3 }]);
-      expect((await l.knownKeys('speaker')).filter((k) => k.startsWith('e-9/'))).toEqual([
+      expect((await l.knownKeys('speaker', 'maps')).filter((k) => k.startsWith('e-9/'))).toEqual([
         'e-9/u-1',
         'e-9/u-2',
-        'e-9/u-3',
       ]);
+      expect(await l.knownKeys('speaker', 'other-job')).toEqual(['e-9/u-4']);
       await l.removeHashes('speaker', ['e-9/u-1']);
-      expect((await l.knownKeys('speaker')).filter((k) => k.startsWith('e-9/'))).toEqual([
-        'e-9/u-2',
-        'e-9/u-3',
-      ]);
+      expect((await l.knownKeys('speaker', 'maps')).filter((k) => k.startsWith('e-9/'))).toEqual(['e-9/u-2']);
       expect(own(await l.loadHashes('user'), 'e-9/')).toEqual(new Map());
     });
   });
