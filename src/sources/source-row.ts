@@ -31,11 +31,19 @@ export interface SourceRowProblem {
 
 export type SourceItem = SourceRow | SourceRowProblem;
 
+/** How far a reading has come, in the source's own unit (bytes of a file). */
+export interface SourceProgress {
+  done: number;
+  total: number;
+}
+
 /** A source is read once, streaming, with bounded memory whatever its size. */
 export interface Source {
   /** A short description for logs and reports, with no credentials. */
   readonly description: string;
   rows(): AsyncIterable<SourceItem>;
+  /** How far `rows()` has read, when the source knows its size (a file); for progress bars. */
+  progress?(): SourceProgress | undefined;
 }
 
 /** `row 17 (line 18)` / `row 3 of query "attendees"`: the prefix of every per-row message. */

@@ -41,7 +41,10 @@ export async function validateSteps(
     const mapping = await loadMapping(step.mapping, { baseDir: step.baseDir, vendor: options.vendor });
     const summary = new ValidationSummary();
     const headers: HeaderReport[] = [];
-    options.progress?.step(`${mapping.name} ← ${step.source.description}`);
+    options.progress?.step(
+      `${mapping.name} ← ${step.source.description}`,
+      step.source.progress?.bind(step.source),
+    );
     for await (const item of mapSource(step.source, mapping, {
       onHeader: (report) => headers.push(report),
     })) {

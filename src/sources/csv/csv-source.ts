@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import iconv from 'iconv-lite';
 import type { Logger } from '../../log/logger.js';
 import { messageOf } from '../../errors/evsync-error.js';
-import type { Source, SourceItem } from '../source-row.js';
+import type { Source, SourceItem, SourceProgress } from '../source-row.js';
 import { SourceError } from '../source-error.js';
 import { flattenBatches } from '../flatten-batches.js';
 import { detectEncoding, type CsvEncoding } from './detect-encoding.js';
@@ -29,14 +29,22 @@ export interface CsvSourceOptions {
 /** A CSV file as rows of strings keyed by header name, streamed with bounded memory. */
 export function createCsvSource(options: CsvSourceOptions): Source {
   const displayPath = options.displayPath ?? options.path;
+  const read: SourceProgress = { done: 0, total: 0 };
   return {
     description: `CSV file ${displayPath}`,
-    rows: () => flattenBatches(readCsvBatches(options, displayPath)),
+    rows: () => flattenBatches(readCsvBatches(options, displayPath, read)),
+    progress: () => (read.total > 0 ? { ...read } : undefined),
   };
 }
 
-async function* readCsvBatches(options: CsvSourceOptions, displayPath: string): AsyncGenerator<SourceItem[]> {
+async function* readCsvBatches(
+  options: CsvSourceOptions,
+  displayPath: string,
+  read: SourceProgress,
+): AsyncGenerator<SourceItem[]> {
   const sample = await readSample(options.path, displayPath, options.sampleBytes ?? 65_536);
+  read.done = 0;
+  read.total = (await stat(options.path)).size;
   const detected = detectEncoding(sample, options.encoding);
   const sampleText = iconv.decode(sample.subarray(detected.bomLength), detected.encoding, {
     stripBOM: false,
@@ -45,6 +53,7 @@ async function* readCsvBatches(options: CsvSourceOptions, displayPath: string): 
   options.logger?.debug({ file: displayPath, ...detected, delimiter: dialect.delimiter }, 'csv dialect');
 
   const bytes = createReadStream(options.path, { start: detected.bomLength, highWaterMark: 65_536 });
+  bytes.on('data', (chunk) => (read.done += chunk.length));
   const text = createDecodeStream({
     encoding: detected.encoding,
     skipChars: dialect.sepLineLength,
