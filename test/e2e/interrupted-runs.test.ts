@@ -51,17 +51,22 @@ function exited(child: ChildProcess): Promise<{ code: number | null; signal: Nod
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
-async function resumeInProcess(
-  dir: string,
-  sandbox: RunningSandbox,
-): Promise<{ runId: string; status: string; total: number }> {
-  const ledger = await openLedger({ dataDir: join(dir, 'data') });
-  const client = new PlatformClient({
+/** The client a resume in this process uses against the test's sandbox. */
+function resumingClient(sandbox: RunningSandbox): PlatformClient {
+  return new PlatformClient({
     baseUrl: sandbox.url,
     keyId: sandbox.keyId,
     signingKey: sandbox.signingKey,
     rateLimit: { requestsPerSecond: 2_000, concurrency: 8 },
   });
+}
+
+async function resumeInProcess(
+  dir: string,
+  sandbox: RunningSandbox,
+): Promise<{ runId: string; status: string; total: number }> {
+  const ledger = await openLedger({ dataDir: join(dir, 'data') });
+  const client = resumingClient(sandbox);
   try {
     const [run] = await ledger.listRuns(1);
     const summary = await resumeRun({ ledger, platform: client, concurrency: 8 }, run!.id);
@@ -201,12 +206,7 @@ describe('interrupted runs (spawned evsync process)', () => {
       });
       const done = exited(child);
       const ledger = await openLedger({ databaseUrl: SERVICES.postgres.url, schema });
-      const client = new PlatformClient({
-        baseUrl: sandbox.url,
-        keyId: sandbox.keyId,
-        signingKey: sandbox.signingKey,
-        rateLimit: { requestsPerSecond: 2_000, concurrency: 8 },
-      });
+      const client = resumingClient(sandbox);
       try {
         await waitFor(() => sandbox.counters.callsTo('POST', '/user') >= 40, 200_000);
         const [run] = await ledger.listRuns(1);
