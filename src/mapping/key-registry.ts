@@ -46,6 +46,15 @@ export class KeyRegistry {
     }
   }
 
+  /** Every stored hash with its row, in no particular order. */
+  *entries(): Generator<{ hash: KeyHash; row: number }> {
+    const slots = this.slots;
+    for (let at = 0; at < slots.length; at += SLOT) {
+      const row = slots[at + 2]!;
+      if (row !== 0) yield { hash: [slots[at]!, slots[at + 1]!], row };
+    }
+  }
+
   /** Stores a hash that {@link rowOf} did not find. */
   insert(hash: KeyHash, row: number): void {
     this.place(this.slots, hash[0], hash[1], Math.max(1, row));

@@ -2,6 +2,7 @@ import { basename, extname } from 'node:path';
 import type { Command } from 'commander';
 import { vendorFromEnv } from '../../config/env-config.js';
 import { ConfigError } from '../../errors/evsync-error.js';
+import { DependencyCheck, formatDanglingLinks } from '../../mapping/validate/dependency-check.js';
 import { formatValidationSummary } from '../../mapping/validate/format-validation-summary.js';
 import { RowProgress } from '../../mapping/validate/row-progress.js';
 import {
@@ -54,11 +55,13 @@ async function validateCommand(jobPath: string | undefined, options: ValidateCli
   const steps = validationSteps(jobPath, options);
   const report = options.report === undefined ? undefined : new ValidationReport(options.report);
   const progress = new RowProgress();
+  const dependencies = new DependencyCheck();
   let results: StepResult[];
   try {
     results = await validateSteps(steps, {
       vendor,
       progress,
+      dependencies,
       ...(report ? { report } : {}),
     });
   } finally {
@@ -68,7 +71,7 @@ async function validateCommand(jobPath: string | undefined, options: ValidateCli
   process.stdout.write(
     options.json
       ? `${JSON.stringify(results.map(toJson), null, 2)}\n`
-      : formatResults(results, options.report),
+      : formatResults(results, options.report, formatDanglingLinks(dependencies.result())),
   );
   return results.every((result) => result.summary.allValid) ? EXIT.ok : EXIT.someRowsFailed;
 }
@@ -134,7 +137,7 @@ function sourceFormat(file: string, mapping: string, given: string | undefined):
   );
 }
 
-function formatResults(results: StepResult[], reportFile: string | undefined): string {
+function formatResults(results: StepResult[], reportFile: string | undefined, dangling: string): string {
   const parts = results.map((result) => {
     const notes: string[] = [];
     if (result.header && result.header.missing.length > 0) {
@@ -144,6 +147,7 @@ function formatResults(results: StepResult[], reportFile: string | undefined): s
     const title = `${result.mapping} (${result.mappingFile}) ← ${result.source}`;
     return [formatValidationSummary(title, result.summary), ...notes].join('\n');
   });
+  if (dangling !== '') parts.push(dangling);
   if (reportFile !== undefined) parts.push(`Report written to ${reportFile}`);
   return `${parts.join('\n\n')}\n`;
 }

@@ -2,6 +2,7 @@ import type { Source } from '../../sources/source-row.js';
 import { loadMapping } from '../load-mapping.js';
 import { mapSource } from '../map-source.js';
 import type { HeaderReport } from '../mapped-item.js';
+import type { DependencyCheck } from './dependency-check.js';
 import type { RowProgress } from './row-progress.js';
 import type { ValidationReport } from './validation-report.js';
 import { ValidationSummary } from './validation-summary.js';
@@ -26,6 +27,8 @@ export interface ValidateOptions {
   vendor: string;
   report?: ValidationReport;
   progress?: RowProgress;
+  /** Told every item of every step: links that name what no step creates. */
+  dependencies?: DependencyCheck;
 }
 
 /**
@@ -49,6 +52,7 @@ export async function validateSteps(
       onHeader: (report) => headers.push(report),
     })) {
       summary.add(item);
+      options.dependencies?.add(item);
       options.report?.add(mapping.name, item);
       options.progress?.tick();
     }
