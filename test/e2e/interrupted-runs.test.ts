@@ -64,18 +64,62 @@ function resumingClient(sandbox: RunningSandbox): PlatformClient {
 async function resumeInProcess(
   dir: string,
   sandbox: RunningSandbox,
+  runId?: string,
 ): Promise<{ runId: string; status: string; total: number }> {
   const ledger = await openLedger({ dataDir: join(dir, 'data') });
   const client = resumingClient(sandbox);
   try {
-    const [run] = await ledger.listRuns(1);
-    const summary = await resumeRun({ ledger, platform: client, concurrency: 8 }, run!.id);
+    const id = runId ?? (await ledger.listRuns(1))[0]!.id;
+    const summary = await resumeRun({ ledger, platform: client, concurrency: 8 }, id);
     const total = Object.values(summary.totals).reduce((a, b) => a + (b ?? 0), 0);
-    return { runId: run!.id, status: summary.run.status, total };
+    return { runId: id, status: summary.run.status, total };
   } finally {
     await client.close();
     await ledger.close();
   }
+}
+
+const CHECK_INS = 200;
+
+/** 20 users, then 200 check-ins (display_value = check_in_id), slow enough to be cut. */
+function writeCheckInJob(dir: string): string[] {
+  const rows = Array.from(
+    { length: CHECK_INS },
+    (_, i) => `ci${i + 1},k${(i % 20) + 1},,,"13.4,52.5",ci${i + 1}`,
+  );
+  writeFileSync(join(dir, 'users.csv'), usersCsv(people(20, 'k')));
+  writeFileSync(
+    join(dir, 'check-ins.csv'),
+    `check_in_id,user_client_id,location_type,location_id,center,display_value\n${rows.join('\n')}\n`,
+  );
+  writeFileSync(
+    join(dir, 'job.yaml'),
+    jobYaml(
+      'killable-check-ins',
+      '  - { mapping: users, source: { csv: ./users.csv } }\n' +
+        '  - { mapping: check_ins, source: { csv: ./check-ins.csv } }\n',
+    ).replace('per_second: 1000, concurrency: 8', 'per_second: 60, concurrency: 4'),
+  );
+  return rows;
+}
+
+/** Starts the job, kills it with SIGKILL once 40 check-ins went out; the POSTs made by then. */
+async function killDuringCheckIns(dir: string, sandbox: RunningSandbox): Promise<number> {
+  const child = spawnRun(dir, sandbox);
+  const done = exited(child);
+  await waitFor(() => sandbox.counters.callsTo('POST', '/check_in') >= 40, 200_000);
+  child.kill('SIGKILL');
+  expect((await done).signal).toBe('SIGKILL');
+  const posted = sandbox.counters.callsTo('POST', '/check_in');
+  expect(posted).toBeLessThan(CHECK_INS);
+  return posted;
+}
+
+/** Each check-in on the platform once: its display_value is its check_in_id. */
+function expectNoCheckInTwice(sandbox: RunningSandbox): string[] {
+  const onPlatform = [...sandbox.state.checkIns.values()].map((c) => c.displayValue ?? '');
+  expect(onPlatform.filter((value, i) => onPlatform.indexOf(value) !== i)).toEqual([]);
+  return onPlatform;
 }
 
 describe('interrupted runs (spawned evsync process)', () => {
@@ -119,36 +163,12 @@ describe('interrupted runs (spawned evsync process)', () => {
   it('kill -9 while check-ins are being posted: resume posts none twice and holds back those it cannot know', async () => {
     // Check-ins cannot be looked up (§4.1): a resume that re-posted one whose result was
     // still buffered at the kill would check the person in twice.
-    const CHECK_INS = 200;
-    const rows = Array.from(
-      { length: CHECK_INS },
-      (_, i) => `ci${i + 1},k${(i % 20) + 1},,,"13.4,52.5",ci${i + 1}`,
-    );
-    writeFileSync(join(dir, 'users.csv'), usersCsv(people(20, 'k')));
-    writeFileSync(
-      join(dir, 'check-ins.csv'),
-      `check_in_id,user_client_id,location_type,location_id,center,display_value\n${rows.join('\n')}\n`,
-    );
-    writeFileSync(
-      join(dir, 'job.yaml'),
-      jobYaml(
-        'killable-check-ins',
-        '  - { mapping: users, source: { csv: ./users.csv } }\n' +
-          '  - { mapping: check_ins, source: { csv: ./check-ins.csv } }\n',
-      ).replace('per_second: 1000, concurrency: 8', 'per_second: 60, concurrency: 4'),
-    );
-    const child = spawnRun(dir, sandbox);
-    const done = exited(child);
-    await waitFor(() => sandbox.counters.callsTo('POST', '/check_in') >= 40, 200_000);
-    child.kill('SIGKILL');
-    expect((await done).signal).toBe('SIGKILL');
-    const postedBeforeKill = sandbox.counters.callsTo('POST', '/check_in');
-    expect(postedBeforeKill).toBeLessThan(CHECK_INS);
+    const rows = writeCheckInJob(dir);
+    const postedBeforeKill = await killDuringCheckIns(dir, sandbox);
 
     const resumed = await resumeInProcess(dir, sandbox);
     expect(resumed).toMatchObject({ status: 'completed', total: 20 + CHECK_INS });
-    const onPlatform = [...sandbox.state.checkIns.values()].map((c) => c.displayValue);
-    expect(new Set(onPlatform).size).toBe(onPlatform.length);
+    const onPlatform = expectNoCheckInTwice(sandbox);
 
     const ledger = await openLedger({ dataDir: join(dir, 'data') });
     const failed = await ledger.results(resumed.runId, { kinds: ['check_in'], actions: ['failed'] });
@@ -163,6 +183,32 @@ describe('interrupted runs (spawned evsync process)', () => {
     expect(missing.filter((key) => !held.includes(key))).toEqual([]);
     // At most the POSTs in flight or unrecorded at the kill are held back.
     expect(held.length).toBeLessThanOrEqual(postedBeforeKill + 4);
+  }, 300_000);
+
+  it('kill -9 during check-ins, then the job runs again before any resume: nothing is posted twice', async () => {
+    writeCheckInJob(dir);
+    await killDuringCheckIns(dir, sandbox);
+    const ledger = await openLedger({ dataDir: join(dir, 'data') });
+    const [killed] = await ledger.listRuns(1);
+    const marked = (await ledger.pendingIntents(killed!.id, { kinds: ['check_in'] }))
+      .filter((record) => record.sendStartedAt !== null)
+      .map((record) => record.key);
+    await ledger.close();
+    expect(marked.length).toBeGreaterThan(0);
+
+    // The nightly run comes first: it holds the marked check-ins back and posts the rest.
+    const next = spawnRun(dir, sandbox);
+    expect((await exited(next)).code).toBe(1);
+    const onPlatform = expectNoCheckInTwice(sandbox);
+    expect(onPlatform).toHaveLength(CHECK_INS - marked.filter((key) => !onPlatform.includes(key)).length);
+
+    // Resuming the killed run afterwards posts nothing again: not what the next run posted,
+    // not what was marked.
+    const callsBefore = sandbox.counters.callsTo('POST', '/check_in');
+    const resumed = await resumeInProcess(dir, sandbox, killed!.id);
+    expect(resumed.status).toBe('completed');
+    expect(sandbox.counters.callsTo('POST', '/check_in')).toBe(callsBefore);
+    expectNoCheckInTwice(sandbox);
   }, 300_000);
 
   it('SIGINT stops taking work, finishes what is in flight, marks the run interrupted; resume finishes it', async () => {

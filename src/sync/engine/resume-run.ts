@@ -21,14 +21,19 @@ import { totalsOf } from './run-summary.js';
 /**
  * Finishes a run that was interrupted, aborted or killed: every planned intent without a
  * final result is sent, and so is every one that failed only because the platform was
- * down (see `platform-down.ts`) or was skipped for a failed parent. Safe after a `kill -9` because processors reconcile a
- * create whose answer was lost instead of creating twice, and a check-in whose POST had
- * started (its send mark) is held back, not posted again.
+ * down (see `platform-down.ts`) or was skipped for a failed parent. Safe after a `kill -9`
+ * because processors reconcile a create whose answer was lost instead of creating twice;
+ * a check-in whose POST had started (its send mark) is held back, and one that another
+ * run (a retry, the job's next run) has posted since is not posted again.
  */
 export async function resumeRun(deps: EngineDeps, runId: string): Promise<RunSummary> {
-  const run = await deps.ledger.getRun(runId);
-  if (!run) throw unknownRunError(runId);
-  return whileClaimed(deps.ledger, runId, () => resumeClaimed(deps, run));
+  if (!(await deps.ledger.getRun(runId))) throw unknownRunError(runId);
+  return whileClaimed(deps.ledger, runId, async () => {
+    // Read again once claimed: the run may have ended between the first read and the claim.
+    const run = await deps.ledger.getRun(runId);
+    if (!run) throw unknownRunError(runId);
+    return resumeClaimed(deps, run);
+  });
 }
 
 async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSummary> {
@@ -59,11 +64,17 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
       reason: result.errorMessage ?? result.action,
     });
   }
+  // A check-in has nothing to find it by: one that has a synced hash now was posted by a
+  // later run (a retry of this one, the job's next run), and posting it here would be twice.
+  const postedSince = pending.some((record) => record.kind === 'check_in')
+    ? await ledger.loadHashes('check_in')
+    : new Map<string, string>();
   const work: PlannedIntent[] = [];
   const unchanged: PlannedIntent[] = [];
   const cutOff: IntentResultInput[] = [];
   for (const record of pending) {
-    if (record.sendStartedAt !== null) cutOff.push(answerLostInCrash(record));
+    if (record.kind === 'check_in' && postedSince.has(record.key)) cutOff.push(postedByAnotherRun(record));
+    else if (record.sendStartedAt !== null) cutOff.push(answerLostInCrash(record));
     else (record.plannedAction === 'unchanged' ? unchanged : work).push(restorePlanned(record));
   }
   deps.logger?.info({ runId, pending: pending.length, reopened, sendCutOff: cutOff.length }, 'resuming run');
@@ -104,6 +115,21 @@ function answerLostInCrash(record: PlannedIntentRecord): IntentResultInput {
     errorMessage:
       `The run stopped while this check-in was being sent (at ${started}), before its answer was recorded, so the platform may have it. ` +
       `It was not sent again to avoid a duplicate: check the platform, then \`evsync retry ${record.runId} --client-id ${record.key}\` if it is missing.`,
+    params: restorePlanned(record).params,
+  };
+}
+
+function postedByAnotherRun(record: PlannedIntentRecord): IntentResultInput {
+  return {
+    runId: record.runId,
+    kind: record.kind,
+    key: record.key,
+    action: 'skipped',
+    origin: record.origin,
+    attempts: 0,
+    errorCode: 'EVSYNC_CHECK_IN_POSTED_SINCE',
+    errorMessage:
+      'Not sent: another run (a retry of this one, or the job run again) has posted this check-in since.',
     params: restorePlanned(record).params,
   };
 }

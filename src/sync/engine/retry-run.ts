@@ -48,6 +48,7 @@ async function retryClaimed(
       ...(filter.keys?.length ? { keys: filter.keys } : {}),
     })
   ).map(restorePlanned);
+  failed.push(...(await cutOffCheckIns(ledger, runId, filter)));
   if (failed.length === 0) return undefined;
   const work = [...failed, ...(await dependentsOf(ledger, runId, failed))];
   const run = await ledger.createRun({
@@ -62,6 +63,25 @@ async function retryClaimed(
     await ledger.recordPlannedIntents(run.id, work);
     return executeAndFinish(deps, { runId: run.id, work, unchanged: [] });
   });
+}
+
+/**
+ * Check-ins marked as being sent in a run cut off before their result was written (its
+ * answer is lost, as for a failed `EVSYNC_CHECK_IN_OUTCOME_UNKNOWN`): later runs hold them
+ * back and point here, so that an operator who checked the platform can send them.
+ */
+async function cutOffCheckIns(
+  ledger: EngineDeps['ledger'],
+  runId: string,
+  filter: RetryFilter,
+): Promise<PlannedIntent[]> {
+  if (filter.since !== undefined || (filter.kinds?.length && !filter.kinds.includes('check_in'))) return [];
+  const pending = await ledger.pendingIntents(runId, { kinds: ['check_in'] });
+  return pending
+    .filter(
+      (record) => record.sendStartedAt !== null && (!filter.keys?.length || filter.keys.includes(record.key)),
+    )
+    .map(restorePlanned);
 }
 
 /**

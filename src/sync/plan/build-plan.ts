@@ -8,7 +8,10 @@ import { diffIntents } from './plan-intents.js';
 import type { HeldDeletes, KnownState, RowResult, SyncPlan } from './sync-plan.js';
 
 /** The part of the ledger a plan reads. */
-export type PlanLedger = Pick<Ledger, 'loadHashes' | 'loadIdMap' | 'knownKeys' | 'listRuns' | 'results'>;
+export type PlanLedger = Pick<
+  Ledger,
+  'loadHashes' | 'loadIdMap' | 'knownKeys' | 'listRuns' | 'results' | 'pendingIntents'
+>;
 
 export interface BuildPlanInput {
   /** The job's name: mirror mode deletes only what runs of this job synced. */

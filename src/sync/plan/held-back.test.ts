@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { IntentResultRecord, ResultFilter, RunRecord } from '../../ledger/ledger.js';
+import type {
+  IntentResultRecord,
+  PlannedIntentRecord,
+  ResultFilter,
+  RunRecord,
+} from '../../ledger/ledger.js';
 import type { Intent, IntentKind } from '../../mapping/intent.js';
 import type { PlanLedger } from './build-plan.js';
 import { buildPlan } from './build-plan.js';
@@ -53,6 +58,8 @@ interface StoredRun {
   finished?: boolean;
   failed?: number;
   results?: Array<Pick<IntentResultRecord, 'kind' | 'key' | 'action' | 'errorCode'>>;
+  /** Check-ins marked as being sent, without a result (a run cut off by kill -9). */
+  markedPending?: string[];
 }
 
 /** The ledger as a plan reads it: synced users u1…u4, and runs newest first. */
@@ -76,6 +83,12 @@ function fakeLedger(runs: StoredRun[] = [], synced: Intent[] = []): PlanLedger &
           counts: run.failed ? { failed: run.failed } : {},
           options: {},
         })),
+      ),
+    pendingIntents: (runId: string) =>
+      Promise.resolve(
+        (runs.find((r) => r.id === runId)?.markedPending ?? []).map(
+          (key) => ({ kind: 'check_in', key, sendStartedAt: new Date(0) }) as PlannedIntentRecord,
+        ),
       ),
     results: (runId: string, filter?: ResultFilter) => {
       resultQueries.push(runId);
@@ -226,6 +239,24 @@ describe('check-ins whose answer was lost', () => {
     const ledger = fakeLedger([{ id: 'r1', failed: 1, results: [lostAnswer('a')] }]);
     expect(await findLostCheckIns(ledger, [])).toEqual(new Map());
     expect(ledger.resultQueries).toEqual([]);
+  });
+
+  it('holds back a check-in marked as being sent in a run cut off and not resumed yet', async () => {
+    const ledger = fakeLedger([
+      { id: 'r2', finished: false, markedPending: ['cut'] },
+      { id: 'r1', failed: 0 },
+    ]);
+    const plan = await buildPlan(ledger, {
+      jobName: 'held',
+      intents: [checkIn('cut', 1), checkIn('new', 2)],
+      rowResults: [],
+      mode: 'upsert',
+      threshold: { percent: 10 },
+      force: false,
+    });
+    expect(plan.work.map((w) => w.key)).toEqual(['new']);
+    expect(plan.rowResults[0]).toMatchObject({ key: 'cut', errorCode: CHECK_IN_HELD_BACK });
+    expect(plan.rowResults[0]?.message).toMatch(/lost in run r2.*`evsync retry r2 --client-id cut`/);
   });
 
   it('holds back only check-ins to create whose answer was lost, pointing at evsync retry', async () => {

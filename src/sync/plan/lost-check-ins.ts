@@ -27,7 +27,7 @@ export type LostIn = { runId: string } | { runId: undefined };
  * failure at all (their counts say so).
  */
 export async function findLostCheckIns(
-  ledger: Pick<Ledger, 'listRuns' | 'results'>,
+  ledger: Pick<Ledger, 'listRuns' | 'results' | 'pendingIntents'>,
   keys: Iterable<string>,
   runsSearched = RUNS_SEARCHED,
 ): Promise<Map<string, LostIn>> {
@@ -38,6 +38,15 @@ export async function findLostCheckIns(
   if (undecided.size === 0) return lost;
   for (const run of await ledger.listRuns(runsSearched)) {
     if (undecided.size === 0 && seekingOrigin.size === 0) break;
+    if (run.status !== 'completed') {
+      // A run cut off (kill -9) and not resumed yet: a check-in marked as being sent has
+      // no result there, and its answer is as lost as one recorded so.
+      for (const record of await ledger.pendingIntents(run.id, { kinds: ['check_in'] })) {
+        if (record.sendStartedAt === null) continue;
+        if (undecided.delete(record.key)) lost.set(record.key, { runId: run.id });
+        else if (seekingOrigin.delete(record.key)) lost.set(record.key, { runId: run.id });
+      }
+    }
     if (run.finishedAt !== null && !run.counts.failed) continue;
     const failures = await ledger.results(run.id, { kinds: ['check_in'], actions: ['failed'] });
     for (const failure of failures) {
@@ -64,7 +73,7 @@ export async function findLostCheckIns(
  * and which `evsync retry` sends it.
  */
 export async function holdBackLostCheckIns(
-  ledger: Pick<Ledger, 'listRuns' | 'results'>,
+  ledger: Pick<Ledger, 'listRuns' | 'results' | 'pendingIntents'>,
   work: PlannedIntent[],
 ): Promise<{ work: PlannedIntent[]; held: RowResult[] }> {
   const creates = work.filter((item) => item.kind === 'check_in' && item.plannedAction === 'create');
