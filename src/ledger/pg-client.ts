@@ -83,16 +83,28 @@ export async function openPgClient(options: PgClientOptions): Promise<SqlClient>
         connectionString: options.databaseUrl,
         ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
       });
+      // A lost lock connection loses the claim; the run's own work goes on (and its
+      // ledger writes report a server that went away).
       conn.on('error', () => undefined);
-      await conn.connect();
       // Keyed by the schema the tables are in, however it was chosen (option or URL).
       const key = `evsync:${name}`;
-      const [row] = (
-        await conn.query<{ ok: boolean }>(
-          "SELECT pg_try_advisory_lock(hashtext(coalesce(current_schema(), '') || ':' || $1)) AS ok",
-          [key],
-        )
-      ).rows;
+      let row: { ok: boolean } | undefined;
+      try {
+        await conn.connect();
+        [row] = (
+          await conn.query<{ ok: boolean }>(
+            "SELECT pg_try_advisory_lock(hashtext(coalesce(current_schema(), '') || ':' || $1)) AS ok",
+            [key],
+          )
+        ).rows;
+      } catch (error) {
+        await conn.end().catch(() => undefined);
+        throw new LedgerError(`Could not claim ${name} in the PostgreSQL ledger: ${messageOf(error)}`, {
+          code: 'EVSYNC_LEDGER_UNAVAILABLE',
+          retryable: true,
+          cause: error,
+        });
+      }
       if (row?.ok !== true) {
         await conn.end().catch(() => undefined);
         return undefined;

@@ -127,6 +127,8 @@ describe('loadMapping', () => {
         mapRow(row) {
           if (row.case === 'throw') return row.missing.x;
           if (row.case === 'nothing') return undefined;
+          if (row.case === 'event') return [{ kind: 'event', params: {} }];
+          if (row.case === 'null params') return [{ kind: 'user', params: null }];
           return [{ params: {} }];
         },
       };\n`,
@@ -143,7 +145,11 @@ describe('loadMapping', () => {
       'the mapping module careless.mjs returned undefined for this row: mapRow must return a list of intents, { skip: reason } or { problems: [...] }',
     );
     expect(problemOf('no kind')).toBe(
-      'the mapping module careless.mjs returned an intent without kind or params at index 0 ({"params":{}}) for this row',
+      'the mapping module careless.mjs returned an intent at index 0 ({"params":{}}) for this row without a kind it declares (user) or without params as an object',
+    );
+    expect(problemOf('event')).toMatch(/returned an intent at index 0 \(\{"kind":"event","params":\{\}\}\)/);
+    expect(problemOf('null params')).toMatch(
+      /returned an intent at index 0 \(\{"kind":"user","params":null\}\)/,
     );
   });
 

@@ -69,6 +69,7 @@ export async function loadMappingModule(file: string, vendor: string): Promise<L
     );
   }
   const mapRow = module.mapRow.bind(module);
+  const kinds = module.kinds as readonly IntentKind[];
   const name = basename(file, extname(file));
   /** A module's mistake on one row is that row's problem: the other rows go on. */
   const failed = (message: string): RowMapping => ({
@@ -107,14 +108,18 @@ export async function loadMappingModule(file: string, vendor: string): Promise<L
           `returned ${describeValue(result)} for this row: mapRow must return a list of intents, { skip: reason } or { problems: [...] }`,
         );
       }
-      const malformed = (result as unknown[]).findIndex(
-        (intent) =>
-          typeof (intent as Partial<ModuleIntent> | null)?.kind !== 'string' ||
-          typeof (intent as ModuleIntent).params !== 'object',
-      );
+      const malformed = (result as unknown[]).findIndex((intent) => {
+        const { kind, params } = (intent ?? {}) as Partial<Record<keyof ModuleIntent, unknown>>;
+        return (
+          !(kinds as readonly unknown[]).includes(kind) ||
+          params === null ||
+          typeof params !== 'object' ||
+          Array.isArray(params)
+        );
+      });
       if (malformed !== -1) {
         return failed(
-          `returned an intent without kind or params at index ${malformed} (${describeValue(result[malformed])}) for this row`,
+          `returned an intent at index ${malformed} (${describeValue(result[malformed])}) for this row without a kind it declares (${kinds.join(', ')}) or without params as an object`,
         );
       }
       const drafts: IntentDraft[] = (result as ModuleIntent[]).map((intent) => ({

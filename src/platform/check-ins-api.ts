@@ -40,9 +40,9 @@ export class CheckInsApi {
     return parseBody(request, await this.caller.send(request), checkInSchema);
   }
 
-  /** `POST /check_in`, in any of its three forms; not retried when the answer is lost. */
+  /** `POST /check_in`, in any of its three forms; never retried when it may have been recorded. */
   async create(params: FlatParams): Promise<CheckIn> {
-    const request: PlatformRequest = { method: 'POST', path: '/check_in', body: params };
+    const request: PlatformRequest = { method: 'POST', path: '/check_in', body: params, unrepeatable: true };
     return parseBody(request, await this.caller.send(request), checkInSchema);
   }
 }

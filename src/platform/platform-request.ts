@@ -16,6 +16,13 @@ export interface PlatformRequest {
    * @defaultValue true for GET, PUT and DELETE; false for POST
    */
   idempotent?: boolean;
+  /**
+   * Nothing identifies it afterwards (a check-in), so it must not be done twice: only
+   * failures that say it was not done (429, 503, unreachable) are retried, and any other
+   * server error, which may come after the platform recorded it, is an unknown outcome.
+   * @defaultValue false
+   */
+  unrepeatable?: boolean;
 }
 
 /** What came back, before any parsing. */

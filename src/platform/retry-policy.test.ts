@@ -56,6 +56,26 @@ describe('retrying (fake timers)', () => {
     vi.useRealTimers();
   });
 
+  it('an unrepeatable request (a check-in) is retried only after failures that say it was not done', async () => {
+    const checkIn: PlatformRequest = { method: 'POST', path: '/check_in', body: {}, unrepeatable: true };
+    const notDone = scripted([
+      new PlatformHttpError(site, 503),
+      new PlatformUnreachableError(site, 'ECONNREFUSED'),
+      new RateLimitedError(site, 10),
+    ]);
+    const done = retrying(notDone, policy, { random: () => 0 })(checkIn);
+    await vi.runAllTimersAsync();
+    await expect(done).resolves.toBe(ok);
+    expect(notDone).toHaveBeenCalledTimes(4);
+
+    const maybeDone = scripted([new PlatformHttpError(site, 500)]);
+    const failed = retrying(maybeDone, policy, { random: () => 0 })(checkIn).catch((e: unknown) => e);
+    await vi.runAllTimersAsync();
+    expect(await failed).toBeInstanceOf(OutcomeUnknownError);
+    expect(await failed).toMatchObject({ code: 'EVSYNC_PLATFORM_OUTCOME_UNKNOWN', status: 500 });
+    expect(maybeDone).toHaveBeenCalledTimes(1);
+  });
+
   it('retries 5xx with growing, jittered waits and then succeeds', async () => {
     const send = scripted([
       new PlatformHttpError(site, 500),

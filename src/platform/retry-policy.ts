@@ -3,6 +3,7 @@ import {
   OutcomeUnknownError,
   PlatformClientClosedError,
   PlatformError,
+  PlatformHttpError,
   RateLimitedError,
 } from './platform-error.js';
 import type { PlatformRequest, SendRequest } from './platform-request.js';
@@ -65,6 +66,28 @@ export function shouldRetry(error: unknown, request: PlatformRequest): boolean {
   return true;
 }
 
+/** A server error other than 503 (overloaded, nothing done) may come after the work was recorded. */
+function mayHaveBeenDone(error: unknown): error is PlatformHttpError {
+  return error instanceof PlatformHttpError && error.status >= 500 && error.status !== 503;
+}
+
+function outcomeUnknown(
+  request: PlatformRequest,
+  error: PlatformHttpError,
+  attempt: number,
+): OutcomeUnknownError {
+  const unknown = new OutcomeUnknownError(
+    callSiteOf(request),
+    `answered ${error.status}, which may come after it was recorded`,
+    {
+      status: error.status,
+      cause: error,
+    },
+  );
+  unknown.attempts = attempt;
+  return unknown;
+}
+
 const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason as Error);
@@ -97,6 +120,7 @@ export function retrying(send: SendRequest, policy: RetryPolicy, hooks: RetryHoo
           wait = error.retryAfterMs ?? backoffDelay(rateLimitWaits, policy, random);
           if (rateLimitWaits > policy.maxRateLimitWaits || wait > policy.maxRetryAfterMs) throw error;
         } else {
+          if (request.unrepeatable && mayHaveBeenDone(error)) throw outcomeUnknown(request, error, attempt);
           if (attempt >= policy.maxAttempts || !shouldRetry(error, request)) throw error;
           wait = backoffDelay(attempt, policy, random);
           attempt += 1;

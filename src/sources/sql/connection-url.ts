@@ -30,6 +30,6 @@ const SCHEMES = { postgres: ['postgres:', 'postgresql:'], mysql: ['mysql:', 'mar
 
 function isUrlOf(text: string, kind: 'postgres' | 'mysql'): boolean {
   if (!URL.canParse(text)) return false;
-  const { protocol, hostname } = new URL(text);
-  return (SCHEMES[kind] as readonly string[]).includes(protocol) && hostname !== '';
+  // No host is fine: `postgres:///db` and `?host=/var/run/postgresql` mean a local socket.
+  return (SCHEMES[kind] as readonly string[]).includes(new URL(text).protocol);
 }

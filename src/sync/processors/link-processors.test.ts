@@ -126,9 +126,19 @@ describe('speaker links', () => {
     expect(fake.calls[2]).toMatch(/"speaker\[type_name\]":"moderator"/);
   });
 
+  it('a new link refused as "already a speaker" is done: the link there is left as it is', async () => {
+    const fake = linkPlatform(['already']);
+    const outcome = await processIntent(intent('speaker', 'keynote/ada'), context(fake.platform));
+    expect(outcome).toMatchObject({ action: 'created', attempts: 1 });
+    expect(fake.calls).toHaveLength(1);
+  });
+
   it('still "already" after the remove: failed, saying what to check', async () => {
     const fake = linkPlatform(['already', 'ok', 'already']);
-    const outcome = await processIntent(intent('speaker', 'keynote/ada'), context(fake.platform));
+    const outcome = await processIntent(
+      intent('speaker', 'keynote/ada', { plannedAction: 'update' }),
+      context(fake.platform),
+    );
     expect(outcome).toMatchObject({ action: 'failed', errorCode: 'EVSYNC_SPEAKER_LINK_STUCK', attempts: 3 });
     expect(outcome.message).toMatch(/"keynote\/ada" is a speaker link after it was removed/);
   });

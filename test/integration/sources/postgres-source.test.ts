@@ -120,6 +120,15 @@ describe.runIf(available)('postgres source', () => {
       );
       expect(open).not.toThrow(/hunter2/);
     }
+    // A local socket has no host in the URL: still a PostgreSQL URL.
+    for (const socket of ['postgres:///test', 'postgresql:///test?host=/var/run/postgresql']) {
+      expect(() =>
+        openSource(sourceConfigSchema.parse({ postgres: { url_env: 'SOCKET_DB_URL', query: 'SELECT 1' } }), {
+          baseDir: '.',
+          env: { SOCKET_DB_URL: socket },
+        }),
+      ).not.toThrow();
+    }
   });
 
   it('reports a refused connection without the password', async () => {
