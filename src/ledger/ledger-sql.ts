@@ -127,6 +127,9 @@ export const SELECT_IDS = 'SELECT client_id, platform_id FROM id_map WHERE kind 
 /** $1 kind. */
 export const SELECT_HASHES = 'SELECT key, hash FROM synced_hashes WHERE kind = $1';
 
+/** $1 run id: keys whose synced content runs started later wrote (run ids sort by start). */
+export const SELECT_SYNCED_AFTER = 'SELECT kind, key FROM synced_hashes WHERE run_id > $1';
+
 /** $1 kind, $2 job name. */
 export const SELECT_KNOWN_KEYS = `SELECT s.key FROM synced_hashes s JOIN runs r ON r.id = s.run_id
 WHERE s.kind = $1 AND r.job_name = $2 ORDER BY 1`;

@@ -244,6 +244,11 @@ export class SqlLedger implements Ledger {
     await this.sql().transaction((tx) => inChunks(tx, q.DELETE_HASHES, rows));
   }
 
+  async syncedAfter(runId: string): Promise<Set<string>> {
+    const rows = await this.sql().query<{ kind: string; key: string }>(q.SELECT_SYNCED_AFTER, [runId]);
+    return new Set(rows.map((row) => `${row.kind}\u0000${row.key}`));
+  }
+
   async knownKeys(kind: IntentKind, jobName: string): Promise<string[]> {
     return (await this.sql().query<{ key: string }>(q.SELECT_KNOWN_KEYS, [kind, jobName])).map(
       (row) => row.key,

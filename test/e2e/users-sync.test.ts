@@ -1,5 +1,8 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applySeed } from '../../src/sandbox/sandbox-seed.js';
+import { planJob } from '../../src/sync/engine/run-job.js';
+import { loadJobFile } from '../../src/sync/job-file.js';
 import type { SyncHarness } from './sync-harness.js';
 import { harnessPerFile, jobYaml, people, usersCsv } from './sync-harness.js';
 
@@ -142,5 +145,33 @@ describe('users sync against the sandbox', () => {
     h.write({ 'invalid.csv': `${usersCsv(people(2, 'i')).trimEnd()}\nbad1,bad1@example.org,No,Mail,\n` });
     const second = await h.run(file);
     expect(second.counts.user).toEqual({ unchanged: 2, created: 1 });
+  });
+
+  it('resuming an older run leaves what a later run synced since: its older content is not sent', async () => {
+    const file = job('older');
+    h.write({
+      'older.csv': usersCsv([{ id: 'old1', email: 'old1@example.org', first: 'Before', last: 'Old' }]),
+    });
+    // A run that planned the row and stopped before sending it (as a kill -9 leaves it).
+    const { plan } = await planJob(
+      { ...h.deps(), vendor: h.client.vendor },
+      { job: loadJobFile(join(h.dir, file)) },
+    );
+    const stopped = await h.ledger.createRun({ jobName: 'older', mode: 'upsert' });
+    await h.ledger.recordPlannedIntents(stopped.id, plan.work);
+    // Run ids sort by their start second: the next run starts a second later.
+    await new Promise((r) => setTimeout(r, 1100));
+    h.write({
+      'older.csv': usersCsv([{ id: 'old1', email: 'old1@example.org', first: 'After', last: 'Old' }]),
+    });
+    expect((await h.run(file)).counts.user).toEqual({ created: 1 });
+
+    const calls = h.sandbox.counters.snapshot().total;
+    const resumed = await h.resume(stopped.id);
+    expect(resumed.counts.user).toEqual({ skipped: 1 });
+    expect(h.sandbox.counters.snapshot().total).toBe(calls);
+    expect(h.sandbox.state.userByClientId('old1')?.firstName).toBe('After');
+    const [result] = await h.ledger.results(stopped.id);
+    expect(result).toMatchObject({ key: 'old1', errorCode: 'EVSYNC_SYNCED_SINCE' });
   });
 });

@@ -72,8 +72,11 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
   const work: PlannedIntent[] = [];
   const unchanged: PlannedIntent[] = [];
   const cutOff: IntentResultInput[] = [];
+  // A later run that synced a key sent newer content than this run's: leave it.
+  const syncedLater = pending.length === 0 ? new Set<string>() : await ledger.syncedAfter(runId);
   for (const record of pending) {
     if (record.kind === 'check_in' && postedSince.has(record.key)) cutOff.push(postedByAnotherRun(record));
+    else if (syncedLater.has(`${record.kind}\u0000${record.key}`)) cutOff.push(syncedByLaterRun(record));
     else if (record.sendStartedAt !== null) cutOff.push(answerLostInCrash(record));
     else (record.plannedAction === 'unchanged' ? unchanged : work).push(restorePlanned(record));
   }
@@ -130,6 +133,21 @@ function postedByAnotherRun(record: PlannedIntentRecord): IntentResultInput {
     errorCode: 'EVSYNC_CHECK_IN_POSTED_SINCE',
     errorMessage:
       'Not sent: another run (a retry of this one, or the job run again) has posted this check-in since.',
+    params: restorePlanned(record).params,
+  };
+}
+
+function syncedByLaterRun(record: PlannedIntentRecord): IntentResultInput {
+  return {
+    runId: record.runId,
+    kind: record.kind,
+    key: record.key,
+    action: 'skipped',
+    origin: record.origin,
+    attempts: 0,
+    errorCode: 'EVSYNC_SYNCED_SINCE',
+    errorMessage:
+      'Not sent: a later run of the job has synced it since, and this run would send older content over it.',
     params: restorePlanned(record).params,
   };
 }

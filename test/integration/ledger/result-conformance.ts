@@ -384,6 +384,11 @@ export function describeResultConformance(context: ConformanceContext): void {
         'e-9/u-2',
       ]);
       expect(await l.knownKeys('speaker', 'other-job')).toEqual(['e-9/u-4']);
+      // Run ids sort by start: what a later run synced, as a resume of an earlier one sees it.
+      expect([...(await l.syncedAfter(run.id))].filter((k) => k.includes('e-9/'))).toEqual(
+        run.id < elsewhere.id ? ['speaker\u0000e-9/u-4'] : [],
+      );
+      expect([...(await l.syncedAfter('99999999-999999-ffff'))]).toEqual([]);
       await l.removeHashes('speaker', ['e-9/u-1']);
       expect((await l.knownKeys('speaker', 'maps')).filter((k) => k.startsWith('e-9/'))).toEqual(['e-9/u-2']);
       expect(own(await l.loadHashes('user'), 'e-9/')).toEqual(new Map());
