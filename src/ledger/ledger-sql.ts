@@ -127,8 +127,16 @@ export const SELECT_IDS = 'SELECT client_id, platform_id FROM id_map WHERE kind 
 /** $1 kind. */
 export const SELECT_HASHES = 'SELECT key, hash FROM synced_hashes WHERE kind = $1';
 
-/** $1 run id: keys whose synced content runs started later wrote (run ids sort by start). */
-export const SELECT_SYNCED_AFTER = 'SELECT kind, key FROM synced_hashes WHERE run_id > $1';
+/**
+ * $1 run id: keys that later runs of its job (retries aside, they carry older content)
+ * ended with a success or a delete. Results, not synced hashes: an unchanged key keeps the
+ * hash row of the run that last changed it.
+ */
+export const SELECT_HANDLED_LATER = `SELECT DISTINCT r.kind, r.key FROM runs this
+JOIN runs later ON later.job_name = this.job_name AND later.started_at > this.started_at
+  AND NOT (later.options ? 'retryOf')
+JOIN intent_results r ON r.run_id = later.id
+WHERE this.id = $1 AND r.action IN ('created', 'attached', 'updated', 'unchanged', 'deleted')`;
 
 /** $1 kind, $2 job name. */
 export const SELECT_KNOWN_KEYS = `SELECT s.key FROM synced_hashes s JOIN runs r ON r.id = s.run_id

@@ -261,10 +261,11 @@ export interface Ledger {
   /** Last-synced hash per key. */
   loadHashes(kind: IntentKind): Promise<Map<string, string>>;
   /**
-   * `kind` + `\u0000` + `key` of every key whose synced content a run started after this
-   * one wrote (run ids sort by start time): what a resume must not overwrite with older content.
+   * `kind` + `\u0000` + `key` of every key that a run of the same job, started after this
+   * one and not a retry, ended with a success or a delete: the source as read later, which
+   * a resume or a retry of this run must not overwrite with older content.
    */
-  syncedAfter(runId: string): Promise<Set<string>>;
+  handledLater(runId: string): Promise<Set<string>>;
   setHashes(entries: readonly HashEntry[]): Promise<void>;
   removeHashes(kind: IntentKind, keys: readonly string[]): Promise<void>;
   /**

@@ -244,8 +244,8 @@ export class SqlLedger implements Ledger {
     await this.sql().transaction((tx) => inChunks(tx, q.DELETE_HASHES, rows));
   }
 
-  async syncedAfter(runId: string): Promise<Set<string>> {
-    const rows = await this.sql().query<{ kind: string; key: string }>(q.SELECT_SYNCED_AFTER, [runId]);
+  async handledLater(runId: string): Promise<Set<string>> {
+    const rows = await this.sql().query<{ kind: string; key: string }>(q.SELECT_HANDLED_LATER, [runId]);
     return new Set(rows.map((row) => `${row.kind}\u0000${row.key}`));
   }
 

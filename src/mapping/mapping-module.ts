@@ -136,6 +136,12 @@ export async function loadMappingModule(file: string, vendor: string): Promise<L
 
 function describeValue(value: unknown): string {
   if (value === undefined || value === null) return String(value);
-  const json = JSON.stringify(value) ?? typeof value;
+  let json: string;
+  try {
+    json = JSON.stringify(value) ?? typeof value;
+  } catch {
+    // A BigInt or a circular value: the message must not fail in its turn.
+    json = typeof value;
+  }
   return json.length > 60 ? `${json.slice(0, 57)}…` : json;
 }

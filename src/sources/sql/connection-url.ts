@@ -31,5 +31,7 @@ const SCHEMES = { postgres: ['postgres:', 'postgresql:'], mysql: ['mysql:', 'mar
 function isUrlOf(text: string, kind: 'postgres' | 'mysql'): boolean {
   if (!URL.canParse(text)) return false;
   // No host is fine: `postgres:///db` and `?host=/var/run/postgresql` mean a local socket.
-  return (SCHEMES[kind] as readonly string[]).includes(new URL(text).protocol);
+  // The `//` is not optional: without it the driver reads the rest as a database name.
+  const { protocol } = new URL(text);
+  return (SCHEMES[kind] as readonly string[]).includes(protocol) && text.startsWith(`${protocol}//`);
 }

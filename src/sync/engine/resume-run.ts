@@ -11,8 +11,9 @@ import { CHECK_IN_OUTCOME_UNKNOWN } from '../processors/check-in-processor.js';
 import type { EngineDeps } from './engine-deps.js';
 import type { RunWork } from './execute-and-finish.js';
 import { executeAndFinish } from './execute-and-finish.js';
-import { isSuccess } from './intent-result.js';
+import { isSuccess, rowResult } from './intent-result.js';
 import { PLATFORM_DOWN_CODES } from './platform-down.js';
+import { guardCheckIns } from '../plan/lost-check-ins.js';
 import { restorePlanned } from './restore-params.js';
 import { whileClaimed } from './run-claim.js';
 import type { RunSummary } from './run-summary.js';
@@ -64,22 +65,23 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
       reason: result.errorMessage ?? result.action,
     });
   }
-  // A check-in has nothing to find it by: one that has a synced hash now was posted by a
-  // later run (a retry of this one, the job's next run), and posting it here would be twice.
-  const postedSince = pending.some((record) => record.kind === 'check_in')
-    ? await ledger.loadHashes('check_in')
-    : new Map<string, string>();
-  const work: PlannedIntent[] = [];
+  const planned: PlannedIntent[] = [];
   const unchanged: PlannedIntent[] = [];
   const cutOff: IntentResultInput[] = [];
-  // A later run that synced a key sent newer content than this run's: leave it.
-  const syncedLater = pending.length === 0 ? new Set<string>() : await ledger.syncedAfter(runId);
+  // A later run that handled a key read newer content than this run's: leave it.
+  const handledLater = pending.length === 0 ? new Set<string>() : await ledger.handledLater(runId);
+  const marked: PlannedIntent[] = [];
   for (const record of pending) {
-    if (record.kind === 'check_in' && postedSince.has(record.key)) cutOff.push(postedByAnotherRun(record));
-    else if (syncedLater.has(`${record.kind}\u0000${record.key}`)) cutOff.push(syncedByLaterRun(record));
-    else if (record.sendStartedAt !== null) cutOff.push(answerLostInCrash(record));
-    else (record.plannedAction === 'unchanged' ? unchanged : work).push(restorePlanned(record));
+    if (handledLater.has(`${record.kind}\u0000${record.key}`)) cutOff.push(syncedByLaterRun(record));
+    else if (record.sendStartedAt !== null) marked.push(restorePlanned(record));
+    else (record.plannedAction === 'unchanged' ? unchanged : planned).push(restorePlanned(record));
   }
+  // Check-ins have nothing to find them by: one posted since by another run, or whose answer
+  // another run lost, is held back as a plan would. One this run marked lost its answer here.
+  const guarded = await guardCheckIns(ledger, [...marked, ...planned], runId);
+  const work = guarded.work.filter((item) => !marked.includes(item));
+  for (const item of guarded.work) if (marked.includes(item)) cutOff.push(answerLostInCrash(runId, item));
+  for (const row of guarded.held) cutOff.push(rowResult(runId, row));
   deps.logger?.info({ runId, pending: pending.length, reopened, sendCutOff: cutOff.length }, 'resuming run');
   const cut = await planCutShort(ledger, run);
   const summary = await executeAndFinish(deps, {
@@ -105,35 +107,19 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
  * no answer was recorded: the platform may have it, so it is not sent again. Its code is
  * the one of a lost check-in answer, so later runs hold the row back too.
  */
-function answerLostInCrash(record: PlannedIntentRecord): IntentResultInput {
-  const started = record.sendStartedAt?.toISOString() ?? 'before the stop';
+function answerLostInCrash(runId: string, item: PlannedIntent): IntentResultInput {
   return {
-    runId: record.runId,
-    kind: record.kind,
-    key: record.key,
+    runId,
+    kind: item.kind,
+    key: item.key,
     action: 'failed',
-    origin: record.origin,
+    origin: item.origin,
     attempts: 1,
     errorCode: CHECK_IN_OUTCOME_UNKNOWN,
     errorMessage:
-      `The run stopped while this check-in was being sent (at ${started}), before its answer was recorded, so the platform may have it. ` +
-      `It was not sent again to avoid a duplicate: check the platform, then \`evsync retry ${record.runId} --client-id ${record.key}\` if it is missing.`,
-    params: restorePlanned(record).params,
-  };
-}
-
-function postedByAnotherRun(record: PlannedIntentRecord): IntentResultInput {
-  return {
-    runId: record.runId,
-    kind: record.kind,
-    key: record.key,
-    action: 'skipped',
-    origin: record.origin,
-    attempts: 0,
-    errorCode: 'EVSYNC_CHECK_IN_POSTED_SINCE',
-    errorMessage:
-      'Not sent: another run (a retry of this one, or the job run again) has posted this check-in since.',
-    params: restorePlanned(record).params,
+      'The run stopped while this check-in was being sent, before its answer was recorded, so the platform may have it. ' +
+      `It was not sent again to avoid a duplicate: check the platform, then \`evsync retry ${runId} --client-id ${item.key}\` if it is missing.`,
+    params: item.params,
   };
 }
 

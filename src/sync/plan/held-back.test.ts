@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type {
   IntentResultRecord,
+  PlannedIntent,
   PlannedIntentRecord,
   ResultFilter,
   RunRecord,
@@ -10,7 +11,7 @@ import type { PlanLedger } from './build-plan.js';
 import { buildPlan } from './build-plan.js';
 import { DeleteThresholdError } from './delete-threshold-error.js';
 import { CHECK_IN_OUTCOME_UNKNOWN } from '../processors/check-in-processor.js';
-import { CHECK_IN_HELD_BACK, findLostCheckIns } from './lost-check-ins.js';
+import { guardCheckIns, CHECK_IN_HELD_BACK, findLostCheckIns } from './lost-check-ins.js';
 import { failedRowKeys, planMirrorDeletes } from './mirror-deletes.js';
 import { hashIntent } from './params-hash.js';
 import { formatPlanSummary, summarizePlan } from './plan-summary.js';
@@ -239,6 +240,37 @@ describe('check-ins whose answer was lost', () => {
     const ledger = fakeLedger([{ id: 'r1', failed: 1, results: [lostAnswer('a')] }]);
     expect(await findLostCheckIns(ledger, [])).toEqual(new Map());
     expect(ledger.resultQueries).toEqual([]);
+  });
+
+  it('a resume or retry holds back check-ins posted since or lost by another run, and sends its own lost ones', async () => {
+    const planned = (key: string): PlannedIntent => ({
+      kind: 'check_in',
+      key,
+      op: 'upsert',
+      plannedAction: 'create',
+      params: { check_in_id: key },
+      origin: origin(1, 'check_ins.csv'),
+      dependsOn: [],
+      hash: 'h',
+    });
+    const ledger = {
+      ...fakeLedger([
+        { id: 'r3', failed: 1, results: [lostAnswer('lost-later')] },
+        { id: 'r2', finished: false, markedPending: ['cut-later'] },
+        { id: 'r1', failed: 1, results: [lostAnswer('own')] },
+      ]),
+      loadHashes: (kind: IntentKind) =>
+        Promise.resolve(new Map(kind === 'check_in' ? [['posted', 'h']] : [])),
+    };
+    const work = ['posted', 'lost-later', 'cut-later', 'own', 'fresh'].map(planned);
+    const guarded = await guardCheckIns(ledger, work, 'r1');
+    expect(guarded.work.map((item) => item.key)).toEqual(['own', 'fresh']);
+    expect(guarded.held.map((row) => [row.key, row.errorCode])).toEqual([
+      ['posted', 'EVSYNC_CHECK_IN_POSTED_SINCE'],
+      ['lost-later', CHECK_IN_HELD_BACK],
+      ['cut-later', CHECK_IN_HELD_BACK],
+    ]);
+    expect(guarded.held[2]?.message).toMatch(/`evsync retry r2 --client-id cut-later`/);
   });
 
   it('holds back a check-in marked as being sent in a run cut off and not resumed yet', async () => {

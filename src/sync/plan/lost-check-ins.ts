@@ -30,6 +30,8 @@ export async function findLostCheckIns(
   ledger: Pick<Ledger, 'listRuns' | 'results' | 'pendingIntents'>,
   keys: Iterable<string>,
   runsSearched = RUNS_SEARCHED,
+  /** A run whose lost answers an operator asked to send (`evsync retry` of it): not searched. */
+  exceptRunId?: string,
 ): Promise<Map<string, LostIn>> {
   const undecided = new Set(keys);
   const lost = new Map<string, LostIn>();
@@ -38,6 +40,7 @@ export async function findLostCheckIns(
   if (undecided.size === 0) return lost;
   for (const run of await ledger.listRuns(runsSearched)) {
     if (undecided.size === 0 && seekingOrigin.size === 0) break;
+    if (run.id === exceptRunId) continue;
     if (run.status !== 'completed') {
       // A run cut off (kill -9) and not resumed yet: a check-in marked as being sent has
       // no result there, and its answer is as lost as one recorded so.
@@ -111,6 +114,52 @@ function heldResult(item: PlannedIntent, lostIn: LostIn): RowResult {
     message:
       `Not sent: the answer to this check-in was lost ${where}, so the platform may have it already and a second POST would be a second check-in. ` +
       `Check the platform: if it is missing, send it with ${retry}; if it is there, leave it (it stays held back) or drop the row from the source.`,
+    params: item.params,
+  };
+}
+
+export const CHECK_IN_POSTED_SINCE = 'EVSYNC_CHECK_IN_POSTED_SINCE';
+
+/**
+ * What a resume or a retry, which send outside a plan, must hold back as the plan does:
+ * check-ins to create that another run has posted since (they have a synced hash now) and
+ * those whose answer another run lost. `ownRunId` is the run being finished or retried:
+ * its own lost answers are the operator's to send.
+ */
+export async function guardCheckIns(
+  ledger: Pick<Ledger, 'listRuns' | 'results' | 'pendingIntents' | 'loadHashes'>,
+  work: PlannedIntent[],
+  ownRunId: string,
+): Promise<{ work: PlannedIntent[]; held: RowResult[] }> {
+  const isCreate = (item: PlannedIntent): boolean =>
+    item.kind === 'check_in' && item.plannedAction === 'create';
+  if (!work.some(isCreate)) return { work, held: [] };
+  const posted = await ledger.loadHashes('check_in');
+  const candidates = work.filter((item) => isCreate(item) && !posted.has(item.key)).map((item) => item.key);
+  const lost = await findLostCheckIns(ledger, candidates, RUNS_SEARCHED, ownRunId);
+  const kept: PlannedIntent[] = [];
+  const held: RowResult[] = [];
+  for (const item of work) {
+    if (!isCreate(item)) kept.push(item);
+    else if (posted.has(item.key)) held.push(postedSince(item));
+    else {
+      const lostIn = lost.get(item.key);
+      if (lostIn === undefined) kept.push(item);
+      else held.push(heldResult(item, lostIn));
+    }
+  }
+  return { work: kept, held };
+}
+
+/** A check-in another run (a retry, the job run again) has posted since: not posted again. */
+export function postedSince(item: Pick<PlannedIntent, 'kind' | 'key' | 'origin' | 'params'>): RowResult {
+  return {
+    kind: item.kind,
+    key: item.key,
+    action: 'skipped',
+    origin: item.origin,
+    errorCode: CHECK_IN_POSTED_SINCE,
+    message: 'Not sent: another run (a retry, or the job run again) has posted this check-in since.',
     params: item.params,
   };
 }

@@ -126,7 +126,21 @@ describe('speaker links', () => {
     expect(fake.calls[2]).toMatch(/"speaker\[type_name\]":"moderator"/);
   });
 
-  it('a new link refused as "already a speaker" is done: the link there is left as it is', async () => {
+  it('a new link of another type refused as "already a speaker" is removed and added with that type', async () => {
+    const fake = linkPlatform(['already']);
+    const outcome = await processIntent(
+      intent('speaker', 'keynote/ada', { params: { 'speaker[type_name]': 'chair' } }),
+      context(fake.platform),
+    );
+    expect(outcome).toMatchObject({ action: 'created', attempts: 3 });
+    expect(fake.calls.map((call) => call.split(' ')[0])).toEqual([
+      'speakerAdd',
+      'speakerRemove',
+      'speakerAdd',
+    ]);
+  });
+
+  it('a new plain speaker link refused as "already a speaker" is done: the link there is left as it is', async () => {
     const fake = linkPlatform(['already']);
     const outcome = await processIntent(intent('speaker', 'keynote/ada'), context(fake.platform));
     expect(outcome).toMatchObject({ action: 'created', attempts: 1 });

@@ -12,9 +12,9 @@ const MAX_TRIES = 3;
 /**
  * Speaker links (§4.4), key `<event client_id>/<user client_id>`. The plan's diff decides:
  * a new or changed link is added, a removed one is removed. A remove of a link that is not
- * there already has the effect asked for, and so has a new link refused as "already a
- * speaker". A *changed* link (its type) refused so is removed and added as the source says:
- * §4.4 does not say that adding again changes the type.
+ * there already has the effect asked for, and so has a new plain `speaker` link refused as
+ * "already a speaker". A changed link, or a new one of another type, refused so is removed
+ * and added as the source says: §4.4 does not say that adding again changes the type.
  */
 export const processSpeaker: Processor = async (item, context, counter) => {
   const [eventClientId, userClientId] = splitLinkKey(item.key);
@@ -28,9 +28,10 @@ export const processSpeaker: Processor = async (item, context, counter) => {
     }
     return counter.done(item.plannedAction === 'delete' ? 'deleted' : 'updated');
   }
+  const typed = (params['speaker[type_name]'] ?? 'speaker') !== 'speaker';
   if (
     (await addLink(event, params, context, counter)) === 'already there' &&
-    item.plannedAction === 'update'
+    (item.plannedAction === 'update' || typed)
   ) {
     await counter.call(() => context.platform.speakers.remove(event, removeParams(params)));
     if ((await addLink(event, params, context, counter)) === 'already there') {

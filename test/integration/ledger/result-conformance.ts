@@ -384,11 +384,27 @@ export function describeResultConformance(context: ConformanceContext): void {
         'e-9/u-2',
       ]);
       expect(await l.knownKeys('speaker', 'other-job')).toEqual(['e-9/u-4']);
-      // Run ids sort by start: what a later run synced, as a resume of an earlier one sees it.
-      expect([...(await l.syncedAfter(run.id))].filter((k) => k.includes('e-9/'))).toEqual(
-        run.id < elsewhere.id ? ['speaker\u0000e-9/u-4'] : [],
-      );
-      expect([...(await l.syncedAfter('99999999-999999-ffff'))]).toEqual([]);
+      // What later runs of the same job (retries aside) ended with a success or a delete.
+      const earlier = await l.createRun({ jobName: 'handled', mode: 'upsert' });
+      const later = await l.createRun({ jobName: 'handled', mode: 'upsert' });
+      const retry = await l.createRun({
+        jobName: 'handled',
+        mode: 'upsert',
+        options: { retryOf: earlier.id },
+      });
+      const otherJob = await l.createRun({ jobName: 'not-handled', mode: 'upsert' });
+      await l.recordResults([
+        { runId: later.id, kind: 'user', key: 'hl-done', action: 'unchanged' },
+        { runId: later.id, kind: 'user', key: 'hl-gone', action: 'deleted' },
+        { runId: later.id, kind: 'user', key: 'hl-failed', action: 'failed' },
+        { runId: retry.id, kind: 'user', key: 'hl-retried', action: 'created' },
+        { runId: otherJob.id, kind: 'user', key: 'hl-other', action: 'created' },
+      ]);
+      expect([...(await l.handledLater(earlier.id))].sort()).toEqual([
+        'user\u0000hl-done',
+        'user\u0000hl-gone',
+      ]);
+      expect(await l.handledLater(later.id)).toEqual(new Set());
       await l.removeHashes('speaker', ['e-9/u-1']);
       expect((await l.knownKeys('speaker', 'maps')).filter((k) => k.startsWith('e-9/'))).toEqual(['e-9/u-2']);
       expect(own(await l.loadHashes('user'), 'e-9/')).toEqual(new Map());

@@ -106,6 +106,7 @@ describe.runIf(available)('postgres source', () => {
       }),
     ).toThrow(/NOPE_DB_URL, which is not set/);
     for (const wrong of [
+      'postgres:someone:hunter2@host/db',
       'postgres://someone:hunter2@[not-a-host/db',
       'mysql://someone:hunter2@host/db',
       'hunter2',
