@@ -1,10 +1,5 @@
 import { unknownRunError } from '../../ledger/ledger-error.js';
-import type {
-  IntentResultInput,
-  PlannedIntent,
-  PlannedIntentRecord,
-  RunRecord,
-} from '../../ledger/ledger.js';
+import type { IntentResultInput, PlannedIntent, RunRecord } from '../../ledger/ledger.js';
 import { PARENT_KINDS } from '../../mapping/intent.js';
 import { PARENT_MISSING } from '../phases/dependency-gate.js';
 import { CHECK_IN_OUTCOME_UNKNOWN } from '../processors/check-in-processor.js';
@@ -14,6 +9,7 @@ import { executeAndFinish } from './execute-and-finish.js';
 import { isSuccess, rowResult } from './intent-result.js';
 import { PLATFORM_DOWN_CODES } from './platform-down.js';
 import { guardCheckIns } from '../plan/lost-check-ins.js';
+import { leaveHandledLater } from './handled-later.js';
 import { restorePlanned } from './restore-params.js';
 import { whileClaimed } from './run-claim.js';
 import type { RunSummary } from './run-summary.js';
@@ -67,14 +63,16 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
   }
   const planned: PlannedIntent[] = [];
   const unchanged: PlannedIntent[] = [];
-  const cutOff: IntentResultInput[] = [];
-  // A later run that handled a key read newer content than this run's: leave it.
-  const handledLater = pending.length === 0 ? new Set<string>() : await ledger.handledLater(runId);
   const marked: PlannedIntent[] = [];
-  for (const record of pending) {
-    if (handledLater.has(`${record.kind}\u0000${record.key}`)) cutOff.push(syncedByLaterRun(record));
-    else if (record.sendStartedAt !== null) marked.push(restorePlanned(record));
-    else (record.plannedAction === 'unchanged' ? unchanged : planned).push(restorePlanned(record));
+  const fresh = await leaveHandledLater(
+    ledger,
+    runId,
+    pending.map((record) => ({ ...restorePlanned(record), marked: record.sendStartedAt !== null })),
+  );
+  const cutOff: IntentResultInput[] = fresh.skipped.map((row) => rowResult(runId, row));
+  for (const { marked: isMarked, ...item } of fresh.items) {
+    if (isMarked) marked.push(item);
+    else (item.plannedAction === 'unchanged' ? unchanged : planned).push(item);
   }
   // Check-ins have nothing to find them by: one posted since by another run, or whose answer
   // another run lost, is held back as a plan would. One this run marked lost its answer here.
@@ -120,21 +118,6 @@ function answerLostInCrash(runId: string, item: PlannedIntent): IntentResultInpu
       'The run stopped while this check-in was being sent, before its answer was recorded, so the platform may have it. ' +
       `It was not sent again to avoid a duplicate: check the platform, then \`evsync retry ${runId} --client-id ${item.key}\` if it is missing.`,
     params: item.params,
-  };
-}
-
-function syncedByLaterRun(record: PlannedIntentRecord): IntentResultInput {
-  return {
-    runId: record.runId,
-    kind: record.kind,
-    key: record.key,
-    action: 'skipped',
-    origin: record.origin,
-    attempts: 0,
-    errorCode: 'EVSYNC_SYNCED_SINCE',
-    errorMessage:
-      'Not sent: a later run of the job has synced it since, and this run would send older content over it.',
-    params: restorePlanned(record).params,
   };
 }
 

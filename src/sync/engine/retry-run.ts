@@ -3,9 +3,9 @@ import type { IntentKind } from '../../mapping/intent.js';
 import type { PlannedIntent, RunRecord } from '../../ledger/ledger.js';
 import { PARENT_MISSING } from '../phases/dependency-gate.js';
 import { guardCheckIns } from '../plan/lost-check-ins.js';
-import type { RowResult } from '../plan/sync-plan.js';
 import type { EngineDeps } from './engine-deps.js';
 import { executeAndFinish, isParentKind } from './execute-and-finish.js';
+import { leaveHandledLater } from './handled-later.js';
 import { rowResult } from './intent-result.js';
 import { restorePlanned } from './restore-params.js';
 import { whileClaimed } from './run-claim.js';
@@ -54,14 +54,8 @@ async function retryClaimed(
   failed.push(...(await cutOffCheckIns(ledger, runId, filter)));
   if (failed.length === 0) return undefined;
   const selected = [...failed, ...(await dependentsOf(ledger, runId, failed))];
-  // What a later run of the job handled since is newer than this run's content: left as it is.
-  const handledLater = await ledger.handledLater(runId);
-  const later = selected.filter((item) => handledLater.has(`${item.kind}\u0000${item.key}`));
-  const guarded = await guardCheckIns(
-    ledger,
-    selected.filter((item) => !later.includes(item)),
-    runId,
-  );
+  const fresh = await leaveHandledLater(ledger, runId, selected);
+  const guarded = await guardCheckIns(ledger, fresh.items, runId);
   const work = guarded.work;
   const run = await ledger.createRun({
     jobName: base.jobName,
@@ -74,7 +68,7 @@ async function retryClaimed(
   return whileClaimed(ledger, run.id, async () => {
     await ledger.recordPlannedIntents(run.id, work);
     const preResults = [
-      ...later.map((item) => rowResult(run.id, handledSince(item))),
+      ...fresh.skipped.map((row) => rowResult(run.id, row)),
       ...guarded.held.map((row) => rowResult(run.id, row)),
     ];
     return executeAndFinish(deps, { runId: run.id, work, unchanged: [], preResults });
@@ -117,17 +111,4 @@ async function dependentsOf(
   return skipped
     .filter((record) => record.dependsOn.some((dep) => parents.has(`${dep.kind}/${dep.clientId}`)))
     .map(restorePlanned);
-}
-
-function handledSince(item: PlannedIntent): RowResult {
-  return {
-    kind: item.kind,
-    key: item.key,
-    action: 'skipped',
-    origin: item.origin,
-    errorCode: 'EVSYNC_SYNCED_SINCE',
-    message:
-      'Not sent: a later run of the job has synced it since, and this retry would send older content over it.',
-    params: item.params,
-  };
 }

@@ -1,0 +1,33 @@
+import type { Ledger, PlannedIntent } from '../../ledger/ledger.js';
+import type { RowResult } from '../plan/sync-plan.js';
+
+/**
+ * Takes out of what a resume or a retry of `runId` would send every intent that a later
+ * run of the job ended with a success or a delete (`Ledger.handledLater`): that run read
+ * newer content, which this one would overwrite. Each gets a `skipped` result saying so.
+ */
+export async function leaveHandledLater<T extends PlannedIntent>(
+  ledger: Pick<Ledger, 'handledLater'>,
+  runId: string,
+  items: readonly T[],
+): Promise<{ items: T[]; skipped: RowResult[] }> {
+  if (items.length === 0) return { items: [], skipped: [] };
+  const later = await ledger.handledLater(runId);
+  const kept: T[] = [];
+  const skipped: RowResult[] = [];
+  for (const item of items) {
+    if (!later.has(`${item.kind}\u0000${item.key}`)) kept.push(item);
+    else
+      skipped.push({
+        kind: item.kind,
+        key: item.key,
+        action: 'skipped',
+        origin: item.origin,
+        errorCode: 'EVSYNC_SYNCED_SINCE',
+        message:
+          'Not sent: a later run of the job has synced it since, and this one would send older content over it.',
+        params: item.params,
+      });
+  }
+  return { items: kept, skipped };
+}
