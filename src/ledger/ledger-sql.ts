@@ -128,13 +128,15 @@ export const SELECT_IDS = 'SELECT client_id, platform_id FROM id_map WHERE kind 
 export const SELECT_HASHES = 'SELECT key, hash FROM synced_hashes WHERE kind = $1';
 
 /**
- * $1 run id: keys that later runs of its job (retries aside, they carry older content)
- * ended with a success or a delete. Results, not synced hashes: an unchanged key keeps the
- * hash row of the run that last changed it.
+ * $1 run id: keys that later runs of its job ended with a success or a delete. A retry
+ * carries the content of the run it retries, so it counts as later only when that run
+ * started after this one. Results, not synced hashes: an unchanged key keeps the hash row
+ * of the run that last changed it.
  */
 export const SELECT_HANDLED_LATER = `SELECT DISTINCT r.kind, r.key FROM runs this
 JOIN runs later ON later.job_name = this.job_name AND later.started_at > this.started_at
-  AND NOT (later.options ? 'retryOf')
+  AND coalesce((SELECT base.started_at > this.started_at FROM runs base
+    WHERE base.id = later.options->>'retryOf'), true)
 JOIN intent_results r ON r.run_id = later.id
 WHERE this.id = $1 AND r.action IN ('created', 'attached', 'updated', 'unchanged', 'deleted')`;
 

@@ -150,6 +150,8 @@ export interface ResultFilter {
 
 export interface PendingFilter {
   kinds?: readonly IntentKind[];
+  /** Only those marked as being sent (`Ledger.markSendStarted`). */
+  sendStarted?: boolean;
   afterSeq?: number;
   limit?: number;
 }
@@ -262,8 +264,9 @@ export interface Ledger {
   loadHashes(kind: IntentKind): Promise<Map<string, string>>;
   /**
    * `kind` + `\u0000` + `key` of every key that a run of the same job, started after this
-   * one and not a retry, ended with a success or a delete: the source as read later, which
-   * a resume or a retry of this run must not overwrite with older content.
+   * one, ended with a success or a delete (a retry only when the run it retries started
+   * after this one too): the source as read later, which a resume or a retry of this run
+   * must not overwrite with older content.
    */
   handledLater(runId: string): Promise<Set<string>>;
   setHashes(entries: readonly HashEntry[]): Promise<void>;

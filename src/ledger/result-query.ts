@@ -24,6 +24,7 @@ export function selectPending(runId: string, filter: PendingFilter = {}): BuiltQ
   if (filter.kinds)
     where.push(`ri.kind IN (SELECT jsonb_array_elements_text(${json(params, filter.kinds)}))`);
   if (filter.afterSeq !== undefined) where.push(`ri.seq > ${param(params, filter.afterSeq)}`);
+  if (filter.sendStarted) where.push('ri.send_started_at IS NOT NULL');
   where.push(
     'NOT EXISTS (SELECT 1 FROM intent_results r WHERE r.run_id = ri.run_id AND r.kind = ri.kind AND r.key = ri.key)',
   );

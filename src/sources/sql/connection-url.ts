@@ -33,5 +33,8 @@ function isUrlOf(text: string, kind: 'postgres' | 'mysql'): boolean {
   // No host is fine: `postgres:///db` and `?host=/var/run/postgresql` mean a local socket.
   // The `//` is not optional: without it the driver reads the rest as a database name.
   const { protocol } = new URL(text);
-  return (SCHEMES[kind] as readonly string[]).includes(protocol) && text.startsWith(`${protocol}//`);
+  return (
+    (SCHEMES[kind] as readonly string[]).includes(protocol) &&
+    text.trimStart().toLowerCase().startsWith(`${protocol}//`)
+  );
 }

@@ -42,8 +42,10 @@ export async function collectIntents(job: LoadedJob, options: CollectOptions): P
         step.schedule_mode === 'rsvp' && intent.kind === 'schedule' ? scheduleToRsvps(intent) : [intent];
       for (const one of expanded) byKey.set(`${one.kind}\u0000${one.key}`, one);
     };
-    const drop = (replaced: { kind: Intent['kind']; key: string }): void => {
-      byKey.delete(`${replaced.kind}\u0000${replaced.key}`);
+    // A replaced row is this step's: another step's intent of the same key stays.
+    const drop = (replaced: { kind: Intent['kind']; key: string }, source: string): void => {
+      const id = `${replaced.kind}\u0000${replaced.key}`;
+      if (byKey.get(id)?.origin.source === source) byKey.delete(id);
     };
     const onHeader = (report: { missing: string[][]; unused: string[] }): void => {
       if (report.missing.length > 0) {
@@ -69,7 +71,7 @@ function resultsOf(
   item: MappedItem,
   mapping: LoadedMapping,
   accept: (intent: Intent) => void,
-  drop: (replaced: { kind: Intent['kind']; key: string }) => void,
+  drop: (replaced: { kind: Intent['kind']; key: string }, source: string) => void,
 ): RowResult[] {
   const kind = mapping.kinds[0] ?? 'user';
   // Rows that never became an intent have no key of their own: name them by where they are.
@@ -105,7 +107,7 @@ function resultsOf(
         },
       ];
     case 'duplicate':
-      for (const replaced of item.replaces ?? []) drop(replaced);
+      for (const replaced of item.replaces ?? []) drop(replaced, item.origin.source);
       item.intents.forEach(accept);
       return item.policy === 'first'
         ? [repeatLeftOut(item)]

@@ -86,11 +86,9 @@ async function cutOffCheckIns(
   filter: RetryFilter,
 ): Promise<PlannedIntent[]> {
   if (filter.since !== undefined || (filter.kinds?.length && !filter.kinds.includes('check_in'))) return [];
-  const pending = await ledger.pendingIntents(runId, { kinds: ['check_in'] });
+  const pending = await ledger.pendingIntents(runId, { kinds: ['check_in'], sendStarted: true });
   return pending
-    .filter(
-      (record) => record.sendStartedAt !== null && (!filter.keys?.length || filter.keys.includes(record.key)),
-    )
+    .filter((record) => !filter.keys?.length || filter.keys.includes(record.key))
     .map(restorePlanned);
 }
 

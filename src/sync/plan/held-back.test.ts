@@ -273,6 +273,34 @@ describe('check-ins whose answer was lost', () => {
     expect(guarded.held[2]?.message).toMatch(/`evsync retry r2 --client-id cut-later`/);
   });
 
+  it('a retry or resume of the run that lost an answer sends it, though later runs held it back', async () => {
+    const planned = (key: string): PlannedIntent => ({
+      kind: 'check_in',
+      key,
+      op: 'upsert',
+      plannedAction: 'create',
+      params: {},
+      origin: null,
+      dependsOn: [],
+      hash: 'h',
+    });
+    const held = (key: string) => lostAnswer(key, CHECK_IN_HELD_BACK);
+    // r1 lost k's answer (a result) and cut off m (a mark); r2 and r3 held both back since.
+    const ledger = {
+      ...fakeLedger([
+        { id: 'r3', failed: 2, results: [held('k'), held('m')] },
+        { id: 'r2', failed: 2, results: [held('k'), held('m')] },
+        { id: 'r1', finished: false, results: [lostAnswer('k')], markedPending: ['m'] },
+      ]),
+      loadHashes: () => Promise.resolve(new Map<string, string>()),
+    };
+    const own = await guardCheckIns(ledger, [planned('k'), planned('m')], 'r1');
+    expect(own.work.map((item) => item.key)).toEqual(['k', 'm']);
+    // Any other run sees both as lost in r1, as the holds said.
+    const other = await guardCheckIns(ledger, [planned('k'), planned('m')], 'r9');
+    expect(other.held.map((row) => row.message.match(/lost in run (\w+)/)?.[1])).toEqual(['r1', 'r1']);
+  });
+
   it('holds back a check-in marked as being sent in a run cut off and not resumed yet', async () => {
     const ledger = fakeLedger([
       { id: 'r2', finished: false, markedPending: ['cut'] },

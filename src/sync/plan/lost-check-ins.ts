@@ -1,4 +1,4 @@
-import type { Ledger, PlannedIntent } from '../../ledger/ledger.js';
+import type { Ledger, PlannedIntent, RunRecord } from '../../ledger/ledger.js';
 import { CHECK_IN_OUTCOME_UNKNOWN } from '../processors/check-in-processor.js';
 import type { RowResult } from './sync-plan.js';
 
@@ -30,8 +30,11 @@ export async function findLostCheckIns(
   ledger: Pick<Ledger, 'listRuns' | 'results' | 'pendingIntents'>,
   keys: Iterable<string>,
   runsSearched = RUNS_SEARCHED,
-  /** A run whose lost answers an operator asked to send (`evsync retry` of it): not searched. */
-  exceptRunId?: string,
+  /**
+   * The run whose lost answers an operator asked to send (a retry or resume of it): those,
+   * and later holds that trace back to them, are settled, not lost.
+   */
+  ownRunId?: string,
 ): Promise<Map<string, LostIn>> {
   const undecided = new Set(keys);
   const lost = new Map<string, LostIn>();
@@ -40,33 +43,49 @@ export async function findLostCheckIns(
   if (undecided.size === 0) return lost;
   for (const run of await ledger.listRuns(runsSearched)) {
     if (undecided.size === 0 && seekingOrigin.size === 0) break;
-    if (run.id === exceptRunId) continue;
-    if (run.status !== 'completed') {
-      // A run cut off (kill -9) and not resumed yet: a check-in marked as being sent has
-      // no result there, and its answer is as lost as one recorded so.
-      for (const record of await ledger.pendingIntents(run.id, { kinds: ['check_in'] })) {
-        if (record.sendStartedAt === null) continue;
-        if (undecided.delete(record.key)) lost.set(record.key, { runId: run.id });
-        else if (seekingOrigin.delete(record.key)) lost.set(record.key, { runId: run.id });
-      }
-    }
-    if (run.finishedAt !== null && !run.counts.failed) continue;
-    const failures = await ledger.results(run.id, { kinds: ['check_in'], actions: ['failed'] });
-    for (const failure of failures) {
-      const { key, errorCode } = failure;
-      if (undecided.delete(key)) {
-        if (errorCode === CHECK_IN_OUTCOME_UNKNOWN) lost.set(key, { runId: run.id });
-        else if (errorCode === CHECK_IN_HELD_BACK) {
-          lost.set(key, { runId: undefined });
-          seekingOrigin.add(key);
-        }
-      } else if (seekingOrigin.has(key) && errorCode === CHECK_IN_OUTCOME_UNKNOWN) {
+    const { lostHere, heldHere, refusedHere } = await lossesIn(ledger, run);
+    for (const key of lostHere) {
+      if (run.id === ownRunId) {
+        if (undecided.delete(key) || seekingOrigin.delete(key)) lost.delete(key);
+      } else if (undecided.delete(key) || seekingOrigin.delete(key)) {
         lost.set(key, { runId: run.id });
-        seekingOrigin.delete(key);
       }
     }
+    for (const key of heldHere) {
+      if (!undecided.delete(key)) continue;
+      lost.set(key, { runId: undefined });
+      seekingOrigin.add(key);
+    }
+    // The newest failure decides: one the platform refused was sent since, not lost.
+    for (const key of refusedHere) undecided.delete(key);
   }
   return lost;
+}
+
+/**
+ * Check-ins whose answer a run lost (a failed `EVSYNC_CHECK_IN_OUTCOME_UNKNOWN`, or, in a
+ * run cut off and not resumed yet, a send mark without a result), those it held back, and
+ * those whose POST the platform refused (any other failure).
+ */
+async function lossesIn(
+  ledger: Pick<Ledger, 'results' | 'pendingIntents'>,
+  run: RunRecord,
+): Promise<{ lostHere: string[]; heldHere: string[]; refusedHere: string[] }> {
+  const lostHere: string[] = [];
+  const heldHere: string[] = [];
+  const refusedHere: string[] = [];
+  if (run.status !== 'completed') {
+    for (const record of await ledger.pendingIntents(run.id, { kinds: ['check_in'], sendStarted: true }))
+      lostHere.push(record.key);
+  }
+  // Finished runs without failures have nothing to say (their counts tell).
+  if (run.finishedAt !== null && !run.counts.failed) return { lostHere, heldHere, refusedHere };
+  for (const failure of await ledger.results(run.id, { kinds: ['check_in'], actions: ['failed'] })) {
+    if (failure.errorCode === CHECK_IN_OUTCOME_UNKNOWN) lostHere.push(failure.key);
+    else if (failure.errorCode === CHECK_IN_HELD_BACK) heldHere.push(failure.key);
+    else refusedHere.push(failure.key);
+  }
+  return { lostHere, heldHere, refusedHere };
 }
 
 /**

@@ -81,6 +81,7 @@ export function describeResultConformance(context: ConformanceContext): void {
         ['s-3', null],
       ]);
       await l.markSendStarted(run.id, []);
+      expect((await l.pendingIntents(run.id, { sendStarted: true })).map((p) => p.key)).toEqual(['s-1']);
     });
 
     it('replaces a re-planned (kind, key) instead of duplicating it, across and within batches', async () => {
@@ -392,17 +393,25 @@ export function describeResultConformance(context: ConformanceContext): void {
         mode: 'upsert',
         options: { retryOf: earlier.id },
       });
+      const retryOfLater = await l.createRun({
+        jobName: 'handled',
+        mode: 'upsert',
+        options: { retryOf: later.id },
+      });
       const otherJob = await l.createRun({ jobName: 'not-handled', mode: 'upsert' });
       await l.recordResults([
         { runId: later.id, kind: 'user', key: 'hl-done', action: 'unchanged' },
         { runId: later.id, kind: 'user', key: 'hl-gone', action: 'deleted' },
         { runId: later.id, kind: 'user', key: 'hl-failed', action: 'failed' },
         { runId: retry.id, kind: 'user', key: 'hl-retried', action: 'created' },
+        { runId: retryOfLater.id, kind: 'user', key: 'hl-later-retried', action: 'updated' },
         { runId: otherJob.id, kind: 'user', key: 'hl-other', action: 'created' },
       ]);
+      // A retry of `earlier` carries its content; one of `later` carries newer content.
       expect([...(await l.handledLater(earlier.id))].sort()).toEqual([
         'user\u0000hl-done',
         'user\u0000hl-gone',
+        'user\u0000hl-later-retried',
       ]);
       expect(await l.handledLater(later.id)).toEqual(new Set());
       await l.removeHashes('speaker', ['e-9/u-1']);
