@@ -41,6 +41,20 @@ function checkIn(key: string, row: number): Intent {
   };
 }
 
+/** A check-in the plan would create, as a resume or a retry holds it. */
+function planned(key: string): PlannedIntent {
+  return {
+    kind: 'check_in',
+    key,
+    op: 'upsert',
+    plannedAction: 'create',
+    params: { check_in_id: key },
+    origin: origin(1, 'check_ins.csv'),
+    dependsOn: [],
+    hash: 'h',
+  };
+}
+
 /** A row that failed the mapping, named by its place as collecting names it. */
 function invalidRow(row: number, keptKey?: string): RowResult {
   return {
@@ -243,16 +257,6 @@ describe('check-ins whose answer was lost', () => {
   });
 
   it('a resume or retry holds back check-ins posted since or lost by another run, and sends its own lost ones', async () => {
-    const planned = (key: string): PlannedIntent => ({
-      kind: 'check_in',
-      key,
-      op: 'upsert',
-      plannedAction: 'create',
-      params: { check_in_id: key },
-      origin: origin(1, 'check_ins.csv'),
-      dependsOn: [],
-      hash: 'h',
-    });
     const ledger = {
       ...fakeLedger([
         { id: 'r3', failed: 1, results: [lostAnswer('lost-later')] },
@@ -274,16 +278,6 @@ describe('check-ins whose answer was lost', () => {
   });
 
   it('a retry or resume of the run that lost an answer sends it, though later runs held it back', async () => {
-    const planned = (key: string): PlannedIntent => ({
-      kind: 'check_in',
-      key,
-      op: 'upsert',
-      plannedAction: 'create',
-      params: {},
-      origin: null,
-      dependsOn: [],
-      hash: 'h',
-    });
     const held = (key: string) => lostAnswer(key, CHECK_IN_HELD_BACK);
     // r1 lost k's answer (a result) and cut off m (a mark); r2 and r3 held both back since.
     const ledger = {
