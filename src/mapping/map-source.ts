@@ -227,8 +227,7 @@ class RowState {
         code: 'MAPPING_DUPLICATE',
       };
       // Each key is readable: a repeated e-mail may belong to a user the ledger knows.
-      const keys = intents.map((intent) => ({ kind: intent.kind, key: intent.key }));
-      return { type: 'invalid', origin, problems: [problem], keys };
+      return { type: 'invalid', origin, problems: [problem], keys: keysOf(intents) };
     }
     this.store(owned, origin.row);
     let replaces: Array<{ kind: IntentKind; key: string; row: number }> | undefined;

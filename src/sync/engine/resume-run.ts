@@ -2,13 +2,13 @@ import { unknownRunError } from '../../ledger/ledger-error.js';
 import type { IntentResultInput, PlannedIntent, RunRecord } from '../../ledger/ledger.js';
 import { PARENT_KINDS } from '../../mapping/intent.js';
 import { PARENT_MISSING } from '../phases/dependency-gate.js';
+import { guardCheckIns } from '../plan/lost-check-ins.js';
 import { CHECK_IN_OUTCOME_UNKNOWN } from '../processors/check-in-processor.js';
 import type { EngineDeps } from './engine-deps.js';
 import type { RunWork } from './execute-and-finish.js';
 import { executeAndFinish } from './execute-and-finish.js';
 import { isSuccess, rowResult } from './intent-result.js';
 import { PLATFORM_DOWN_CODES } from './platform-down.js';
-import { guardCheckIns } from '../plan/lost-check-ins.js';
 import { leaveHandledLater } from './handled-later.js';
 import { restorePlanned } from './restore-params.js';
 import { whileClaimed } from './run-claim.js';
@@ -61,25 +61,19 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
       reason: result.errorMessage ?? result.action,
     });
   }
-  const planned: PlannedIntent[] = [];
-  const unchanged: PlannedIntent[] = [];
-  const marked: PlannedIntent[] = [];
-  const fresh = await leaveHandledLater(
-    ledger,
-    runId,
-    pending.map((record) => ({ ...restorePlanned(record), marked: record.sendStartedAt !== null })),
-  );
+  const restored = new Map(pending.map((record) => [restorePlanned(record), record.sendStartedAt !== null]));
+  const fresh = await leaveHandledLater(ledger, runId, [...restored.keys()]);
   const cutOff: IntentResultInput[] = fresh.skipped.map((row) => rowResult(runId, row));
-  for (const { marked: isMarked, ...item } of fresh.items) {
-    if (isMarked) marked.push(item);
-    else (item.plannedAction === 'unchanged' ? unchanged : planned).push(item);
-  }
   // Check-ins have nothing to find them by: one posted since by another run, or whose answer
   // another run lost, is held back as a plan would. One this run marked lost its answer here.
-  const guarded = await guardCheckIns(ledger, [...marked, ...planned], runId);
-  const work = guarded.work.filter((item) => !marked.includes(item));
-  for (const item of guarded.work) if (marked.includes(item)) cutOff.push(answerLostInCrash(runId, item));
+  const guarded = await guardCheckIns(ledger, fresh.items, runId);
   for (const row of guarded.held) cutOff.push(rowResult(runId, row));
+  const work: PlannedIntent[] = [];
+  const unchanged: PlannedIntent[] = [];
+  for (const item of guarded.work) {
+    if (restored.get(item) === true) cutOff.push(answerLostInCrash(runId, item));
+    else (item.plannedAction === 'unchanged' ? unchanged : work).push(item);
+  }
   deps.logger?.info({ runId, pending: pending.length, reopened, sendCutOff: cutOff.length }, 'resuming run');
   const cut = await planCutShort(ledger, run);
   const summary = await executeAndFinish(deps, {

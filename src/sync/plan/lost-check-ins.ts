@@ -97,22 +97,28 @@ async function lossesIn(
 export async function holdBackLostCheckIns(
   ledger: Pick<Ledger, 'listRuns' | 'results' | 'pendingIntents'>,
   work: PlannedIntent[],
+  /** See `findLostCheckIns`: the run a resume or a retry finishes. */
+  ownRunId?: string,
 ): Promise<{ work: PlannedIntent[]; held: RowResult[] }> {
-  const creates = work.filter((item) => item.kind === 'check_in' && item.plannedAction === 'create');
   const lost = await findLostCheckIns(
     ledger,
-    creates.map((item) => item.key),
+    work.filter(isCheckInCreate).map((item) => item.key),
+    RUNS_SEARCHED,
+    ownRunId,
   );
   if (lost.size === 0) return { work, held: [] };
   const held: RowResult[] = [];
   const kept: PlannedIntent[] = [];
   for (const item of work) {
-    const lostIn =
-      item.kind === 'check_in' && item.plannedAction === 'create' ? lost.get(item.key) : undefined;
+    const lostIn = isCheckInCreate(item) ? lost.get(item.key) : undefined;
     if (lostIn === undefined) kept.push(item);
     else held.push(heldResult(item, lostIn));
   }
   return { work: kept, held };
+}
+
+function isCheckInCreate(item: PlannedIntent): boolean {
+  return item.kind === 'check_in' && item.plannedAction === 'create';
 }
 
 function heldResult(item: PlannedIntent, lostIn: LostIn): RowResult {
@@ -150,24 +156,16 @@ export async function guardCheckIns(
   work: PlannedIntent[],
   ownRunId: string,
 ): Promise<{ work: PlannedIntent[]; held: RowResult[] }> {
-  const isCreate = (item: PlannedIntent): boolean =>
-    item.kind === 'check_in' && item.plannedAction === 'create';
-  if (!work.some(isCreate)) return { work, held: [] };
+  if (!work.some(isCheckInCreate)) return { work, held: [] };
   const posted = await ledger.loadHashes('check_in');
-  const candidates = work.filter((item) => isCreate(item) && !posted.has(item.key)).map((item) => item.key);
-  const lost = await findLostCheckIns(ledger, candidates, RUNS_SEARCHED, ownRunId);
-  const kept: PlannedIntent[] = [];
+  const unposted: PlannedIntent[] = [];
   const held: RowResult[] = [];
   for (const item of work) {
-    if (!isCreate(item)) kept.push(item);
-    else if (posted.has(item.key)) held.push(postedSince(item));
-    else {
-      const lostIn = lost.get(item.key);
-      if (lostIn === undefined) kept.push(item);
-      else held.push(heldResult(item, lostIn));
-    }
+    if (isCheckInCreate(item) && posted.has(item.key)) held.push(postedSince(item));
+    else unposted.push(item);
   }
-  return { work: kept, held };
+  const guarded = await holdBackLostCheckIns(ledger, unposted, ownRunId);
+  return { work: guarded.work, held: [...held, ...guarded.held] };
 }
 
 /** A check-in another run (a retry, the job run again) has posted since: not posted again. */
