@@ -68,10 +68,11 @@ async function validateCommand(jobPath: string | undefined, options: ValidateCli
     progress.stop();
     await report?.close();
   }
+  const dangling = dependencies.result();
   process.stdout.write(
     options.json
-      ? `${JSON.stringify(results.map(toJson), null, 2)}\n`
-      : formatResults(results, options.report, formatDanglingLinks(dependencies.result())),
+      ? `${JSON.stringify({ steps: results.map(toJson), danglingLinks: dangling }, null, 2)}\n`
+      : formatResults(results, options.report, formatDanglingLinks(dangling)),
   );
   return results.every((result) => result.summary.allValid) ? EXIT.ok : EXIT.someRowsFailed;
 }

@@ -77,9 +77,10 @@ describe('evsync validate', () => {
     ]);
     expect(code).toBe(0);
     expect(JSON.parse(readFileSync(report, 'utf8'))).toEqual([]);
-    expect(JSON.parse(out)).toMatchObject([
-      { mapping: 'users', rowsRead: 1, rowsValid: 1, intents: { user: 1 } },
-    ]);
+    expect(JSON.parse(out)).toEqual({
+      steps: [expect.objectContaining({ mapping: 'users', rowsRead: 1, rowsValid: 1, intents: { user: 1 } })],
+      danglingLinks: [],
+    });
   });
 
   it('validates every step of a job file', async () => {
@@ -108,6 +109,25 @@ describe('evsync validate', () => {
     expect(JSON.parse(readFileSync(report, 'utf8'))).toMatchObject([
       { status: 'duplicate', field: 'email', code: 'DUPLICATE_LAST' },
     ]);
+  });
+
+  it('--json carries the links to users or events that no step creates', async () => {
+    const links = join(dir, 'speakers.csv');
+    writeFileSync(links, 'event_client_id,user_client_id,type\ns1,ghost,speaker\ns1,ghost2,moderator\n');
+    const args = ['validate', '--source', links, '--mapping', 'speakers', '--json'];
+    expect(await main(['node', 'evsync', ...args])).toBe(0);
+    const printed = JSON.parse(out) as { danglingLinks: unknown[] };
+    expect(printed.danglingLinks).toEqual(
+      expect.arrayContaining([
+        {
+          kind: 'speaker',
+          parent: 'user',
+          missing: 2,
+          examples: ['row 1 → user ghost', 'row 2 → user ghost2'],
+        },
+        { kind: 'speaker', parent: 'event', missing: 1, examples: ['row 1 → event s1'] },
+      ]),
+    );
   });
 
   it('reads a schedule export given with --source: by the mapping for .json and .xml, or by --format', async () => {
