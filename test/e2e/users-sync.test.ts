@@ -122,6 +122,10 @@ describe('users sync against the sandbox', () => {
     expect(summary.counts.user).toEqual({ updated: 3 });
     expect(h.sandbox.counters.duplicates()).toEqual({});
     expect(h.sandbox.state.userByEmail('t1@example.org')?.firstName).toBe('First1');
+    // The row's client_id is added to the user found, so links that name it find it.
+    const found = h.sandbox.state.userByEmail('t1@example.org');
+    expect(found?.clientIds).toEqual(['elsewhere-t1', 't1']);
+    expect(h.sandbox.state.userByClientId('t1')).toBe(found);
     // 3 made beforehand, 3 refused as taken; then one lookup and one update each.
     expect(h.sandbox.counters.snapshot().calls).toEqual({
       'POST /user': 6,

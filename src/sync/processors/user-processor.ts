@@ -75,15 +75,21 @@ async function createUser(
   }
 }
 
+/**
+ * A user found by e-mail was made by someone else (or by a create whose answer was lost):
+ * the row's client_id goes with the update, which adds it to the user (a client_id beside
+ * an id in the path is one more client id, DESIGN conventions), so that the speaker links,
+ * schedules and RSVPs that name the user by this key find it.
+ */
 async function updateFound(
   found: PlatformUser,
   item: PlannedIntent,
   context: ProcessorContext,
   counter: CallCounter,
 ): Promise<PlatformUser> {
-  return counter.call(() =>
-    context.platform.users.update(found.id, updateParams(item.params, context.platform.vendor)),
-  );
+  const params = updateParams(item.params, context.platform.vendor);
+  if (!(found.client_ids ?? []).includes(item.key)) params.client_id = item.key;
+  return counter.call(() => context.platform.users.update(found.id, params));
 }
 
 async function removeUser(
