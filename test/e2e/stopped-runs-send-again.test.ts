@@ -58,6 +58,22 @@ describe('a stopped run sends again what was not the rows’ fault', () => {
     expect((await sandboxCounters(sandbox)).duplicates).toEqual({});
   });
 
+  it('a run too small for the streak, every row refused the key: aborted with exit 3, and resume sends it', async () => {
+    startIn({
+      'users.csv': usersCsv(people(2, 'sk')),
+      'job.yaml': jobYaml('small-wrong-key', '  - { mapping: users, source: { csv: ./users.csv } }\n'),
+    });
+    vi.stubEnv('EVSYNC_SIGNING_KEY', 'not-the-key');
+    const stopped = await runCli('run', join(dir, 'job.yaml'));
+    expect(stopped.code).toBe(3);
+    expect(stopped.stdout).toMatch(/refused the signature of 2 intents in a row/);
+    const runId = /^Run (\S+) \(small-wrong-key, upsert\): aborted/m.exec(stopped.stdout)![1]!;
+    vi.stubEnv('EVSYNC_SIGNING_KEY', sandbox.signingKey);
+    const resumed = await runCli('resume', runId);
+    expect(resumed.code).toBe(0);
+    expect(sandbox.state.conferenceUsers().filter((u) => u.email.startsWith('sk'))).toHaveLength(2);
+  });
+
   it('retry of a failed session also sends the speaker links skipped because of it', async () => {
     startIn({
       'users.csv': usersCsv(people(2, 'rd')),

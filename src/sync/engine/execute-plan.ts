@@ -110,6 +110,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
       await queue.enqueue(items);
       await queue.drain();
       await queue.close();
+      abortReason ??= streak.everySentFailed();
       progress.phaseEnded(phase);
       logPhase(options.logger, phase, items.length);
     }

@@ -47,6 +47,23 @@ describe('platform-down streak', () => {
     expect(mixed.observe(refused)).toMatch(/refused the signature of 2/);
   });
 
+  it('a run too small for the limit stops when every intent it sent failed platform-wide', () => {
+    const small = new PlatformDownStreak(10);
+    expect(small.everySentFailed()).toBeUndefined();
+    small.observe(skipped);
+    expect(small.everySentFailed()).toBeUndefined();
+    small.observe(unreachable);
+    small.observe(unreachable);
+    expect(small.everySentFailed()).toBe(
+      'the platform could not be reached for 2 intents in a row (ECONNREFUSED)',
+    );
+    // One intent that reached the platform makes it a run with row failures, not a down platform.
+    const mixed = new PlatformDownStreak(10);
+    mixed.observe(invalidRow);
+    mixed.observe(refused);
+    expect(mixed.everySentFailed()).toBeUndefined();
+  });
+
   it('names the codes resume sends again', () => {
     expect([...PLATFORM_DOWN_CODES].sort()).toEqual(
       [PLATFORM_ERROR_CODES.unauthorized, PLATFORM_ERROR_CODES.unreachable].sort(),

@@ -21,7 +21,10 @@ export const PLATFORM_DOWN_CODES: readonly string[] = Object.keys(WHY_STOPPED);
 /** Counts platform-wide failures in a row; any other sent outcome ends the streak. */
 export class PlatformDownStreak {
   private code: string | undefined;
+  private message = '';
   private count = 0;
+  /** Outcomes that made a call, over the whole run. */
+  private sent = 0;
 
   constructor(private readonly limit: number) {}
 
@@ -29,13 +32,27 @@ export class PlatformDownStreak {
   observe(outcome: ProcessOutcome): string | undefined {
     const code = outcome.errorCode ?? undefined;
     const why = code === undefined ? undefined : WHY_STOPPED[code];
+    // A skipped dependent made no call: it neither breaks nor extends the streak.
+    if (outcome.action !== 'skipped') this.sent += 1;
     if (why === undefined) {
-      // A skipped dependent made no call: it neither breaks nor extends the streak.
       if (outcome.action !== 'skipped') this.count = 0;
       return undefined;
     }
     this.count = code === this.code ? this.count + 1 : 1;
     this.code = code;
-    return this.count >= this.limit ? why(this.count, outcome.message ?? '') : undefined;
+    this.message = outcome.message ?? '';
+    return this.count >= this.limit ? why(this.count, this.message) : undefined;
+  }
+
+  /**
+   * Why the run must stop when every intent it has sent failed platform-wide: a run (or
+   * what it has sent by the end of a phase) too small to reach the streak's limit is
+   * aborted all the same, so that it is resumed rather than read as row failures.
+   */
+  everySentFailed(): string | undefined {
+    const why = this.code === undefined ? undefined : WHY_STOPPED[this.code];
+    return why !== undefined && this.sent > 0 && this.count === this.sent
+      ? why(this.count, this.message)
+      : undefined;
   }
 }
