@@ -144,6 +144,7 @@ export class SandboxState {
     return list;
   }
 
+  /** The whole state; its records are the live ones (copy it to keep it: see `restore`). */
   snapshot(): StateSnapshot {
     return {
       version: 1,

@@ -91,7 +91,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     vendor: options.vendor ?? DEFAULT_VENDOR,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     logger,
-    initialSnapshot: state.snapshot(),
+    // A copy: the snapshot's records are the live ones, which the API changes in place.
+    initialSnapshot: structuredClone(state.snapshot()),
     saveState,
   };
   if (stateFile) {

@@ -185,6 +185,30 @@ describe('admin endpoints', () => {
   });
 });
 
+describe('reset', () => {
+  it('puts back the seeded users as they were, so the 203 path can be rehearsed again', async () => {
+    const seeded = await startSandbox({
+      signingKey: SIGNING_KEY,
+      seed: { users: [{ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.org' }] },
+    });
+    try {
+      const create = () =>
+        signedCall(seeded, 'POST', '/user', {
+          body: userParams({ client_id: 'att-42', 'user[svc_auth_attributes][email]': 'grace@example.org' }),
+        });
+      expect((await create()).status).toBe(203);
+      expect(seeded.state.userByEmail('grace@example.org')?.inConference).toBe(true);
+      await admin(seeded, 'POST', 'reset');
+      const grace = seeded.state.userByEmail('grace@example.org');
+      expect(grace?.inConference).toBe(false);
+      expect(grace?.clientIds).toEqual([]);
+      expect((await create()).status).toBe(203);
+    } finally {
+      await seeded.close();
+    }
+  });
+});
+
 describe('state file and CLI', () => {
   it('saves every change to --state and starts again from it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'evsync-sandbox-'));
