@@ -137,14 +137,20 @@ class RowState {
     const schedules = [];
     for (const draft of mapped.drafts) {
       const checked = checkDraft(draft, origin, this.mapping.vendor);
-      if (!checked.ok) problems.push(...checked.problems);
-      else if (draft.kind === 'schedule' && this.schedules !== undefined) schedules.push(draft);
+      if (draft.kind === 'schedule' && this.schedules !== undefined) {
+        const noEvent = this.schedules.eventProblem(draft);
+        if (noEvent !== undefined) problems.push(noEvent);
+        if (checked.ok && noEvent === undefined) schedules.push(draft);
+        else if (!checked.ok) problems.push(...checked.problems);
+      } else if (!checked.ok) problems.push(...checked.problems);
       else {
         intents.push(checked.intent);
         columns.push(draft.columns);
       }
     }
     if (problems.length > 0) {
+      // The user's other rows must not replace the schedule without this row's event.
+      this.schedules?.holdBack(mapped.drafts, origin);
       const located = dedupe(problems).map((p) => locateProblem(origin, p));
       const keys = readableKeys(mapped.drafts, problems);
       return { type: 'invalid', origin, problems: located, ...(keys ? { keys } : {}) };

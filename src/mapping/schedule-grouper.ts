@@ -1,8 +1,8 @@
 import type { FlatParams } from '../platform/params.js';
-import type { RowOrigin } from '../sources/source-row.js';
-import type { IntentDraft } from './loaded-mapping.js';
+import { describeOrigin, type RowOrigin } from '../sources/source-row.js';
+import type { DraftProblem, IntentDraft } from './loaded-mapping.js';
 import type { DuplicateItem, GroupedItem, MappedItem } from './mapped-item.js';
-import { checkDraft, locateProblem } from './validate-draft.js';
+import { checkDraft, columnOf, locateProblem } from './validate-draft.js';
 
 interface UserSchedule {
   origin: RowOrigin;
@@ -14,22 +14,53 @@ interface UserSchedule {
   columns: Record<string, string>;
 }
 
+/** A user's invalid rows: the first few, to name in the message, and how many in all. */
+interface HeldBack {
+  rows: RowOrigin[];
+  count: number;
+}
+
+/** How many invalid rows a held-back schedule's message names; the rest are counted. */
+const NAMED_ROWS = 3;
+
 /**
  * Schedules come one row per (user, event); the platform replaces a user's whole schedule
  * at once, so rows are gathered per user and each user becomes ONE schedule intent after
  * the source's last row (rows need not be sorted). Memory grows with the schedule source,
  * which is why only schedule mappings group.
+ *
+ * A user with an invalid row gets no schedule at all: `PUT /event/schedule` replaces the
+ * whole schedule, so sending the valid rows alone would remove the event the bad row meant
+ * (or, with no valid row, empty the schedule). An operator who fixes the row and runs again
+ * gets the full schedule; one who never sees a partial send loses nothing meanwhile.
  */
 export class ScheduleGrouper {
   private readonly users = new Map<string, UserSchedule>();
+  private readonly heldBack = new Map<string, HeldBack>();
 
   constructor(private readonly vendor: string) {}
 
+  /**
+   * The problem of a schedule row that names no event. The request allows that (it empties
+   * the schedule), but a row is one (user, event) pair: without its event it is a mistake,
+   * not a wish to clear the schedule.
+   */
+  eventProblem(draft: IntentDraft): DraftProblem | undefined {
+    for (const name in draft.params) if (name.startsWith('event_client_ids[')) return undefined;
+    // A failed transform has already said why the event is missing.
+    if (draft.failedParams?.some((name) => name.startsWith('event_client_ids[')) === true) return undefined;
+    return {
+      field: columnOf(draft, 'event_client_ids[0]'),
+      param: 'event_client_ids[0]',
+      message:
+        "the event's client_id is required, but it is missing: each row of a schedule names one event of the user",
+      code: 'REQUIRED',
+    };
+  }
+
   /** Folds one valid schedule draft (a user and one or more events) into its user's schedule. */
   add(draft: IntentDraft, origin: RowOrigin): GroupedItem | DuplicateItem {
-    const userParam = draft.params['user[client_id]'] !== undefined ? 'user[client_id]' : 'user[id]';
-    const user = draft.params[userParam] ?? '';
-    const key = userParam === 'user[id]' ? `#${user}` : user;
+    const { userParam, user, key } = userOf(draft);
     let schedule = this.users.get(key);
     if (schedule === undefined) {
       schedule = { origin, userParam, user, events: [], eventRows: [], columns: {} };
@@ -60,9 +91,38 @@ export class ScheduleGrouper {
     return { type: 'grouped', origin, kind: 'schedule', key };
   }
 
+  /**
+   * Notes the schedule drafts of an invalid row: their users' schedules are held back (see
+   * the class comment). A draft whose user cannot be read names nobody to hold back.
+   */
+  holdBack(drafts: readonly IntentDraft[], origin: RowOrigin): void {
+    for (const draft of drafts) {
+      if (draft.kind !== 'schedule') continue;
+      const { key } = userOf(draft);
+      if (key === '' || key === '#') continue;
+      let held = this.heldBack.get(key);
+      if (held === undefined) {
+        held = { rows: [], count: 0 };
+        this.heldBack.set(key, held);
+      }
+      // A row with two bad drafts of one user is one row.
+      if (held.rows.at(-1)?.row === origin.row) continue;
+      if (held.rows.length < NAMED_ROWS) held.rows.push(origin);
+      held.count++;
+    }
+  }
+
   /** One item per user, in the order users first appeared. */
   *flush(): Iterable<MappedItem> {
-    for (const schedule of this.users.values()) {
+    for (const [key, schedule] of this.users) {
+      // Never an empty replace: a user gets here only through a row with an event.
+      if (schedule.events.length === 0) continue;
+      const groupedRows = schedule.events.length;
+      const held = this.heldBack.get(key);
+      if (held !== undefined) {
+        yield heldBackItem(schedule, key, held, groupedRows);
+        continue;
+      }
       const params: FlatParams = { [schedule.userParam]: schedule.user };
       const columns: Record<string, string> = {
         [schedule.userParam]: schedule.columns[schedule.userParam] ?? '',
@@ -76,7 +136,6 @@ export class ScheduleGrouper {
         schedule.origin,
         this.vendor,
       );
-      const groupedRows = schedule.events.length;
       yield checked.ok
         ? { type: 'intents', origin: schedule.origin, intents: [checked.intent], groupedRows }
         : {
@@ -87,5 +146,41 @@ export class ScheduleGrouper {
           };
     }
     this.users.clear();
+    this.heldBack.clear();
   }
+}
+
+/** The user a schedule draft is for, and its key (`#` before a platform id, as intentKey does). */
+function userOf(draft: IntentDraft): { userParam: string; user: string; key: string } {
+  const userParam = draft.params['user[client_id]'] !== undefined ? 'user[client_id]' : 'user[id]';
+  const user = draft.params[userParam] ?? '';
+  return { userParam, user, key: userParam === 'user[id]' ? `#${user}` : user };
+}
+
+function heldBackItem(schedule: UserSchedule, key: string, held: HeldBack, groupedRows: number): MappedItem {
+  const named = held.rows.map(describeOrigin).join(', ');
+  const one = held.count === 1;
+  const invalid = one
+    ? `its ${named} is invalid`
+    : `${held.count} of its rows are invalid (${named}${held.count > held.rows.length ? ', …' : ''})`;
+  const others = groupedRows === 1 ? 'the other row' : `the other ${groupedRows} rows`;
+  const field = schedule.columns[schedule.userParam] ?? schedule.userParam;
+  return {
+    type: 'invalid',
+    origin: schedule.origin,
+    problems: [
+      {
+        field,
+        param: schedule.userParam,
+        message:
+          `${describeOrigin(schedule.origin)}, ${field}: the schedule of ${schedule.user} is not sent, because ${invalid}: ` +
+          `a schedule replaces the user's whole schedule, and sending ${others} alone would drop ` +
+          `${one ? "that row's event; fix the row" : 'their events; fix them'} and run again`,
+        code: 'MAPPING_SCHEDULE_HELD_BACK',
+      },
+    ],
+    groupedRows,
+    // The user's schedule stays as it is: mirror mode must not take it for gone.
+    keys: [{ kind: 'schedule', key }],
+  };
 }
