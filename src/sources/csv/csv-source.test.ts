@@ -177,6 +177,19 @@ describe('edge cases', () => {
     ]);
   });
 
+  it("skips Excel's blank rows (every cell empty) like blank lines, keeping later lines right", async () => {
+    const items = await readAll({
+      path: file(
+        'excel-blank-rows.csv',
+        ';;;\r\nid;email;first;last\r\nu1;a@x.com;Ann;Lee\r\n;;;\r\n ; \t;;\r\nu2;b@x.com;Bob;Lee\r\n;;;\r\n;;;\r\n',
+      ),
+    });
+    expect(items.map((item) => [item.ok, item.origin.row, item.origin.line])).toEqual([
+      [true, 1, 3],
+      [true, 2, 6],
+    ]);
+  });
+
   it('counts CRLF lines inside quoted values once', async () => {
     const items = await readAll({ path: file('crlf.csv', 'a,b\r\n"1\r\n2\r\n3",x\r\n4,y\r\n') });
     expect(items.map((item) => item.origin.line)).toEqual([2, 5]);

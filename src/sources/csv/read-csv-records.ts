@@ -2,6 +2,7 @@ import type Papa from 'papaparse';
 import type { SourceItem } from '../source-row.js';
 import { SourceError } from '../source-error.js';
 import { checkCsvHeader } from './csv-header.js';
+import { isBlankRow } from './is-blank-row.js';
 import { compileRowBuilder, type RowBuilder } from './row-builder.js';
 import type { CsvChunk } from './parse-csv-chunks.js';
 
@@ -35,7 +36,8 @@ export class CsvRecordReader {
       const fields = chunk.rows[index]!;
       const rowLine = this.line;
       this.line += 1 + breaksIn(fields);
-      if (fields.length === 1 && fields[0] === '' && !errorsByRow.has(index)) continue; // blank line
+      // A blank line, or a row of empty cells (Excel's blank rows): neither is a row read.
+      if (isBlankRow(fields) && !errorsByRow.has(index)) continue;
       if (this.header === undefined) {
         if (errorsByRow.has(index)) throw headerQuoteError(this.context.source, rowLine);
         this.header = checkCsvHeader(fields, `CSV file ${this.context.source}`, rowLine);
