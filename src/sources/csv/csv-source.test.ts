@@ -136,7 +136,7 @@ describe('problems', () => {
   it('refuses an empty header name', async () => {
     await expect(readAll({ path: join(OURS, 'empty-header.csv') })).rejects.toMatchObject({
       code: 'CSV_EMPTY_HEADER',
-      message: expect.stringContaining('column 2 (B)'),
+      message: expect.stringContaining('has an empty name in column 2 (B): '),
     });
   });
 
@@ -188,6 +188,38 @@ describe('edge cases', () => {
       [true, 1, 3],
       [true, 2, 6],
     ]);
+  });
+
+  it('ignores empty header cells at the end, and reports a value under one instead of losing it', async () => {
+    const items = await readAll({
+      path: file(
+        'trailing-header.csv',
+        'id;email;;\nu1;a@x.com;;\nu2;b@x.com\nu3;c@x.com;;oops\nu4;d@x.com; ;\n',
+      ),
+    });
+    expect(items.map((item) => [item.ok ? 'ok' : item.code, item.origin.row, item.origin.line])).toEqual([
+      ['ok', 1, 2],
+      ['ok', 2, 3],
+      ['CSV_VALUE_IN_UNNAMED_COLUMN', 3, 4],
+      ['ok', 4, 5],
+    ]);
+    expect(items[0]).toMatchObject({ values: { id: 'u1', email: 'a@x.com' } });
+    expect(Object.keys((items[0] as { values: object }).values)).toEqual(['id', 'email']);
+    expect(items[2]).toMatchObject({
+      message: expect.stringContaining('has a value in column 4 (D), which has no name'),
+    });
+    const ragged = await readAll({ path: file('trailing-header-2.csv', 'id;email;;\nu1\nu2;b;;;\n') });
+    expect(ragged).toMatchObject([
+      { code: 'CSV_RAGGED_ROW', message: expect.stringContaining('has 1 fields but the header has 2') },
+      { code: 'CSV_RAGGED_ROW', message: expect.stringContaining('has 5 fields but the header has 4') },
+    ]);
+  });
+
+  it('names every empty header cell between names once, without doubled wording', async () => {
+    await expect(readAll({ path: file('gaps.csv', 'a,,b,,c,,\n1,2,3,4,5,,\n') })).rejects.toMatchObject({
+      code: 'CSV_EMPTY_HEADER',
+      message: expect.stringContaining('has an empty name in column 2 (B), column 4 (D): give'),
+    });
   });
 
   it('counts CRLF lines inside quoted values once', async () => {

@@ -1,8 +1,8 @@
 import type Papa from 'papaparse';
 import type { SourceItem } from '../source-row.js';
 import { SourceError } from '../source-error.js';
-import { checkCsvHeader } from './csv-header.js';
-import { isBlankRow } from './is-blank-row.js';
+import { checkCsvHeader, columnLabel, type CsvHeader } from './csv-header.js';
+import { indexOfValue, isBlankRow } from './blank-cells.js';
 import { compileRowBuilder, type RowBuilder } from './row-builder.js';
 import type { CsvChunk } from './parse-csv-chunks.js';
 
@@ -21,7 +21,7 @@ export interface CsvRecordContext {
  */
 export class CsvRecordReader {
   private line: number;
-  private header: string[] | undefined;
+  private header: CsvHeader | undefined;
   private build: RowBuilder = () => ({});
   private rowNumber = 0;
 
@@ -41,7 +41,7 @@ export class CsvRecordReader {
       if (this.header === undefined) {
         if (errorsByRow.has(index)) throw headerQuoteError(this.context.source, rowLine);
         this.header = checkCsvHeader(fields, `CSV file ${this.context.source}`, rowLine);
-        this.build = compileRowBuilder(this.header);
+        this.build = compileRowBuilder(this.header.names);
         continue;
       }
       this.rowNumber += 1;
@@ -66,7 +66,7 @@ export class CsvRecordReader {
     fields: string[],
     rowLine: number,
     errors: Papa.ParseError[] | undefined,
-    header: string[],
+    header: CsvHeader,
   ): SourceItem {
     const origin = { source: this.context.source, row: this.rowNumber, line: rowLine };
     // An unclosed quote swallowed the rest of the file: that says more than a malformed one.
@@ -75,15 +75,30 @@ export class CsvRecordReader {
       errors?.find((error) => error.type === 'Quotes');
     if (quoteError !== undefined)
       return { ok: false, origin, ...describeQuoteError(quoteError, fields, rowLine) };
-    if (fields.length !== header.length) {
-      return {
-        ok: false,
-        origin,
-        code: 'CSV_RAGGED_ROW',
-        message:
-          `has ${fields.length} fields but the header has ${header.length}: ` +
-          'check for a missing or extra delimiter, or a value with the delimiter that needs quotes',
-      };
+    const named = header.names.length;
+    if (fields.length !== named) {
+      // Only files whose header ends in unnamed columns (or ragged rows) get here.
+      if (fields.length < named || fields.length > header.width) {
+        return {
+          ok: false,
+          origin,
+          code: 'CSV_RAGGED_ROW',
+          message:
+            `has ${fields.length} fields but the header has ${fields.length < named ? named : header.width}: ` +
+            'check for a missing or extra delimiter, or a value with the delimiter that needs quotes',
+        };
+      }
+      const stray = indexOfValue(fields, named);
+      if (stray !== -1) {
+        return {
+          ok: false,
+          origin,
+          code: 'CSV_VALUE_IN_UNNAMED_COLUMN',
+          message:
+            `has a value in ${columnLabel(stray)}, which has no name in the header: ` +
+            'give that column a name in the first row, or move or delete the value',
+        };
+      }
     }
     return { ok: true, origin, values: this.build(fields) };
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isBlankRow } from './is-blank-row.js';
+import { indexOfValue, isBlankRow } from './blank-cells.js';
 
 describe('isBlankRow', () => {
   it('is true when every cell is empty or whitespace', () => {
@@ -13,5 +13,11 @@ describe('isBlankRow', () => {
     expect(isBlankRow(['', '', ' x'])).toBe(false);
     expect(isBlankRow(['', 'é'])).toBe(false);
     expect(isBlankRow(['', '\u00a0·'])).toBe(false);
+  });
+
+  it('finds the first cell holding something from a column on', () => {
+    expect(indexOfValue(['a', 'b', '', ' ', 'x'], 2)).toBe(4);
+    expect(indexOfValue(['a', 'b', '', ' '], 2)).toBe(-1);
+    expect(indexOfValue(['a'], 1)).toBe(-1);
   });
 });
