@@ -74,6 +74,49 @@ describe('a stopped run sends again what was not the rows’ fault', () => {
     expect(sandbox.state.conferenceUsers().filter((u) => u.email.startsWith('sk'))).toHaveLength(2);
   });
 
+  it('resume sends passwords again, read from the source; a row changed since waits for the next run', async () => {
+    const mapping = [
+      'version: 1',
+      'intents:',
+      '  - kind: user',
+      '    params: { client_id: client_id, email: email, first_name: first_name, last_name: last_name, password: password }',
+      '',
+    ].join('\n');
+    const csv = (secondName: string): string =>
+      `client_id,email,first_name,last_name,password\npw1,pw1@example.org,Pat,One,s3cret-one\npw2,pw2@example.org,${secondName},Two,s3cret-two\n`;
+    startIn({
+      'pw-users.yaml': mapping,
+      'users.csv': csv('Sam'),
+      'job.yaml': jobYaml('pw-resume', '  - { mapping: ./pw-users.yaml, source: { csv: ./users.csv } }\n'),
+    });
+    vi.stubEnv('EVSYNC_SIGNING_KEY', 'not-the-key');
+    const stopped = await runCli('run', join(dir, 'job.yaml'));
+    expect(stopped.code).toBe(3);
+    const runId = /^Run (\S+) \(pw-resume, upsert\): aborted/m.exec(stopped.stdout)![1]!;
+
+    writeFileSync(join(dir, 'users.csv'), csv('Samuel'));
+    vi.stubEnv('EVSYNC_SIGNING_KEY', sandbox.signingKey);
+    const resumed = await runCli('resume', runId);
+    expect(resumed.code).toBe(1);
+    expect(sandbox.state.userByClientId('pw1')?.hasPassword).toBe(true);
+    expect(sandbox.state.userByClientId('pw2')).toBeUndefined();
+    const report = await runCli('report', runId, '--status', 'failed', '--format', 'json');
+    expect(JSON.parse(report.stdout)).toMatchObject([
+      {
+        key: 'pw2',
+        error_code: 'EVSYNC_SECRET_NOT_RESTORED',
+        message: expect.stringMatching(
+          /user\[svc_auth_attributes\]\[password\] .*has changed in the job’s source/,
+        ),
+      },
+    ]);
+    expect(report.stdout).not.toContain('s3cret');
+
+    const next = await runCli('run', join(dir, 'job.yaml'));
+    expect(next.code).toBe(0);
+    expect(sandbox.state.userByClientId('pw2')).toMatchObject({ firstName: 'Samuel', hasPassword: true });
+  });
+
   it('retry of a failed session also sends the speaker links skipped because of it', async () => {
     startIn({
       'users.csv': usersCsv(people(2, 'rd')),

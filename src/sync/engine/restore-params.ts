@@ -1,21 +1,120 @@
-import type { PlannedIntent, PlannedIntentRecord } from '../../ledger/ledger.js';
+import type { Ledger, PlannedIntent, PlannedIntentRecord, RunRecord } from '../../ledger/ledger.js';
+import { messageOf } from '../../errors/evsync-error.js';
+import type { Logger } from '../../log/logger.js';
+import type { Intent } from '../../mapping/intent.js';
+import { loadJobFile } from '../job-file.js';
+import { hashIntent } from '../plan/params-hash.js';
+import type { RowResult } from '../plan/sync-plan.js';
+import { collectIntents } from './collect-intents.js';
+
+export const SECRET_NOT_RESTORED = 'EVSYNC_SECRET_NOT_RESTORED';
+
+export interface RestoredIntents {
+  /** Each record that can be sent, as it can be sent. */
+  items: Map<PlannedIntentRecord, PlannedIntent>;
+  /** Records that cannot: a secret param could not be read again as the run planned it. */
+  unsendable: RowResult[];
+}
+
+export interface RestoreDeps {
+  ledger: Pick<Ledger, 'getRun'>;
+  vendor: string;
+  logger?: Logger;
+}
 
 /**
- * A planned intent read back from the ledger. Secret params were stored redacted; they
- * are dropped rather than sent as "[redacted]" (a password is only ever sent on create,
- * and is not recommended at all, spec §4.2).
+ * Planned intents read back from the ledger, for `resume` and `retry`. Secret params (a
+ * password) were stored redacted, so they are read again from the job's source: an
+ * intent goes with the source's params when its row there still hashes as the run
+ * planned it. Otherwise it is not sent. Sent without its password, a create would make a
+ * user who never gets one (updates leave passwords out, spec §4.2), and its hash would
+ * record the row as synced. The next run of the job sends the row as the source has it.
  */
-export function restorePlanned(record: PlannedIntentRecord): PlannedIntent {
-  const params = { ...record.params };
-  for (const name of record.redactedParams) delete params[name];
+export async function restoreIntents(
+  deps: RestoreDeps,
+  run: RunRecord,
+  records: readonly PlannedIntentRecord[],
+): Promise<RestoredIntents> {
+  const items = new Map<PlannedIntentRecord, PlannedIntent>();
+  const secret = records.filter((record) => record.redactedParams.length > 0);
+  for (const record of records) if (record.redactedParams.length === 0) items.set(record, plannedOf(record));
+  if (secret.length === 0) return { items, unsendable: [] };
+
+  const source = await readSourceAgain(deps, run);
+  const unsendable: RowResult[] = [];
+  for (const record of secret) {
+    const fresh = 'intents' in source ? source.intents.get(idOf(record)) : undefined;
+    if (fresh !== undefined && hashIntent(fresh.op, fresh.params) === record.hash) {
+      items.set(record, { ...plannedOf(record), params: fresh.params });
+      continue;
+    }
+    const why =
+      'intents' in source
+        ? fresh === undefined
+          ? 'the job’s source no longer has this row'
+          : 'the row has changed in the job’s source since'
+        : source.problem;
+    unsendable.push({
+      kind: record.kind,
+      key: record.key,
+      action: 'failed',
+      origin: record.origin,
+      errorCode: SECRET_NOT_RESTORED,
+      message:
+        `Not sent: its ${record.redactedParams.join(', ')} is never stored, so it is read again from the job's source, ` +
+        `and ${why}. Run the job again to send the row as the source has it now.`,
+      params: record.params,
+    });
+  }
+  return { items, unsendable };
+}
+
+function plannedOf(record: PlannedIntentRecord): PlannedIntent {
   return {
     kind: record.kind,
     key: record.key,
     op: record.op,
     plannedAction: record.plannedAction,
-    params,
+    params: record.params,
     origin: record.origin,
     dependsOn: record.dependsOn,
     hash: record.hash,
   };
+}
+
+function idOf(intent: Pick<Intent, 'kind' | 'key'>): string {
+  return `${intent.kind}\u0000${intent.key}`;
+}
+
+/** Every intent of the run's job, by kind and key; a retry reads the job of the run it retries. */
+async function readSourceAgain(
+  deps: RestoreDeps,
+  run: RunRecord,
+): Promise<{ intents: Map<string, Intent> } | { problem: string }> {
+  const file = await jobFileOf(deps.ledger, run);
+  if (file === undefined) return { problem: 'the run does not name its job file' };
+  try {
+    const collected = await collectIntents(loadJobFile(file), {
+      vendor: deps.vendor,
+      ...(deps.logger ? { logger: deps.logger } : {}),
+    });
+    return { intents: new Map(collected.intents.map((intent) => [idOf(intent), intent])) };
+  } catch (error) {
+    deps.logger?.warn(
+      { err: error, runId: run.id, file },
+      'could not read the job again for its secret params',
+    );
+    return { problem: `the job could not be read again (${messageOf(error)})` };
+  }
+}
+
+/** Retries chain back to the run made from a job file (bounded: a chain never loops). */
+async function jobFileOf(ledger: RestoreDeps['ledger'], run: RunRecord): Promise<string | undefined> {
+  let current: RunRecord | undefined = run;
+  for (let hops = 0; current !== undefined && hops < 100; hops += 1) {
+    if (typeof current.options.file === 'string') return current.options.file;
+    const base: unknown = current.options.retryOf;
+    current = typeof base === 'string' ? await ledger.getRun(base) : undefined;
+  }
+  return undefined;
 }

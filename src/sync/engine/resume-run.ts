@@ -10,7 +10,7 @@ import { executeAndFinish } from './execute-and-finish.js';
 import { isSuccess, rowResult } from './intent-result.js';
 import { PLATFORM_DOWN_CODES } from './platform-down.js';
 import { leaveHandledLater } from './handled-later.js';
-import { restorePlanned } from './restore-params.js';
+import { restoreIntents } from './restore-params.js';
 import { whileClaimed } from './run-claim.js';
 import type { RunSummary } from './run-summary.js';
 import { totalsOf } from './run-summary.js';
@@ -61,9 +61,21 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
       reason: result.errorMessage ?? result.action,
     });
   }
-  const restored = new Map(pending.map((record) => [restorePlanned(record), record.sendStartedAt !== null]));
+  const readBack = await restoreIntents(
+    { ledger, vendor: deps.platform.vendor, ...(deps.logger ? { logger: deps.logger } : {}) },
+    run,
+    pending,
+  );
+  const restored = new Map(
+    pending.flatMap((record) => {
+      const item = readBack.items.get(record);
+      return item === undefined ? [] : [[item, record.sendStartedAt !== null] as const];
+    }),
+  );
   const fresh = await leaveHandledLater(ledger, runId, [...restored.keys()]);
-  const cutOff: IntentResultInput[] = fresh.skipped.map((row) => rowResult(runId, row));
+  const cutOff: IntentResultInput[] = [...readBack.unsendable, ...fresh.skipped].map((row) =>
+    rowResult(runId, row),
+  );
   // Check-ins have nothing to find them by: one posted since by another run, or whose answer
   // another run lost, is held back as a plan would. One this run marked lost its answer here.
   const guarded = await guardCheckIns(ledger, fresh.items, runId);

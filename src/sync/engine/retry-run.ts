@@ -1,13 +1,13 @@
 import { unknownRunError } from '../../ledger/ledger-error.js';
 import type { IntentKind } from '../../mapping/intent.js';
-import type { PlannedIntent, RunRecord } from '../../ledger/ledger.js';
+import type { PlannedIntentRecord, RunRecord } from '../../ledger/ledger.js';
 import { PARENT_MISSING } from '../phases/dependency-gate.js';
 import { guardCheckIns } from '../plan/lost-check-ins.js';
 import type { EngineDeps } from './engine-deps.js';
 import { executeAndFinish, isParentKind } from './execute-and-finish.js';
 import { leaveHandledLater } from './handled-later.js';
 import { rowResult } from './intent-result.js';
-import { restorePlanned } from './restore-params.js';
+import { restoreIntents } from './restore-params.js';
 import { whileClaimed } from './run-claim.js';
 import type { RunSummary } from './run-summary.js';
 
@@ -43,18 +43,21 @@ async function retryClaimed(
 ): Promise<RunSummary | undefined> {
   const { ledger } = deps;
   const runId = base.id;
-  const failed = (
-    await ledger.plannedByResult(runId, {
-      actions: ['failed'],
-      ...(filter.since ? { since: filter.since } : {}),
-      ...(filter.kinds?.length ? { kinds: filter.kinds } : {}),
-      ...(filter.keys?.length ? { keys: filter.keys } : {}),
-    })
-  ).map(restorePlanned);
+  const failed = await ledger.plannedByResult(runId, {
+    actions: ['failed'],
+    ...(filter.since ? { since: filter.since } : {}),
+    ...(filter.kinds?.length ? { kinds: filter.kinds } : {}),
+    ...(filter.keys?.length ? { keys: filter.keys } : {}),
+  });
   failed.push(...(await cutOffCheckIns(ledger, runId, filter)));
   if (failed.length === 0) return undefined;
-  const selected = [...failed, ...(await dependentsOf(ledger, runId, failed))];
-  const fresh = await leaveHandledLater(ledger, runId, selected);
+  const records = [...failed, ...(await dependentsOf(ledger, runId, failed))];
+  const readBack = await restoreIntents(
+    { ledger, vendor: deps.platform.vendor, ...(deps.logger ? { logger: deps.logger } : {}) },
+    base,
+    records,
+  );
+  const fresh = await leaveHandledLater(ledger, runId, [...readBack.items.values()]);
   const guarded = await guardCheckIns(ledger, fresh.items, runId);
   const work = guarded.work;
   const run = await ledger.createRun({
@@ -68,7 +71,7 @@ async function retryClaimed(
   return whileClaimed(ledger, run.id, async () => {
     await ledger.recordPlannedIntents(run.id, work);
     const preResults = [
-      ...fresh.skipped.map((row) => rowResult(run.id, row)),
+      ...[...readBack.unsendable, ...fresh.skipped].map((row) => rowResult(run.id, row)),
       ...guarded.held.map((row) => rowResult(run.id, row)),
     ];
     return executeAndFinish(deps, { runId: run.id, work, unchanged: [], preResults });
@@ -84,12 +87,10 @@ async function cutOffCheckIns(
   ledger: EngineDeps['ledger'],
   runId: string,
   filter: RetryFilter,
-): Promise<PlannedIntent[]> {
+): Promise<PlannedIntentRecord[]> {
   if (filter.since !== undefined || (filter.kinds?.length && !filter.kinds.includes('check_in'))) return [];
   const pending = await ledger.pendingIntents(runId, { kinds: ['check_in'], sendStarted: true });
-  return pending
-    .filter((record) => !filter.keys?.length || filter.keys.includes(record.key))
-    .map(restorePlanned);
+  return pending.filter((record) => !filter.keys?.length || filter.keys.includes(record.key));
 }
 
 /**
@@ -99,14 +100,14 @@ async function cutOffCheckIns(
 async function dependentsOf(
   ledger: EngineDeps['ledger'],
   runId: string,
-  retried: readonly PlannedIntent[],
-): Promise<PlannedIntent[]> {
+  retried: readonly PlannedIntentRecord[],
+): Promise<PlannedIntentRecord[]> {
   const parents = new Set(
     retried.filter((item) => isParentKind(item.kind)).map((item) => `${item.kind}/${item.key}`),
   );
   if (parents.size === 0) return [];
   const skipped = await ledger.plannedByResult(runId, { actions: ['skipped'], errorCodes: [PARENT_MISSING] });
-  return skipped
-    .filter((record) => record.dependsOn.some((dep) => parents.has(`${dep.kind}/${dep.clientId}`)))
-    .map(restorePlanned);
+  return skipped.filter((record) =>
+    record.dependsOn.some((dep) => parents.has(`${dep.kind}/${dep.clientId}`)),
+  );
 }
