@@ -164,6 +164,8 @@ describe('evsync plan and evsync run --dry-run', () => {
       const result = await runCli(...args);
       expect(result.code).toBe(3);
       expect(result.stderr).toMatch(/delete 3 of 4 known users.*--force/);
+      // The plan is shown as --force would make it: which deletes tripped the threshold.
+      expect(result.stdout).toMatch(/^ {2}delete {4}user pu2/m);
     }
     expect((await sandboxCounters(sandbox)).total).toBe(callsBefore);
     expect(JSON.parse((await runCli('runs', '--json')).stdout)).toHaveLength(2);

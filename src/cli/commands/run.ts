@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
-import { vendorFromEnv } from '../../config/env-config.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { rootLogger } from '../../log/logger.js';
 import { loadJobFile } from '../../sync/job-file.js';
-import { openLedger } from '../../ledger/open-ledger.js';
 import { openEngine } from '../../sync/engine/open-engine.js';
-import { planJob, runJob } from '../../sync/engine/run-job.js';
+import { runJob } from '../../sync/engine/run-job.js';
 import { stopOnSignals } from '../../sync/engine/stop-on-signals.js';
 import { formatPlanSummary } from '../../sync/plan/plan-summary.js';
+import { printPlan } from './print-plan.js';
 import { announceStop, finishRunCommand } from './run-outcome.js';
 
 interface RunCliOptions {
@@ -36,19 +35,12 @@ export function registerRunCommand(program: Command): void {
       const job = loadJobFile(jobPath);
       const logger = rootLogger().child({ job: job.name });
       if (options.dryRun) {
-        const vendor = vendorFromEnv();
-        const ledger = await openLedger();
-        try {
-          const { summary } = await planJob(
-            { ledger, logger, vendor },
-            { job, force: options.force ?? false },
-          );
-          process.stdout.write(
+        await printPlan(job, {
+          force: options.force ?? false,
+          logger,
+          print: (summary) =>
             `Dry run of ${job.name} (${job.mode}): nothing is sent.\n\n${formatPlanSummary(summary)}\n`,
-          );
-        } finally {
-          await ledger.close();
-        }
+        });
         return;
       }
       const signals = stopOnSignals(announceStop);
