@@ -167,14 +167,52 @@ describe('edge cases', () => {
   it('reports text after a closing quote', async () => {
     const items = await readAll({ path: file('bad-quote.csv', 'a,b\n"x"y",2\n3,4\n') });
     expect(items.map((item) => (item.ok ? 'ok' : item.code))).toEqual(['CSV_MALFORMED_QUOTE', 'ok']);
-    // Without a later quote to close it, the value runs to the end of the file.
-    const swallowed = await readAll({ path: file('bad-quote-2.csv', 'a,b\n"x"y,2\n3,4\n') });
-    expect(swallowed).toEqual([
-      expect.objectContaining({
-        code: 'CSV_UNTERMINATED_QUOTE',
-        origin: expect.objectContaining({ line: 2 }),
-      }),
+  });
+
+  it('reads every row after text after a closing quote, with its own row and line', async () => {
+    const header = 'client_id,email,first_name,last_name\n';
+    const shape = (items: SourceItem[]): unknown[] =>
+      items.map((item) => [item.ok ? item.values.client_id : item.code, item.origin.row, item.origin.line]);
+    // A later quote used to close the bad value, swallowing u2.
+    const later = await readAll({
+      path: file(
+        'bad-quote-later.csv',
+        `${header}u1,"a@x.com"x,Ann,Lee\nu2,"b@x.com",Bob,Lee\nu3,c@x.com,Cy,Lee\n`,
+      ),
+    });
+    expect(shape(later)).toEqual([
+      ['CSV_MALFORMED_QUOTE', 1, 2],
+      ['u2', 2, 3],
+      ['u3', 3, 4],
     ]);
+    expect(later[1]).toMatchObject({ values: { email: 'b@x.com', first_name: 'Bob' } });
+    // Without a later quote, the rest of the file used to be one "unterminated" value.
+    const none = await readAll({
+      path: file(
+        'bad-quote-none.csv',
+        `${header}u1,"a@x.com"x,Ann,Lee\nu2,b@x.com,Bob,Lee\nu3,c@x.com,Cy,Lee\n`,
+      ),
+    });
+    expect(shape(none)).toEqual([
+      ['CSV_MALFORMED_QUOTE', 1, 2],
+      ['u2', 2, 3],
+      ['u3', 3, 4],
+    ]);
+    expect(none[0]).toMatchObject({ message: expect.stringContaining('quoted value followed by more text') });
+    // Doubled quotes and multi-line values before and after; two bad rows; no line break at the end.
+    const mixed = await readAll({
+      path: file(
+        'bad-quote-mixed.csv',
+        `${header}"u1\nx","a ""b""" c,Ann,Lee\nu2,"say ""hi""",Bob,"Lee\nJr"\nu3,"c"",d"x,Cy,Lee\nu4,d,"Di",Lee`,
+      ),
+    });
+    expect(shape(mixed)).toEqual([
+      ['CSV_MALFORMED_QUOTE', 1, 2],
+      ['u2', 2, 4],
+      ['CSV_MALFORMED_QUOTE', 3, 6],
+      ['u4', 4, 7],
+    ]);
+    expect(mixed[1]).toMatchObject({ values: { email: 'say "hi"', last_name: 'Lee\nJr' } });
   });
 
   it("skips Excel's blank rows (every cell empty) like blank lines, keeping later lines right", async () => {

@@ -50,4 +50,28 @@ describe('parseCsvChunks', () => {
       })(),
     ).rejects.toThrow('disk gone');
   });
+
+  it('reads on after text after a closing quote, wherever the pieces of text split', async () => {
+    const input = 'a,b\n"x\n1"y,2\n"q ""r""",3\nz,"w"\n"u"v\n"t"';
+    const parse = async (pieces: string[]): Promise<unknown[]> => {
+      const out: unknown[] = [];
+      for await (const chunk of parseCsvChunks(Readable.from(pieces, { objectMode: true }), ',')) {
+        const bad = new Set(chunk.errors.map((error) => error.row));
+        chunk.rows.forEach((row, index) => out.push(bad.has(index) ? ['bad', ...row] : row));
+      }
+      return out;
+    };
+    const whole = await parse([input]);
+    expect(whole).toEqual([
+      ['a', 'b'],
+      ['bad', 'x\n1y', '2'],
+      ['q "r"', '3'],
+      ['z', 'w'],
+      ['bad', 'uv'],
+      ['t'],
+    ]);
+    for (let at = 1; at < input.length; at++) {
+      expect(await parse([input.slice(0, at), input.slice(at)]), `split at ${at}`).toEqual(whole);
+    }
+  });
 });

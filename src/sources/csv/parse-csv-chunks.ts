@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import Papa from 'papaparse';
+import { readMalformedRecord } from './read-malformed-record.js';
 
 export interface CsvChunk {
   rows: string[][];
@@ -7,77 +8,96 @@ export interface CsvChunk {
   errors: Papa.ParseError[];
 }
 
+/** papaparse's own guess (`\n`, `\r\n` or `\r`), which it keeps private in its handle. */
+type LineBreak = '\n' | '\r' | '\r\n';
+interface LineEndingGuesser {
+  guessLineEndings(input: string, quoteChar: string): LineBreak;
+}
+const { ParserHandle } = Papa as unknown as { ParserHandle: new (config: object) => LineEndingGuesser };
+
 /**
- * papaparse over a text stream, as an async iterable of parsed chunks. The parser pauses
- * after each chunk until the consumer asks for the next one, and pausing it pauses the
- * file stream: memory holds one chunk, whatever the file size.
+ * papaparse over a text stream, as an async iterable of parsed chunks. The stream is read
+ * one piece at a time when the consumer asks for the next chunk: memory holds one piece and
+ * the unfinished line after it, whatever the file size.
+ *
+ * papaparse's low-level parser is driven here rather than `Papa.parse(stream)`, so the raw
+ * text of a chunk is at hand when a row has text after a closing quote: papaparse's recovery
+ * from that swallows the rows after it (see `readMalformedRecord`), so such a record is read
+ * again from the text and parsing goes on after it.
  */
 export async function* parseCsvChunks(text: Readable, delimiter: string): AsyncGenerator<CsvChunk> {
-  const ready: CsvChunk[] = [];
-  let parser: Papa.Parser | undefined;
-  let paused = false;
-  let finished = false;
-  let failure: Error | undefined;
-  let wake: (() => void) | undefined;
-  const signal = (): void => {
-    wake?.();
-    wake = undefined;
-  };
-
-  Papa.parse<string[]>(text as unknown as Papa.LocalFile, {
-    delimiter,
-    header: false,
-    dynamicTyping: false,
-    skipEmptyLines: false,
-    chunk(results, handle) {
-      parser = handle;
-      if (results.data.length > 0 || results.errors.length > 0) {
-        ready.push({ rows: results.data, errors: results.errors });
-        handle.pause();
-        // papaparse's pause stops the parser only: its stream reader keeps queueing 'data'
-        // events, so the text stream itself must be paused too.
-        text.pause();
-        paused = true;
-      }
-      signal();
-    },
-    complete() {
-      finished = true;
-      signal();
-    },
-    error(error: Error) {
-      failure = error;
-      finished = true;
-      signal();
-    },
-  });
-  text.once('error', (error: Error) => {
-    failure ??= error;
-    finished = true;
-    signal();
-  });
-
+  let newline: LineBreak | undefined;
+  let partial = '';
   try {
-    for (;;) {
-      const next = ready.shift();
-      if (next !== undefined) {
-        yield next;
-        continue;
+    for await (const piece of text as AsyncIterable<string | Buffer>) {
+      const input = partial + (typeof piece === 'string' ? piece : piece.toString('utf8'));
+      // Guessed once, as papaparse does, but not before a line break shows up.
+      if (newline === undefined) {
+        if (input.indexOf('\n') === -1 && input.indexOf('\r') === -1) {
+          partial = input;
+          continue;
+        }
+        newline = new ParserHandle({}).guessLineEndings(input, '"');
       }
-      if (failure !== undefined) throw failure;
-      if (finished) return;
-      const waiting = new Promise<void>((resolve) => (wake = resolve));
-      if (paused) {
-        paused = false;
-        // Stream first: its data events come on a later tick, while parser.resume() may
-        // parse a queued chunk at once and pause both again.
-        text.resume();
-        parser?.resume();
-      }
-      await waiting;
+      const parsed = parseText(input, delimiter, newline, false);
+      partial = parsed.rest;
+      if (parsed.chunk.rows.length > 0 || parsed.chunk.errors.length > 0) yield parsed.chunk;
+    }
+    if (partial !== '') {
+      newline ??= '\n';
+      const { chunk } = parseText(partial, delimiter, newline, true);
+      if (chunk.rows.length > 0 || chunk.errors.length > 0) yield chunk;
     }
   } finally {
-    if (!finished) parser?.abort();
     text.destroy();
+  }
+}
+
+/** Parses the complete records of `input` (all of it when `final`); `rest` is what is left. */
+function parseText(
+  input: string,
+  delimiter: string,
+  newline: LineBreak,
+  final: boolean,
+): { chunk: CsvChunk; rest: string } {
+  const chunk: CsvChunk = { rows: [], errors: [] };
+  for (let from = 0; ;) {
+    const text = from === 0 ? input : input.slice(from);
+    const result = new Papa.Parser({ delimiter, newline }).parse(text, 0, !final) as Papa.ParseResult<
+      string[]
+    >;
+    const malformed = result.errors.find((error) => error.code === 'InvalidQuotes');
+    const good = malformed?.row ?? result.data.length;
+    const offset = chunk.rows.length;
+    for (let index = 0; index < good; index++) chunk.rows.push(result.data[index]!);
+    for (const error of result.errors) {
+      if (error.row !== undefined && error.row < good)
+        chunk.errors.push({ ...error, row: error.row + offset });
+    }
+    if (malformed === undefined) return { chunk, rest: text.slice(result.meta.cursor) };
+
+    // Where the bad record starts: after the rows before it, parsed again (rare).
+    const start =
+      good === 0
+        ? 0
+        : (
+            new Papa.Parser({ delimiter, newline, preview: good }).parse(text, 0, false) as Papa.ParseResult<
+              string[]
+            >
+          ).meta.cursor;
+    const record = readMalformedRecord(text, start, delimiter, newline, final);
+    if (record === undefined) return { chunk, rest: text.slice(start) };
+    chunk.rows.push(record.fields);
+    chunk.errors.push({
+      type: 'Quotes',
+      code: record.unterminated ? 'MissingQuotes' : 'InvalidQuotes',
+      message: record.unterminated
+        ? 'Quoted field unterminated'
+        : 'Trailing quote on quoted field is malformed',
+      row: chunk.rows.length - 1,
+      index: from + start,
+    });
+    from += record.end;
+    if (from >= input.length) return { chunk, rest: '' };
   }
 }
