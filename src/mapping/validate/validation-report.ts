@@ -1,5 +1,7 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { extname } from 'node:path';
+import { createWriteStream, openSync, rmSync, type WriteStream } from 'node:fs';
+import { dirname, extname } from 'node:path';
+import { messageOf } from '../../errors/evsync-error.js';
+import { redactUrl } from '../../log/redaction.js';
 import { csvLine } from '../../sync/report/csv-cell.js';
 import { MappingError } from '../mapping-error.js';
 import type { MappedItem } from '../mapped-item.js';
@@ -24,13 +26,21 @@ export class ValidationReport {
       throw new MappingError(`The report file ${file} must end in .csv or .json`, { code: 'EVSYNC_USAGE' });
     }
     this.format = extension === '.csv' ? 'csv' : 'json';
-    this.out = createWriteStream(file);
-    this.out.on('error', (error) => (this.failed = error));
+    // Opened here, before a row is read: a report that cannot be written is a usage error
+    // now, not a crash after the whole source was read.
+    this.out = createWriteStream(file, { fd: openReportFile(file) });
+    this.out.on('error', (error) => (this.failed ??= error));
     this.write(this.format === 'csv' ? csvLine(COLUMNS) : '[\n');
   }
 
   add(mapping: string, item: MappedItem): void {
-    const base = { mapping, source: item.origin.source, row: item.origin.row, line: item.origin.line ?? '' };
+    // A schedule URL's token or password never reaches the file, whoever built the origin.
+    const base = {
+      mapping,
+      source: redactUrl(item.origin.source),
+      row: item.origin.row,
+      line: item.origin.line ?? '',
+    };
     switch (item.type) {
       case 'invalid':
         for (const problem of item.problems) {
@@ -71,16 +81,32 @@ export class ValidationReport {
 
   /** Finishes the file; a write error (disk full, no permission) surfaces here. */
   async close(): Promise<number> {
-    this.write(this.format === 'csv' ? '' : this.lines === 0 ? ']\n' : '\n]\n');
-    await new Promise<void>((resolve, reject) => {
-      this.out.end((error?: Error | null) => (error ? reject(error) : resolve()));
-    });
+    if (!this.failed) {
+      this.write(this.format === 'csv' ? '' : this.lines === 0 ? ']\n' : '\n]\n');
+      await new Promise<void>((resolve) =>
+        this.out.end((error?: Error | null) => {
+          if (error) this.failed ??= error;
+          resolve();
+        }),
+      );
+    }
     if (this.failed) {
-      throw new MappingError(`Cannot write the report ${this.file}: ${this.failed.message}`, {
+      this.out.destroy();
+      throw new MappingError(`Cannot write the report ${this.file}: ${messageOf(this.failed)}`, {
+        code: 'EVSYNC_REPORT_UNWRITABLE',
         cause: this.failed,
       });
     }
     return this.lines;
+  }
+
+  /**
+   * Stops writing and removes the file, when validation itself failed: half a report would
+   * read as a source with fewer problems than it has.
+   */
+  abandon(): void {
+    this.out.destroy();
+    rmSync(this.file, { force: true });
   }
 
   private line(line: ReportLine): void {
@@ -91,5 +117,35 @@ export class ValidationReport {
 
   private write(text: string): void {
     if (text !== '') this.out.write(text);
+  }
+}
+
+/** Opens (creates or empties) the report file, or says why it cannot. */
+function openReportFile(file: string): number {
+  try {
+    return openSync(file, 'w');
+  } catch (error) {
+    throw new MappingError(`Cannot write the report ${file}: ${whyUnwritable(file, error)}`, {
+      code: 'EVSYNC_REPORT_UNWRITABLE',
+      cause: error,
+    });
+  }
+}
+
+function whyUnwritable(file: string, error: unknown): string {
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'ENOENT':
+      return `the folder ${dirname(file)} does not exist: create it, or give another path`;
+    case 'ENOTDIR':
+      return `a part of ${dirname(file)} is a file, not a folder: give another path`;
+    case 'EISDIR':
+      return 'it is a directory: give a file name ending in .csv or .json';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied: choose a folder you can write to';
+    case 'EROFS':
+      return 'the file system is read-only: choose another folder';
+    default:
+      return `${messageOf(error)}: give another path`;
   }
 }
