@@ -1,4 +1,5 @@
-import { EvsyncError } from '../errors/evsync-error.js';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { ConfigError, EvsyncError } from '../errors/evsync-error.js';
 
 /** The process exit codes, in one place (issue 5: 0 ok, 1 rows failed, 2 usage/config, 3 aborted). */
 export const EXIT = {
@@ -11,8 +12,52 @@ export const EXIT = {
 /** Error codes that mean the run could not go on, as opposed to bad configuration. */
 const ABORT_CODES = new Set(['EVSYNC_ABORTED', 'EVSYNC_PLATFORM_UNREACHABLE', 'EVSYNC_DELETE_THRESHOLD']);
 
-export function exitCodeFor(error: unknown): number {
+/**
+ * What went wrong with a file or folder, and what to do, by Node's error code: the
+ * problems a person causes by the path they typed.
+ */
+const FILE_PROBLEMS: Record<string, (path: string) => string> = {
+  ENOENT: (path) => `${path} does not exist: check the path (and that its folder exists)`,
+  ENOTDIR: (path) => `${path}: a part of this path is a file, not a folder: check the path`,
+  EISDIR: (path) => `${path} is a directory, not a file: give a file's path`,
+  EACCES: (path) => `${path}: permission denied: check its permissions, or choose another path`,
+  EPERM: (path) => `${path}: operation not permitted: check its permissions, or choose another path`,
+  EROFS: (path) => `${path} is on a read-only file system: choose another path`,
+  ENAMETOOLONG: (path) => `${path}: the name is too long: choose a shorter path`,
+  ELOOP: (path) => `${path}: too many symbolic links: check where the path points`,
+};
+
+/**
+ * A plain Node file error (ENOENT, EISDIR, EACCES, ENOTDIR…) on a path the user gave on the
+ * command line, as the usage error it is (code `EVSYNC_FILE`, exit 2) with a message naming
+ * the path; undefined for anything else. The same code on a path of evsync's own is an
+ * internal failure and stays one.
+ */
+export function userFileError(error: unknown, givenPaths: readonly string[]): ConfigError | undefined {
+  if (error instanceof EvsyncError || !(error instanceof Error)) return undefined;
+  const { code, path } = error as NodeJS.ErrnoException;
+  const problem = code === undefined ? undefined : FILE_PROBLEMS[code];
+  if (problem === undefined || path === undefined || !givenPaths.some((given) => isWithin(path, given))) {
+    return undefined;
+  }
+  return new ConfigError(problem(path), { code: 'EVSYNC_FILE', cause: error });
+}
+
+/** True when `path` is `given`, or inside it. */
+function isWithin(path: string, given: string): boolean {
+  if (given === '') return false;
+  const inside = relative(resolve(given), resolve(path));
+  return inside === '' || (inside !== '..' && !inside.startsWith(`..${sep}`) && !isAbsolute(inside));
+}
+
+/**
+ * The exit code for an error that ended a command: 3 when the run could not go on (and for
+ * anything unexpected), 2 for usage, configuration and file errors, including a plain Node
+ * file error on one of `givenPaths`, the paths the user typed.
+ */
+export function exitCodeFor(error: unknown, givenPaths: readonly string[] = []): number {
   if (error instanceof EvsyncError && ABORT_CODES.has(error.code)) return EXIT.aborted;
   if (error instanceof EvsyncError) return EXIT.usage;
+  if (userFileError(error, givenPaths)) return EXIT.usage;
   return EXIT.aborted;
 }

@@ -4,8 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { loadDotenvFile } from '../config/env-config.js';
 import { messageOf } from '../errors/evsync-error.js';
+import { redactUrl } from '../log/redaction.js';
 import { commandRegistrars } from './commands/index.js';
-import { EXIT, exitCodeFor } from './exit-codes.js';
+import { EXIT, exitCodeFor, userFileError } from './exit-codes.js';
 
 export function buildProgram(): Command {
   const program = new Command('evsync')
@@ -20,14 +21,71 @@ export function buildProgram(): Command {
 /** Runs the CLI; every error class maps to an exit code here and nowhere else. */
 export async function main(argv: string[] = process.argv): Promise<number> {
   loadDotenvFile();
+  const output = watchStdout();
   try {
     await buildProgram().parseAsync(argv);
-    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+    await output.settled();
+    const code = typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+    return output.error ? stdoutFailed(output.error, code) : code;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    process.stderr.write(`evsync: ${messageOf(error)}\n`);
-    return exitCodeFor(error);
+    await output.settled();
+    if (output.error) return stdoutFailed(output.error, process.exitCode);
+    const paths = givenPaths(argv);
+    const shown = userFileError(error, paths) ?? error;
+    // The last line of defence: a URL in any message loses its password and secret params.
+    process.stderr.write(`evsync: ${redactUrl(messageOf(shown))}\n`);
+    return exitCodeFor(shown, paths);
+  } finally {
+    output.dispose();
   }
+}
+
+/**
+ * Standard output's first write error (`report > /full/disk`, `report | head`). Without a
+ * listener such an error would crash the process; commands that wait for `drain` see it too.
+ */
+function watchStdout(): {
+  readonly error: NodeJS.ErrnoException | undefined;
+  settled(): Promise<void>;
+  dispose(): void;
+} {
+  let first: NodeJS.ErrnoException | undefined;
+  const listener = (error: NodeJS.ErrnoException): void => {
+    first ??= error;
+  };
+  process.stdout.on('error', listener);
+  return {
+    get error() {
+      return first;
+    },
+    // A failed write reports its error on a later tick: wait for it before deciding.
+    settled: () => new Promise((resolve) => setImmediate(resolve)),
+    dispose: () => process.stdout.off('error', listener),
+  };
+}
+
+/**
+ * A reader that stopped reading (`| head`) is no failure: quietly done. Any other write error
+ * on standard output (disk full, a closed descriptor) is where the user sent the output: exit 2.
+ */
+function stdoutFailed(error: NodeJS.ErrnoException, exitCode: string | number | undefined): number {
+  if (error.code === 'EPIPE') return typeof exitCode === 'number' ? exitCode : EXIT.ok;
+  process.stderr.write(
+    `evsync: cannot write to standard output (${messageOf(error)}): free some space or send the output elsewhere\n`,
+  );
+  return EXIT.usage;
+}
+
+/**
+ * Every argument that could be a path the user typed (`validate --report r.csv`, `run
+ * JOB.yaml`, `--state=F`): a file error on one of them is a usage error, not a crash.
+ */
+function givenPaths(argv: readonly string[]): string[] {
+  return argv
+    .slice(2)
+    .map((arg) => (arg.startsWith('-') ? arg.slice(arg.indexOf('=') + 1 || arg.length) : arg))
+    .filter((arg) => arg !== '');
 }
 
 /** True when this file is the process's entry point, also through npm's bin symlink. */
