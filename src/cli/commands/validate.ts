@@ -1,4 +1,5 @@
-import { basename, extname } from 'node:path';
+import { statSync } from 'node:fs';
+import { basename, extname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { vendorFromEnv } from '../../config/env-config.js';
 import { ConfigError } from '../../errors/evsync-error.js';
@@ -13,6 +14,7 @@ import {
 import { ValidationReport } from '../../mapping/validate/validation-report.js';
 import { openSource } from '../../sources/open-source.js';
 import { sourceConfigSchema } from '../../sources/source-config.js';
+import { redactUrl } from '../../log/redaction.js';
 import { loadJobFile } from '../../sync/job-file.js';
 import { EXIT } from '../exit-codes.js';
 
@@ -53,7 +55,7 @@ export function registerValidateCommand(program: Command): void {
 async function validateCommand(jobPath: string | undefined, options: ValidateCliOptions): Promise<number> {
   const vendor = vendorFromEnv();
   const steps = validationSteps(jobPath, options);
-  const report = options.report === undefined ? undefined : new ValidationReport(options.report);
+  const report = options.report === undefined ? undefined : openReport(options.report, options.source);
   const progress = new RowProgress();
   const dependencies = new DependencyCheck();
   let results: StepResult[];
@@ -64,10 +66,14 @@ async function validateCommand(jobPath: string | undefined, options: ValidateCli
       dependencies,
       ...(report ? { report } : {}),
     });
+  } catch (error) {
+    // The validation's own error is the one to show, not a report that could not be finished.
+    report?.abandon();
+    throw error;
   } finally {
     progress.stop();
-    await report?.close();
   }
+  await report?.close();
   const dangling = dependencies.result();
   process.stdout.write(
     options.json
@@ -96,16 +102,29 @@ function validationSteps(jobPath: string | undefined, options: ValidateCliOption
       code: 'EVSYNC_USAGE',
     });
   }
-  const format = sourceFormat(options.source, options.mapping, options.format);
+  const url = isUrl(options.source);
+  const format = sourceFormat(
+    url ? new URL(options.source).pathname : options.source,
+    options.mapping,
+    options.format,
+  );
   if (options.timezone !== undefined && format === 'csv') {
     throw new ConfigError('--timezone is for schedule exports (--format sessionize, pretalx or frab)', {
       code: 'EVSYNC_USAGE',
     });
   }
+  if (url && format === 'csv') {
+    throw new ConfigError(
+      `--source ${redactUrl(options.source)}: a CSV source is a file: download it first, or say which schedule export it is with --format`,
+      { code: 'EVSYNC_USAGE' },
+    );
+  }
+  if (!url) checkIsFile(options.source, format === 'csv' ? "the CSV file's path" : "the export file's path");
+  const where = url ? { url: options.source } : { path: options.source };
   const config = sourceConfigSchema.parse(
     format === 'csv'
       ? { csv: options.source }
-      : { [format]: { path: options.source, ...(options.timezone ? { timezone: options.timezone } : {}) } },
+      : { [format]: { ...where, ...(options.timezone ? { timezone: options.timezone } : {}) } },
   );
   return [
     {
@@ -133,9 +152,43 @@ function sourceFormat(file: string, mapping: string, given: string | undefined):
   if (name === 'sessionize' || name === 'pretalx') return name;
   if (extension === '.xml') return 'frab';
   throw new ConfigError(
-    `${file} is not a CSV file: say which export it is with --format sessionize or --format pretalx`,
+    `${redactUrl(file)} is not a CSV file: say which export it is with --format sessionize or --format pretalx`,
     { code: 'EVSYNC_USAGE' },
   );
+}
+
+function isUrl(source: string): boolean {
+  return /^https?:\/\//i.test(source) && URL.canParse(source);
+}
+
+/**
+ * `--source` names a file, not a folder. A missing or unreadable file is left to the source,
+ * which says so in its own words.
+ */
+function checkIsFile(source: string, what: string): void {
+  if (statSync(source, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new ConfigError(`${source} is a directory, not a file: give ${what}`, {
+      code: 'EVSYNC_USAGE',
+    });
+  }
+}
+
+/** The `--report` file, opened before a row is read; never the source itself. */
+function openReport(file: string, source: string | undefined): ValidationReport {
+  if (source !== undefined && !isUrl(source) && sameFile(file, source)) {
+    throw new ConfigError(
+      `--report ${file} is the source file itself: writing the report would overwrite it. Give another report path`,
+      { code: 'EVSYNC_USAGE' },
+    );
+  }
+  return new ValidationReport(file);
+}
+
+/** The same path, or another name (a link) for the same file. */
+function sameFile(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  const [statA, statB] = [statSync(a, { throwIfNoEntry: false }), statSync(b, { throwIfNoEntry: false })];
+  return statA !== undefined && statB !== undefined && statA.dev === statB.dev && statA.ino === statB.ino;
 }
 
 function formatResults(results: StepResult[], reportFile: string | undefined, dangling: string): string {
@@ -145,7 +198,7 @@ function formatResults(results: StepResult[], reportFile: string | undefined, da
       const missing = result.header.missing.map((aliases) => aliases.join(' / ')).join('; ');
       notes.push(`  note: the source has no column ${missing} (read as empty)`);
     }
-    const title = `${result.mapping} (${result.mappingFile}) ← ${result.source}`;
+    const title = `${result.mapping} (${result.mappingFile}) ← ${redactUrl(result.source)}`;
     return [formatValidationSummary(title, result.summary), ...notes].join('\n');
   });
   if (dangling !== '') parts.push(dangling);
@@ -158,7 +211,7 @@ function toJson(result: StepResult): unknown {
   return {
     mapping: result.mapping,
     mappingFile: result.mappingFile,
-    source: result.source,
+    source: redactUrl(result.source),
     missingColumns: result.header?.missing ?? [],
     rowsRead: summary.rowsRead,
     rowsValid: summary.rowsValid + summary.rowsGrouped,
