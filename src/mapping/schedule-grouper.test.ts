@@ -99,4 +99,15 @@ describe('ScheduleGrouper', () => {
     );
     expect(scheduleIntents(items)).toEqual([]);
   });
+
+  it('prefixes the message of a repeated (user, event) pair with its row, like every other message', async () => {
+    const items = await schedules([
+      ['u1', 'e1'],
+      ['u1', 'e1'],
+    ]);
+    expect(items[1]).toMatchObject({
+      type: 'duplicate',
+      message: 'row 2 (line 3): event e1 is already in the schedule of u1 (row 1); the row is ignored',
+    });
+  });
 });

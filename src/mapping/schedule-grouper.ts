@@ -82,7 +82,7 @@ export class ScheduleGrouper {
           field: schedule.columns.event_client_ids ?? 'event_client_id',
           policy: 'first',
           intents: [],
-          message: `event ${value} is already in the schedule of ${user} (row ${schedule.eventRows[seen]}); the row is ignored`,
+          message: `${describeOrigin(origin)}: event ${value} is already in the schedule of ${user} (row ${schedule.eventRows[seen]}); the row is ignored`,
         };
       }
       schedule.events.push(value);
