@@ -111,8 +111,28 @@ function isKeyParam(keyParams: readonly string[], param: string | undefined): bo
 export function columnOf(draft: IntentDraft, param: string, message = ''): string {
   const columns = draft.columns;
   if (columns === undefined) return param;
-  const direct = columns[param] ?? columns[param.replace(/\[\d+\]/, '[n]')];
+  const direct = columnOfName(columns, param);
   if (direct !== undefined) return direct;
-  const named = Object.keys(columns).find((name) => name !== param && message.includes(name));
-  return named === undefined ? param : (columns[named] ?? param);
+  // Whole names only: `client_id` is inside `speaker[user_client_id]`, yet another param.
+  for (const name of paramNamesIn(message)) {
+    const column = name === param ? undefined : columnOfName(columns, name);
+    if (column !== undefined) return column;
+  }
+  return param;
+}
+
+function columnOfName(columns: Record<string, string>, name: string): string | undefined {
+  if (Object.hasOwn(columns, name)) return columns[name];
+  const listName = name.replace(/\[\d+\]/, '[n]');
+  return Object.hasOwn(columns, listName) ? columns[listName] : undefined;
+}
+
+/** A param name: a word, then any `[…]` parts (`speaker[user_client_id]`, `event_client_ids[0]`). */
+const PARAM_NAME = /[A-Za-z_]\w*(?:\[[^\]\s"]*\])*/g;
+/** A quoted value (`quote()` writes JSON strings): a value is not a param name. */
+const QUOTED = /"(?:[^"\\]|\\.)*"/g;
+
+/** The param names a message mentions, in order (only on the error path: a row's problem). */
+function paramNamesIn(message: string): string[] {
+  return message.replace(QUOTED, ' ').match(PARAM_NAME) ?? [];
 }
