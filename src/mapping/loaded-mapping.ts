@@ -10,6 +10,8 @@ export interface IntentDraft {
   params: FlatParams;
   /** The ledger key, when the mapping derives one (check-ins); computed from params otherwise. */
   key?: string;
+  /** The column (or template) the mapping's `key:` reads, so that an empty key names it. */
+  keyLabel?: string;
   /** Param → the source column its value came from, so that messages name the column. */
   columns?: Record<string, string>;
   /**

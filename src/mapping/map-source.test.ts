@@ -77,7 +77,7 @@ describe('mapSource', () => {
       expect.arrayContaining([
         'row 1 (line 2), Email: "bob@" is not an e-mail address',
         expect.stringMatching(/^row 1 \(line 2\), First Name: .*required/),
-        expect.stringMatching(/^row 1 \(line 2\), eb-\{Attendee #\|Attendee no\.\}: a user needs client_id/),
+        expect.stringMatching(/^row 1 \(line 2\), eb-\{Attendee #\}: the value is empty on this row/),
       ]),
     );
   });
@@ -104,9 +104,39 @@ intents:
     expect(items[0] && 'keys' in items[0]).toBe(false);
   });
 
-  it('treats a template with an empty placeholder as empty, not as "eb-"', async () => {
+  it('treats a template with an empty placeholder as empty, not as "eb-", naming the column that is empty', async () => {
     const items = await run(USER, [{ 'Attendee #': ' ', Email: 'a@b.org', 'First Name': 'A' }]);
-    expect(items[0]?.type).toBe('invalid');
+    expect(items[0]).toMatchObject({
+      type: 'invalid',
+      problems: [
+        {
+          field: 'eb-{Attendee #}',
+          code: 'MAPPING_NO_KEY',
+          message:
+            'row 1 (line 2), eb-{Attendee #}: the value is empty on this row, but a user needs its client_id to be tracked between runs: fill it in the source',
+        },
+      ],
+    });
+  });
+
+  it("names the column of an empty key: (check-ins), not the mapping's lack of one", async () => {
+    const yaml = `
+intents:
+  - kind: check_in
+    key: Scan ID
+    params: { mode: { const: '1' }, center: center }
+`;
+    const items = await run(yaml, [{ 'Scan ID': '', center: '1.0,2.0' }]);
+    expect(items[0]).toMatchObject({
+      type: 'invalid',
+      problems: [
+        {
+          field: 'Scan ID',
+          code: 'MAPPING_NO_KEY',
+          message: expect.stringMatching(/Scan ID: the value is empty on this row/) as string,
+        },
+      ],
+    });
   });
 
   it('forwards source problems as invalid rows', async () => {

@@ -31,3 +31,55 @@ describe('columnOf', () => {
     expect(columnOf(speaker, 'other', '"client_id" is not a word here')).toBe('other');
   });
 });
+
+describe('checkDraft: a draft without its key', () => {
+  it('names the mapped column that is empty on this row', () => {
+    const draft: IntentDraft = {
+      kind: 'user',
+      op: 'upsert',
+      params: {
+        'user[svc_auth_attributes][email]': 'a@b.org',
+        'user[first_name]': 'A',
+        'user[last_name]': 'B',
+      },
+      columns: { client_id: 'eb-{Attendee #}', 'user[svc_auth_attributes][email]': 'Email' },
+    };
+    expect(checkDraft(draft, origin, 'svc')).toEqual({
+      ok: false,
+      problems: [
+        {
+          field: 'eb-{Attendee #}',
+          message:
+            'the value is empty on this row, but a user needs its client_id to be tracked between runs: fill it in the source',
+          code: 'MAPPING_NO_KEY',
+        },
+      ],
+    });
+  });
+
+  it("names the column of a mapping's key: when it is empty", () => {
+    const draft: IntentDraft = {
+      kind: 'check_in',
+      op: 'upsert',
+      params: { 'check_in[mode]': '1', 'check_in[center]': '1.0,2.0' },
+      keyLabel: 'check_in_id',
+    };
+    const checked = checkDraft(draft, origin, 'svc');
+    expect(checked.ok ? [] : checked.problems).toContainEqual({
+      field: 'check_in_id',
+      message:
+        'the value is empty on this row, but a check_in needs its key to be tracked between runs: fill it in the source',
+      code: 'MAPPING_NO_KEY',
+    });
+  });
+
+  it('asks to map the key when the mapping does not read it', () => {
+    const draft: IntentDraft = { kind: 'event', op: 'upsert', params: {}, columns: {} };
+    const checked = checkDraft(draft, origin, 'svc');
+    expect(checked.ok ? [] : checked.problems).toContainEqual({
+      field: 'client_id',
+      message: 'an event needs client_id to be tracked between runs: map it',
+      code: 'MAPPING_NO_KEY',
+    });
+  });
+});

@@ -77,11 +77,7 @@ export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string
     !problems.some((p) => isKeyParam(keyParams, p.param)) &&
     !failed.some((param) => isKeyParam(keyParams, param))
   ) {
-    problems.push({
-      field: keyParams.length === 0 ? 'key' : columnOf(draft, keyParams[0] ?? ''),
-      message: `a ${draft.kind} needs ${KEY_PARAMS[draft.kind].join(' and ') || 'a key'} to be tracked between runs: map it`,
-      code: 'MAPPING_NO_KEY',
-    });
+    problems.push(noKeyProblem(draft, keyParams));
   }
   if (problems.length > 0 || key === undefined) return { ok: false, problems };
   return {
@@ -95,6 +91,33 @@ export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string
       dependsOn: intentDependencies(draft.kind, draft.params),
     },
   };
+}
+
+/**
+ * A draft without its key: when the mapping reads the key from a column, that column is
+ * empty on this row (the row is to fix, not the mapping); otherwise the mapping lacks it.
+ */
+function noKeyProblem(draft: IntentDraft, keyParams: readonly string[]): DraftProblem {
+  const mapped =
+    draft.keyLabel ?? keyParams.map((param) => draft.columns?.[param]).find((column) => column !== undefined);
+  if (mapped !== undefined) {
+    const what = keyParams.length === 0 ? 'its key' : `its ${keyParams.join(' or ')}`;
+    return {
+      field: mapped,
+      message: `the value is empty on this row, but ${withArticle(draft.kind)} needs ${what} to be tracked between runs: fill it in the source`,
+      code: 'MAPPING_NO_KEY',
+    };
+  }
+  return {
+    field: keyParams.length === 0 ? 'key' : columnOf(draft, keyParams[0] ?? ''),
+    message: `${withArticle(draft.kind)} needs ${KEY_PARAMS[draft.kind].join(' and ') || 'a key'} to be tracked between runs: map it`,
+    code: 'MAPPING_NO_KEY',
+  };
+}
+
+/** `an event`, but `a user`: its u is said "you". */
+function withArticle(kind: string): string {
+  return /^[aeio]/.test(kind) ? `an ${kind}` : `a ${kind}`;
 }
 
 // A module function, not a closure per row: under tsx every named closure is also renamed

@@ -72,6 +72,7 @@ export function compileIntent(spec: IntentSpec, context: CompileContext, vendor:
     if (typeof op === 'string') draft.op = op;
     else readOp(op, values, draft, problems);
     if (key !== undefined) {
+      draft.keyLabel = key.label;
       const keyValue = key.read(values);
       if (keyValue instanceof ValueProblem) {
         problems.push({ field: key.label, message: keyValue.message, code: keyValue.code });

@@ -97,7 +97,7 @@ export function compileSimpleValue(spec: SimpleValueSpec, context: CompileContex
     label = choices.map((choice) => choice.label).join(' / ');
   } else if ('template' in spec) {
     base = compileTemplate(spec.template, context);
-    label = spec.template;
+    label = templateLabel(spec.template, context);
   } else {
     const constant = String(spec.const);
     base = () => constant;
@@ -153,6 +153,17 @@ function compileTemplate(
     }
     return text;
   };
+}
+
+/**
+ * `eb-{Attendee #}` for `eb-{Attendee #|Attendee no.}`: each placeholder as the column the
+ * source has, so that a message names the column to fix rather than the list of aliases.
+ */
+function templateLabel(template: string, context: CompileContext): string {
+  return template.replace(
+    /\{([^{}]+)\}/g,
+    (_, aliases: string) => `{${context.binder.label(aliases.split('|').map((alias) => alias.trim()))}}`,
+  );
 }
 
 /** `custom_data`: a JSON object of the non-empty values; empty when all are. */
