@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -124,6 +124,35 @@ describe('evsync report and evsync retry', () => {
     }
     expect((await sandboxCounters(sandbox)).total).toBe(callsBefore);
     expect(JSON.parse((await runCli('runs', '--json')).stdout)).toHaveLength(1);
+  });
+
+  it('a --report that cannot be written is exit 2 before anything is sent or recorded', async () => {
+    const callsBefore = (await sandboxCounters(sandbox)).total;
+    const runsBefore = (JSON.parse((await runCli('runs', '--json')).stdout) as unknown[]).length;
+    const missing = join(dir, 'no-such-folder', 'r.csv');
+    for (const args of [
+      ['run', join(dir, 'job.yaml'), '--report', missing],
+      ['resume', runId, '--report', missing],
+      ['retry', runId, '--report', missing],
+    ]) {
+      const refused = await runCli(...args);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(
+        `Cannot write the report ${missing}: the folder ${join(dir, 'no-such-folder')} does not exist`,
+      );
+    }
+    expect((await sandboxCounters(sandbox)).total).toBe(callsBefore);
+    expect(JSON.parse((await runCli('runs', '--json')).stdout)).toHaveLength(runsBefore);
+    // Nothing to retry writes no report: an empty file would read as a run without results.
+    const none = join(dir, 'none.csv');
+    expect((await runCli('retry', runId, '--client-id', 'rt1', '--report', none)).code).toBe(0);
+    expect(existsSync(none)).toBe(false);
+    // A writable one gets every result of the run (resuming a completed run sends nothing).
+    const done = join(dir, 'done.json');
+    const resumed = await runCli('resume', runId, '--report', done);
+    expect(resumed.stdout).toContain(`Report: 11 rows in ${done}`);
+    expect(JSON.parse(readFileSync(done, 'utf8'))).toHaveLength(11);
+    expect((await sandboxCounters(sandbox)).total).toBe(callsBefore);
   });
 
   it('retry --client-id re-sends just those intents, --kind just that kind, each as a new run', async () => {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resumeRun } from '../../sync/engine/resume-run.js';
-import { finishRunCommand, withStoredRunEngine } from './run-outcome.js';
+import { finishRunCommand, withReportFile, withStoredRunEngine } from './run-outcome.js';
 
 export function registerResumeCommand(program: Command): void {
   program
@@ -11,9 +11,11 @@ export function registerResumeCommand(program: Command): void {
     .argument('<run>', 'the run id (see `evsync runs`)')
     .option('--report <file>', 'also write every row result to this file (.csv, or .json)')
     .action(async (runId: string, options: { report?: string }) => {
-      await withStoredRunEngine(runId, 'runId', async (engine) => {
-        const summary = await resumeRun(engine.deps, runId);
-        process.exitCode = await finishRunCommand(engine.deps.ledger, summary, options.report);
-      });
+      await withReportFile(options.report, (report) =>
+        withStoredRunEngine(runId, 'runId', async (engine) => {
+          const summary = await resumeRun(engine.deps, runId);
+          process.exitCode = await finishRunCommand(engine.deps.ledger, summary, report);
+        }),
+      );
     });
 }

@@ -1,8 +1,9 @@
-import { createWriteStream } from 'node:fs';
+import { closeSync, createWriteStream, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { RunSummary } from '../../sync/engine/run-summary.js';
 import { formatRunSummary } from '../../sync/engine/run-summary.js';
+import { openReportFile, reportUnwritable } from '../../sync/report/open-report-file.js';
 import { formatForFile, writeReport } from '../../sync/report/write-report.js';
 import { unknownRunError } from '../../ledger/ledger-error.js';
 import { openLedger } from '../../ledger/open-ledger.js';
@@ -12,26 +13,58 @@ import { rateOfRun } from '../../sync/engine/run-rate.js';
 import { stopOnSignals } from '../../sync/engine/stop-on-signals.js';
 import { EXIT } from '../exit-codes.js';
 
-/** Prints the summary, writes `--report FILE` if asked, and answers the exit code. */
+/** A `--report` file opened before the run; `written` once the run's results are in it. */
+export interface RunReportFile {
+  file: string;
+  fd: number;
+  written: boolean;
+}
+
+/**
+ * Opens `--report FILE` before `work` sends anything (a path that cannot be written is a
+ * usage error at once, not a crash after the run), and removes it if the command ends
+ * without writing it: an empty or half file would read as a run with fewer results.
+ */
+export async function withReportFile<T>(
+  file: string | undefined,
+  work: (report: RunReportFile | undefined) => Promise<T>,
+): Promise<T> {
+  const report = file === undefined ? undefined : { file, fd: openReportFile(file), written: false };
+  try {
+    return await work(report);
+  } finally {
+    if (report && !report.written) {
+      closeSync(report.fd);
+      rmSync(report.file, { force: true });
+    }
+  }
+}
+
+/** Prints the summary, writes the `--report` file if asked, and answers the exit code. */
 export async function finishRunCommand(
   ledger: Ledger,
   summary: RunSummary,
-  reportFile?: string,
+  report?: RunReportFile,
 ): Promise<number> {
   process.stdout.write(`${formatRunSummary(summary)}\n`);
-  if (reportFile) {
-    const out = createWriteStream(reportFile);
+  if (report) {
+    const out = createWriteStream(report.file, { fd: report.fd, autoClose: false });
+    let failed: unknown;
+    out.on('error', (error) => (failed ??= error));
     const count = await writeReport(
       ledger,
       summary.run.id,
-      { format: formatForFile(reportFile) },
+      { format: formatForFile(report.file) },
       async (chunk) => {
-        if (!out.write(chunk)) await once(out, 'drain');
+        if (failed !== undefined) throw reportUnwritable(report.file, failed);
+        if (!out.write(chunk)) await Promise.race([once(out, 'drain'), once(out, 'error')]);
       },
     );
-    out.end();
-    await once(out, 'finish');
-    process.stdout.write(`Report: ${count} rows in ${reportFile}\n`);
+    await new Promise<void>((resolve) => out.end(resolve));
+    if (failed !== undefined) throw reportUnwritable(report.file, failed);
+    closeSync(report.fd);
+    report.written = true;
+    process.stdout.write(`Report: ${count} rows in ${report.file}\n`);
   }
   return exitCodeOf(summary);
 }

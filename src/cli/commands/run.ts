@@ -7,7 +7,7 @@ import { runJob } from '../../sync/engine/run-job.js';
 import { stopOnSignals } from '../../sync/engine/stop-on-signals.js';
 import { formatPlanSummary } from '../../sync/plan/plan-summary.js';
 import { printPlan } from './print-plan.js';
-import { announceStop, finishRunCommand } from './run-outcome.js';
+import { announceStop, finishRunCommand, withReportFile } from './run-outcome.js';
 
 interface RunCliOptions {
   report?: string;
@@ -43,17 +43,19 @@ export function registerRunCommand(program: Command): void {
         });
         return;
       }
-      const signals = stopOnSignals(announceStop);
-      try {
-        const engine = await openEngine({ rate: job.rate, logger, signal: signals.signal });
+      await withReportFile(options.report, async (report) => {
+        const signals = stopOnSignals(announceStop);
         try {
-          const summary = await runJob(engine.deps, { job, force: options.force ?? false });
-          process.exitCode = await finishRunCommand(engine.deps.ledger, summary, options.report);
+          const engine = await openEngine({ rate: job.rate, logger, signal: signals.signal });
+          try {
+            const summary = await runJob(engine.deps, { job, force: options.force ?? false });
+            process.exitCode = await finishRunCommand(engine.deps.ledger, summary, report);
+          } finally {
+            await engine.close();
+          }
         } finally {
-          await engine.close();
+          signals.dispose();
         }
-      } finally {
-        signals.dispose();
-      }
+      });
     });
 }

@@ -2,16 +2,16 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MappingError } from '../mapping-error.js';
+import { ConfigError } from '../../errors/evsync-error.js';
 import { ValidationReport } from './validation-report.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'evsync-validation-report-'));
 
-function openError(file: string): MappingError {
+function openError(file: string): ConfigError {
   try {
     new ValidationReport(file);
   } catch (error) {
-    return error as MappingError;
+    return error as ConfigError;
   }
   throw new Error(`expected ${file} to be refused`);
 }
@@ -19,7 +19,7 @@ function openError(file: string): MappingError {
 describe('ValidationReport', () => {
   it('refuses at once a report in a folder that does not exist, naming the path and the reason', () => {
     const error = openError(join(dir, 'missing', 'r.csv'));
-    expect(error).toBeInstanceOf(MappingError);
+    expect(error).toBeInstanceOf(ConfigError);
     expect(error.code).toBe('EVSYNC_REPORT_UNWRITABLE');
     expect(error.message).toBe(
       `Cannot write the report ${join(dir, 'missing', 'r.csv')}: the folder ${join(dir, 'missing')} does not exist: create it, or give another path`,

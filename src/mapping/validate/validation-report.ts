@@ -1,8 +1,8 @@
-import { createWriteStream, openSync, rmSync, type WriteStream } from 'node:fs';
-import { dirname, extname } from 'node:path';
-import { messageOf } from '../../errors/evsync-error.js';
+import { createWriteStream, rmSync, type WriteStream } from 'node:fs';
+import { extname } from 'node:path';
 import { redactUrl } from '../../log/redaction.js';
 import { csvLine } from '../../sync/report/csv-cell.js';
+import { openReportFile, reportUnwritable } from '../../sync/report/open-report-file.js';
 import { MappingError } from '../mapping-error.js';
 import type { MappedItem } from '../mapped-item.js';
 
@@ -92,10 +92,7 @@ export class ValidationReport {
     }
     if (this.failed) {
       this.out.destroy();
-      throw new MappingError(`Cannot write the report ${this.file}: ${messageOf(this.failed)}`, {
-        code: 'EVSYNC_REPORT_UNWRITABLE',
-        cause: this.failed,
-      });
+      throw reportUnwritable(this.file, this.failed);
     }
     return this.lines;
   }
@@ -117,35 +114,5 @@ export class ValidationReport {
 
   private write(text: string): void {
     if (text !== '') this.out.write(text);
-  }
-}
-
-/** Opens (creates or empties) the report file, or says why it cannot. */
-function openReportFile(file: string): number {
-  try {
-    return openSync(file, 'w');
-  } catch (error) {
-    throw new MappingError(`Cannot write the report ${file}: ${whyUnwritable(file, error)}`, {
-      code: 'EVSYNC_REPORT_UNWRITABLE',
-      cause: error,
-    });
-  }
-}
-
-function whyUnwritable(file: string, error: unknown): string {
-  switch ((error as NodeJS.ErrnoException).code) {
-    case 'ENOENT':
-      return `the folder ${dirname(file)} does not exist: create it, or give another path`;
-    case 'ENOTDIR':
-      return `a part of ${dirname(file)} is a file, not a folder: give another path`;
-    case 'EISDIR':
-      return 'it is a directory: give a file name ending in .csv or .json';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied: choose a folder you can write to';
-    case 'EROFS':
-      return 'the file system is read-only: choose another folder';
-    default:
-      return `${messageOf(error)}: give another path`;
   }
 }
