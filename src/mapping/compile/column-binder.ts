@@ -14,7 +14,7 @@ export function aliasesOf(ref: ColumnRef): readonly string[] {
   return typeof ref === 'string' ? [ref] : ref;
 }
 
-/** Reads one cell as text; what databases hand over (numbers, dates, buffers) included. */
+/** Reads one cell as text; what databases hand over (numbers, dates, buffers, arrays) included. */
 export function cellText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === null || value === undefined) return '';
@@ -22,7 +22,27 @@ export function cellText(value: unknown): string {
     return String(value);
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : value.toISOString();
   if (Buffer.isBuffer(value)) return value.toString('utf8');
+  if (Array.isArray(value) && value.every(isScalar)) return listText(value);
+  // Objects (json columns) stay JSON, as custom_data wants them; so do arrays holding objects.
   return JSON.stringify(value);
+}
+
+/**
+ * A list (a PostgreSQL `text[]`) as a list reaching a param is written: items joined with
+ * `,` (docs/mapping.md), `NULL` and empty items left out as `split` leaves them out.
+ */
+function listText(items: readonly unknown[]): string {
+  let text = '';
+  for (const item of items) {
+    const piece = cellText(item);
+    if (piece === '') continue;
+    text = text === '' ? piece : `${text},${piece}`;
+  }
+  return text;
+}
+
+function isScalar(item: unknown): boolean {
+  return item === null || typeof item !== 'object' || item instanceof Date;
 }
 
 export type CellReader = (values: RawRecord) => string;
