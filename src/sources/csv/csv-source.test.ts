@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCsvSource, type CsvSourceOptions } from './csv-source.js';
 import type { SourceItem } from '../source-row.js';
+import { SourceError } from '../source-error.js';
 
 const SPECTRUM = '/work/shared/fixtures/csv-spectrum';
 const OURS = join(import.meta.dirname, '../../../test/fixtures/sources');
@@ -144,6 +145,15 @@ describe('problems', () => {
     await expect(readAll({ path: join(OURS, 'nope.csv'), displayPath: 'nope.csv' })).rejects.toMatchObject({
       code: 'SOURCE_FILE_NOT_FOUND',
       message: expect.stringContaining('nope.csv'),
+    });
+  });
+
+  it('says when the path is a directory (a usage error, not a crash)', async () => {
+    const error = await readAll({ path: OURS, displayPath: './data' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SourceError);
+    expect(error).toMatchObject({
+      code: 'SOURCE_FILE_UNREADABLE',
+      message: `cannot read CSV file ./data: it is a directory (${OURS}): give the CSV file's path`,
     });
   });
 });

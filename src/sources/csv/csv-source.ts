@@ -80,20 +80,31 @@ async function readSample(path: string, displayPath: string, size: number): Prom
   let handle;
   try {
     handle = await open(path, 'r');
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new SourceError(
-      missing
-        ? `CSV file ${displayPath} does not exist (looked for ${path}): check the path`
-        : `cannot open CSV file ${displayPath}: ${messageOf(error)}`,
-      { code: missing ? 'SOURCE_FILE_NOT_FOUND' : 'SOURCE_FILE_UNREADABLE', cause: error },
-    );
-  }
-  try {
     const buffer = Buffer.alloc(size);
     const { bytesRead } = await handle.read(buffer, 0, size, 0);
     return buffer.subarray(0, bytesRead);
+  } catch (error) {
+    throw unreadable(error, path, displayPath);
   } finally {
-    await handle.close();
+    await handle?.close();
   }
+}
+
+/** Opening a directory succeeds on Linux; reading it fails, so both steps end here. */
+function unreadable(error: unknown, path: string, displayPath: string): SourceError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') {
+    return new SourceError(`CSV file ${displayPath} does not exist (looked for ${path}): check the path`, {
+      code: 'SOURCE_FILE_NOT_FOUND',
+      cause: error,
+    });
+  }
+  const why =
+    code === 'EISDIR'
+      ? `it is a directory (${path}): give the CSV file's path`
+      : `${messageOf(error)}: check the path and its permissions`;
+  return new SourceError(`cannot read CSV file ${displayPath}: ${why}`, {
+    code: 'SOURCE_FILE_UNREADABLE',
+    cause: error,
+  });
 }
