@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { explainIssues } from '../config/zod-issues.js';
-import type { IntentKind } from './intent.js';
-import { REMOVABLE_KINDS, writeOperation } from './intent-identity.js';
+import { REMOVABLE_KINDS } from './intent-identity.js';
 import type {
   ConditionSpec,
   IntentSpec,
@@ -10,8 +9,8 @@ import type {
   ValueSpec,
 } from './mapping-file-schema.js';
 import { intentSpecSchema, mappingFileSchema, valueSchema } from './mapping-file-schema.js';
-import { paramAliases, resolveParamName } from './param-aliases.js';
-import { validateWriteParams } from './schemas/validate-write-params.js';
+import { paramNameProblem } from './param-name-problem.js';
+import { resolveParamName } from './param-aliases.js';
 import { ADDRESS_FIELDS, PHONE_FIELDS } from './schemas/user-account-params.js';
 import { isTimeZone } from '../time/time-zone.js';
 
@@ -136,25 +135,6 @@ function intentIssues(intent: IntentSpec, vendor: string, at: PropertyKey[]): Is
   }
   if (intent.key !== undefined) issues.push(...valueIssues(intent.key, [...at, 'key']));
   return issues;
-}
-
-function paramNameProblem(
-  kind: IntentKind,
-  written: string,
-  name: string,
-  vendor: string,
-): string | undefined {
-  if (/_auth_attributes\]/.test(written) && !written.includes('{vendor}')) {
-    return 'write user[{vendor}_auth_attributes][…] (or the short name email), so the vendor word stays one setting';
-  }
-  const probe = name.replace(/\[n\]/g, '[0]');
-  const unknown = validateWriteParams(
-    writeOperation(kind, 'upsert'),
-    { [probe]: 'x' },
-    { vendor, strict: true },
-  ).some((issue) => issue.code === 'UNKNOWN_PARAM' && issue.param === probe);
-  if (!unknown) return undefined;
-  return `${written} is not a param of a ${kind}: use a short name (${paramAliases(kind).join(', ')}) or the spec's bracketed name`;
 }
 
 export function conditions(when: ConditionSpec | ConditionSpec[] | undefined): ConditionSpec[] {

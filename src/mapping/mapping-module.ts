@@ -7,11 +7,14 @@ import { INTENT_KINDS, type IntentKind } from './intent.js';
 import type { DraftProblem, IntentDraft, LoadedMapping, RowMapping } from './loaded-mapping.js';
 import type { OnDuplicate } from './mapped-item.js';
 import { MappingError } from './mapping-error.js';
+import { ModuleParamNames } from './module-param-names.js';
+import { resolveParamName } from './param-aliases.js';
 
 /**
  * The escape hatch for what YAML cannot say: a TypeScript (or JavaScript) module that
- * exports `mapping`. Its intents go through the same keys, duplicate checks and write-param
- * validation as a YAML mapping's. Under the compiled CLI, point at the compiled `.js`.
+ * exports `mapping`. Its intents go through the same param names (short names expand,
+ * unknown names are the row's problem), keys, duplicate checks and write-param validation
+ * as a YAML mapping's. Under the compiled CLI, point at the compiled `.js`.
  *
  * @example
  * export const mapping: MappingModule = {
@@ -24,7 +27,7 @@ export interface MappingModule {
   kinds: readonly IntentKind[];
   /** @defaultValue `'error'` */
   onDuplicate?: OnDuplicate;
-  /** Full param names whose values must not repeat across rows. */
+  /** Params whose values must not repeat across rows: short names (`email`) or full ones. */
   unique?: readonly string[];
   mapRow(row: RawRecord, context: MappingModuleContext): MappingModuleResult;
 }
@@ -71,6 +74,7 @@ export async function loadMappingModule(file: string, vendor: string): Promise<L
   const mapRow = module.mapRow.bind(module);
   const kinds = module.kinds as readonly IntentKind[];
   const name = basename(file, extname(file));
+  const paramNames = new ModuleParamNames(vendor, basename(file));
   /** A module's mistake on one row is that row's problem: the other rows go on. */
   const failed = (message: string): RowMapping => ({
     type: 'drafts',
@@ -90,7 +94,14 @@ export async function loadMappingModule(file: string, vendor: string): Promise<L
     description: module.description,
     kinds: module.kinds,
     onDuplicate: module.onDuplicate ?? 'error',
-    unique: module.unique ?? [],
+    // Short names expand as in a YAML mapping's `unique:`, to match the params they expand to.
+    unique: [
+      ...new Set(
+        (module.unique ?? []).flatMap((written) =>
+          kinds.map((kind) => resolveParamName(kind, written, vendor)),
+        ),
+      ),
+    ],
     columns: [],
     bind: () => (values, origin) => {
       let result: unknown;
@@ -122,14 +133,20 @@ export async function loadMappingModule(file: string, vendor: string): Promise<L
           `returned an intent at index ${malformed} (${describeValue(result[malformed])}) for this row without a kind it declares (${kinds.join(', ')}) or without params as an object`,
         );
       }
-      const drafts: IntentDraft[] = (result as ModuleIntent[]).map((intent) => ({
-        kind: intent.kind,
-        op: intent.op ?? 'upsert',
-        params: intent.params,
-        ...(intent.key === undefined ? {} : { key: intent.key }),
-        ...(intent.columns === undefined ? {} : { columns: intent.columns }),
-      }));
-      return { type: 'drafts', drafts, problems: [] };
+      const problems: DraftProblem[] = [];
+      const drafts: IntentDraft[] = (result as ModuleIntent[]).map((intent) =>
+        paramNames.resolve(
+          {
+            kind: intent.kind,
+            op: intent.op ?? 'upsert',
+            params: intent.params,
+            ...(intent.key === undefined ? {} : { key: intent.key }),
+            ...(intent.columns === undefined ? {} : { columns: intent.columns }),
+          },
+          problems,
+        ),
+      );
+      return { type: 'drafts', drafts, problems };
     },
   };
 }
