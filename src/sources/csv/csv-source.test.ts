@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCsvSource, type CsvSourceOptions } from './csv-source.js';
+import { MAX_OPEN_RECORD_CHARS } from './parse-csv-chunks.js';
 import type { SourceItem } from '../source-row.js';
 import { SourceError } from '../source-error.js';
 
@@ -165,6 +166,29 @@ describe('edge cases', () => {
     writeFileSync(path, bytes);
     return path;
   };
+
+  it('a quote never closed near the top of a big file costs one row, not the rest of the file', async () => {
+    const rows = Math.ceil((MAX_OPEN_RECORD_CHARS * 1.5) / 30);
+    const lines = ['id,name,city', '1,Ann,Oslo', '2,"Bo,Rome'];
+    for (let id = 3; id < rows; id++) lines.push(`${id},Name ${id},City`);
+    const items = await readAll({
+      path: file('runaway.csv', `${lines.join('\r\n')}\r\n`),
+      displayPath: 'r.csv',
+    });
+    expect(items).toHaveLength(rows - 1);
+    expect(items[1]).toMatchObject({
+      ok: false,
+      code: 'CSV_UNTERMINATED_QUOTE',
+      origin: { row: 2, line: 3 },
+      message: expect.stringContaining('opened on line 3 is not closed within the next 1,048,576 characters'),
+    });
+    expect(items[2]).toMatchObject({ ok: true, origin: { row: 3, line: 4 }, values: { id: '3' } });
+    expect(items.at(-1)).toMatchObject({
+      ok: true,
+      origin: { row: rows - 1, line: rows },
+      values: { city: 'City' },
+    });
+  });
 
   it('reads a header-only file as no rows, and refuses a file with no header', async () => {
     expect(await readAll({ path: file('header-only.csv', 'a,b\r\n') })).toEqual([]);

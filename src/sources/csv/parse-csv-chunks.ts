@@ -4,9 +4,25 @@ import { readMalformedRecord } from './read-malformed-record.js';
 
 export interface CsvChunk {
   rows: string[][];
-  /** papaparse errors; `row` is the index in `rows`. */
-  errors: Papa.ParseError[];
+  /** papaparse's errors, and ours; `row` is the index in `rows`. */
+  errors: CsvParseError[];
 }
+
+/**
+ * papaparse's error, or `RunawayQuote`: a quoted value still open after
+ * {@link MAX_OPEN_RECORD_CHARS} of text, cut at the end of the line it opened on.
+ */
+export type CsvParseError = Omit<Papa.ParseError, 'code'> & {
+  code: Papa.ParseError['code'] | 'RunawayQuote';
+};
+
+/**
+ * How much text one unfinished record may hold before its open quote is taken as never
+ * closed. Excel writes at most 32,767 characters to a cell, so no real value comes near;
+ * without a bound, one stray quote near the top of a big file kept the rest of the file in
+ * memory and parsed it again with every new piece (minutes and a gigabyte for 100 MB).
+ */
+export const MAX_OPEN_RECORD_CHARS = 1 << 20;
 
 /** papaparse's own guess (`\n`, `\r\n` or `\r`), which it keeps private in its handle. */
 type LineBreak = '\n' | '\r' | '\r\n';
@@ -42,6 +58,20 @@ export async function* parseCsvChunks(text: Readable, delimiter: string): AsyncG
       const parsed = parseText(input, delimiter, newline, false);
       partial = parsed.rest;
       if (parsed.chunk.rows.length > 0 || parsed.chunk.errors.length > 0) yield parsed.chunk;
+      while (partial.length > MAX_OPEN_RECORD_CHARS) {
+        const lineEnd = partial.indexOf(newline);
+        if (lineEnd === -1) break;
+        // The record opened on this line: its row ends with the line, and reading goes on
+        // with the next line as a record of its own.
+        const record = readMalformedRecord(partial.slice(0, lineEnd), 0, delimiter, newline, true)!;
+        yield {
+          rows: [record.fields],
+          errors: [{ type: 'Quotes', code: 'RunawayQuote', message: 'Quoted field not closed', row: 0 }],
+        };
+        const after = parseText(partial.slice(lineEnd + newline.length), delimiter, newline, false);
+        partial = after.rest;
+        if (after.chunk.rows.length > 0 || after.chunk.errors.length > 0) yield after.chunk;
+      }
     }
     if (partial !== '') {
       newline ??= '\n';

@@ -1,10 +1,9 @@
-import type Papa from 'papaparse';
 import type { SourceItem } from '../source-row.js';
 import { SourceError } from '../source-error.js';
 import { checkCsvHeader, columnLabel, type CsvHeader } from './csv-header.js';
 import { indexOfValue, isBlankRow } from './blank-cells.js';
 import { compileRowBuilder, type RowBuilder } from './row-builder.js';
-import type { CsvChunk } from './parse-csv-chunks.js';
+import { MAX_OPEN_RECORD_CHARS, type CsvChunk, type CsvParseError } from './parse-csv-chunks.js';
 
 export interface CsvRecordContext {
   /** Name of the file in origins and messages. */
@@ -65,13 +64,13 @@ export class CsvRecordReader {
   private item(
     fields: string[],
     rowLine: number,
-    errors: Papa.ParseError[] | undefined,
+    errors: CsvParseError[] | undefined,
     header: CsvHeader,
   ): SourceItem {
     const origin = { source: this.context.source, row: this.rowNumber, line: rowLine };
     // An unclosed quote swallowed the rest of the file: that says more than a malformed one.
     const quoteError =
-      errors?.find((error) => error.code === 'MissingQuotes') ??
+      errors?.find((error) => error.code === 'MissingQuotes' || error.code === 'RunawayQuote') ??
       errors?.find((error) => error.type === 'Quotes');
     if (quoteError !== undefined)
       return { ok: false, origin, ...describeQuoteError(quoteError, fields, rowLine) };
@@ -105,10 +104,19 @@ export class CsvRecordReader {
 }
 
 function describeQuoteError(
-  error: Papa.ParseError,
+  error: CsvParseError,
   fields: readonly string[],
   rowLine: number,
 ): { code: string; message: string } {
+  if (error.code === 'RunawayQuote') {
+    return {
+      code: 'CSV_UNTERMINATED_QUOTE',
+      message:
+        `a quoted value opened on line ${rowLine} is not closed within the next ${MAX_OPEN_RECORD_CHARS.toLocaleString('en')} characters, ` +
+        'so this row was read up to the end of its line and the rows after it as usual: ' +
+        'close the quote, or write a quote inside a quoted value as two quotes ("")',
+    };
+  }
   if (error.code === 'MissingQuotes') {
     const openedOn = rowLine + breaksIn(fields.slice(0, -1));
     return {
@@ -132,8 +140,8 @@ function headerQuoteError(source: string, line: number): SourceError {
   });
 }
 
-function groupErrors(errors: readonly Papa.ParseError[]): Map<number, Papa.ParseError[]> {
-  const byRow = new Map<number, Papa.ParseError[]>();
+function groupErrors(errors: readonly CsvParseError[]): Map<number, CsvParseError[]> {
+  const byRow = new Map<number, CsvParseError[]>();
   for (const error of errors) {
     if (error.row === undefined) continue;
     byRow.set(error.row, [...(byRow.get(error.row) ?? []), error]);
