@@ -30,6 +30,7 @@ export function mapSource(
   const mappers = new Map<string, RowMapper>();
   const mapRow = (item: SourceItem): MappedItem => {
     if (!item.ok) {
+      state.schedules?.holdBackEvery(item.origin);
       const problem: MappingProblem = {
         field: '',
         message: `${describeOrigin(item.origin)}: ${item.message}`,

@@ -111,3 +111,42 @@ describe('ScheduleGrouper', () => {
     });
   });
 });
+
+describe('ScheduleGrouper and rows the source could not read', () => {
+  it('holds back every schedule: the unreadable row may be any user’s, and a schedule replaces it all', async () => {
+    const mapping = await loadMapping('schedules', { vendor: 'svc' });
+    const origin = (row: number) => ({ source: 'mem.csv', row, line: row + 1 });
+    const source: Source = {
+      description: 'memory',
+      rows: async function* () {
+        await Promise.resolve();
+        yield { ok: true, origin: origin(1), values: { user_client_id: 'u1', event_client_id: 'e1' } };
+        yield {
+          ok: false,
+          origin: origin(2),
+          code: 'CSV_RAGGED_ROW',
+          message: 'has 3 fields but the header has 2',
+        };
+        yield { ok: true, origin: origin(3), values: { user_client_id: 'u2', event_client_id: 'e2' } };
+      },
+    };
+    const items: MappedItem[] = [];
+    for await (const item of mapSource(source, mapping)) items.push(item);
+    expect(scheduleIntents(items)).toEqual([]);
+    const held = items.filter((item) => item.type === 'invalid' && item.keys !== undefined);
+    expect(held.map((item) => (item.type === 'invalid' ? item.keys : []))).toEqual([
+      [{ kind: 'schedule', key: 'u1' }],
+      [{ kind: 'schedule', key: 'u2' }],
+    ]);
+    expect(held[0]).toMatchObject({
+      problems: [
+        {
+          code: 'MAPPING_SCHEDULE_HELD_BACK',
+          message:
+            "row 1 (line 2), user_client_id: the schedule of u1 is not sent, because the source's row 2 (line 3) could not be read and may be one of its rows: " +
+            "a schedule replaces the user's whole schedule, and sending its one readable row alone would drop that row's event; fix the row and run again",
+        },
+      ],
+    });
+  });
+});

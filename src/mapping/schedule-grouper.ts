@@ -33,10 +33,13 @@ const NAMED_ROWS = 3;
  * whole schedule, so sending the valid rows alone would remove the event the bad row meant
  * (or, with no valid row, empty the schedule). An operator who fixes the row and runs again
  * gets the full schedule; one who never sees a partial send loses nothing meanwhile.
+ * A row the source could not read (a ragged row, a broken quote) names no user it can be
+ * tied to, so it holds back every schedule of the source, as it holds back mirror deletes.
  */
 export class ScheduleGrouper {
   private readonly users = new Map<string, UserSchedule>();
   private readonly heldBack = new Map<string, HeldBack>();
+  private readonly unreadable: HeldBack = { rows: [], count: 0 };
 
   constructor(private readonly vendor: string) {}
 
@@ -112,6 +115,12 @@ export class ScheduleGrouper {
     }
   }
 
+  /** Notes a row the source could not read: it may belong to any user (see the class comment). */
+  holdBackEvery(origin: RowOrigin): void {
+    if (this.unreadable.rows.length < NAMED_ROWS) this.unreadable.rows.push(origin);
+    this.unreadable.count++;
+  }
+
   /** One item per user, in the order users first appeared. */
   *flush(): Iterable<MappedItem> {
     for (const [key, schedule] of this.users) {
@@ -119,8 +128,8 @@ export class ScheduleGrouper {
       if (schedule.events.length === 0) continue;
       const groupedRows = schedule.events.length;
       const held = this.heldBack.get(key);
-      if (held !== undefined) {
-        yield heldBackItem(schedule, key, held, groupedRows);
+      if (held !== undefined || this.unreadable.count > 0) {
+        yield heldBackItem(schedule, key, held ?? this.unreadable, held !== undefined, groupedRows);
         continue;
       }
       const params: FlatParams = { [schedule.userParam]: schedule.user };
@@ -147,6 +156,8 @@ export class ScheduleGrouper {
     }
     this.users.clear();
     this.heldBack.clear();
+    this.unreadable.rows = [];
+    this.unreadable.count = 0;
   }
 }
 
@@ -157,13 +168,31 @@ function userOf(draft: IntentDraft): { userParam: string; user: string; key: str
   return { userParam, user, key: userParam === 'user[id]' ? `#${user}` : user };
 }
 
-function heldBackItem(schedule: UserSchedule, key: string, held: HeldBack, groupedRows: number): MappedItem {
+/** `own`: the user's own rows are invalid; otherwise rows the source could not read may be its. */
+function heldBackItem(
+  schedule: UserSchedule,
+  key: string,
+  held: HeldBack,
+  own: boolean,
+  groupedRows: number,
+): MappedItem {
   const named = held.rows.map(describeOrigin).join(', ');
   const one = held.count === 1;
-  const invalid = one
-    ? `its ${named} is invalid`
-    : `${held.count} of its rows are invalid (${named}${held.count > held.rows.length ? ', …' : ''})`;
-  const others = groupedRows === 1 ? 'the other row' : `the other ${groupedRows} rows`;
+  const more = held.count > held.rows.length ? ', …' : '';
+  const invalid = own
+    ? one
+      ? `its ${named} is invalid`
+      : `${held.count} of its rows are invalid (${named}${more})`
+    : one
+      ? `the source's ${named} could not be read and may be one of its rows`
+      : `${held.count} rows of the source could not be read (${named}${more}) and may be its`;
+  const others = own
+    ? groupedRows === 1
+      ? 'the other row'
+      : `the other ${groupedRows} rows`
+    : groupedRows === 1
+      ? 'its one readable row'
+      : `its ${groupedRows} readable rows`;
   const field = schedule.columns[schedule.userParam] ?? schedule.userParam;
   return {
     type: 'invalid',
