@@ -63,6 +63,17 @@ describe('RateLimiter (fake timers)', () => {
     expect(granted.slice(5)).toEqual([500, 600, 700]);
   });
 
+  it('holds a rate above one token a millisecond with a burst of one (timers wait at least 1 ms)', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const limiter = new RateLimiter({ requestsPerSecond: 10_000, concurrency: 16 });
+    const pending = grantTimes(limiter, 2_001, Date.now);
+    await vi.advanceTimersByTimeAsync(400);
+    const times = await pending;
+    // 2,000 intervals of 0.1 ms: 200 ms at the configured rate (it was one grant a millisecond).
+    expect(times.at(-1)).toBeGreaterThanOrEqual(199);
+    expect(times.at(-1)).toBeLessThanOrEqual(202);
+  });
+
   it('a quiet spell does not bank tokens beyond the burst', async () => {
     vi.useFakeTimers({ now: 0 });
     const limiter = new RateLimiter({ requestsPerSecond: 10, burst: 2, concurrency: 20 });

@@ -159,10 +159,16 @@ export class RateLimiter {
     }
   }
 
+  /**
+   * Wakes `pump` when the next token (or the pause's end) is due. A timer cannot wait less
+   * than a millisecond, so above 1,000 requests/s it fires after several intervals: it is
+   * late from the moment the token was due, not from the rounded-up delay, and `pump`
+   * grants every token due since (otherwise a 10,000/s limit gave one token a timer,
+   * about 900/s).
+   */
   private wake(ms: number): void {
-    const delay = Math.max(1, Math.ceil(ms));
-    const due = this.now() + delay;
-    this.timer = setTimeout(() => this.pump(due), delay);
+    const due = this.now() + ms;
+    this.timer = setTimeout(() => this.pump(due), Math.max(1, Math.ceil(ms)));
   }
 
   private releaser(): Release {
