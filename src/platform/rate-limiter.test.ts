@@ -65,13 +65,19 @@ describe('RateLimiter (fake timers)', () => {
 
   it('holds a rate above one token a millisecond with a burst of one (timers wait at least 1 ms)', async () => {
     vi.useFakeTimers({ now: 0 });
-    const limiter = new RateLimiter({ requestsPerSecond: 10_000, concurrency: 16 });
+    const limiter = new RateLimiter({ requestsPerSecond: 10_000, burst: 1, concurrency: 16 });
     const pending = grantTimes(limiter, 2_001, Date.now);
     await vi.advanceTimersByTimeAsync(400);
     const times = await pending;
     // 2,000 intervals of 0.1 ms: 200 ms at the configured rate (it was one grant a millisecond).
     expect(times.at(-1)).toBeGreaterThanOrEqual(199);
     expect(times.at(-1)).toBeLessThanOrEqual(202);
+  });
+
+  it("lets a millisecond's tokens go together by default, and no more", () => {
+    expect(new RateLimiter({ requestsPerSecond: 50 }).burst).toBe(1);
+    expect(new RateLimiter({ requestsPerSecond: 1_000 }).burst).toBe(1);
+    expect(new RateLimiter({ requestsPerSecond: 10_000 }).burst).toBe(10);
   });
 
   it('a quiet spell does not bank tokens beyond the burst', async () => {

@@ -7,7 +7,7 @@ export interface RateLimiterOptions {
   requestsPerSecond?: number;
   /**
    * Requests that may start back to back after a quiet spell.
-   * @defaultValue 1 (evenly spaced)
+   * @defaultValue a millisecond's worth: 1 (evenly spaced) up to 1,000 requests/s
    */
   burst?: number;
   /**
@@ -64,7 +64,9 @@ export class RateLimiter {
 
   constructor(options: RateLimiterOptions = {}) {
     this.maxRate = positive(options.requestsPerSecond ?? 10, 'requestsPerSecond');
-    this.burst = Math.max(1, Math.floor(positive(options.burst ?? 1, 'burst')));
+    // A timer acts on whole milliseconds at best, so by default a millisecond's tokens may
+    // go together: 1 up to 1,000 requests/s, 10 at 10,000/s.
+    this.burst = Math.max(1, Math.floor(positive(options.burst ?? Math.ceil(this.maxRate / 1000), 'burst')));
     this.concurrency = Math.max(1, Math.floor(positive(options.concurrency ?? 4, 'concurrency')));
     this.slowdownFactor = options.slowdownFactor ?? 0.5;
     this.minRate = this.maxRate * (options.minRateShare ?? 0.1);

@@ -65,7 +65,7 @@ try {
 
   writeUsers(bench.dir, users, { prefix: 'e' });
   const job = loadJobFile(writeJob(bench.dir, 10_000, concurrency));
-  const client = clientFor(sandbox, 100_000, concurrency);
+  const client = clientFor(sandbox, 10_000, concurrency);
   started = performance.now();
   const summary = await runJob({ ledger: bench.ledger, platform: client, concurrency }, { job });
   const engine = (summary.totals.created ?? 0) / ((performance.now() - started) / 1000);

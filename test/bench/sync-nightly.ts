@@ -17,7 +17,7 @@ const bench = await benchDir();
 try {
   writeUsers(bench.dir, users);
   const job = loadJobFile(writeJob(bench.dir, 10_000, concurrency));
-  const client = clientFor(sandbox, 100_000, concurrency);
+  const client = clientFor(sandbox, 10_000, concurrency);
   const deps = { ledger: bench.ledger, platform: client, concurrency };
   let started = performance.now();
   const first = await runJob(deps, { job });

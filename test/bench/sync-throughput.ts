@@ -30,7 +30,7 @@ async function importOnce(label: string, faults: string, latencyMs: number): Pro
   try {
     writeUsers(bench.dir, users);
     const job = loadJobFile(writeJob(bench.dir, 10_000, concurrency));
-    const client = clientFor(sandbox, 100_000, concurrency);
+    const client = clientFor(sandbox, 10_000, concurrency);
     const loadBefore = machineLoad();
     const sandboxCpu = await sandbox.cpuSeconds();
     const engineCpu = cpuSeconds();
