@@ -14,6 +14,14 @@ export interface CliResult {
  * after so that one command's code does not leak into the next, or into the test worker.
  */
 export async function runCli(...args: string[]): Promise<CliResult> {
+  return runCliWithStdout(undefined, ...args);
+}
+
+/** {@link runCli} with standard output written by `write` (one that fails, say) instead of captured. */
+export async function runCliWithStdout(
+  write: ((chunk: string | Uint8Array) => boolean) | undefined,
+  ...args: string[]
+): Promise<CliResult> {
   const stdout: string[] = [];
   const stderr: string[] = [];
   const capture =
@@ -22,7 +30,7 @@ export async function runCli(...args: string[]): Promise<CliResult> {
       into.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
       return true;
     };
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation(capture(stdout));
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation(write ?? capture(stdout));
   const err = vi.spyOn(process.stderr, 'write').mockImplementation(capture(stderr));
   process.exitCode = undefined;
   try {

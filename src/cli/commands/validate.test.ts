@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../main.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, runCliWithStdout, type CliResult } from '../../../test/helpers/run-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'evsync-validate-cli-'));
 const csv = join(dir, 'people.csv');
@@ -27,72 +27,86 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-let out = '';
-let err = '';
-beforeEach(() => {
-  out = '';
-  err = '';
-  process.exitCode = undefined;
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((out += String(chunk)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((err += String(chunk)), true));
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  process.exitCode = undefined;
-});
+/** `evsync validate …`: its exit code, and what it printed. */
+function validate(...args: string[]): Promise<CliResult> {
+  return runCli('validate', ...args);
+}
 
-function validate(...args: string[]): Promise<number> {
-  return main(['node', 'evsync', 'validate', ...args]);
+/** Standard output that fails with `code` the way a stream does: `write` answers false, then 'error'. */
+function failingStdout(code: string, message: string) {
+  return (): boolean => {
+    const error = Object.assign(new Error(message), { code, syscall: 'write' });
+    process.nextTick(() => process.stdout.emit('error', error));
+    return false;
+  };
 }
 
 describe('evsync validate: files the user gave', () => {
   it('says a --source that is a directory is not a file: exit 2', async () => {
-    expect(await validate('--source', dir, '--mapping', 'users')).toBe(2);
-    expect(err).toBe(`evsync: ${dir} is a directory, not a file: give the CSV file's path\n`);
+    const { code, stderr } = await validate('--source', dir, '--mapping', 'users');
+    expect(code).toBe(2);
+    expect(stderr).toBe(`evsync: ${dir} is a directory, not a file: give the CSV file's path\n`);
   });
 
   it('refuses a --report in a folder that does not exist before reading the source: exit 2', async () => {
     const report = join(dir, 'no-such-folder', 'r.csv');
     // The source does not exist either: the report's problem shows first, nothing was read.
-    expect(
-      await validate('--source', join(dir, 'missing.csv'), '--mapping', 'users', '--report', report),
-    ).toBe(2);
-    expect(err).toBe(
+    const { code, stderr } = await validate(
+      '--source',
+      join(dir, 'missing.csv'),
+      '--mapping',
+      'users',
+      '--report',
+      report,
+    );
+    expect(code).toBe(2);
+    expect(stderr).toBe(
       `evsync: Cannot write the report ${report}: the folder ${join(dir, 'no-such-folder')} does not exist: create it, or give another path\n`,
     );
   });
 
   it('refuses a --report that is the source file itself, leaving the source as it was', async () => {
-    expect(
-      await validate('--source', csv, '--mapping', 'users', '--report', join(dir, '.', 'people.csv')),
-    ).toBe(2);
-    expect(err).toContain('is the source file itself');
+    const { code, stderr } = await validate(
+      '--source',
+      csv,
+      '--mapping',
+      'users',
+      '--report',
+      join(dir, '.', 'people.csv'),
+    );
+    expect(code).toBe(2);
+    expect(stderr).toContain('is the source file itself');
     expect(readFileSync(csv, 'utf8')).toBe(csvText);
   });
 
   it('answers 2 with a plain message when standard output cannot be written (disk full)', async () => {
-    vi.spyOn(process.stdout, 'write').mockImplementation(() => {
-      const error = Object.assign(new Error('ENOSPC: no space left on device, write'), {
-        code: 'ENOSPC',
-        syscall: 'write',
-      });
-      process.nextTick(() => process.stdout.emit('error', error));
-      return false;
-    });
-    expect(await validate('--source', csv, '--mapping', 'users')).toBe(2);
-    expect(err).toBe(
+    const stdout = failingStdout('ENOSPC', 'ENOSPC: no space left on device, write');
+    const { code, stderr } = await runCliWithStdout(
+      stdout,
+      'validate',
+      '--source',
+      csv,
+      '--mapping',
+      'users',
+    );
+    expect(code).toBe(2);
+    expect(stderr).toBe(
       'evsync: cannot write to standard output (ENOSPC: no space left on device, write): free some space or send the output elsewhere\n',
     );
   });
 
   it('stops quietly when the reader of standard output has gone (| head)', async () => {
-    vi.spyOn(process.stdout, 'write').mockImplementation(() => {
-      const error = Object.assign(new Error('write EPIPE'), { code: 'EPIPE', syscall: 'write' });
-      process.nextTick(() => process.stdout.emit('error', error));
-      return false;
-    });
-    expect(await validate('--source', csv, '--mapping', 'users')).toBe(0);
-    expect(err).toBe('');
+    const stdout = failingStdout('EPIPE', 'write EPIPE');
+    const { code, stderr } = await runCliWithStdout(
+      stdout,
+      'validate',
+      '--source',
+      csv,
+      '--mapping',
+      'users',
+    );
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
   });
 });
 
@@ -100,7 +114,7 @@ describe('evsync validate: secrets in a schedule URL', () => {
   it('redacts the password and the token in the summary and the JSON report', async () => {
     const report = join(dir, 'sz-report.json');
     const url = `${base}/sz.json?token=S3cretTok&lang=en`;
-    const code = await validate(
+    const { code, stdout, stderr } = await validate(
       '--source',
       url,
       '--mapping',
@@ -110,27 +124,37 @@ describe('evsync validate: secrets in a schedule URL', () => {
       '--report',
       report,
     );
-    expect(err).toBe('');
+    expect(stderr).toBe('');
     expect(code).toBe(0);
     const shown = `${base.replace(':pw@', ':[redacted]@')}/sz.json?token=[redacted]&lang=en`;
-    expect(out).toContain(`← sessionize schedule ${shown}`);
+    expect(stdout).toContain(`← sessionize schedule ${shown}`);
     const lines = JSON.parse(readFileSync(report, 'utf8')) as { source: string }[];
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.every((line) => line.source === shown)).toBe(true);
-    expect(out + readFileSync(report, 'utf8')).not.toMatch(/S3cretTok|:pw@/);
+    expect(stdout + readFileSync(report, 'utf8')).not.toMatch(/S3cretTok|:pw@/);
   });
 
   it('redacts them in an HTTP error: exit 2', async () => {
-    expect(await validate('--source', `${base}/nope.json?api_key=S3cretTok`, '--mapping', 'sessionize')).toBe(
-      2,
+    const { code, stderr } = await validate(
+      '--source',
+      `${base}/nope.json?api_key=S3cretTok`,
+      '--mapping',
+      'sessionize',
     );
-    expect(err).toContain('/nope.json?api_key=[redacted] answered HTTP 404');
-    expect(err).not.toMatch(/S3cretTok|:pw@/);
+    expect(code).toBe(2);
+    expect(stderr).toContain('/nope.json?api_key=[redacted] answered HTTP 404');
+    expect(stderr).not.toMatch(/S3cretTok|:pw@/);
   });
 
   it('does not take a URL for a CSV file, and does not echo its secrets', async () => {
-    expect(await validate('--source', `${base}/people?token=S3cretTok`, '--mapping', 'users')).toBe(2);
-    expect(err).toContain('a CSV source is a file: download it first');
-    expect(err).not.toMatch(/S3cretTok|:pw@/);
+    const { code, stderr } = await validate(
+      '--source',
+      `${base}/people?token=S3cretTok`,
+      '--mapping',
+      'users',
+    );
+    expect(code).toBe(2);
+    expect(stderr).toContain('a CSV source is a file: download it first');
+    expect(stderr).not.toMatch(/S3cretTok|:pw@/);
   });
 });
