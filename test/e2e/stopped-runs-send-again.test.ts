@@ -32,26 +32,31 @@ describe('a stopped run sends again what was not the rows’ fault', () => {
     stubCliEnv(sandbox, join(dir, 'data'));
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   };
+  /** Runs `job.yaml` with a wrong signing key: exit 3, aborted. Answers the output and the run id; the right key is back. */
+  const runWithWrongKey = async (jobName: string): Promise<{ stdout: string; runId: string }> => {
+    vi.stubEnv('EVSYNC_SIGNING_KEY', 'not-the-key');
+    const stopped = await runCli('run', join(dir, 'job.yaml'));
+    vi.stubEnv('EVSYNC_SIGNING_KEY', sandbox.signingKey);
+    expect(stopped.code).toBe(3);
+    const runId = new RegExp(`^Run (\\S+) \\(${jobName}, upsert\\): aborted`, 'm').exec(stopped.stdout)![1]!;
+    return { stdout: stopped.stdout, runId };
+  };
 
   it('a wrong signing key stops the run after a streak of 401s (exit 3); resume with the right key sends every row', async () => {
     startIn({
       'users.csv': usersCsv(people(60, 'wk')),
       'job.yaml': jobYaml('wrong-key', '  - { mapping: users, source: { csv: ./users.csv } }\n'),
     });
-    vi.stubEnv('EVSYNC_SIGNING_KEY', 'not-the-key');
-    const stopped = await runCli('run', join(dir, 'job.yaml'));
-    expect(stopped.code).toBe(3);
+    const stopped = await runWithWrongKey('wrong-key');
     expect(stopped.stdout).toMatch(/refused the signature of 16 intents in a row/);
     expect(stopped.stdout).toMatch(/Check EVSYNC_KEY_ID and EVSYNC_SIGNING_KEY/);
-    const runId = /^Run (\S+) \(wrong-key, upsert\): aborted/m.exec(stopped.stdout)![1]!;
     // Only the streak (and what was in flight) was tried; none of it reached the platform.
     const refused = (await sandboxCounters(sandbox)).calls['POST /user'] ?? 0;
     expect(refused).toBeGreaterThanOrEqual(16);
     expect(refused).toBeLessThan(60);
     expect(sandbox.state.conferenceUsers().filter((u) => u.email.startsWith('wk'))).toEqual([]);
 
-    vi.stubEnv('EVSYNC_SIGNING_KEY', sandbox.signingKey);
-    const resumed = await runCli('resume', runId);
+    const resumed = await runCli('resume', stopped.runId);
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toMatch(/^user +60 +0 +0 +0 +0 +0 +0$/m);
     expect(sandbox.state.conferenceUsers().filter((u) => u.email.startsWith('wk'))).toHaveLength(60);
@@ -63,13 +68,9 @@ describe('a stopped run sends again what was not the rows’ fault', () => {
       'users.csv': usersCsv(people(2, 'sk')),
       'job.yaml': jobYaml('small-wrong-key', '  - { mapping: users, source: { csv: ./users.csv } }\n'),
     });
-    vi.stubEnv('EVSYNC_SIGNING_KEY', 'not-the-key');
-    const stopped = await runCli('run', join(dir, 'job.yaml'));
-    expect(stopped.code).toBe(3);
+    const stopped = await runWithWrongKey('small-wrong-key');
     expect(stopped.stdout).toMatch(/refused the signature of 2 intents in a row/);
-    const runId = /^Run (\S+) \(small-wrong-key, upsert\): aborted/m.exec(stopped.stdout)![1]!;
-    vi.stubEnv('EVSYNC_SIGNING_KEY', sandbox.signingKey);
-    const resumed = await runCli('resume', runId);
+    const resumed = await runCli('resume', stopped.runId);
     expect(resumed.code).toBe(0);
     expect(sandbox.state.conferenceUsers().filter((u) => u.email.startsWith('sk'))).toHaveLength(2);
   });
@@ -89,13 +90,8 @@ describe('a stopped run sends again what was not the rows’ fault', () => {
       'users.csv': csv('Sam'),
       'job.yaml': jobYaml('pw-resume', '  - { mapping: ./pw-users.yaml, source: { csv: ./users.csv } }\n'),
     });
-    vi.stubEnv('EVSYNC_SIGNING_KEY', 'not-the-key');
-    const stopped = await runCli('run', join(dir, 'job.yaml'));
-    expect(stopped.code).toBe(3);
-    const runId = /^Run (\S+) \(pw-resume, upsert\): aborted/m.exec(stopped.stdout)![1]!;
-
+    const { runId } = await runWithWrongKey('pw-resume');
     writeFileSync(join(dir, 'users.csv'), csv('Samuel'));
-    vi.stubEnv('EVSYNC_SIGNING_KEY', sandbox.signingKey);
     const resumed = await runCli('resume', runId);
     expect(resumed.code).toBe(1);
     expect(sandbox.state.userByClientId('pw1')?.hasPassword).toBe(true);
