@@ -32,6 +32,11 @@ function validate(...args: string[]): Promise<CliResult> {
   return runCli('validate', ...args);
 }
 
+/** `evsync validate` of the good CSV, with standard output written by `stdout`. */
+function validateWritingTo(stdout: (chunk: string | Uint8Array) => boolean): Promise<CliResult> {
+  return runCliWithStdout(stdout, 'validate', '--source', csv, '--mapping', 'users');
+}
+
 /** Standard output that fails with `code` the way a stream does: `write` answers false, then 'error'. */
 function failingStdout(code: string, message: string) {
   return (): boolean => {
@@ -81,14 +86,7 @@ describe('evsync validate: files the user gave', () => {
 
   it('answers 2 with a plain message when standard output cannot be written (disk full)', async () => {
     const stdout = failingStdout('ENOSPC', 'ENOSPC: no space left on device, write');
-    const { code, stderr } = await runCliWithStdout(
-      stdout,
-      'validate',
-      '--source',
-      csv,
-      '--mapping',
-      'users',
-    );
+    const { code, stderr } = await validateWritingTo(stdout);
     expect(code).toBe(2);
     expect(stderr).toBe(
       'evsync: cannot write to standard output (ENOSPC: no space left on device, write): free some space or send the output elsewhere\n',
@@ -97,14 +95,7 @@ describe('evsync validate: files the user gave', () => {
 
   it('stops quietly when the reader of standard output has gone (| head)', async () => {
     const stdout = failingStdout('EPIPE', 'write EPIPE');
-    const { code, stderr } = await runCliWithStdout(
-      stdout,
-      'validate',
-      '--source',
-      csv,
-      '--mapping',
-      'users',
-    );
+    const { code, stderr } = await validateWritingTo(stdout);
     expect(code).toBe(0);
     expect(stderr).toBe('');
   });
