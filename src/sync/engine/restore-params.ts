@@ -1,11 +1,11 @@
 import type { Ledger, PlannedIntent, PlannedIntentRecord, RunRecord } from '../../ledger/ledger.js';
 import { messageOf } from '../../errors/evsync-error.js';
-import type { Logger } from '../../log/logger.js';
 import type { Intent } from '../../mapping/intent.js';
 import { loadJobFile } from '../job-file.js';
 import { hashIntent } from '../plan/params-hash.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import { collectIntents } from './collect-intents.js';
+import type { EngineDeps } from './engine-deps.js';
 
 export const SECRET_NOT_RESTORED = 'EVSYNC_SECRET_NOT_RESTORED';
 
@@ -16,11 +16,7 @@ export interface RestoredIntents {
   unsendable: RowResult[];
 }
 
-export interface RestoreDeps {
-  ledger: Pick<Ledger, 'getRun'>;
-  vendor: string;
-  logger?: Logger;
-}
+export type RestoreDeps = Pick<EngineDeps, 'platform' | 'logger'> & { ledger: Pick<Ledger, 'getRun'> };
 
 /**
  * Planned intents read back from the ledger, for `resume` and `retry`. Secret params (a
@@ -95,7 +91,7 @@ async function readSourceAgain(
   if (file === undefined) return { problem: 'the run does not name its job file' };
   try {
     const collected = await collectIntents(loadJobFile(file), {
-      vendor: deps.vendor,
+      vendor: deps.platform.vendor,
       ...(deps.logger ? { logger: deps.logger } : {}),
     });
     return { intents: new Map(collected.intents.map((intent) => [idOf(intent), intent])) };

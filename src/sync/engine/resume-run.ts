@@ -61,11 +61,7 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
       reason: result.errorMessage ?? result.action,
     });
   }
-  const readBack = await restoreIntents(
-    { ledger, vendor: deps.platform.vendor, ...(deps.logger ? { logger: deps.logger } : {}) },
-    run,
-    pending,
-  );
+  const readBack = await restoreIntents(deps, run, pending);
   const restored = new Map(
     pending.flatMap((record) => {
       const item = readBack.items.get(record);

@@ -52,11 +52,7 @@ async function retryClaimed(
   failed.push(...(await cutOffCheckIns(ledger, runId, filter)));
   if (failed.length === 0) return undefined;
   const records = [...failed, ...(await dependentsOf(ledger, runId, failed))];
-  const readBack = await restoreIntents(
-    { ledger, vendor: deps.platform.vendor, ...(deps.logger ? { logger: deps.logger } : {}) },
-    base,
-    records,
-  );
+  const readBack = await restoreIntents(deps, base, records);
   const fresh = await leaveHandledLater(ledger, runId, [...readBack.items.values()]);
   const guarded = await guardCheckIns(ledger, fresh.items, runId);
   const work = guarded.work;
