@@ -34,7 +34,7 @@ const { ParserHandle } = Papa as unknown as { ParserHandle: new (config: object)
 /**
  * papaparse over a text stream, as an async iterable of parsed chunks. The stream is read
  * one piece at a time when the consumer asks for the next chunk: memory holds one piece and
- * the unfinished line after it, whatever the file size.
+ * the unfinished record after it (at most {@link MAX_OPEN_RECORD_CHARS}), whatever the file size.
  *
  * papaparse's low-level parser is driven here rather than `Papa.parse(stream)`, so the raw
  * text of a chunk is at hand when a row has text after a closing quote: papaparse's recovery
@@ -57,7 +57,7 @@ export async function* parseCsvChunks(text: Readable, delimiter: string): AsyncG
       }
       const parsed = parseText(input, delimiter, newline, false);
       partial = parsed.rest;
-      if (parsed.chunk.rows.length > 0 || parsed.chunk.errors.length > 0) yield parsed.chunk;
+      if (hasContent(parsed.chunk)) yield parsed.chunk;
       while (partial.length > MAX_OPEN_RECORD_CHARS) {
         const lineEnd = partial.indexOf(newline);
         if (lineEnd === -1) break;
@@ -70,17 +70,21 @@ export async function* parseCsvChunks(text: Readable, delimiter: string): AsyncG
         };
         const after = parseText(partial.slice(lineEnd + newline.length), delimiter, newline, false);
         partial = after.rest;
-        if (after.chunk.rows.length > 0 || after.chunk.errors.length > 0) yield after.chunk;
+        if (hasContent(after.chunk)) yield after.chunk;
       }
     }
     if (partial !== '') {
       newline ??= '\n';
       const { chunk } = parseText(partial, delimiter, newline, true);
-      if (chunk.rows.length > 0 || chunk.errors.length > 0) yield chunk;
+      if (hasContent(chunk)) yield chunk;
     }
   } finally {
     text.destroy();
   }
+}
+
+function hasContent(chunk: CsvChunk): boolean {
+  return chunk.rows.length > 0 || chunk.errors.length > 0;
 }
 
 /** Parses the complete records of `input` (all of it when `final`); `rest` is what is left. */

@@ -68,7 +68,8 @@ export class CsvRecordReader {
     header: CsvHeader,
   ): SourceItem {
     const origin = { source: this.context.source, row: this.rowNumber, line: rowLine };
-    // An unclosed quote swallowed the rest of the file: that says more than a malformed one.
+    // An unclosed quote took the rest of the file, or the record was cut at its line: that
+    // says more than a malformed one.
     const quoteError =
       errors?.find((error) => error.code === 'MissingQuotes' || error.code === 'RunawayQuote') ??
       errors?.find((error) => error.type === 'Quotes');
