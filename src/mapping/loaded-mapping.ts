@@ -30,8 +30,21 @@ export interface DraftProblem {
   code: string;
 }
 
-export type RowMapping =
-  { type: 'skip'; reason: string } | { type: 'drafts'; drafts: IntentDraft[]; problems: DraftProblem[] };
+/**
+ * Why a row produced nothing. `kind`: the kind of the intent(s) that came closest, when they
+ * agree (a speaker row skipped for its e-mail is a `user` row). `incomplete`: the row was
+ * left out because a value it needs is empty (a `present: true` condition), not filtered
+ * out on purpose (`not_in: [Cancelled]`): such rows are data lost, and count against the
+ * exit code.
+ */
+export interface RowSkip {
+  type: 'skip';
+  reason: string;
+  kind?: IntentKind;
+  incomplete?: boolean;
+}
+
+export type RowMapping = RowSkip | { type: 'drafts'; drafts: IntentDraft[]; problems: DraftProblem[] };
 
 /** Maps one raw row of a source whose header it was bound to. Pure and synchronous. */
 export type RowMapper = (values: RawRecord, origin: RowOrigin) => RowMapping;

@@ -3,7 +3,7 @@ import { INTENT_KINDS, type Intent, type IntentKind } from './intent.js';
 import { normalizeColumnName } from './compile/column-binder.js';
 import { KeyRegistry, prefixedKeyHash, type KeyHash } from './key-registry.js';
 import type { DraftProblem, LoadedMapping, RowMapper, RowMapping } from './loaded-mapping.js';
-import type { MappedItem, MappingProblem, MapSourceOptions } from './mapped-item.js';
+import type { HeaderReport, MappedItem, MappingProblem, MapSourceOptions } from './mapped-item.js';
 import { ScheduleGrouper } from './schedule-grouper.js';
 import { quote } from './schemas/text-rules.js';
 import { checkDraft, locateProblem, readableKeys } from './validate-draft.js';
@@ -87,6 +87,21 @@ export function mapSource(
   return iterator;
 }
 
+/** With several record types, a column is missing only when no record type has it. */
+export function mergeHeaderReports(headers: readonly HeaderReport[]): HeaderReport | undefined {
+  const [first, ...rest] = headers;
+  if (first === undefined) return undefined;
+  const key = (aliases: readonly string[]): string => aliases.join('\u0000');
+  let missing = first.missing;
+  let unused = first.unused;
+  for (const header of rest) {
+    const stillMissing = new Set(header.missing.map(key));
+    missing = missing.filter((aliases) => stillMissing.has(key(aliases)));
+    unused = [...new Set([...unused, ...header.unused])];
+  }
+  return { missing, unused };
+}
+
 const NOTHING_MORE: Iterator<MappedItem> = { next: () => ({ value: undefined, done: true }) };
 
 function headerReport(
@@ -130,7 +145,10 @@ class RowState {
   }
 
   process(mapped: RowMapping, origin: RowOrigin): MappedItem {
-    if (mapped.type === 'skip') return { type: 'skipped', origin, reason: mapped.reason };
+    if (mapped.type === 'skip') {
+      const { type: _skip, ...skip } = mapped;
+      return { type: 'skipped', origin, ...skip };
+    }
     // A fresh array per row (the mapper builds it), so it may take this row's other problems.
     const problems: DraftProblem[] = mapped.problems;
     const intents: Intent[] = [];
@@ -154,7 +172,15 @@ class RowState {
       this.schedules?.holdBack(mapped.drafts, origin);
       const located = dedupe(problems).map((p) => locateProblem(origin, p));
       const keys = readableKeys(mapped.drafts, problems);
-      return { type: 'invalid', origin, problems: located, ...(keys ? { keys } : {}) };
+      const kinds = new Set(mapped.drafts.map((draft) => draft.kind));
+      const [kind] = kinds;
+      return {
+        type: 'invalid',
+        origin,
+        problems: located,
+        ...(kinds.size === 1 && kind !== undefined ? { kind } : {}),
+        ...(keys ? { keys } : {}),
+      };
     }
     if (schedules.length > 0 && intents.length === 0 && this.schedules !== undefined) {
       // A schedule row is one (user, event) pair; the grouper reports it.

@@ -36,6 +36,10 @@ export interface SkippedItem {
   type: 'skipped';
   origin: RowOrigin;
   reason: string;
+  /** The kind of intent the row came closest to (see `RowSkip`), when that is one kind. */
+  kind?: IntentKind;
+  /** Left out because a value it needs is empty, not filtered out on purpose (see `RowSkip`). */
+  incomplete?: boolean;
 }
 
 /** A row that cannot be sent: every problem of the row, all at once. */
@@ -43,6 +47,8 @@ export interface InvalidItem {
   type: 'invalid';
   origin: RowOrigin;
   problems: MappingProblem[];
+  /** The kind of the row's intents, when the row produced intents of one kind. */
+  kind?: IntentKind;
   /** As on {@link IntentsItem}: a grouped schedule that failed validation, not a row. */
   groupedRows?: number;
   /**

@@ -69,10 +69,13 @@ export async function finishRunCommand(
   return exitCodeOf(summary);
 }
 
-/** 3 when the run stopped early, 1 when some intents failed, 0 otherwise. */
+/**
+ * 3 when the run stopped early, 1 when some intents failed or some rows were skipped for
+ * want of data (not filtered out on purpose), 0 otherwise.
+ */
 export function exitCodeOf(summary: RunSummary): number {
   if (summary.stopped) return EXIT.aborted;
-  return (summary.totals.failed ?? 0) > 0 ? EXIT.someRowsFailed : EXIT.ok;
+  return (summary.totals.failed ?? 0) > 0 || summary.rowsLost === true ? EXIT.someRowsFailed : EXIT.ok;
 }
 
 /** What a person at the terminal sees on the first Ctrl-C: it drains, a second one quits. */

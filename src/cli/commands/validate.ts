@@ -46,7 +46,10 @@ export function registerValidateCommand(program: Command): void {
     .option('--mapping <name>', 'with --source: a shipped mapping (users, eventbrite…) or a mapping file')
     .option('--report <file>', 'write every invalid, skipped and duplicate row to a .csv or .json file')
     .option('--json', 'print the summary as JSON')
-    .addHelpText('after', '\nExit status: 0 all rows valid, 1 some rows invalid, 2 usage or file error.')
+    .addHelpText(
+      'after',
+      '\nExit status: 0 all rows valid, 1 some rows invalid or skipped for want of a value, 2 usage or file error.',
+    )
     .action(async (jobPath: string | undefined, options: ValidateCliOptions) => {
       process.exitCode = await validateCommand(jobPath, options);
     });
@@ -80,7 +83,10 @@ async function validateCommand(jobPath: string | undefined, options: ValidateCli
       ? `${JSON.stringify({ steps: results.map(toJson), danglingLinks: dangling }, null, 2)}\n`
       : formatResults(results, options.report, formatDanglingLinks(dangling)),
   );
-  return results.every((result) => result.summary.allValid) ? EXIT.ok : EXIT.someRowsFailed;
+  // A row skipped because a value it needs is empty is lost, like an invalid one.
+  return results.every((result) => result.summary.allValid && result.summary.rowsIncomplete === 0)
+    ? EXIT.ok
+    : EXIT.someRowsFailed;
 }
 
 function validationSteps(jobPath: string | undefined, options: ValidateCliOptions): ValidationStep[] {
@@ -223,5 +229,6 @@ function toJson(result: StepResult): unknown {
     problems: [...summary.problems.values()],
     duplicates: [...summary.duplicates.values()],
     skipped: [...summary.skipped.values()],
+    warnings: summary.losses.lines(),
   };
 }

@@ -3,8 +3,12 @@ import type { ConditionSpec } from '../mapping-file-schema.js';
 import { quote } from '../schemas/text-rules.js';
 import type { ColumnBinder } from './column-binder.js';
 
-/** `undefined` when the row meets the condition; otherwise why it does not, for the skip record. */
-export type CompiledCondition = (values: RawRecord) => string | undefined;
+/**
+ * `undefined` when the row meets the condition; otherwise why it does not, for the skip
+ * record. A compiled `present: true` condition is marked `requiresValue`: a row it leaves
+ * out lacks data, rather than being filtered out on purpose.
+ */
+export type CompiledCondition = ((values: RawRecord) => string | undefined) & { requiresValue?: boolean };
 
 const fold = (text: string): string => text.trim().toLowerCase();
 
@@ -13,12 +17,24 @@ export function compileCondition(spec: ConditionSpec, binder: ColumnBinder): Com
   const read = binder.reader(spec.column);
   const label = binder.label(spec.column);
   const test = predicate(spec);
-  return (values) => {
+  const condition: CompiledCondition = (values) => {
     const value = read(values);
     if (test(fold(value))) return undefined;
     const fact = value.trim() === '' ? `${label} is empty` : `${label} is ${quote(value.trim())}`;
     return spec.reason === undefined ? fact : `${spec.reason} (${fact})`;
   };
+  if (isPresenceTest(spec) && spec.present !== false) condition.requiresValue = true;
+  return condition;
+}
+
+function isPresenceTest(spec: ConditionSpec): boolean {
+  return (
+    spec.equals === undefined &&
+    spec.not_equals === undefined &&
+    spec.in === undefined &&
+    spec.not_in === undefined &&
+    spec.matches === undefined
+  );
 }
 
 function predicate(spec: ConditionSpec): (folded: string) => boolean {

@@ -17,7 +17,7 @@ import {
 export type IntentOutcome =
   | { type: 'draft'; draft: IntentDraft; problems: DraftProblem[] }
   /** `passed`: how many of the intent's conditions held before one did not. */
-  | { type: 'skip'; reason: string; passed: number };
+  | { type: 'skip'; reason: string; passed: number; incomplete: boolean };
 
 export type CompiledIntent = (values: RawRecord) => IntentOutcome;
 
@@ -62,8 +62,10 @@ export function compileIntent(spec: IntentSpec, context: CompileContext, vendor:
 
   return (values) => {
     for (let passed = 0; passed < when.length; passed++) {
-      const reason = when[passed]!(values);
-      if (reason !== undefined) return { type: 'skip', reason, passed };
+      const condition = when[passed]!;
+      const reason = condition(values);
+      if (reason !== undefined)
+        return { type: 'skip', reason, passed, incomplete: condition.requiresValue === true };
     }
     const problems: DraftProblem[] = [];
     const out = writeParams(values, problems);

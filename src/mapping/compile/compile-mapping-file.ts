@@ -49,22 +49,36 @@ export function compileMappingFile(file: MappingFile, identity: MappingIdentity)
         // The reason worth reporting is that of the intent that came closest: a speaker row
         // skipped for its missing e-mail, not for not being a session.
         let reasons: string[] = [];
+        let closestKinds = new Set<IntentKind>();
+        let incomplete = false;
         let closest = -1;
-        for (const intent of intents) {
-          const outcome = intent(values);
+        for (let index = 0; index < intents.length; index++) {
+          const outcome = intents[index]!(values);
           if (outcome.type === 'skip') {
             if (outcome.passed > closest) {
               closest = outcome.passed;
               reasons = [];
+              closestKinds = new Set();
+              incomplete = false;
             }
-            if (outcome.passed === closest) reasons.push(outcome.reason);
+            if (outcome.passed === closest) {
+              reasons.push(outcome.reason);
+              closestKinds.add(file.intents[index]!.kind);
+              incomplete ||= outcome.incomplete;
+            }
           } else {
             drafts.push(outcome.draft);
             for (const problem of outcome.problems) problems.push(problem);
           }
         }
         if (drafts.length === 0 && problems.length === 0) {
-          return { type: 'skip', reason: [...new Set(reasons)].join('; ') };
+          const [kind] = closestKinds;
+          return {
+            type: 'skip',
+            reason: [...new Set(reasons)].join('; '),
+            ...(closestKinds.size === 1 && kind !== undefined ? { kind } : {}),
+            ...(incomplete ? { incomplete } : {}),
+          };
         }
         return { type: 'drafts', drafts, problems };
       };

@@ -15,6 +15,8 @@ export function formatValidationSummary(title: string, summary: ValidationSummar
   lines.push(row('duplicates', summary.rowsDuplicate));
   lines.push(row('invalid', summary.rowsInvalid));
   if (summary.groupsInvalid > 0) lines.push(row('invalid schedules', summary.groupsInvalid));
+  const losses = summary.losses.lines();
+  if (losses.length > 0) lines.push('', ...losses.map((line) => `  ! ${line}`));
   section(lines, 'Invalid rows, by problem', summary.problems);
   section(lines, 'Duplicates', summary.duplicates);
   section(lines, 'Skipped rows, by reason', summary.skipped);

@@ -1,6 +1,6 @@
 import type { Source } from '../../sources/source-row.js';
 import { loadMapping } from '../load-mapping.js';
-import { mapSource } from '../map-source.js';
+import { mapSource, mergeHeaderReports } from '../map-source.js';
 import type { HeaderReport } from '../mapped-item.js';
 import type { DependencyCheck } from './dependency-check.js';
 import type { RowProgress } from './row-progress.js';
@@ -60,24 +60,9 @@ export async function validateSteps(
       mapping: mapping.name,
       mappingFile: mapping.file,
       source: step.source.description,
-      header: mergeHeaders(headers),
+      header: mergeHeaderReports(headers),
       summary,
     });
   }
   return results;
-}
-
-/** With several record types, a column is missing only when no record type has it. */
-function mergeHeaders(headers: HeaderReport[]): HeaderReport | undefined {
-  const [first, ...rest] = headers;
-  if (first === undefined) return undefined;
-  const key = (aliases: readonly string[]): string => aliases.join('\u0000');
-  let missing = first.missing;
-  let unused = first.unused;
-  for (const header of rest) {
-    const stillMissing = new Set(header.missing.map(key));
-    missing = missing.filter((aliases) => stillMissing.has(key(aliases)));
-    unused = [...new Set([...unused, ...header.unused])];
-  }
-  return { missing, unused };
 }

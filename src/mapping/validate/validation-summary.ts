@@ -1,6 +1,7 @@
 import { describeOrigin } from '../../sources/source-row.js';
 import type { IntentKind } from '../intent.js';
 import type { MappedItem } from '../mapped-item.js';
+import { LossTally, reasonKind } from './loss-tally.js';
 
 /** Problems of one kind (same code, same column), with the first few rows that have them. */
 export interface ProblemGroup {
@@ -23,6 +24,8 @@ export class ValidationSummary {
   rowsValid = 0;
   rowsInvalid = 0;
   rowsSkipped = 0;
+  /** Skipped because a value they need is empty (see `SkippedItem.incomplete`). */
+  rowsIncomplete = 0;
   rowsDuplicate = 0;
   rowsGrouped = 0;
   /** Grouped schedules that failed validation as a whole. */
@@ -31,6 +34,8 @@ export class ValidationSummary {
   readonly skipped = new Map<string, ProblemGroup>();
   readonly duplicates = new Map<string, ProblemGroup>();
   readonly problems = new Map<string, ProblemGroup>();
+  /** Per kind: rows kept and rows lost, for the one-line warning of a kind that loses most. */
+  readonly losses = new LossTally();
 
   add(item: MappedItem): void {
     // A user's schedule comes after the rows it was gathered from: it is not a row itself.
@@ -39,14 +44,18 @@ export class ValidationSummary {
     switch (item.type) {
       case 'intents':
         if (isRow) this.rowsValid++;
-        for (const intent of item.intents)
+        for (const intent of item.intents) {
           this.intents.set(intent.kind, (this.intents.get(intent.kind) ?? 0) + 1);
+          this.losses.add(intent.kind, 'kept');
+        }
         break;
       case 'grouped':
         this.rowsGrouped++;
         break;
       case 'skipped':
         this.rowsSkipped++;
+        if (item.incomplete) this.rowsIncomplete++;
+        if (item.kind !== undefined) this.losses.add(item.kind, 'skipped', reasonKind(item.reason));
         record(
           this.skipped,
           'SKIPPED',
@@ -67,6 +76,10 @@ export class ValidationSummary {
         else this.groupsInvalid++;
         for (const problem of item.problems)
           record(this.problems, problem.code, problem.field, problem.message);
+        if (item.kind !== undefined && isRow && item.problems[0] !== undefined) {
+          const { code, field } = item.problems[0];
+          this.losses.add(item.kind, 'invalid', field ? `${code} in ${field}` : code, 'The rows are listed below');
+        }
         break;
     }
   }
@@ -85,16 +98,4 @@ function record(groups: Map<string, ProblemGroup>, code: string, field: string, 
   }
   group.count++;
   if (group.examples.length < EXAMPLES) group.examples.push(message);
-}
-
-/** Skip reasons quote the row's value; grouping is by the part before the quote. */
-/**
- * The part of a skip reason that is the same for every row it skips: the mapping's
- * `reason:` without the row's own fact in brackets, else the fact up to its value.
- */
-function reasonKind(reason: string): string {
-  const withoutFact = reason.replace(/ \([^()]*\)$/, '');
-  if (withoutFact !== reason) return withoutFact;
-  const quote = reason.indexOf('"');
-  return quote === -1 ? reason : reason.slice(0, quote).trim();
 }

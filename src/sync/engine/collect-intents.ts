@@ -1,8 +1,8 @@
 import type { Intent } from '../../mapping/intent.js';
 import { loadMapping } from '../../mapping/load-mapping.js';
 import type { LoadedMapping } from '../../mapping/loaded-mapping.js';
-import { mapSource } from '../../mapping/map-source.js';
-import type { DuplicateItem, MappedItem } from '../../mapping/mapped-item.js';
+import { mapSource, mergeHeaderReports } from '../../mapping/map-source.js';
+import type { DuplicateItem, HeaderReport, MappedItem } from '../../mapping/mapped-item.js';
 import type { Logger } from '../../log/logger.js';
 import { openSource } from '../../sources/open-source.js';
 import type { LoadedJob } from '../job-file.js';
@@ -47,24 +47,31 @@ export async function collectIntents(job: LoadedJob, options: CollectOptions): P
       const id = `${replaced.kind}\u0000${replaced.key}`;
       if (byKey.get(id)?.origin.source === source) byKey.delete(id);
     };
-    const onHeader = (report: { missing: string[][]; unused: string[] }): void => {
-      if (report.missing.length > 0) {
-        options.logger?.info(
-          {
-            source: source.description,
-            mapping: mapping.name,
-            missing: report.missing.map((a) => a.join('|')),
-          },
-          'source lacks columns the mapping reads; their values read as empty',
-        );
-      }
-    };
+    // A schedule source shows one header per record type: a column is missing only when
+    // none of them has it, so the headers are merged before anything is said.
+    const headers: HeaderReport[] = [];
+    const onHeader = (report: HeaderReport): void => void headers.push(report);
     for await (const item of mapSource(source, mapping, { onHeader })) {
       for (const result of resultsOf(item, mapping, accept, drop)) rowResults.push(result);
+    }
+    const missing = mergeHeaderReports(headers)?.missing ?? [];
+    if (missing.length > 0) {
+      options.logger?.info(
+        { source: source.description, mapping: mapping.name, missing: missing.map((a) => a.join('|')) },
+        'source lacks columns the mapping reads; their values read as empty',
+      );
     }
   }
   return { intents: [...byKey.values()], rowResults };
 }
+
+/** A row the mapping's conditions left out on purpose (a cancelled ticket). */
+export const ROW_SKIPPED = 'EVSYNC_ROW_SKIPPED';
+/**
+ * A row left out because a value it needs is empty (`present: true`): data lost, which
+ * counts against the exit code (see docs/mapping.md, Conditions).
+ */
+export const ROW_INCOMPLETE = 'EVSYNC_ROW_INCOMPLETE';
 
 /** The row results of a mapped item (none for a valid row), accepting its intents. */
 function resultsOf(
@@ -73,7 +80,11 @@ function resultsOf(
   accept: (intent: Intent) => void,
   drop: (replaced: { kind: Intent['kind']; key: string }, source: string) => void,
 ): RowResult[] {
-  const kind = mapping.kinds[0] ?? 'user';
+  // A row of a many-kind mapping (a schedule) counts under the kind it came closest to.
+  const kind =
+    item.type === 'skipped' || item.type === 'invalid'
+      ? (item.kind ?? mapping.kinds[0] ?? 'user')
+      : (mapping.kinds[0] ?? 'user');
   // Rows that never became an intent have no key of their own: name them by where they are.
   const rowKey = `@${item.origin.source}:${item.origin.row}`;
   switch (item.type) {
@@ -89,7 +100,7 @@ function resultsOf(
           key: rowKey,
           action: 'skipped',
           origin: item.origin,
-          errorCode: 'EVSYNC_ROW_SKIPPED',
+          errorCode: item.incomplete ? ROW_INCOMPLETE : ROW_SKIPPED,
           message: item.reason,
         },
       ];

@@ -8,6 +8,14 @@ import { unchangedResult } from './intent-result.js';
 import type { RunSummary } from './run-summary.js';
 import { createSendMarker } from './send-marks.js';
 import { totalsOf } from './run-summary.js';
+import { ROW_INCOMPLETE } from './collect-intents.js';
+import { PARENT_MISSING } from '../phases/dependency-gate.js';
+
+/**
+ * Skipped results that are data lost, not rows filtered out on purpose: they make the run
+ * end with exit code 1 (see README, exit codes).
+ */
+const LOST_ROW_CODES = [ROW_INCOMPLETE, PARENT_MISSING];
 
 export interface RunWork {
   runId: string;
@@ -71,10 +79,16 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
   const status: RunStatus = stopped ?? 'completed';
   const counts = await ledger.resultCounts(input.runId);
   const run = await ledger.finishRun(input.runId, status);
+  const lost = await ledger.results(input.runId, {
+    actions: ['skipped'],
+    errorCodes: LOST_ROW_CODES,
+    limit: 1,
+  });
   return {
     run,
     counts,
     totals: totalsOf(counts),
+    rowsLost: lost.length > 0,
     ...(stopped ? { stopped } : {}),
     ...(reason ? { reason } : {}),
   };

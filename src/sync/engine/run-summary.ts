@@ -9,6 +9,11 @@ export interface RunSummary {
   /** Final results per kind and action, from the ledger. */
   counts: RunResultCounts;
   totals: ActionCounts;
+  /**
+   * Some rows were skipped for want of data (an empty value a condition needs, a missing
+   * user or event), not filtered out on purpose: the run did not sync all it was given.
+   */
+  rowsLost?: boolean;
   stopped?: 'interrupted' | 'aborted';
   reason?: string;
   plan?: PlanSummary;
@@ -48,11 +53,19 @@ export function formatRunSummary(summary: RunSummary): string {
     ...rows.map(line),
   ];
   const failed = summary.totals.failed ?? 0;
+  if (summary.plan && summary.plan.losses.length > 0)
+    out.push('', ...summary.plan.losses.map((loss) => `! ${loss}`));
   if (summary.stopped)
     out.push(
       '',
       `Stopped early: ${summary.reason ?? summary.stopped}. Finish it with: evsync resume ${run.id}`,
     );
+  if (summary.rowsLost) {
+    out.push(
+      '',
+      `Some rows were skipped because data they need is missing. See them:  evsync report ${run.id} --status skipped`,
+    );
+  }
   if (failed > 0) {
     out.push(
       '',

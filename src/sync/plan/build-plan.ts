@@ -6,6 +6,8 @@ import { holdBackLostCheckIns } from './lost-check-ins.js';
 import { hasUnreadableKey, planMirrorDeletes } from './mirror-deletes.js';
 import { diffIntents } from './plan-intents.js';
 import type { HeldDeletes, KnownState, RowResult, SyncPlan } from './sync-plan.js';
+import type { PlannedIntent } from '../../ledger/ledger.js';
+import { DependencyGate, type MissingParent } from '../phases/dependency-gate.js';
 
 /** The part of the ledger a plan reads. */
 export type PlanLedger = Pick<
@@ -63,6 +65,8 @@ export async function buildPlan(
     deletes: [],
     planMs,
   };
+  const parentMissing = linksWithoutParent(plan, state);
+  if (parentMissing.size > 0) plan.parentMissing = parentMissing;
   if (input.mode === 'mirror') {
     const mirror = await planMirrorDeletes({
       seen: diff.seen,
@@ -79,6 +83,29 @@ export async function buildPlan(
     }
   }
   return plan;
+}
+
+/**
+ * The planned links the run's {@link DependencyGate} will skip: a parent must be sent or
+ * left unchanged in this run, or be known to the ledger from an earlier one.
+ */
+function linksWithoutParent(
+  plan: Pick<SyncPlan, 'work' | 'unchanged'>,
+  state: KnownState,
+): Map<PlannedIntent, MissingParent> {
+  const inRun = new Set<string>();
+  for (const item of [...plan.work, ...plan.unchanged])
+    if (item.op === 'upsert') inRun.add(`${item.kind}\u0000${item.key}`);
+  const gate = new DependencyGate(
+    (dep) => inRun.has(`${dep.kind}\u0000${dep.clientId}`) || state.ids.get(dep.kind)?.has(dep.clientId) === true,
+  );
+  const missing = new Map<PlannedIntent, MissingParent>();
+  for (const item of plan.work) {
+    if (item.op !== 'upsert' || item.dependsOn.length === 0) continue;
+    const parent = gate.check(item.dependsOn);
+    if (parent) missing.set(item, parent);
+  }
+  return missing;
 }
 
 /** The result of a row whose unreadable key held back the deletes says so, in the report. */

@@ -1,6 +1,7 @@
 import type { IntentKind } from '../../mapping/intent.js';
 import { INTENT_KINDS } from '../../mapping/intent.js';
 import { describeOrigin } from '../../sources/source-row.js';
+import { LossTally, reasonKind } from '../../mapping/validate/loss-tally.js';
 import { CHECK_IN_HELD_BACK } from './lost-check-ins.js';
 import type { HeldDeletes, RowResult, SyncPlan } from './sync-plan.js';
 
@@ -25,11 +26,21 @@ export interface PlanSummary {
   planMs: number;
   /** What a person must know before running it: deletes held back, check-ins held back. */
   notices: string[];
+  /** One line per kind that loses most of its rows for one reason, with the fix. */
+  losses: string[];
 }
 
 /** Counts per kind and planned action, with the first examples of each: what `evsync plan` prints. */
 export function summarizePlan(plan: SyncPlan, examplesPerGroup = 3): PlanSummary {
-  const summary: PlanSummary = { counts: {}, examples: [], total: 0, planMs: plan.planMs, notices: [] };
+  const summary: PlanSummary = {
+    counts: {},
+    examples: [],
+    total: 0,
+    planMs: plan.planMs,
+    notices: [],
+    losses: [],
+  };
+  const tally = new LossTally();
   const seenExamples = new Map<string, number>();
   const add = (kind: IntentKind, column: PlanColumn, key: string, where: string, note?: string): void => {
     const row = (summary.counts[kind] ??= {});
@@ -46,13 +57,35 @@ export function summarizePlan(plan: SyncPlan, examplesPerGroup = 3): PlanSummary
     const where = item.origin
       ? `${item.origin.source} ${describeOrigin(item.origin)}`
       : 'known to the ledger only';
+    const skip = plan.parentMissing?.get(item);
+    if (skip !== undefined) {
+      add(item.kind, 'skipped', item.key, where, skip.message);
+      const parent = skip.parent.kind;
+      tally.add(
+        item.kind,
+        'skipped',
+        `their ${parent} is neither synced in this run nor known from an earlier one`,
+        `Make the ${parent}s sync first (see why their rows are left out), then run again`,
+      );
+      continue;
+    }
     const column: PlanColumn = item.plannedAction === 'unchanged' ? 'unchanged' : item.plannedAction;
     add(item.kind, column, item.key, where);
+    tally.add(item.kind, 'kept');
   }
-  for (const item of plan.unchanged) add(item.kind, 'unchanged', item.key, originText(item.origin));
+  for (const item of plan.unchanged) {
+    add(item.kind, 'unchanged', item.key, originText(item.origin));
+    tally.add(item.kind, 'kept');
+  }
   for (const row of plan.rowResults) {
-    add(row.kind, columnOf(row), row.key, originText(row.origin), row.message);
+    const column = columnOf(row);
+    add(row.kind, column, row.key, originText(row.origin), row.message);
+    if (column === 'skipped' && row.errorCode !== DUPLICATE_ROW)
+      tally.add(row.kind, 'skipped', reasonKind(row.message));
+    else if (column === 'invalid')
+      tally.add(row.kind, 'invalid', row.errorCode, 'See them with --report, or `evsync validate`');
   }
+  summary.losses = tally.lines();
   if (plan.heldDeletes) summary.notices.push(heldDeletesNotice(plan.heldDeletes));
   const heldCheckIns = plan.rowResults.filter((row) => row.errorCode === CHECK_IN_HELD_BACK).length;
   if (heldCheckIns > 0) {
@@ -63,6 +96,9 @@ export function summarizePlan(plan: SyncPlan, examplesPerGroup = 3): PlanSummary
   }
   return summary;
 }
+
+/** A repeated row left out by `on_duplicate`: the mapping's choice, not a loss. */
+const DUPLICATE_ROW = 'EVSYNC_DUPLICATE_ROW';
 
 function columnOf(row: RowResult): PlanColumn {
   if (row.errorCode === CHECK_IN_HELD_BACK) return 'held';
@@ -108,6 +144,7 @@ export function formatPlanSummary(summary: PlanSummary): string {
     0,
   );
   out.push('', `${summary.total} intents, ${calls} to send; planned in ${summary.planMs.toFixed(0)} ms.`);
+  if (summary.losses.length > 0) out.push('', ...summary.losses.map((line) => `! ${line}`));
   for (const notice of summary.notices) out.push('', notice);
   const interesting = summary.examples.filter((e) => e.column !== 'unchanged');
   if (interesting.length > 0) {

@@ -2,6 +2,7 @@ import type { IntentKind } from '../../mapping/intent.js';
 import type { PlannedIntent } from '../../ledger/ledger.js';
 import type { FlatParams } from '../../platform/params.js';
 import type { RowOrigin } from '../../sources/source-row.js';
+import type { MissingParent } from '../phases/dependency-gate.js';
 
 /**
  * A row that never became work: invalid per the mapping's rules, skipped by the mapping,
@@ -54,6 +55,12 @@ export interface SyncPlan {
   unchanged: PlannedIntent[];
   rowResults: RowResult[];
   deletes: DeleteCount[];
+  /**
+   * Work the run will skip, with the message it will record: links whose user or event is
+   * neither in this run nor known from an earlier one (the run's dependency rule, applied
+   * ahead). They stay in `work` so that a resume or retry finds them planned.
+   */
+  parentMissing?: ReadonlyMap<PlannedIntent, MissingParent>;
   /** Set when mirror mode held back its deletes (see {@link HeldDeletes}). */
   heldDeletes?: HeldDeletes;
   /** Milliseconds spent diffing (hashes already loaded). */
