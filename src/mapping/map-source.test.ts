@@ -174,6 +174,7 @@ intents:
       type: 'skipped',
       origin: { source: 'mem.csv', row: 1, line: 2 },
       reason: 'cancelled ticket (Status is "REFUNDED")',
+      kind: 'user',
     });
     expect(items[1]?.type).toBe('intents');
   });

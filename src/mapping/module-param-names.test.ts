@@ -59,6 +59,7 @@ describe('ModuleParamNames: a module is held to the param names of a YAML mappin
     });
     expect(items[0]).toEqual({
       type: 'invalid',
+      kind: 'user',
       origin: { source: 'mem.csv', row: 1, line: 2 },
       problems: [
         {

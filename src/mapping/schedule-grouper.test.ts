@@ -32,6 +32,7 @@ describe('ScheduleGrouper', () => {
     ]);
     expect(items[0]).toEqual({
       type: 'invalid',
+      kind: 'schedule',
       origin: { source: 'mem.csv', row: 1, line: 2 },
       problems: [
         {

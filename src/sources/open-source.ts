@@ -1,7 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
 import { redactUrl } from '../log/redaction.js';
 import type { Logger } from '../log/logger.js';
-import type { SourceConfig } from './source-config.js';
+import type { SourceConfig, SpeakerJoinConfig } from './source-config.js';
+import type { SpeakerJoin } from './schedule/speaker-join.js';
 import type { Source } from './source-row.js';
 import { createCsvSource } from './csv/csv-source.js';
 import { connectionUrlFrom } from './sql/connection-url.js';
@@ -59,6 +60,21 @@ export function openSource(config: SourceConfig, options: OpenSourceOptions): So
     url: schedule.url,
     display: schedule.path ?? redactUrl(schedule.url ?? ''),
     timezone: schedule.timezone,
+    ...(schedule.speakers === undefined ? {} : { speakers: speakerJoin(schedule.speakers, options) }),
     logger: options.logger,
   });
+}
+
+/** The speaker list of a schedule source, opened like any source, with its join columns. */
+function speakerJoin(config: SpeakerJoinConfig, options: OpenSourceOptions): SpeakerJoin {
+  const { csv, postgres, mysql, id, name, email, first_name, last_name, company } = config;
+  const inner: SourceConfig =
+    csv !== undefined ? { csv } : postgres !== undefined ? { postgres } : { mysql: mysql! };
+  const columns = { email, first_name, last_name, company };
+  return {
+    source: openSource(inner, options),
+    ...(id === undefined ? {} : { id }),
+    ...(name === undefined ? {} : { name }),
+    columns: Object.fromEntries(Object.entries(columns).filter(([, column]) => column !== undefined)),
+  };
 }

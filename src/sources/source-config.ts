@@ -30,14 +30,41 @@ export const sqlSourceSchema = z.strictObject({
   name: z.string().optional(),
 });
 
+/**
+ * The organiser's speaker list joined to a schedule export's speakers (docs/sources.md):
+ * a CSV or a query, with the columns that hold the export's speaker id, the e-mail, the
+ * name, and what else to fill.
+ */
+const speakerJoinSchema = z
+  .strictObject({
+    csv: csvSourceSchema.optional(),
+    postgres: sqlSourceSchema.optional(),
+    mysql: sqlSourceSchema.optional(),
+    /** The column holding the export's speaker id (Sessionize GUID, pretalx code, frab id). */
+    id: z.string().min(1).optional(),
+    /** The column holding the e-mail: matched on, and filled in. */
+    email: z.string().min(1),
+    /** The column holding the full name as the export writes it: matched when nothing else is. */
+    name: z.string().min(1).optional(),
+    first_name: z.string().min(1).optional(),
+    last_name: z.string().min(1).optional(),
+    company: z.string().min(1).optional(),
+  })
+  .refine(
+    (v) => [v.csv, v.postgres, v.mysql].filter((kind) => kind !== undefined).length === 1,
+    'give exactly one of csv, postgres and mysql: where the speaker list is',
+  );
+export type SpeakerJoinConfig = z.infer<typeof speakerJoinSchema>;
+
 const scheduleSourceSchema = z.union([
-  filePath.transform((path) => ({ path, url: undefined, timezone: undefined })),
+  filePath.transform((path) => ({ path, url: undefined, timezone: undefined, speakers: undefined })),
   z
     .strictObject({
       path: filePath.optional(),
       url: z.url().optional(),
       /** IANA zone for times written without an offset; the export's own zone otherwise. */
       timezone: z.string().optional(),
+      speakers: speakerJoinSchema.optional(),
     })
     .refine((v) => (v.path === undefined) !== (v.url === undefined), 'give exactly one of path and url'),
 ]);

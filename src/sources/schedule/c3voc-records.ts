@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { Logger } from '../../log/logger.js';
+import { PersonIds, SlotIds } from './schedule-identity.js';
 import type { ScheduleClock } from './schedule-clock.js';
 import {
   scheduleRecord,
@@ -73,11 +75,6 @@ type Person = z.infer<typeof person>;
 type AnyScheduleRecord =
   ScheduleRecord<'session'> | ScheduleRecord<'speaker'> | ScheduleRecord<'speaker_link'>;
 
-/** pretalx's stable `code`, else a guid, else the numeric id. */
-function personId(entry: Person): string {
-  return idString(entry.code) || idString(entry.guid) || idString(entry.id);
-}
-
 /**
  * pretalx answers: `{question: {question: "text"} | "text", answer: "…"}`; anything else is
  * skipped rather than guessed.
@@ -107,7 +104,13 @@ function answersOf(list: readonly unknown[] | null | undefined): string {
 export function c3vocRecords(
   schedule: C3vocSchedule,
   clock: ScheduleClock,
+  logger?: Logger,
 ): Array<AnyScheduleRecord | ScheduleRecordProblem> {
+  const allEvents = schedule.schedule.conference.days.flatMap((day) => Object.values(day.rooms).flat());
+  const people = new PersonIds(allEvents.flatMap((entry) => entry.persons ?? []));
+  people.report(normalizeText(schedule.schedule.conference.title) || 'the schedule', logger);
+  const personId = (entry: Person): string => people.id(entry);
+  const slots = new SlotIds();
   const sessions: Array<ScheduleRecord<'session'> | ScheduleRecordProblem> = [];
   const speakers = new Map<string, { person: Person; sessionIds: string[] }>();
   const links: ScheduleRecord<'speaker_link'>[] = [];
@@ -115,16 +118,17 @@ export function c3vocRecords(
   for (const day of schedule.schedule.conference.days) {
     for (const [roomName, events] of Object.entries(day.rooms)) {
       for (const entry of events) {
-        const sessionId = idString(entry.id) || idString(entry.guid);
+        const exportId = idString(entry.id) || idString(entry.guid);
         const when = entry.date || (day.date && entry.start ? `${day.date.slice(0, 10)}T${entry.start}` : '');
         const persons = entry.persons ?? [];
         let start;
         try {
-          start = when ? clock.resolve(when, `session ${sessionId} date`) : undefined;
+          start = when ? clock.resolve(when, `session ${exportId} date`) : undefined;
         } catch (error) {
           sessions.push(sessionProblem(error, persons.length));
           continue;
         }
+        const sessionId = slots.id(entry.guid, entry.id, start?.iso);
         const minutes = durationMinutes(entry.duration);
         const speakerIds = persons.map(personId).filter(Boolean);
         sessions.push(

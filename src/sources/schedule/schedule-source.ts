@@ -5,7 +5,8 @@ import { c3vocRecords, c3vocScheduleSchema } from './c3voc-records.js';
 import { frabXmlToC3voc } from './frab-xml.js';
 import { parseScheduleJson, readScheduleText, type ScheduleInput } from './read-schedule-input.js';
 import { ScheduleClock } from './schedule-clock.js';
-import { isRecordProblem } from './schedule-records.js';
+import { isRecordProblem, type ScheduleRecord } from './schedule-records.js';
+import { joinSpeakers, oneSpeakerPerEmail, type SpeakerJoin } from './speaker-join.js';
 import { sessionizeAllSchema, sessionizeRecords } from './sessionize-records.js';
 import type { z } from 'zod';
 
@@ -15,6 +16,8 @@ export interface ScheduleSourceOptions extends ScheduleInput {
   format: ScheduleFormat;
   /** IANA zone for times without an offset. @defaultValue the zone the export declares */
   timezone?: string;
+  /** The organiser's speaker list, joined to the export's speakers (see {@link joinSpeakers}). */
+  speakers?: SpeakerJoin;
   logger?: Logger;
 }
 
@@ -59,13 +62,21 @@ async function* readSchedule(options: ScheduleSourceOptions): AsyncGenerator<Sou
       options.timezone,
       schedule.schedule.conference.time_zone_name ?? undefined,
     );
-    records = c3vocRecords(schedule, clock);
+    records = c3vocRecords(schedule, clock, options.logger);
   }
   if (clock.disagreements > 0) {
     options.logger?.warn(
       { source: options.display, times: clock.disagreements, declared: clock.zone },
       'the export declares a time zone that disagrees with the offsets written in its times: the written offsets were used',
     );
+  }
+  if (options.speakers !== undefined) {
+    const speakers = records.filter(
+      (record): record is ScheduleRecord<'speaker'> =>
+        !isRecordProblem(record) && record.record_type === 'speaker',
+    );
+    await joinSpeakers(speakers, options.speakers, options.logger);
+    records = oneSpeakerPerEmail(records, options.logger);
   }
   let row = 0;
   for (const record of records) {
