@@ -44,8 +44,11 @@ const speakerJoinSchema = z
     id: z.string().min(1).optional(),
     /** The column holding the e-mail: matched on, and filled in. */
     email: z.string().min(1),
-    /** The column holding the full name as the export writes it: matched when nothing else is. */
-    name: z.string().min(1).optional(),
+    /**
+     * The column holding the full name as the export writes it, or the columns that make it
+     * (`[FirstName, LastName]`, joined with a space): matched when nothing else is.
+     */
+    name: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
     first_name: z.string().min(1).optional(),
     last_name: z.string().min(1).optional(),
     company: z.string().min(1).optional(),

@@ -1,4 +1,4 @@
-import type { IntentKind } from '../intent.js';
+import { INTENT_KINDS, type IntentKind } from '../intent.js';
 
 /** What became of one row (or one planned intent) of a kind. */
 export type TallyOutcome = 'kept' | 'skipped' | 'invalid';
@@ -35,7 +35,10 @@ export class LossTally {
   /** One line per kind whose largest single reason takes more than half of its rows. */
   lines(): string[] {
     const out: string[] = [];
-    for (const [kind, groups] of this.groups) {
+    // In the order the tables list the kinds: users before the links that need them.
+    const kinds = INTENT_KINDS.filter((kind) => this.groups.has(kind));
+    for (const kind of kinds) {
+      const groups = this.groups.get(kind)!;
       const total = this.totals.get(kind) ?? 0;
       const largest = [...groups.values()].sort((a, b) => b.count - a.count)[0];
       if (largest === undefined || largest.count * 2 <= total) continue;

@@ -16,8 +16,8 @@ export interface SpeakerJoin {
   source: Source;
   /** The column holding the export's speaker id (Sessionize GUID, pretalx code, frab id). */
   id?: string;
-  /** The column holding the name as the export writes it, matched when nothing else is. */
-  name?: string;
+  /** The column(s) holding the name as the export writes it, matched when nothing else is. */
+  name?: string | readonly string[];
   /** Columns whose non-empty values replace the speaker's: `email` is matched on, too. */
   columns: Partial<Record<JoinedColumn, string>>;
 }
@@ -66,7 +66,7 @@ export async function joinSpeakers(
     const fills = JSON.stringify(JOINED_SPEAKER_COLUMNS.map((column) => fold(row[join.columns[column] ?? ''] ?? '')));
     if (join.id) byId.add(row[join.id] ?? '', index, fills);
     if (join.columns.email) byEmail.add(fold(row[join.columns.email] ?? ''), index, fills);
-    if (join.name) byName.add(fold(row[join.name] ?? ''), index, fills);
+    if (join.name) byName.add(fold(names(join.name).map((c) => row[c] ?? '').join(' ')), index, fills);
   }
   const outcome: JoinOutcome = {
     speakers: speakers.length,
@@ -188,6 +188,9 @@ class KeyIndex {
   }
 }
 
+const names = (name: string | readonly string[] | undefined): readonly string[] =>
+  name === undefined ? [] : typeof name === 'string' ? [name] : name;
+
 const columnKey = (name: string): string => name.toLowerCase().replace(/[\s_-]+/g, '');
 
 /**
@@ -197,7 +200,7 @@ const columnKey = (name: string): string => name.toLowerCase().replace(/[\s_-]+/
  */
 function headerOf(columns: readonly string[], join: SpeakerJoin): Map<string, string> {
   const byKey = new Map(columns.map((column) => [columnKey(column), column]));
-  const named = [join.id, join.name, ...Object.values(join.columns)].filter(
+  const named = [join.id, ...names(join.name), ...Object.values(join.columns)].filter(
     (column): column is string => column !== undefined,
   );
   const header = new Map<string, string>();

@@ -11,7 +11,7 @@ import { sourceConfigSchema } from '../../../src/sources/source-config.js';
 const FIXTURES = join(import.meta.dirname, '../../fixtures/mappings');
 
 /** Each shipped mapping and the sample export(s) it is tested on (test/fixtures/mappings/). */
-const SAMPLES: Record<string, Array<{ kind: string; file: string }>> = {
+const SAMPLES: Record<string, Array<{ kind: string; file: string; options?: Record<string, unknown> }>> = {
   users: [{ kind: 'csv', file: 'users.csv' }],
   events: [{ kind: 'csv', file: 'events.csv' }],
   speakers: [{ kind: 'csv', file: 'speakers.csv' }],
@@ -24,7 +24,16 @@ const SAMPLES: Record<string, Array<{ kind: string; file: string }>> = {
     { kind: 'csv', file: 'eventbrite-uk.csv' },
   ],
   sessionize: [{ kind: 'sessionize', file: 'sessionize-all.json' }],
-  pretalx: [{ kind: 'pretalx', file: 'pretalx-democon.json' }],
+  pretalx: [
+    { kind: 'pretalx', file: 'pretalx-democon.json' },
+    // A merged schedule: colliding ids, a talk in two slots, people sharing id 0, one id
+    // with two names; the e-mails come from the organiser's speaker list.
+    {
+      kind: 'pretalx',
+      file: 'c3voc-merged.json',
+      options: { speakers: { csv: 'c3voc-merged-speakers.csv', id: 'Speaker ID', name: 'Name', email: 'E-Mail' } },
+    },
+  ],
   frab: [{ kind: 'frab', file: 'frab-schedule.xml' }],
 };
 
@@ -74,7 +83,9 @@ describe('shipped mappings: sample export → intents (golden files)', () => {
     for (const sample of samples) {
       it(`${name} ← ${sample.file}`, async () => {
         const mapping = await loadMapping(name);
-        const config = sourceConfigSchema.parse({ [sample.kind]: sample.file });
+        const config = sourceConfigSchema.parse({
+          [sample.kind]: sample.options ? { path: sample.file, ...sample.options } : sample.file,
+        });
         const items: unknown[] = [];
         for await (const item of mapSource(openSource(config, { baseDir: FIXTURES }), mapping))
           items.push(golden(item));
