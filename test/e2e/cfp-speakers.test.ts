@@ -85,7 +85,11 @@ describe('jobs/cfp-speakers.yaml: a CfP export with the speakers’ e-mails from
     const plan = await runCli('plan', job, '--json');
     const planned = JSON.parse(plan.stdout) as PlanSummary;
     // Every row under its own kind: the speakers are users, their links speakers.
-    expect(planned.counts).toEqual({ user: { skipped: 10 }, event: { create: 11 }, speaker: { skipped: 10 } });
+    expect(planned.counts).toEqual({
+      user: { skipped: 10 },
+      event: { create: 11 },
+      speaker: { skipped: 10 },
+    });
     expect(planned.losses).toEqual([
       expect.stringMatching(/^user: all 10 rows skipped: the export has no e-mail .*speakers: in the job/),
       expect.stringMatching(/^speaker: all 10 rows skipped: their user is neither synced/),

@@ -26,7 +26,7 @@ export class LossTally {
     if (outcome === 'kept') return;
     const reasonKey = `${outcome}\u0000${reason}`;
     let groups = this.groups.get(kind);
-    if (groups === undefined) this.groups.set(kind, (groups = new Map()));
+    if (groups === undefined) this.groups.set(kind, (groups = new Map<string, Group>()));
     const group = groups.get(reasonKey) ?? { outcome, count: 0, reason, fix };
     group.count++;
     groups.set(reasonKey, group);

@@ -133,13 +133,15 @@ describe('evsync validate', () => {
   it('reads a schedule export given with --source: by the mapping for .json and .xml, or by --format', async () => {
     const fixtures = join(import.meta.dirname, '../../../test/fixtures/mappings');
     const all = join(fixtures, 'sessionize-all.json');
-    expect(await main(['node', 'evsync', 'validate', '--source', all, '--mapping', 'sessionize'])).toBe(0);
+    // Its speakers have no e-mails: every one is skipped, which is exit 1 and one line.
+    expect(await main(['node', 'evsync', 'validate', '--source', all, '--mapping', 'sessionize'])).toBe(1);
     expect(out).toMatch(/← sessionize schedule .*sessionize-all\.json/);
     expect(out).toMatch(/intents +event 11, speaker 10/);
+    expect(out).toContain('! user: all 10 rows skipped: the export has no e-mail for this speaker');
     out = '';
     const frab = join(fixtures, 'frab-schedule.xml');
     const args = ['validate', '--source', frab, '--format', 'frab', '--timezone', 'Europe/Berlin'];
-    expect(await main(['node', 'evsync', ...args, '--mapping', 'pretalx'])).toBe(0);
+    expect(await main(['node', 'evsync', ...args, '--mapping', 'pretalx'])).toBe(1);
     expect(out).toMatch(/← frab schedule /);
   });
 

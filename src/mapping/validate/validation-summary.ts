@@ -78,7 +78,12 @@ export class ValidationSummary {
           record(this.problems, problem.code, problem.field, problem.message);
         if (item.kind !== undefined && isRow && item.problems[0] !== undefined) {
           const { code, field } = item.problems[0];
-          this.losses.add(item.kind, 'invalid', field ? `${code} in ${field}` : code, 'The rows are listed below');
+          this.losses.add(
+            item.kind,
+            'invalid',
+            field ? `${code} in ${field}` : code,
+            'The rows are listed below',
+          );
         }
         break;
     }

@@ -188,8 +188,9 @@ describe('pretalx (c3voc JSON)', () => {
     expectColumns(all);
     const sessions = ofType(all, 'session');
     expect(sessions).toHaveLength(36);
+    // Keyed by the guid: merged schedules reuse numeric ids (docs/sources.md).
     expect(sessions[0]).toMatchObject({
-      id: '25',
+      id: '8079583e-8321-506c-95af-fd2903a5f075',
       guid: '8079583e-8321-506c-95af-fd2903a5f075',
       start: '2020-12-14T09:00:00+01:00',
       end: '2020-12-14T09:30:00+01:00',
@@ -221,7 +222,7 @@ describe('frab XML', () => {
     expectColumns(all);
     const [rust, night] = ofType(all, 'session');
     expect(rust).toMatchObject({
-      id: '101',
+      id: '5e1c4c1e-0000-4000-8000-000000000001',
       title: 'Rust & Friends',
       description: 'Long\ntext.',
       start: '2024-10-27T10:00:00+01:00',
@@ -242,8 +243,8 @@ describe('frab XML', () => {
       ['8', 'Grace', 'Hopper'],
     ]);
     expect(ofType(all, 'speaker_link').map((l) => [l.session_id, l.speaker_id, l.position])).toEqual([
-      ['101', 'p-7', '1'],
-      ['101', '8', '2'],
+      ['5e1c4c1e-0000-4000-8000-000000000001', 'p-7', '1'],
+      ['5e1c4c1e-0000-4000-8000-000000000001', '8', '2'],
     ]);
   });
 

@@ -63,10 +63,21 @@ export async function joinSpeakers(
     const row = textRow(item.values, header);
     rows.push(row);
     const index = rows.length - 1;
-    const fills = JSON.stringify(JOINED_SPEAKER_COLUMNS.map((column) => fold(row[join.columns[column] ?? ''] ?? '')));
+    const fills = JSON.stringify(
+      JOINED_SPEAKER_COLUMNS.map((column) => fold(row[join.columns[column] ?? ''] ?? '')),
+    );
     if (join.id) byId.add(row[join.id] ?? '', index, fills);
     if (join.columns.email) byEmail.add(fold(row[join.columns.email] ?? ''), index, fills);
-    if (join.name) byName.add(fold(names(join.name).map((c) => row[c] ?? '').join(' ')), index, fills);
+    if (join.name)
+      byName.add(
+        fold(
+          names(join.name)
+            .map((c) => row[c] ?? '')
+            .join(' '),
+        ),
+        index,
+        fills,
+      );
   }
   const outcome: JoinOutcome = {
     speakers: speakers.length,
@@ -224,9 +235,18 @@ function textRow(values: Record<string, unknown>, header: ReadonlyMap<string, st
   const row: Row = {};
   for (const [named, column] of header) {
     const value = values[column];
-    row[named] = value === null || value === undefined ? '' : String(value);
+    row[named] = cellText(value);
   }
   return row;
+}
+
+/** A CSV cell is text; a query's value is a number, a boolean, a date or JSON. */
+function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
+  return value instanceof Date ? value.toISOString() : JSON.stringify(value);
 }
 
 function logJoin(outcome: JoinOutcome, unreadable: number, source: string, logger?: Logger): void {

@@ -97,7 +97,8 @@ function linksWithoutParent(
   for (const item of [...plan.work, ...plan.unchanged])
     if (item.op === 'upsert') inRun.add(`${item.kind}\u0000${item.key}`);
   const gate = new DependencyGate(
-    (dep) => inRun.has(`${dep.kind}\u0000${dep.clientId}`) || state.ids.get(dep.kind)?.has(dep.clientId) === true,
+    (dep) =>
+      inRun.has(`${dep.kind}\u0000${dep.clientId}`) || state.ids.get(dep.kind)?.has(dep.clientId) === true,
   );
   const missing = new Map<PlannedIntent, MissingParent>();
   for (const item of plan.work) {

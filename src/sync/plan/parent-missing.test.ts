@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import type { Intent, IntentKind } from '../../mapping/intent.js';
+import type { PlanLedger } from './build-plan.js';
+import { buildPlan } from './build-plan.js';
+import { summarizePlan } from './plan-summary.js';
+import type { KnownState, RowResult } from './sync-plan.js';
+
+const origin = (row: number): Intent['origin'] => ({ source: 'schedule.json', row });
+
+const user = (key: string, row: number): Intent => ({
+  kind: 'user',
+  key,
+  op: 'upsert',
+  params: { client_id: key, 'user[first_name]': 'A', 'user[last_name]': 'B' },
+  origin: origin(row),
+  dependsOn: [],
+});
+
+const event = (key: string, row: number): Intent => ({
+  kind: 'event',
+  key,
+  op: 'upsert',
+  params: { client_id: key },
+  origin: origin(row),
+  dependsOn: [],
+});
+
+const link = (eventKey: string, userKey: string, row: number): Intent => ({
+  kind: 'speaker',
+  key: `${eventKey}/${userKey}`,
+  op: 'upsert',
+  params: { 'event[speakers_attributes][0][user_client_id]': userKey },
+  origin: origin(row),
+  dependsOn: [
+    { kind: 'event', clientId: eventKey },
+    { kind: 'user', clientId: userKey },
+  ],
+});
+
+const skippedSpeaker = (row: number): RowResult => ({
+  kind: 'user',
+  key: `@schedule.json:${row}`,
+  action: 'skipped',
+  origin: origin(row),
+  errorCode: 'EVSYNC_ROW_INCOMPLETE',
+  message: 'the export has no e-mail for this speaker (email is empty)',
+});
+
+const ledger = {} as PlanLedger;
+
+function known(ids: Partial<Record<IntentKind, Record<string, number>>> = {}): KnownState {
+  return {
+    hashes: new Map(),
+    ids: new Map(
+      Object.entries(ids).map(([kind, map]) => [kind as IntentKind, new Map(Object.entries(map))]),
+    ),
+  };
+}
+
+const input = (intents: Intent[], rowResults: RowResult[] = []) => ({
+  jobName: 'j',
+  intents,
+  rowResults,
+  mode: 'upsert' as const,
+  threshold: { percent: 10 },
+  force: false,
+});
+
+describe('the plan applies the run’s dependency rule', () => {
+  it('counts a link whose user is neither in the run nor known as skipped, under speaker, with the run’s message', async () => {
+    const plan = await buildPlan(
+      ledger,
+      input([event('e1', 1), user('u1', 2), link('e1', 'u1', 4), link('e1', 'u2', 5)], [skippedSpeaker(3)]),
+      known(),
+    );
+    const summary = summarizePlan(plan);
+    expect(summary.counts).toEqual({
+      event: { create: 1 },
+      user: { create: 1, skipped: 1 },
+      speaker: { create: 1, skipped: 1 },
+    });
+    expect(summary.examples.find((e) => e.column === 'skipped' && e.kind === 'speaker')?.note).toMatch(
+      /^skipped because user "u2" is unknown/,
+    );
+    // The link stays planned, so that resume and retry find it.
+    expect(plan.work.map((item) => item.key)).toContain('e1/u2');
+  });
+
+  it('lets a link go whose user an earlier run synced, and says so in one line when most links cannot', async () => {
+    const plan = await buildPlan(
+      ledger,
+      input([link('e1', 'u1', 1), link('e1', 'u2', 2), link('e1', 'u3', 3)]),
+      known({ event: { e1: 10 }, user: { u1: 11 } }),
+    );
+    const summary = summarizePlan(plan);
+    expect(summary.counts).toEqual({ speaker: { create: 1, skipped: 2 } });
+    expect(summary.losses).toEqual([
+      'speaker: 2 of 3 rows skipped: their user is neither synced in this run nor known from an earlier one. Make the users sync first (see why their rows are left out), then run again',
+    ]);
+  });
+
+  it('says nothing when fewer than half of a kind is lost', async () => {
+    const plan = await buildPlan(ledger, input([user('u1', 1), user('u2', 2)], [skippedSpeaker(3)]), known());
+    expect(summarizePlan(plan).losses).toEqual([]);
+  });
+});
