@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { loadDotenvFile } from '../config/env-config.js';
-import { messageOf } from '../errors/evsync-error.js';
+import { EvsyncError, messageOf } from '../errors/evsync-error.js';
 import { redactUrl } from '../log/redaction.js';
 import { commandRegistrars } from './commands/index.js';
 import { EXIT, exitCodeFor, userFileError } from './exit-codes.js';
@@ -13,7 +13,12 @@ export function buildProgram(): Command {
     .description('Sync attendees, sessions, speakers and schedules to the Event Platform API.')
     .version('0.1.0')
     .showHelpAfterError()
+    .option('--log-json', 'log JSON lines on standard error, also on a terminal (EVSYNC_LOG_FORMAT=json)')
     .exitOverride();
+  // Before any command logs: the root logger is created on first use.
+  program.hook('preAction', (command) => {
+    if (command.opts<{ logJson?: boolean }>().logJson) process.env.EVSYNC_LOG_FORMAT = 'json';
+  });
   for (const register of commandRegistrars) register(program);
   return program;
 }
@@ -34,8 +39,15 @@ export async function main(argv: string[] = process.argv): Promise<number> {
     const paths = givenPaths(argv);
     const shown = userFileError(error, paths) ?? error;
     // The last line of defence: a URL in any message loses its password and secret params.
-    process.stderr.write(`evsync: ${redactUrl(messageOf(shown))}\n`);
-    return exitCodeFor(shown, paths);
+    const message = redactUrl(messageOf(shown));
+    process.stderr.write(`evsync: ${message}\n`);
+    const exitCode = exitCodeFor(shown, paths);
+    // A program that asked for JSON reads standard output: it gets the error there too.
+    if (argv.slice(2).includes('--json')) {
+      const code = shown instanceof EvsyncError ? shown.code : 'EVSYNC_INTERNAL';
+      process.stdout.write(`${JSON.stringify({ error: { code, message, exitCode } })}\n`);
+    }
+    return exitCode;
   } finally {
     output.dispose();
   }

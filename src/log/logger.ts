@@ -1,10 +1,12 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
 import { LOG_REDACT_PATHS, REDACTED, isSecretName, redactUrl } from './redaction.js';
+import { humanStderr, wantsHumanLogs } from './human-lines.js';
 
 export type { Logger } from 'pino';
 
 /**
- * The one root logger, writing to standard error. Children bind `{runId, intent, row}`.
+ * The one root logger, writing to standard error: short human lines on a terminal, JSON
+ * otherwise (see `wantsHumanLogs`). Children bind `{runId, intent, row}`.
  * Tests stay silent unless LOG_LEVEL is set. Secret paths are censored, and any object key
  * that names a secret (a vendor-specific password param, say) is censored by the serializer
  * below.
@@ -22,7 +24,7 @@ export function createLogger(options: LoggerOptions = {}, destination?: pino.Des
   };
   // Standard error by default: standard output carries what commands print for people and
   // programs (`plan --json > plan.json`, the run summary), which log lines would corrupt.
-  return pino(base, destination ?? pino.destination(2));
+  return pino(base, destination ?? (wantsHumanLogs() ? humanStderr : pino.destination(2)));
 }
 
 /** URLs keep their host for debugging; only their credentials are hidden. */

@@ -130,6 +130,21 @@ describe('evsync validate', () => {
     );
   });
 
+  it('with --json, a file error is a JSON object on standard output too (and exit 2)', async () => {
+    const missing = join(dir, 'missing.json');
+    expect(
+      await main(['node', 'evsync', 'validate', '--source', missing, '--mapping', 'pretalx', '--json']),
+    ).toBe(2);
+    expect(JSON.parse(out)).toEqual({
+      error: {
+        code: 'SOURCE_FILE_NOT_FOUND',
+        message: expect.stringContaining('does not exist') as string,
+        exitCode: 2,
+      },
+    });
+    expect(err).toContain('does not exist');
+  });
+
   it('reads a schedule export given with --source: by the mapping for .json and .xml, or by --format', async () => {
     const fixtures = join(import.meta.dirname, '../../../test/fixtures/mappings');
     const all = join(fixtures, 'sessionize-all.json');

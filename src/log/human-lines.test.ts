@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { humanLine, wantsHumanLogs } from './human-lines.js';
+
+describe('human log lines on a terminal', () => {
+  it('reads as a short line: the message, then its fields, with the level for warnings', () => {
+    const json = JSON.stringify({
+      level: 40,
+      time: 1,
+      pid: 2,
+      hostname: 'h',
+      job: 'conf',
+      ids: 1,
+      examples: ['id 0: 253 names'],
+      msg: 'some person ids stand for several names',
+    });
+    expect(humanLine(`${json}\n`)).toBe(
+      'evsync warning: some person ids stand for several names (job conf, ids 1, examples id 0: 253 names)\n',
+    );
+    expect(humanLine(JSON.stringify({ level: 30, msg: 'run planned', work: 3 }))).toBe(
+      'evsync: run planned (work 3)\n',
+    );
+  });
+
+  it('is chosen on a terminal, JSON elsewhere, and EVSYNC_LOG_FORMAT decides over both', () => {
+    expect(wantsHumanLogs({}, true)).toBe(true);
+    expect(wantsHumanLogs({}, false)).toBe(false);
+    expect(wantsHumanLogs({ EVSYNC_LOG_FORMAT: 'json' }, true)).toBe(false);
+    expect(wantsHumanLogs({ EVSYNC_LOG_FORMAT: 'text' }, false)).toBe(true);
+  });
+});

@@ -1,0 +1,63 @@
+import { writeSync } from 'node:fs';
+
+const LEVELS: Record<number, string> = {
+  10: 'trace',
+  20: 'debug',
+  30: '',
+  40: 'warning',
+  50: 'error',
+  60: 'fatal',
+};
+/** Fields every line has, or that a person at a terminal does not need. */
+const LEFT_OUT = new Set(['level', 'time', 'pid', 'hostname', 'msg']);
+
+/**
+ * One pino JSON line as a short line for a person at a terminal: `evsync: message (key
+ * value, …)`, with the level for warnings and errors. The JSON was redacted before it got
+ * here (see `createLogger`), so nothing secret is added.
+ */
+export function humanLine(json: string): string {
+  let record: Record<string, unknown>;
+  try {
+    record = JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    return json.endsWith('\n') ? json : `${json}\n`;
+  }
+  const level = typeof record.level === 'number' ? (LEVELS[record.level] ?? '') : '';
+  const message = typeof record.msg === 'string' ? record.msg : '';
+  const fields = Object.entries(record)
+    .filter(([key]) => !LEFT_OUT.has(key))
+    .map(([key, value]) => `${key} ${fieldText(value)}`);
+  const details = fields.length > 0 ? ` (${fields.join(', ')})` : '';
+  return `evsync${level ? ` ${level}` : ''}: ${message}${details}\n`;
+}
+
+function fieldText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map(fieldText).join('; ');
+  if (typeof value === 'object' && value !== null && 'message' in value)
+    return String((value).message);
+  return JSON.stringify(value);
+}
+
+/**
+ * A pino destination writing {@link humanLine}s to standard error, synchronously so that
+ * lines and the progress bar (also on standard error) do not interleave mid-line.
+ */
+export const humanStderr = {
+  write(line: string): void {
+    writeSync(2, humanLine(line));
+  },
+};
+
+/**
+ * Human lines when standard error is a terminal, JSON when it is a file or a pipe (for log
+ * collectors), or whenever `EVSYNC_LOG_FORMAT=json` (or `--log-json`) asks for it;
+ * `EVSYNC_LOG_FORMAT=text` forces human lines.
+ */
+export function wantsHumanLogs(env: NodeJS.ProcessEnv = process.env, isTty = process.stderr.isTTY): boolean {
+  const format = env.EVSYNC_LOG_FORMAT?.toLowerCase();
+  if (format === 'json') return false;
+  if (format === 'text') return true;
+  return isTty === true;
+}
