@@ -1,5 +1,5 @@
-import type { FlatParams } from '../platform/params.js';
-import type { IntentDependency, IntentKind } from './intent.js';
+import type { FlatParams } from '../model/params.js';
+import type { IntentDependency, IntentKind } from '../model/intent.js';
 import type { WriteOperation } from './schemas/validate-write-params.js';
 
 /** Kinds a source may also remove; the others are only upserted (deletes come from mirror mode). */

@@ -1,4 +1,4 @@
-import type { IntentKind } from './intent.js';
+import type { IntentKind } from '../model/intent.js';
 import { writeOperation } from './intent-identity.js';
 import { paramAliases } from './param-aliases.js';
 import { validateWriteParams } from './schemas/validate-write-params.js';

@@ -1,5 +1,5 @@
-import { describeOrigin, type RowOrigin } from '../sources/source-row.js';
-import type { Intent } from './intent.js';
+import { describeOrigin, type RowOrigin } from '../model/row-origin.js';
+import type { Intent } from '../model/intent.js';
 import { intentDependencies, intentKey, KEY_PARAMS, writeOperation } from './intent-identity.js';
 import type { DraftProblem, IntentDraft } from './loaded-mapping.js';
 import type { MappingProblem } from './mapped-item.js';

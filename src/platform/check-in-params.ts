@@ -1,4 +1,4 @@
-import type { FlatParams } from './params.js';
+import type { FlatParams } from '../model/params.js';
 
 /** The kinds of object a check-in may point at (§4.1). */
 export type CheckInLocationType = 'exhibitor' | 'user' | 'feature' | 'event';

@@ -1,5 +1,5 @@
 import { validateWriteParams, type WriteOperation } from '../mapping/schemas/validate-write-params.js';
-import type { FlatParams } from '../platform/params.js';
+import type { FlatParams } from '../model/params.js';
 import { SandboxHttpError, type ParamErrors } from './sandbox-http-error.js';
 
 export type { WriteOperation } from '../mapping/schemas/validate-write-params.js';

@@ -1,5 +1,6 @@
-import type { IntentResultRecord, Ledger, ResultAction } from '../../ledger/ledger.js';
-import type { IntentKind } from '../../mapping/intent.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import type { IntentResultRecord, ResultAction } from '../../model/result-records.js';
+import type { IntentKind } from '../../model/intent.js';
 import { csvLine } from './csv-cell.js';
 
 export const REPORT_FORMATS = ['csv', 'json'] as const;
