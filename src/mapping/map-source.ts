@@ -6,7 +6,7 @@ import { KeyRegistry, prefixedKeyHash, type KeyHash } from './key-registry.js';
 import type { DraftProblem, LoadedMapping, RowMapper, RowMapping } from './loaded-mapping.js';
 import type { MappedItem, MappingProblem, MapSourceOptions } from './mapped-item.js';
 import { ScheduleGrouper } from './schedule-grouper.js';
-import { quote } from './schemas/text-rules.js';
+import { quote } from '../platform/write-params/text-rules.js';
 import { checkDraft, locateProblem, readableKeys } from './validate-draft.js';
 
 /**

@@ -3,7 +3,7 @@ import type { Intent } from '../model/intent.js';
 import { intentDependencies, intentKey, KEY_PARAMS, writeOperation } from './intent-identity.js';
 import type { DraftProblem, IntentDraft } from './loaded-mapping.js';
 import type { MappingProblem } from './mapped-item.js';
-import { validateWriteParams } from './schemas/validate-write-params.js';
+import { validateWriteParams } from '../platform/write-params/validate-write-params.js';
 
 /** `row 17 (line 18), email: "bob@" is not an e-mail address`. */
 export function locateProblem(origin: RowOrigin, problem: DraftProblem): MappingProblem {

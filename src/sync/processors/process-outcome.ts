@@ -1,4 +1,3 @@
-import type { IntentKind } from '../../model/intent.js';
 import type { ResultAction } from '../../model/result-records.js';
 import { isEvsyncError, messageOf } from '../../errors/evsync-error.js';
 import { PLATFORM_ERROR_CODES, PlatformHttpError, isPlatformError } from '../../platform/platform-error.js';

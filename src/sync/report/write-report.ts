@@ -1,7 +1,7 @@
 import type { Ledger } from '../../ledger/ledger.js';
 import type { IntentResultRecord, ResultAction } from '../../model/result-records.js';
 import type { IntentKind } from '../../model/intent.js';
-import { csvLine } from './csv-cell.js';
+import { csvLine } from '../../report/csv-cell.js';
 
 export const REPORT_FORMATS = ['csv', 'json'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
