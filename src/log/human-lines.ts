@@ -35,8 +35,7 @@ export function humanLine(json: string): string {
 function fieldText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map(fieldText).join('; ');
-  if (typeof value === 'object' && value !== null && 'message' in value)
-    return String((value).message);
+  if (typeof value === 'object' && value !== null && 'message' in value) return String(value.message);
   return JSON.stringify(value);
 }
 

@@ -1,4 +1,4 @@
-import { INTENT_KINDS, type IntentKind } from '../intent.js';
+import { INTENT_KINDS, type IntentKind } from '../../model/intent.js';
 
 /** What became of one row (or one planned intent) of a kind. */
 export type TallyOutcome = 'kept' | 'skipped' | 'invalid';

@@ -1,4 +1,5 @@
-import type { Intent } from '../../mapping/intent.js';
+import { CODE } from '../../errors/codes.js';
+import type { Intent } from '../../model/intent.js';
 import { loadMapping } from '../../mapping/load-mapping.js';
 import type { LoadedMapping } from '../../mapping/loaded-mapping.js';
 import { mapSource, mergeHeaderReports } from '../../mapping/map-source.js';
@@ -66,12 +67,12 @@ export async function collectIntents(job: LoadedJob, options: CollectOptions): P
 }
 
 /** A row the mapping's conditions left out on purpose (a cancelled ticket). */
-export const ROW_SKIPPED = 'EVSYNC_ROW_SKIPPED';
+export const ROW_SKIPPED = CODE.EVSYNC_ROW_SKIPPED;
 /**
  * A row left out because a value it needs is empty (`present: true`): data lost, which
  * counts against the exit code (see docs/mapping.md, Conditions).
  */
-export const ROW_INCOMPLETE = 'EVSYNC_ROW_INCOMPLETE';
+export const ROW_INCOMPLETE = CODE.EVSYNC_ROW_INCOMPLETE;
 
 /** The row results of a mapped item (none for a valid row), accepting its intents. */
 function resultsOf(

@@ -1,12 +1,12 @@
-import type { Intent, IntentKind } from '../../mapping/intent.js';
-import { PARENT_KINDS } from '../../mapping/intent.js';
+import type { Intent, IntentKind } from '../../model/intent.js';
+import { PARENT_KINDS } from '../../model/intent.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { DeleteThreshold } from '../job-file.js';
 import { holdBackLostCheckIns } from './lost-check-ins.js';
 import { hasUnreadableKey, planMirrorDeletes } from './mirror-deletes.js';
 import { diffIntents } from './plan-intents.js';
 import type { HeldDeletes, KnownState, RowResult, SyncPlan } from './sync-plan.js';
-import type { PlannedIntent } from '../../ledger/ledger.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
 import { DependencyGate, type MissingParent } from '../phases/dependency-gate.js';
 
 /** The part of the ledger a plan reads. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Intent, IntentKind } from '../../mapping/intent.js';
+import type { Intent, IntentKind } from '../../model/intent.js';
 import type { PlanLedger } from './build-plan.js';
 import { buildPlan } from './build-plan.js';
 import { summarizePlan } from './plan-summary.js';

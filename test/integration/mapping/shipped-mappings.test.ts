@@ -31,7 +31,9 @@ const SAMPLES: Record<string, Array<{ kind: string; file: string; options?: Reco
     {
       kind: 'pretalx',
       file: 'c3voc-merged.json',
-      options: { speakers: { csv: 'c3voc-merged-speakers.csv', id: 'Speaker ID', name: 'Name', email: 'E-Mail' } },
+      options: {
+        speakers: { csv: 'c3voc-merged-speakers.csv', id: 'Speaker ID', name: 'Name', email: 'E-Mail' },
+      },
     },
   ],
   frab: [{ kind: 'frab', file: 'frab-schedule.xml' }],
