@@ -28,10 +28,10 @@ describe('openSource', () => {
 
   it('opens schedules of each kind, with the timezone setting', async () => {
     expect(await first({ frab: 'frab-schedule.xml' })).toMatchObject({
-      values: { record_type: 'session', id: '101' },
+      values: { record_type: 'session', id: '5e1c4c1e-0000-4000-8000-000000000001' },
     });
     expect(await first({ pretalx: { path: 'frab-schedule.xml', timezone: 'UTC' } })).toMatchObject({
-      values: { id: '101' },
+      values: { id: '5e1c4c1e-0000-4000-8000-000000000001' },
     });
     expect(
       await first({ sessionize: { path: 'sessionize-messy.json', timezone: 'Europe/Berlin' } }),

@@ -43,15 +43,15 @@ export function registerRunCommand(program: Command): void {
         });
         return;
       }
-      // A job without `rate:` sends 10 writes a second: say what is in force, so that a slow
-      // import is not a mystery (README, "Using it").
-      process.stderr.write(
-        `evsync: sending at most ${job.rate.per_second} writes/s, ${job.rate.concurrency} at a time (the job's rate:; without one, 10/s and 4)\n`,
-      );
       await withReportFile(options.report, async (report) => {
         const signals = stopOnSignals(announceStop);
         try {
           const engine = await openEngine({ rate: job.rate, logger, signal: signals.signal });
+          // A job without `rate:` sends 10 writes a second: say what is in force, so that a slow
+          // import is not a mystery (README, "Using it").
+          process.stderr.write(
+            `evsync: sending at most ${job.rate.per_second} writes/s, ${job.rate.concurrency} at a time (the job's rate:; without one, 10/s and 4)\n`,
+          );
           try {
             const summary = await runJob(engine.deps, { job, force: options.force ?? false });
             process.exitCode = await finishRunCommand(engine.deps.ledger, summary, report);
