@@ -44,6 +44,11 @@ export interface Source {
   rows(): AsyncIterable<SourceItem>;
   /** How far `rows()` has read, when the source knows its size (a file); for progress bars. */
   progress?(): SourceProgress | undefined;
+  /**
+   * What a person should know about how the last `rows()` read the source, e.g. which
+   * encoding was guessed and why; complete once `rows()` has ended.
+   */
+  notes?(): readonly string[];
 }
 
 /** `row 17 (line 18)` / `row 3 of query "attendees"`: the prefix of every per-row message. */
