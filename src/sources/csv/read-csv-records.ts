@@ -89,7 +89,7 @@ export class CsvRecordReader {
     return {
       ok: false,
       origin: { source: this.context.source, row: this.rowNumber, line: rowLine },
-      code: 'CSV_NOT_UTF8',
+      code: CODE.CSV_NOT_UTF8,
       message:
         `has ${marks.length === 1 ? 'a byte' : `${marks.length} bytes`} that ${marks.length === 1 ? 'is' : 'are'} not UTF-8 ` +
         `(${marks.length === 1 ? where : `the first, ${where}`}) in a file read as UTF-8, so the row was not read: ` +
