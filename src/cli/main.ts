@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { CODE } from '../errors/codes.js';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
@@ -44,7 +45,7 @@ export async function main(argv: string[] = process.argv): Promise<number> {
     const exitCode = exitCodeFor(shown, paths);
     // A program that asked for JSON reads standard output: it gets the error there too.
     if (argv.slice(2).includes('--json')) {
-      const code = shown instanceof EvsyncError ? shown.code : 'EVSYNC_INTERNAL';
+      const code = shown instanceof EvsyncError ? shown.code : CODE.EVSYNC_INTERNAL;
       process.stdout.write(`${JSON.stringify({ error: { code, message, exitCode } })}\n`);
     }
     return exitCode;

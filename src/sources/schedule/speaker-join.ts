@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import type { Logger } from '../../log/logger.js';
 import { SourceError } from '../source-error.js';
 import type { Source } from '../source-row.js';
@@ -224,7 +225,7 @@ function headerOf(columns: readonly string[], join: SpeakerJoin): Map<string, st
   if (missing.length > 0) {
     throw new SourceError(
       `the speaker list ${join.source.description} has no column ${missing.map((c) => `"${c}"`).join(', ')} (its columns: ${columns.join(', ')}): fix the column names under speakers: in the job`,
-      { code: 'SCHEDULE_SPEAKER_LIST_COLUMN' },
+      { code: CODE.SCHEDULE_SPEAKER_LIST_COLUMN },
     );
   }
   return header;

@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import type { IntentKind } from '../../model/intent.js';
 import { INTENT_KINDS } from '../../model/intent.js';
 import { describeOrigin } from '../../model/row-origin.js';
@@ -98,7 +99,7 @@ export function summarizePlan(plan: SyncPlan, examplesPerGroup = 3): PlanSummary
 }
 
 /** A repeated row left out by `on_duplicate`: the mapping's choice, not a loss. */
-const DUPLICATE_ROW = 'EVSYNC_DUPLICATE_ROW';
+const DUPLICATE_ROW = CODE.EVSYNC_DUPLICATE_ROW;
 
 function columnOf(row: RowResult): PlanColumn {
   if (row.errorCode === CHECK_IN_HELD_BACK) return 'held';

@@ -10,14 +10,13 @@ import { unchangedResult } from './intent-result.js';
 import type { RunSummary } from './run-summary.js';
 import { createSendMarker } from './send-marks.js';
 import { totalsOf } from './run-summary.js';
-import { ROW_INCOMPLETE } from './collect-intents.js';
-import { PARENT_MISSING } from '../phases/dependency-gate.js';
+import { CODE } from '../../errors/codes.js';
 
 /**
  * Skipped results that are data lost, not rows filtered out on purpose: they make the run
  * end with exit code 1 (see README, exit codes).
  */
-const LOST_ROW_CODES = [ROW_INCOMPLETE, PARENT_MISSING];
+const LOST_ROW_CODES = [CODE.EVSYNC_ROW_INCOMPLETE, CODE.EVSYNC_PARENT_MISSING];
 
 export interface RunWork {
   runId: string;
