@@ -20,16 +20,20 @@ export interface ResolvedTime {
 }
 
 /**
- * Turns an export's times into ISO 8601 with an offset. A written offset always wins; a time
- * without one is read in the `timezone:` setting, else in the zone the export declares.
- * A declared zone that disagrees with the written offsets is counted, for a note.
+ * Turns an export's times into ISO 8601 with an offset, written in the conference's zone:
+ * the `timezone:` setting, else the zone the export declares. A time without an offset is
+ * wall-clock time in that zone. A time with one names its instant, which is then written
+ * in that zone (exports often write UTC, `+00:00`, for a conference in Kolkata or Berlin;
+ * the platform shows the wall time it is sent). Only a declared zone that disagrees with
+ * a written offset other than UTC gives way (the pretalx demo declares `UTC` and writes
+ * `+01:00`): the written offset is kept, and counted for a note (docs/sources.md, Times).
  */
 export class ScheduleClock {
   readonly zone: string | undefined;
-  /** Times whose written offset differs from the declared zone's offset at that instant. */
+  /** Times whose written offset (not UTC) differs from the declared zone's offset at that instant. */
   disagreements = 0;
   usedZone = false;
-  private readonly declared: string | undefined;
+  private readonly setting: string | undefined;
 
   constructor(
     private readonly where: string,
@@ -39,7 +43,7 @@ export class ScheduleClock {
     if (setting !== undefined) checkTimeZone(setting, `${where}: timezone:`);
     const declaredValid =
       declared !== undefined && declared.trim() !== '' && isZone(declared) ? declared : undefined;
-    this.declared = declaredValid;
+    this.setting = setting;
     this.zone = setting ?? declaredValid;
   }
 
@@ -49,9 +53,15 @@ export class ScheduleClock {
     if (written !== undefined) {
       const epochMs = Date.parse(trimmed.replace(' ', 'T'));
       if (Number.isNaN(epochMs)) throw this.badTime(trimmed, what);
-      if (this.declared !== undefined && offsetMinutesAt(this.declared, epochMs) !== written)
+      const zoneOffset = this.zone === undefined ? undefined : offsetMinutesAt(this.zone, epochMs);
+      if (zoneOffset === undefined || zoneOffset === written)
+        return { iso: formatWithOffset(epochMs, written), epochMs, zoned: false };
+      if (written !== 0 && this.setting === undefined) {
         this.disagreements += 1;
-      return { iso: formatWithOffset(epochMs, written), epochMs, zoned: false };
+        return { iso: formatWithOffset(epochMs, written), epochMs, zoned: false };
+      }
+      this.usedZone = true;
+      return { iso: formatWithOffset(epochMs, zoneOffset), epochMs, zoned: true };
     }
     // A time that is not ISO 8601 at all is that session's problem, whatever the zone.
     if (!LOCAL_ISO.test(trimmed)) throw this.badTime(trimmed, what);

@@ -155,7 +155,7 @@ describe('sessionize', () => {
         origin: { source: 'All.json', row: 2 },
         code: 'SCHEDULE_BAD_TIME',
         message:
-          'session 2 startsAt "01/06/2026 10:00" is not an ISO 8601 date and time (like 2026-06-01T09:30:00, with or without an offset): the session and its 1 speaker link(s) are left out; fix the time in the export',
+          'session 2 startsAt "01/06/2026 10:00" (session "Talk 2") is not an ISO 8601 date and time (like 2026-06-01T09:30:00, with or without an offset): the session and its 1 speaker link(s) are left out; fix the time in the export',
       },
     ]);
     const values = items.flatMap((item) => (item.ok ? [item.values as Values] : []));
