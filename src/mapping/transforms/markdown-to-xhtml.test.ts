@@ -33,6 +33,10 @@ describe('markdownToXhtml', () => {
     );
   });
 
+  it('renders a loose list without layout line breaks', () => {
+    expect(markdownToXhtml('- a\n\n- b')).toBe('<ul><li><p>a</p></li><li><p>b</p></li></ul>');
+  });
+
   it('keeps the line breaks of a code block', () => {
     expect(markdownToXhtml('```\na <b>\n  b\n```')).toBe('<pre><code>a &lt;b&gt;\n  b\n</code></pre>');
   });

@@ -30,7 +30,7 @@ const HTML_DOCUMENT = /^\s*<(p|div|ul|ol|dl|h[1-6]|table|blockquote|pre|section|
 
 /** The line breaks markdown-it writes after a block or a break, for looks only. */
 const LAYOUT_NEWLINE =
-  /(<br \/>|<hr \/>|<\/(?:p|h[1-6]|ul|ol|li|dl|dt|dd|blockquote|table|thead|tbody|tr|th|td|pre)>|<(?:ul|ol|blockquote|table|thead|tbody|tr)>)\n/g;
+  /(<br \/>|<hr \/>|<\/(?:p|h[1-6]|ul|ol|li|dl|dt|dd|blockquote|table|thead|tbody|tr|th|td|pre)>|<(?:ul|ol|li|blockquote|table|thead|tbody|tr)>)\n/g;
 
 /**
  * Markdown (or an HTML document) → well-formed, safe XHTML. Whatever markdown-it renders,
