@@ -133,6 +133,14 @@ interface Listed {
   day?: Day;
 }
 
+/** When a conference day begins and ends (epoch ms), as far as the export says. */
+interface DayWindow {
+  start?: number | undefined;
+  end?: number | undefined;
+}
+
+const DAY_MS = 86_400_000;
+
 /** What reading the sessions noticed, for the source's warnings. */
 export interface C3vocNotes {
   /** Sessions whose start lies outside the conference day they are listed under. */
@@ -174,8 +182,10 @@ function answersOf(list: readonly unknown[] | null | undefined): string {
  */
 function listSessions(schedule: C3vocSchedule, where: string): { listed: Listed[]; format: 1 | 2 } {
   const { events, conference } = schedule.schedule;
-  if (events !== undefined && events !== null)
-    return { listed: events.map((entry) => fromV2(entry, schedule)), format: 2 };
+  if (events !== undefined && events !== null) {
+    const context = v2Context(schedule);
+    return { listed: events.map((entry) => fromV2(entry, context)), format: 2 };
+  }
   const days = conference.days ?? [];
   if (days.length > 0 && days.every((entry) => entry.rooms === undefined || entry.rooms === null)) {
     throw new SourceError(
@@ -196,10 +206,25 @@ function listSessions(schedule: C3vocSchedule, where: string): { listed: Listed[
   return { listed, format: 1 };
 }
 
-/** A format 2 event in the format 1 shape: names looked up, texts in the default language. */
-function fromV2(entry: z.infer<typeof eventV2>, schedule: C3vocSchedule): Listed {
+/** What format 2 events refer to, looked up once for all of them. */
+interface V2Context {
+  conference: C3vocSchedule['schedule']['conference'];
+  language: string;
+  people: Map<string, Person>;
+}
+
+function v2Context(schedule: C3vocSchedule): V2Context {
   const { conference, persons } = schedule.schedule;
-  const language = conference.defaults?.language ?? conference.languages?.[0] ?? 'en';
+  return {
+    conference,
+    language: conference.defaults?.language ?? conference.languages?.[0] ?? 'en',
+    people: new Map((persons ?? []).map((item) => [idString(item.guid), item])),
+  };
+}
+
+/** A format 2 event in the format 1 shape: names looked up, texts in the default language. */
+function fromV2(entry: z.infer<typeof eventV2>, context: V2Context): Listed {
+  const { conference, language, people } = context;
   const local = (value: z.infer<typeof localizable>): string | undefined => pickLanguage(value, language);
   const refName = (
     value: z.infer<typeof reference>,
@@ -213,11 +238,10 @@ function fromV2(entry: z.infer<typeof eventV2>, schedule: C3vocSchedule): Listed
     );
     return normalizeText(value.name) || normalizeText(found?.name) || normalizeText(value.slug);
   };
-  const byGuid = new Map((persons ?? []).map((item) => [idString(item.guid), item]));
-  const people: Person[] =
+  const persons: Person[] =
     entry.persons ??
     (entry.participants ?? []).map((participant) => {
-      const known = byGuid.get(idString(participant.guid));
+      const known = people.get(idString(participant.guid));
       return {
         ...known,
         guid: participant.guid,
@@ -245,7 +269,7 @@ function fromV2(entry: z.infer<typeof eventV2>, schedule: C3vocSchedule): Listed
       abstract: local(entry.abstract),
       description: local(entry.description),
       url: entry.url,
-      persons: people.map((item) => ({ ...item, biography: local(item.biography) })),
+      persons: persons.map((item) => ({ ...item, biography: local(item.biography) })),
       answers: entry.answers,
     },
   };
@@ -269,23 +293,24 @@ function nextDate(date: string): string {
   return next.toISOString().slice(0, 10);
 }
 
-/** A time of the export that may be absent or unreadable: used for bounds only, never fatal. */
-function tryResolve(clock: ScheduleClock, value: string | null | undefined): ResolvedTime | undefined {
-  if (!value) return undefined;
-  try {
-    return clock.resolve(value, 'day bound');
-  } catch {
-    return undefined;
-  }
+/** The window of a listed day: its `day_start`/`day_end` (JSON) or `start`/`end` (XML attributes). */
+function dayWindow(listedDay: Day | undefined, clock: ScheduleClock): DayWindow {
+  if (listedDay === undefined) return {};
+  return {
+    start: clock.instantOf(listedDay.day_start ?? listedDay.start),
+    end: clock.instantOf(listedDay.day_end ?? listedDay.end),
+  };
 }
 
 /**
- * When a session starts. With a date and time (`date`) that is it; with only a wall-clock
- * `start` on the day, a time before the day begins (its `day_start`, else the conference's
- * `day_change`) is after midnight, on the next calendar date.
+ * When a session starts. With a date and time (`date`) that is it. With only a wall-clock
+ * `start` on the day, it is that time on the day's date or on the next one, whichever lies
+ * in the day's window (from its start to its end, else 24 hours); without a window, a time
+ * before the conference's `day_change` is on the next date (after midnight).
  */
 function startOf(
   listed: Listed,
+  window: DayWindow,
   clock: ScheduleClock,
   dayChange: number | undefined,
   what: string,
@@ -300,10 +325,15 @@ function startOf(
   }
   const time = entry.start.trim().padStart(5, '0');
   const onDate = clock.resolve(`${date}T${time}`, `${what} start`);
-  const dayStart = tryResolve(clock, listedDay?.day_start ?? listedDay?.start);
-  const afterMidnight =
-    dayStart !== undefined ? onDate.epochMs < dayStart.epochMs : dayChange !== undefined && wall < dayChange;
-  return afterMidnight ? clock.resolve(`${nextDate(date)}T${time}`, `${what} start`) : onDate;
+  const next = (): ResolvedTime => clock.resolve(`${nextDate(date)}T${time}`, `${what} start`);
+  if (window.start !== undefined) {
+    const end = window.end ?? window.start + DAY_MS;
+    const inside = (at: ResolvedTime): boolean => at.epochMs >= (window.start ?? 0) && at.epochMs < end;
+    if (inside(onDate)) return onDate;
+    const after = next();
+    return inside(after) ? after : onDate;
+  }
+  return dayChange !== undefined && wall < dayChange ? next() : onDate;
 }
 
 /**
@@ -322,8 +352,14 @@ export function c3vocRecords(
   const links: LocatedScheduleItem[] = [];
   const notes: C3vocNotes = { outsideDay: [], format };
 
+  const windows = new Map<Day, DayWindow>();
   for (const item of listed) {
     const { event: entry, roomName } = item;
+    let window: DayWindow = {};
+    if (item.day !== undefined) {
+      window = windows.get(item.day) ?? dayWindow(item.day, clock);
+      windows.set(item.day, window);
+    }
     const line = entry.source_line ?? undefined;
     const sessionId = idString(entry.id) || idString(entry.guid) || idString(entry.code);
     const title = normalizeText(entry.title);
@@ -333,7 +369,7 @@ export function c3vocRecords(
     let end: string | undefined;
     let minutes: number | undefined;
     try {
-      start = startOf(item, clock, dayChange, `session ${sessionId}`);
+      start = startOf(item, window, clock, dayChange, `session ${sessionId}`);
       if (start === undefined) {
         sessions.push({
           item: missingTime(
@@ -369,12 +405,11 @@ export function c3vocRecords(
       sessions.push({ item: sessionProblem(error, persons.length, title), line });
       continue;
     }
-    const bounds = [
-      tryResolve(clock, item.day?.day_start ?? item.day?.start),
-      tryResolve(clock, item.day?.day_end ?? item.day?.end),
-    ];
-    const [dayStart, dayEnd] = bounds;
-    if (dayStart && dayEnd && (start.epochMs < dayStart.epochMs || start.epochMs >= dayEnd.epochMs))
+    if (
+      window.start !== undefined &&
+      window.end !== undefined &&
+      (start.epochMs < window.start || start.epochMs >= window.end)
+    )
       notes.outsideDay.push(`${label} at ${start.iso} (day ${item.day?.date ?? '?'})`);
 
     const speakerIds = persons.map(personId).filter(Boolean);

@@ -78,6 +78,22 @@ export class ScheduleClock {
     return { iso: formatInZone(epochMs, this.zone), epochMs, zoned: true };
   }
 
+  /**
+   * The instant a time names, or undefined when it cannot be read: for bounds such as a
+   * day's start, which place sessions but are not sent, so they are neither counted nor
+   * anybody's problem.
+   */
+  instantOf(text: string | null | undefined): number | undefined {
+    const trimmed = (text ?? '').trim();
+    if (trimmed === '') return undefined;
+    if (writtenOffsetMinutes(trimmed) !== undefined) {
+      const epochMs = Date.parse(trimmed.replace(' ', 'T'));
+      return Number.isNaN(epochMs) ? undefined : epochMs;
+    }
+    if (!LOCAL_ISO.test(trimmed) || this.zone === undefined) return undefined;
+    return instantInZone(trimmed, this.zone);
+  }
+
   /** The end of a session that lasts `minutes` from `start`, in the same zone or offset. */
   after(start: ResolvedTime, minutes: number): string {
     const epochMs = start.epochMs + minutes * 60_000;

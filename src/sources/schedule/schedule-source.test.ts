@@ -357,6 +357,27 @@ Line &#x1F600; &amp;#228; &lt;b&gt;</description>
     expect(undated.warnings).toEqual([]);
   });
 
+  it('keeps a time before the day starts on its date when the next date is past the day too', async () => {
+    const xml = frabXml(
+      ['10:00', '23:00', '01:30']
+        .map(
+          (time, index) =>
+            `      <event id="${index + 1}"><start>${time}</start><duration>00:30</duration><title>T${index + 1}</title></event>`,
+        )
+        .join('\n'),
+      { day: ' start="2026-03-28T10:30:00+01:00" end="2026-03-29T04:00:00+01:00"' },
+    );
+    const { items, warnings } = await read({ format: 'frab', path: writeTemp('early.xml', xml) });
+    expect(ofType(valuesOf(items), 'session').map((s) => s.start)).toEqual([
+      '2026-03-28T10:00:00+01:00',
+      '2026-03-28T23:00:00+01:00',
+      '2026-03-29T01:30:00+01:00',
+    ]);
+    expect(warnings).toEqual([
+      '1 session(s) start outside the conference day they are listed under: check their date and start in the export',
+    ]);
+  });
+
   it('uses the conference day_change when days give no start', async () => {
     const xml = frabXml(
       ['23:30', '01:30']
