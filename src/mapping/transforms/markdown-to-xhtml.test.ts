@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkWellFormedXhtml } from '../schemas/xhtml.js';
+import { checkWellFormedXhtml } from '../../platform/write-params/xhtml.js';
 import { markdownToXhtml } from './markdown-to-xhtml.js';
 
 describe('markdownToXhtml', () => {
