@@ -37,4 +37,9 @@ export interface Source {
   rows(): AsyncIterable<SourceItem>;
   /** How far `rows()` has read, when the source knows its size (a file); for progress bars. */
   progress?(): SourceProgress | undefined;
+  /**
+   * What a person should know about how the last `rows()` read the source, e.g. which
+   * encoding was guessed and why; complete once `rows()` has ended.
+   */
+  notes?(): readonly string[];
 }

@@ -194,7 +194,7 @@ function sameFile(a: string, b: string): boolean {
 
 function formatResults(results: StepResult[], reportFile: string | undefined, dangling: string): string {
   const parts = results.map((result) => {
-    const notes: string[] = [];
+    const notes = result.notes.map((note) => `  note: ${note}`);
     if (result.header && result.header.missing.length > 0) {
       const missing = result.header.missing.map((aliases) => aliases.join(' / ')).join('; ');
       notes.push(`  note: the source has no column ${missing} (read as empty)`);
@@ -214,6 +214,7 @@ function toJson(result: StepResult): unknown {
     mappingFile: result.mappingFile,
     source: redactUrl(result.source),
     missingColumns: result.header?.missing ?? [],
+    notes: result.notes,
     rowsRead: summary.rowsRead,
     rowsValid: summary.rowsValid + summary.rowsGrouped,
     rowsSkipped: summary.rowsSkipped,

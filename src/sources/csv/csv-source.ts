@@ -6,11 +6,12 @@ import { messageOf } from '../../errors/evsync-error.js';
 import type { Source, SourceItem, SourceProgress } from '../source-row.js';
 import { SourceError } from '../source-error.js';
 import { flattenBatches } from '../flatten-batches.js';
-import { detectEncoding, type CsvEncoding } from './detect-encoding.js';
+import { describeDetection, detectEncoding, encodingName, type CsvEncoding } from './detect-encoding.js';
 import { detectDialect, type CsvDelimiter } from './detect-delimiter.js';
 import { createDecodeStream } from './decode-stream.js';
 import { parseCsvChunks } from './parse-csv-chunks.js';
 import { CsvRecordReader } from './read-csv-records.js';
+import { Utf8Marks } from './utf8-marks.js';
 
 export interface CsvSourceOptions {
   /** Absolute (or cwd-relative) path to read. */
@@ -30,10 +31,15 @@ export interface CsvSourceOptions {
 export function createCsvSource(options: CsvSourceOptions): Source {
   const displayPath = options.displayPath ?? options.path;
   const read: SourceProgress = { done: 0, total: 0 };
+  const notes: string[] = [];
   return {
     description: `CSV file ${displayPath}`,
-    rows: () => flattenBatches(readCsvBatches(options, displayPath, read)),
+    rows: () => {
+      notes.length = 0;
+      return flattenBatches(readCsvBatches(options, displayPath, read, notes));
+    },
     progress: () => (read.total > 0 ? { ...read } : undefined),
+    notes: () => [...notes],
   };
 }
 
@@ -41,33 +47,49 @@ async function* readCsvBatches(
   options: CsvSourceOptions,
   displayPath: string,
   read: SourceProgress,
+  notes: string[],
 ): AsyncGenerator<SourceItem[]> {
   const sample = await readSample(options.path, displayPath, options.sampleBytes ?? 65_536);
   read.done = 0;
   read.total = (await stat(options.path)).size;
-  const detected = detectEncoding(sample, options.encoding);
+  const wholeFile = sample.length >= read.total;
+  const detected = detectEncoding(sample, options.encoding, wholeFile);
   const sampleText = iconv.decode(sample.subarray(detected.bomLength), detected.encoding, {
     stripBOM: false,
   });
   const dialect = detectDialect(sampleText, options.delimiter);
   options.logger?.debug({ file: displayPath, ...detected, delimiter: dialect.delimiter }, 'csv dialect');
+  // A guessed encoding is said, in the validate summary and the run's log (docs/sources.md).
+  const note = (text: string): void => {
+    notes.push(text);
+    options.logger?.info({ file: displayPath }, `csv encoding: ${text}`);
+  };
+  const guessed = describeDetection(detected, sample.length, wholeFile);
+  if (guessed !== undefined) note(guessed);
 
   const bytes = createReadStream(options.path, { start: detected.bomLength, highWaterMark: 65_536 });
   bytes.on('data', (chunk) => (read.done += chunk.length));
+  const marks = new Utf8Marks();
   const text = createDecodeStream({
     encoding: detected.encoding,
+    undecided: detected.reason === 'ascii' && !wholeFile,
     skipChars: dialect.sepLineLength,
-    onInvalidUtf8: ({ byteOffset, mixed }) =>
-      options.logger?.warn(
-        { file: displayPath, byteOffset },
-        mixed
-          ? 'file mixes UTF-8 with other bytes: those bytes were read as Windows-1252'
-          : 'file is not UTF-8 after all: the rest was read as Windows-1252 (set encoding: to be explicit)',
+    startOffset: detected.bomLength,
+    marks,
+    onDecided: ({ encoding, byteOffset, census }) =>
+      note(
+        `from byte ${byteOffset.toLocaleString('en')} on, the first byte above 127, read as ${encodingName(encoding)}: ` +
+          `the bytes from there have ${census.characters.toLocaleString('en')} UTF-8 characters and ` +
+          `${census.invalid.toLocaleString('en')} bytes that are not UTF-8`,
       ),
   });
   bytes.on('error', (error) => text.destroy(error));
   bytes.pipe(text);
-  const reader = new CsvRecordReader({ source: displayPath, firstLine: dialect.sepLineLength > 0 ? 2 : 1 });
+  const reader = new CsvRecordReader({
+    source: displayPath,
+    firstLine: dialect.sepLineLength > 0 ? 2 : 1,
+    marks,
+  });
   try {
     for await (const chunk of parseCsvChunks(text, dialect.delimiter)) yield reader.read(chunk);
     reader.end();

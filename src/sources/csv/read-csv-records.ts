@@ -4,12 +4,15 @@ import { checkCsvHeader, columnLabel, type CsvHeader } from './csv-header.js';
 import { indexOfValue, isBlankRow } from './blank-cells.js';
 import { compileRowBuilder, type RowBuilder } from './row-builder.js';
 import { MAX_OPEN_RECORD_CHARS, type CsvChunk, type CsvParseError } from './parse-csv-chunks.js';
+import type { Utf8Mark, Utf8Marks } from './utf8-marks.js';
 
 export interface CsvRecordContext {
   /** Name of the file in origins and messages. */
   source: string;
   /** Physical line of the first record (2 after a `sep=` line). */
   firstLine: number;
+  /** The decoder's U+FFFD marks: a row holding a byte that is not UTF-8 is that row's problem. */
+  marks?: Utf8Marks;
 }
 
 /**
@@ -35,6 +38,8 @@ export class CsvRecordReader {
       const fields = chunk.rows[index]!;
       const rowLine = this.line;
       this.line += 1 + breaksIn(fields);
+      // Only while the decoder has put a U+FFFD in the text is a row searched for one.
+      const notUtf8 = this.context.marks?.pending ? this.bytesNotUtf8(fields) : undefined;
       // A blank line, or a row of empty cells (Excel's blank rows): neither is a row read.
       if (isBlankRow(fields) && !errorsByRow.has(index)) continue;
       if (this.header === undefined) {
@@ -44,7 +49,11 @@ export class CsvRecordReader {
         continue;
       }
       this.rowNumber += 1;
-      items.push(this.item(fields, rowLine, errorsByRow.get(index), this.header));
+      items.push(
+        notUtf8 === undefined
+          ? this.item(fields, rowLine, errorsByRow.get(index), this.header)
+          : this.notUtf8Item(notUtf8, rowLine),
+      );
     }
     return items;
   }
@@ -59,6 +68,32 @@ export class CsvRecordReader {
         },
       );
     }
+  }
+
+  /** The marks of the bytes in `fields` that were not UTF-8, or undefined when there are none. */
+  private bytesNotUtf8(fields: readonly string[]): Utf8Mark[] | undefined {
+    let count = 0;
+    for (const field of fields) {
+      for (let at = field.indexOf('\uFFFD'); at !== -1; at = field.indexOf('\uFFFD', at + 1)) count += 1;
+    }
+    if (count === 0) return undefined;
+    const invalid = this.context.marks!.take(count).filter((mark) => mark.byte !== undefined);
+    return invalid.length > 0 ? invalid : undefined;
+  }
+
+  private notUtf8Item(marks: Utf8Mark[], rowLine: number): SourceItem {
+    const [first] = marks;
+    const hex = `0x${first!.byte!.toString(16).toUpperCase().padStart(2, '0')}`;
+    const where = `${hex} at byte ${first!.byteOffset.toLocaleString('en')} of the file`;
+    return {
+      ok: false,
+      origin: { source: this.context.source, row: this.rowNumber, line: rowLine },
+      code: 'CSV_NOT_UTF8',
+      message:
+        `has ${marks.length === 1 ? 'a byte' : `${marks.length} bytes`} that ${marks.length === 1 ? 'is' : 'are'} not UTF-8 ` +
+        `(${marks.length === 1 ? where : `the first, ${where}`}) in a file read as UTF-8, so the row was not read: ` +
+        'correct the value and save the file as UTF-8, or set encoding: in the source if the whole file is in another encoding',
+    };
   }
 
   private item(

@@ -5,6 +5,7 @@ import { redactUrl } from '../../log/redaction.js';
 import type { Source, SourceItem } from '../source-row.js';
 import { SourceError } from '../source-error.js';
 import { bindNamedParams, describeQuery, type SqlParamValue } from './named-params.js';
+import { assertReadOnlyQuery } from './read-only-query.js';
 import { isoLocalDateTime, plainRecord } from './plain-value.js';
 
 export interface SqlSourceOptions {
@@ -38,6 +39,7 @@ const typeParsers = {
 /** A query read through a server-side cursor in a READ ONLY transaction, `batchSize` rows at a time. */
 export function createPostgresSource(options: SqlSourceOptions): Source {
   const label = describeQuery(options.query, options.name);
+  assertReadOnlyQuery(options.query, 'postgres', label);
   const bound = bindNamedParams(options.query, options.params ?? {}, 'postgres');
   return {
     description: `PostgreSQL ${label} (URL from ${options.urlEnv})`,
