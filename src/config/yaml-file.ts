@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
+import { CODE } from '../errors/codes.js';
 import { ConfigError } from '../errors/evsync-error.js';
 import { explainIssues } from './zod-issues.js';
 
@@ -99,7 +100,7 @@ function unreadableYaml(error: unknown): string {
 export class YamlFileError extends ConfigError {
   readonly issues: YamlIssue[];
   constructor(message: string, issues: YamlIssue[]) {
-    super(message, { code: 'EVSYNC_INVALID_FILE' });
+    super(message, { code: CODE.EVSYNC_INVALID_FILE });
     this.issues = issues;
   }
 }

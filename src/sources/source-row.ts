@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../errors/codes.js';
 import type { RowOrigin } from '../model/row-origin.js';
 
 /** Raw values by column name: strings from files, driver values from databases. */
@@ -17,7 +18,7 @@ export interface SourceRowProblem {
   ok: false;
   origin: RowOrigin;
   /** Stable code, e.g. `CSV_RAGGED_ROW`. */
-  code: string;
+  code: ErrorCode;
   /** What is wrong and what to do, without the origin (the reporter prefixes it). */
   message: string;
 }

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import iconv from 'iconv-lite';
+import { CODE } from '../../errors/codes.js';
 import type { Logger } from '../../log/logger.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import type { Source, SourceItem, SourceProgress } from '../source-row.js';
@@ -117,7 +118,7 @@ function unreadable(error: unknown, path: string, displayPath: string): SourceEr
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') {
     return new SourceError(`CSV file ${displayPath} does not exist (looked for ${path}): check the path`, {
-      code: 'SOURCE_FILE_NOT_FOUND',
+      code: CODE.SOURCE_FILE_NOT_FOUND,
       cause: error,
     });
   }
@@ -126,7 +127,7 @@ function unreadable(error: unknown, path: string, displayPath: string): SourceEr
       ? `it is a directory (${path}): give the CSV file's path`
       : `${messageOf(error)}: check the path and its permissions`;
   return new SourceError(`cannot read CSV file ${displayPath}: ${why}`, {
-    code: 'SOURCE_FILE_UNREADABLE',
+    code: CODE.SOURCE_FILE_UNREADABLE,
     cause: error,
   });
 }

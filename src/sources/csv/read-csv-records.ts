@@ -1,3 +1,4 @@
+import { CODE, type ErrorCode } from '../../errors/codes.js';
 import type { SourceItem } from '../source-row.js';
 import { SourceError } from '../source-error.js';
 import { checkCsvHeader, columnLabel, type CsvHeader } from './csv-header.js';
@@ -64,7 +65,7 @@ export class CsvRecordReader {
       throw new SourceError(
         `CSV file ${this.context.source} is empty: it needs a header row naming the columns`,
         {
-          code: 'CSV_NO_HEADER',
+          code: CODE.CSV_NO_HEADER,
         },
       );
     }
@@ -88,7 +89,7 @@ export class CsvRecordReader {
     return {
       ok: false,
       origin: { source: this.context.source, row: this.rowNumber, line: rowLine },
-      code: 'CSV_NOT_UTF8',
+      code: CODE.CSV_NOT_UTF8,
       message:
         `has ${marks.length === 1 ? 'a byte' : `${marks.length} bytes`} that ${marks.length === 1 ? 'is' : 'are'} not UTF-8 ` +
         `(${marks.length === 1 ? where : `the first, ${where}`}) in a file read as UTF-8, so the row was not read: ` +
@@ -117,7 +118,7 @@ export class CsvRecordReader {
         return {
           ok: false,
           origin,
-          code: 'CSV_RAGGED_ROW',
+          code: CODE.CSV_RAGGED_ROW,
           message:
             `has ${fields.length} fields but the header has ${fields.length < named ? named : header.width}: ` +
             'check for a missing or extra delimiter, or a value with the delimiter that needs quotes',
@@ -128,7 +129,7 @@ export class CsvRecordReader {
         return {
           ok: false,
           origin,
-          code: 'CSV_VALUE_IN_UNNAMED_COLUMN',
+          code: CODE.CSV_VALUE_IN_UNNAMED_COLUMN,
           message:
             `has a value in ${columnLabel(stray)}, which has no name in the header: ` +
             'give that column a name in the first row, or move or delete the value',
@@ -143,10 +144,10 @@ function describeQuoteError(
   error: CsvParseError,
   fields: readonly string[],
   rowLine: number,
-): { code: string; message: string } {
+): { code: ErrorCode; message: string } {
   if (error.code === 'RunawayQuote') {
     return {
-      code: 'CSV_UNTERMINATED_QUOTE',
+      code: CODE.CSV_UNTERMINATED_QUOTE,
       message:
         `a quoted value opened on line ${rowLine} is not closed within the next ${MAX_OPEN_RECORD_CHARS.toLocaleString('en')} characters, ` +
         'so this row was read up to the end of its line and the rows after it as usual: ' +
@@ -156,14 +157,14 @@ function describeQuoteError(
   if (error.code === 'MissingQuotes') {
     const openedOn = rowLine + breaksIn(fields.slice(0, -1));
     return {
-      code: 'CSV_UNTERMINATED_QUOTE',
+      code: CODE.CSV_UNTERMINATED_QUOTE,
       message:
         `a quoted value opened on line ${openedOn} is never closed, so the rest of the file was read as that one value: ` +
         'close the quote, or write a quote inside a quoted value as two quotes ("")',
     };
   }
   return {
-    code: 'CSV_MALFORMED_QUOTE',
+    code: CODE.CSV_MALFORMED_QUOTE,
     message:
       'has a quoted value followed by more text before the delimiter: ' +
       'quote the whole value and write a quote inside it as two quotes ("")',
@@ -172,7 +173,7 @@ function describeQuoteError(
 
 function headerQuoteError(source: string, line: number): SourceError {
   return new SourceError(`CSV file ${source}: the header (line ${line}) has a malformed or unclosed quote`, {
-    code: 'CSV_MALFORMED_HEADER',
+    code: CODE.CSV_MALFORMED_HEADER,
   });
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CODE } from '../../errors/codes.js';
 import { SourceError } from '../source-error.js';
 import type { ResolvedTime, ScheduleClock } from './schedule-clock.js';
 import {
@@ -190,13 +191,13 @@ function listSessions(schedule: C3vocSchedule, where: string): { listed: Listed[
   if (days.length > 0 && days.every((entry) => entry.rooms === undefined || entry.rooms === null)) {
     throw new SourceError(
       `${where} has conference days but no rooms under them and no "events" list: it is neither schedule format 1 (schedule.conference.days[].rooms) nor format 2 (schedule.events): give the full schedule export`,
-      { code: 'SCHEDULE_UNEXPECTED_SHAPE' },
+      { code: CODE.SCHEDULE_UNEXPECTED_SHAPE },
     );
   }
   if (conference.days === undefined || conference.days === null) {
     throw new SourceError(
       `${where} has neither schedule.conference.days (schedule format 1) nor schedule.events (format 2): give the schedule export (pretalx: …/schedule/export/schedule.json or .xml)`,
-      { code: 'SCHEDULE_UNEXPECTED_SHAPE' },
+      { code: CODE.SCHEDULE_UNEXPECTED_SHAPE },
     );
   }
   const listed: Listed[] = [];
@@ -490,7 +491,7 @@ function missingTime(label: string, what: string, links: number): ScheduleRecord
   const left = links === 0 ? 'it is left out' : `it and its ${links} speaker link(s) are left out`;
   return {
     problem: {
-      code: 'SCHEDULE_SESSION_TIME_MISSING',
+      code: CODE.SCHEDULE_SESSION_TIME_MISSING,
       message: `${label} has ${what}: ${left}; add its time in the export`,
     },
   };

@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import type { Logger } from '../../log/logger.js';
 import type { Source, SourceItem } from '../source-row.js';
 import { SourceError } from '../source-error.js';
@@ -39,7 +40,7 @@ async function* readSchedule(options: ScheduleSourceOptions): AsyncGenerator<Sou
   const text = await readScheduleText(options);
   if (text.trim() === '') {
     throw new SourceError(`${where} is empty: export the schedule again, or check the path`, {
-      code: 'SCHEDULE_EMPTY_FILE',
+      code: CODE.SCHEDULE_EMPTY_FILE,
     });
   }
   let items: LocatedScheduleItem[];
@@ -112,6 +113,6 @@ function validate<T extends z.ZodType>(schema: T, value: unknown, where: string,
     .map((issue) => `${issue.path.join('.') || '(top)'}: ${issue.message}`)
     .join('; ');
   throw new SourceError(`${where} does not look like the expected export (${problems}): ${hint}`, {
-    code: 'SCHEDULE_UNEXPECTED_SHAPE',
+    code: CODE.SCHEDULE_UNEXPECTED_SHAPE,
   });
 }

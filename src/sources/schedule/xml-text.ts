@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import { XMLValidator } from 'fast-xml-parser';
 import { SourceError } from '../source-error.js';
 
@@ -38,12 +39,12 @@ export function checkWellFormedXml(xml: string, where: string): void {
     const inside = names.length > 0 ? ` inside <${names.join('> › <')}>` : '';
     throw new SourceError(
       `${where} is cut short: it ends at line ${lastLine}${inside}: download or export it again`,
-      { code: 'SCHEDULE_INVALID_XML' },
+      { code: CODE.SCHEDULE_INVALID_XML },
     );
   }
   throw new SourceError(
     `${where} is not well-formed XML at line ${line}, column ${col}: ${humanXmlProblem(msg)}: fix the file or export it again`,
-    { code: 'SCHEDULE_INVALID_XML' },
+    { code: CODE.SCHEDULE_INVALID_XML },
   );
 }
 

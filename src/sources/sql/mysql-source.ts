@@ -1,5 +1,6 @@
 import mysql from 'mysql2';
 import type { Connection, FieldPacket, TypeCastField } from 'mysql2';
+import { CODE } from '../../errors/codes.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import { redactUrl } from '../../log/redaction.js';
 import type { Source, SourceItem } from '../source-row.js';
@@ -60,7 +61,7 @@ async function* readMysql(
     throw new SourceError(
       `cannot connect to MySQL with the URL in ${options.urlEnv}: ${redactUrl(messageOf(error))}`,
       {
-        code: 'SOURCE_DB_UNREACHABLE',
+        code: CODE.SOURCE_DB_UNREACHABLE,
         retryable: true,
       },
     );
@@ -124,7 +125,7 @@ function queryFailed(label: string, error: unknown): SourceError {
   return new SourceError(
     `${label} failed in MySQL: ${redactUrl(messageOf(error))}: fix the query in the job file`,
     {
-      code: 'SOURCE_QUERY_FAILED',
+      code: CODE.SOURCE_QUERY_FAILED,
       cause: error,
     },
   );

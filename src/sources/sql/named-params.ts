@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 
 export type SqlParamValue = string | number | boolean | null;
@@ -69,7 +70,7 @@ export function bindNamedParams(
     const names = [...missing].map((name) => `:${name}`).join(', ');
     throw new ConfigError(
       `the query uses ${names} but params: does not give ${missing.size === 1 ? 'it' : 'them'}: add ${missing.size === 1 ? 'it' : 'them'} under params:`,
-      { code: 'SOURCE_QUERY_PARAM_MISSING' },
+      { code: CODE.SOURCE_QUERY_PARAM_MISSING },
     );
   }
   return { text, values };

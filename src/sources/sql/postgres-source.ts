@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { CODE } from '../../errors/codes.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import type { Logger } from '../../log/logger.js';
 import { redactUrl } from '../../log/redaction.js';
@@ -62,7 +63,7 @@ async function* readPostgres(
   } catch (error) {
     throw new SourceError(
       `cannot connect to PostgreSQL with the URL in ${options.urlEnv}: ${redactUrl(messageOf(error))}`,
-      { code: 'SOURCE_DB_UNREACHABLE', retryable: true },
+      { code: CODE.SOURCE_DB_UNREACHABLE, retryable: true },
     );
   }
   const batchSize = options.batchSize ?? 1000;
@@ -100,7 +101,7 @@ async function run(
     throw new SourceError(
       `${label} failed in PostgreSQL: ${redactUrl(messageOf(error))}: fix the query in the job file`,
       {
-        code: 'SOURCE_QUERY_FAILED',
+        code: CODE.SOURCE_QUERY_FAILED,
         cause: error,
       },
     );

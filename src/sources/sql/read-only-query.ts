@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { skipQuoted, type PlaceholderStyle } from './named-params.js';
 
@@ -13,7 +14,7 @@ export function assertReadOnlyQuery(query: string, style: PlaceholderStyle, labe
   throw new ConfigError(
     `the source ${label} ${problem}: only a SELECT or WITH … SELECT is allowed (evsync never writes to a source): ` +
       'fix the query in the job file',
-    { code: 'SOURCE_QUERY_NOT_READ_ONLY' },
+    { code: CODE.SOURCE_QUERY_NOT_READ_ONLY },
   );
 }
 
