@@ -49,8 +49,10 @@ export interface NewRun {
 }
 
 export interface RunRecord {
-  /** Sortable and readable, e.g. `20261122-014512-7f3a`. */
+  /** Readable, e.g. `20261122-014512-7f3a`; sortable by time only to the second. */
   id: string;
+  /** Creation order in this ledger: what "a later run" means (never `startedAt`). */
+  seq: number;
   jobName: string;
   mode: RunMode;
   status: RunStatus;
@@ -198,6 +200,19 @@ export interface ResultWriter {
   readonly written: number;
 }
 
+export interface LockJobOptions {
+  /** Wait for a held lock instead of failing; called once with who holds it, in words. */
+  wait?: (holder: string) => void;
+}
+
+/** A job's lock, held until released (see `Ledger.lockJob`). */
+export interface JobLock {
+  readonly jobName: string;
+  /** Notes the run the holder works on, so that a process kept out is told which. */
+  holding(runId: string): Promise<void>;
+  release(): Promise<void>;
+}
+
 export interface Ledger {
   /** `embedded` (PGlite) or `postgres`. */
   readonly kind: 'embedded' | 'postgres';
@@ -216,7 +231,17 @@ export interface Ledger {
    * `EVSYNC_RUN_BUSY` when another holds it. Resolves to the release.
    */
   claimRun(runId: string): Promise<() => Promise<void>>;
-  /** Newest first. @defaultValue limit 20 */
+  /**
+   * Takes the job's lock: while it is held, no other run, resume or retry of the job goes
+   * ahead in any process sharing this ledger, on any machine. PostgreSQL: a session
+   * advisory lock on a connection of its own, so a process that dies (`kill -9`) lets go
+   * of it with its connection; embedded: the folder lock keeps other processes out, and
+   * this process's holders are kept in memory. Without `wait`, a held lock throws
+   * `EVSYNC_JOB_BUSY` naming the holder; with it, `wait` is told who holds it, once, and
+   * the call returns when the holder lets go.
+   */
+  lockJob(jobName: string, options?: LockJobOptions): Promise<JobLock>;
+  /** Newest first (by `seq`). @defaultValue limit 20 */
   listRuns(limit?: number): Promise<RunRecord[]>;
 
   /** Batched. Re-recording the same `(kind, key)` of a run replaces it. */
@@ -263,9 +288,9 @@ export interface Ledger {
   /** Last-synced hash per key. */
   loadHashes(kind: IntentKind): Promise<Map<string, string>>;
   /**
-   * `kind` + `\u0000` + `key` of every key that a run of the same job, started after this
-   * one, ended with a success or a delete (a retry only when the run it retries started
-   * after this one too): the source as read later, which a resume or a retry of this run
+   * `kind` + `\u0000` + `key` of every key that a run of the same job, created after this
+   * one (by `seq`), ended with a success or a delete (a retry only when the run it retries
+   * was created after this one too): the source as read later, which a resume or a retry of this run
    * must not overwrite with older content.
    */
   handledLater(runId: string): Promise<Set<string>>;

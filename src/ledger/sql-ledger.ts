@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { IntentKind } from '../mapping/intent.js';
 import { isSecretName, redactParams } from '../log/redaction.js';
 import type {
@@ -5,7 +6,9 @@ import type {
   HashEntry,
   IntentResultInput,
   IntentResultRecord,
+  JobLock,
   Ledger,
+  LockJobOptions,
   NewRun,
   PendingFilter,
   PlannedIntent,
@@ -19,7 +22,7 @@ import type {
   RunResultCounts,
   RunStatus,
 } from './ledger.js';
-import { LedgerError, unknownRunError } from './ledger-error.js';
+import { LedgerBusyError, LedgerError, unknownRunError } from './ledger-error.js';
 import {
   toNumber,
   toPlannedIntentRecord,
@@ -94,6 +97,59 @@ export class SqlLedger implements Ledger {
       );
     }
     return release;
+  }
+
+  async lockJob(jobName: string, options: LockJobOptions = {}): Promise<JobLock> {
+    const name = `job:${jobName}`;
+    let release = await this.sql().tryLock(name);
+    if (release === undefined) {
+      const holder = await this.jobHolder(jobName);
+      if (options.wait === undefined) throw jobBusy(jobName, holder);
+      options.wait(`job "${jobName}" is being run by ${holder.text}`);
+      release = await this.sql().tryLock(name, { wait: true });
+      if (release === undefined) throw jobBusy(jobName, await this.jobHolder(jobName));
+    }
+    const unlock = release;
+    try {
+      await this.sql().query(q.NOTE_JOB_LOCK, [jobName, process.pid, hostname()]);
+    } catch (error) {
+      await unlock();
+      throw error;
+    }
+    let released = false;
+    return {
+      jobName,
+      holding: async (runId) => {
+        await this.sql().query(q.NOTE_JOB_LOCK_RUN, [jobName, runId]);
+      },
+      release: async () => {
+        if (released) return;
+        released = true;
+        await unlock();
+      },
+    };
+  }
+
+  /** Who holds a job's lock, as the holder noted it (see `NOTE_JOB_LOCK`), in words. */
+  private async jobHolder(jobName: string): Promise<JobHolder> {
+    const rows = await this.sql().query<{
+      run_id: string | null;
+      pid: number;
+      host: string;
+      locked_at: Date;
+    }>(q.SELECT_JOB_LOCK, [jobName]);
+    const row = rows[0];
+    if (row === undefined) return { text: 'another evsync process' };
+    const since = new Date(row.locked_at).toISOString().replace('T', ' ').slice(0, 19);
+    const where = `process ${row.pid} on ${row.host}`;
+    return {
+      text:
+        row.run_id === null
+          ? `another evsync process (${where}, planning since ${since} UTC)`
+          : `run ${row.run_id} (${where}, since ${since} UTC)`,
+      pid: row.pid,
+      host: row.host,
+    };
   }
 
   async listRuns(limit = 20): Promise<RunRecord[]> {
@@ -279,6 +335,26 @@ export class SqlLedger implements Ledger {
     }
     return this.db;
   }
+}
+
+interface JobHolder {
+  text: string;
+  pid?: number;
+  host?: string;
+}
+
+function jobBusy(jobName: string, holder: JobHolder): LedgerBusyError {
+  const stop =
+    holder.pid === undefined
+      ? 'stop it (Ctrl-C in its terminal)'
+      : `stop it (Ctrl-C in its terminal, or \`kill ${holder.pid}\` on ${holder.host ?? 'its machine'})`;
+  return new LedgerBusyError(
+    `Job "${jobName}" is already being run by ${holder.text}: two runs of one job at once would send its rows twice. ` +
+      `Wait for it with --wait (run, resume and retry then wait for it to end and go on), or ${stop}; ` +
+      'a run that was killed lets go of the job at once.',
+    'EVSYNC_JOB_BUSY',
+    `job "${jobName}" is being run by ${holder.text}`,
+  );
 }
 
 async function inChunks(tx: SqlExecutor, statement: string, rows: readonly object[]): Promise<void> {

@@ -11,7 +11,7 @@ import { isSuccess, rowResult } from './intent-result.js';
 import { PLATFORM_DOWN_CODES } from './platform-down.js';
 import { leaveHandledLater } from './handled-later.js';
 import { restoreIntents } from './restore-params.js';
-import { whileClaimed } from './run-claim.js';
+import { whileClaimed, whileJobLocked } from './run-claim.js';
 import type { RunSummary } from './run-summary.js';
 import { totalsOf } from './run-summary.js';
 
@@ -24,13 +24,17 @@ import { totalsOf } from './run-summary.js';
  * run (a retry, the job's next run) has posted since is not posted again.
  */
 export async function resumeRun(deps: EngineDeps, runId: string): Promise<RunSummary> {
-  if (!(await deps.ledger.getRun(runId))) throw unknownRunError(runId);
-  return whileClaimed(deps.ledger, runId, async () => {
-    // Read again once claimed: the run may have ended between the first read and the claim.
-    const run = await deps.ledger.getRun(runId);
-    if (!run) throw unknownRunError(runId);
-    return resumeClaimed(deps, run);
-  });
+  const stored = await deps.ledger.getRun(runId);
+  if (!stored) throw unknownRunError(runId);
+  return whileJobLocked(deps, stored.jobName, (lock) =>
+    whileClaimed(deps.ledger, runId, async () => {
+      // Read again once claimed: the run may have ended between the first read and the claim.
+      const run = await deps.ledger.getRun(runId);
+      if (!run) throw unknownRunError(runId);
+      await lock.holding(runId);
+      return resumeClaimed(deps, run);
+    }),
+  );
 }
 
 async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSummary> {

@@ -8,7 +8,8 @@ import { executeAndFinish, isParentKind } from './execute-and-finish.js';
 import { leaveHandledLater } from './handled-later.js';
 import { rowResult } from './intent-result.js';
 import { restoreIntents } from './restore-params.js';
-import { whileClaimed } from './run-claim.js';
+import type { JobLock } from '../../ledger/ledger.js';
+import { whileClaimed, whileJobLocked } from './run-claim.js';
 import type { RunSummary } from './run-summary.js';
 
 export interface RetryFilter {
@@ -33,13 +34,16 @@ export async function retryRun(
   const { ledger } = deps;
   const base = await ledger.getRun(runId);
   if (!base) throw unknownRunError(runId);
-  return whileClaimed(ledger, runId, () => retryClaimed(deps, base, filter));
+  return whileJobLocked(deps, base.jobName, (lock) =>
+    whileClaimed(ledger, runId, () => retryClaimed(deps, base, filter, lock)),
+  );
 }
 
 async function retryClaimed(
   deps: EngineDeps,
   base: RunRecord,
   filter: RetryFilter,
+  lock: JobLock,
 ): Promise<RunSummary | undefined> {
   const { ledger } = deps;
   const runId = base.id;
@@ -64,6 +68,7 @@ async function retryClaimed(
       filter: { since: filter.since?.toISOString(), kinds: filter.kinds, keys: filter.keys },
     },
   });
+  await lock.holding(run.id);
   return whileClaimed(ledger, run.id, async () => {
     await ledger.recordPlannedIntents(run.id, work);
     const preResults = [

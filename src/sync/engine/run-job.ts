@@ -1,3 +1,4 @@
+import type { JobLock } from '../../ledger/ledger.js';
 import type { LoadedJob } from '../job-file.js';
 import { buildPlan, loadKnownState } from '../plan/build-plan.js';
 import { DeleteThresholdError } from '../plan/delete-threshold-error.js';
@@ -11,7 +12,7 @@ import type { EngineDeps } from './engine-deps.js';
 import { executeAndFinish } from './execute-and-finish.js';
 import { rowResult } from './intent-result.js';
 import { recordPlanInOrder } from './plan-recorder.js';
-import { whileClaimed } from './run-claim.js';
+import { whileClaimed, whileJobLocked } from './run-claim.js';
 import type { RunSummary } from './run-summary.js';
 
 export interface RunJobOptions {
@@ -59,9 +60,14 @@ export async function planJob(
 
 /**
  * One run of a job: plan, record the plan (so that a `kill -9` loses nothing), send what
- * changed phase by phase, record a result for every intent.
+ * changed phase by phase, record a result for every intent. The job's lock is held from
+ * before the plan reads the ledger to the end: see `whileJobLocked`.
  */
 export async function runJob(deps: EngineDeps, options: RunJobOptions): Promise<RunSummary> {
+  return whileJobLocked(deps, options.job.name, (lock) => runLocked(deps, options, lock));
+}
+
+async function runLocked(deps: EngineDeps, options: RunJobOptions, lock: JobLock): Promise<RunSummary> {
   const { ledger, logger } = deps;
   const { job } = options;
   const runOptions = {
@@ -93,6 +99,7 @@ export async function runJob(deps: EngineDeps, options: RunJobOptions): Promise<
     mode: job.mode,
     options: { ...runOptions, planned: plannedCount },
   });
+  await lock.holding(run.id);
   logger?.info(
     {
       runId: run.id,
