@@ -34,6 +34,7 @@ import {
 } from './ledger-rows.js';
 import * as q from './ledger-sql.js';
 import { prepareResultBatch } from './result-batch.js';
+import { storableJson } from './storable-json.js';
 import { reopenResults, selectPending, selectPlannedByResult, selectResults } from './result-query.js';
 import { BatchResultWriter } from './result-writer.js';
 import { newRunId } from './run-id.js';
@@ -57,7 +58,7 @@ export class SqlLedger implements Ledger {
   ) {}
 
   async createRun(run: NewRun): Promise<RunRecord> {
-    const params = (id: string): unknown[] => [id, run.jobName, run.mode, JSON.stringify(run.options ?? {})];
+    const params = (id: string): unknown[] => [id, run.jobName, run.mode, storableJson(run.options ?? {})];
     let created: RunRecord;
     try {
       created = toRunRecord(one(await this.sql().query<RunRow>(q.INSERT_RUN, params(newRunId()))));
@@ -175,7 +176,7 @@ export class SqlLedger implements Ledger {
     );
     await this.sql().transaction(async (tx) => {
       for (let start = 0; start < rows.length; start += CHUNK) {
-        await tx.query(q.INSERT_PLANNED, [runId, JSON.stringify(rows.slice(start, start + CHUNK))]);
+        await tx.query(q.INSERT_PLANNED, [runId, storableJson(rows.slice(start, start + CHUNK))]);
       }
     });
   }
@@ -196,7 +197,7 @@ export class SqlLedger implements Ledger {
   ): Promise<void> {
     if (intents.length === 0) return;
     const marks = intents.map(({ kind, key }) => ({ kind, key }));
-    await this.sql().query(q.MARK_SEND_STARTED, [runId, JSON.stringify(marks)]);
+    await this.sql().query(q.MARK_SEND_STARTED, [runId, storableJson(marks)]);
   }
 
   async reopenIntents(runId: string, filter: ResultFilter): Promise<number> {
@@ -216,13 +217,13 @@ export class SqlLedger implements Ledger {
     await this.requireRuns(results.map((result) => result.runId));
     // One statement is atomic by itself; bigger inputs are chunked inside one transaction.
     if (results.length <= CHUNK) {
-      await db.query(q.RECORD_RESULTS, [JSON.stringify(prepareResultBatch(results))]);
+      await db.query(q.RECORD_RESULTS, [storableJson(prepareResultBatch(results))]);
       return;
     }
     await db.transaction(async (tx) => {
       for (let start = 0; start < results.length; start += CHUNK) {
         const batch = prepareResultBatch(results.slice(start, start + CHUNK));
-        await tx.query(q.RECORD_RESULTS, [JSON.stringify(batch)]);
+        await tx.query(q.RECORD_RESULTS, [storableJson(batch)]);
       }
     });
   }
@@ -359,7 +360,7 @@ function jobBusy(jobName: string, holder: JobHolder): LedgerBusyError {
 
 async function inChunks(tx: SqlExecutor, statement: string, rows: readonly object[]): Promise<void> {
   for (let start = 0; start < rows.length; start += CHUNK) {
-    await tx.query(statement, [JSON.stringify(rows.slice(start, start + CHUNK))]);
+    await tx.query(statement, [storableJson(rows.slice(start, start + CHUNK))]);
   }
 }
 

@@ -100,10 +100,15 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
   // chunk of the plan is recorded); the rest was never sent and only a new run plans it.
   const reason =
     `the run was stopped while its plan was being recorded: ${cut.recorded} of ${cut.planned} intents ` +
-    `were recorded, and those are finished now; the other ${cut.planned - cut.recorded} were never sent. ` +
-    'Run the job again to send them (nothing is sent twice).';
+    `were recorded, and those are finished now; the other ${cut.planned - cut.recorded} were never sent`;
   deps.logger?.warn({ runId, ...cut }, 'resumed run had a plan cut short');
-  return { ...summary, run: await ledger.finishRun(runId, 'aborted'), stopped: 'aborted', reason };
+  return {
+    ...summary,
+    run: await ledger.finishRun(runId, 'aborted'),
+    stopped: 'aborted',
+    reason,
+    nextStep: 'Run the job again to send them (nothing is sent twice).',
+  };
 }
 
 /**

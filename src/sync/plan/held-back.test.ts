@@ -293,7 +293,10 @@ describe('check-ins whose answer was lost', () => {
     expect(own.work.map((item) => item.key)).toEqual(['k', 'm']);
     // Any other run sees both as lost in r1, as the holds said.
     const other = await guardCheckIns(ledger, [planned('k'), planned('m')], 'r9');
-    expect(other.held.map((row) => row.message.match(/(?:lost in run|run) (r\d+)/)?.[1])).toEqual(['r1', 'r1']);
+    expect(other.held.map((row) => row.message.match(/(?:lost in run|run) (r\d+)/)?.[1])).toEqual([
+      'r1',
+      'r1',
+    ]);
   });
 
   it('holds back a check-in marked as being sent in a run cut off and not resumed yet', async () => {

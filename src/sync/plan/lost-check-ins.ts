@@ -85,7 +85,8 @@ async function lossesIn(
       unansweredHere.push(record.key);
   }
   // Finished runs without failures have nothing to say (their counts tell).
-  if (run.finishedAt !== null && !run.counts.failed) return { lostHere, unansweredHere, heldHere, refusedHere };
+  if (run.finishedAt !== null && !run.counts.failed)
+    return { lostHere, unansweredHere, heldHere, refusedHere };
   for (const failure of await ledger.results(run.id, { kinds: ['check_in'], actions: ['failed'] })) {
     if (failure.errorCode === CHECK_IN_OUTCOME_UNKNOWN) lostHere.push(failure.key);
     else if (failure.errorCode === CHECK_IN_HELD_BACK) heldHere.push(failure.key);
