@@ -2,7 +2,7 @@ import type { Ledger, PlannedIntent, PlannedIntentRecord, RunRecord } from '../.
 import { messageOf } from '../../errors/evsync-error.js';
 import type { Intent } from '../../mapping/intent.js';
 import { loadJobFile } from '../job-file.js';
-import { hashIntent } from '../plan/params-hash.js';
+import { HASH_KEY_PURPOSE, hashIntent } from '../plan/params-hash.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import { collectIntents } from './collect-intents.js';
 import type { EngineDeps } from './engine-deps.js';
@@ -37,10 +37,11 @@ export async function restoreIntents(
   if (secret.length === 0) return { items, unsendable: [] };
 
   const source = await readSourceAgain(deps, run);
+  const hashKey = deps.platform.deriveKey?.(HASH_KEY_PURPOSE);
   const unsendable: RowResult[] = [];
   for (const record of secret) {
     const fresh = 'intents' in source ? source.intents.get(idOf(record)) : undefined;
-    if (fresh !== undefined && hashIntent(fresh.op, fresh.params) === record.hash) {
+    if (fresh !== undefined && hashIntent(fresh.op, fresh.params, hashKey) === record.hash) {
       items.set(record, { ...plannedOf(record), params: fresh.params });
       continue;
     }

@@ -2,6 +2,7 @@ import type { JobLock } from '../../ledger/ledger.js';
 import type { LoadedJob } from '../job-file.js';
 import { buildPlan, loadKnownState } from '../plan/build-plan.js';
 import { DeleteThresholdError } from '../plan/delete-threshold-error.js';
+import { HASH_KEY_PURPOSE } from '../plan/params-hash.js';
 import { describeThreshold } from '../plan/mirror-deletes.js';
 import type { PlanSummary } from '../plan/plan-summary.js';
 import { summarizePlan } from '../plan/plan-summary.js';
@@ -30,7 +31,11 @@ export interface PlannedJob {
 
 /** Reads the sources and plans against the ledger, without sending or recording anything. */
 export async function planJob(
-  deps: Pick<EngineDeps, 'ledger' | 'logger'> & { vendor: string },
+  deps: Pick<EngineDeps, 'ledger' | 'logger'> & {
+    vendor: string;
+    /** See `BuildPlanInput.hashKey`. */
+    hashKey?: Uint8Array | undefined;
+  },
   options: RunJobOptions,
 ): Promise<PlannedJob> {
   const collected =
@@ -52,6 +57,7 @@ export async function planJob(
       mode: options.job.mode,
       threshold: options.job.delete_threshold,
       force: options.force ?? false,
+      ...(deps.hashKey ? { hashKey: deps.hashKey } : {}),
     },
     known,
   );
@@ -78,7 +84,10 @@ async function runLocked(deps: EngineDeps, options: RunJobOptions, lock: JobLock
   };
   let planned: PlannedJob;
   try {
-    planned = await planJob({ ...deps, vendor: deps.platform.vendor }, options);
+    planned = await planJob(
+      { ...deps, vendor: deps.platform.vendor, hashKey: deps.platform.deriveKey?.(HASH_KEY_PURPOSE) },
+      options,
+    );
   } catch (error) {
     if (error instanceof DeleteThresholdError) {
       // Shown in `evsync runs` so that a nightly abort is visible, with nothing sent.
