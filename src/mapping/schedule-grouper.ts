@@ -1,5 +1,5 @@
-import type { FlatParams } from '../platform/params.js';
-import { describeOrigin, type RowOrigin } from '../sources/source-row.js';
+import type { FlatParams } from '../model/params.js';
+import { describeOrigin, type RowOrigin } from '../model/row-origin.js';
 import type { DraftProblem, IntentDraft } from './loaded-mapping.js';
 import type { DuplicateItem, GroupedItem, MappedItem } from './mapped-item.js';
 import { checkDraft, columnOf, locateProblem } from './validate-draft.js';

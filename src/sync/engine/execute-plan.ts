@@ -1,7 +1,8 @@
-import type { PlannedIntent, ResultWriter } from '../../ledger/ledger.js';
+import type { ResultWriter } from '../../ledger/result-writer.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import type { Logger } from '../../log/logger.js';
-import { PARENT_KINDS } from '../../mapping/intent.js';
+import { isParentKind } from '../../model/intent.js';
 import { PARENT_MISSING, type DependencyGate } from '../phases/dependency-gate.js';
 import type { PhaseName } from '../phases/sync-phases.js';
 import { PHASES, splitByPhase } from '../phases/sync-phases.js';
@@ -52,8 +53,6 @@ export interface ExecuteResult {
   nextStep?: string;
   processed: number;
 }
-
-const parentKinds: ReadonlySet<string> = new Set(PARENT_KINDS);
 
 /**
  * A resume sends only what the plan recorded, so it cannot send what a plan that failed to
@@ -146,9 +145,9 @@ async function runOne(item: PlannedIntent, options: ExecuteOptions): Promise<Pro
   const outcome: ProcessOutcome = missing
     ? { action: 'skipped', errorCode: PARENT_MISSING, message: missing.message, attempts: 0 }
     : await processIntent(item, options.context);
-  if (parentKinds.has(item.kind) && item.plannedAction !== 'delete') {
+  if (isParentKind(item.kind) && item.plannedAction !== 'delete') {
     options.gate.settle(
-      { kind: item.kind as 'user' | 'event', clientId: item.key },
+      { kind: item.kind, clientId: item.key },
       isSuccess(outcome.action),
       outcome.message ?? outcome.action,
     );

@@ -1,4 +1,4 @@
-import type { Intent } from '../../mapping/intent.js';
+import type { Intent } from '../../model/intent.js';
 
 /**
  * A schedule intent as single RSVPs (`schedule_mode: rsvp`): one add per listed event,

@@ -1,6 +1,6 @@
 import { createHmac, hash, randomUUID } from 'node:crypto';
 import { isSecretName } from '../../log/redaction.js';
-import type { FlatParams } from '../../platform/params.js';
+import type { FlatParams } from '../../model/params.js';
 
 /** The purpose `SyncPlatform.deriveKey` derives the key of secret-bearing hashes for. */
 export const HASH_KEY_PURPOSE = 'evsync ledger change hash v1';

@@ -1,5 +1,5 @@
 import { EvsyncError } from '../../errors/evsync-error.js';
-import type { FlatParams } from '../../platform/params.js';
+import type { FlatParams } from '../../model/params.js';
 import { isAlreadyThere, isStatus } from './process-outcome.js';
 import type { Processor, ProcessorContext } from './processor.js';
 import { isRemoval, splitLinkKey } from './processor.js';

@@ -1,4 +1,4 @@
-import type { PlannedIntent } from '../../ledger/ledger.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { IdCache } from './id-cache.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
 import type { SyncPlatform } from './sync-platform.js';

@@ -1,4 +1,4 @@
-import type { FlatParams } from '../../platform/params.js';
+import type { FlatParams } from '../../model/params.js';
 import { isStatus } from './process-outcome.js';
 import type { Processor } from './processor.js';
 import { isRemoval, splitLinkKey } from './processor.js';

@@ -1,6 +1,6 @@
 import { EvsyncError } from '../../errors/evsync-error.js';
 import type { MemberRef } from '../../platform/member-ref.js';
-import type { FlatParams } from '../../platform/params.js';
+import type { FlatParams } from '../../model/params.js';
 import type { CallCounter } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
 import type { Processor, ProcessorContext } from './processor.js';

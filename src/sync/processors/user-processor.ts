@@ -1,5 +1,5 @@
-import type { PlannedIntent } from '../../ledger/ledger.js';
-import type { FlatParams } from '../../platform/params.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
+import type { FlatParams } from '../../model/params.js';
 import type { PlatformUser } from '../../platform/response-schemas.js';
 import { emailParam, passwordParam } from '../../platform/vendor.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
