@@ -21,6 +21,8 @@ import type { ResultWriter, ResultWriterOptions } from './result-writer.js';
 export interface LockJobOptions {
   /** Wait for a held lock instead of failing; called once with who holds it, in words. */
   wait?: (holder: string) => void;
+  /** Gives up a wait: `EVSYNC_JOB_BUSY`, nothing run. */
+  signal?: AbortSignal;
 }
 
 /** A job's lock, held until released (see `Ledger.lockJob`). */

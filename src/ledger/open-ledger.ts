@@ -28,6 +28,8 @@ export interface OpenLedgerOptions {
    * to be let go instead of failing; called once with who holds it. A server ledger never waits here.
    */
   wait?: (reason: string) => void;
+  /** Gives up that wait (Ctrl-C): the busy error is thrown. */
+  signal?: AbortSignal;
 }
 
 /** How often a busy embedded ledger is tried again while waiting for it. */
@@ -49,20 +51,21 @@ export async function openLedger(options: OpenLedgerOptions = {}): Promise<Ledge
     return ready(client, 'postgres', describeDatabase(databaseUrl, options.schema));
   }
   const dataDir = resolve(options.dataDir ?? nonEmpty(env.EVSYNC_DATA_DIR) ?? './.evsync');
-  const { client, clusterDir } = await openEmbedded(dataDir, options.wait);
+  const { client, clusterDir } = await openEmbedded(dataDir, options.wait, options.signal);
   return ready(client, 'embedded', `embedded ledger in ${clusterDir}`);
 }
 
 async function openEmbedded(
   dataDir: string,
   wait: ((reason: string) => void) | undefined,
+  signal: AbortSignal | undefined,
 ): ReturnType<typeof openPgliteClient> {
   let told = false;
   for (;;) {
     try {
       return await openPgliteClient(dataDir);
     } catch (error) {
-      if (wait === undefined || !(error instanceof LedgerBusyError)) throw error;
+      if (wait === undefined || signal?.aborted || !(error instanceof LedgerBusyError)) throw error;
       if (!told) wait(error.holder);
       told = true;
       await new Promise((resolve) => setTimeout(resolve, BUSY_POLL_MS));

@@ -77,6 +77,7 @@ export async function openPgClient(options: PgClientOptions): Promise<SqlClient>
       }
     },
     tryLock: async (name, lockOptions = {}) => {
+      if (lockOptions.signal?.aborted) return undefined;
       // A session-level advisory lock on a connection of its own: held as long as the
       // run goes on without taking one of the pool's, and let go if the process dies.
       const conn = new pg.Client({
@@ -92,6 +93,9 @@ export async function openPgClient(options: PgClientOptions): Promise<SqlClient>
       const keyArgs =
         "hashtext(coalesce(current_schema(), '') || ':' || $1), hashtext($1 || ':' || coalesce(current_schema(), ''))";
       let row: { ok: boolean } | undefined;
+      // Giving up a wait (Ctrl-C) ends the connection, and with it the waiting statement.
+      const giveUp = (): void => void conn.end().catch(() => undefined);
+      lockOptions.signal?.addEventListener('abort', giveUp, { once: true });
       try {
         await conn.connect();
         [row] = (
@@ -104,11 +108,14 @@ export async function openPgClient(options: PgClientOptions): Promise<SqlClient>
         ).rows;
       } catch (error) {
         await conn.end().catch(() => undefined);
+        if (lockOptions.signal?.aborted) return undefined;
         throw new LedgerError(`Could not lock ${name} in the PostgreSQL ledger: ${messageOf(error)}`, {
           code: 'EVSYNC_LEDGER_UNAVAILABLE',
           retryable: true,
           cause: error,
         });
+      } finally {
+        lockOptions.signal?.removeEventListener('abort', giveUp);
       }
       if (row?.ok !== true) {
         await conn.end().catch(() => undefined);

@@ -71,7 +71,7 @@ export async function openPgliteClient(dataDir: string): Promise<EmbeddedClientH
     // The folder lock keeps other processes out of the store: locks are this process's.
     tryLock: async (name, lockOptions = {}) => {
       while (held.has(name)) {
-        if (lockOptions.wait !== true) return undefined;
+        if (lockOptions.wait !== true || lockOptions.signal?.aborted) return undefined;
         await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
       }
       held.add(name);

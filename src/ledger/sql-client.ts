@@ -17,8 +17,11 @@ export interface SqlClient extends SqlExecutor {
   /**
    * Takes a named lock that every process sharing the store sees: its release, or
    * undefined when someone holds it. With `wait`, waits until the holder lets go instead
-   * (never undefined). A process that dies lets it go.
+   * (undefined only if `signal` aborts first). A process that dies lets it go.
    */
-  tryLock(name: string, options?: { wait?: boolean }): Promise<(() => Promise<void>) | undefined>;
+  tryLock(
+    name: string,
+    options?: { wait?: boolean; signal?: AbortSignal },
+  ): Promise<(() => Promise<void>) | undefined>;
   close(): Promise<void>;
 }

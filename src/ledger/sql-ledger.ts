@@ -98,8 +98,17 @@ export class SqlLedger implements Ledger {
       const holder = await this.jobHolder(jobName);
       if (options.wait === undefined) throw jobBusy(jobName, holder);
       options.wait(`job "${jobName}" is being run by ${holder.text}`);
-      release = await this.sql().tryLock(name, { wait: true });
-      if (release === undefined) throw jobBusy(jobName, await this.jobHolder(jobName));
+      release = await this.sql().tryLock(name, {
+        wait: true,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      if (release === undefined) {
+        throw new LedgerBusyError(
+          `Stopped while waiting for job "${jobName}" (run by ${holder.text}): nothing was run.`,
+          'EVSYNC_JOB_BUSY',
+          `job "${jobName}" is being run by ${holder.text}`,
+        );
+      }
     }
     const unlock = release;
     try {

@@ -102,8 +102,14 @@ export async function withStoredRunEngine(
   work: (engine: OpenEngine) => Promise<void>,
   wait?: (holder: string) => void,
 ): Promise<void> {
-  const ledger = await openLedger(wait ? { wait } : {});
   const signals = stopOnSignals(announceStop);
+  let ledger: Ledger;
+  try {
+    ledger = await openLedger(wait ? { wait, signal: signals.signal } : {});
+  } catch (error) {
+    signals.dispose();
+    throw error;
+  }
   try {
     const run = await ledger.getRun(runId);
     if (!run) throw unknownRunError(runId);

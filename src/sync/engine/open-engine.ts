@@ -43,7 +43,11 @@ export async function openEngine(options: OpenEngineOptions): Promise<OpenEngine
     });
   let ledger: Ledger;
   try {
-    ledger = options.ledger ?? (await openLedger(options.wait ? { wait: options.wait } : {}));
+    ledger =
+      options.ledger ??
+      (await openLedger(
+        options.wait ? { wait: options.wait, ...(options.signal ? { signal: options.signal } : {}) } : {},
+      ));
   } catch (error) {
     if (!options.client) await client.close();
     throw error;

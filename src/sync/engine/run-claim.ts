@@ -24,11 +24,14 @@ export async function whileClaimed<T>(
  * unless `waitForJob` is given: then it is told who holds it and the lock is waited for.
  */
 export async function whileJobLocked<T>(
-  deps: { ledger: Pick<Ledger, 'lockJob'>; waitForJob?: (holder: string) => void },
+  deps: { ledger: Pick<Ledger, 'lockJob'>; waitForJob?: (holder: string) => void; signal?: AbortSignal },
   jobName: string,
   work: (lock: JobLock) => Promise<T>,
 ): Promise<T> {
-  const lock = await deps.ledger.lockJob(jobName, deps.waitForJob ? { wait: deps.waitForJob } : {});
+  const lock = await deps.ledger.lockJob(
+    jobName,
+    deps.waitForJob ? { wait: deps.waitForJob, ...(deps.signal ? { signal: deps.signal } : {}) } : {},
+  );
   try {
     return await work(lock);
   } finally {

@@ -133,6 +133,14 @@ export function describeLedgerConformance(
         expect(told[0]).toMatch(
           new RegExp(`^job "${job}" is being run by run ${run.id} \\(process ${process.pid} on `),
         );
+        const stop = new AbortController();
+        const givenUp = l.lockJob(job, { wait: () => undefined, signal: stop.signal });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        stop.abort();
+        await expect(givenUp).rejects.toMatchObject({
+          code: 'EVSYNC_JOB_BUSY',
+          message: expect.stringContaining(`Stopped while waiting for job "${job}"`),
+        });
         await lock.release();
         await (await waited).release();
       });
