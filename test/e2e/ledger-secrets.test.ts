@@ -88,7 +88,7 @@ describe('the ledger lets nobody test a password guess', () => {
         const rightGuess = guessHash(intent.params, password(i));
         expect(intent.hash).not.toBe(rightGuess);
         expect(synced.get(intent.key)).not.toBe(rightGuess);
-        expect(synced.get(intent.key)).toMatch(/^k1:[0-9a-f]{64}$/);
+        expect(synced.get(intent.key)).toMatch(/^k1:[0-9a-f]{8}:[0-9a-f]{64}$/);
       }
     } finally {
       await ledger.close();

@@ -5,7 +5,10 @@ import type { FlatParams } from '../../model/params.js';
 /** The purpose `SyncPlatform.deriveKey` derives the key of secret-bearing hashes for. */
 export const HASH_KEY_PURPOSE = 'evsync ledger change hash v1';
 
-/** Marks a keyed hash (HMAC-SHA256), so that it is never taken for a plain one. */
+/**
+ * Marks a keyed hash (HMAC-SHA256), so that it is never taken for a plain one:
+ * `k1:<key fingerprint>:<hmac>`.
+ */
 const KEYED = 'k1:';
 
 const secretNames = new Map<string, boolean>();
@@ -45,10 +48,24 @@ export function hashIntent(op: 'upsert' | 'remove', params: FlatParams, key?: Ui
   }
   if (secret) {
     if (key === undefined) return `unkeyed:${randomUUID()}`;
-    return KEYED + createHmac('sha256', key).update(text).digest('hex');
+    return `${KEYED}${keyFingerprint(key)}:${createHmac('sha256', key).update(text).digest('hex')}`;
   }
   // One-shot hashing of one string: the planner hashes every row of every run, and a Hash
   // object per row with an update per param cost twice as much. The bytes hashed, and so
   // the hashes already in ledgers, are the same.
   return hash('sha256', text, 'hex');
+}
+
+/**
+ * Eight hex digits that tell one hash key from another (an HMAC of a constant): stored in
+ * a keyed hash, they let a resume see that the signing key changed since the plan, and
+ * say nothing about the params or the key.
+ */
+export function keyFingerprint(key: Uint8Array): string {
+  return createHmac('sha256', key).update('evsync hash key fingerprint').digest('hex').slice(0, 8);
+}
+
+/** The fingerprint of the key a keyed hash was made with, or undefined for another hash. */
+export function fingerprintOf(hashed: string): string | undefined {
+  return hashed.startsWith(KEYED) ? hashed.slice(KEYED.length, KEYED.length + 8) : undefined;
 }

@@ -43,7 +43,7 @@ describe('hashIntent', () => {
     const params = { 'user[first_name]': 'A', [pw]: 'hunter2' };
     const key = deriveKey('signing-key', HASH_KEY_PURPOSE);
     const keyed = hashIntent('upsert', params, key);
-    expect(keyed).toMatch(/^k1:[0-9a-f]{64}$/);
+    expect(keyed).toMatch(/^k1:[0-9a-f]{8}:[0-9a-f]{64}$/);
     expect(hashIntent('upsert', params, deriveKey('signing-key', HASH_KEY_PURPOSE))).toBe(keyed);
     expect(hashIntent('upsert', { ...params, [pw]: 'hunter3' }, key)).not.toBe(keyed);
     expect(hashIntent('upsert', params, deriveKey('another-key', HASH_KEY_PURPOSE))).not.toBe(keyed);
