@@ -1,5 +1,6 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { CODE } from '../errors/codes.js';
 import { LedgerBusyError } from './ledger-error.js';
 
 const heldInThisProcess = new Set<string>();
@@ -57,7 +58,7 @@ function busy(what: string, pid: number): LedgerBusyError {
       'The embedded ledger serves one process at a time: wait for it with --wait (run, resume and retry then wait for it to end and go on), ' +
       `or stop it (Ctrl-C in its terminal, or \`kill ${pid}\`); a process that was killed lets go of the ledger at once. ` +
       'To run several processes at once, set DATABASE_URL to share a PostgreSQL ledger.',
-    'EVSYNC_LEDGER_BUSY',
+    CODE.EVSYNC_LEDGER_BUSY,
     `${what.charAt(0).toLowerCase()}${what.slice(1)} is open in process ${pid}`,
   );
 }

@@ -23,7 +23,7 @@ export function unknownRunError(runId: string): LedgerError {
 export class LedgerBusyError extends LedgerError {
   constructor(
     message: string,
-    override readonly code: 'EVSYNC_LEDGER_BUSY' | 'EVSYNC_JOB_BUSY',
+    override readonly code: typeof CODE.EVSYNC_LEDGER_BUSY | typeof CODE.EVSYNC_JOB_BUSY,
     /** e.g. `the embedded ledger in ./.evsync is open in process 4711`. */
     readonly holder: string,
   ) {

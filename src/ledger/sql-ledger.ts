@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { CODE } from '../errors/codes.js';
 import type { IntentKind } from '../model/intent.js';
 import { isSecretName, redactParams } from '../log/redaction.js';
 import type { JobLock, Ledger, LockJobOptions } from './ledger.js';
@@ -85,7 +86,7 @@ export class SqlLedger implements Ledger {
       throw new LedgerError(
         `Run ${runId} is being worked on by another evsync process (its run, a resume or a retry of it). ` +
           'Wait for that to end (see `evsync runs`), then try again.',
-        { code: 'EVSYNC_RUN_BUSY' },
+        { code: CODE.EVSYNC_RUN_BUSY },
       );
     }
     return release;
@@ -105,7 +106,7 @@ export class SqlLedger implements Ledger {
       if (release === undefined) {
         throw new LedgerBusyError(
           `Stopped while waiting for job "${jobName}" (run by ${holder.text}): nothing was run.`,
-          'EVSYNC_JOB_BUSY',
+          CODE.EVSYNC_JOB_BUSY,
           `job "${jobName}" is being run by ${holder.text}`,
         );
       }
@@ -331,7 +332,7 @@ export class SqlLedger implements Ledger {
   private sql(): SqlClient {
     if (this.closed) {
       throw new LedgerError(`The ledger (${this.description}) was closed; open it again with openLedger().`, {
-        code: 'EVSYNC_LEDGER_CLOSED',
+        code: CODE.EVSYNC_LEDGER_CLOSED,
       });
     }
     return this.db;
@@ -353,7 +354,7 @@ function jobBusy(jobName: string, holder: JobHolder): LedgerBusyError {
     `Job "${jobName}" is already being run by ${holder.text}: two runs of one job at once would send its rows twice. ` +
       `Wait for it with --wait (run, resume and retry then wait for it to end and go on), or ${stop}; ` +
       'a run that was killed lets go of the job at once.',
-    'EVSYNC_JOB_BUSY',
+    CODE.EVSYNC_JOB_BUSY,
     `job "${jobName}" is being run by ${holder.text}`,
   );
 }

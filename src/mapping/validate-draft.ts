@@ -1,3 +1,4 @@
+import { CODE } from '../errors/codes.js';
 import { describeOrigin, type RowOrigin } from '../model/row-origin.js';
 import type { Intent } from '../model/intent.js';
 import { intentDependencies, intentKey, KEY_PARAMS, writeOperation } from './intent-identity.js';
@@ -77,7 +78,7 @@ export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string
         field: columnOf(draft, param),
         param,
         message: problem,
-        code: 'MAPPING_UNSTORABLE_TEXT',
+        code: CODE.MAPPING_UNSTORABLE_TEXT,
       });
     }
   }
@@ -85,7 +86,11 @@ export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string
   const keyParams = KEY_PARAM_NAMES[draft.kind];
   const keyProblem = draft.key === undefined ? undefined : unstorableText(draft.key);
   if (keyProblem !== undefined)
-    problems.push({ field: draft.keyLabel ?? 'key', message: keyProblem, code: 'MAPPING_UNSTORABLE_TEXT' });
+    problems.push({
+      field: draft.keyLabel ?? 'key',
+      message: keyProblem,
+      code: CODE.MAPPING_UNSTORABLE_TEXT,
+    });
   if (
     key === undefined &&
     !problems.some((p) => isKeyParam(keyParams, p.param)) &&
@@ -143,13 +148,13 @@ function noKeyProblem(draft: IntentDraft, keyParams: readonly string[]): DraftPr
     return {
       field: mapped,
       message: `the value is empty on this row, but ${withArticle(draft.kind)} needs ${what} to be tracked between runs: fill it in the source`,
-      code: 'MAPPING_NO_KEY',
+      code: CODE.MAPPING_NO_KEY,
     };
   }
   return {
     field: keyParams.length === 0 ? 'key' : columnOf(draft, keyParams[0] ?? ''),
     message: `${withArticle(draft.kind)} needs ${KEY_PARAMS[draft.kind].join(' and ') || 'a key'} to be tracked between runs: map it`,
-    code: 'MAPPING_NO_KEY',
+    code: CODE.MAPPING_NO_KEY,
   };
 }
 

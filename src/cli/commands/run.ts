@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
+import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { rootLogger } from '../../log/logger.js';
 import { loadJobFile } from '../../sync/job-file.js';
-import { openEngine } from '../../sync/engine/open-engine.js';
-import { runJob } from '../../sync/engine/run-job.js';
-import { stopOnSignals } from '../../sync/engine/stop-on-signals.js';
+import { openEngine } from '../../sync/runs/open-engine.js';
+import { runJob } from '../../sync/runs/run-job.js';
+import { stopOnSignals } from '../../sync/runs/stop-on-signals.js';
 import { formatPlanSummary } from '../../sync/plan/plan-summary.js';
 import { printPlan } from './print-plan.js';
 import { announceStop, finishRunCommand, waitNotice, withReportFile } from './run-outcome.js';
@@ -34,7 +35,7 @@ export function registerRunCommand(program: Command): void {
         // an empty one) would look like a run that did nothing.
         throw new ConfigError(
           '--report writes the results of a run, and --dry-run sends and records nothing. Drop --report, or keep the plan with `evsync plan JOB --json > FILE`.',
-          { code: 'EVSYNC_USAGE' },
+          { code: CODE.EVSYNC_USAGE },
         );
       }
       const job = loadJobFile(jobPath);
