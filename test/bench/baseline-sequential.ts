@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadJobFile } from '../../src/sync/job-file.js';
-import { runJob } from '../../src/sync/engine/run-job.js';
+import { runJob } from '../../src/sync/runs/run-job.js';
 import { benchDir, clientFor, fmt, startSandboxProcess, writeJob, writeUsers } from './sync-bench-support.js';
 
 const users = Number(process.argv[2] ?? 1_000);

@@ -8,7 +8,7 @@
  */
 import { loadJobFile } from '../../src/sync/job-file.js';
 import { evsyncSizedCalls, measureLatencyCeiling } from './latency-ceiling.js';
-import { runJob } from '../../src/sync/engine/run-job.js';
+import { runJob } from '../../src/sync/runs/run-job.js';
 import {
   benchDir,
   clientFor,

@@ -9,7 +9,7 @@ import { openLedger } from '../../src/ledger/open-ledger.js';
 import { PlatformClient } from '../../src/platform/platform-client.js';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { startSandbox } from '../../src/sandbox/start-sandbox.js';
-import { resumeRun } from '../../src/sync/engine/resume-run.js';
+import { resumeRun } from '../../src/sync/runs/resume-run.js';
 import { SERVICES, serviceAvailable } from '../helpers/services.js';
 import { jobYaml, people, usersCsv } from './sync-harness.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../../src/ledger/ledger.js';
-import { FIRST_PLAN_CHUNK } from '../../src/sync/engine/plan-recorder.js';
+import { FIRST_PLAN_CHUNK } from '../../src/sync/execute/plan-recorder.js';
 import { jobYaml, people, startHarness, usersCsv, type SyncHarness } from './sync-harness.js';
 
 const USERS = FIRST_PLAN_CHUNK + 150;

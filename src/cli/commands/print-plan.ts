@@ -1,7 +1,7 @@
 import { vendorFromEnv } from '../../config/env-config.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import type { Logger } from '../../log/logger.js';
-import { planJob } from '../../sync/engine/run-job.js';
+import { planJob } from '../../sync/runs/run-job.js';
 import type { LoadedJob } from '../../sync/job-file.js';
 import { DeleteThresholdError } from '../../sync/plan/delete-threshold-error.js';
 import type { PlanSummary } from '../../sync/plan/plan-summary.js';

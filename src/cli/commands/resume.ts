@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { resumeRun } from '../../sync/engine/resume-run.js';
+import { resumeRun } from '../../sync/runs/resume-run.js';
 import { finishRunCommand, withReportFile, withStoredRunEngine } from './run-outcome.js';
 
 export function registerResumeCommand(program: Command): void {

@@ -1,16 +1,16 @@
 import { closeSync, createWriteStream, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import type { Ledger } from '../../ledger/ledger.js';
-import type { RunSummary } from '../../sync/engine/run-summary.js';
-import { formatRunSummary } from '../../sync/engine/run-summary.js';
+import type { RunSummary } from '../../sync/execute/run-summary.js';
+import { formatRunSummary } from '../../sync/execute/run-summary.js';
 import { openReportFile, reportUnwritable } from '../../report/open-report-file.js';
 import { formatForFile, writeReport } from '../../sync/report/write-report.js';
 import { unknownRunError } from '../../ledger/ledger-error.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import { rootLogger } from '../../log/logger.js';
-import { openEngine, type OpenEngine } from '../../sync/engine/open-engine.js';
-import { rateOfRun } from '../../sync/engine/run-rate.js';
-import { stopOnSignals } from '../../sync/engine/stop-on-signals.js';
+import { openEngine, type OpenEngine } from '../../sync/runs/open-engine.js';
+import { rateOfRun } from '../../sync/runs/run-rate.js';
+import { stopOnSignals } from '../../sync/runs/stop-on-signals.js';
 import { EXIT } from '../exit-codes.js';
 
 /** A `--report` file opened before the run; `written` once the run's results are in it. */

@@ -1,39 +1,26 @@
-import pLimit from 'p-limit';
-import { describe, expect, it, vi } from 'vitest';
-import { createInlineQueue } from './inline-queue.js';
+import { describe, expect, it } from 'vitest';
+import { InlineQueue, createInlineQueue } from './inline-queue.js';
+import { describeQueueConformance } from '../../../test/helpers/queue-conformance.js';
 
-vi.mock('p-limit', async (importOriginal) => {
-  const actual = await importOriginal<{ default: typeof pLimit }>();
-  return { ...actual, default: vi.fn(actual.default) };
-});
+describeQueueConformance('inline', (options) => Promise.resolve(createInlineQueue(options)));
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-describe('the inline queue', () => {
-  it('bounds its handlers with p-limit at the given concurrency', async () => {
-    const queue = createInlineQueue<number, void>({ concurrency: 3, handler: () => sleep(1) });
-    expect(pLimit).toHaveBeenLastCalledWith(3);
-    await queue.enqueue([1, 2, 3, 4]);
-    await queue.drain();
-    await queue.close();
+describe('InlineQueue', () => {
+  it('refuses a concurrency below 1', () => {
+    expect(() => new InlineQueue({ concurrency: 0, handler: async () => {} })).toThrow(/concurrency/);
   });
 
-  it('close drops what p-limit still holds and wakes a drain taken before it', async () => {
-    const started: number[] = [];
+  it('handles 50,000 items without holding the finished ones', async () => {
+    let done = 0;
     const queue = createInlineQueue<number, void>({
-      concurrency: 1,
-      handler: async (n) => {
-        started.push(n);
-        await sleep(20);
+      concurrency: 8,
+      handler: () => {
+        done += 1;
+        return Promise.resolve();
       },
     });
-    await queue.enqueue([1, 2, 3]);
-    const drained = queue.drain();
-    await sleep(5);
-    expect(queue.stats()).toMatchObject({ waiting: 2, active: 1 });
-    await queue.close();
-    await drained;
-    expect(started).toEqual([1]);
-    expect(queue.stats()).toMatchObject({ waiting: 0, active: 0, completed: 1 });
+    await queue.enqueue([...Array(50_000).keys()]);
+    await queue.drain();
+    expect(done).toBe(50_000);
+    expect(queue.stats().waiting).toBe(0);
   });
 });

@@ -5,14 +5,14 @@ import { describeThreshold } from '../plan/mirror-deletes.js';
 import type { PlanSummary } from '../plan/plan-summary.js';
 import { summarizePlan } from '../plan/plan-summary.js';
 import type { SyncPlan } from '../plan/sync-plan.js';
-import type { CollectedIntents } from './collect-intents.js';
-import { collectIntents } from './collect-intents.js';
-import type { EngineDeps } from './engine-deps.js';
-import { executeAndFinish } from './execute-and-finish.js';
-import { rowResult } from './intent-result.js';
-import { recordPlanInOrder } from './plan-recorder.js';
+import type { CollectedIntents } from '../collect/collect-intents.js';
+import { collectIntents } from '../collect/collect-intents.js';
+import type { EngineDeps } from '../execute/engine-deps.js';
+import { executeAndFinish } from '../execute/execute-and-finish.js';
+import { rowResult } from '../execute/intent-result.js';
+import { recordPlanInOrder } from '../execute/plan-recorder.js';
 import { whileClaimed } from './run-claim.js';
-import type { RunSummary } from './run-summary.js';
+import type { RunSummary } from '../execute/run-summary.js';
 
 export interface RunJobOptions {
   job: LoadedJob;

@@ -7,8 +7,8 @@ import type { Intent } from '../../model/intent.js';
 import { loadJobFile } from '../job-file.js';
 import { hashIntent } from '../plan/params-hash.js';
 import type { RowResult } from '../plan/sync-plan.js';
-import { collectIntents } from './collect-intents.js';
-import type { EngineDeps } from './engine-deps.js';
+import { collectIntents } from '../collect/collect-intents.js';
+import type { EngineDeps } from '../execute/engine-deps.js';
 
 export const SECRET_NOT_RESTORED = CODE.EVSYNC_SECRET_NOT_RESTORED;
 

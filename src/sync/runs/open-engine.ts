@@ -6,7 +6,7 @@ import type { JobFile } from '../job-file.js';
 import type { ProgressSink } from '../progress/progress-sink.js';
 import { LogProgress } from '../progress/log-progress.js';
 import { TtyProgress } from '../progress/tty-progress.js';
-import type { EngineDeps } from './engine-deps.js';
+import type { EngineDeps } from '../execute/engine-deps.js';
 
 export interface OpenEngineOptions {
   rate: JobFile['rate'];

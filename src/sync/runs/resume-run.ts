@@ -6,16 +6,16 @@ import { isParentKind, PARENT_KINDS } from '../../model/intent.js';
 import { PARENT_MISSING } from '../phases/dependency-gate.js';
 import { guardCheckIns } from '../plan/lost-check-ins.js';
 import { CHECK_IN_OUTCOME_UNKNOWN } from '../processors/check-in-processor.js';
-import type { EngineDeps } from './engine-deps.js';
-import type { RunWork } from './execute-and-finish.js';
-import { executeAndFinish } from './execute-and-finish.js';
-import { isSuccess, rowResult } from './intent-result.js';
-import { PLATFORM_DOWN_CODES } from './platform-down.js';
+import type { EngineDeps } from '../execute/engine-deps.js';
+import type { RunWork } from '../execute/execute-and-finish.js';
+import { executeAndFinish } from '../execute/execute-and-finish.js';
+import { isSuccess, rowResult } from '../execute/intent-result.js';
+import { PLATFORM_DOWN_CODES } from '../execute/platform-down.js';
 import { leaveHandledLater } from './handled-later.js';
 import { restoreIntents } from './restore-params.js';
 import { whileClaimed } from './run-claim.js';
-import type { RunSummary } from './run-summary.js';
-import { totalsOf } from './run-summary.js';
+import type { RunSummary } from '../execute/run-summary.js';
+import { totalsOf } from '../execute/run-summary.js';
 
 /**
  * Finishes a run that was interrupted, aborted or killed: every planned intent without a
