@@ -12,7 +12,7 @@ import type { HashEntry, PlatformIdEntry } from '../model/sync-state.js';
 import type { ResultWriter, ResultWriterOptions } from './result-writer.js';
 
 /**
- * The ledger is the durable truth of evsync (DESIGN "Ledger"): runs, the planned work of
+ * The ledger is the durable truth of evsync (docs/design.md, "The flow of one run"): runs, the planned work of
  * each run, one final result per intent, the id map and the last-synced hashes. Two
  * adapters implement it with one SQL dialect: embedded PGlite and PostgreSQL
  * (`openLedger` in `open-ledger.ts` picks one). Nothing above this interface talks SQL.
