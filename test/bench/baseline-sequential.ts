@@ -1,5 +1,5 @@
 /**
- * The baseline issue 5 compares against: the ~40-line script a user would write instead of
+ * The baseline evsync is compared against: the ~40-line script a user would write instead of
  * evsync — read the CSV, and for each row sign and POST /user, one after the other. No
  * retries, no ledger, no 203 handling. Run against the sandbox (separate process) with
  * 20 ms latency per request, then the engine on the same users for the speed-up.

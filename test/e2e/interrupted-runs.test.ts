@@ -257,7 +257,8 @@ describe('interrupted runs (spawned evsync process)', () => {
         await waitFor(() => sandbox.counters.callsTo('POST', '/user') >= 40, 200_000);
         const [run] = await ledger.listRuns(1);
         const deps = { ledger, platform: client, concurrency: 8 };
-        await expect(resumeRun(deps, run!.id)).rejects.toMatchObject({ code: 'EVSYNC_RUN_BUSY' });
+        // The job's lock comes first: a resume of any run of the job waits for the live one.
+        await expect(resumeRun(deps, run!.id)).rejects.toMatchObject({ code: 'EVSYNC_JOB_BUSY' });
         child.kill('SIGKILL');
         expect((await done).signal).toBe('SIGKILL');
         // The killed process's session, and its claim, end with its socket.

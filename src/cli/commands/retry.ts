@@ -3,13 +3,14 @@ import { ConfigError } from '../../errors/evsync-error.js';
 import type { IntentKind } from '../../model/intent.js';
 import { INTENT_KINDS } from '../../model/intent.js';
 import { retryRun } from '../../sync/runs/retry-run.js';
-import { finishRunCommand, withReportFile, withStoredRunEngine } from './run-outcome.js';
+import { finishRunCommand, waitNotice, withReportFile, withStoredRunEngine } from './run-outcome.js';
 
 interface RetryCliOptions {
   since?: string;
   kind?: string[];
   clientId?: string[];
   report?: string;
+  wait?: boolean;
 }
 
 export function registerRetryCommand(program: Command): void {
@@ -24,17 +25,26 @@ export function registerRetryCommand(program: Command): void {
     .option('--kind <kind...>', `only these kinds (${INTENT_KINDS.join(', ')})`)
     .option('--client-id <id...>', 'only these client_ids (keys of link intents also work)')
     .option('--report <file>', "also write the new run's results to this file (.csv, or .json)")
+    .option(
+      '--wait',
+      'if another process runs this job (or holds the embedded ledger), wait for it to end instead of stopping',
+    )
     .action(async (runId: string, options: RetryCliOptions) => {
       const filter = parseFilter(options);
       await withReportFile(options.report, (report) =>
-        withStoredRunEngine(runId, 'retryOf', async (engine) => {
-          const outcome = await retryRun(engine.deps, runId, filter);
-          if (!outcome.summary) {
-            process.stdout.write(`${outcome.nothingToRetry}\n`);
-            return;
-          }
-          process.exitCode = await finishRunCommand(engine.deps.ledger, outcome.summary, report);
-        }),
+        withStoredRunEngine(
+          runId,
+          'retryOf',
+          async (engine) => {
+            const outcome = await retryRun(engine.deps, runId, filter);
+            if (!outcome.summary) {
+              process.stdout.write(`${outcome.nothingToRetry}\n`);
+              return;
+            }
+            process.exitCode = await finishRunCommand(engine.deps.ledger, outcome.summary, report);
+          },
+          waitNotice(options.wait),
+        ),
       );
     });
 }

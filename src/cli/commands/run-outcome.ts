@@ -86,6 +86,17 @@ export function announceStop(): void {
 }
 
 /**
+ * What `--wait` tells the person at the terminal while another process holds the job or
+ * the embedded ledger: once, on stderr, then the command waits.
+ */
+export function waitNotice(wait: boolean | undefined): ((holder: string) => void) | undefined {
+  if (wait !== true) return undefined;
+  return (holder) => {
+    process.stderr.write(`evsync: ${holder}; waiting for it to end (--wait; Ctrl-C to give up).\n`);
+  };
+}
+
+/**
  * Opens the ledger, finds a stored run, and gives `work` an engine at that run's rate that
  * stops taking work on SIGINT/SIGTERM; everything is closed afterwards. `resume` and `retry`
  * both act on a stored run this way.
@@ -94,14 +105,27 @@ export async function withStoredRunEngine(
   runId: string,
   logAs: 'runId' | 'retryOf',
   work: (engine: OpenEngine) => Promise<void>,
+  wait?: (holder: string) => void,
 ): Promise<void> {
-  const ledger = await openLedger();
   const signals = stopOnSignals(announceStop);
+  let ledger: Ledger;
+  try {
+    ledger = await openLedger(wait ? { wait, signal: signals.signal } : {});
+  } catch (error) {
+    signals.dispose();
+    throw error;
+  }
   try {
     const run = await ledger.getRun(runId);
     if (!run) throw unknownRunError(runId);
     const logger = rootLogger().child({ job: run.jobName, [logAs]: runId });
-    const engine = await openEngine({ rate: rateOfRun(run), logger, signal: signals.signal, ledger });
+    const engine = await openEngine({
+      rate: rateOfRun(run),
+      logger,
+      signal: signals.signal,
+      ledger,
+      ...(wait ? { wait } : {}),
+    });
     try {
       await work(engine);
     } finally {

@@ -15,8 +15,8 @@ import {
 import { ValidationReport } from '../../mapping/validate/validation-report.js';
 import { openSource } from '../../sources/open-source.js';
 import { sourceConfigSchema } from '../../sources/source-config.js';
-import { redactUrl } from '../../log/redaction.js';
 import { rootLogger } from '../../log/logger.js';
+import { redactUrl } from '../../log/redaction.js';
 import { loadJobFile } from '../../sync/job-file.js';
 import { EXIT } from '../exit-codes.js';
 

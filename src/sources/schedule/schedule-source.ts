@@ -6,9 +6,9 @@ import { c3vocRecords, c3vocScheduleSchema } from './c3voc-records.js';
 import { frabXmlToC3voc } from './frab-xml.js';
 import { parseScheduleJson, readScheduleText, type ScheduleInput } from './read-schedule-input.js';
 import { ScheduleClock } from './schedule-clock.js';
-import { isRecordProblem, type ScheduleRecord } from './schedule-records.js';
-import { joinSpeakers, oneSpeakerPerEmail, type SpeakerJoin } from './speaker-join.js';
+import { isRecordProblem, type LocatedScheduleItem, type ScheduleRecord } from './schedule-records.js';
 import { sessionizeAllSchema, sessionizeRecords } from './sessionize-records.js';
+import { joinSpeakers, oneSpeakerPerEmail, type SpeakerJoin } from './speaker-join.js';
 import type { z } from 'zod';
 
 export type ScheduleFormat = 'sessionize' | 'pretalx' | 'frab';
@@ -22,10 +22,14 @@ export interface ScheduleSourceOptions extends ScheduleInput {
   logger?: Logger;
 }
 
+/** How many examples a warning names. */
+const EXAMPLES = 3;
+
 /**
- * A Sessionize `All` export, a pretalx/frab c3voc JSON schedule, or a frab XML schedule as
- * flat `session`, `speaker` and `speaker_link` records (see SCHEDULE_RECORD_COLUMNS).
- * `pretalx` reads XML too when the file starts with `<`.
+ * A Sessionize `All` export, a pretalx/frab c3voc JSON schedule (format 1 or 2), or a frab
+ * XML schedule as flat `session`, `speaker` and `speaker_link` records (see
+ * SCHEDULE_RECORD_COLUMNS). `pretalx` and `frab` read XML when the file is named `.xml`
+ * or starts with `<`, JSON otherwise.
  */
 export function createScheduleSource(options: ScheduleSourceOptions): Source {
   return {
@@ -37,7 +41,12 @@ export function createScheduleSource(options: ScheduleSourceOptions): Source {
 async function* readSchedule(options: ScheduleSourceOptions): AsyncGenerator<SourceItem> {
   const where = `${options.format} schedule ${options.display}`;
   const text = await readScheduleText(options);
-  let records;
+  if (text.trim() === '') {
+    throw new SourceError(`${where} is empty: export the schedule again, or check the path`, {
+      code: CODE.SCHEDULE_EMPTY_FILE,
+    });
+  }
+  let items: LocatedScheduleItem[];
   let clock: ScheduleClock;
   if (options.format === 'sessionize') {
     const all = validate(
@@ -47,11 +56,9 @@ async function* readSchedule(options: ScheduleSourceOptions): AsyncGenerator<Sou
       'give the "All" export (API v2 …/view/All), not Sessions or Speakers',
     );
     clock = new ScheduleClock(where, options.timezone, undefined);
-    records = sessionizeRecords(all, clock);
+    items = sessionizeRecords(all, clock).map((item) => ({ item }));
   } else {
-    const raw = text.trimStart().startsWith('<')
-      ? frabXmlToC3voc(text, where)
-      : parseScheduleJson(text, where);
+    const raw = isXml(options, text) ? frabXmlToC3voc(text, where) : parseScheduleJson(text, where);
     const schedule = validate(
       c3vocScheduleSchema,
       raw,
@@ -63,7 +70,15 @@ async function* readSchedule(options: ScheduleSourceOptions): AsyncGenerator<Sou
       options.timezone,
       schedule.schedule.conference.time_zone_name ?? undefined,
     );
-    records = c3vocRecords(schedule, clock, options.logger);
+    const read = c3vocRecords(schedule, clock, where, options.logger);
+    items = read.items;
+    const outside = read.notes.outsideDay;
+    if (outside.length > 0) {
+      options.logger?.warn(
+        { source: options.display, sessions: outside.length, examples: outside.slice(0, EXAMPLES) },
+        `${outside.length} session(s) start outside the conference day they are listed under: check their date and start in the export`,
+      );
+    }
   }
   if (clock.disagreements > 0) {
     options.logger?.warn(
@@ -71,22 +86,35 @@ async function* readSchedule(options: ScheduleSourceOptions): AsyncGenerator<Sou
       'the export declares a time zone that disagrees with the offsets written in its times: the written offsets were used',
     );
   }
-  if (options.speakers !== undefined) {
-    const speakers = records.filter(
-      (record): record is ScheduleRecord<'speaker'> =>
-        !isRecordProblem(record) && record.record_type === 'speaker',
+  const sessions = items.filter(({ item }) => isRecordProblem(item) || item.record_type === 'session').length;
+  if (sessions === 0) {
+    options.logger?.warn(
+      { source: options.display },
+      `${where} has no sessions at all: nothing will be synced from it; check that it is the published schedule (not a draft or an empty day list)`,
     );
+  }
+  if (options.speakers !== undefined) {
+    const speakers = items
+      .map(({ item }) => item)
+      .filter(
+        (item): item is ScheduleRecord<'speaker'> => !isRecordProblem(item) && item.record_type === 'speaker',
+      );
     await joinSpeakers(speakers, options.speakers, options.logger);
-    records = oneSpeakerPerEmail(records, options.logger);
+    items = oneSpeakerPerEmail(items, options.logger);
   }
   let row = 0;
-  for (const record of records) {
+  for (const { item, line } of items) {
     row += 1;
-    const origin = { source: options.display, row };
-    yield isRecordProblem(record)
-      ? { ok: false, origin, ...record.problem }
-      : { ok: true, origin, values: record };
+    const origin =
+      line === undefined ? { source: options.display, row } : { source: options.display, row, line };
+    yield isRecordProblem(item) ? { ok: false, origin, ...item.problem } : { ok: true, origin, values: item };
   }
+}
+
+/** `.xml` by name, else by the first character (pretalx serves both from one URL pattern). */
+function isXml(input: ScheduleInput, text: string): boolean {
+  const name = (input.path ?? input.url ?? '').replace(/[?#].*$/, '').toLowerCase();
+  return name.endsWith('.xml') || text.trimStart().startsWith('<');
 }
 
 function validate<T extends z.ZodType>(schema: T, value: unknown, where: string, hint: string): z.infer<T> {

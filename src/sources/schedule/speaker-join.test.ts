@@ -104,7 +104,7 @@ describe('oneSpeakerPerEmail', () => {
       scheduleRecord('speaker_link', { session_id: 's1', speaker_id: '0~ab' }),
       scheduleRecord('speaker_link', { session_id: 's2', speaker_id: '0~ab' }),
     ];
-    const out = oneSpeakerPerEmail(records);
+    const out = oneSpeakerPerEmail(records.map((item) => ({ item }))).map(({ item }) => item);
     expect(
       out.map((r) =>
         'problem' in r ? '' : `${r.record_type}:${'id' in r ? r.id : `${r.session_id}/${r.speaker_id}`}`,

@@ -144,30 +144,33 @@ type AnyRecord =
  * sub-schedules. The first keeps its id, the others' links move to it (a link twice to one
  * session is kept once), and their records go. What was merged is logged.
  */
-export function oneSpeakerPerEmail(records: AnyRecord[], logger?: Logger): AnyRecord[] {
+export function oneSpeakerPerEmail<T extends { item: AnyRecord }>(items: T[], logger?: Logger): T[] {
   const firstId = new Map<string, string>();
   const movedTo = new Map<string, string>();
-  for (const record of records) {
+  for (const { item: record } of items) {
     if ('problem' in record || record.record_type !== 'speaker' || record.email === '') continue;
     const email = fold(record.email);
     const first = firstId.get(email);
     if (first === undefined) firstId.set(email, record.id);
     else movedTo.set(record.id, first);
   }
-  if (movedTo.size === 0) return records;
+  if (movedTo.size === 0) return items;
   const links = new Set<string>();
-  const out: AnyRecord[] = [];
-  for (const record of records) {
-    if ('problem' in record) out.push(record);
+  const out: T[] = [];
+  for (const located of items) {
+    const record = located.item;
+    if ('problem' in record) out.push(located);
     else if (record.record_type === 'speaker') {
-      if (!movedTo.has(record.id)) out.push(record);
+      if (!movedTo.has(record.id)) out.push(located);
     } else if (record.record_type === 'speaker_link') {
       const speaker = movedTo.get(record.speaker_id) ?? record.speaker_id;
       const pair = `${record.session_id}\u0000${speaker}`;
       if (links.has(pair)) continue;
       links.add(pair);
-      out.push(speaker === record.speaker_id ? record : { ...record, speaker_id: speaker });
-    } else out.push(record);
+      out.push(
+        speaker === record.speaker_id ? located : { ...located, item: { ...record, speaker_id: speaker } },
+      );
+    } else out.push(located);
   }
   logger?.info(
     { speakers: movedTo.size, examples: [...movedTo].slice(0, 5).map(([from, to]) => `${from} → ${to}`) },

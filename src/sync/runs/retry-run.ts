@@ -11,7 +11,8 @@ import { executeAndFinish } from '../execute/execute-and-finish.js';
 import { leaveHandledLater } from './handled-later.js';
 import { rowResult } from '../execute/intent-result.js';
 import { restoreIntents } from './restore-params.js';
-import { whileClaimed } from './run-claim.js';
+import type { JobLock } from '../../ledger/ledger.js';
+import { whileClaimed, whileJobLocked } from './run-claim.js';
 import type { RunSummary } from '../execute/run-summary.js';
 
 export interface RetryFilter {
@@ -39,7 +40,9 @@ export async function retryRun(
   const { ledger } = deps;
   const base = await ledger.getRun(runId);
   if (!base) throw unknownRunError(runId);
-  const summary = await whileClaimed(ledger, runId, () => retryClaimed(deps, base, filter));
+  const summary = await whileJobLocked(deps, base.jobName, (lock) =>
+    whileClaimed(ledger, runId, () => retryClaimed(deps, base, filter, lock)),
+  );
   return summary ? { summary } : { nothingToRetry: await whyNothingToRetry(ledger, runId, filter) };
 }
 
@@ -71,6 +74,7 @@ async function retryClaimed(
   deps: EngineDeps,
   base: RunRecord,
   filter: RetryFilter,
+  lock: JobLock,
 ): Promise<RunSummary | undefined> {
   const { ledger } = deps;
   const runId = base.id;
@@ -95,6 +99,7 @@ async function retryClaimed(
       filter: { since: filter.since?.toISOString(), kinds: filter.kinds, keys: filter.keys },
     },
   });
+  await lock.holding(run.id);
   return whileClaimed(ledger, run.id, async () => {
     await ledger.recordPlannedIntents(run.id, work);
     const preResults = [

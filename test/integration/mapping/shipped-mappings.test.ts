@@ -26,6 +26,8 @@ const SAMPLES: Record<string, Array<{ kind: string; file: string; options?: Reco
   sessionize: [{ kind: 'sessionize', file: 'sessionize-all.json' }],
   pretalx: [
     { kind: 'pretalx', file: 'pretalx-democon.json' },
+    { kind: 'pretalx', file: 'pretalx-rc3-excerpt.json' },
+    { kind: 'pretalx', file: 'c3voc-hub-38c3-v2.json' },
     // A merged schedule: colliding ids, a talk in two slots, people sharing id 0, one id
     // with two names; the e-mails come from the organiser's speaker list.
     {
@@ -36,7 +38,11 @@ const SAMPLES: Record<string, Array<{ kind: string; file: string; options?: Reco
       },
     },
   ],
-  frab: [{ kind: 'frab', file: 'frab-schedule.xml' }],
+  frab: [
+    { kind: 'frab', file: 'frab-schedule.xml' },
+    { kind: 'frab', file: 'frab-38c3-excerpt.xml' },
+    { kind: 'frab', file: 'frab-camp2019-excerpt.json' },
+  ],
 };
 
 /** What a golden file holds: every item, its row and what it became, without volatile paths. */
