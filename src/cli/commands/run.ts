@@ -59,10 +59,11 @@ export function registerRunCommand(program: Command): void {
             signal: signals.signal,
             ...(wait ? { wait } : {}),
           });
-          // A job without `rate:` sends 10 writes a second: say what is in force, so that a slow
+          // A job without `rate:` sends 10 writes a second: log what is in force, so that a slow
           // import is not a mystery (README, "Using it").
-          process.stderr.write(
-            `evsync: sending at most ${job.rate.per_second} writes/s, ${job.rate.concurrency} at a time (the job's rate:; without one, 10/s and 4)\n`,
+          logger.info(
+            { perSecond: job.rate.per_second, concurrency: job.rate.concurrency },
+            `sending at most ${job.rate.per_second} writes/s, ${job.rate.concurrency} at a time (the job's rate:; without one, 10/s and 4)`,
           );
           try {
             const summary = await runJob(engine.deps, { job, force: options.force ?? false });
