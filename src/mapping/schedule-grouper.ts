@@ -1,5 +1,6 @@
 import type { FlatParams } from '../platform/params.js';
 import { describeOrigin, type RowOrigin } from '../sources/source-row.js';
+import { keyPart, linkKey } from './link-key.js';
 import type { DraftProblem, IntentDraft } from './loaded-mapping.js';
 import type { DuplicateItem, GroupedItem, MappedItem } from './mapped-item.js';
 import { checkDraft, columnOf, locateProblem } from './validate-draft.js';
@@ -80,7 +81,7 @@ export class ScheduleGrouper {
           type: 'duplicate',
           origin,
           kind: 'schedule',
-          key: `${key}/${value}`,
+          key: linkKey(key, keyPart(value)),
           firstRow: schedule.eventRows[seen] ?? 0,
           field: schedule.columns.event_client_ids ?? 'event_client_id',
           policy: 'first',
@@ -161,11 +162,11 @@ export class ScheduleGrouper {
   }
 }
 
-/** The user a schedule draft is for, and its key (`#` before a platform id, as intentKey does). */
+/** The user a schedule draft is for, and its key (a key part, `#` before a platform id, as intentKey does). */
 function userOf(draft: IntentDraft): { userParam: string; user: string; key: string } {
   const userParam = draft.params['user[client_id]'] !== undefined ? 'user[client_id]' : 'user[id]';
   const user = draft.params[userParam] ?? '';
-  return { userParam, user, key: userParam === 'user[id]' ? `#${user}` : user };
+  return { userParam, user, key: userParam === 'user[id]' ? `#${user}` : keyPart(user) };
 }
 
 /** `own`: the user's own rows are invalid; otherwise rows the source could not read may be its. */

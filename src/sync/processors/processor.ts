@@ -35,9 +35,3 @@ export function withoutClientId(params: Record<string, string>): Record<string, 
   const { client_id: _ignored, ...rest } = params;
   return rest;
 }
-
-/** Splits a link key `a/b` at its first slash (client ids of events and users hold none). */
-export function splitLinkKey(key: string): [string, string] {
-  const slash = key.indexOf('/');
-  return slash < 0 ? [key, ''] : [key.slice(0, slash), key.slice(slash + 1)];
-}
