@@ -138,7 +138,7 @@ JOIN runs later ON later.job_name = this.job_name AND later.started_at > this.st
   AND coalesce((SELECT base.started_at > this.started_at FROM runs base
     WHERE base.id = later.options->>'retryOf'), true)
 JOIN intent_results r ON r.run_id = later.id
-WHERE this.id = $1 AND r.action IN ('created', 'attached', 'updated', 'unchanged', 'deleted')`;
+WHERE this.id = $1 AND r.action IN ('created', 'attached', 'updated', 'unchanged', 'deleted', 'retired')`;
 
 /** $1 kind, $2 job name. */
 export const SELECT_KNOWN_KEYS = `SELECT s.key FROM synced_hashes s JOIN runs r ON r.id = s.run_id

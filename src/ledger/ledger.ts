@@ -22,6 +22,7 @@ export const RESULT_ACTIONS = [
   'updated',
   'unchanged',
   'deleted',
+  'retired',
   'skipped',
   'failed',
 ] as const;
@@ -35,8 +36,12 @@ export const SUCCESS_ACTIONS = [
   'unchanged',
 ] as const satisfies readonly ResultAction[];
 
-/** What the plan decided for an intent before anything was sent. */
-export const PLANNED_ACTIONS = ['create', 'update', 'delete', 'unchanged'] as const;
+/**
+ * What the plan decided for an intent before anything was sent. `retire`: a mirror delete
+ * of a key whose platform record a key still in the source maps to; the ledger forgets the
+ * key, and nothing is sent (docs/sync-engine.md).
+ */
+export const PLANNED_ACTIONS = ['create', 'update', 'delete', 'retire', 'unchanged'] as const;
 export type PlannedAction = (typeof PLANNED_ACTIONS)[number];
 
 export type ActionCounts = Partial<Record<ResultAction, number>>;
@@ -115,7 +120,7 @@ export interface IntentResultInput {
 /**
  * Side effects of recording a result, in the same transaction:
  * - success (`SUCCESS_ACTIONS`): `hash` → synced_hashes, `platformId` → id_map;
- * - `deleted`: the hash and the id of `(kind, key)` are removed;
+ * - `deleted`, `retired`: the hash and the id of `(kind, key)` are removed;
  * - `failed` / `skipped`: nothing else changes, so the row is sent again next run.
  */
 export interface IntentResultRecord {

@@ -127,7 +127,7 @@ async function runOne(item: PlannedIntent, options: ExecuteOptions): Promise<Pro
   const outcome: ProcessOutcome = missing
     ? { action: 'skipped', errorCode: PARENT_MISSING, message: missing.message, attempts: 0 }
     : await processIntent(item, options.context);
-  if (parentKinds.has(item.kind) && item.plannedAction !== 'delete') {
+  if (parentKinds.has(item.kind) && item.plannedAction !== 'delete' && item.plannedAction !== 'retire') {
     options.gate.settle(
       { kind: item.kind as 'user' | 'event', clientId: item.key },
       isSuccess(outcome.action),

@@ -111,6 +111,7 @@ export async function runJob(deps: EngineDeps, options: RunJobOptions): Promise<
         work: plan.work,
         unchanged: plan.unchanged,
         preResults: plan.rowResults.map((row) => rowResult(run.id, row)),
+        keptKeys: plan.rowResults.flatMap((row) => row.keptKeys ?? []),
         recorded: recording.recorded,
       });
     } finally {

@@ -24,7 +24,8 @@ const parentKinds: ReadonlySet<string> = new Set(PARENT_KINDS);
 
 export function phaseOf(intent: Pick<PlannedIntent, 'kind' | 'plannedAction'>): PhaseName {
   const parent = parentKinds.has(intent.kind);
-  if (intent.plannedAction === 'delete') return parent ? 'removals' : 'unlinks';
+  if (intent.plannedAction === 'delete' || intent.plannedAction === 'retire')
+    return parent ? 'removals' : 'unlinks';
   if (intent.kind === 'rsvp') return 'rsvps';
   if (!parent) return 'links';
   return intent.kind === 'user' ? 'users' : 'events';

@@ -68,6 +68,7 @@ export async function buildPlan(
       seen: diff.seen,
       rowResults: plan.rowResults,
       knownKeys: (kind) => ledger.knownKeys(kind, input.jobName),
+      ids: state.ids,
       threshold: input.threshold,
       force: input.force,
     });

@@ -8,14 +8,18 @@ export const PLAN_COLUMNS = [
   'create',
   'update',
   'delete',
+  'retire',
   'unchanged',
   'invalid',
   'skipped',
   'held',
 ] as const;
 export type PlanColumn = (typeof PLAN_COLUMNS)[number];
-/** Shown only when some row is in it: intents an operator must decide on (lost check-ins). */
-const OPTIONAL_COLUMNS: ReadonlySet<PlanColumn> = new Set(['held']);
+/**
+ * Shown only when some row is in it: intents an operator must decide on (lost check-ins),
+ * keys mirror mode retires (their platform record is another source key's).
+ */
+const OPTIONAL_COLUMNS: ReadonlySet<PlanColumn> = new Set(['retire', 'held']);
 
 export interface PlanSummary {
   counts: Partial<Record<IntentKind, Partial<Record<PlanColumn, number>>>>;
@@ -45,7 +49,9 @@ export function summarizePlan(plan: SyncPlan, examplesPerGroup = 3): PlanSummary
   for (const item of plan.work) {
     const where = item.origin
       ? `${item.origin.source} ${describeOrigin(item.origin)}`
-      : 'known to the ledger only';
+      : item.plannedAction === 'retire'
+        ? 'known to the ledger only; its platform record is another key of the source, so it stays'
+        : 'known to the ledger only';
     const column: PlanColumn = item.plannedAction === 'unchanged' ? 'unchanged' : item.plannedAction;
     add(item.kind, column, item.key, where);
   }

@@ -5,7 +5,7 @@ import { MAX_PAGE_LIMIT } from '../../platform/paginate.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
 import type { Processor, ProcessorContext } from './processor.js';
-import { isRemoval, withoutClientId } from './processor.js';
+import { isRemoval, retireShared, withoutClientId } from './processor.js';
 
 const MAX_CREATE_TRIES = 3;
 
@@ -90,6 +90,8 @@ async function removeEvent(
   counter: CallCounter,
 ): Promise<ProcessOutcome> {
   const id = context.ids.get('event', item.key);
+  const retired = retireShared(item, 'event', id, context, counter);
+  if (retired) return retired;
   try {
     await counter.call(() => context.platform.events.delete(id ?? { clientId: item.key }));
   } catch (error) {

@@ -12,6 +12,11 @@ export interface ProcessorContext {
    * after a crash holds it back instead of posting it twice.
    */
   markSendStarted: (item: Pick<PlannedIntent, 'kind' | 'key'>) => Promise<void>;
+  /**
+   * Another key of this run's source whose user or event is the platform record `id`, if
+   * any: a mirror delete of `key` then retires it instead of removing that record.
+   */
+  sharedWith?: (kind: 'user' | 'event', key: string, id: number) => string | undefined;
 }
 
 /**
@@ -27,7 +32,29 @@ export type Processor = (
 
 /** Whether the intent removes something (a mirror delete, or a source row saying "remove"). */
 export function isRemoval(item: Pick<PlannedIntent, 'op' | 'plannedAction'>): boolean {
-  return item.op === 'remove' || item.plannedAction === 'delete';
+  return item.op === 'remove' || item.plannedAction === 'delete' || item.plannedAction === 'retire';
+}
+
+/**
+ * A mirror delete of a user or event whose platform record a key still in the source maps
+ * to (a person re-keyed by the registration system, found by e-mail and given the new
+ * client_id): the record stays, and the ledger forgets the old key (docs/sync-engine.md).
+ */
+export function retireShared(
+  item: PlannedIntent,
+  kind: 'user' | 'event',
+  id: number | undefined,
+  context: ProcessorContext,
+  counter: CallCounter,
+): ProcessOutcome | undefined {
+  const other = id === undefined ? undefined : context.sharedWith?.(kind, item.key, id);
+  if (other === undefined && item.plannedAction !== 'retire') return undefined;
+  context.ids.delete(kind, item.key);
+  const still = other === undefined ? 'a key still in the source' : `"${other}", still in the source`;
+  return counter.done('retired', {
+    platformId: id ?? null,
+    message: `not deleted: platform ${kind} ${id ?? '?'} is also ${still}; the ledger forgets this key`,
+  });
 }
 
 /** Params without `client_id`, for calls that name the object by its platform id. */

@@ -5,7 +5,7 @@ import { emailParam, passwordParam } from '../../platform/vendor.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
 import type { Processor, ProcessorContext } from './processor.js';
-import { isRemoval, withoutClientId } from './processor.js';
+import { isRemoval, retireShared, withoutClientId } from './processor.js';
 
 /** A lost create answer is looked up and, if absent, sent again at most this often. */
 const MAX_CREATE_TRIES = 3;
@@ -98,6 +98,8 @@ async function removeUser(
   counter: CallCounter,
 ): Promise<ProcessOutcome> {
   const id = context.ids.get('user', item.key);
+  const retired = retireShared(item, 'user', id, context, counter);
+  if (retired) return retired;
   try {
     await counter.call(() => context.platform.users.delete(id ?? { clientId: item.key }));
   } catch (error) {
