@@ -2,6 +2,7 @@ import type { Intent, IntentKind } from '../../mapping/intent.js';
 import { PARENT_KINDS } from '../../mapping/intent.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { DeleteThreshold } from '../job-file.js';
+import { addClearedFields } from './cleared-fields.js';
 import { holdBackLostCheckIns } from './lost-check-ins.js';
 import { hasUnreadableKey, planMirrorDeletes } from './mirror-deletes.js';
 import { diffIntents } from './plan-intents.js';
@@ -11,7 +12,8 @@ import type { HeldDeletes, KnownState, RowResult, SyncPlan } from './sync-plan.j
 export type PlanLedger = Pick<
   Ledger,
   'loadHashes' | 'loadIdMap' | 'knownKeys' | 'listRuns' | 'results' | 'pendingIntents'
->;
+> &
+  Partial<Pick<Ledger, 'syncedParamNames'>>;
 
 export interface BuildPlanInput {
   /** The job's name: mirror mode deletes only what runs of this job synced. */
@@ -55,6 +57,8 @@ export async function buildPlan(
   const started = performance.now();
   const diff = diffIntents(input.intents, state);
   const planMs = performance.now() - started;
+  if (ledger.syncedParamNames)
+    await addClearedFields({ syncedParamNames: ledger.syncedParamNames.bind(ledger) }, diff.work);
   const checkIns = await holdBackLostCheckIns(ledger, diff.work);
   const plan: SyncPlan = {
     work: checkIns.work,

@@ -1,4 +1,5 @@
 import type { PlannedIntent } from '../../ledger/ledger.js';
+import type { ClearingParams } from '../../platform/clear-params.js';
 import type { IdCache } from './id-cache.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
 import type { SyncPlatform } from './sync-platform.js';
@@ -55,6 +56,21 @@ export function retireShared(
     platformId: id ?? null,
     message: `not deleted: platform ${kind} ${id ?? '?'} is also ${still}; the ledger forgets this key`,
   });
+}
+
+/**
+ * What an update cleared, and what the platform could not clear, for the row's result
+ * (docs/sync-engine.md, "Cleared fields"); nothing when it cleared nothing.
+ */
+export function clearingNote(clearing: ClearingParams): { message?: string } {
+  const parts: string[] = [];
+  if (clearing.cleared.length > 0)
+    parts.push(`cleared (empty in the source): ${clearing.cleared.join(', ')}`);
+  for (const { name, reason } of clearing.notCleared)
+    parts.push(
+      `${name} is empty in the source but stays on the platform: ${reason}; change it there if needed`,
+    );
+  return parts.length > 0 ? { message: parts.join('; ') } : {};
 }
 
 /** Params without `client_id`, for calls that name the object by its platform id. */

@@ -24,5 +24,7 @@ function withUser(params: FlatParams, key: string): FlatParams {
 /** Schedule keys are the user's client_id as a key part, or `#123` for a platform id (mapping/link-key.ts). */
 function userOf(key: string): FlatParams {
   const user = readUserPart(key);
-  return 'id' in user ? { 'user[id]': user.id } : { 'user[client_id]': 'clientId' in user ? user.clientId : key };
+  return 'id' in user
+    ? { 'user[id]': user.id }
+    : { 'user[client_id]': 'clientId' in user ? user.clientId : key };
 }
