@@ -65,6 +65,10 @@ describe('fields cleared in the source', () => {
 
     // Emptied: everything but the names, the e-mail and the address's street and city.
     write('cl-1,ann@example.org,Ann,Lee,,,,,,,,,,Main St 1,,Berlin,DE', `cl-e1,Talk,About,${WHEN},,,,`);
+    const plan = await runCli('plan', join(dir, 'job.yaml'));
+    expect(plan.stdout).toMatch(
+      /update +user cl-1 .*\n +clears \(empty in the source\): .*user\[employee_attributes\]\[position\]/,
+    );
     const second = await runCli('run', join(dir, 'job.yaml'));
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/^user +0 +0 +1 +0 /m);

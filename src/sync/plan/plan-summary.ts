@@ -53,7 +53,7 @@ export function summarizePlan(plan: SyncPlan, examplesPerGroup = 3): PlanSummary
         ? 'known to the ledger only; its platform record is another key of the source, so it stays'
         : 'known to the ledger only';
     const column: PlanColumn = item.plannedAction === 'unchanged' ? 'unchanged' : item.plannedAction;
-    add(item.kind, column, item.key, where);
+    add(item.kind, column, item.key, where, column === 'update' ? clearsNote(item.params) : undefined);
   }
   for (const item of plan.unchanged) add(item.kind, 'unchanged', item.key, originText(item.origin));
   for (const row of plan.rowResults) {
@@ -68,6 +68,12 @@ export function summarizePlan(plan: SyncPlan, examplesPerGroup = 3): PlanSummary
     );
   }
   return summary;
+}
+
+/** An update that clears fields the source emptied names them (plan/cleared-fields.ts). */
+function clearsNote(params: Readonly<Record<string, string>>): string | undefined {
+  const cleared = Object.keys(params).filter((name) => params[name] === '');
+  return cleared.length > 0 ? `clears (empty in the source): ${cleared.join(', ')}` : undefined;
 }
 
 function columnOf(row: RowResult): PlanColumn {
