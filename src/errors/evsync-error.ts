@@ -1,16 +1,18 @@
+import { CODE, type ErrorCode } from './codes.js';
+
 /**
  * The one error base of evsync. Callers decide on `code` and `retryable`, never on message
  * text (as undici and BullMQ do). Messages say what was wrong, where, and what to do.
  */
 export interface EvsyncErrorOptions {
-  code: string;
+  code: ErrorCode;
   retryable?: boolean;
   cause?: unknown;
 }
 
 export class EvsyncError extends Error {
   override readonly name: string = 'EvsyncError';
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly retryable: boolean;
 
   constructor(message: string, options: EvsyncErrorOptions) {
@@ -23,8 +25,8 @@ export class EvsyncError extends Error {
 /** A configuration, job or mapping file problem: the run cannot start (exit code 2). */
 export class ConfigError extends EvsyncError {
   override readonly name = 'ConfigError';
-  constructor(message: string, options: { code?: string; cause?: unknown } = {}) {
-    super(message, { code: options.code ?? 'EVSYNC_CONFIG', retryable: false, cause: options.cause });
+  constructor(message: string, options: { code?: ErrorCode; cause?: unknown } = {}) {
+    super(message, { code: options.code ?? CODE.EVSYNC_CONFIG, retryable: false, cause: options.cause });
   }
 }
 

@@ -1,16 +1,9 @@
-import type { IntentDependency, IntentKind } from '../mapping/intent.js';
-import type { FlatParams } from '../platform/params.js';
-import type { RowOrigin } from '../sources/source-row.js';
-import type {
-  ActionCounts,
-  IntentResultRecord,
-  PlannedAction,
-  PlannedIntentRecord,
-  ResultAction,
-  RunMode,
-  RunRecord,
-  RunStatus,
-} from './ledger.js';
+import type { IntentDependency, IntentKind } from '../model/intent.js';
+import type { FlatParams } from '../model/params.js';
+import type { RowOrigin } from '../model/row-origin.js';
+import type { PlannedAction, PlannedIntentRecord } from '../model/planned-intent.js';
+import type { ActionCounts, IntentResultRecord, ResultAction } from '../model/result-records.js';
+import type { RunMode, RunRecord, RunStatus } from '../model/run-record.js';
 
 /**
  * Database rows → ledger records. pg returns int8 as strings and PGlite as numbers or

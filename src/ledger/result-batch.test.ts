@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { REDACTED } from '../log/redaction.js';
-import type { IntentResultInput } from './ledger.js';
+import type { IntentResultInput } from '../model/result-records.js';
 import { prepareResultBatch } from './result-batch.js';
 
 const base = { runId: 'r1', kind: 'user', key: 'u1' } as const;

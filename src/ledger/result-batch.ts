@@ -1,6 +1,6 @@
-import type { IntentKind } from '../mapping/intent.js';
+import type { IntentKind } from '../model/intent.js';
 import { redactParams, redactUrl } from '../log/redaction.js';
-import { SUCCESS_ACTIONS, type IntentResultInput, type ResultAction } from './ledger.js';
+import { SUCCESS_ACTIONS, type IntentResultInput, type ResultAction } from '../model/result-records.js';
 
 /** One result as a row of the bulk INSERT (snake_case keys of `jsonb_to_recordset`). */
 export interface ResultRowInput {

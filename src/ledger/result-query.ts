@@ -1,4 +1,5 @@
-import type { PendingFilter, ResultFilter } from './ledger.js';
+import type { PendingFilter } from '../model/planned-intent.js';
+import type { ResultFilter } from '../model/result-records.js';
 import { PLANNED_COLUMNS, RESULT_COLUMNS } from './ledger-sql.js';
 
 export interface BuiltQuery {

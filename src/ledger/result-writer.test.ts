@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { IntentResultInput } from './ledger.js';
+import type { IntentResultInput } from '../model/result-records.js';
 import { BatchResultWriter } from './result-writer.js';
 
 const result = (i: number): IntentResultInput => ({

@@ -1,6 +1,32 @@
 import { messageOf } from '../errors/evsync-error.js';
-import type { IntentResultInput, ResultWriter, ResultWriterOptions } from './ledger.js';
+import type { IntentResultInput } from '../model/result-records.js';
 import { LedgerError } from './ledger-error.js';
+
+export interface ResultWriterOptions {
+  /** Rows per multi-row INSERT. @defaultValue 1000 */
+  batchSize?: number;
+  /** A partial batch is flushed after this long. @defaultValue 250 */
+  flushIntervalMs?: number;
+  /** Waits before each new attempt of a failed batch; then the writer fails. @defaultValue [200, 1000] */
+  retryDelaysMs?: readonly number[];
+}
+
+/**
+ * Buffers results and writes them in batches. `write` is cheap: it only waits when the
+ * buffer is full. A failed background flush is rethrown by the next `write`, `flush` or
+ * `close`. Results still buffered at a `kill -9` are lost; `resume` re-sends those intents,
+ * which is safe because processors are idempotent.
+ */
+export interface ResultWriter {
+  write(result: IntentResultInput): Promise<void>;
+  flush(): Promise<void>;
+  /** Flushes and stops the timer; writing after close throws. */
+  close(): Promise<void>;
+  /** Results buffered and not yet written. */
+  readonly buffered: number;
+  /** Results written to the ledger so far. */
+  readonly written: number;
+}
 
 /**
  * Buffers results and writes them with `record` in batches of `batchSize`, or after

@@ -1,24 +1,17 @@
-import type { IntentKind } from '../mapping/intent.js';
+import type { IntentKind } from '../model/intent.js';
 import { isSecretName, redactParams } from '../log/redaction.js';
+import type { Ledger } from './ledger.js';
+import type { HashEntry, PlatformIdEntry } from '../model/sync-state.js';
+import type { PendingFilter, PlannedIntent, PlannedIntentRecord } from '../model/planned-intent.js';
 import type {
   ActionCounts,
-  HashEntry,
   IntentResultInput,
   IntentResultRecord,
-  Ledger,
-  NewRun,
-  PendingFilter,
-  PlannedIntent,
-  PlannedIntentRecord,
-  PlatformIdEntry,
   ResultAction,
   ResultFilter,
-  ResultWriter,
-  ResultWriterOptions,
-  RunRecord,
   RunResultCounts,
-  RunStatus,
-} from './ledger.js';
+} from '../model/result-records.js';
+import type { NewRun, RunRecord, RunStatus } from '../model/run-record.js';
 import { LedgerError, unknownRunError } from './ledger-error.js';
 import {
   toNumber,
@@ -32,7 +25,7 @@ import {
 import * as q from './ledger-sql.js';
 import { prepareResultBatch } from './result-batch.js';
 import { reopenResults, selectPending, selectPlannedByResult, selectResults } from './result-query.js';
-import { BatchResultWriter } from './result-writer.js';
+import { BatchResultWriter, type ResultWriter, type ResultWriterOptions } from './result-writer.js';
 import { newRunId } from './run-id.js';
 import type { SqlClient, SqlExecutor } from './sql-client.js';
 

@@ -1,7 +1,7 @@
-import type { FlatParams } from '../platform/params.js';
-import type { IntentDependency, IntentKind } from './intent.js';
-import { keyPart, linkKey, userKeyPart } from './link-key.js';
-import type { WriteOperation } from './schemas/validate-write-params.js';
+import type { FlatParams } from '../model/params.js';
+import type { IntentDependency, IntentKind } from '../model/intent.js';
+import { keyPart, linkKey, userKeyPart } from '../model/link-key.js';
+import type { WriteOperation } from '../platform/write-params/validate-write-params.js';
 
 /** Kinds a source may also remove; the others are only upserted (deletes come from mirror mode). */
 export const REMOVABLE_KINDS: ReadonlySet<IntentKind> = new Set(['speaker', 'rsvp', 'contact']);

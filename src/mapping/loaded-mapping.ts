@@ -1,6 +1,7 @@
-import type { FlatParams } from '../platform/params.js';
-import type { RawRecord, RowOrigin } from '../sources/source-row.js';
-import type { IntentKind } from './intent.js';
+import type { FlatParams } from '../model/params.js';
+import type { RawRecord } from '../sources/source-row.js';
+import type { RowOrigin } from '../model/row-origin.js';
+import type { IntentKind } from '../model/intent.js';
 import type { OnDuplicate } from './mapped-item.js';
 
 /** An intent as a mapping produced it, before its key, dependencies and validation. */

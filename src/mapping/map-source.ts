@@ -1,11 +1,12 @@
-import { describeOrigin, type RowOrigin, type Source, type SourceItem } from '../sources/source-row.js';
-import { INTENT_KINDS, type Intent, type IntentKind } from './intent.js';
+import type { Source, SourceItem } from '../sources/source-row.js';
+import { describeOrigin, type RowOrigin } from '../model/row-origin.js';
+import { INTENT_KINDS, isParentKind, type Intent, type IntentKind } from '../model/intent.js';
 import { normalizeColumnName } from './compile/column-binder.js';
 import { KeyRegistry, prefixedKeyHash, type KeyHash } from './key-registry.js';
 import type { DraftProblem, LoadedMapping, RowMapper, RowMapping } from './loaded-mapping.js';
 import type { MappedItem, MappingProblem, MapSourceOptions } from './mapped-item.js';
 import { ScheduleGrouper } from './schedule-grouper.js';
-import { quote } from './schemas/text-rules.js';
+import { quote } from '../platform/write-params/text-rules.js';
 import { checkDraft, locateProblem, readableKeys } from './validate-draft.js';
 
 /**
@@ -191,10 +192,7 @@ class RowState {
       let found: { field: string; firstRow: number; what: string } | undefined;
       if (firstRow !== undefined) {
         (earlierRows ??= []).push(firstRow);
-        const field =
-          intent.kind === 'user' || intent.kind === 'event'
-            ? (columns[index]?.client_id ?? 'client_id')
-            : 'key';
+        const field = isParentKind(intent.kind) ? (columns[index]?.client_id ?? 'client_id') : 'key';
         found = { field, firstRow, what: `${intent.kind} ${field} ${quote(intent.key)}` };
       }
       const firstHash = owned.length;

@@ -1,5 +1,5 @@
-import type { RowOrigin } from '../sources/source-row.js';
-import type { Intent, IntentKind } from './intent.js';
+import type { RowOrigin } from '../model/row-origin.js';
+import type { Intent, IntentKind } from '../model/intent.js';
 
 /**
  * One problem with one row, ready for a person: `message` already carries the origin and

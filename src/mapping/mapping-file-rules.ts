@@ -11,7 +11,7 @@ import type {
 import { intentSpecSchema, mappingFileSchema, valueSchema } from './mapping-file-schema.js';
 import { paramNameProblem } from './param-name-problem.js';
 import { resolveParamName } from './param-aliases.js';
-import { ADDRESS_FIELDS, PHONE_FIELDS } from './schemas/user-account-params.js';
+import { ADDRESS_FIELDS, PHONE_FIELDS } from '../platform/write-params/user-account-params.js';
 import { isTimeZone } from '../time/time-zone.js';
 
 type Issue = { path: PropertyKey[]; message: string };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INTENT_KINDS } from './intent.js';
+import { INTENT_KINDS } from '../model/intent.js';
 import { ON_DUPLICATE } from './mapped-item.js';
 
 /**

@@ -1,9 +1,10 @@
 import { pathToFileURL } from 'node:url';
 import { basename, extname } from 'node:path';
 import { messageOf } from '../errors/evsync-error.js';
-import type { FlatParams } from '../platform/params.js';
-import type { RawRecord, RowOrigin } from '../sources/source-row.js';
-import { INTENT_KINDS, type IntentKind } from './intent.js';
+import type { FlatParams } from '../model/params.js';
+import type { RawRecord } from '../sources/source-row.js';
+import type { RowOrigin } from '../model/row-origin.js';
+import { INTENT_KINDS, type IntentKind } from '../model/intent.js';
 import type { DraftProblem, IntentDraft, LoadedMapping, RowMapping } from './loaded-mapping.js';
 import type { OnDuplicate } from './mapped-item.js';
 import { MappingError } from './mapping-error.js';

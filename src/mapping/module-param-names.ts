@@ -1,6 +1,6 @@
 import { authAttributes } from '../platform/vendor.js';
-import type { FlatParams } from '../platform/params.js';
-import type { IntentKind } from './intent.js';
+import type { FlatParams } from '../model/params.js';
+import type { IntentKind } from '../model/intent.js';
 import type { DraftProblem, IntentDraft } from './loaded-mapping.js';
 import { resolveParamName } from './param-aliases.js';
 import { isKnownParam, unknownParamMessage } from './param-name-problem.js';

@@ -1,5 +1,5 @@
 import { authAttributes } from '../platform/vendor.js';
-import type { IntentKind } from './intent.js';
+import type { IntentKind } from '../model/intent.js';
 
 /**
  * Short names a mapping may write instead of the spec's bracketed params, per intent kind.

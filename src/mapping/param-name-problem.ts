@@ -1,7 +1,7 @@
-import type { IntentKind } from './intent.js';
+import type { IntentKind } from '../model/intent.js';
 import { writeOperation } from './intent-identity.js';
 import { paramAliases } from './param-aliases.js';
-import { validateWriteParams } from './schemas/validate-write-params.js';
+import { validateWriteParams } from '../platform/write-params/validate-write-params.js';
 
 /**
  * Why a param name a mapping wrote cannot be used, or `undefined` when it can. `name` is

@@ -1,6 +1,6 @@
-import type { FlatParams } from '../platform/params.js';
-import { describeOrigin, type RowOrigin } from '../sources/source-row.js';
-import { keyPart, linkKey } from './link-key.js';
+import type { FlatParams } from '../model/params.js';
+import { describeOrigin, type RowOrigin } from '../model/row-origin.js';
+import { keyPart, linkKey } from '../model/link-key.js';
 import type { DraftProblem, IntentDraft } from './loaded-mapping.js';
 import type { DuplicateItem, GroupedItem, MappedItem } from './mapped-item.js';
 import { checkDraft, columnOf, locateProblem } from './validate-draft.js';

@@ -1,9 +1,9 @@
-import { describeOrigin, type RowOrigin } from '../sources/source-row.js';
-import type { Intent } from './intent.js';
+import { describeOrigin, type RowOrigin } from '../model/row-origin.js';
+import type { Intent } from '../model/intent.js';
 import { intentDependencies, intentKey, KEY_PARAMS, writeOperation } from './intent-identity.js';
 import type { DraftProblem, IntentDraft } from './loaded-mapping.js';
 import type { MappingProblem } from './mapped-item.js';
-import { validateWriteParams } from './schemas/validate-write-params.js';
+import { validateWriteParams } from '../platform/write-params/validate-write-params.js';
 
 /** `row 17 (line 18), email: "bob@" is not an e-mail address`. */
 export function locateProblem(origin: RowOrigin, problem: DraftProblem): MappingProblem {

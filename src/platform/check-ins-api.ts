@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ListOptions } from './paginate.js';
 import { paginate } from './paginate.js';
-import type { FlatParams } from './params.js';
+import type { FlatParams } from '../model/params.js';
 import type { PlatformCaller } from './platform-caller.js';
 import { parseBody } from './platform-caller.js';
 import type { PlatformRequest } from './platform-request.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FlatParams } from './params.js';
+import type { FlatParams } from '../model/params.js';
 import type { PlatformAck, PlatformCaller } from './platform-caller.js';
 import { ackOf, readJson } from './platform-caller.js';
 import { PlatformResponseError } from './platform-error.js';

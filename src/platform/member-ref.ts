@@ -1,4 +1,4 @@
-import type { FlatParams } from './params.js';
+import type { FlatParams } from '../model/params.js';
 
 /**
  * How a caller names one object: its platform id, or its `client_id`, which may stand in

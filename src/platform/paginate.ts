@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FlatParams } from './params.js';
+import type { FlatParams } from '../model/params.js';
 import type { PlatformCaller } from './platform-caller.js';
 import { parseBody } from './platform-caller.js';
 import { PlatformResponseError } from './platform-error.js';

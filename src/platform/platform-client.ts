@@ -8,7 +8,7 @@ import { ContactsApi } from './contacts-api.js';
 import { EventsApi } from './events-api.js';
 import type { HttpTransportOptions } from './http-transport.js';
 import { HttpTransport } from './http-transport.js';
-import type { FlatParams } from './params.js';
+import type { FlatParams } from '../model/params.js';
 import type { PlatformCaller } from './platform-caller.js';
 import { parseBody } from './platform-caller.js';
 import type { HttpMethod, PlatformRequest, PlatformResponse, SendRequest } from './platform-request.js';

@@ -1,3 +1,4 @@
+import { CODE } from '../errors/codes.js';
 import { EvsyncError } from '../errors/evsync-error.js';
 
 /**
@@ -6,20 +7,20 @@ import { EvsyncError } from '../errors/evsync-error.js';
  * query string: it carries `sig`.
  */
 export const PLATFORM_ERROR_CODES = {
-  badRequest: 'EVSYNC_PLATFORM_BAD_REQUEST',
-  unauthorized: 'EVSYNC_PLATFORM_UNAUTHORIZED',
-  forbidden: 'EVSYNC_PLATFORM_FORBIDDEN',
-  notFound: 'EVSYNC_PLATFORM_NOT_FOUND',
-  methodNotAllowed: 'EVSYNC_PLATFORM_METHOD_NOT_ALLOWED',
-  notAcceptable: 'EVSYNC_PLATFORM_NOT_ACCEPTABLE',
-  invalid: 'EVSYNC_PLATFORM_INVALID',
-  rateLimited: 'EVSYNC_PLATFORM_RATE_LIMITED',
-  server: 'EVSYNC_PLATFORM_SERVER',
-  otherStatus: 'EVSYNC_PLATFORM_HTTP',
-  unreachable: 'EVSYNC_PLATFORM_UNREACHABLE',
-  outcomeUnknown: 'EVSYNC_PLATFORM_OUTCOME_UNKNOWN',
-  badResponse: 'EVSYNC_PLATFORM_BAD_RESPONSE',
-  closed: 'EVSYNC_PLATFORM_CLOSED',
+  badRequest: CODE.EVSYNC_PLATFORM_BAD_REQUEST,
+  unauthorized: CODE.EVSYNC_PLATFORM_UNAUTHORIZED,
+  forbidden: CODE.EVSYNC_PLATFORM_FORBIDDEN,
+  notFound: CODE.EVSYNC_PLATFORM_NOT_FOUND,
+  methodNotAllowed: CODE.EVSYNC_PLATFORM_METHOD_NOT_ALLOWED,
+  notAcceptable: CODE.EVSYNC_PLATFORM_NOT_ACCEPTABLE,
+  invalid: CODE.EVSYNC_PLATFORM_INVALID,
+  rateLimited: CODE.EVSYNC_PLATFORM_RATE_LIMITED,
+  server: CODE.EVSYNC_PLATFORM_SERVER,
+  otherStatus: CODE.EVSYNC_PLATFORM_HTTP,
+  unreachable: CODE.EVSYNC_PLATFORM_UNREACHABLE,
+  outcomeUnknown: CODE.EVSYNC_PLATFORM_OUTCOME_UNKNOWN,
+  badResponse: CODE.EVSYNC_PLATFORM_BAD_RESPONSE,
+  closed: CODE.EVSYNC_PLATFORM_CLOSED,
 } as const;
 export type PlatformErrorCode = (typeof PLATFORM_ERROR_CODES)[keyof typeof PLATFORM_ERROR_CODES];
 

@@ -1,4 +1,4 @@
-import type { FlatParams } from './params.js';
+import type { FlatParams } from '../model/params.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

@@ -1,4 +1,4 @@
-import type { FlatParams } from './params.js';
+import type { FlatParams } from '../model/params.js';
 import { encodeForm } from './params.js';
 import type { HttpMethod, PlatformRequest } from './platform-request.js';
 import { signRequest } from './signing.js';

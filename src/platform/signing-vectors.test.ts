@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { FlatParams } from './params.js';
+import type { FlatParams } from '../model/params.js';
 import {
   compareCodePoints,
   maskSigningKey,

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { FlatParams } from './params.js';
+import type { FlatParams } from '../model/params.js';
 
 /** What a signed request carries: the GET params with `key_id` and `sig` added. */
 export interface SignedParams {

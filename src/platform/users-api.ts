@@ -3,7 +3,7 @@ import type { MemberRef } from './member-ref.js';
 import { memberTarget } from './member-ref.js';
 import type { ListOptions } from './paginate.js';
 import { paginate } from './paginate.js';
-import type { FlatParams } from './params.js';
+import type { FlatParams } from '../model/params.js';
 import type { PlatformCaller } from './platform-caller.js';
 import { parseBody } from './platform-caller.js';
 import { PlatformHttpError } from './platform-error.js';

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FormDecodeError, decodeForm, type FlatParams } from '../platform/params.js';
+import { FormDecodeError, decodeForm } from '../platform/params.js';
+import type { FlatParams } from '../model/params.js';
 import { signatureTest } from './handlers/signature-test-handler.js';
 import { hasBody, readBody } from './read-body.js';
 import { matchRoute, type Route } from './route-table.js';

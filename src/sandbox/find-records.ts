@@ -1,4 +1,4 @@
-import type { FlatParams } from '../platform/params.js';
+import type { FlatParams } from '../model/params.js';
 import { emailParam } from '../platform/vendor.js';
 import { SandboxHttpError, invalidParam, notFound } from './sandbox-http-error.js';
 import type { SandboxRequest } from './sandbox-request.js';

@@ -1,4 +1,4 @@
-import type { FlatParams } from '../platform/params.js';
+import type { FlatParams } from '../model/params.js';
 import { invalidParam } from './sandbox-http-error.js';
 
 /** The largest `limit` the sandbox serves (DESIGN conventions). */

@@ -1,3 +1,4 @@
+import { CODE } from '../errors/codes.js';
 import { EvsyncError } from '../errors/evsync-error.js';
 
 /** Param name → messages, the `errors` member of a 422 body (DESIGN conventions). */
@@ -18,7 +19,7 @@ export class SandboxHttpError extends EvsyncError {
     message: string,
     options: { errors?: ParamErrors; headers?: Record<string, string> } = {},
   ) {
-    super(message, { code: `EVSYNC_SANDBOX_${status}`, retryable: status === 429 || status >= 500 });
+    super(message, { code: CODE.EVSYNC_SANDBOX_HTTP, retryable: status === 429 || status >= 500 });
     this.status = status;
     this.errors = options.errors;
     this.headers = options.headers ?? {};

@@ -1,4 +1,4 @@
-import type { FlatParams } from '../platform/params.js';
+import type { FlatParams } from '../model/params.js';
 import type { SandboxState } from './sandbox-state.js';
 import type { SignatureCheck } from './verify-signature.js';
 import { toXmlDocument } from './serialize/to-xml.js';

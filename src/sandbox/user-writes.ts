@@ -1,4 +1,4 @@
-import type { FlatParams } from '../platform/params.js';
+import type { FlatParams } from '../model/params.js';
 import { unflattenParams } from '../platform/params.js';
 import { nowMicros } from './clock.js';
 import { child, indexedChildren, nullable, splitList, text } from './nested-reader.js';

@@ -1,4 +1,4 @@
-import type { FlatParams } from '../platform/params.js';
+import type { FlatParams } from '../model/params.js';
 import { maskSigningKey, md5Hex, signingStringOf, withoutSignature } from '../platform/signing.js';
 
 export interface SandboxKey {

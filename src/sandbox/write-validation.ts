@@ -1,8 +1,8 @@
-import { validateWriteParams, type WriteOperation } from '../mapping/schemas/validate-write-params.js';
-import type { FlatParams } from '../platform/params.js';
+import { validateWriteParams, type WriteOperation } from '../platform/write-params/validate-write-params.js';
+import type { FlatParams } from '../model/params.js';
 import { SandboxHttpError, type ParamErrors } from './sandbox-http-error.js';
 
-export type { WriteOperation } from '../mapping/schemas/validate-write-params.js';
+export type { WriteOperation } from '../platform/write-params/validate-write-params.js';
 
 /**
  * Runs the shared write-param rules (the ones the connector checks before sending) and

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../errors/codes.js';
 import { EvsyncError } from '../errors/evsync-error.js';
 
 /**
@@ -6,7 +7,7 @@ import { EvsyncError } from '../errors/evsync-error.js';
  */
 export class SourceError extends EvsyncError {
   override readonly name = 'SourceError';
-  constructor(message: string, options: { code: string; retryable?: boolean; cause?: unknown }) {
+  constructor(message: string, options: { code: ErrorCode; retryable?: boolean; cause?: unknown }) {
     super(message, options);
   }
 }

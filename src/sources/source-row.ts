@@ -1,19 +1,12 @@
-/**
- * What every source yields: a raw row with where it came from, or a problem with a row
- * (ragged, unterminated quote…) that becomes a per-row result instead of stopping the run.
- */
-export interface RowOrigin {
-  /** File path, URL, or a short name of the query (never a connection URL). */
-  source: string;
-  /** 1-based number of the data row (the header is not a row). */
-  row: number;
-  /** 1-based physical line where the row starts, for files. */
-  line?: number;
-}
+import type { RowOrigin } from '../model/row-origin.js';
 
 /** Raw values by column name: strings from files, driver values from databases. */
 export type RawRecord = Record<string, unknown>;
 
+/**
+ * What every source yields: a raw row with where it came from, or a problem with a row
+ * (ragged, unterminated quote…) that becomes a per-row result instead of stopping the run.
+ */
 export interface SourceRow {
   ok: true;
   origin: RowOrigin;
@@ -44,9 +37,4 @@ export interface Source {
   rows(): AsyncIterable<SourceItem>;
   /** How far `rows()` has read, when the source knows its size (a file); for progress bars. */
   progress?(): SourceProgress | undefined;
-}
-
-/** `row 17 (line 18)` / `row 3 of query "attendees"`: the prefix of every per-row message. */
-export function describeOrigin(origin: RowOrigin): string {
-  return origin.line === undefined ? `row ${origin.row}` : `row ${origin.row} (line ${origin.line})`;
 }

@@ -17,7 +17,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import type { IntentResultInput, Ledger } from '../../src/ledger/ledger.js';
+import type { Ledger } from '../../src/ledger/ledger.js';
+import type { IntentResultInput } from '../../src/model/result-records.js';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import { openPgliteClient } from '../../src/ledger/pglite-client.js';
 

@@ -5,7 +5,7 @@
  *   npx tsx test/bench/signing.ts [seconds]
  */
 import { buildHttpRequest } from '../../src/platform/request-builder.js';
-import type { FlatParams } from '../../src/platform/params.js';
+import type { FlatParams } from '../../src/model/params.js';
 import { md5Hex, signRequest } from '../../src/platform/signing.js';
 
 const BASELINE_OPS = 100_000;

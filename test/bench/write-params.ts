@@ -2,9 +2,9 @@
 // field filled (bio XHTML, custom data JSON, URLs, address), and an event. Validation runs
 // once per source row, so it sits inside the mapping layer's 100,000 rows/s budget (issue 4).
 // Figures are per CPU-second as well as wall time: the machine is shared.
-import type { FlatParams } from '../../src/platform/params.js';
-import type { WriteOperation } from '../../src/mapping/schemas/validate-write-params.js';
-import { validateWriteParams } from '../../src/mapping/schemas/validate-write-params.js';
+import type { FlatParams } from '../../src/model/params.js';
+import type { WriteOperation } from '../../src/platform/write-params/validate-write-params.js';
+import { validateWriteParams } from '../../src/platform/write-params/validate-write-params.js';
 
 const TARGET_ROWS_PER_SECOND = 100_000;
 const seconds = Number(process.argv[2] ?? 3);

@@ -1,4 +1,5 @@
-import type { IntentResultInput, ResultWriter } from '../../src/ledger/ledger.js';
+import type { ResultWriter } from '../../src/ledger/result-writer.js';
+import type { IntentResultInput } from '../../src/model/result-records.js';
 
 /** A result writer that keeps what it is given, for tests of the engine without a ledger. */
 export function memoryWriter(): ResultWriter & { results: IntentResultInput[] } {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { decodeForm, type FlatParams } from '../../src/platform/params.js';
+import { decodeForm } from '../../src/platform/params.js';
+import type { FlatParams } from '../../src/model/params.js';
 import { md5Hex, signingStringOf, withoutSignature } from '../../src/platform/signing.js';
 
 /** One request as the test server saw it. */

@@ -1,5 +1,6 @@
 import { request } from 'undici';
-import { encodeForm, type FlatParams } from '../../src/platform/params.js';
+import { encodeForm } from '../../src/platform/params.js';
+import type { FlatParams } from '../../src/model/params.js';
 import { signRequest } from '../../src/platform/signing.js';
 
 export interface SignedTarget {

@@ -1,8 +1,8 @@
 import { relative } from 'node:path';
 import type { Command } from 'commander';
 import { rootLogger } from '../../log/logger.js';
-import { runDemo } from '../../sync/demo/run-demo.js';
-import type { DemoResult } from '../../sync/demo/run-demo.js';
+import { runDemo } from '../demo/run-demo.js';
+import type { DemoResult } from '../demo/run-demo.js';
 import { defaultProgress } from '../../sync/engine/open-engine.js';
 import { formatRunSummary } from '../../sync/engine/run-summary.js';
 import { stopOnSignals } from '../../sync/engine/stop-on-signals.js';

@@ -3,8 +3,7 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { unknownRunError } from '../../ledger/ledger-error.js';
 import { openLedger } from '../../ledger/open-ledger.js';
-import type { ResultAction } from '../../ledger/ledger.js';
-import { RESULT_ACTIONS } from '../../ledger/ledger.js';
+import { type ResultAction, RESULT_ACTIONS } from '../../model/result-records.js';
 import type { ReportFormat } from '../../sync/report/write-report.js';
 import { REPORT_FORMATS, writeReport } from '../../sync/report/write-report.js';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../../errors/evsync-error.js';
-import type { IntentKind } from '../../mapping/intent.js';
-import { INTENT_KINDS } from '../../mapping/intent.js';
+import type { IntentKind } from '../../model/intent.js';
+import { INTENT_KINDS } from '../../model/intent.js';
 import { retryRun } from '../../sync/engine/retry-run.js';
 import { finishRunCommand, withReportFile, withStoredRunEngine } from './run-outcome.js';
 

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { RunSummary } from '../../sync/engine/run-summary.js';
 import { formatRunSummary } from '../../sync/engine/run-summary.js';
-import { openReportFile, reportUnwritable } from '../../sync/report/open-report-file.js';
+import { openReportFile, reportUnwritable } from '../../report/open-report-file.js';
 import { formatForFile, writeReport } from '../../sync/report/write-report.js';
 import { unknownRunError } from '../../ledger/ledger-error.js';
 import { openLedger } from '../../ledger/open-ledger.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { openLedger } from '../../ledger/open-ledger.js';
-import type { RunRecord } from '../../ledger/ledger.js';
+import type { RunRecord } from '../../model/run-record.js';
 
 export function registerRunsCommand(program: Command): void {
   program

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError, Option } from 'commander';
 import { vendorWord } from '../../config/env-config.js';
-import type { FlatParams } from '../../platform/params.js';
+import type { FlatParams } from '../../model/params.js';
 import { encodeForm } from '../../platform/params.js';
 import { maskSigningKey, signRequest } from '../../platform/signing.js';
 import { authAttributes, DEFAULT_VENDOR } from '../../platform/vendor.js';

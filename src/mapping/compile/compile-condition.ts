@@ -1,6 +1,6 @@
 import type { RawRecord } from '../../sources/source-row.js';
 import type { ConditionSpec } from '../mapping-file-schema.js';
-import { quote } from '../schemas/text-rules.js';
+import { quote } from '../../platform/write-params/text-rules.js';
 import type { ColumnBinder } from './column-binder.js';
 
 /** `undefined` when the row meets the condition; otherwise why it does not, for the skip record. */

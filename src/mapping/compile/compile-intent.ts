@@ -3,7 +3,7 @@ import type { DraftProblem, IntentDraft } from '../loaded-mapping.js';
 import { conditions } from '../mapping-file-rules.js';
 import type { IntentSpec } from '../mapping-file-schema.js';
 import { resolveParamName } from '../param-aliases.js';
-import { quote } from '../schemas/text-rules.js';
+import { quote } from '../../platform/write-params/text-rules.js';
 import { compileCondition } from './compile-condition.js';
 import { compileParamsWriter, type ParamPlan } from './compile-params-writer.js';
 import { ValueProblem } from './compile-transform.js';

@@ -5,7 +5,7 @@ import { compileIntent } from './compile-intent.js';
 import { compileTransforms, keepsEmpty } from './compile-value.js';
 import { composeText } from './compile-transform.js';
 import { resolveParamName } from '../param-aliases.js';
-import type { IntentKind } from '../intent.js';
+import type { IntentKind } from '../../model/intent.js';
 
 export interface MappingIdentity {
   name: string;

@@ -1,4 +1,4 @@
-import type { FlatParams } from '../../platform/params.js';
+import type { FlatParams } from '../../model/params.js';
 import type { RawRecord } from '../../sources/source-row.js';
 import type { DraftProblem } from '../loaded-mapping.js';
 import { cellText } from './column-binder.js';

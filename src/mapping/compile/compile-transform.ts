@@ -1,6 +1,6 @@
 import type { RawRecord } from '../../sources/source-row.js';
 import type { TransformSpec } from '../mapping-file-schema.js';
-import { containsHtml, quote } from '../schemas/text-rules.js';
+import { containsHtml, quote } from '../../platform/write-params/text-rules.js';
 import { htmlToXhtml } from '../transforms/html-to-xhtml.js';
 import { parseDateTime } from '../transforms/parse-date-time.js';
 import {

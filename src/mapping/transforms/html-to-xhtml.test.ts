@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkWellFormedXhtml } from '../schemas/xhtml.js';
+import { checkWellFormedXhtml } from '../../platform/write-params/xhtml.js';
 import { htmlToXhtml } from './html-to-xhtml.js';
 import { textToXhtml } from './xhtml-text.js';
 

@@ -1,4 +1,4 @@
-import { quote } from '../schemas/text-rules.js';
+import { quote } from '../../platform/write-params/text-rules.js';
 import { formatOffset } from '../../time/time-zone.js';
 import { formatWall, zonedWallTimeToIso, type WallTime } from './zoned-date-time.js';
 

@@ -1,4 +1,4 @@
-import { COUNTRY_CODES } from '../schemas/country-codes.js';
+import { COUNTRY_CODES } from '../../platform/write-params/country-codes.js';
 
 /** Spaces of every kind (tabs, no-break spaces, line breaks) become one space. */
 export function collapseSpaces(text: string): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Intent } from '../intent.js';
+import type { Intent } from '../../model/intent.js';
 import type { MappedItem } from '../mapped-item.js';
 import { DependencyCheck, formatDanglingLinks } from './dependency-check.js';
 

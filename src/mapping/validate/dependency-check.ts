@@ -1,4 +1,4 @@
-import type { Intent, IntentDependency } from '../intent.js';
+import { isParentKind, type Intent, type IntentDependency } from '../../model/intent.js';
 import { KeyRegistry } from '../key-registry.js';
 import type { MappedItem } from '../mapped-item.js';
 
@@ -30,8 +30,7 @@ export class DependencyCheck {
   add(item: MappedItem): void {
     if (item.type !== 'intents' && item.type !== 'duplicate') return;
     for (const intent of item.intents) {
-      if (intent.kind === 'user' || intent.kind === 'event')
-        this.created.add(`${intent.kind}\u0000${intent.key}`, 1);
+      if (isParentKind(intent.kind)) this.created.add(`${intent.kind}\u0000${intent.key}`, 1);
       for (const dep of intent.dependsOn) {
         const id = `${dep.kind}\u0000${dep.clientId}`;
         if (this.created.firstRow(id) !== undefined) continue;

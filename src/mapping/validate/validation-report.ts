@@ -1,8 +1,8 @@
 import { createWriteStream, rmSync, type WriteStream } from 'node:fs';
 import { extname } from 'node:path';
 import { redactUrl } from '../../log/redaction.js';
-import { csvLine } from '../../sync/report/csv-cell.js';
-import { openReportFile, reportUnwritable } from '../../sync/report/open-report-file.js';
+import { csvLine } from '../../report/csv-cell.js';
+import { openReportFile, reportUnwritable } from '../../report/open-report-file.js';
 import { MappingError } from '../mapping-error.js';
 import type { MappedItem } from '../mapped-item.js';
 

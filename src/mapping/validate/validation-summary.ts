@@ -1,5 +1,5 @@
-import { describeOrigin } from '../../sources/source-row.js';
-import type { IntentKind } from '../intent.js';
+import { describeOrigin } from '../../model/row-origin.js';
+import type { IntentKind } from '../../model/intent.js';
 import type { MappedItem } from '../mapped-item.js';
 
 /** Problems of one kind (same code, same column), with the first few rows that have them. */

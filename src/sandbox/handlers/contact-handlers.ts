@@ -1,4 +1,4 @@
-import type { FlatParams } from '../../platform/params.js';
+import type { FlatParams } from '../../model/params.js';
 import { invalidParam, notFound } from '../sandbox-http-error.js';
 import { jsonReply, type Handler } from '../sandbox-request.js';
 import type { SandboxState } from '../sandbox-state.js';

@@ -4,7 +4,7 @@ import { jsonReply, type Handler, type HandlerContext } from '../sandbox-request
 import type { SandboxState } from '../sandbox-state.js';
 import { scheduleEntryJson } from '../serialize/event-json.js';
 import type { EventRecord } from '../state-types.js';
-import type { FlatParams } from '../../platform/params.js';
+import type { FlatParams } from '../../model/params.js';
 import { indexedList, unflattenParams } from '../../platform/params.js';
 
 /** The §2.6 entries of a user's whole schedule. */

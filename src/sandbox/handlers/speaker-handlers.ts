@@ -1,4 +1,4 @@
-import type { FlatParams } from '../../platform/params.js';
+import type { FlatParams } from '../../model/params.js';
 import { eventOfRequest } from '../find-records.js';
 import { matchesTerms, pageOf } from '../paging.js';
 import { invalidParam, notFound } from '../sandbox-http-error.js';

@@ -1,4 +1,4 @@
-import type { Intent } from '../../mapping/intent.js';
+import type { Intent } from '../../model/intent.js';
 import { loadMapping } from '../../mapping/load-mapping.js';
 import type { LoadedMapping } from '../../mapping/loaded-mapping.js';
 import { mapSource } from '../../mapping/map-source.js';

@@ -1,4 +1,5 @@
-import type { Ledger, ResultWriterOptions } from '../../ledger/ledger.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import type { ResultWriterOptions } from '../../ledger/result-writer.js';
 import type { Logger } from '../../log/logger.js';
 import type { ProgressSink } from '../progress/progress-sink.js';
 import type { SyncPlatform } from '../processors/sync-platform.js';

@@ -1,5 +1,7 @@
-import type { IntentResultInput, PlannedIntent, RunStatus } from '../../ledger/ledger.js';
-import { PARENT_KINDS } from '../../mapping/intent.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
+import type { IntentResultInput } from '../../model/result-records.js';
+import type { RunStatus } from '../../model/run-record.js';
+import { isParentKind, PARENT_KINDS, type ParentKind } from '../../model/intent.js';
 import { DependencyGate } from '../phases/dependency-gate.js';
 import { IdCache } from '../processors/id-cache.js';
 import type { ProcessorContext } from '../processors/processor.js';
@@ -26,7 +28,7 @@ export interface RunWork {
    */
   keptKeys?: ReadonlyArray<{ kind: string; key: string }>;
   /** Parents that ended earlier in this run (resume): their outcome decides their dependents. */
-  settledParents?: ReadonlyArray<{ kind: 'user' | 'event'; key: string; ok: boolean; reason: string }>;
+  settledParents?: ReadonlyArray<{ kind: ParentKind; key: string; ok: boolean; reason: string }>;
 }
 
 /**
@@ -51,8 +53,7 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
     for (const result of input.preResults ?? []) await writer.write(result);
     for (const item of input.unchanged) {
       await writer.write(unchangedResult(input.runId, item, ids.get(item.kind, item.key)));
-      if (item.kind === 'user' || item.kind === 'event')
-        gate.settle({ kind: item.kind, clientId: item.key }, true);
+      if (isParentKind(item.kind)) gate.settle({ kind: item.kind, clientId: item.key }, true);
     }
     const outcome = await executePlan({
       runId: input.runId,
@@ -121,9 +122,4 @@ function sharedWith(ids: IdCache, source: Map<string, Set<string>>): ProcessorCo
     const other = index.get(id);
     return other === key ? undefined : other;
   };
-}
-
-/** Which kinds are parents (their outcome gates dependents). */
-export function isParentKind(kind: string): kind is 'user' | 'event' {
-  return (PARENT_KINDS as readonly string[]).includes(kind);
 }

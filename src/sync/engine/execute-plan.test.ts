@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PlannedIntent } from '../../ledger/ledger.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
 import { memoryWriter } from '../../../test/helpers/memory-writer.js';
 import { PlatformUnreachableError } from '../../platform/platform-error.js';
 import { DependencyGate } from '../phases/dependency-gate.js';

@@ -1,7 +1,8 @@
-import type { PlannedIntent, ResultWriter } from '../../ledger/ledger.js';
+import type { ResultWriter } from '../../ledger/result-writer.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import type { Logger } from '../../log/logger.js';
-import { PARENT_KINDS } from '../../mapping/intent.js';
+import { isParentKind } from '../../model/intent.js';
 import { PARENT_MISSING, type DependencyGate } from '../phases/dependency-gate.js';
 import type { PhaseName } from '../phases/sync-phases.js';
 import { PHASES, splitByPhase } from '../phases/sync-phases.js';
@@ -50,8 +51,6 @@ export interface ExecuteResult {
   reason?: string;
   processed: number;
 }
-
-const parentKinds: ReadonlySet<string> = new Set(PARENT_KINDS);
 
 /** The outcome of an intent left unsent because its plan was not recorded: no result is written. */
 const NOT_SENT: ProcessOutcome = {
@@ -127,9 +126,9 @@ async function runOne(item: PlannedIntent, options: ExecuteOptions): Promise<Pro
   const outcome: ProcessOutcome = missing
     ? { action: 'skipped', errorCode: PARENT_MISSING, message: missing.message, attempts: 0 }
     : await processIntent(item, options.context);
-  if (parentKinds.has(item.kind) && item.plannedAction !== 'delete' && item.plannedAction !== 'retire') {
+  if (isParentKind(item.kind) && item.plannedAction !== 'delete' && item.plannedAction !== 'retire') {
     options.gate.settle(
-      { kind: item.kind as 'user' | 'event', clientId: item.key },
+      { kind: item.kind, clientId: item.key },
       isSuccess(outcome.action),
       outcome.message ?? outcome.action,
     );

@@ -1,4 +1,5 @@
-import type { Ledger, PlannedIntent } from '../../ledger/ledger.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { RowResult } from '../plan/sync-plan.js';
 
 /**

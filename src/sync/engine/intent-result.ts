@@ -1,5 +1,5 @@
-import type { IntentResultInput, PlannedIntent, ResultAction } from '../../ledger/ledger.js';
-import { SUCCESS_ACTIONS } from '../../ledger/ledger.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
+import { type IntentResultInput, type ResultAction, SUCCESS_ACTIONS } from '../../model/result-records.js';
 import type { ProcessOutcome } from '../processors/process-outcome.js';
 import type { RowResult } from '../plan/sync-plan.js';
 

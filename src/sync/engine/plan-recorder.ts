@@ -1,4 +1,5 @@
-import type { Ledger, PlannedIntent } from '../../ledger/ledger.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
 import { splitByPhase } from '../phases/sync-phases.js';
 
 /** Planned intents per ledger statement: one statement each, so that sending starts early. */

@@ -1,6 +1,8 @@
-import type { Ledger, PlannedIntent, PlannedIntentRecord, RunRecord } from '../../ledger/ledger.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import type { PlannedIntent, PlannedIntentRecord } from '../../model/planned-intent.js';
+import type { RunRecord } from '../../model/run-record.js';
 import { messageOf } from '../../errors/evsync-error.js';
-import type { Intent } from '../../mapping/intent.js';
+import type { Intent } from '../../model/intent.js';
 import { loadJobFile } from '../job-file.js';
 import { hashIntent } from '../plan/params-hash.js';
 import type { RowResult } from '../plan/sync-plan.js';

@@ -1,6 +1,8 @@
 import { unknownRunError } from '../../ledger/ledger-error.js';
-import type { IntentResultInput, PlannedIntent, RunRecord } from '../../ledger/ledger.js';
-import { PARENT_KINDS } from '../../mapping/intent.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
+import type { IntentResultInput } from '../../model/result-records.js';
+import type { RunRecord } from '../../model/run-record.js';
+import { isParentKind, PARENT_KINDS } from '../../model/intent.js';
 import { PARENT_MISSING } from '../phases/dependency-gate.js';
 import { guardCheckIns } from '../plan/lost-check-ins.js';
 import { CHECK_IN_OUTCOME_UNKNOWN } from '../processors/check-in-processor.js';
@@ -54,8 +56,9 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
 
   const settledParents: Array<NonNullable<RunWork['settledParents']>[number]> = [];
   for await (const result of ledger.eachResult(runId, { kinds: PARENT_KINDS })) {
+    if (!isParentKind(result.kind)) continue;
     settledParents.push({
-      kind: result.kind as 'user' | 'event',
+      kind: result.kind,
       key: result.key,
       ok: isSuccess(result.action),
       reason: result.errorMessage ?? result.action,

@@ -1,10 +1,11 @@
 import { unknownRunError } from '../../ledger/ledger-error.js';
-import type { IntentKind } from '../../mapping/intent.js';
-import type { PlannedIntentRecord, RunRecord } from '../../ledger/ledger.js';
+import { isParentKind, type IntentKind } from '../../model/intent.js';
+import type { PlannedIntentRecord } from '../../model/planned-intent.js';
+import type { RunRecord } from '../../model/run-record.js';
 import { PARENT_MISSING } from '../phases/dependency-gate.js';
 import { guardCheckIns } from '../plan/lost-check-ins.js';
 import type { EngineDeps } from './engine-deps.js';
-import { executeAndFinish, isParentKind } from './execute-and-finish.js';
+import { executeAndFinish } from './execute-and-finish.js';
 import { leaveHandledLater } from './handled-later.js';
 import { rowResult } from './intent-result.js';
 import { restoreIntents } from './restore-params.js';

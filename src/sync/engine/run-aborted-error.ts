@@ -1,3 +1,4 @@
+import { CODE, type ErrorCode } from '../../errors/codes.js';
 import { EvsyncError } from '../../errors/evsync-error.js';
 
 /**
@@ -8,7 +9,7 @@ export class RunAbortedError extends EvsyncError {
   override readonly name = 'RunAbortedError';
   readonly runId: string;
 
-  constructor(runId: string, reason: string, code = 'EVSYNC_ABORTED') {
+  constructor(runId: string, reason: string, code: ErrorCode = CODE.EVSYNC_ABORTED) {
     super(`Run ${runId} aborted: ${reason}. Fix the cause, then finish it with \`evsync resume ${runId}\`.`, {
       code,
       retryable: false,

@@ -1,4 +1,4 @@
-import type { RunRecord } from '../../ledger/ledger.js';
+import type { RunRecord } from '../../model/run-record.js';
 import type { JobFile } from '../job-file.js';
 import { jobFileSchema } from '../job-file.js';
 

@@ -1,6 +1,6 @@
-import type { ActionCounts, RunRecord, RunResultCounts } from '../../ledger/ledger.js';
-import { RESULT_ACTIONS } from '../../ledger/ledger.js';
-import { INTENT_KINDS } from '../../mapping/intent.js';
+import { type ActionCounts, type RunResultCounts, RESULT_ACTIONS } from '../../model/result-records.js';
+import type { RunRecord } from '../../model/run-record.js';
+import { INTENT_KINDS } from '../../model/intent.js';
 import type { PlanSummary } from '../plan/plan-summary.js';
 
 /** How a run ended, for the CLI and the tests. */

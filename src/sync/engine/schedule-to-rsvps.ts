@@ -1,5 +1,5 @@
-import type { Intent } from '../../mapping/intent.js';
-import { keyPart, linkKey } from '../../mapping/link-key.js';
+import type { Intent } from '../../model/intent.js';
+import { keyPart, linkKey } from '../../model/link-key.js';
 
 /**
  * A schedule intent as single RSVPs (`schedule_mode: rsvp`): one add per listed event,

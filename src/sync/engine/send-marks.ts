@@ -1,4 +1,5 @@
-import type { Ledger, PlannedIntent } from '../../ledger/ledger.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
 
 type Mark = Pick<PlannedIntent, 'kind' | 'key'>;
 interface Waiting {

@@ -1,4 +1,4 @@
-import type { IntentDependency } from '../../mapping/intent.js';
+import type { IntentDependency } from '../../model/intent.js';
 
 /** The error code of a dependent skipped because a parent failed or is unknown. */
 export const PARENT_MISSING = 'EVSYNC_PARENT_MISSING';

@@ -1,5 +1,5 @@
-import type { PlannedIntent } from '../../ledger/ledger.js';
-import { PARENT_KINDS } from '../../mapping/intent.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
+import { isParentKind } from '../../model/intent.js';
 
 /**
  * The order of a run (DESIGN "Phases"): users, then events (an event may name its speakers
@@ -20,10 +20,8 @@ export const PHASE_LABELS: Record<PhaseName, string> = {
   removals: 'mirror deletes of users and events',
 };
 
-const parentKinds: ReadonlySet<string> = new Set(PARENT_KINDS);
-
 export function phaseOf(intent: Pick<PlannedIntent, 'kind' | 'plannedAction'>): PhaseName {
-  const parent = parentKinds.has(intent.kind);
+  const parent = isParentKind(intent.kind);
   if (intent.plannedAction === 'delete' || intent.plannedAction === 'retire')
     return parent ? 'removals' : 'unlinks';
   if (intent.kind === 'rsvp') return 'rsvps';

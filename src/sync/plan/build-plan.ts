@@ -1,5 +1,5 @@
-import type { Intent, IntentKind } from '../../mapping/intent.js';
-import { PARENT_KINDS } from '../../mapping/intent.js';
+import type { Intent, IntentKind } from '../../model/intent.js';
+import { PARENT_KINDS } from '../../model/intent.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { DeleteThreshold } from '../job-file.js';
 import { addClearedFields } from './cleared-fields.js';

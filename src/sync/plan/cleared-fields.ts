@@ -1,4 +1,5 @@
-import type { Ledger, PlannedIntent } from '../../ledger/ledger.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
 
 /** Kinds whose updates set fields; links, schedules and check-ins carry none to clear. */
 const KINDS_WITH_FIELDS = ['user', 'event'] as const;
@@ -6,7 +7,7 @@ const KINDS_WITH_FIELDS = ['user', 'event'] as const;
 /**
  * A field synced before and empty in the source now is cleared by the update: the plan
  * adds it to the update's params with an empty value (the platform client's clearing rules
- * turn that into what the platform clears it with, `platform/clear-params.ts`). The
+ * turn that into what the platform clears it with, `platform/write-params/clear-params.ts`). The
  * names synced before come from the ledger (`Ledger.syncedParamNames`); the hash stays the
  * one of the source's params, so the next run finds the row unchanged. A create never has
  * one: it sends no empty value. See docs/sync-engine.md, "Cleared fields".

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type {
-  IntentResultRecord,
-  PlannedIntent,
-  PlannedIntentRecord,
-  ResultFilter,
-  RunRecord,
-} from '../../ledger/ledger.js';
-import type { Intent, IntentKind } from '../../mapping/intent.js';
+import type { PlannedIntent, PlannedIntentRecord } from '../../model/planned-intent.js';
+import type { IntentResultRecord, ResultFilter } from '../../model/result-records.js';
+import type { RunRecord } from '../../model/run-record.js';
+import type { Intent, IntentKind } from '../../model/intent.js';
 import type { PlanLedger } from './build-plan.js';
 import { buildPlan } from './build-plan.js';
 import { DeleteThresholdError } from './delete-threshold-error.js';

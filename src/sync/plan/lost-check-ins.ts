@@ -1,4 +1,6 @@
-import type { Ledger, PlannedIntent, RunRecord } from '../../ledger/ledger.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
+import type { RunRecord } from '../../model/run-record.js';
 import { CHECK_IN_OUTCOME_UNKNOWN } from '../processors/check-in-processor.js';
 import type { RowResult } from './sync-plan.js';
 

@@ -1,5 +1,5 @@
-import type { IntentKind } from '../../mapping/intent.js';
-import type { PlannedIntent } from '../../ledger/ledger.js';
+import type { IntentKind } from '../../model/intent.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { DeleteThreshold } from '../job-file.js';
 import { allowedDeletes } from '../job-file.js';
 import { DeleteThresholdError } from './delete-threshold-error.js';

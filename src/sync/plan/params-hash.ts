@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { FlatParams } from '../../platform/params.js';
+import type { FlatParams } from '../../model/params.js';
 
 /**
  * The fingerprint of what an intent asks the platform to hold. Keys are sorted so that the

@@ -1,6 +1,6 @@
-import type { Intent, IntentKind } from '../../mapping/intent.js';
-import type { PlannedAction, PlannedIntent } from '../../ledger/ledger.js';
-import { describeOrigin } from '../../sources/source-row.js';
+import type { Intent, IntentKind } from '../../model/intent.js';
+import type { PlannedAction, PlannedIntent } from '../../model/planned-intent.js';
+import { describeOrigin } from '../../model/row-origin.js';
 import { hashIntent } from './params-hash.js';
 import type { KnownState, RowResult } from './sync-plan.js';
 

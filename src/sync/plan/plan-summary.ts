@@ -1,6 +1,6 @@
-import type { IntentKind } from '../../mapping/intent.js';
-import { INTENT_KINDS } from '../../mapping/intent.js';
-import { describeOrigin } from '../../sources/source-row.js';
+import type { IntentKind } from '../../model/intent.js';
+import { INTENT_KINDS } from '../../model/intent.js';
+import { describeOrigin } from '../../model/row-origin.js';
 import { CHECK_IN_HELD_BACK } from './lost-check-ins.js';
 import type { HeldDeletes, RowResult, SyncPlan } from './sync-plan.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Intent, IntentKind } from '../../mapping/intent.js';
+import type { Intent, IntentKind } from '../../model/intent.js';
 import { diffIntents } from './plan-intents.js';
 import { hashIntent } from './params-hash.js';
 import { planMirrorDeletes } from './mirror-deletes.js';

@@ -1,7 +1,7 @@
-import type { IntentKind } from '../../mapping/intent.js';
-import type { PlannedIntent } from '../../ledger/ledger.js';
-import type { FlatParams } from '../../platform/params.js';
-import type { RowOrigin } from '../../sources/source-row.js';
+import type { IntentKind } from '../../model/intent.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
+import type { FlatParams } from '../../model/params.js';
+import type { RowOrigin } from '../../model/row-origin.js';
 
 /**
  * A row that never became work: invalid per the mapping's rules, skipped by the mapping,

@@ -1,12 +1,12 @@
 import { EvsyncError } from '../../errors/evsync-error.js';
-import type { FlatParams } from '../../platform/params.js';
+import type { FlatParams } from '../../model/params.js';
 import { isAlreadyThere, isStatus } from './process-outcome.js';
 import type { Processor, ProcessorContext } from './processor.js';
-import { clientIdOfPart, splitLinkKey } from '../../mapping/link-key.js';
+import { clientIdOfPart, splitLinkKey } from '../../model/link-key.js';
 import { isRemoval } from './processor.js';
 
 /**
- * A user's contact (§4.3), key `<user>/<user|exhibitor>:<id>` (the user a key part, mapping/link-key.ts). The contact is
+ * A user's contact (§4.3), key `<user>/<user|exhibitor>:<id>` (the user a key part, model/link-key.ts). The contact is
  * named by platform id (`user_id` / `exhibitor_id`); a user contact given by client_id is
  * resolved through the id map.
  */

@@ -1,7 +1,7 @@
-import type { PlannedIntent } from '../../ledger/ledger.js';
-import type { FlatParams } from '../../platform/params.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
+import type { FlatParams } from '../../model/params.js';
 import type { PlatformEvent } from '../../platform/response-schemas.js';
-import { clearingParams, withoutBlanks } from '../../platform/clear-params.js';
+import { clearingParams, withoutBlanks } from '../../platform/write-params/clear-params.js';
 import { MAX_PAGE_LIMIT } from '../../platform/paginate.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';

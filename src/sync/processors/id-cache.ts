@@ -1,4 +1,4 @@
-import type { IntentKind } from '../../mapping/intent.js';
+import type { IntentKind } from '../../model/intent.js';
 
 /**
  * The id map of the run in memory: loaded from the ledger once, grown by every success.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { PlannedIntent } from '../../ledger/ledger.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { MemberRef } from '../../platform/member-ref.js';
-import type { FlatParams } from '../../platform/params.js';
+import type { FlatParams } from '../../model/params.js';
 import { OutcomeUnknownError, PlatformHttpError } from '../../platform/platform-error.js';
 import { CHECK_IN_OUTCOME_UNKNOWN } from './check-in-processor.js';
 import { IdCache } from './id-cache.js';

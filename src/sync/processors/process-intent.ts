@@ -1,5 +1,5 @@
-import type { IntentKind } from '../../mapping/intent.js';
-import type { PlannedIntent } from '../../ledger/ledger.js';
+import type { IntentKind } from '../../model/intent.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
 import { processCheckIn } from './check-in-processor.js';
 import { processContact } from './contact-processor.js';
 import { processEvent } from './event-processor.js';

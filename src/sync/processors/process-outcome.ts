@@ -1,5 +1,4 @@
-import type { IntentKind } from '../../mapping/intent.js';
-import type { ResultAction } from '../../ledger/ledger.js';
+import type { ResultAction } from '../../model/result-records.js';
 import { isEvsyncError, messageOf } from '../../errors/evsync-error.js';
 import { PLATFORM_ERROR_CODES, PlatformHttpError, isPlatformError } from '../../platform/platform-error.js';
 
@@ -75,9 +74,4 @@ export function isAlreadyThere(error: unknown, param?: string): boolean {
     if (param === undefined || name === param || name.endsWith(param)) texts.push(...messages);
   }
   return texts.some((text) => /already|taken|exists/i.test(text));
-}
-
-/** Whether an intent of this kind records a platform id in the id map. */
-export function hasPlatformId(kind: IntentKind): boolean {
-  return kind === 'user' || kind === 'event';
 }

@@ -1,5 +1,5 @@
-import type { PlannedIntent } from '../../ledger/ledger.js';
-import type { ClearingParams } from '../../platform/clear-params.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
+import type { ClearingParams } from '../../platform/write-params/clear-params.js';
 import type { IdCache } from './id-cache.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
 import type { SyncPlatform } from './sync-platform.js';

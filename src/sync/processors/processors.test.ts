@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PlannedIntent } from '../../ledger/ledger.js';
-import type { FlatParams } from '../../platform/params.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
+import type { FlatParams } from '../../model/params.js';
 import { OutcomeUnknownError, PlatformHttpError } from '../../platform/platform-error.js';
 import type { PlatformEvent, PlatformUser } from '../../platform/response-schemas.js';
 import { IdCache } from './id-cache.js';

@@ -1,11 +1,11 @@
-import type { FlatParams } from '../../platform/params.js';
+import type { FlatParams } from '../../model/params.js';
 import { isStatus } from './process-outcome.js';
 import type { Processor } from './processor.js';
-import { clientIdOfPart, readUserPart, splitLinkKey, type UserPart } from '../../mapping/link-key.js';
+import { clientIdOfPart, readUserPart, splitLinkKey, type UserPart } from '../../model/link-key.js';
 import { isRemoval } from './processor.js';
 
 /**
- * One event in a user's schedule (§4.5 RSVP), key `<user>/<event>` (key parts, mapping/link-key.ts),
+ * One event in a user's schedule (§4.5 RSVP), key `<user>/<event>` (key parts, model/link-key.ts),
  * for additive feeds. Adding twice leaves one entry; removing what is not there is done.
  */
 export const processRsvp: Processor = async (item, context, counter) => {

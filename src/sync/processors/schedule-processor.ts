@@ -1,5 +1,5 @@
-import type { FlatParams } from '../../platform/params.js';
-import { readUserPart } from '../../mapping/link-key.js';
+import type { FlatParams } from '../../model/params.js';
+import { readUserPart } from '../../model/link-key.js';
 import type { Processor } from './processor.js';
 import { isRemoval } from './processor.js';
 
@@ -21,7 +21,7 @@ function withUser(params: FlatParams, key: string): FlatParams {
   return { ...userOf(key), ...params };
 }
 
-/** Schedule keys are the user's client_id as a key part, or `#123` for a platform id (mapping/link-key.ts). */
+/** Schedule keys are the user's client_id as a key part, or `#123` for a platform id (model/link-key.ts). */
 function userOf(key: string): FlatParams {
   const user = readUserPart(key);
   return 'id' in user

@@ -1,17 +1,17 @@
 import { EvsyncError } from '../../errors/evsync-error.js';
 import type { MemberRef } from '../../platform/member-ref.js';
-import type { FlatParams } from '../../platform/params.js';
+import type { FlatParams } from '../../model/params.js';
 import type { CallCounter } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
 import type { Processor, ProcessorContext } from './processor.js';
-import { clientIdOfPart, readUserPart, splitLinkKey, type UserPart } from '../../mapping/link-key.js';
+import { clientIdOfPart, readUserPart, splitLinkKey, type UserPart } from '../../model/link-key.js';
 import { isRemoval, withoutClientId } from './processor.js';
 
 /** Sends of one add whose answer was lost, before the loss is the intent's failure. */
 const MAX_TRIES = 3;
 
 /**
- * Speaker links (§4.4), key `<event>/<user>` (two key parts, mapping/link-key.ts). The plan's diff decides:
+ * Speaker links (§4.4), key `<event>/<user>` (two key parts, model/link-key.ts). The plan's diff decides:
  * a new or changed link is added, a removed one is removed. A remove of a link that is not
  * there already has the effect asked for, and so has a new plain `speaker` link refused as
  * "already a speaker". A changed link, or a new one of another type, refused so is removed

@@ -1,5 +1,5 @@
 import type { CheckIn, PlatformEvent, PlatformUser, ScheduleEntry } from '../../platform/response-schemas.js';
-import type { FlatParams } from '../../platform/params.js';
+import type { FlatParams } from '../../model/params.js';
 import type { MemberRef } from '../../platform/member-ref.js';
 import type { PlatformAck } from '../../platform/platform-caller.js';
 import type { UserCreateResult } from '../../platform/users-api.js';

@@ -1,7 +1,11 @@
-import type { PlannedIntent } from '../../ledger/ledger.js';
-import type { FlatParams } from '../../platform/params.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
+import type { FlatParams } from '../../model/params.js';
 import type { PlatformUser } from '../../platform/response-schemas.js';
-import { clearingParams, withoutBlanks, type ClearingParams } from '../../platform/clear-params.js';
+import {
+  clearingParams,
+  withoutBlanks,
+  type ClearingParams,
+} from '../../platform/write-params/clear-params.js';
 import { emailParam, passwordParam } from '../../platform/vendor.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';

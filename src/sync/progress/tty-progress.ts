@@ -1,4 +1,4 @@
-import type { ResultAction } from '../../ledger/ledger.js';
+import type { ResultAction } from '../../model/result-records.js';
 import type { PhaseName } from '../phases/sync-phases.js';
 import type { ProgressSink } from './progress-sink.js';
 

@@ -1,6 +1,7 @@
-import type { IntentResultRecord, Ledger, ResultAction } from '../../ledger/ledger.js';
-import type { IntentKind } from '../../mapping/intent.js';
-import { csvLine } from './csv-cell.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import type { IntentResultRecord, ResultAction } from '../../model/result-records.js';
+import type { IntentKind } from '../../model/intent.js';
+import { csvLine } from '../../report/csv-cell.js';
 
 export const REPORT_FORMATS = ['csv', 'json'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { IntentResultInput, PlannedIntent, ResultFilter } from '../../../src/ledger/ledger.js';
+import type { PlannedIntent } from '../../../src/model/planned-intent.js';
+import type { IntentResultInput, ResultFilter } from '../../../src/model/result-records.js';
 import { REDACTED } from '../../../src/log/redaction.js';
 import type { ConformanceContext } from './ledger-conformance.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FlatParams } from '../../../src/platform/params.js';
+import type { FlatParams } from '../../../src/model/params.js';
 import { PlatformClient } from '../../../src/platform/platform-client.js';
 import type { PlatformTestServer } from '../../helpers/platform-test-server.js';
 import { startPlatformTestServer } from '../../helpers/platform-test-server.js';

@@ -1,5 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chatterPost, checkInAtCoordinate, checkInAtObject } from '../../../src/platform/check-in-params.js';
+import {
+  chatterPost,
+  checkInAtCoordinate,
+  checkInAtObject,
+} from '../../../src/platform/write-params/check-in-params.js';
 import { scheduleParams } from '../../../src/platform/events-api.js';
 import { PlatformClient } from '../../../src/platform/platform-client.js';
 import { PlatformResponseError } from '../../../src/platform/platform-error.js';

@@ -1,5 +1,5 @@
 import { PlatformClient } from '../../../src/platform/platform-client.js';
-import type { FlatParams } from '../../../src/platform/params.js';
+import type { FlatParams } from '../../../src/model/params.js';
 import {
   startSandbox,
   type RunningSandbox,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FlatParams } from '../../../src/platform/params.js';
+import type { FlatParams } from '../../../src/model/params.js';
 import type { PlatformClient } from '../../../src/platform/platform-client.js';
 import { PlatformHttpError } from '../../../src/platform/platform-error.js';
 import { eventParams, failure, sandboxWithClient, userParams } from './sandbox-fixture.js';

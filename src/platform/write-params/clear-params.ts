@@ -1,4 +1,4 @@
-import type { FlatParams } from './params.js';
+import type { FlatParams } from '../../model/params.js';
 
 /** An update's params with its cleared fields in the form the platform clears them in. */
 export interface ClearingParams {

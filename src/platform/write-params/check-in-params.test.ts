@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { FlatParams } from '../../platform/params.js';
+import type { FlatParams } from '../../model/params.js';
 import { isLonLat } from './check-in-params.js';
 import { validateWriteParams } from './validate-write-params.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { intentKey } from './intent-identity.js';
-import { clientIdOfPart, keyPart, readUserPart, splitLinkKey } from './link-key.js';
+import { clientIdOfPart, keyPart, readUserPart, splitLinkKey } from '../model/link-key.js';
 
 describe('link keys', () => {
   it('keeps two client ids apart whatever they hold', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { FlatParams } from '../../platform/params.js';
+import type { FlatParams } from '../../model/params.js';
 import { checkCheckInParams, CHECK_IN_PARAM_PATTERNS } from './check-in-params.js';
 import { checkEventParams, EVENT_INDEXED_GROUPS, eventParamPatterns } from './event-params.js';
 import type { IndexedGroups } from './indexed-groups.js';

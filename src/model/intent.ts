@@ -1,14 +1,22 @@
-import type { FlatParams } from '../platform/params.js';
-import type { RowOrigin } from '../sources/source-row.js';
+import type { FlatParams } from './params.js';
+import type { RowOrigin } from './row-origin.js';
 
 export const INTENT_KINDS = ['user', 'event', 'speaker', 'schedule', 'rsvp', 'contact', 'check_in'] as const;
 export type IntentKind = (typeof INTENT_KINDS)[number];
 
-/** Kinds whose objects others depend on; they go first (DESIGN "Phases"). */
+/**
+ * Kinds whose objects others depend on: they go first (docs/sync-engine.md "Phases") and
+ * their platform ids are kept in the id map.
+ */
 export const PARENT_KINDS = ['user', 'event'] as const satisfies readonly IntentKind[];
+export type ParentKind = (typeof PARENT_KINDS)[number];
+
+export function isParentKind(kind: string): kind is ParentKind {
+  return (PARENT_KINDS as readonly string[]).includes(kind);
+}
 
 export interface IntentDependency {
-  kind: 'user' | 'event';
+  kind: ParentKind;
   clientId: string;
 }
 

@@ -7,10 +7,10 @@ import { shippedMappingsDir } from '../../mapping/shipped-mappings.js';
 import { PlatformClient } from '../../platform/platform-client.js';
 import { startSandbox } from '../../sandbox/start-sandbox.js';
 import type { CountersSnapshot } from '../../sandbox/sandbox-counters.js';
-import { loadJobFile } from '../job-file.js';
-import type { ProgressSink } from '../progress/progress-sink.js';
-import type { RunSummary } from '../engine/run-summary.js';
-import { runJob } from '../engine/run-job.js';
+import { loadJobFile } from '../../sync/job-file.js';
+import type { ProgressSink } from '../../sync/progress/progress-sink.js';
+import type { RunSummary } from '../../sync/engine/run-summary.js';
+import { runJob } from '../../sync/engine/run-job.js';
 
 export interface DemoOptions {
   /**

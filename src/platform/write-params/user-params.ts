@@ -1,4 +1,4 @@
-import { emailConfirmationParam, emailParam, passwordParam } from '../../platform/vendor.js';
+import { emailConfirmationParam, emailParam, passwordParam } from '../vendor.js';
 import { LENGTH_LIMITS, MEMBERSHIPS } from './enums.js';
 import type { ParamChecker } from './param-checker.js';
 import { quote } from './text-rules.js';

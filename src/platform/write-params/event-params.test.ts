@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import type { FlatParams } from '../../platform/params.js';
+import type { FlatParams } from '../../model/params.js';
 import { validateWriteParams } from './validate-write-params.js';
 
 const NAME = 'event[item_attributes][display_value]';

@@ -1,6 +1,6 @@
 import { openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ConfigError, messageOf } from '../../errors/evsync-error.js';
+import { ConfigError, messageOf } from '../errors/evsync-error.js';
 
 /**
  * Opens (creates or empties) a `--report` file before any work, so that a path that cannot

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../cli/main.js';
+import { main } from '../main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'evsync-validate-'));
 const csv = join(dir, 'people.csv');

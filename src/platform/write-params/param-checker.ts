@@ -1,4 +1,4 @@
-import type { FlatParams } from '../../platform/params.js';
+import type { FlatParams } from '../../model/params.js';
 import { isCountryCode } from './country-codes.js';
 import { compareXmlDateTimes, parseXmlDateTime } from './datetime.js';
 import type { XmlDateTime } from './datetime.js';

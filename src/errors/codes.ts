@@ -1,0 +1,700 @@
+/**
+ * Every code evsync shows a person, in one place: on an error that stops a command, on a
+ * row's result in the ledger and its reports, and on a field's problem in `evsync validate`.
+ * Callers match on these codes, never on message text; `docs/errors.md` is generated from
+ * this catalog (`npm run docs:errors`) and a test fails when it is stale.
+ *
+ * A code is UPPER_SNAKE_CASE and its first word is the area where the fix lies
+ * (docs/errors.md, "How codes are named"):
+ * - `EVSYNC_` evsync's own setup and machinery: the command line, configuration, runs,
+ *   the ledger, calls to the platform (`EVSYNC_PLATFORM_`), the sandbox;
+ * - `SOURCE_`, `CSV_`, `SCHEDULE_` the source being read (any source, a CSV file, a
+ *   schedule export);
+ * - `MAPPING_` a mapping, or a row's values under it;
+ * - no prefix: a value that breaks one of the platform's write-param rules (`REQUIRED`,
+ *   `TOO_LONG`…), always shown beside the param it concerns, and the notes of
+ *   `evsync validate` (`SKIPPED`, `DUPLICATE_FIRST`, `DUPLICATE_LAST`).
+ */
+
+/** The layer that raises a code. */
+export type CodeLayer =
+  'cli' | 'config' | 'sources' | 'mapping' | 'write-params' | 'sync' | 'ledger' | 'platform' | 'sandbox';
+
+/**
+ * The `retryable` flag of an error with this code: `retryable` when a later try of the same
+ * thing can succeed (the platform client tries again by itself), `permanent` when evsync
+ * does not try again by itself, `by status` when the answer's status decides. Row notes
+ * and field problems, which are no errors, have none.
+ */
+export type CodeRetry = 'retryable' | 'permanent' | 'by status';
+
+export interface CodeInfo {
+  layer: CodeLayer;
+  /** One line: what happened. */
+  meaning: string;
+  /** What the person who sees it does about it. */
+  action: string;
+  retry?: CodeRetry;
+}
+
+export const ERROR_CATALOG = {
+  // The command line and configuration.
+  EVSYNC_USAGE: {
+    layer: 'cli',
+    meaning: 'The command line cannot be used as given: options that conflict, or a missing argument.',
+    action: 'Change the command as the message says; `evsync help COMMAND` lists its options.',
+    retry: 'permanent',
+  },
+  EVSYNC_FILE: {
+    layer: 'cli',
+    meaning: 'A path given on the command line cannot be used: it is missing, a folder, or not permitted.',
+    action: 'Check the path and its permissions, or give another one.',
+    retry: 'permanent',
+  },
+  EVSYNC_REPORT_UNWRITABLE: {
+    layer: 'cli',
+    meaning: 'The `--report` file cannot be written (no such folder, no permission, disk full).',
+    action: 'Give another report path, or free some space.',
+    retry: 'permanent',
+  },
+  EVSYNC_PLATFORM_SIGNATURE_REJECTED: {
+    layer: 'cli',
+    meaning: '`evsync ping`: the platform refused the signature of the configured key.',
+    action: 'Check EVSYNC_KEY_ID and EVSYNC_SIGNING_KEY; `evsync sign` shows what is signed.',
+    retry: 'permanent',
+  },
+  EVSYNC_CONFIG: {
+    layer: 'config',
+    meaning: 'A setting (environment, `.env`, job file) is missing or not valid: the command cannot start.',
+    action: 'Fix the setting the message names.',
+    retry: 'permanent',
+  },
+  EVSYNC_INVALID_FILE: {
+    layer: 'config',
+    meaning:
+      'A job or mapping file is not valid YAML or breaks a rule; every problem is listed with its line.',
+    action: 'Fix the file at the lines named; `evsync validate` checks it without sending anything.',
+    retry: 'permanent',
+  },
+
+  // Sources.
+  SOURCE_FILE_NOT_FOUND: {
+    layer: 'sources',
+    meaning: 'The source file does not exist.',
+    action: 'Check the path (in a job file it is relative to the job file).',
+    retry: 'permanent',
+  },
+  SOURCE_FILE_UNREADABLE: {
+    layer: 'sources',
+    meaning: 'The source file cannot be read: a folder, or no permission.',
+    action: "Give the file's path and check its permissions.",
+    retry: 'permanent',
+  },
+  SOURCE_URL_ENV_UNSET: {
+    layer: 'sources',
+    meaning: "The environment variable that holds a database source's connection URL is not set.",
+    action: 'Export it (or put it in `.env`) with a URL such as postgres://user:password@host:5432/db.',
+    retry: 'permanent',
+  },
+  SOURCE_URL_INVALID: {
+    layer: 'sources',
+    meaning: 'The connection URL of a database source is not a URL of its kind (its value is never shown).',
+    action: 'Set it like postgres://… or mysql://…; percent-encode @, : and / in the password.',
+    retry: 'permanent',
+  },
+  SOURCE_DB_UNREACHABLE: {
+    layer: 'sources',
+    meaning: 'The source database cannot be reached with the configured URL.',
+    action: 'Check that the server is up and the URL is right, then run again.',
+    retry: 'retryable',
+  },
+  SOURCE_QUERY_FAILED: {
+    layer: 'sources',
+    meaning: "The source database refused the job's query.",
+    action: 'Fix the query in the job file; the message carries the database’s reason.',
+    retry: 'permanent',
+  },
+  SOURCE_QUERY_PARAM_MISSING: {
+    layer: 'sources',
+    meaning: 'The query uses a `:name` that the source’s `params:` does not give.',
+    action: 'Add the value under `params:` in the job file.',
+    retry: 'permanent',
+  },
+  SOURCE_BAD_TIMEZONE: {
+    layer: 'sources',
+    meaning: 'A `timezone:` setting is not an IANA time zone.',
+    action: 'Write a zone such as Europe/Berlin or America/New_York.',
+    retry: 'permanent',
+  },
+  CSV_NO_HEADER: {
+    layer: 'sources',
+    meaning: 'The CSV file is empty: it has no header row naming the columns.',
+    action: 'Export it again with its header row.',
+    retry: 'permanent',
+  },
+  CSV_EMPTY_HEADER: {
+    layer: 'sources',
+    meaning: 'The header row has an empty name between named columns.',
+    action: 'Name every column in the first row, or delete the empty columns.',
+    retry: 'permanent',
+  },
+  CSV_DUPLICATE_HEADER: {
+    layer: 'sources',
+    meaning: 'The header row names the same column more than once.',
+    action: 'Rename or delete the duplicates so that each column has a unique name.',
+    retry: 'permanent',
+  },
+  CSV_MALFORMED_HEADER: {
+    layer: 'sources',
+    meaning: 'The header row has a malformed or unclosed quote.',
+    action: 'Fix the quoting of the first row.',
+    retry: 'permanent',
+  },
+  CSV_RAGGED_ROW: {
+    layer: 'sources',
+    meaning: 'A row has fewer or more fields than the header has names; the row is not sent.',
+    action: 'Fix the row (often a comma inside an unquoted value); the rest of the file is read.',
+  },
+  CSV_VALUE_IN_UNNAMED_COLUMN: {
+    layer: 'sources',
+    meaning: 'A row has a value in a column that has no name in the header; the row is not sent.',
+    action: 'Name the column in the header, or remove the value.',
+  },
+  CSV_UNTERMINATED_QUOTE: {
+    layer: 'sources',
+    meaning: 'A quoted value is never closed; the message names the line where it opened.',
+    action: 'Close the quote, or write a quote inside a quoted value as two quotes ("").',
+  },
+  CSV_MALFORMED_QUOTE: {
+    layer: 'sources',
+    meaning: 'Text follows a closing quote in a value (`"abc"def`); the row is not sent.',
+    action: 'Quote the whole value and write a quote inside it as two quotes ("").',
+  },
+  SCHEDULE_INVALID_JSON: {
+    layer: 'sources',
+    meaning: 'The schedule export is not valid JSON.',
+    action: 'Export it again, or check the file.',
+    retry: 'permanent',
+  },
+  SCHEDULE_INVALID_XML: {
+    layer: 'sources',
+    meaning: 'The schedule export is not well-formed XML; the message names the line.',
+    action: 'Export it again, or fix the XML at that line.',
+    retry: 'permanent',
+  },
+  SCHEDULE_UNEXPECTED_SHAPE: {
+    layer: 'sources',
+    meaning:
+      'The schedule export is not of the expected format; the first problems are listed with their paths.',
+    action: 'Check that `--format` (or the job’s source) names the export this file is.',
+    retry: 'permanent',
+  },
+  SCHEDULE_TIMEZONE_REQUIRED: {
+    layer: 'sources',
+    meaning: 'A session time has no UTC offset and the export names no time zone.',
+    action: 'Set `timezone:` in the source to an IANA zone such as Europe/Berlin.',
+    retry: 'permanent',
+  },
+  SCHEDULE_BAD_TIME: {
+    layer: 'sources',
+    meaning: 'A session time in the export is not an ISO 8601 date and time.',
+    action: 'Fix the session in the schedule tool and export again.',
+    retry: 'permanent',
+  },
+  SCHEDULE_HTTP_STATUS: {
+    layer: 'sources',
+    meaning: 'The schedule URL answered with an error status.',
+    action: 'Check the URL and that the export is public; a 5xx or 429 may pass on a later run.',
+    retry: 'by status',
+  },
+  SCHEDULE_DOWNLOAD_FAILED: {
+    layer: 'sources',
+    meaning: 'The schedule export could not be downloaded (network, DNS, timeout).',
+    action: 'Check the URL and the network, then run again.',
+    retry: 'retryable',
+  },
+
+  // Mappings.
+  EVSYNC_MAPPING: {
+    layer: 'mapping',
+    meaning: 'A mapping cannot be used at all.',
+    action: 'Fix the mapping as the message says.',
+    retry: 'permanent',
+  },
+  EVSYNC_MAPPING_NOT_FOUND: {
+    layer: 'mapping',
+    meaning: 'No shipped mapping has that name, or the mapping file does not exist.',
+    action: 'Use a shipped name (the message lists them) or a path such as ./users.yaml.',
+    retry: 'permanent',
+  },
+  MAPPING_AMBIGUOUS_COLUMN: {
+    layer: 'mapping',
+    meaning:
+      'Several source columns read as the column a mapping names (they differ only in case or spacing).',
+    action: 'Rename one in the source, or write the column in the mapping exactly as the source does.',
+    retry: 'permanent',
+  },
+  MAPPING_MODULE_FAILED: {
+    layer: 'mapping',
+    meaning: "A mapping module's code threw on this row.",
+    action: 'Fix the mapping module (the message carries what it threw).',
+  },
+  MAPPING_UNKNOWN_PARAM: {
+    layer: 'mapping',
+    meaning: "A mapping module's mapRow set a name that is not a param of the intent.",
+    action: 'Fix the mapRow of the mapping module.',
+  },
+  MAPPING_DUPLICATE_PARAM: {
+    layer: 'mapping',
+    meaning: "A mapping module's mapRow set the same param twice, under two spellings.",
+    action: 'Keep one of them in the mapRow.',
+  },
+  MAPPING_NO_KEY: {
+    layer: 'mapping',
+    meaning: 'The row has no value for its key (the client_id), so it cannot be tracked between runs.',
+    action: 'Fill the key in the source, or map a column to it.',
+  },
+  MAPPING_DUPLICATE: {
+    layer: 'mapping',
+    meaning: 'The row repeats a key or a `unique:` value of an earlier row, under `on_duplicate: error`.',
+    action: 'Remove the duplicate row, or set `on_duplicate: first` or `last` in the mapping.',
+  },
+  MAPPING_LOOKUP_MISS: {
+    layer: 'mapping',
+    meaning: "A value is not in the mapping's lookup table and the lookup has no default.",
+    action: 'Add the value to the lookup table (or a default), or fix it in the source.',
+  },
+  MAPPING_INVALID_DATETIME: {
+    layer: 'mapping',
+    meaning: 'A value mapped as a date-time cannot be read as one.',
+    action: 'Fix the value in the source, or set `date_order:` in the mapping.',
+  },
+  MAPPING_INVALID_TIMEZONE: {
+    layer: 'mapping',
+    meaning: "The row's time zone column holds something that is not an IANA zone.",
+    action: 'Write a zone such as Europe/Berlin in that column.',
+  },
+  MAPPING_INVALID_OP: {
+    layer: 'mapping',
+    meaning: "The row's action column holds a word that is not an action.",
+    action: 'Write add or remove (upsert, yes, delete and no also work).',
+  },
+  MAPPING_SCHEDULE_HELD_BACK: {
+    layer: 'mapping',
+    meaning:
+      "A user's schedule is not sent because one of its rows is invalid: sent alone, the rest would drop it.",
+    action: 'Fix the invalid row named in the message, and run again.',
+  },
+  SKIPPED: {
+    layer: 'mapping',
+    meaning: '`evsync validate`: the row is left out on purpose by a `when:` condition or a module’s skip.',
+    action: 'Nothing, unless the row should be sent: then change the condition.',
+  },
+  DUPLICATE_FIRST: {
+    layer: 'mapping',
+    meaning:
+      '`evsync validate`: the row repeats an earlier row under `on_duplicate: first`; it will not be sent.',
+    action: 'Nothing, unless this row should win: then remove the earlier one.',
+  },
+  DUPLICATE_LAST: {
+    layer: 'mapping',
+    meaning:
+      '`evsync validate`: the row repeats an earlier row under `on_duplicate: last`; it replaces that row.',
+    action: 'Nothing, unless the earlier row should win: then remove this one.',
+  },
+
+  // The platform's write-param rules, checked before anything is sent.
+  REQUIRED: {
+    layer: 'write-params',
+    meaning: 'A param the platform requires is missing or blank.',
+    action: 'Fill the column in the source, or map one to the param.',
+  },
+  TOO_LONG: {
+    layer: 'write-params',
+    meaning: 'A value is longer than the platform allows for that param.',
+    action: 'Shorten it in the source, or cut it with a transform in the mapping.',
+  },
+  INVALID_VALUE: {
+    layer: 'write-params',
+    meaning: 'A value is not one of those the platform accepts for that param.',
+    action: 'Use one of the values the message lists, or translate it with a lookup in the mapping.',
+  },
+  INVALID_EMAIL: {
+    layer: 'write-params',
+    meaning: 'A value is not an e-mail address.',
+    action: 'Fix the address in the source.',
+  },
+  CONFIRMATION_MISMATCH: {
+    layer: 'write-params',
+    meaning: 'A password and its confirmation differ (neither is shown).',
+    action: 'Make them equal in the source, or map only one of them.',
+  },
+  INVALID_COUNTRY_CODE: {
+    layer: 'write-params',
+    meaning: 'A country is not an ISO 3166-1 alpha-2 code in upper case.',
+    action:
+      'Write the 2-letter code in upper case, e.g. DE or US (a `country_code` transform converts names).',
+  },
+  INVALID_INDEX: {
+    layer: 'write-params',
+    meaning: 'A list param has an index that is not 0, 1, 2…',
+    action: 'Fix the param name in the mapping, e.g. `event_client_ids[0]`.',
+  },
+  INVALID_JSON_OBJECT: {
+    layer: 'write-params',
+    meaning: 'A value the platform reads as a JSON object is not one.',
+    action: 'Write a JSON object such as {"diet":"vegetarian"} in the source.',
+  },
+  INVALID_XHTML: {
+    layer: 'write-params',
+    meaning: 'A rich-text value is not well-formed XHTML; the message says where.',
+    action: 'Fix the markup in the source, or convert it with an html transform in the mapping.',
+  },
+  INVALID_DATETIME: {
+    layer: 'write-params',
+    meaning: 'A date-time param is not in the form the platform reads.',
+    action: 'Map the column through a datetime transform, or fix the value in the source.',
+  },
+  FINISH_BEFORE_START: {
+    layer: 'write-params',
+    meaning: 'An event finishes before it starts.',
+    action: 'Fix the start or the finish in the source.',
+  },
+  INVALID_INTEGER: {
+    layer: 'write-params',
+    meaning: 'A value is not the whole number the param needs.',
+    action: 'Fix the value in the source.',
+  },
+  INVALID_URL: {
+    layer: 'write-params',
+    meaning: 'A value is not an http(s) URL.',
+    action: 'Write a full URL such as https://example.com/ in the source.',
+  },
+  INVALID_COORDINATES: {
+    layer: 'write-params',
+    meaning: 'A check-in location is not "<longitude>,<latitude>" in decimal degrees.',
+    action: 'Fix the longitude and latitude in the source.',
+  },
+  HTML_NOT_ALLOWED: {
+    layer: 'write-params',
+    meaning: 'A plain-text param holds HTML markup.',
+    action: 'Remove the markup in the source, or strip it with a transform in the mapping.',
+  },
+  MUTUALLY_EXCLUSIVE: {
+    layer: 'write-params',
+    meaning: 'Two params that cannot go together are both given.',
+    action: 'Give only one of them (the message names both).',
+  },
+  ONE_REQUIRED: {
+    layer: 'write-params',
+    meaning: 'None of a set of params, one of which is required, is given.',
+    action: 'Give one of the params the message lists.',
+  },
+  PARTIAL_ADDRESS: {
+    layer: 'write-params',
+    meaning: 'A location address gives some parts but not those the platform requires with them.',
+    action: 'Complete the address in the source, or leave all of it out.',
+  },
+  PASSWORD_NOT_ALLOWED: {
+    layer: 'write-params',
+    meaning: 'An update carries a password param: it would change the stored password.',
+    action: 'Leave the password out of updates (it is still sent on create).',
+  },
+  UNKNOWN_PARAM: {
+    layer: 'write-params',
+    meaning: 'A param is not one of this operation: the platform would ignore it.',
+    action: 'Fix the param name in the mapping (the message may suggest the right one).',
+  },
+
+  // A run and its rows.
+  EVSYNC_ROW_INVALID: {
+    layer: 'sync',
+    meaning: 'The row failed validation (a row with a more specific problem carries that code instead).',
+    action: 'Fix the row as the message says; `evsync validate` lists every problem.',
+  },
+  EVSYNC_ROW_SKIPPED: {
+    layer: 'sync',
+    meaning: 'The row was left out on purpose by a `when:` condition or a mapping module’s skip.',
+    action: 'Nothing, unless the row should be sent: then change the condition.',
+  },
+  EVSYNC_DUPLICATE_ROW: {
+    layer: 'sync',
+    meaning: 'The row repeats another under `on_duplicate: first` or `last` and was left out or replaced.',
+    action: 'Nothing, unless the other row should win: then remove the one you do not want.',
+  },
+  EVSYNC_DUPLICATE_KEY: {
+    layer: 'sync',
+    meaning: 'An intent with the same kind and key came twice in one run; the first one is synced.',
+    action: 'Remove or fix the duplicate row.',
+  },
+  EVSYNC_PARENT_MISSING: {
+    layer: 'sync',
+    meaning:
+      'A dependent (speaker link, schedule, RSVP, contact, check-in) was skipped: its user or event failed or is unknown.',
+    action:
+      'Fix the parent row the message names; `evsync resume` or `evsync retry` sends the dependent then.',
+  },
+  EVSYNC_SYNCED_SINCE: {
+    layer: 'sync',
+    meaning: 'Not sent by a resume or retry: a later run of the job has synced it since, with newer content.',
+    action: 'Nothing: the later run holds the newer state.',
+  },
+  EVSYNC_SECRET_NOT_RESTORED: {
+    layer: 'sync',
+    meaning:
+      'Not sent by a resume or retry: its password could not be read again from the source as the run planned it.',
+    action: 'Run the job again: it sends the row as the source has it now.',
+  },
+  EVSYNC_CHECK_IN_OUTCOME_UNKNOWN: {
+    layer: 'sync',
+    meaning: 'The answer to a check-in was lost; it may have been recorded, so it was not sent again.',
+    action:
+      'Check the platform: if the check-in is missing, send it with `evsync retry RUN --client-id KEY`.',
+    retry: 'permanent',
+  },
+  EVSYNC_CHECK_IN_HELD_BACK: {
+    layer: 'sync',
+    meaning: 'A check-in is held back because an earlier run lost the answer to it.',
+    action:
+      'Check the platform: if it is missing, send it with the `evsync retry` the message gives; else leave it.',
+  },
+  EVSYNC_CHECK_IN_POSTED_SINCE: {
+    layer: 'sync',
+    meaning: 'Not sent by a resume or retry: another run has posted this check-in since.',
+    action: 'Nothing: the check-in is on the platform.',
+  },
+  EVSYNC_CHECK_IN_UNCHANGEABLE: {
+    layer: 'sync',
+    meaning:
+      'A check-in posted in an earlier run changed in the source; the platform cannot change a check-in.',
+    action: 'Restore the row as it was, or give it a new check_in_id to post it as a new check-in.',
+    retry: 'permanent',
+  },
+  EVSYNC_CONTACT_UNRESOLVED: {
+    layer: 'sync',
+    meaning: 'A contact names a user that has no platform id.',
+    action: 'Sync that user first, or give user_id or exhibitor_id.',
+    retry: 'permanent',
+  },
+  EVSYNC_SPEAKER_LINK_STUCK: {
+    layer: 'sync',
+    meaning: 'The platform still reports a speaker link after it was removed to change its type.',
+    action: 'Check the link on the platform, and its type against the source.',
+    retry: 'permanent',
+  },
+  EVSYNC_INTERNAL: {
+    layer: 'sync',
+    meaning: 'evsync itself failed on this intent (a bug, not the data).',
+    action: 'Report it with the message; `evsync retry RUN` sends the intent again.',
+  },
+  EVSYNC_DELETE_THRESHOLD: {
+    layer: 'sync',
+    meaning: 'Mirror mode would delete more than `delete_threshold` allows; nothing was sent.',
+    action: 'Check that the source is complete; if the deletes are intended, run again with --force.',
+    retry: 'permanent',
+  },
+  EVSYNC_ABORTED: {
+    layer: 'sync',
+    meaning: 'The run stopped before its end (a signal, or the platform down for many intents in a row).',
+    action: 'Fix the cause the message names, then finish the run with `evsync resume RUN`.',
+    retry: 'permanent',
+  },
+
+  // The ledger.
+  EVSYNC_LEDGER_UNAVAILABLE: {
+    layer: 'ledger',
+    meaning: 'The ledger cannot be reached or opened.',
+    action: 'Check DATABASE_URL and that its server is up, or that EVSYNC_DATA_DIR is writable.',
+    retry: 'retryable',
+  },
+  EVSYNC_LEDGER_BUSY: {
+    layer: 'ledger',
+    meaning: 'The embedded ledger folder is open in another evsync process.',
+    action: 'Wait for that run to end, or set DATABASE_URL to share a PostgreSQL ledger.',
+    retry: 'permanent',
+  },
+  EVSYNC_LEDGER_TOO_NEW: {
+    layer: 'ledger',
+    meaning: 'The ledger was migrated by a newer evsync than this one.',
+    action: 'Upgrade evsync, or point DATABASE_URL or EVSYNC_DATA_DIR at another ledger.',
+    retry: 'permanent',
+  },
+  EVSYNC_LEDGER_MIGRATION: {
+    layer: 'ledger',
+    meaning: 'A migration of the ledger failed and was rolled back.',
+    action: 'Fix what the message names (often database permissions), then run again.',
+    retry: 'permanent',
+  },
+  EVSYNC_LEDGER_SCHEMA: {
+    layer: 'ledger',
+    meaning: 'The ledger’s PostgreSQL schema name is not a plain lowercase identifier.',
+    action: 'Use a name of lowercase letters, digits and underscores.',
+    retry: 'permanent',
+  },
+  EVSYNC_LEDGER_UNKNOWN_RUN: {
+    layer: 'ledger',
+    meaning: 'No run in the ledger has that id.',
+    action: '`evsync runs` lists the runs.',
+    retry: 'permanent',
+  },
+  EVSYNC_LEDGER_WRITE: {
+    layer: 'ledger',
+    meaning: 'Recording results in the ledger failed; the message counts the results not written.',
+    action: 'Check the database (space, connection), then finish the run with `evsync resume RUN`.',
+    retry: 'retryable',
+  },
+  EVSYNC_LEDGER_CLOSED: {
+    layer: 'ledger',
+    meaning: 'The ledger was used after it was closed (a bug in evsync).',
+    action: 'Report it with the command that showed it.',
+    retry: 'permanent',
+  },
+  EVSYNC_RUN_BUSY: {
+    layer: 'ledger',
+    meaning: 'Another evsync process is working on this run (its run, a resume or a retry).',
+    action: 'Wait for it to end (`evsync runs`), then try again.',
+    retry: 'permanent',
+  },
+
+  // Calls to the platform.
+  EVSYNC_PLATFORM_BAD_REQUEST: {
+    layer: 'platform',
+    meaning: 'The platform answered 400: the request was malformed.',
+    action: 'Check the params the message names; report it if the mapping looks right.',
+    retry: 'permanent',
+  },
+  EVSYNC_PLATFORM_UNAUTHORIZED: {
+    layer: 'platform',
+    meaning: 'The platform answered 401: it refused the signature.',
+    action:
+      'Check EVSYNC_KEY_ID and EVSYNC_SIGNING_KEY (`evsync ping` tests them); `evsync resume RUN` sends again.',
+    retry: 'permanent',
+  },
+  EVSYNC_PLATFORM_FORBIDDEN: {
+    layer: 'platform',
+    meaning: 'The platform answered 403: the key may not do this.',
+    action: "Ask for the permission; a password reset of the key's owner revokes its permissions.",
+    retry: 'permanent',
+  },
+  EVSYNC_PLATFORM_NOT_FOUND: {
+    layer: 'platform',
+    meaning: 'The platform answered 404: no such object or path.',
+    action: 'Check the id or client_id, and EVSYNC_BASE_URL.',
+    retry: 'permanent',
+  },
+  EVSYNC_PLATFORM_METHOD_NOT_ALLOWED: {
+    layer: 'platform',
+    meaning: 'The platform answered 405: it does not accept this method on this path.',
+    action: "Check that EVSYNC_BASE_URL is the conference's host.",
+    retry: 'permanent',
+  },
+  EVSYNC_PLATFORM_NOT_ACCEPTABLE: {
+    layer: 'platform',
+    meaning: 'The platform answered 406: it refused the requested format.',
+    action: "Check that EVSYNC_BASE_URL is the conference's host.",
+    retry: 'permanent',
+  },
+  EVSYNC_PLATFORM_INVALID: {
+    layer: 'platform',
+    meaning: 'The platform answered 422: it rejected the data; the message lists its reasons per param.',
+    action: 'Fix the values in the source or the mapping, then `evsync retry RUN`.',
+    retry: 'permanent',
+  },
+  EVSYNC_PLATFORM_RATE_LIMITED: {
+    layer: 'platform',
+    meaning: 'The platform answered 429 after every try: rate limited.',
+    action: "Lower the job's rate, or run later.",
+    retry: 'retryable',
+  },
+  EVSYNC_PLATFORM_SERVER: {
+    layer: 'platform',
+    meaning: 'The platform answered 5xx after every try: it failed.',
+    action: 'Try later with `evsync retry RUN`.',
+    retry: 'retryable',
+  },
+  EVSYNC_PLATFORM_HTTP: {
+    layer: 'platform',
+    meaning: 'The platform answered a status evsync does not expect (a redirect, or another 4xx).',
+    action: 'Check EVSYNC_BASE_URL: https and the conference host; evsync does not follow redirects.',
+    retry: 'permanent',
+  },
+  EVSYNC_PLATFORM_UNREACHABLE: {
+    layer: 'platform',
+    meaning: 'The platform could not be reached (DNS, refused, connect timeout): nothing was sent.',
+    action: 'Check EVSYNC_BASE_URL and the network; `evsync resume RUN` sends what is left.',
+    retry: 'retryable',
+  },
+  EVSYNC_PLATFORM_OUTCOME_UNKNOWN: {
+    layer: 'platform',
+    meaning: 'The request was sent but its answer was lost; the platform may have applied it.',
+    action: 'Nothing for an upsert: evsync looks the object up before sending it again.',
+    retry: 'retryable',
+  },
+  EVSYNC_PLATFORM_BAD_RESPONSE: {
+    layer: 'platform',
+    meaning: 'The platform answered success with a body that is not the shape the API describes.',
+    action: "Check that EVSYNC_BASE_URL is the platform's API, not a proxy or a login page.",
+    retry: 'permanent',
+  },
+  EVSYNC_PLATFORM_CLOSED: {
+    layer: 'platform',
+    meaning: 'Not sent: the platform client was closed or the run was stopping.',
+    action: '`evsync resume RUN` sends it.',
+    retry: 'permanent',
+  },
+  EVSYNC_PLATFORM_PASSWORD_IN_UPDATE: {
+    layer: 'platform',
+    meaning: 'An update carried a password param; it would change the stored password, so it was not sent.',
+    action: 'Leave passwords out of updates.',
+    retry: 'permanent',
+  },
+
+  // The sandbox.
+  EVSYNC_SANDBOX_LISTEN: {
+    layer: 'sandbox',
+    meaning: 'The sandbox cannot listen on the address given (in use, or not allowed).',
+    action: 'Choose another with --port or --host.',
+    retry: 'permanent',
+  },
+  EVSYNC_SANDBOX_FAULTS: {
+    layer: 'sandbox',
+    meaning: 'The `--faults` spec cannot be read.',
+    action: 'Write it like "latency=5-20,503=0.05,commit-drop=2x".',
+    retry: 'permanent',
+  },
+  EVSYNC_SANDBOX_STATE: {
+    layer: 'sandbox',
+    meaning: 'The sandbox state file cannot be read, or is not a state file.',
+    action: 'Give a file the sandbox saved (`--seed` takes seed files).',
+    retry: 'permanent',
+  },
+  EVSYNC_SANDBOX_SEED: {
+    layer: 'sandbox',
+    meaning: 'The sandbox seed file cannot be read.',
+    action: 'Check the path and its permissions.',
+    retry: 'permanent',
+  },
+  EVSYNC_SANDBOX_HTTP: {
+    layer: 'sandbox',
+    meaning:
+      'Inside the sandbox: a request is answered with an error status; the caller sees the status and body.',
+    action: 'Nothing: the status and its body are the answer.',
+    retry: 'by status',
+  },
+} as const satisfies Record<string, CodeInfo>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+/** The codes raised by one layer, e.g. `CodeOf<'write-params'>`. */
+export type CodeOf<L extends CodeLayer> = {
+  [K in ErrorCode]: (typeof ERROR_CATALOG)[K]['layer'] extends L ? K : never;
+}[ErrorCode];
+
+/** Each code by its own name: `CODE.CSV_RAGGED_ROW`, so that a typo fails the typecheck. */
+export const CODE = Object.fromEntries(Object.keys(ERROR_CATALOG).map((code) => [code, code])) as {
+  readonly [K in ErrorCode]: K;
+};
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(ERROR_CATALOG, value);
+}

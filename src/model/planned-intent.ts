@@ -1,0 +1,46 @@
+import type { IntentDependency, IntentKind } from './intent.js';
+import type { FlatParams } from './params.js';
+import type { RowOrigin } from './row-origin.js';
+
+/**
+ * What the plan decided for an intent before anything was sent. `retire`: a mirror delete
+ * of a key whose platform record a key still in the source maps to; the ledger forgets the
+ * key, and nothing is sent (docs/sync-engine.md).
+ */
+export const PLANNED_ACTIONS = ['create', 'update', 'delete', 'retire', 'unchanged'] as const;
+export type PlannedAction = (typeof PLANNED_ACTIONS)[number];
+
+/** One intent of a run's plan, stored before any call so `resume` survives a `kill -9`. */
+export interface PlannedIntent {
+  kind: IntentKind;
+  key: string;
+  op: 'upsert' | 'remove';
+  plannedAction: PlannedAction;
+  /**
+   * Write params. Stored REDACTED (secrets never enter the ledger): values of secret
+   * names come back as `[redacted]`, listed in `PlannedIntentRecord.redactedParams`.
+   */
+  params: FlatParams;
+  origin: RowOrigin | null;
+  dependsOn: IntentDependency[];
+  /** Hash of the full (unredacted) params, written to `synced_hashes` after a success. */
+  hash: string;
+}
+
+export interface PlannedIntentRecord extends PlannedIntent {
+  runId: string;
+  /** Insertion order within the ledger: stable paging cursor. */
+  seq: number;
+  /** Param names whose values were redacted on store: a resume must re-derive or drop them. */
+  redactedParams: string[];
+  /** When a call that must not be repeated started (see `Ledger.markSendStarted`), else null. */
+  sendStartedAt: Date | null;
+}
+
+export interface PendingFilter {
+  kinds?: readonly IntentKind[];
+  /** Only those marked as being sent (`Ledger.markSendStarted`). */
+  sendStarted?: boolean;
+  afterSeq?: number;
+  limit?: number;
+}

@@ -1,0 +1,89 @@
+import type { IntentKind } from './intent.js';
+import type { FlatParams } from './params.js';
+import type { RowOrigin } from './row-origin.js';
+
+/** The final outcome of one intent. */
+export const RESULT_ACTIONS = [
+  'created',
+  'attached',
+  'updated',
+  'unchanged',
+  'deleted',
+  'retired',
+  'skipped',
+  'failed',
+] as const;
+export type ResultAction = (typeof RESULT_ACTIONS)[number];
+
+/** Outcomes after which the platform holds what the source said: hashes and ids are kept. */
+export const SUCCESS_ACTIONS = [
+  'created',
+  'attached',
+  'updated',
+  'unchanged',
+] as const satisfies readonly ResultAction[];
+
+export type ActionCounts = Partial<Record<ResultAction, number>>;
+
+/** Counts of final results of a run, per kind and action. */
+export type RunResultCounts = Partial<Record<IntentKind, ActionCounts>>;
+
+/** What the engine reports when an intent reaches its final outcome. */
+export interface IntentResultInput {
+  runId: string;
+  kind: IntentKind;
+  key: string;
+  action: ResultAction;
+  origin?: RowOrigin | null;
+  platformId?: number | null;
+  httpStatus?: number | null;
+  errorCode?: string | null;
+  errorMessage?: string | null;
+  /** @defaultValue 1 */
+  attempts?: number;
+  /** @defaultValue 0 */
+  durationMs?: number;
+  /** Redacted by the ledger before storing. */
+  params?: FlatParams;
+  /**
+   * Hash of the params now on the platform. On a success action it becomes the last-synced
+   * hash of `(kind, key)`, in the same transaction as the result. Ignored otherwise.
+   */
+  hash?: string | null;
+}
+
+/**
+ * Side effects of recording a result, in the same transaction:
+ * - success (`SUCCESS_ACTIONS`): `hash` → synced_hashes, `platformId` → id_map;
+ * - `deleted`, `retired`: the hash and the id of `(kind, key)` are removed;
+ * - `failed` / `skipped`: nothing else changes, so the row is sent again next run.
+ */
+export interface IntentResultRecord {
+  runId: string;
+  seq: number;
+  kind: IntentKind;
+  key: string;
+  action: ResultAction;
+  origin: RowOrigin | null;
+  platformId: number | null;
+  httpStatus: number | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  attempts: number;
+  durationMs: number;
+  params: FlatParams;
+  recordedAt: Date;
+}
+
+export interface ResultFilter {
+  actions?: readonly ResultAction[];
+  /** Results with one of these error codes (`EVSYNC_PLATFORM_UNREACHABLE`…). */
+  errorCodes?: readonly string[];
+  kinds?: readonly IntentKind[];
+  /** Results recorded at or after this time. */
+  since?: Date;
+  keys?: readonly string[];
+  /** Only results with `seq` greater than this (keyset paging). */
+  afterSeq?: number;
+  limit?: number;
+}

@@ -1,0 +1,28 @@
+import type { ActionCounts } from './result-records.js';
+
+export const RUN_STATUSES = ['running', 'completed', 'failed', 'interrupted', 'aborted'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export const RUN_MODES = ['upsert', 'mirror'] as const;
+export type RunMode = (typeof RUN_MODES)[number];
+
+export interface NewRun {
+  jobName: string;
+  mode: RunMode;
+  /** Job options worth showing later (rate, threshold, flags). Never credentials. */
+  options?: Record<string, unknown>;
+}
+
+/** A run as the ledger keeps it: the job, its mode, its status and the counts it ended with. */
+export interface RunRecord {
+  /** Sortable and readable, e.g. `20261122-014512-7f3a`. */
+  id: string;
+  jobName: string;
+  mode: RunMode;
+  status: RunStatus;
+  startedAt: Date;
+  finishedAt: Date | null;
+  /** Counts per action as recorded by `finishRun` (empty while running). */
+  counts: ActionCounts;
+  options: Record<string, unknown>;
+}
