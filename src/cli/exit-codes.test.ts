@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError, EvsyncError } from '../errors/evsync-error.js';
 import { EXIT, exitCodeFor, userFileError } from './exit-codes.js';
 
@@ -30,11 +32,29 @@ describe('exitCodeFor', () => {
       EXIT.aborted,
     );
     expect(exitCodeFor(fsError('ENOENT', '/tmp/people.csv.bak'), ['/tmp/people.csv'])).toBe(EXIT.aborted);
-    expect(exitCodeFor(fsError('ENOENT', '/tmp/other'), ['/tmp/people.csv', '..'])).toBe(EXIT.aborted);
+    expect(exitCodeFor(fsError('ENOENT', '/srv/other'), ['/tmp/people.csv'])).toBe(EXIT.aborted);
     expect(exitCodeFor(new TypeError('x is undefined'), ['/tmp/people.csv'])).toBe(EXIT.aborted);
     expect(exitCodeFor(Object.assign(new Error('EISDIR: read'), { code: 'EISDIR' }), ['/tmp'])).toBe(
       EXIT.aborted,
     );
+  });
+});
+
+describe('exitCodeFor with a relative path', () => {
+  // `..` is resolved against the working directory: pinned here, so that the answer does not
+  // depend on where the clone lives (directly in the temp folder, `..` holds every temp path).
+  afterEach(() => vi.restoreAllMocks());
+
+  it('answers 3 for an error outside the folder `..` names, and 2 inside it', () => {
+    vi.spyOn(process, 'cwd').mockReturnValue('/srv/work/clone');
+    expect(exitCodeFor(fsError('ENOENT', '/tmp/other'), ['/tmp/people.csv', '..'])).toBe(EXIT.aborted);
+    expect(exitCodeFor(fsError('ENOENT', '/srv/work/other'), ['/tmp/people.csv', '..'])).toBe(EXIT.usage);
+  });
+
+  it('answers the same with the working directory directly in the temp folder', () => {
+    vi.spyOn(process, 'cwd').mockReturnValue(join(tmpdir(), 'clone'));
+    expect(exitCodeFor(fsError('ENOENT', '/srv/other'), ['/tmp/people.csv', '..'])).toBe(EXIT.aborted);
+    expect(exitCodeFor(fsError('ENOENT', join(tmpdir(), 'other')), ['..'])).toBe(EXIT.usage);
   });
 });
 

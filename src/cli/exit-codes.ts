@@ -1,4 +1,5 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { CODE, type ErrorCode } from '../errors/codes.js';
 import { ConfigError, EvsyncError } from '../errors/evsync-error.js';
 
 /** The process exit codes, in one place (issue 5: 0 ok, 1 rows failed, 2 usage/config, 3 aborted). */
@@ -10,7 +11,11 @@ export const EXIT = {
 } as const;
 
 /** Error codes that mean the run could not go on, as opposed to bad configuration. */
-const ABORT_CODES = new Set(['EVSYNC_ABORTED', 'EVSYNC_PLATFORM_UNREACHABLE', 'EVSYNC_DELETE_THRESHOLD']);
+const ABORT_CODES = new Set<ErrorCode>([
+  CODE.EVSYNC_ABORTED,
+  CODE.EVSYNC_PLATFORM_UNREACHABLE,
+  CODE.EVSYNC_DELETE_THRESHOLD,
+]);
 
 /**
  * What went wrong with a file or folder, and what to do, by Node's error code: the
@@ -40,7 +45,7 @@ export function userFileError(error: unknown, givenPaths: readonly string[]): Co
   if (problem === undefined || path === undefined || !givenPaths.some((given) => isWithin(path, given))) {
     return undefined;
   }
-  return new ConfigError(problem(path), { code: 'EVSYNC_FILE', cause: error });
+  return new ConfigError(problem(path), { code: CODE.EVSYNC_FILE, cause: error });
 }
 
 /** True when `path` is `given`, or inside it. */

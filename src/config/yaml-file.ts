@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
+import { CODE } from '../errors/codes.js';
 import { ConfigError } from '../errors/evsync-error.js';
 import { explainIssues } from './zod-issues.js';
 
@@ -44,7 +45,13 @@ export function parseYamlText<S extends z.ZodType>(
   what: string,
 ): z.infer<S> {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text.replace(/^\uFEFF/, ''), { lineCounter });
+  let doc: Document;
+  try {
+    doc = parseDocument(text.replace(/^\uFEFF/, ''), { lineCounter });
+  } catch (error) {
+    // Nesting deep enough to overflow the parser's stack.
+    throw yamlError(what, file, [{ file, path: '', message: unreadableYaml(error) }]);
+  }
   const syntaxIssues: YamlIssue[] = doc.errors.map((error) => ({
     file,
     line: error.linePos?.[0]?.line,
@@ -52,7 +59,14 @@ export function parseYamlText<S extends z.ZodType>(
     message: `YAML syntax: ${(error.message.split('\n')[0] ?? error.code).replace(/ at line \d+, column \d+:?$/, '')}`,
   }));
   if (syntaxIssues.length > 0) throw yamlError(what, file, syntaxIssues);
-  const parsed = schema.safeParse(doc.toJS());
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    // A "billion laughs" file: aliases of aliases that would expand to millions of nodes.
+    throw yamlError(what, file, [{ file, path: '', message: unreadableYaml(error) }]);
+  }
+  const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
   const issues = explainIssues(parsed.error.issues)
     .map((issue) => ({
@@ -66,10 +80,27 @@ export function parseYamlText<S extends z.ZodType>(
   throw yamlError(what, file, issues);
 }
 
+/**
+ * How many times an alias may be expanded (yaml's own default): enough for the anchors a
+ * person writes to share a block, far too few for a file built to expand exponentially.
+ */
+const MAX_ALIAS_COUNT = 100;
+
+function unreadableYaml(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/alias count/i.test(message)) {
+    return (
+      'its aliases (*name) expand to too much data: a file built to exhaust memory ("billion laughs"), ' +
+      'or anchors reused far more than a job or mapping needs: write the values out, or use fewer aliases'
+    );
+  }
+  return `cannot be read as YAML (${message}): check its nesting and aliases`;
+}
+
 export class YamlFileError extends ConfigError {
   readonly issues: YamlIssue[];
   constructor(message: string, issues: YamlIssue[]) {
-    super(message, { code: 'EVSYNC_INVALID_FILE' });
+    super(message, { code: CODE.EVSYNC_INVALID_FILE });
     this.issues = issues;
   }
 }

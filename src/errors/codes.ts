@@ -114,6 +114,13 @@ export const ERROR_CATALOG = {
     action: 'Fix the query in the job file; the message carries the database’s reason.',
     retry: 'permanent',
   },
+  SOURCE_QUERY_NOT_READ_ONLY: {
+    layer: 'sources',
+    meaning:
+      "The job's query is not one read: a second statement, a statement that changes data, `SELECT … INTO`, or a row lock.",
+    action: 'Write one SELECT or WITH … SELECT; evsync never writes to a source.',
+    retry: 'permanent',
+  },
   SOURCE_QUERY_PARAM_MISSING: {
     layer: 'sources',
     meaning: 'The query uses a `:name` that the source’s `params:` does not give.',
@@ -164,6 +171,12 @@ export const ERROR_CATALOG = {
     layer: 'sources',
     meaning: 'A quoted value is never closed; the message names the line where it opened.',
     action: 'Close the quote, or write a quote inside a quoted value as two quotes ("").',
+  },
+  CSV_NOT_UTF8: {
+    layer: 'sources',
+    meaning: 'A row of a file read as UTF-8 holds a byte that is not UTF-8; the row is not sent.',
+    action:
+      'Correct the value and save the file as UTF-8, or set `encoding:` in the source if the whole file is in another encoding.',
   },
   CSV_MALFORMED_QUOTE: {
     layer: 'sources',

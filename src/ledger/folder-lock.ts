@@ -1,5 +1,6 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { CODE } from '../errors/codes.js';
 import { LedgerError } from './ledger-error.js';
 
 const heldInThisProcess = new Set<string>();
@@ -55,6 +56,6 @@ function busy(what: string, pid: number): LedgerError {
   return new LedgerError(
     `${what} is already open in process ${pid}. The embedded ledger serves one process at a time: ` +
       'wait for that run to end, or set DATABASE_URL to share a PostgreSQL ledger between processes.',
-    { code: 'EVSYNC_LEDGER_BUSY' },
+    { code: CODE.EVSYNC_LEDGER_BUSY },
   );
 }

@@ -1,3 +1,4 @@
+import { CODE } from '../errors/codes.js';
 import { messageOf } from '../errors/evsync-error.js';
 import { LedgerError } from './ledger-error.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
@@ -36,7 +37,7 @@ export async function migrate(
       throw new LedgerError(
         `${where} has schema version ${current}, newer than this evsync knows (${latest}). ` +
           'Upgrade evsync, or point DATABASE_URL / EVSYNC_DATA_DIR at another ledger.',
-        { code: 'EVSYNC_LEDGER_TOO_NEW' },
+        { code: CODE.EVSYNC_LEDGER_TOO_NEW },
       );
     }
     const applied: number[] = [];
@@ -65,7 +66,7 @@ async function applyOne(client: SqlClient, migration: Migration, where: string):
       `Migration ${migration.version} (${migration.name}) of ${where} failed and was rolled back: ${messageOf(
         error,
       )}`,
-      { code: 'EVSYNC_LEDGER_MIGRATION', cause: error },
+      { code: CODE.EVSYNC_LEDGER_MIGRATION, cause: error },
     );
   }
 }

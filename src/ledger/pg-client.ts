@@ -1,3 +1,4 @@
+import { CODE } from '../errors/codes.js';
 import { messageOf } from '../errors/evsync-error.js';
 import pg from 'pg';
 import { LedgerError } from './ledger-error.js';
@@ -26,7 +27,7 @@ export async function openPgClient(options: PgClientOptions): Promise<SqlClient>
   const { schema } = options;
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
     throw new LedgerError(`Ledger schema name "${schema}" is not a plain lowercase identifier.`, {
-      code: 'EVSYNC_LEDGER_SCHEMA',
+      code: CODE.EVSYNC_LEDGER_SCHEMA,
     });
   }
   const pool = new pg.Pool({
@@ -44,7 +45,7 @@ export async function openPgClient(options: PgClientOptions): Promise<SqlClient>
     throw new LedgerError(
       `Could not connect to the PostgreSQL ledger (DATABASE_URL): ${messageOf(error)}. ` +
         'Check that the server is up and the URL is right, or unset DATABASE_URL to use the embedded ledger.',
-      { code: 'EVSYNC_LEDGER_UNAVAILABLE', retryable: true, cause: error },
+      { code: CODE.EVSYNC_LEDGER_UNAVAILABLE, retryable: true, cause: error },
     );
   }
 
@@ -100,7 +101,7 @@ export async function openPgClient(options: PgClientOptions): Promise<SqlClient>
       } catch (error) {
         await conn.end().catch(() => undefined);
         throw new LedgerError(`Could not claim ${name} in the PostgreSQL ledger: ${messageOf(error)}`, {
-          code: 'EVSYNC_LEDGER_UNAVAILABLE',
+          code: CODE.EVSYNC_LEDGER_UNAVAILABLE,
           retryable: true,
           cause: error,
         });

@@ -1,3 +1,4 @@
+import { CODE } from '../errors/codes.js';
 import { messageOf } from '../errors/evsync-error.js';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -36,7 +37,7 @@ export async function openPgliteClient(dataDir: string): Promise<EmbeddedClientH
     throw new LedgerError(
       `Could not open the embedded ledger in ${clusterDir}: ${messageOf(error)}. ` +
         'Check that the folder is writable, or set EVSYNC_DATA_DIR to another folder.',
-      { code: 'EVSYNC_LEDGER_UNAVAILABLE', retryable: true, cause: error },
+      { code: CODE.EVSYNC_LEDGER_UNAVAILABLE, retryable: true, cause: error },
     );
   }
   let turn: Promise<unknown> = Promise.resolve();

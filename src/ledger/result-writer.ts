@@ -1,3 +1,4 @@
+import { CODE } from '../errors/codes.js';
 import { messageOf } from '../errors/evsync-error.js';
 import type { IntentResultInput } from '../model/result-records.js';
 import { LedgerError } from './ledger-error.js';
@@ -136,7 +137,7 @@ export class BatchResultWriter implements ResultWriter {
   private throwIfUnusable(): void {
     if (this.closed) {
       throw new LedgerError('The result writer was closed; open a new one with ledger.resultWriter().', {
-        code: 'EVSYNC_LEDGER_CLOSED',
+        code: CODE.EVSYNC_LEDGER_CLOSED,
       });
     }
     this.throwIfFailed();
@@ -148,7 +149,7 @@ export class BatchResultWriter implements ResultWriter {
       `Recording results in the ledger failed; ${this.lostCount + this.buffer.length} results were not written: ${messageOf(
         this.failure,
       )}`,
-      { code: 'EVSYNC_LEDGER_WRITE', retryable: true, cause: this.failure },
+      { code: CODE.EVSYNC_LEDGER_WRITE, retryable: true, cause: this.failure },
     );
   }
 }

@@ -1,3 +1,4 @@
+import { CODE } from '../errors/codes.js';
 import type { IntentKind } from '../model/intent.js';
 import { isSecretName, redactParams } from '../log/redaction.js';
 import type { Ledger } from './ledger.js';
@@ -83,7 +84,7 @@ export class SqlLedger implements Ledger {
       throw new LedgerError(
         `Run ${runId} is being worked on by another evsync process (its run, a resume or a retry of it). ` +
           'Wait for that to end (see `evsync runs`), then try again.',
-        { code: 'EVSYNC_RUN_BUSY' },
+        { code: CODE.EVSYNC_RUN_BUSY },
       );
     }
     return release;
@@ -280,7 +281,7 @@ export class SqlLedger implements Ledger {
   private sql(): SqlClient {
     if (this.closed) {
       throw new LedgerError(`The ledger (${this.description}) was closed; open it again with openLedger().`, {
-        code: 'EVSYNC_LEDGER_CLOSED',
+        code: CODE.EVSYNC_LEDGER_CLOSED,
       });
     }
     return this.db;

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
 import { loadYamlFile } from '../config/yaml-file.js';
+import { CODE } from '../errors/codes.js';
 import { DEFAULT_VENDOR } from '../platform/vendor.js';
 import { compileMappingFile } from './compile/compile-mapping-file.js';
 import type { LoadedMapping } from './loaded-mapping.js';
@@ -46,12 +47,14 @@ function mappingFilePath(nameOrPath: string, baseDir: string): string {
     if (existsSync(file)) return file;
     throw new MappingError(
       `There is no shipped mapping "${nameOrPath}": use one of ${shippedMappingNames().join(', ')}, or a path such as ./${nameOrPath}.yaml`,
-      { code: 'EVSYNC_MAPPING_NOT_FOUND' },
+      { code: CODE.EVSYNC_MAPPING_NOT_FOUND },
     );
   }
   const file = resolve(baseDir, nameOrPath);
   if (!existsSync(file)) {
-    throw new MappingError(`The mapping file ${file} does not exist`, { code: 'EVSYNC_MAPPING_NOT_FOUND' });
+    throw new MappingError(`The mapping file ${file} does not exist`, {
+      code: CODE.EVSYNC_MAPPING_NOT_FOUND,
+    });
   }
   return file;
 }

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../errors/codes.js';
 import type { FlatParams } from '../model/params.js';
 import type { RawRecord } from '../sources/source-row.js';
 import type { RowOrigin } from '../model/row-origin.js';
@@ -28,7 +29,7 @@ export interface DraftProblem {
   param?: string;
   /** Without origin or field: `"28/13/2026" is not a date (…)`. */
   message: string;
-  code: string;
+  code: ErrorCode;
 }
 
 export type RowMapping =

@@ -1,3 +1,4 @@
+import { CODE } from '../errors/codes.js';
 import type { Source, SourceItem } from '../sources/source-row.js';
 import { describeOrigin, type RowOrigin } from '../model/row-origin.js';
 import { INTENT_KINDS, isParentKind, type Intent, type IntentKind } from '../model/intent.js';
@@ -229,7 +230,7 @@ class RowState {
       const problem: MappingProblem = {
         field: duplicate.field,
         message: `${describeOrigin(origin)}: ${message}; set on_duplicate: first or last in the mapping to let one row win`,
-        code: 'MAPPING_DUPLICATE',
+        code: CODE.MAPPING_DUPLICATE,
       };
       // Each key is readable: a repeated e-mail may belong to a user the ledger knows.
       return { type: 'invalid', origin, problems: [problem], keys: keysOf(intents) };

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../errors/codes.js';
 import type { RowOrigin } from '../model/row-origin.js';
 import type { Intent, IntentKind } from '../model/intent.js';
 
@@ -12,7 +13,7 @@ export interface MappingProblem {
   param?: string;
   message: string;
   /** Stable code: a `WriteParamIssueCode`, a source code (`CSV_RAGGED_ROW`) or a `MAPPING_*` code. */
-  code: string;
+  code: ErrorCode;
 }
 
 /** What to do with a second row that yields the same `(kind, key)` or the same unique value. */

@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { basename, extname } from 'node:path';
+import { CODE } from '../errors/codes.js';
 import { messageOf } from '../errors/evsync-error.js';
 import type { FlatParams } from '../model/params.js';
 import type { RawRecord } from '../sources/source-row.js';
@@ -84,7 +85,7 @@ export async function loadMappingModule(file: string, vendor: string): Promise<L
       {
         field: '',
         message: `the mapping module ${basename(file)} ${message}`,
-        code: 'MAPPING_MODULE_FAILED',
+        code: CODE.MAPPING_MODULE_FAILED,
       },
     ],
   });

@@ -1,3 +1,4 @@
+import { CODE } from '../errors/codes.js';
 import { authAttributes } from '../platform/vendor.js';
 import type { FlatParams } from '../model/params.js';
 import type { IntentKind } from '../model/intent.js';
@@ -47,7 +48,7 @@ export class ModuleParamNames {
           field: draft.columns?.[name] ?? name,
           param: name,
           message: `${resolved.problem} (fix the mapRow of the mapping module ${this.file})`,
-          code: 'MAPPING_UNKNOWN_PARAM',
+          code: CODE.MAPPING_UNKNOWN_PARAM,
         });
         continue;
       }
@@ -59,7 +60,7 @@ export class ModuleParamNames {
           field: draft.columns?.[name] ?? name,
           param: resolved.name,
           message: `${resolved.name} is set twice, as "${earlier ?? resolved.name}" and as "${name}": keep one (fix the mapRow of the mapping module ${this.file})`,
-          code: 'MAPPING_DUPLICATE_PARAM',
+          code: CODE.MAPPING_DUPLICATE_PARAM,
         });
         continue;
       }

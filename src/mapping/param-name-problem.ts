@@ -1,3 +1,4 @@
+import { CODE } from '../errors/codes.js';
 import type { IntentKind } from '../model/intent.js';
 import { writeOperation } from './intent-identity.js';
 import { paramAliases } from './param-aliases.js';
@@ -28,7 +29,7 @@ export function isKnownParam(kind: IntentKind, name: string, vendor: string): bo
     writeOperation(kind, 'upsert'),
     { [probe]: 'x' },
     { vendor, strict: true },
-  ).some((issue) => issue.code === 'UNKNOWN_PARAM' && issue.param === probe);
+  ).some((issue) => issue.code === CODE.UNKNOWN_PARAM && issue.param === probe);
 }
 
 export function unknownParamMessage(kind: IntentKind, written: string): string {

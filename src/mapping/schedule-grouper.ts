@@ -1,3 +1,4 @@
+import { CODE } from '../errors/codes.js';
 import type { FlatParams } from '../model/params.js';
 import { describeOrigin, type RowOrigin } from '../model/row-origin.js';
 import { keyPart, linkKey } from '../model/link-key.js';
@@ -58,7 +59,7 @@ export class ScheduleGrouper {
       param: 'event_client_ids[0]',
       message:
         "the event's client_id is required, but it is missing: each row of a schedule names one event of the user",
-      code: 'REQUIRED',
+      code: CODE.REQUIRED,
     };
   }
 
@@ -206,7 +207,7 @@ function heldBackItem(
           `${describeOrigin(schedule.origin)}, ${field}: the schedule of ${schedule.user} is not sent, because ${invalid}: ` +
           `a schedule replaces the user's whole schedule, and sending ${others} alone would drop ` +
           `${one ? "that row's event; fix the row" : 'their events; fix them'} and run again`,
-        code: 'MAPPING_SCHEDULE_HELD_BACK',
+        code: CODE.MAPPING_SCHEDULE_HELD_BACK,
       },
     ],
     groupedRows,

@@ -1,3 +1,4 @@
+import { CODE } from '../errors/codes.js';
 import { describeOrigin, type RowOrigin } from '../model/row-origin.js';
 import type { Intent } from '../model/intent.js';
 import { intentDependencies, intentKey, KEY_PARAMS, writeOperation } from './intent-identity.js';
@@ -105,13 +106,13 @@ function noKeyProblem(draft: IntentDraft, keyParams: readonly string[]): DraftPr
     return {
       field: mapped,
       message: `the value is empty on this row, but ${withArticle(draft.kind)} needs ${what} to be tracked between runs: fill it in the source`,
-      code: 'MAPPING_NO_KEY',
+      code: CODE.MAPPING_NO_KEY,
     };
   }
   return {
     field: keyParams.length === 0 ? 'key' : columnOf(draft, keyParams[0] ?? ''),
     message: `${withArticle(draft.kind)} needs ${KEY_PARAMS[draft.kind].join(' and ') || 'a key'} to be tracked between runs: map it`,
-    code: 'MAPPING_NO_KEY',
+    code: CODE.MAPPING_NO_KEY,
   };
 }
 

@@ -1,3 +1,4 @@
+import { CODE } from '../errors/codes.js';
 import { EvsyncError } from '../errors/evsync-error.js';
 import type { MemberRef } from './member-ref.js';
 import { memberTarget } from './member-ref.js';
@@ -37,7 +38,7 @@ export class PasswordInUpdateError extends EvsyncError {
   constructor(param: string) {
     super(
       `PUT /user/member: refused to send ${param}; in an update it would change the stored password (spec §4.2 rule 5). Leave it out, or pass allowPasswordChange.`,
-      { code: 'EVSYNC_PLATFORM_PASSWORD_IN_UPDATE', retryable: false },
+      { code: CODE.EVSYNC_PLATFORM_PASSWORD_IN_UPDATE, retryable: false },
     );
   }
 }

@@ -1,5 +1,6 @@
 import { openSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { CODE } from '../errors/codes.js';
 import { ConfigError, messageOf } from '../errors/evsync-error.js';
 
 /**
@@ -18,7 +19,7 @@ export function openReportFile(file: string): number {
 /** The error of a report that cannot be written (at open, or later: disk full). */
 export function reportUnwritable(file: string, cause: unknown, why = messageOf(cause)): ConfigError {
   return new ConfigError(`Cannot write the report ${file}: ${why}`, {
-    code: 'EVSYNC_REPORT_UNWRITABLE',
+    code: CODE.EVSYNC_REPORT_UNWRITABLE,
     cause,
   });
 }

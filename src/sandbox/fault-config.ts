@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CODE } from '../errors/codes.js';
 import { ConfigError } from '../errors/evsync-error.js';
 
 /** How often a fault fires: a fraction of matching requests, or exactly the next N of them. */
@@ -97,6 +98,6 @@ export function describeFaults(config: FaultConfig): string {
 function faultError(item: string, why: string): ConfigError {
   return new ConfigError(
     `Bad fault spec "${item}": ${why}. Example: --faults "latency=5-20,503=0.05,commit-drop=2x".`,
-    { code: 'EVSYNC_SANDBOX_FAULTS' },
+    { code: CODE.EVSYNC_SANDBOX_FAULTS },
   );
 }

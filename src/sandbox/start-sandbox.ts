@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CODE } from '../errors/codes.js';
 import { ConfigError } from '../errors/evsync-error.js';
 import { rootLogger, type Logger } from '../log/logger.js';
 import { DEFAULT_VENDOR } from '../platform/vendor.js';
@@ -118,7 +119,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         new ConfigError(
           `The sandbox address ${host}:${options.port ?? 0} ${why}; choose another with --port/--host.`,
           {
-            code: 'EVSYNC_SANDBOX_LISTEN',
+            code: CODE.EVSYNC_SANDBOX_LISTEN,
             cause: error,
           },
         ),

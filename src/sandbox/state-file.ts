@@ -1,6 +1,7 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { CODE } from '../errors/codes.js';
 import { ConfigError } from '../errors/evsync-error.js';
 import type { StateSnapshot } from './state-types.js';
 
@@ -33,7 +34,7 @@ export async function loadStateFile(path: string): Promise<StateSnapshot | undef
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new ConfigError(`Cannot read sandbox state file ${path}.`, {
-      code: 'EVSYNC_SANDBOX_STATE',
+      code: CODE.EVSYNC_SANDBOX_STATE,
       cause: error,
     });
   }
@@ -41,7 +42,7 @@ export async function loadStateFile(path: string): Promise<StateSnapshot | undef
   if (!parsed.success) {
     throw new ConfigError(
       `${path} is not a sandbox state file (${z.prettifyError(parsed.error)}). Use --seed for seed files.`,
-      { code: 'EVSYNC_SANDBOX_STATE' },
+      { code: CODE.EVSYNC_SANDBOX_STATE },
     );
   }
   return parsed.data as unknown as StateSnapshot;
@@ -61,7 +62,7 @@ export async function readSeedFile(path: string): Promise<unknown> {
     text = await readFile(path, 'utf8');
   } catch (error) {
     throw new ConfigError(`Cannot read sandbox seed file ${path}.`, {
-      code: 'EVSYNC_SANDBOX_SEED',
+      code: CODE.EVSYNC_SANDBOX_SEED,
       cause: error,
     });
   }
@@ -73,7 +74,7 @@ function parseJson(text: string, path: string): unknown {
     return JSON.parse(text) as unknown;
   } catch (error) {
     throw new ConfigError(`${path} is not valid JSON: ${(error as Error).message}`, {
-      code: 'EVSYNC_SANDBOX_STATE',
+      code: CODE.EVSYNC_SANDBOX_STATE,
       cause: error,
     });
   }

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../errors/codes.js';
 import type { RowOrigin } from '../model/row-origin.js';
 
 /** Raw values by column name: strings from files, driver values from databases. */
@@ -17,7 +18,7 @@ export interface SourceRowProblem {
   ok: false;
   origin: RowOrigin;
   /** Stable code, e.g. `CSV_RAGGED_ROW`. */
-  code: string;
+  code: ErrorCode;
   /** What is wrong and what to do, without the origin (the reporter prefixes it). */
   message: string;
 }
@@ -37,4 +38,9 @@ export interface Source {
   rows(): AsyncIterable<SourceItem>;
   /** How far `rows()` has read, when the source knows its size (a file); for progress bars. */
   progress?(): SourceProgress | undefined;
+  /**
+   * What a person should know about how the last `rows()` read the source, e.g. which
+   * encoding was guessed and why; complete once `rows()` has ended.
+   */
+  notes?(): readonly string[];
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { platformConfigFromEnv } from '../../config/env-config.js';
+import { CODE } from '../../errors/codes.js';
 import { EvsyncError } from '../../errors/evsync-error.js';
 import { redactSecrets } from '../../log/redaction.js';
 import { PlatformClient } from '../../platform/platform-client.js';
@@ -13,7 +14,7 @@ interface PingOptions {
 export class SignatureRejectedError extends EvsyncError {
   override readonly name = 'SignatureRejectedError';
   constructor(message: string) {
-    super(message, { code: 'EVSYNC_PLATFORM_SIGNATURE_REJECTED', retryable: false });
+    super(message, { code: CODE.EVSYNC_PLATFORM_SIGNATURE_REJECTED, retryable: false });
   }
 }
 

@@ -57,7 +57,9 @@ export async function finishRunCommand(
       { format: formatForFile(report.file) },
       async (chunk) => {
         if (failed !== undefined) throw reportUnwritable(report.file, failed);
-        if (!out.write(chunk)) await Promise.race([once(out, 'drain'), once(out, 'error')]);
+        // `once` rejects on 'error' and removes its listeners either way: a race with a second
+        // `once(out, 'error')` left one error listener behind per full buffer.
+        if (!out.write(chunk)) await once(out, 'drain').catch(() => undefined);
       },
     );
     await new Promise<void>((resolve) => out.end(resolve));

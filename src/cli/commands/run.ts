@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { rootLogger } from '../../log/logger.js';
 import { loadJobFile } from '../../sync/job-file.js';
@@ -29,7 +30,7 @@ export function registerRunCommand(program: Command): void {
         // an empty one) would look like a run that did nothing.
         throw new ConfigError(
           '--report writes the results of a run, and --dry-run sends and records nothing. Drop --report, or keep the plan with `evsync plan JOB --json > FILE`.',
-          { code: 'EVSYNC_USAGE' },
+          { code: CODE.EVSYNC_USAGE },
         );
       }
       const job = loadJobFile(jobPath);

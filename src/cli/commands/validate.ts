@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { vendorFromEnv } from '../../config/env-config.js';
+import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { DependencyCheck, formatDanglingLinks } from '../../mapping/validate/dependency-check.js';
 import { formatValidationSummary } from '../../mapping/validate/format-validation-summary.js';
@@ -87,7 +88,7 @@ function validationSteps(jobPath: string | undefined, options: ValidateCliOption
   if (jobPath !== undefined) {
     if (options.source !== undefined || options.mapping !== undefined) {
       throw new ConfigError('Give either a job file or --source with --mapping, not both', {
-        code: 'EVSYNC_USAGE',
+        code: CODE.EVSYNC_USAGE,
       });
     }
     const job = loadJobFile(jobPath);
@@ -99,7 +100,7 @@ function validationSteps(jobPath: string | undefined, options: ValidateCliOption
   }
   if (options.source === undefined || options.mapping === undefined) {
     throw new ConfigError('Give a job file, or --source FILE with --mapping NAME (e.g. --mapping users)', {
-      code: 'EVSYNC_USAGE',
+      code: CODE.EVSYNC_USAGE,
     });
   }
   const url = isUrl(options.source);
@@ -110,13 +111,13 @@ function validationSteps(jobPath: string | undefined, options: ValidateCliOption
   );
   if (options.timezone !== undefined && format === 'csv') {
     throw new ConfigError('--timezone is for schedule exports (--format sessionize, pretalx or frab)', {
-      code: 'EVSYNC_USAGE',
+      code: CODE.EVSYNC_USAGE,
     });
   }
   if (url && format === 'csv') {
     throw new ConfigError(
       `--source ${redactUrl(options.source)}: a CSV source is a file: download it first, or say which schedule export it is with --format`,
-      { code: 'EVSYNC_USAGE' },
+      { code: CODE.EVSYNC_USAGE },
     );
   }
   if (!url) checkIsFile(options.source, format === 'csv' ? "the CSV file's path" : "the export file's path");
@@ -143,7 +144,7 @@ function sourceFormat(file: string, mapping: string, given: string | undefined):
   if (given !== undefined) {
     if ((FILE_FORMATS as readonly string[]).includes(given)) return given as FileFormat;
     throw new ConfigError(`--format ${given}: use one of ${FILE_FORMATS.join(', ')}`, {
-      code: 'EVSYNC_USAGE',
+      code: CODE.EVSYNC_USAGE,
     });
   }
   const extension = extname(file).toLowerCase();
@@ -153,7 +154,7 @@ function sourceFormat(file: string, mapping: string, given: string | undefined):
   if (extension === '.xml') return 'frab';
   throw new ConfigError(
     `${redactUrl(file)} is not a CSV file: say which export it is with --format sessionize or --format pretalx`,
-    { code: 'EVSYNC_USAGE' },
+    { code: CODE.EVSYNC_USAGE },
   );
 }
 
@@ -168,7 +169,7 @@ function isUrl(source: string): boolean {
 function checkIsFile(source: string, what: string): void {
   if (statSync(source, { throwIfNoEntry: false })?.isDirectory()) {
     throw new ConfigError(`${source} is a directory, not a file: give ${what}`, {
-      code: 'EVSYNC_USAGE',
+      code: CODE.EVSYNC_USAGE,
     });
   }
 }
@@ -178,7 +179,7 @@ function openReport(file: string, source: string | undefined): ValidationReport 
   if (source !== undefined && !isUrl(source) && sameFile(file, source)) {
     throw new ConfigError(
       `--report ${file} is the source file itself: writing the report would overwrite it. Give another report path`,
-      { code: 'EVSYNC_USAGE' },
+      { code: CODE.EVSYNC_USAGE },
     );
   }
   return new ValidationReport(file);
@@ -193,7 +194,7 @@ function sameFile(a: string, b: string): boolean {
 
 function formatResults(results: StepResult[], reportFile: string | undefined, dangling: string): string {
   const parts = results.map((result) => {
-    const notes: string[] = [];
+    const notes = result.notes.map((note) => `  note: ${note}`);
     if (result.header && result.header.missing.length > 0) {
       const missing = result.header.missing.map((aliases) => aliases.join(' / ')).join('; ');
       notes.push(`  note: the source has no column ${missing} (read as empty)`);
@@ -213,6 +214,7 @@ function toJson(result: StepResult): unknown {
     mappingFile: result.mappingFile,
     source: redactUrl(result.source),
     missingColumns: result.header?.missing ?? [],
+    notes: result.notes,
     rowsRead: summary.rowsRead,
     rowsValid: summary.rowsValid + summary.rowsGrouped,
     rowsSkipped: summary.rowsSkipped,

@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import type { RawRecord } from '../../sources/source-row.js';
 import type { ColumnRef } from '../mapping-file-schema.js';
 import { MappingError } from '../mapping-error.js';
@@ -81,7 +82,7 @@ export class ColumnBinder {
         throw new MappingError(
           `The source has ${candidates.length} columns that all read as "${alias}": ${candidates.map((c) => `"${c}"`).join(', ')}. ` +
             'Rename one in the source, or write the column exactly as the source does in the mapping.',
-          { code: 'MAPPING_AMBIGUOUS_COLUMN' },
+          { code: CODE.MAPPING_AMBIGUOUS_COLUMN },
         );
       }
       const found = candidates[0]!;

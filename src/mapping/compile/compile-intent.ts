@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import type { RawRecord } from '../../sources/source-row.js';
 import type { DraftProblem, IntentDraft } from '../loaded-mapping.js';
 import { conditions } from '../mapping-file-rules.js';
@@ -103,7 +104,7 @@ function readOp(op: CompiledValue, values: RawRecord, draft: IntentDraft, proble
     problems.push({
       field: op.label,
       message: `${quote(text)} is not an action: write add or remove (upsert, yes, delete, no also work)`,
-      code: 'MAPPING_INVALID_OP',
+      code: CODE.MAPPING_INVALID_OP,
     });
   }
 }

@@ -1,3 +1,4 @@
+import { CODE, type ErrorCode } from '../../errors/codes.js';
 import type { RawRecord } from '../../sources/source-row.js';
 import type { TransformSpec } from '../mapping-file-schema.js';
 import { containsHtml, quote } from '../../platform/write-params/text-rules.js';
@@ -21,7 +22,7 @@ export type Value = string | string[];
 export class ValueProblem {
   constructor(
     readonly message: string,
-    readonly code: string,
+    readonly code: ErrorCode,
   ) {}
 }
 
@@ -109,7 +110,7 @@ function compileLookup(lookup: { table: Record<string, string>; default?: string
     if (fallback !== undefined) return fallback;
     return new ValueProblem(
       `${quote(text)} is not in the mapping's lookup table (${known}…)`,
-      'MAPPING_LOOKUP_MISS',
+      CODE.MAPPING_LOOKUP_MISS,
     );
   };
   return (value) => {
@@ -135,18 +136,18 @@ function compileDateTime(
   const dateOrder = options.date_order;
   return (value, values) => {
     if (typeof value !== 'string')
-      return new ValueProblem('a date-time cannot be a list', 'MAPPING_INVALID_DATETIME');
+      return new ValueProblem('a date-time cannot be a list', CODE.MAPPING_INVALID_DATETIME);
     if (value === '') return value;
     const rowZone = zoneReader?.(values).trim();
     const zone = rowZone ? rowZone : fixedZone;
     if (rowZone && !isTimeZone(rowZone)) {
       return new ValueProblem(
         `the time zone ${quote(rowZone)} in column ${zoneLabel} is not an IANA zone (e.g. Europe/Berlin)`,
-        'MAPPING_INVALID_TIMEZONE',
+        CODE.MAPPING_INVALID_TIMEZONE,
       );
     }
     const parsed = parseDateTime(value, { timezone: zone, dateOrder });
-    return parsed.ok ? parsed.value : new ValueProblem(parsed.message, 'MAPPING_INVALID_DATETIME');
+    return parsed.ok ? parsed.value : new ValueProblem(parsed.message, CODE.MAPPING_INVALID_DATETIME);
   };
 }
 

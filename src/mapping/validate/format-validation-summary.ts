@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import type { ProblemGroup, ValidationSummary } from './validation-summary.js';
 
 /** The summary of one step of `evsync validate`, for a person. */
@@ -27,7 +28,7 @@ function section(lines: string[], heading: string, groups: Map<string, ProblemGr
   const sorted = [...groups.values()].sort((a, b) => b.count - a.count);
   for (const group of sorted) {
     const what =
-      group.code === 'SKIPPED' || group.field === ''
+      group.code === CODE.SKIPPED || group.field === ''
         ? group.field || group.code
         : `${group.code} in ${group.field}`;
     lines.push(`  ${what}: ${group.count.toLocaleString('en')} ${group.count === 1 ? 'row' : 'rows'}`);

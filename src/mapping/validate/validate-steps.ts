@@ -21,6 +21,8 @@ export interface StepResult {
   source: string;
   header: HeaderReport | undefined;
   summary: ValidationSummary;
+  /** How the source was read (a guessed encoding and why). */
+  notes: readonly string[];
 }
 
 export interface ValidateOptions {
@@ -62,6 +64,7 @@ export async function validateSteps(
       source: step.source.description,
       header: mergeHeaders(headers),
       summary,
+      notes: step.source.notes?.() ?? [],
     });
   }
   return results;

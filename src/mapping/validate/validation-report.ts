@@ -1,10 +1,12 @@
 import { createWriteStream, rmSync, type WriteStream } from 'node:fs';
 import { extname } from 'node:path';
+import { CODE } from '../../errors/codes.js';
 import { redactUrl } from '../../log/redaction.js';
 import { csvLine } from '../../report/csv-cell.js';
 import { openReportFile, reportUnwritable } from '../../report/open-report-file.js';
 import { MappingError } from '../mapping-error.js';
 import type { MappedItem } from '../mapped-item.js';
+import { DUPLICATE_CODE } from './validation-summary.js';
 
 const COLUMNS = ['mapping', 'source', 'row', 'line', 'status', 'field', 'param', 'code', 'message'] as const;
 type ReportLine = Record<(typeof COLUMNS)[number], string | number>;
@@ -23,7 +25,9 @@ export class ValidationReport {
   constructor(readonly file: string) {
     const extension = extname(file).toLowerCase();
     if (extension !== '.csv' && extension !== '.json') {
-      throw new MappingError(`The report file ${file} must end in .csv or .json`, { code: 'EVSYNC_USAGE' });
+      throw new MappingError(`The report file ${file} must end in .csv or .json`, {
+        code: CODE.EVSYNC_USAGE,
+      });
     }
     this.format = extension === '.csv' ? 'csv' : 'json';
     // Opened here, before a row is read: a report that cannot be written is a usage error
@@ -60,7 +64,7 @@ export class ValidationReport {
           status: 'skipped',
           field: '',
           param: '',
-          code: 'SKIPPED',
+          code: CODE.SKIPPED,
           message: item.reason,
         });
         break;
@@ -70,7 +74,7 @@ export class ValidationReport {
           status: 'duplicate',
           field: item.field,
           param: '',
-          code: `DUPLICATE_${item.policy.toUpperCase()}`,
+          code: DUPLICATE_CODE[item.policy],
           message: item.message,
         });
         break;

@@ -1,6 +1,10 @@
+import { CODE } from '../../errors/codes.js';
 import { describeOrigin } from '../../model/row-origin.js';
 import type { IntentKind } from '../../model/intent.js';
 import type { MappedItem } from '../mapped-item.js';
+
+/** The code of a repeated row in `evsync validate`, by its `on_duplicate` policy. */
+export const DUPLICATE_CODE = { first: CODE.DUPLICATE_FIRST, last: CODE.DUPLICATE_LAST } as const;
 
 /** Problems of one kind (same code, same column), with the first few rows that have them. */
 export interface ProblemGroup {
@@ -49,7 +53,7 @@ export class ValidationSummary {
         this.rowsSkipped++;
         record(
           this.skipped,
-          'SKIPPED',
+          CODE.SKIPPED,
           reasonKind(item.reason),
           `${describeOrigin(item.origin)}: ${item.reason}`,
         );
@@ -60,7 +64,7 @@ export class ValidationSummary {
           this.intents.set(replaced.kind, (this.intents.get(replaced.kind) ?? 0) - 1);
         for (const intent of item.intents)
           this.intents.set(intent.kind, (this.intents.get(intent.kind) ?? 0) + 1);
-        record(this.duplicates, `DUPLICATE_${item.policy.toUpperCase()}`, item.kind, item.message);
+        record(this.duplicates, DUPLICATE_CODE[item.policy], item.kind, item.message);
         break;
       case 'invalid':
         if (isRow) this.rowsInvalid++;

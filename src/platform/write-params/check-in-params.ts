@@ -1,5 +1,6 @@
 // `POST /check_in`: the rules its params follow (`checkCheckInParams`) and builders of the
 // common cases for callers of the client (`checkInAtCoordinate`, `checkInAtObject`, `chatterPost`).
+import { CODE } from '../../errors/codes.js';
 import type { FlatParams } from '../../model/params.js';
 import { LOCATION_ITEM_TYPES } from './enums.js';
 import type { ParamChecker } from './param-checker.js';
@@ -35,7 +36,7 @@ export function checkCheckInParams(check: ParamChecker): void {
   if (text !== undefined && containsHtml(text)) {
     check.report(
       TEXT,
-      'HTML_NOT_ALLOWED',
+      CODE.HTML_NOT_ALLOWED,
       `${quote(text)} contains HTML (${quote(firstHtmlTag(text) ?? '<')}); send plain text`,
     );
   }
@@ -45,7 +46,7 @@ export function checkCheckInParams(check: ParamChecker): void {
     const [missing, given] = hasType ? [ITEM_ID, ITEM_TYPE] : [ITEM_TYPE, ITEM_ID];
     check.report(
       missing,
-      'REQUIRED',
+      CODE.REQUIRED,
       `the location item's ${missing === ITEM_ID ? 'id' : 'type'} is required because ${given} is given (both or neither), but it is missing`,
     );
   }
@@ -54,11 +55,15 @@ export function checkCheckInParams(check: ParamChecker): void {
   if (mode === '1') {
     const hasCenter = check.value(CENTER) !== undefined;
     if (hasCenter && (hasType || hasId)) {
-      check.report(CENTER, 'MUTUALLY_EXCLUSIVE', `give ${CENTER} or ${ITEM_TYPE} and ${ITEM_ID}, not both`);
+      check.report(
+        CENTER,
+        CODE.MUTUALLY_EXCLUSIVE,
+        `give ${CENTER} or ${ITEM_TYPE} and ${ITEM_ID}, not both`,
+      );
     } else if (!hasCenter && !hasType && !hasId) {
       check.report(
         CENTER,
-        'ONE_REQUIRED',
+        CODE.ONE_REQUIRED,
         `a mode 1 check-in needs ${CENTER} or ${ITEM_TYPE} and ${ITEM_ID}`,
       );
     }
@@ -66,7 +71,7 @@ export function checkCheckInParams(check: ParamChecker): void {
     if (center !== undefined && !isLonLat(center)) {
       check.report(
         CENTER,
-        'INVALID_COORDINATES',
+        CODE.INVALID_COORDINATES,
         `${quote(center)} is not "<longitude>,<latitude>" in decimal degrees (longitude -180 to 180, latitude -90 to 90)`,
       );
     }

@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import { SPEAKER_TYPES } from './enums.js';
 import { IndexedGroups } from './indexed-groups.js';
 import type { ParamChecker } from './param-checker.js';
@@ -53,7 +54,7 @@ function checkLocation(check: ParamChecker): void {
     const givenNames = given.map(field).join(', ');
     check.report(
       field(name),
-      'PARTIAL_ADDRESS',
+      CODE.PARTIAL_ADDRESS,
       `the ${name} is required because ${givenNames} ${given.length === 1 ? 'is' : 'are'} given (partial addresses are not allowed), but it is missing`,
     );
   }

@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import { SPEAKER_TYPES } from './enums.js';
 import { IndexedGroups } from './indexed-groups.js';
 import type { ParamChecker } from './param-checker.js';
@@ -12,7 +13,7 @@ function checkEventTarget(check: ParamChecker, pathId: string | undefined): void
     if (!isPositiveIntegerText(pathId)) {
       check.report(
         'id',
-        'INVALID_INTEGER',
+        CODE.INVALID_INTEGER,
         `${quote(pathId)} in the path is not an event id (a whole number from 1)`,
       );
     }

@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import type { FlatParams } from '../../model/params.js';
 import { isCountryCode } from './country-codes.js';
 import { compareXmlDateTimes, parseXmlDateTime } from './datetime.js';
@@ -80,7 +81,7 @@ export class ParamChecker {
   private requiredIssue(name: string, what: string, value: string | undefined, because?: string): void {
     const reason = because === undefined ? '' : ` because ${because}`;
     const state = value === undefined ? 'missing' : 'blank';
-    this.report(name, 'REQUIRED', `${what} is required${reason}, but it is ${state}`);
+    this.report(name, CODE.REQUIRED, `${what} is required${reason}, but it is ${state}`);
   }
 
   maxChars(name: string, max: number): void {
@@ -90,7 +91,7 @@ export class ParamChecker {
     if (length > max) {
       this.report(
         name,
-        'TOO_LONG',
+        CODE.TOO_LONG,
         `${quote(value)} is ${length} characters long; at most ${max} are allowed`,
       );
     }
@@ -99,35 +100,39 @@ export class ParamChecker {
   oneOf(name: string, allowed: readonly string[]): void {
     const value = this.value(name);
     if (value !== undefined && !allowed.includes(value)) {
-      this.report(name, 'INVALID_VALUE', `${quote(value)} is not one of: ${allowed.join(', ')}`);
+      this.report(name, CODE.INVALID_VALUE, `${quote(value)} is not one of: ${allowed.join(', ')}`);
     }
   }
 
   email(name: string): void {
     const value = this.value(name);
     if (value !== undefined && !isEmail(value)) {
-      this.report(name, 'INVALID_EMAIL', `${quote(value)} is not an e-mail address`);
+      this.report(name, CODE.INVALID_EMAIL, `${quote(value)} is not an e-mail address`);
     }
   }
 
   positiveInteger(name: string, what = 'an id'): void {
     const value = this.value(name);
     if (value !== undefined && !isPositiveIntegerText(value)) {
-      this.report(name, 'INVALID_INTEGER', `${quote(value)} is not ${what} (a whole number from 1)`);
+      this.report(name, CODE.INVALID_INTEGER, `${quote(value)} is not ${what} (a whole number from 1)`);
     }
   }
 
   nonNegativeInteger(name: string): void {
     const value = this.value(name);
     if (value !== undefined && !isNonNegativeIntegerText(value)) {
-      this.report(name, 'INVALID_INTEGER', `${quote(value)} is not a whole number from 0`);
+      this.report(name, CODE.INVALID_INTEGER, `${quote(value)} is not a whole number from 0`);
     }
   }
 
   httpUrl(name: string): void {
     const value = this.value(name);
     if (value !== undefined && !isHttpUrl(value)) {
-      this.report(name, 'INVALID_URL', `${quote(value)} is not an http(s) URL such as https://example.com/`);
+      this.report(
+        name,
+        CODE.INVALID_URL,
+        `${quote(value)} is not an http(s) URL such as https://example.com/`,
+      );
     }
   }
 
@@ -139,7 +144,7 @@ export class ParamChecker {
       const where = `line ${check.line}, column ${check.column}`;
       this.report(
         name,
-        'INVALID_XHTML',
+        CODE.INVALID_XHTML,
         `${quote(value)} is not well-formed XHTML: ${check.reason} (${where})`,
       );
     }
@@ -152,7 +157,7 @@ export class ParamChecker {
     if (!parsed) {
       this.report(
         name,
-        'INVALID_DATETIME',
+        CODE.INVALID_DATETIME,
         `${quote(value)} is not an XML dateTime; expected YYYY-MM-DDThh:mm:ss with an offset, e.g. 2026-05-04T09:30:00+02:00`,
       );
     }
@@ -163,7 +168,7 @@ export class ParamChecker {
   notBefore(startName: string, start: XmlDateTime, finishName: string, finish: XmlDateTime): void {
     if (compareXmlDateTimes(finish, start) < 0) {
       const message = `${quote(this.get(finishName) ?? '')} is before ${startName} (${quote(this.get(startName) ?? '')})`;
-      this.report(finishName, 'FINISH_BEFORE_START', message);
+      this.report(finishName, CODE.FINISH_BEFORE_START, message);
     }
   }
 
@@ -174,7 +179,7 @@ export class ParamChecker {
     const hint = isCountryCode(upper) ? `; write it in upper case: "${upper}"` : '';
     this.report(
       name,
-      'INVALID_COUNTRY_CODE',
+      CODE.INVALID_COUNTRY_CODE,
       `${quote(value)} is not an ISO 3166-1 alpha-2 country code${hint}`,
     );
   }
@@ -187,7 +192,7 @@ export class ParamChecker {
   /** Not both of two params non-blank; reported under the second. */
   notBoth(first: string, second: string): boolean {
     if (this.value(first) === undefined || this.value(second) === undefined) return true;
-    this.report(second, 'MUTUALLY_EXCLUSIVE', `give ${first} or ${second}, not both`);
+    this.report(second, CODE.MUTUALLY_EXCLUSIVE, `give ${first} or ${second}, not both`);
     return false;
   }
 
@@ -196,10 +201,10 @@ export class ParamChecker {
     const given = names.filter((name) => this.value(name) !== undefined);
     if (given.length === 1) return given[0];
     if (given.length === 0) {
-      this.report(names[0] ?? '', 'ONE_REQUIRED', `one of ${names.join(', ')} is required`);
+      this.report(names[0] ?? '', CODE.ONE_REQUIRED, `one of ${names.join(', ')} is required`);
     } else {
       for (const name of given.slice(1)) {
-        this.report(name, 'MUTUALLY_EXCLUSIVE', `give only one of ${given.join(', ')}`);
+        this.report(name, CODE.MUTUALLY_EXCLUSIVE, `give only one of ${given.join(', ')}`);
       }
     }
     return undefined;
@@ -219,7 +224,7 @@ export class ParamChecker {
       if (!INDEX.test(index)) {
         this.report(
           name,
-          'INVALID_INDEX',
+          CODE.INVALID_INDEX,
           `"${index}" is not an index; use 0, 1, 2… as in ${prefix}[0][${field}]`,
         );
         continue;
@@ -238,7 +243,7 @@ export class ParamChecker {
     for (const { name, index, field } of this.group(prefix)) {
       if (field !== undefined) continue;
       if (!INDEX.test(index)) {
-        this.report(name, 'INVALID_INDEX', `"${index}" is not an index; use 0, 1, 2… as in ${prefix}[0]`);
+        this.report(name, CODE.INVALID_INDEX, `"${index}" is not an index; use 0, 1, 2… as in ${prefix}[0]`);
         continue;
       }
       values.push({ index, name, value: this.params[name] ?? '' });

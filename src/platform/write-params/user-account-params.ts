@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import { COUNTRIES_REQUIRING_STATE } from './country-codes.js';
 import { IndexedGroups } from './indexed-groups.js';
 import type { ParamChecker } from './param-checker.js';
@@ -48,7 +49,11 @@ export function checkUserAccountParams(check: ParamChecker): void {
   }
   for (const param of check.keyed(WEB_LINKS)) check.httpUrl(param);
   if (check.value(WEB_LINKS) !== undefined) {
-    check.report(WEB_LINKS, 'INVALID_VALUE', `web links are sent one per kind, e.g. ${WEB_LINKS}[website]`);
+    check.report(
+      WEB_LINKS,
+      CODE.INVALID_VALUE,
+      `web links are sent one per kind, e.g. ${WEB_LINKS}[website]`,
+    );
   }
 }
 
@@ -61,7 +66,7 @@ function checkJsonObject(check: ParamChecker, param: string): void {
   } catch {
     check.report(
       param,
-      'INVALID_JSON_OBJECT',
+      CODE.INVALID_JSON_OBJECT,
       `${quote(value)} is not valid JSON; expected a JSON object like {"key": "value"}`,
     );
     return;
@@ -70,7 +75,7 @@ function checkJsonObject(check: ParamChecker, param: string): void {
     const kind = Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`;
     check.report(
       param,
-      'INVALID_JSON_OBJECT',
+      CODE.INVALID_JSON_OBJECT,
       `${quote(value)} is ${kind}; expected a JSON object like {"key": "value"}`,
     );
   }

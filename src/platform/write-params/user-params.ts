@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import { emailConfirmationParam, emailParam, passwordParam } from '../vendor.js';
 import { LENGTH_LIMITS, MEMBERSHIPS } from './enums.js';
 import type { ParamChecker } from './param-checker.js';
@@ -30,13 +31,13 @@ export function checkUserParams(check: ParamChecker, vendor: string): void {
     if (expected === undefined) {
       check.report(
         confirmation,
-        'CONFIRMATION_MISMATCH',
+        CODE.CONFIRMATION_MISMATCH,
         `the confirmation is sent without ${email}; send both or neither`,
       );
     } else if (given !== expected) {
       check.report(
         confirmation,
-        'CONFIRMATION_MISMATCH',
+        CODE.CONFIRMATION_MISMATCH,
         `${quote(given)} does not match ${email} (${quote(expected)})`,
       );
     }
@@ -45,7 +46,7 @@ export function checkUserParams(check: ParamChecker, vendor: string): void {
     // Never quote the value: it is a password.
     check.report(
       password,
-      'PASSWORD_NOT_ALLOWED',
+      CODE.PASSWORD_NOT_ALLOWED,
       'a password must not be sent in an update: it would change the stored password',
     );
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { CODE } from '../../errors/codes.js';
 import type { FlatParams } from '../../model/params.js';
 import { checkCheckInParams, CHECK_IN_PARAM_PATTERNS } from './check-in-params.js';
 import { checkEventParams, EVENT_INDEXED_GROUPS, eventParamPatterns } from './event-params.js';
@@ -120,7 +121,7 @@ function reportUnknownParams(check: ParamChecker, isKnown: (name: string) => boo
   for (const name of check.names) {
     if (TRANSPORT_PARAMS.has(name) || isKnown(name)) continue;
     // The value is not quoted: an unknown param may hold anything, a password included.
-    check.report(name, 'UNKNOWN_PARAM', 'not a param of this operation: the platform would ignore it');
+    check.report(name, CODE.UNKNOWN_PARAM, 'not a param of this operation: the platform would ignore it');
   }
 }
 

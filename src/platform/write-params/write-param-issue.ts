@@ -1,28 +1,7 @@
-/** Stable codes of {@link WriteParamIssue}; callers branch on these, never on message text. */
-export const WRITE_PARAM_ISSUE_CODES = [
-  'REQUIRED',
-  'TOO_LONG',
-  'INVALID_VALUE',
-  'INVALID_EMAIL',
-  'CONFIRMATION_MISMATCH',
-  'INVALID_COUNTRY_CODE',
-  'INVALID_INDEX',
-  'INVALID_JSON_OBJECT',
-  'INVALID_XHTML',
-  'INVALID_DATETIME',
-  'FINISH_BEFORE_START',
-  'INVALID_INTEGER',
-  'INVALID_URL',
-  'INVALID_COORDINATES',
-  'HTML_NOT_ALLOWED',
-  'MUTUALLY_EXCLUSIVE',
-  'ONE_REQUIRED',
-  'PARTIAL_ADDRESS',
-  'PASSWORD_NOT_ALLOWED',
-  'UNKNOWN_PARAM',
-] as const;
+import type { CodeOf } from '../../errors/codes.js';
 
-export type WriteParamIssueCode = (typeof WRITE_PARAM_ISSUE_CODES)[number];
+/** Stable codes of {@link WriteParamIssue}, the catalog's `write-params` layer; callers branch on these, never on message text. */
+export type WriteParamIssueCode = CodeOf<'write-params'>;
 
 /**
  * One problem with one write param. `param` is the full bracketed name as sent

@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import { SourceError } from '../source-error.js';
 
 /** The header as the rows are read against it. */
@@ -26,7 +27,7 @@ export function checkCsvHeader(fields: readonly string[], where: string, line: n
     throw new SourceError(
       `${where}: the header (line ${line}) has an empty name in ${empty.join(', ')}: ` +
         'give every column a name in the first row, or delete the empty columns',
-      { code: 'CSV_EMPTY_HEADER' },
+      { code: CODE.CSV_EMPTY_HEADER },
     );
   }
   const positions = new Map<string, number[]>();
@@ -37,7 +38,7 @@ export function checkCsvHeader(fields: readonly string[], where: string, line: n
     throw new SourceError(
       `${where}: the header (line ${line}) names the same column more than once: ${list}: ` +
         'rename or delete the duplicates so each column has a unique name',
-      { code: 'CSV_DUPLICATE_HEADER' },
+      { code: CODE.CSV_DUPLICATE_HEADER },
     );
   }
   return { names, width: fields.length };

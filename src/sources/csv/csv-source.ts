@@ -1,16 +1,18 @@
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import iconv from 'iconv-lite';
+import { CODE } from '../../errors/codes.js';
 import type { Logger } from '../../log/logger.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import type { Source, SourceItem, SourceProgress } from '../source-row.js';
 import { SourceError } from '../source-error.js';
 import { flattenBatches } from '../flatten-batches.js';
-import { detectEncoding, type CsvEncoding } from './detect-encoding.js';
+import { describeDetection, detectEncoding, encodingName, type CsvEncoding } from './detect-encoding.js';
 import { detectDialect, type CsvDelimiter } from './detect-delimiter.js';
 import { createDecodeStream } from './decode-stream.js';
 import { parseCsvChunks } from './parse-csv-chunks.js';
 import { CsvRecordReader } from './read-csv-records.js';
+import { Utf8Marks } from './utf8-marks.js';
 
 export interface CsvSourceOptions {
   /** Absolute (or cwd-relative) path to read. */
@@ -30,10 +32,15 @@ export interface CsvSourceOptions {
 export function createCsvSource(options: CsvSourceOptions): Source {
   const displayPath = options.displayPath ?? options.path;
   const read: SourceProgress = { done: 0, total: 0 };
+  const notes: string[] = [];
   return {
     description: `CSV file ${displayPath}`,
-    rows: () => flattenBatches(readCsvBatches(options, displayPath, read)),
+    rows: () => {
+      notes.length = 0;
+      return flattenBatches(readCsvBatches(options, displayPath, read, notes));
+    },
     progress: () => (read.total > 0 ? { ...read } : undefined),
+    notes: () => [...notes],
   };
 }
 
@@ -41,33 +48,49 @@ async function* readCsvBatches(
   options: CsvSourceOptions,
   displayPath: string,
   read: SourceProgress,
+  notes: string[],
 ): AsyncGenerator<SourceItem[]> {
   const sample = await readSample(options.path, displayPath, options.sampleBytes ?? 65_536);
   read.done = 0;
   read.total = (await stat(options.path)).size;
-  const detected = detectEncoding(sample, options.encoding);
+  const wholeFile = sample.length >= read.total;
+  const detected = detectEncoding(sample, options.encoding, wholeFile);
   const sampleText = iconv.decode(sample.subarray(detected.bomLength), detected.encoding, {
     stripBOM: false,
   });
   const dialect = detectDialect(sampleText, options.delimiter);
   options.logger?.debug({ file: displayPath, ...detected, delimiter: dialect.delimiter }, 'csv dialect');
+  // A guessed encoding is said, in the validate summary and the run's log (docs/sources.md).
+  const note = (text: string): void => {
+    notes.push(text);
+    options.logger?.info({ file: displayPath }, `csv encoding: ${text}`);
+  };
+  const guessed = describeDetection(detected, sample.length, wholeFile);
+  if (guessed !== undefined) note(guessed);
 
   const bytes = createReadStream(options.path, { start: detected.bomLength, highWaterMark: 65_536 });
   bytes.on('data', (chunk) => (read.done += chunk.length));
+  const marks = new Utf8Marks();
   const text = createDecodeStream({
     encoding: detected.encoding,
+    undecided: detected.reason === 'ascii' && !wholeFile,
     skipChars: dialect.sepLineLength,
-    onInvalidUtf8: ({ byteOffset, mixed }) =>
-      options.logger?.warn(
-        { file: displayPath, byteOffset },
-        mixed
-          ? 'file mixes UTF-8 with other bytes: those bytes were read as Windows-1252'
-          : 'file is not UTF-8 after all: the rest was read as Windows-1252 (set encoding: to be explicit)',
+    startOffset: detected.bomLength,
+    marks,
+    onDecided: ({ encoding, byteOffset, census }) =>
+      note(
+        `from byte ${byteOffset.toLocaleString('en')} on, the first byte above 127, read as ${encodingName(encoding)}: ` +
+          `the bytes from there have ${census.characters.toLocaleString('en')} UTF-8 characters and ` +
+          `${census.invalid.toLocaleString('en')} bytes that are not UTF-8`,
       ),
   });
   bytes.on('error', (error) => text.destroy(error));
   bytes.pipe(text);
-  const reader = new CsvRecordReader({ source: displayPath, firstLine: dialect.sepLineLength > 0 ? 2 : 1 });
+  const reader = new CsvRecordReader({
+    source: displayPath,
+    firstLine: dialect.sepLineLength > 0 ? 2 : 1,
+    marks,
+  });
   try {
     for await (const chunk of parseCsvChunks(text, dialect.delimiter)) yield reader.read(chunk);
     reader.end();
@@ -95,7 +118,7 @@ function unreadable(error: unknown, path: string, displayPath: string): SourceEr
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') {
     return new SourceError(`CSV file ${displayPath} does not exist (looked for ${path}): check the path`, {
-      code: 'SOURCE_FILE_NOT_FOUND',
+      code: CODE.SOURCE_FILE_NOT_FOUND,
       cause: error,
     });
   }
@@ -104,7 +127,7 @@ function unreadable(error: unknown, path: string, displayPath: string): SourceEr
       ? `it is a directory (${path}): give the CSV file's path`
       : `${messageOf(error)}: check the path and its permissions`;
   return new SourceError(`cannot read CSV file ${displayPath}: ${why}`, {
-    code: 'SOURCE_FILE_UNREADABLE',
+    code: CODE.SOURCE_FILE_UNREADABLE,
     cause: error,
   });
 }

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { createDecodeStream, decodeMixed, type DecodeOptions } from './decode-stream.js';
+import { createDecodeStream, markInvalid, type DecodeOptions, type LateDecision } from './decode-stream.js';
+import { Utf8Marks } from './utf8-marks.js';
 
 async function decode(chunks: Buffer[], options: DecodeOptions): Promise<string> {
   let out = '';
@@ -16,27 +17,62 @@ describe('createDecodeStream', () => {
     expect(await decode(chunks, { encoding: 'utf-8' })).toBe('Zoë — ✓ 𝄞');
   });
 
-  it('switches to Windows-1252 when an ASCII file meets a non-UTF-8 byte', async () => {
-    const events: unknown[] = [];
+  it('decides at the first byte above 127 when the sample was ASCII: Windows-1252 here', async () => {
+    const decisions: LateDecision[] = [];
     const text = await decode([Buffer.from('plain\n'), iconv.encode('Ré€\n', 'windows-1252')], {
       encoding: 'utf-8',
-      onInvalidUtf8: (event) => events.push(event),
+      undecided: true,
+      onDecided: (decision) => decisions.push(decision),
     });
     expect(text).toBe('plain\nRé€\n');
-    expect(events).toEqual([{ byteOffset: 7, mixed: false }]);
+    expect(decisions).toEqual([
+      { encoding: 'windows-1252', byteOffset: 7, census: { characters: 0, invalid: 2 } },
+    ]);
   });
 
-  it('keeps real UTF-8 and reads only the bad bytes as Windows-1252 in a mixed file', async () => {
-    const events: { mixed: boolean }[] = [];
+  it('decides UTF-8 late when the bytes from there are mostly UTF-8, and marks the stray one', async () => {
+    const decisions: LateDecision[] = [];
+    const marks = new Utf8Marks();
+    const chunks = [
+      Buffer.from('plain\n'),
+      Buffer.from('Zoë ü 日本 '),
+      Buffer.from([0xe9]),
+      Buffer.from(' Jürgen\n'),
+    ];
+    const text = await decode(chunks, {
+      encoding: 'utf-8',
+      undecided: true,
+      startOffset: 3,
+      marks,
+      onDecided: (decision) => decisions.push(decision),
+    });
+    expect(text).toBe('plain\nZoë ü 日本 \uFFFD Jürgen\n');
+    expect(decisions[0]).toMatchObject({ encoding: 'utf-8', byteOffset: 3 + 8 });
+    expect(marks.take(5)).toEqual([{ byteOffset: 3 + 6 + 15, byte: 0xe9 }]);
+  });
+
+  it('in a UTF-8 file, a stray byte becomes U+FFFD with its offset; a real U+FFFD is marked as such', async () => {
+    const marks = new Utf8Marks();
     const text = await decode(
-      [Buffer.from('Zoë\n'), Buffer.concat([Buffer.from('Ré'), Buffer.from([0xe9]), Buffer.from('!\n')])],
-      {
-        encoding: 'utf-8',
-        onInvalidUtf8: (event) => events.push(event),
-      },
+      [
+        Buffer.from('Zoë\n'),
+        Buffer.concat([Buffer.from('R\uFFFDé'), Buffer.from([0xe9]), Buffer.from('!\n')]),
+      ],
+      { encoding: 'utf-8', marks },
     );
-    expect(text).toBe('Zoë\nRéé!\n');
-    expect(events[0]!.mixed).toBe(true);
+    expect(text).toBe('Zoë\nR\uFFFDé\uFFFD!\n');
+    expect(marks.take(5)).toEqual([
+      { byteOffset: 6, byte: undefined },
+      { byteOffset: 11, byte: 0xe9 },
+    ]);
+  });
+
+  it('marks a character cut short at the end of the file', async () => {
+    const marks = new Utf8Marks();
+    expect(await decode([Buffer.from('ab\n'), Buffer.from([0xe6, 0x97])], { encoding: 'utf-8', marks })).toBe(
+      'ab\n\uFFFD\uFFFD',
+    );
+    expect(marks.pending).toBe(2);
   });
 
   it('decodes UTF-16 split at odd bytes and skips the sep= line', async () => {
@@ -45,8 +81,8 @@ describe('createDecodeStream', () => {
     expect(await decode(chunks, { encoding: 'utf-16le', skipChars: 6 })).toBe('a;b\n');
   });
 
-  it('decodeMixed rejects overlong and surrogate sequences', () => {
-    expect(decodeMixed(Buffer.from([0xc0, 0xaf]))).toBe('À¯');
-    expect(decodeMixed(Buffer.from([0xed, 0xa0, 0x80]))).toBe('í\u00a0€');
+  it('markInvalid rejects overlong and surrogate sequences', () => {
+    expect(markInvalid(Buffer.from([0xc0, 0xaf]), 0, undefined)).toBe('\uFFFD\uFFFD');
+    expect(markInvalid(Buffer.from([0xed, 0xa0, 0x80]), 0, undefined)).toBe('\uFFFD\uFFFD\uFFFD');
   });
 });

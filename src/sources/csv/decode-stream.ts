@@ -1,32 +1,63 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { Transform, type TransformCallback } from 'node:stream';
 import iconv from 'iconv-lite';
-import { incompleteUtf8Tail, type CsvEncoding } from './detect-encoding.js';
+import {
+  incompleteUtf8Tail,
+  looksLikeUtf8,
+  utf8Census,
+  validUtf8Length,
+  type CsvEncoding,
+  type Utf8Census,
+} from './detect-encoding.js';
+import type { Utf8Marks } from './utf8-marks.js';
+
+/** A decision taken past the sample: the file was ASCII up to `byteOffset`. */
+export interface LateDecision {
+  encoding: 'utf-8' | 'windows-1252';
+  byteOffset: number;
+  /** What the bytes from `byteOffset` on (up to {@link DECISION_BYTES}) looked like. */
+  census: Utf8Census;
+}
 
 export interface DecodeOptions {
   encoding: CsvEncoding;
+  /**
+   * The sample was plain ASCII: UTF-8 until the first byte above 127, then the bytes from
+   * there decide between UTF-8 and Windows-1252 (nothing decoded before depends on it).
+   */
+  undecided?: boolean;
   /** Decoded characters to drop at the start (BOM already skipped): Excel's `sep=;` line. */
   skipChars?: number;
-  /**
-   * Called once if a file taken for UTF-8 turns out not to be, past the sample that decided
-   * it. `mixed` is true when valid multi-byte UTF-8 came before the bad bytes.
-   */
-  onInvalidUtf8?: (event: { byteOffset: number; mixed: boolean }) => void;
+  /** File offset of the first byte the stream receives (the BOM's length). @defaultValue 0 */
+  startOffset?: number;
+  /** Where each U+FFFD put in the text for a byte that is not UTF-8 is recorded. */
+  marks?: Utf8Marks;
+  onDecided?: (decision: LateDecision) => void;
 }
 
 /**
- * Bytes in, strings out (object mode, so papaparse receives text chunks as they are).
- * UTF-8 that breaks later in the file: if nothing but ASCII came before, the file is
- * Windows-1252 after all and the rest is decoded so; if real UTF-8 came before, the file is
- * a mix and only the invalid bytes are read as Windows-1252, so no character is lost.
+ * How many bytes from the first byte above 127 a late decision looks at: enough for a few
+ * rows, so that one accented name cut by a chunk boundary does not decide alone.
+ */
+export const DECISION_BYTES = 16_384;
+
+const REPLACEMENT = Buffer.from('\uFFFD', 'utf8');
+
+/**
+ * Bytes in, strings out (object mode, so papaparse receives text chunks as they are). In
+ * UTF-8, a byte that is not UTF-8 becomes U+FFFD and is recorded in `marks` with its file
+ * offset, so that its row is reported and the rest of the file is read as it is; a
+ * character split across chunks is held until its last byte comes.
  */
 export function createDecodeStream(options: DecodeOptions): Transform {
   let skip = options.skipChars ?? 0;
-  let bytesSeen = 0;
-  let mode: 'utf-8' | 'mixed' | 'other' = options.encoding === 'utf-8' ? 'utf-8' : 'other';
+  let mode: 'utf-8' | 'undecided' | 'other' =
+    options.encoding !== 'utf-8' ? 'other' : options.undecided ? 'undecided' : 'utf-8';
   let other = mode === 'other' ? iconv.getDecoder(options.encoding, { stripBOM: false }) : undefined;
-  let sawMultibyte = false;
+  /** Undecoded bytes: a cut character, or the bytes a late decision waits for. */
   let pending: Buffer = Buffer.alloc(0);
+  /** File offset of `pending[0]`, or of the next chunk when nothing is pending. */
+  let offset = options.startOffset ?? 0;
 
   const emit = (stream: Transform, text: string): void => {
     if (skip > 0) {
@@ -37,102 +68,102 @@ export function createDecodeStream(options: DecodeOptions): Transform {
     if (text.length > 0) stream.push(text);
   };
 
-  const decodeUtf8 = (bytes: Buffer): string => {
-    if (mode === 'utf-8' && isUtf8(bytes)) {
-      const text = bytes.toString('utf8');
-      if (!sawMultibyte && text.length !== bytes.length) sawMultibyte = true;
-      return text;
+  /** Decodes `bytes` (starting at `offset`) as UTF-8, keeping a cut character unless `last`. */
+  const decodeUtf8 = (stream: Transform, bytes: Buffer, last: boolean): void => {
+    const keep = last ? 0 : incompleteUtf8Tail(bytes);
+    const whole = keep > 0 ? bytes.subarray(0, bytes.length - keep) : bytes;
+    emit(
+      stream,
+      isUtf8(whole) ? textOf(whole, offset, options.marks) : markInvalid(whole, offset, options.marks),
+    );
+    offset += whole.length;
+    pending = keep > 0 ? Buffer.from(bytes.subarray(bytes.length - keep)) : Buffer.alloc(0);
+  };
+
+  const decideAndDecode = (stream: Transform, bytes: Buffer, last: boolean): void => {
+    const census = utf8Census(
+      bytes.subarray(0, last ? bytes.length : bytes.length - incompleteUtf8Tail(bytes)),
+    );
+    const encoding = looksLikeUtf8(census) ? 'utf-8' : 'windows-1252';
+    options.onDecided?.({ encoding, byteOffset: offset, census });
+    if (encoding === 'utf-8') {
+      mode = 'utf-8';
+      decodeUtf8(stream, bytes, last);
+    } else {
+      mode = 'other';
+      other = iconv.getDecoder('windows-1252');
+      emit(stream, other.write(bytes));
+      offset += bytes.length;
+      pending = Buffer.alloc(0);
     }
-    if (mode === 'utf-8') {
-      options.onInvalidUtf8?.({ byteOffset: bytesSeen + firstInvalidUtf8(bytes), mixed: sawMultibyte });
-      if (!sawMultibyte) {
-        mode = 'other';
-        other = iconv.getDecoder('windows-1252');
-        return other.write(bytes);
+  };
+
+  const undecided = (stream: Transform, bytes: Buffer, last: boolean): void => {
+    if (pending.length === 0) {
+      // Still ASCII so far: what comes before the first byte above 127 reads alike either way.
+      if (isAscii(bytes)) {
+        emit(stream, bytes.toString('latin1'));
+        offset += bytes.length;
+        return;
       }
-      mode = 'mixed';
+      const first = bytes.findIndex((byte) => byte >= 0x80);
+      emit(stream, bytes.toString('latin1', 0, first));
+      offset += first;
+      bytes = bytes.subarray(first);
     }
-    return decodeMixed(bytes);
+    if (bytes.length < DECISION_BYTES && !last) pending = Buffer.from(bytes);
+    else decideAndDecode(stream, bytes, last);
   };
 
   return new Transform({
     readableObjectMode: true,
     transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
-      if (other !== undefined) {
-        emit(this, other.write(chunk));
+      if (mode === 'other') {
+        emit(this, other!.write(chunk));
       } else {
         const bytes = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
-        const keep = incompleteUtf8Tail(bytes);
-        pending = keep > 0 ? Buffer.from(bytes.subarray(bytes.length - keep)) : Buffer.alloc(0);
-        emit(this, decodeUtf8(bytes.subarray(0, bytes.length - keep)));
-        const switched = other as iconv.DecoderStream | undefined; // decodeUtf8 may have switched
-        if (switched !== undefined && pending.length > 0) {
-          emit(this, switched.write(pending));
-          pending = Buffer.alloc(0);
-        }
+        if (mode === 'undecided') undecided(this, bytes, false);
+        else decodeUtf8(this, bytes, false);
       }
-      bytesSeen += chunk.length;
       done();
     },
     flush(done: TransformCallback) {
-      if (other !== undefined) emit(this, other.end() ?? '');
-      else if (pending.length > 0) emit(this, decodeUtf8(pending));
+      if (mode === 'other') emit(this, other!.end() ?? '');
+      else if (mode === 'undecided' && pending.length > 0) undecided(this, pending, true);
+      else if (pending.length > 0) decodeUtf8(this, pending, true);
       done();
     },
   });
 }
 
-const CP1252 = iconv.getDecoder('windows-1252');
+/** Valid UTF-8 as text; a U+FFFD the file really holds is recorded so the marks stay in step. */
+function textOf(bytes: Buffer, offset: number, marks: Utf8Marks | undefined): string {
+  if (marks !== undefined) {
+    for (let at = bytes.indexOf(REPLACEMENT); at !== -1; at = bytes.indexOf(REPLACEMENT, at + 3)) {
+      marks.add({ byteOffset: offset + at, byte: undefined });
+    }
+  }
+  return bytes.toString('utf8');
+}
 
-/** Valid UTF-8 sequences as UTF-8, every other byte as a Windows-1252 character. */
-export function decodeMixed(bytes: Uint8Array): string {
+/** Valid UTF-8 sequences as UTF-8, every other byte as U+FFFD, recorded in `marks`. */
+export function markInvalid(bytes: Uint8Array, offset: number, marks: Utf8Marks | undefined): string {
   let out = '';
   let start = 0;
   let i = 0;
   while (i < bytes.length) {
-    const length = validSequenceLength(bytes, i);
+    const length = validUtf8Length(bytes, i);
     if (length > 0) {
+      if (length === 3 && bytes[i] === 0xef && bytes[i + 1] === 0xbf && bytes[i + 2] === 0xbd) {
+        marks?.add({ byteOffset: offset + i, byte: undefined });
+      }
       i += length;
       continue;
     }
-    out += Buffer.from(bytes.subarray(start, i)).toString('utf8') + CP1252.write(Buffer.from([bytes[i]!]));
+    out += `${Buffer.from(bytes.subarray(start, i)).toString('utf8')}\uFFFD`;
+    marks?.add({ byteOffset: offset + i, byte: bytes[i] });
     i += 1;
     start = i;
   }
   return out + Buffer.from(bytes.subarray(start)).toString('utf8');
-}
-
-function firstInvalidUtf8(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length) {
-    const length = validSequenceLength(bytes, i);
-    if (length === 0) return i;
-    i += length;
-  }
-  return bytes.length;
-}
-
-/** Length of the valid UTF-8 sequence at `i`, or 0 (overlongs and surrogates are invalid). */
-function validSequenceLength(bytes: Uint8Array, i: number): number {
-  const b0 = bytes[i]!;
-  if (b0 < 0x80) return 1;
-  if (b0 >= 0xc2 && b0 <= 0xdf) return isContinuation(bytes, i + 1) ? 2 : 0;
-  if (b0 >= 0xe0 && b0 <= 0xef) {
-    const b1 = bytes[i + 1] ?? 0;
-    if ((b0 === 0xe0 && b1 < 0xa0) || (b0 === 0xed && b1 > 0x9f)) return 0;
-    return isContinuation(bytes, i + 1) && isContinuation(bytes, i + 2) ? 3 : 0;
-  }
-  if (b0 >= 0xf0 && b0 <= 0xf4) {
-    const b1 = bytes[i + 1] ?? 0;
-    if ((b0 === 0xf0 && b1 < 0x90) || (b0 === 0xf4 && b1 > 0x8f)) return 0;
-    return isContinuation(bytes, i + 1) && isContinuation(bytes, i + 2) && isContinuation(bytes, i + 3)
-      ? 4
-      : 0;
-  }
-  return 0;
-}
-
-/** A UTF-8 continuation byte (`10xxxxxx`); past the end is not one. */
-function isContinuation(bytes: Uint8Array, at: number): boolean {
-  return ((bytes[at] ?? 0) & 0xc0) === 0x80;
 }

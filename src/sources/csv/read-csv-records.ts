@@ -1,15 +1,19 @@
+import { CODE, type ErrorCode } from '../../errors/codes.js';
 import type { SourceItem } from '../source-row.js';
 import { SourceError } from '../source-error.js';
 import { checkCsvHeader, columnLabel, type CsvHeader } from './csv-header.js';
 import { indexOfValue, isBlankRow } from './blank-cells.js';
 import { compileRowBuilder, type RowBuilder } from './row-builder.js';
 import { MAX_OPEN_RECORD_CHARS, type CsvChunk, type CsvParseError } from './parse-csv-chunks.js';
+import type { Utf8Mark, Utf8Marks } from './utf8-marks.js';
 
 export interface CsvRecordContext {
   /** Name of the file in origins and messages. */
   source: string;
   /** Physical line of the first record (2 after a `sep=` line). */
   firstLine: number;
+  /** The decoder's U+FFFD marks: a row holding a byte that is not UTF-8 is that row's problem. */
+  marks?: Utf8Marks;
 }
 
 /**
@@ -35,6 +39,8 @@ export class CsvRecordReader {
       const fields = chunk.rows[index]!;
       const rowLine = this.line;
       this.line += 1 + breaksIn(fields);
+      // Only while the decoder has put a U+FFFD in the text is a row searched for one.
+      const notUtf8 = this.context.marks?.pending ? this.bytesNotUtf8(fields) : undefined;
       // A blank line, or a row of empty cells (Excel's blank rows): neither is a row read.
       if (isBlankRow(fields) && !errorsByRow.has(index)) continue;
       if (this.header === undefined) {
@@ -44,7 +50,11 @@ export class CsvRecordReader {
         continue;
       }
       this.rowNumber += 1;
-      items.push(this.item(fields, rowLine, errorsByRow.get(index), this.header));
+      items.push(
+        notUtf8 === undefined
+          ? this.item(fields, rowLine, errorsByRow.get(index), this.header)
+          : this.notUtf8Item(notUtf8, rowLine),
+      );
     }
     return items;
   }
@@ -55,10 +65,36 @@ export class CsvRecordReader {
       throw new SourceError(
         `CSV file ${this.context.source} is empty: it needs a header row naming the columns`,
         {
-          code: 'CSV_NO_HEADER',
+          code: CODE.CSV_NO_HEADER,
         },
       );
     }
+  }
+
+  /** The marks of the bytes in `fields` that were not UTF-8, or undefined when there are none. */
+  private bytesNotUtf8(fields: readonly string[]): Utf8Mark[] | undefined {
+    let count = 0;
+    for (const field of fields) {
+      for (let at = field.indexOf('\uFFFD'); at !== -1; at = field.indexOf('\uFFFD', at + 1)) count += 1;
+    }
+    if (count === 0) return undefined;
+    const invalid = this.context.marks!.take(count).filter((mark) => mark.byte !== undefined);
+    return invalid.length > 0 ? invalid : undefined;
+  }
+
+  private notUtf8Item(marks: Utf8Mark[], rowLine: number): SourceItem {
+    const [first] = marks;
+    const hex = `0x${first!.byte!.toString(16).toUpperCase().padStart(2, '0')}`;
+    const where = `${hex} at byte ${first!.byteOffset.toLocaleString('en')} of the file`;
+    return {
+      ok: false,
+      origin: { source: this.context.source, row: this.rowNumber, line: rowLine },
+      code: CODE.CSV_NOT_UTF8,
+      message:
+        `has ${marks.length === 1 ? 'a byte' : `${marks.length} bytes`} that ${marks.length === 1 ? 'is' : 'are'} not UTF-8 ` +
+        `(${marks.length === 1 ? where : `the first, ${where}`}) in a file read as UTF-8, so the row was not read: ` +
+        'correct the value and save the file as UTF-8, or set encoding: in the source if the whole file is in another encoding',
+    };
   }
 
   private item(
@@ -82,7 +118,7 @@ export class CsvRecordReader {
         return {
           ok: false,
           origin,
-          code: 'CSV_RAGGED_ROW',
+          code: CODE.CSV_RAGGED_ROW,
           message:
             `has ${fields.length} fields but the header has ${fields.length < named ? named : header.width}: ` +
             'check for a missing or extra delimiter, or a value with the delimiter that needs quotes',
@@ -93,7 +129,7 @@ export class CsvRecordReader {
         return {
           ok: false,
           origin,
-          code: 'CSV_VALUE_IN_UNNAMED_COLUMN',
+          code: CODE.CSV_VALUE_IN_UNNAMED_COLUMN,
           message:
             `has a value in ${columnLabel(stray)}, which has no name in the header: ` +
             'give that column a name in the first row, or move or delete the value',
@@ -108,10 +144,10 @@ function describeQuoteError(
   error: CsvParseError,
   fields: readonly string[],
   rowLine: number,
-): { code: string; message: string } {
+): { code: ErrorCode; message: string } {
   if (error.code === 'RunawayQuote') {
     return {
-      code: 'CSV_UNTERMINATED_QUOTE',
+      code: CODE.CSV_UNTERMINATED_QUOTE,
       message:
         `a quoted value opened on line ${rowLine} is not closed within the next ${MAX_OPEN_RECORD_CHARS.toLocaleString('en')} characters, ` +
         'so this row was read up to the end of its line and the rows after it as usual: ' +
@@ -121,14 +157,14 @@ function describeQuoteError(
   if (error.code === 'MissingQuotes') {
     const openedOn = rowLine + breaksIn(fields.slice(0, -1));
     return {
-      code: 'CSV_UNTERMINATED_QUOTE',
+      code: CODE.CSV_UNTERMINATED_QUOTE,
       message:
         `a quoted value opened on line ${openedOn} is never closed, so the rest of the file was read as that one value: ` +
         'close the quote, or write a quote inside a quoted value as two quotes ("")',
     };
   }
   return {
-    code: 'CSV_MALFORMED_QUOTE',
+    code: CODE.CSV_MALFORMED_QUOTE,
     message:
       'has a quoted value followed by more text before the delimiter: ' +
       'quote the whole value and write a quote inside it as two quotes ("")',
@@ -137,7 +173,7 @@ function describeQuoteError(
 
 function headerQuoteError(source: string, line: number): SourceError {
   return new SourceError(`CSV file ${source}: the header (line ${line}) has a malformed or unclosed quote`, {
-    code: 'CSV_MALFORMED_HEADER',
+    code: CODE.CSV_MALFORMED_HEADER,
   });
 }
 

@@ -1,4 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { CODE } from '../../errors/codes.js';
 import { SourceError } from '../source-error.js';
 
 const LISTS = new Set(['day', 'room', 'event', 'person', 'link']);
@@ -34,7 +35,7 @@ export function frabXmlToC3voc(xml: string, where: string): unknown {
   const valid = XMLValidator.validate(xml);
   if (valid !== true) {
     throw new SourceError(`${where} is not well-formed XML (line ${valid.err.line}): ${valid.err.msg}`, {
-      code: 'SCHEDULE_INVALID_XML',
+      code: CODE.SCHEDULE_INVALID_XML,
     });
   }
   const root = asNode(asNode(parser.parse(xml)).schedule);

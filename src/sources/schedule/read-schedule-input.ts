@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Agent, interceptors, request } from 'undici';
+import { CODE } from '../../errors/codes.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import { redactUrl } from '../../log/redaction.js';
 import { SourceError } from '../source-error.js';
@@ -30,7 +31,7 @@ export function parseScheduleJson(text: string, where: string): unknown {
     throw new SourceError(
       `${where} is not valid JSON: ${messageOf(error)}: export it again or check the file`,
       {
-        code: 'SCHEDULE_INVALID_JSON',
+        code: CODE.SCHEDULE_INVALID_JSON,
       },
     );
   }
@@ -45,7 +46,7 @@ async function readLocal(input: ScheduleInput): Promise<Buffer> {
       missing
         ? `${input.display} does not exist: check the path (it is relative to the job file)`
         : `cannot read ${input.display}: ${messageOf(error)}`,
-      { code: missing ? 'SOURCE_FILE_NOT_FOUND' : 'SOURCE_FILE_UNREADABLE' },
+      { code: missing ? CODE.SOURCE_FILE_NOT_FOUND : CODE.SOURCE_FILE_UNREADABLE },
     );
   }
 }
@@ -67,7 +68,7 @@ async function download(url: string, display: string): Promise<Buffer> {
       throw new SourceError(
         `${display} answered HTTP ${response.statusCode}: check the URL and that the export is public`,
         {
-          code: 'SCHEDULE_HTTP_STATUS',
+          code: CODE.SCHEDULE_HTTP_STATUS,
           retryable: response.statusCode >= 500 || response.statusCode === 429,
         },
       );
@@ -76,7 +77,7 @@ async function download(url: string, display: string): Promise<Buffer> {
   } catch (error) {
     if (error instanceof SourceError) throw error;
     throw new SourceError(`cannot download ${display}: ${redactUrl(messageOf(error))}`, {
-      code: 'SCHEDULE_DOWNLOAD_FAILED',
+      code: CODE.SCHEDULE_DOWNLOAD_FAILED,
       retryable: true,
     });
   } finally {

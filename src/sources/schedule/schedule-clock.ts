@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import { offsetMinutesAt } from '../../time/time-zone.js';
 import { SourceError } from '../source-error.js';
 import {
@@ -59,7 +60,7 @@ export class ScheduleClock {
       throw new SourceError(
         `${this.where}: ${what} "${trimmed}" has no UTC offset and the export names no time zone: ` +
           'set timezone: in the source (an IANA zone such as Europe/Berlin)',
-        { code: 'SCHEDULE_TIMEZONE_REQUIRED' },
+        { code: CODE.SCHEDULE_TIMEZONE_REQUIRED },
       );
     }
     const epochMs = instantInZone(trimmed, this.zone);
@@ -88,7 +89,7 @@ export class BadScheduleTime extends SourceError {
     readonly what: string,
     readonly text: string,
   ) {
-    super(`${where}: ${what} "${text}" is not an ISO 8601 date and time`, { code: 'SCHEDULE_BAD_TIME' });
+    super(`${where}: ${what} "${text}" is not an ISO 8601 date and time`, { code: CODE.SCHEDULE_BAD_TIME });
   }
 }
 

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../../errors/codes.js';
 import { BadScheduleTime } from './schedule-clock.js';
 
 /**
@@ -98,7 +99,7 @@ export function scheduleRecord<T extends ScheduleRecordType>(
 
 /** A session left out because the export got it wrong; readers yield it as a row problem. */
 export interface ScheduleRecordProblem {
-  problem: { code: string; message: string };
+  problem: { code: ErrorCode; message: string };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import type { Logger } from '../../log/logger.js';
 import type { Source, SourceItem } from '../source-row.js';
 import { SourceError } from '../source-error.js';
@@ -85,6 +86,6 @@ function validate<T extends z.ZodType>(schema: T, value: unknown, where: string,
     .map((issue) => `${issue.path.join('.') || '(top)'}: ${issue.message}`)
     .join('; ');
   throw new SourceError(`${where} does not look like the expected export (${problems}): ${hint}`, {
-    code: 'SCHEDULE_UNEXPECTED_SHAPE',
+    code: CODE.SCHEDULE_UNEXPECTED_SHAPE,
   });
 }

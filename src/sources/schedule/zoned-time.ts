@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { formatOffset, isTimeZone, offsetMinutesAt, wallTimeOffsets } from '../../time/time-zone.js';
 
@@ -10,7 +11,7 @@ export function checkTimeZone(zone: string, where: string): void {
     throw new ConfigError(
       `${where}: "${zone}" is not an IANA time zone: write e.g. Europe/Berlin or America/New_York`,
       {
-        code: 'SOURCE_BAD_TIMEZONE',
+        code: CODE.SOURCE_BAD_TIMEZONE,
       },
     );
   }

@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 
 /**
@@ -13,14 +14,14 @@ export function connectionUrlFrom(env: NodeJS.ProcessEnv, name: string, kind: 'p
     throw new ConfigError(
       `the environment variable ${name} does not hold a ${kind} connection URL (its value is not shown: it may hold a password). ` +
         `Set it like ${example}; a password with @, : or / in it must be percent-encoded`,
-      { code: 'SOURCE_URL_INVALID' },
+      { code: CODE.SOURCE_URL_INVALID },
     );
   }
   if (url === undefined || url.trim() === '') {
     throw new ConfigError(
       `the ${kind} source reads its connection URL from the environment variable ${name}, which is not set: ` +
         `export ${name}=${example} (or put it in .env)`,
-      { code: 'SOURCE_URL_ENV_UNSET' },
+      { code: CODE.SOURCE_URL_ENV_UNSET },
     );
   }
   return url;

@@ -1,10 +1,12 @@
 import mysql from 'mysql2';
 import type { Connection, FieldPacket, TypeCastField } from 'mysql2';
+import { CODE } from '../../errors/codes.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import { redactUrl } from '../../log/redaction.js';
 import type { Source, SourceItem } from '../source-row.js';
 import { SourceError } from '../source-error.js';
 import { bindNamedParams, describeQuery, type SqlParamValue } from './named-params.js';
+import { assertReadOnlyQuery } from './read-only-query.js';
 import { isoLocalDateTime, plainRecord } from './plain-value.js';
 import type { SqlSourceOptions } from './postgres-source.js';
 
@@ -25,6 +27,7 @@ function typeCast(field: TypeCastField, next: () => unknown): unknown {
 /** A query streamed row by row (the driver pauses the socket when we fall behind) in a READ ONLY transaction. */
 export function createMysqlSource(options: SqlSourceOptions): Source {
   const label = describeQuery(options.query, options.name);
+  assertReadOnlyQuery(options.query, 'mysql', label);
   const bound = bindNamedParams(options.query, options.params ?? {}, 'mysql');
   return {
     description: `MySQL ${label} (URL from ${options.urlEnv})`,
@@ -41,7 +44,11 @@ async function* readMysql(
   let connection: Connection;
   try {
     connection = mysql.createConnection({
-      uri: options.url,
+      uri: withoutMultipleStatements(options.url),
+      // One statement per query, whatever the URL asks: with several, `COMMIT; DELETE …`
+      // would end the read-only transaction and write (docs/sources.md).
+      multipleStatements: false,
+      flags: ['-MULTI_STATEMENTS'],
       supportBigNumbers: true,
       bigNumberStrings: true,
       timezone: 'Z',
@@ -54,7 +61,7 @@ async function* readMysql(
     throw new SourceError(
       `cannot connect to MySQL with the URL in ${options.urlEnv}: ${redactUrl(messageOf(error))}`,
       {
-        code: 'SOURCE_DB_UNREACHABLE',
+        code: CODE.SOURCE_DB_UNREACHABLE,
         retryable: true,
       },
     );
@@ -66,6 +73,8 @@ async function* readMysql(
   let completed = false;
   try {
     await exec(connection, "SET time_zone = '+00:00'", label);
+    // The session too, so that no statement of this connection can write outside the transaction.
+    await exec(connection, 'SET SESSION TRANSACTION READ ONLY', label);
     await exec(connection, 'START TRANSACTION READ ONLY', label);
     const stream = connection.query(text, values).stream({ highWaterMark: options.batchSize ?? 1000 });
     try {
@@ -92,6 +101,18 @@ async function* readMysql(
   }
 }
 
+/**
+ * The URL without the options that would let one query run several statements: mysql2 takes
+ * an option from the URL over one given beside it when the latter is false.
+ */
+function withoutMultipleStatements(url: string): string {
+  const parsed = new URL(url);
+  for (const key of [...parsed.searchParams.keys()]) {
+    if (/^(multiplestatements|flags)$/i.test(key)) parsed.searchParams.delete(key);
+  }
+  return parsed.toString();
+}
+
 function exec(connection: Connection, text: string, label: string): Promise<FieldPacket[] | undefined> {
   return new Promise((resolve, reject) =>
     connection.query(text, (error, _result, fields) =>
@@ -104,7 +125,7 @@ function queryFailed(label: string, error: unknown): SourceError {
   return new SourceError(
     `${label} failed in MySQL: ${redactUrl(messageOf(error))}: fix the query in the job file`,
     {
-      code: 'SOURCE_QUERY_FAILED',
+      code: CODE.SOURCE_QUERY_FAILED,
       cause: error,
     },
   );

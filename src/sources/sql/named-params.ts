@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 
 export type SqlParamValue = string | number | boolean | null;
@@ -69,20 +70,30 @@ export function bindNamedParams(
     const names = [...missing].map((name) => `:${name}`).join(', ');
     throw new ConfigError(
       `the query uses ${names} but params: does not give ${missing.size === 1 ? 'it' : 'them'}: add ${missing.size === 1 ? 'it' : 'them'} under params:`,
-      { code: 'SOURCE_QUERY_PARAM_MISSING' },
+      { code: CODE.SOURCE_QUERY_PARAM_MISSING },
     );
   }
   return { text, values };
 }
 
-/** End index of the quoted text or comment starting at `i`, or `i` when none starts there. */
-function skipQuoted(query: string, i: number, style: PlaceholderStyle): number {
+/**
+ * End index of the quoted text or comment starting at `i`, or `i` when none starts there.
+ * MySQL's `--` starts a comment only before a space (`1--1` is arithmetic); PostgreSQL's
+ * `E'…'` strings take backslash escapes and its block comments nest.
+ */
+export function skipQuoted(query: string, i: number, style: PlaceholderStyle): number {
   const char = query[i]!;
   const next = query[i + 1];
-  if (char === '-' && next === '-') return endOf(query, '\n', i + 2);
+  if (char === '-' && next === '-' && (style === 'postgres' || /^[\s]?$/.test(query[i + 2] ?? '')))
+    return endOf(query, '\n', i + 2);
   if (char === '#' && style === 'mysql') return endOf(query, '\n', i + 1);
-  if (char === '/' && next === '*') return endOf(query, '*/', i + 2);
-  if (char === "'") return endOfQuoted(query, "'", i + 1, style === 'mysql');
+  if (char === '/' && next === '*')
+    return style === 'postgres' ? endOfNestedComment(query, i + 2) : endOf(query, '*/', i + 2);
+  if (char === "'") {
+    const escapeString =
+      style === 'postgres' && /(^|[^A-Za-z0-9_$])[eE]$/.test(query.slice(Math.max(0, i - 2), i));
+    return endOfQuoted(query, "'", i + 1, style === 'mysql' || escapeString);
+  }
   if (char === '"') return endOfQuoted(query, '"', i + 1, style === 'mysql');
   if (char === '`' && style === 'mysql') return endOfQuoted(query, '`', i + 1, false);
   if (char === '$' && style === 'postgres') {
@@ -91,6 +102,22 @@ function skipQuoted(query: string, i: number, style: PlaceholderStyle): number {
       return endOf(query, tag, i + tag.length);
   }
   return i;
+}
+
+function endOfNestedComment(query: string, from: number): number {
+  let depth = 1;
+  let i = from;
+  while (i < query.length) {
+    if (query.startsWith('/*', i)) {
+      depth += 1;
+      i += 2;
+    } else if (query.startsWith('*/', i)) {
+      depth -= 1;
+      i += 2;
+      if (depth === 0) return i;
+    } else i += 1;
+  }
+  return query.length;
 }
 
 function endOf(query: string, terminator: string, from: number): number {

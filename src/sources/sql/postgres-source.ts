@@ -1,10 +1,12 @@
 import pg from 'pg';
+import { CODE } from '../../errors/codes.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import type { Logger } from '../../log/logger.js';
 import { redactUrl } from '../../log/redaction.js';
 import type { Source, SourceItem } from '../source-row.js';
 import { SourceError } from '../source-error.js';
 import { bindNamedParams, describeQuery, type SqlParamValue } from './named-params.js';
+import { assertReadOnlyQuery } from './read-only-query.js';
 import { isoLocalDateTime, plainRecord } from './plain-value.js';
 
 export interface SqlSourceOptions {
@@ -38,6 +40,7 @@ const typeParsers = {
 /** A query read through a server-side cursor in a READ ONLY transaction, `batchSize` rows at a time. */
 export function createPostgresSource(options: SqlSourceOptions): Source {
   const label = describeQuery(options.query, options.name);
+  assertReadOnlyQuery(options.query, 'postgres', label);
   const bound = bindNamedParams(options.query, options.params ?? {}, 'postgres');
   return {
     description: `PostgreSQL ${label} (URL from ${options.urlEnv})`,
@@ -60,7 +63,7 @@ async function* readPostgres(
   } catch (error) {
     throw new SourceError(
       `cannot connect to PostgreSQL with the URL in ${options.urlEnv}: ${redactUrl(messageOf(error))}`,
-      { code: 'SOURCE_DB_UNREACHABLE', retryable: true },
+      { code: CODE.SOURCE_DB_UNREACHABLE, retryable: true },
     );
   }
   const batchSize = options.batchSize ?? 1000;
@@ -98,7 +101,7 @@ async function run(
     throw new SourceError(
       `${label} failed in PostgreSQL: ${redactUrl(messageOf(error))}: fix the query in the job file`,
       {
-        code: 'SOURCE_QUERY_FAILED',
+        code: CODE.SOURCE_QUERY_FAILED,
         cause: error,
       },
     );

@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import type { Intent } from '../../model/intent.js';
 import { loadMapping } from '../../mapping/load-mapping.js';
 import type { LoadedMapping } from '../../mapping/loaded-mapping.js';
@@ -89,7 +90,7 @@ function resultsOf(
           key: rowKey,
           action: 'skipped',
           origin: item.origin,
-          errorCode: 'EVSYNC_ROW_SKIPPED',
+          errorCode: CODE.EVSYNC_ROW_SKIPPED,
           message: item.reason,
         },
       ];
@@ -100,7 +101,7 @@ function resultsOf(
           key: rowKey,
           action: 'failed',
           origin: item.origin,
-          errorCode: item.problems[0]?.code ?? 'EVSYNC_ROW_INVALID',
+          errorCode: item.problems[0]?.code ?? CODE.EVSYNC_ROW_INVALID,
           message: item.problems.map((problem) => problem.message).join('; '),
           // Mirror mode keeps what a failed row still names, instead of deleting it.
           ...(item.keys ? { keptKeys: item.keys } : {}),
@@ -124,7 +125,7 @@ function repeatLeftOut(item: DuplicateItem): RowResult {
     key: `${item.key}#row${item.origin.row}`,
     action: 'skipped',
     origin: item.origin,
-    errorCode: 'EVSYNC_DUPLICATE_ROW',
+    errorCode: CODE.EVSYNC_DUPLICATE_ROW,
     message: item.message,
     keptKeys: [{ kind: item.kind, key: item.key }],
   };
@@ -139,7 +140,7 @@ function replacedBy(
     key: `${replaced.key}#row${replaced.row}`,
     action: 'skipped',
     origin: { source: item.origin.source, row: replaced.row },
-    errorCode: 'EVSYNC_DUPLICATE_ROW',
+    errorCode: CODE.EVSYNC_DUPLICATE_ROW,
     message: `row ${replaced.row}: replaced by a later row (on_duplicate: last): ${item.message}`,
     keptKeys: [{ kind: replaced.kind, key: replaced.key }],
   };

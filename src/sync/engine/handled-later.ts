@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { RowResult } from '../plan/sync-plan.js';
@@ -24,7 +25,7 @@ export async function leaveHandledLater<T extends PlannedIntent>(
         key: item.key,
         action: 'skipped',
         origin: item.origin,
-        errorCode: 'EVSYNC_SYNCED_SINCE',
+        errorCode: CODE.EVSYNC_SYNCED_SINCE,
         message:
           'Not sent: a later run of the job has synced it since, and this one would send older content over it.',
         params: item.params,

@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { PlannedIntent, PlannedIntentRecord } from '../../model/planned-intent.js';
 import type { RunRecord } from '../../model/run-record.js';
@@ -9,7 +10,7 @@ import type { RowResult } from '../plan/sync-plan.js';
 import { collectIntents } from './collect-intents.js';
 import type { EngineDeps } from './engine-deps.js';
 
-export const SECRET_NOT_RESTORED = 'EVSYNC_SECRET_NOT_RESTORED';
+export const SECRET_NOT_RESTORED = CODE.EVSYNC_SECRET_NOT_RESTORED;
 
 export interface RestoredIntents {
   /** Each record that can be sent, as it can be sent. */

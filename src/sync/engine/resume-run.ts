@@ -38,14 +38,16 @@ export async function resumeRun(deps: EngineDeps, runId: string): Promise<RunSum
 async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSummary> {
   const { ledger } = deps;
   const runId = run.id;
+  // No `runId` in the log lines below: `evsync resume` binds it on its logger, and pino
+  // would write the key twice.
   if (run.status === 'completed' && (await ledger.pendingIntents(runId, { limit: 1 })).length === 0) {
     // Nothing to do: its status and timings stay those of the run that finished it.
-    deps.logger?.info({ runId }, 'run is completed: nothing to resume');
+    deps.logger?.info('run is completed: nothing to resume');
     const counts = await ledger.resultCounts(runId);
     return { run, counts, totals: totalsOf(counts) };
   }
   // Claimed: no live evsync works on it, so a run still marked running was cut off.
-  if (run.status === 'running') deps.logger?.warn({ runId }, 'run is marked running: resuming it as crashed');
+  if (run.status === 'running') deps.logger?.warn('run is marked running: resuming it as crashed');
   await ledger.setRunStatus(runId, 'running');
   // What failed only because the platform was down (or refused our key) is sent again, and
   // so is every dependent skipped for a failed parent: the parent may succeed this time.
@@ -85,7 +87,7 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
     if (restored.get(item) === true) cutOff.push(answerLostInCrash(runId, item));
     else (item.plannedAction === 'unchanged' ? unchanged : work).push(item);
   }
-  deps.logger?.info({ runId, pending: pending.length, reopened, sendCutOff: cutOff.length }, 'resuming run');
+  deps.logger?.info({ pending: pending.length, reopened, sendCutOff: cutOff.length }, 'resuming run');
   const cut = await planCutShort(ledger, run);
   const summary = await executeAndFinish(deps, {
     runId,
@@ -101,7 +103,7 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
     `the run was stopped while its plan was being recorded: ${cut.recorded} of ${cut.planned} intents ` +
     `were recorded, and those are finished now; the other ${cut.planned - cut.recorded} were never sent. ` +
     'Run the job again to send them (nothing is sent twice).';
-  deps.logger?.warn({ runId, ...cut }, 'resumed run had a plan cut short');
+  deps.logger?.warn(cut, 'resumed run had a plan cut short');
   return { ...summary, run: await ledger.finishRun(runId, 'aborted'), stopped: 'aborted', reason };
 }
 

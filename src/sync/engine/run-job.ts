@@ -95,8 +95,8 @@ export async function runJob(deps: EngineDeps, options: RunJobOptions): Promise<
   });
   logger?.info(
     {
+      // No `job`: the command's logger has it bound already, and pino would write it twice.
       runId: run.id,
-      job: job.name,
       planMs: Math.round(plan.planMs),
       work: plan.work.length,
       unchanged: plan.unchanged.length,

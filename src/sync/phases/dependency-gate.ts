@@ -1,7 +1,8 @@
+import { CODE } from '../../errors/codes.js';
 import type { IntentDependency } from '../../model/intent.js';
 
 /** The error code of a dependent skipped because a parent failed or is unknown. */
-export const PARENT_MISSING = 'EVSYNC_PARENT_MISSING';
+export const PARENT_MISSING = CODE.EVSYNC_PARENT_MISSING;
 
 /** Why a dependent intent cannot be sent. */
 export interface MissingParent {

@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import { EvsyncError } from '../../errors/evsync-error.js';
 import type { DeleteCount } from './sync-plan.js';
 
@@ -14,7 +15,7 @@ export class DeleteThresholdError extends EvsyncError {
     super(
       `Mirror mode would delete ${parts.join(' and ')}, above delete_threshold ${thresholdText}. ` +
         'Nothing was sent. Check that the source is complete; if these deletes are intended, run again with --force.',
-      { code: 'EVSYNC_DELETE_THRESHOLD', retryable: false },
+      { code: CODE.EVSYNC_DELETE_THRESHOLD, retryable: false },
     );
     this.over = over;
   }

@@ -114,7 +114,7 @@ function fakeLedger(runs: StoredRun[] = [], synced: Intent[] = []): PlanLedger &
   };
 }
 
-const lostAnswer = (key: string, code = CHECK_IN_OUTCOME_UNKNOWN) => ({
+const lostAnswer = (key: string, code: string = CHECK_IN_OUTCOME_UNKNOWN) => ({
   kind: 'check_in' as const,
   key,
   action: 'failed' as const,

@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { RunRecord } from '../../model/run-record.js';
@@ -5,7 +6,7 @@ import { CHECK_IN_OUTCOME_UNKNOWN } from '../processors/check-in-processor.js';
 import type { RowResult } from './sync-plan.js';
 
 /** The plan's code for such a check-in in every later run, until an operator retries it. */
-export const CHECK_IN_HELD_BACK = 'EVSYNC_CHECK_IN_HELD_BACK';
+export const CHECK_IN_HELD_BACK = CODE.EVSYNC_CHECK_IN_HELD_BACK;
 
 /**
  * How many recent runs (of any job) are searched for a check-in's last failure. Every run
@@ -145,7 +146,7 @@ function heldResult(item: PlannedIntent, lostIn: LostIn): RowResult {
   };
 }
 
-export const CHECK_IN_POSTED_SINCE = 'EVSYNC_CHECK_IN_POSTED_SINCE';
+export const CHECK_IN_POSTED_SINCE = CODE.EVSYNC_CHECK_IN_POSTED_SINCE;
 
 /**
  * What a resume or a retry, which send outside a plan, must hold back as the plan does:

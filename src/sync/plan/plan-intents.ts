@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import type { Intent, IntentKind } from '../../model/intent.js';
 import type { PlannedAction, PlannedIntent } from '../../model/planned-intent.js';
 import { describeOrigin } from '../../model/row-origin.js';
@@ -90,7 +91,7 @@ function duplicateResult(intent: Intent, first: Intent['origin'] | undefined): R
     key: `${intent.key}#row${intent.origin.row}`,
     action: 'failed',
     origin: intent.origin,
-    errorCode: 'EVSYNC_DUPLICATE_KEY',
+    errorCode: CODE.EVSYNC_DUPLICATE_KEY,
     message: `${intent.kind} "${intent.key}" appears again; ${firstAt} is the one synced. Remove or fix the duplicate row.`,
     params: intent.params,
   };

@@ -1,9 +1,10 @@
+import { CODE } from '../../errors/codes.js';
 import { EvsyncError } from '../../errors/evsync-error.js';
 import { isOutcomeUnknown } from './process-outcome.js';
 import type { Processor } from './processor.js';
 
 /** A check-in POST whose answer never came back; the plan holds such a check-in back later. */
-export const CHECK_IN_OUTCOME_UNKNOWN = 'EVSYNC_CHECK_IN_OUTCOME_UNKNOWN';
+export const CHECK_IN_OUTCOME_UNKNOWN = CODE.EVSYNC_CHECK_IN_OUTCOME_UNKNOWN;
 
 /**
  * Check-ins (§4.1) are plain creates with nothing to find them by afterwards. A lost
@@ -16,7 +17,7 @@ export const processCheckIn: Processor = async (item, context, counter) => {
     // would be a second check-in, not a change of the first.
     throw new EvsyncError(
       `Check-in "${item.key}" was posted in an earlier run and the platform cannot change a check-in (§4.1 has create only), so nothing was sent. Restore the row as it was, or give it a new check_in_id to post it as a new check-in.`,
-      { code: 'EVSYNC_CHECK_IN_UNCHANGEABLE' },
+      { code: CODE.EVSYNC_CHECK_IN_UNCHANGEABLE },
     );
   }
   await context.markSendStarted(item);

@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import { EvsyncError } from '../../errors/evsync-error.js';
 import type { FlatParams } from '../../model/params.js';
 import { isAlreadyThere, isStatus } from './process-outcome.js';
@@ -48,6 +49,6 @@ function contactParams(
   }
   throw new EvsyncError(
     `Contact "${target}" of user "${owner}" has no platform id: sync that user first, or give user_id/exhibitor_id.`,
-    { code: 'EVSYNC_CONTACT_UNRESOLVED' },
+    { code: CODE.EVSYNC_CONTACT_UNRESOLVED },
   );
 }

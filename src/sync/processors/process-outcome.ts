@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import type { ResultAction } from '../../model/result-records.js';
 import { isEvsyncError, messageOf } from '../../errors/evsync-error.js';
 import { PLATFORM_ERROR_CODES, PlatformHttpError, isPlatformError } from '../../platform/platform-error.js';
@@ -52,7 +53,7 @@ export function failureOutcome(error: unknown, attempts: number): ProcessOutcome
   }
   return {
     action: 'failed',
-    errorCode: 'EVSYNC_INTERNAL',
+    errorCode: CODE.EVSYNC_INTERNAL,
     message: `evsync failed on this intent: ${messageOf(error)}`,
     attempts: Math.max(attempts, 1),
   };

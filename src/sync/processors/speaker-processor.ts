@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import { EvsyncError } from '../../errors/evsync-error.js';
 import type { MemberRef } from '../../platform/member-ref.js';
 import type { FlatParams } from '../../model/params.js';
@@ -38,7 +39,7 @@ export const processSpeaker: Processor = async (item, context, counter) => {
     if ((await addLink(event, params, context, counter)) === 'already there') {
       throw new EvsyncError(
         `The platform still says "${item.key}" is a speaker link after it was removed, so its type may not be the source's "${params['speaker[type_name]'] ?? 'speaker'}". Check the link on the platform; the next run sends it again.`,
-        { code: 'EVSYNC_SPEAKER_LINK_STUCK' },
+        { code: CODE.EVSYNC_SPEAKER_LINK_STUCK },
       );
     }
   }
