@@ -2,7 +2,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { CODE, type ErrorCode } from '../errors/codes.js';
 import { ConfigError, EvsyncError } from '../errors/evsync-error.js';
 
-/** The process exit codes, in one place (issue 5: 0 ok, 1 rows failed, 2 usage/config, 3 aborted). */
+/** The process exit codes, in one place (docs/design.md, "Exit codes"). */
 export const EXIT = {
   ok: 0,
   someRowsFailed: 1,

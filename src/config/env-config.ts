@@ -64,6 +64,15 @@ export function vendorFromEnv(env: NodeJS.ProcessEnv = process.env): string {
   return parsed.data.EVSYNC_VENDOR;
 }
 
+/**
+ * `EVSYNC_SIGNING_KEY` when set, for the commands that plan without calling the platform
+ * (`plan`, `run --dry-run`): the change hashes of params with a secret are keyed by it.
+ */
+export function signingKeyFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const key = env.EVSYNC_SIGNING_KEY;
+  return key === undefined || key === '' ? undefined : key;
+}
+
 /** One message for every bad setting, by variable name; values are never echoed. */
 function settingsError(issues: readonly z.core.$ZodIssue[]): ConfigError {
   const lines = issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);

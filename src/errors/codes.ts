@@ -262,6 +262,12 @@ export const ERROR_CATALOG = {
     meaning: "A mapping module's mapRow set the same param twice, under two spellings.",
     action: 'Keep one of them in the mapRow.',
   },
+  MAPPING_UNSTORABLE_TEXT: {
+    layer: 'mapping',
+    meaning:
+      'A value holds a NUL character (U+0000) or half of a UTF-16 surrogate pair, which can be neither sent nor stored.',
+    action: 'Remove the character from the source (the message gives its position); the other rows go on.',
+  },
   MAPPING_NO_KEY: {
     layer: 'mapping',
     meaning: 'The row has no value for its key (the client_id), so it cannot be tracked between runs.',
@@ -522,8 +528,16 @@ export const ERROR_CATALOG = {
   },
   EVSYNC_LEDGER_BUSY: {
     layer: 'ledger',
-    meaning: 'The embedded ledger folder is open in another evsync process.',
-    action: 'Wait for that run to end, or set DATABASE_URL to share a PostgreSQL ledger.',
+    meaning: 'The embedded ledger folder is open in another evsync process (the message names its pid).',
+    action:
+      'Wait for it with `--wait` (run, resume, retry), or stop that process; set DATABASE_URL to share a PostgreSQL ledger.',
+    retry: 'permanent',
+  },
+  EVSYNC_JOB_BUSY: {
+    layer: 'ledger',
+    meaning:
+      'Another evsync process, on this machine or another, runs, resumes or retries this job (the message names its run, pid and host).',
+    action: 'Wait for it with `--wait`, or stop that process; a killed process lets go of the job at once.',
     retry: 'permanent',
   },
   EVSYNC_LEDGER_TOO_NEW: {

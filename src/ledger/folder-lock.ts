@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CODE } from '../errors/codes.js';
-import { LedgerError } from './ledger-error.js';
+import { LedgerBusyError } from './ledger-error.js';
 
 const heldInThisProcess = new Set<string>();
 
@@ -52,10 +52,13 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function busy(what: string, pid: number): LedgerError {
-  return new LedgerError(
-    `${what} is already open in process ${pid}. The embedded ledger serves one process at a time: ` +
-      'wait for that run to end, or set DATABASE_URL to share a PostgreSQL ledger between processes.',
-    { code: CODE.EVSYNC_LEDGER_BUSY },
+function busy(what: string, pid: number): LedgerBusyError {
+  return new LedgerBusyError(
+    `${what} is already open in process ${pid} (a run, resume or retry of a job, or another evsync command). ` +
+      'The embedded ledger serves one process at a time: wait for it with --wait (run, resume and retry then wait for it to end and go on), ' +
+      `or stop it (Ctrl-C in its terminal, or \`kill ${pid}\`); a process that was killed lets go of the ledger at once. ` +
+      'To run several processes at once, set DATABASE_URL to share a PostgreSQL ledger.',
+    CODE.EVSYNC_LEDGER_BUSY,
+    `${what.charAt(0).toLowerCase()}${what.slice(1)} is open in process ${pid}`,
   );
 }

@@ -18,3 +18,15 @@ export function unknownRunError(runId: string): LedgerError {
     code: CODE.EVSYNC_LEDGER_UNKNOWN_RUN,
   });
 }
+
+/** `EVSYNC_LEDGER_BUSY` or `EVSYNC_JOB_BUSY`, with who holds it in words (for `--wait`'s notice). */
+export class LedgerBusyError extends LedgerError {
+  constructor(
+    message: string,
+    override readonly code: typeof CODE.EVSYNC_LEDGER_BUSY | typeof CODE.EVSYNC_JOB_BUSY,
+    /** e.g. `the embedded ledger in ./.evsync is open in process 4711`. */
+    readonly holder: string,
+  ) {
+    super(message, { code });
+  }
+}

@@ -13,6 +13,7 @@ type Int8 = number | string | bigint;
 
 export interface RunRow {
   id: string;
+  seq: Int8;
   job_name: string;
   mode: string;
   status: string;
@@ -63,6 +64,7 @@ export function toNumber(value: Int8): number {
 export function toRunRecord(row: RunRow): RunRecord {
   return {
     id: row.id,
+    seq: toNumber(row.seq),
     jobName: row.job_name,
     mode: row.mode as RunMode,
     status: row.status as RunStatus,

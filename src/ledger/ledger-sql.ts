@@ -6,7 +6,7 @@
  * than 1,000 `($1, $2, …)` tuples on PGlite.
  */
 
-const RUN_COLUMNS = 'id, job_name, mode, status, started_at, finished_at, counts, options';
+const RUN_COLUMNS = 'id, seq, job_name, mode, status, started_at, finished_at, counts, options';
 
 /** $1 id, $2 job name, $3 mode, $4 options JSON. */
 export const INSERT_RUN = `INSERT INTO runs (id, job_name, mode, status, options)
@@ -27,8 +27,20 @@ export const SELECT_RUN = `SELECT ${RUN_COLUMNS} FROM runs WHERE id = $1`;
 /** $1 JSON array of run ids: those that exist. */
 export const SELECT_RUN_IDS = `SELECT id FROM runs WHERE id IN (SELECT jsonb_array_elements_text($1::text::jsonb))`;
 
-/** $1 limit. */
-export const SELECT_RUNS = `SELECT ${RUN_COLUMNS} FROM runs ORDER BY started_at DESC, id DESC LIMIT $1`;
+/** $1 limit. Newest first by `seq` (migration 4): runs created in one instant still have an order. */
+export const SELECT_RUNS = `SELECT ${RUN_COLUMNS} FROM runs ORDER BY seq DESC LIMIT $1`;
+
+/** $1 job name, $2 pid, $3 host: who holds the job's lock now (read to name it to others). */
+export const NOTE_JOB_LOCK = `INSERT INTO job_locks (job_name, run_id, pid, host, locked_at)
+VALUES ($1, NULL, $2, $3, now())
+ON CONFLICT (job_name) DO UPDATE SET run_id = NULL, pid = excluded.pid, host = excluded.host, locked_at = excluded.locked_at`;
+
+/** $1 job name, $2 run id. */
+export const NOTE_JOB_LOCK_RUN = 'UPDATE job_locks SET run_id = $2 WHERE job_name = $1';
+
+/** $1 job name. */
+export const SELECT_JOB_LOCK = `SELECT l.run_id, l.pid, l.host, l.locked_at, r.status AS run_status
+FROM job_locks l LEFT JOIN runs r ON r.id = l.run_id WHERE l.job_name = $1`;
 
 /** $1 run id, $2 JSON array of planned intents (a function scan keeps their order for `seq`). */
 export const INSERT_PLANNED = `INSERT INTO run_intents
@@ -141,12 +153,12 @@ WHERE s.kind = $1 AND s.key = ANY($2::text[])`;
 /**
  * $1 run id: keys that later runs of its job ended with a success or a delete. A retry
  * carries the content of the run it retries, so it counts as later only when that run
- * started after this one. Results, not synced hashes: an unchanged key keeps the hash row
- * of the run that last changed it.
+ * was created after this one. "Later" is by `seq` (migration 4), never by time. Results,
+ * not synced hashes: an unchanged key keeps the hash row of the run that last changed it.
  */
 export const SELECT_HANDLED_LATER = `SELECT DISTINCT r.kind, r.key FROM runs this
-JOIN runs later ON later.job_name = this.job_name AND later.started_at > this.started_at
-  AND coalesce((SELECT base.started_at > this.started_at FROM runs base
+JOIN runs later ON later.job_name = this.job_name AND later.seq > this.seq
+  AND coalesce((SELECT base.seq > this.seq FROM runs base
     WHERE base.id = later.options->>'retryOf'), true)
 JOIN intent_results r ON r.run_id = later.id
 WHERE this.id = $1 AND r.action IN ('created', 'attached', 'updated', 'unchanged', 'deleted', 'retired')`;

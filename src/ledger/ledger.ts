@@ -12,11 +12,26 @@ import type { HashEntry, PlatformIdEntry } from '../model/sync-state.js';
 import type { ResultWriter, ResultWriterOptions } from './result-writer.js';
 
 /**
- * The ledger is the durable truth of evsync (DESIGN "Ledger"): runs, the planned work of
+ * The ledger is the durable truth of evsync (docs/design.md, "The flow of one run"): runs, the planned work of
  * each run, one final result per intent, the id map and the last-synced hashes. Two
  * adapters implement it with one SQL dialect: embedded PGlite and PostgreSQL
  * (`openLedger` in `open-ledger.ts` picks one). Nothing above this interface talks SQL.
  */
+
+export interface LockJobOptions {
+  /** Wait for a held lock instead of failing; called once with who holds it, in words. */
+  wait?: (holder: string) => void;
+  /** Gives up a wait: `EVSYNC_JOB_BUSY`, nothing run. */
+  signal?: AbortSignal;
+}
+
+/** A job's lock, held until released (see `Ledger.lockJob`). */
+export interface JobLock {
+  readonly jobName: string;
+  /** Notes the run the holder works on, so that a process kept out is told which. */
+  holding(runId: string): Promise<void>;
+  release(): Promise<void>;
+}
 
 export interface Ledger {
   /** `embedded` (PGlite) or `postgres`. */
@@ -36,7 +51,17 @@ export interface Ledger {
    * `EVSYNC_RUN_BUSY` when another holds it. Resolves to the release.
    */
   claimRun(runId: string): Promise<() => Promise<void>>;
-  /** Newest first. @defaultValue limit 20 */
+  /**
+   * Takes the job's lock: while it is held, no other run, resume or retry of the job goes
+   * ahead in any process sharing this ledger, on any machine. PostgreSQL: a session
+   * advisory lock on a connection of its own, so a process that dies (`kill -9`) lets go
+   * of it with its connection; embedded: the folder lock keeps other processes out, and
+   * this process's holders are kept in memory. Without `wait`, a held lock throws
+   * `EVSYNC_JOB_BUSY` naming the holder; with it, `wait` is told who holds it, once, and
+   * the call returns when the holder lets go.
+   */
+  lockJob(jobName: string, options?: LockJobOptions): Promise<JobLock>;
+  /** Newest first (by `seq`). @defaultValue limit 20 */
   listRuns(limit?: number): Promise<RunRecord[]>;
 
   /** Batched. Re-recording the same `(kind, key)` of a run replaces it. */
@@ -90,9 +115,9 @@ export interface Ledger {
    */
   syncedParamNames(kind: IntentKind, keys: readonly string[]): Promise<Map<string, string[]>>;
   /**
-   * `kind` + `\u0000` + `key` of every key that a run of the same job, started after this
-   * one, ended with a success or a delete (a retry only when the run it retries started
-   * after this one too): the source as read later, which a resume or a retry of this run
+   * `kind` + `\u0000` + `key` of every key that a run of the same job, created after this
+   * one (by `seq`), ended with a success or a delete (a retry only when the run it retries
+   * was created after this one too): the source as read later, which a resume or a retry of this run
    * must not overwrite with older content.
    */
   handledLater(runId: string): Promise<Set<string>>;

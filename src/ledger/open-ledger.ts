@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { Ledger } from './ledger.js';
+import { LedgerBusyError } from './ledger-error.js';
 import { migrate } from './migrate.js';
 import { openPgClient } from './pg-client.js';
 import { openPgliteClient } from './pglite-client.js';
@@ -22,7 +23,17 @@ export interface OpenLedgerOptions {
   env?: NodeJS.ProcessEnv;
   /** PostgreSQL schema for the tables (created if missing). @defaultValue the server's `search_path` */
   schema?: string;
+  /**
+   * When the embedded ledger is open in another process (`EVSYNC_LEDGER_BUSY`), wait for it
+   * to be let go instead of failing; called once with who holds it. A server ledger never waits here.
+   */
+  wait?: (reason: string) => void;
+  /** Gives up that wait (Ctrl-C): the busy error is thrown. */
+  signal?: AbortSignal;
 }
+
+/** How often a busy embedded ledger is tried again while waiting for it. */
+const BUSY_POLL_MS = 250;
 
 /**
  * Opens the ledger the environment asks for and brings its schema up to date: PostgreSQL
@@ -40,8 +51,26 @@ export async function openLedger(options: OpenLedgerOptions = {}): Promise<Ledge
     return ready(client, 'postgres', describeDatabase(databaseUrl, options.schema));
   }
   const dataDir = resolve(options.dataDir ?? nonEmpty(env.EVSYNC_DATA_DIR) ?? './.evsync');
-  const { client, clusterDir } = await openPgliteClient(dataDir);
+  const { client, clusterDir } = await openEmbedded(dataDir, options.wait, options.signal);
   return ready(client, 'embedded', `embedded ledger in ${clusterDir}`);
+}
+
+async function openEmbedded(
+  dataDir: string,
+  wait: ((reason: string) => void) | undefined,
+  signal: AbortSignal | undefined,
+): ReturnType<typeof openPgliteClient> {
+  let told = false;
+  for (;;) {
+    try {
+      return await openPgliteClient(dataDir);
+    } catch (error) {
+      if (wait === undefined || signal?.aborted || !(error instanceof LedgerBusyError)) throw error;
+      if (!told) wait(error.holder);
+      told = true;
+      await new Promise((resolve) => setTimeout(resolve, BUSY_POLL_MS));
+    }
+  }
 }
 
 async function ready(client: SqlClient, kind: 'embedded' | 'postgres', description: string): Promise<Ledger> {

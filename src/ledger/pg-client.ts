@@ -77,43 +77,53 @@ export async function openPgClient(options: PgClientOptions): Promise<SqlClient>
         conn.release();
       }
     },
-    tryLock: async (name) => {
+    tryLock: async (name, lockOptions = {}) => {
+      if (lockOptions.signal?.aborted) return undefined;
       // A session-level advisory lock on a connection of its own: held as long as the
       // run goes on without taking one of the pool's, and let go if the process dies.
       const conn = new pg.Client({
         connectionString: options.databaseUrl,
         ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
       });
-      // A lost lock connection loses the claim; the run's own work goes on (and its
+      // A lost lock connection loses the lock; the run's own work goes on (and its
       // ledger writes report a server that went away).
       conn.on('error', () => undefined);
-      // Keyed by the schema the tables are in, however it was chosen (option or URL).
+      // Keyed by the schema the tables are in, however it was chosen (option or URL), as
+      // two 32-bit hashes of the name: one would let two job names collide now and then.
       const key = `evsync:${name}`;
+      const keyArgs =
+        "hashtext(coalesce(current_schema(), '') || ':' || $1), hashtext($1 || ':' || coalesce(current_schema(), ''))";
       let row: { ok: boolean } | undefined;
+      // Giving up a wait (Ctrl-C) ends the connection, and with it the waiting statement.
+      const giveUp = (): void => void conn.end().catch(() => undefined);
+      lockOptions.signal?.addEventListener('abort', giveUp, { once: true });
       try {
         await conn.connect();
         [row] = (
           await conn.query<{ ok: boolean }>(
-            "SELECT pg_try_advisory_lock(hashtext(coalesce(current_schema(), '') || ':' || $1)) AS ok",
+            lockOptions.wait === true
+              ? `SELECT true AS ok FROM (SELECT pg_advisory_lock(${keyArgs})) AS locked`
+              : `SELECT pg_try_advisory_lock(${keyArgs}) AS ok`,
             [key],
           )
         ).rows;
       } catch (error) {
         await conn.end().catch(() => undefined);
-        throw new LedgerError(`Could not claim ${name} in the PostgreSQL ledger: ${messageOf(error)}`, {
+        if (lockOptions.signal?.aborted) return undefined;
+        throw new LedgerError(`Could not lock ${name} in the PostgreSQL ledger: ${messageOf(error)}`, {
           code: CODE.EVSYNC_LEDGER_UNAVAILABLE,
           retryable: true,
           cause: error,
         });
+      } finally {
+        lockOptions.signal?.removeEventListener('abort', giveUp);
       }
       if (row?.ok !== true) {
         await conn.end().catch(() => undefined);
         return undefined;
       }
       return async () => {
-        await conn
-          .query("SELECT pg_advisory_unlock(hashtext(coalesce(current_schema(), '') || ':' || $1))", [key])
-          .catch(() => undefined);
+        await conn.query(`SELECT pg_advisory_unlock(${keyArgs})`, [key]).catch(() => undefined);
         await conn.end().catch(() => undefined);
       };
     },

@@ -15,6 +15,9 @@ export interface EmbeddedClientHandle {
   clusterDir: string;
 }
 
+/** How often a lock waited for is tried again (only this process can hold it). */
+const LOCK_POLL_MS = 100;
+
 /** A request before it gets its id (`Omit` spread over the union keeps each variant's fields). */
 type Request<T = ThreadRequest> = T extends unknown ? Omit<T, 'id'> : never;
 
@@ -67,13 +70,16 @@ export async function openPgliteClient(dataDir: string): Promise<EmbeddedClientH
       }),
     withMigrationLock: (work) => work(client),
     // The folder lock keeps other processes out of the store: locks are this process's.
-    tryLock: (name) => {
-      if (held.has(name)) return Promise.resolve(undefined);
+    tryLock: async (name, lockOptions = {}) => {
+      while (held.has(name)) {
+        if (lockOptions.wait !== true || lockOptions.signal?.aborted) return undefined;
+        await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+      }
       held.add(name);
-      return Promise.resolve(() => {
+      return () => {
         held.delete(name);
         return Promise.resolve();
-      });
+      };
     },
     close: async () => {
       if (closed) return;

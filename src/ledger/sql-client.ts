@@ -15,9 +15,13 @@ export interface SqlClient extends SqlExecutor {
   /** Runs `work` holding the migration lock, so concurrent opens migrate once. */
   withMigrationLock<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
   /**
-   * Takes a named lock that every process sharing the store sees, without waiting: its
-   * release, or undefined when someone holds it. A process that dies lets it go.
+   * Takes a named lock that every process sharing the store sees: its release, or
+   * undefined when someone holds it. With `wait`, waits until the holder lets go instead
+   * (undefined only if `signal` aborts first). A process that dies lets it go.
    */
-  tryLock(name: string): Promise<(() => Promise<void>) | undefined>;
+  tryLock(
+    name: string,
+    options?: { wait?: boolean; signal?: AbortSignal },
+  ): Promise<(() => Promise<void>) | undefined>;
   close(): Promise<void>;
 }

@@ -1,7 +1,8 @@
+import { hostname } from 'node:os';
 import { CODE } from '../errors/codes.js';
 import type { IntentKind } from '../model/intent.js';
 import { isSecretName, redactParams } from '../log/redaction.js';
-import type { Ledger } from './ledger.js';
+import type { JobLock, Ledger, LockJobOptions } from './ledger.js';
 import type { HashEntry, PlatformIdEntry } from '../model/sync-state.js';
 import type { PendingFilter, PlannedIntent, PlannedIntentRecord } from '../model/planned-intent.js';
 import type {
@@ -13,7 +14,7 @@ import type {
   RunResultCounts,
 } from '../model/result-records.js';
 import type { NewRun, RunRecord, RunStatus } from '../model/run-record.js';
-import { LedgerError, unknownRunError } from './ledger-error.js';
+import { LedgerBusyError, LedgerError, unknownRunError } from './ledger-error.js';
 import {
   toNumber,
   toPlannedIntentRecord,
@@ -25,6 +26,7 @@ import {
 } from './ledger-rows.js';
 import * as q from './ledger-sql.js';
 import { prepareResultBatch } from './result-batch.js';
+import { storableJson } from './storable-json.js';
 import { reopenResults, selectPending, selectPlannedByResult, selectResults } from './result-query.js';
 import { BatchResultWriter, type ResultWriter, type ResultWriterOptions } from './result-writer.js';
 import { newRunId } from './run-id.js';
@@ -48,7 +50,7 @@ export class SqlLedger implements Ledger {
   ) {}
 
   async createRun(run: NewRun): Promise<RunRecord> {
-    const params = (id: string): unknown[] => [id, run.jobName, run.mode, JSON.stringify(run.options ?? {})];
+    const params = (id: string): unknown[] => [id, run.jobName, run.mode, storableJson(run.options ?? {})];
     let created: RunRecord;
     try {
       created = toRunRecord(one(await this.sql().query<RunRow>(q.INSERT_RUN, params(newRunId()))));
@@ -90,6 +92,68 @@ export class SqlLedger implements Ledger {
     return release;
   }
 
+  async lockJob(jobName: string, options: LockJobOptions = {}): Promise<JobLock> {
+    const name = `job:${jobName}`;
+    let release = await this.sql().tryLock(name);
+    if (release === undefined) {
+      const holder = await this.jobHolder(jobName);
+      if (options.wait === undefined) throw jobBusy(jobName, holder);
+      options.wait(`job "${jobName}" is being run by ${holder.text}`);
+      release = await this.sql().tryLock(name, {
+        wait: true,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      if (release === undefined) {
+        throw new LedgerBusyError(
+          `Stopped while waiting for job "${jobName}" (run by ${holder.text}): nothing was run.`,
+          CODE.EVSYNC_JOB_BUSY,
+          `job "${jobName}" is being run by ${holder.text}`,
+        );
+      }
+    }
+    const unlock = release;
+    try {
+      await this.sql().query(q.NOTE_JOB_LOCK, [jobName, process.pid, hostname()]);
+    } catch (error) {
+      await unlock();
+      throw error;
+    }
+    let released = false;
+    return {
+      jobName,
+      holding: async (runId) => {
+        await this.sql().query(q.NOTE_JOB_LOCK_RUN, [jobName, runId]);
+      },
+      release: async () => {
+        if (released) return;
+        released = true;
+        await unlock();
+      },
+    };
+  }
+
+  /** Who holds a job's lock, as the holder noted it (see `NOTE_JOB_LOCK`), in words. */
+  private async jobHolder(jobName: string): Promise<JobHolder> {
+    const rows = await this.sql().query<{
+      run_id: string | null;
+      pid: number;
+      host: string;
+      locked_at: Date;
+    }>(q.SELECT_JOB_LOCK, [jobName]);
+    const row = rows[0];
+    if (row === undefined) return { text: 'another evsync process' };
+    const since = new Date(row.locked_at).toISOString().replace('T', ' ').slice(0, 19);
+    const where = `process ${row.pid} on ${row.host}`;
+    return {
+      text:
+        row.run_id === null
+          ? `another evsync process (${where}, planning since ${since} UTC)`
+          : `run ${row.run_id} (${where}, since ${since} UTC)`,
+      pid: row.pid,
+      host: row.host,
+    };
+  }
+
   async listRuns(limit = 20): Promise<RunRecord[]> {
     const rows = await this.sql().query<RunRow>(q.SELECT_RUNS, [Math.max(0, Math.floor(limit))]);
     return rows.map(toRunRecord);
@@ -113,7 +177,7 @@ export class SqlLedger implements Ledger {
     );
     await this.sql().transaction(async (tx) => {
       for (let start = 0; start < rows.length; start += CHUNK) {
-        await tx.query(q.INSERT_PLANNED, [runId, JSON.stringify(rows.slice(start, start + CHUNK))]);
+        await tx.query(q.INSERT_PLANNED, [runId, storableJson(rows.slice(start, start + CHUNK))]);
       }
     });
   }
@@ -134,7 +198,7 @@ export class SqlLedger implements Ledger {
   ): Promise<void> {
     if (intents.length === 0) return;
     const marks = intents.map(({ kind, key }) => ({ kind, key }));
-    await this.sql().query(q.MARK_SEND_STARTED, [runId, JSON.stringify(marks)]);
+    await this.sql().query(q.MARK_SEND_STARTED, [runId, storableJson(marks)]);
   }
 
   async reopenIntents(runId: string, filter: ResultFilter): Promise<number> {
@@ -154,13 +218,13 @@ export class SqlLedger implements Ledger {
     await this.requireRuns(results.map((result) => result.runId));
     // One statement is atomic by itself; bigger inputs are chunked inside one transaction.
     if (results.length <= CHUNK) {
-      await db.query(q.RECORD_RESULTS, [JSON.stringify(prepareResultBatch(results))]);
+      await db.query(q.RECORD_RESULTS, [storableJson(prepareResultBatch(results))]);
       return;
     }
     await db.transaction(async (tx) => {
       for (let start = 0; start < results.length; start += CHUNK) {
         const batch = prepareResultBatch(results.slice(start, start + CHUNK));
-        await tx.query(q.RECORD_RESULTS, [JSON.stringify(batch)]);
+        await tx.query(q.RECORD_RESULTS, [storableJson(batch)]);
       }
     });
   }
@@ -288,9 +352,29 @@ export class SqlLedger implements Ledger {
   }
 }
 
+interface JobHolder {
+  text: string;
+  pid?: number;
+  host?: string;
+}
+
+function jobBusy(jobName: string, holder: JobHolder): LedgerBusyError {
+  const stop =
+    holder.pid === undefined
+      ? 'stop it (Ctrl-C in its terminal)'
+      : `stop it (Ctrl-C in its terminal, or \`kill ${holder.pid}\` on ${holder.host ?? 'its machine'})`;
+  return new LedgerBusyError(
+    `Job "${jobName}" is already being run by ${holder.text}: two runs of one job at once would send its rows twice. ` +
+      `Wait for it with --wait (run, resume and retry then wait for it to end and go on), or ${stop}; ` +
+      'a run that was killed lets go of the job at once.',
+    CODE.EVSYNC_JOB_BUSY,
+    `job "${jobName}" is being run by ${holder.text}`,
+  );
+}
+
 async function inChunks(tx: SqlExecutor, statement: string, rows: readonly object[]): Promise<void> {
   for (let start = 0; start < rows.length; start += CHUNK) {
-    await tx.query(statement, [JSON.stringify(rows.slice(start, start + CHUNK))]);
+    await tx.query(statement, [storableJson(rows.slice(start, start + CHUNK))]);
   }
 }
 

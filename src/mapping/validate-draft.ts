@@ -71,8 +71,26 @@ export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string
       code: issue.code,
     });
   }
+  for (const [param, value] of Object.entries(draft.params)) {
+    const problem = unstorableText(value);
+    if (problem !== undefined) {
+      problems.push({
+        field: columnOf(draft, param),
+        param,
+        message: problem,
+        code: CODE.MAPPING_UNSTORABLE_TEXT,
+      });
+    }
+  }
   const key = draft.key ?? intentKey(draft.kind, draft.params);
   const keyParams = KEY_PARAM_NAMES[draft.kind];
+  const keyProblem = draft.key === undefined ? undefined : unstorableText(draft.key);
+  if (keyProblem !== undefined)
+    problems.push({
+      field: draft.keyLabel ?? 'key',
+      message: keyProblem,
+      code: CODE.MAPPING_UNSTORABLE_TEXT,
+    });
   if (
     key === undefined &&
     !problems.some((p) => isKeyParam(keyParams, p.param)) &&
@@ -92,6 +110,30 @@ export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string
       dependsOn: intentDependencies(draft.kind, draft.params),
     },
   };
+}
+
+/** NUL, or a UTF-16 surrogate without its pair. */
+// eslint-disable-next-line no-control-regex -- NUL is what is looked for
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Why a value cannot be sent or stored, or undefined. PostgreSQL text (the ledger, and a
+ * PostgreSQL source) cannot hold NUL, and a lone surrogate is no character at all: such a
+ * value is its row's problem, reported by `validate` and `run` alike, never a ledger
+ * write that stops the run (docs/ledger.md). The value is never quoted: it may be a password.
+ */
+export function unstorableText(value: string): string | undefined {
+  const found = UNSTORABLE.exec(value);
+  if (found === null) return undefined;
+  const at = `at character ${charPosition(value, found.index)}`;
+  return found[0] === '\u0000'
+    ? `the value holds a NUL character (U+0000) ${at}, which cannot be sent or stored: remove it from the source`
+    : `the value holds half of a UTF-16 surrogate pair (U+${found[0].charCodeAt(0).toString(16).toUpperCase()}) ${at}, which is not a character: fix the text in the source`;
+}
+
+/** 1-based position in code points (as a person counts), of the UTF-16 index `index`. */
+function charPosition(value: string, index: number): number {
+  return Array.from(value.slice(0, index)).length + 1;
 }
 
 /**

@@ -12,3 +12,16 @@ export interface RowOrigin {
 export function describeOrigin(origin: RowOrigin): string {
   return origin.line === undefined ? `row ${origin.row}` : `row ${origin.row} (line ${origin.line})`;
 }
+
+/**
+ * The key under which a row that never became an intent (the source or the mapping refused
+ * it) is recorded: it has no key of its own, so it is named by its place.
+ */
+export function rowPlaceKey(origin: RowOrigin): string {
+  return `@${origin.source}:${origin.row}`;
+}
+
+/** Whether a recorded key names a row by its place (`rowPlaceKey`) rather than an intent. */
+export function isRowPlaceKey(key: string): boolean {
+  return key.startsWith('@');
+}

@@ -15,8 +15,10 @@ export interface NewRun {
 
 /** A run as the ledger keeps it: the job, its mode, its status and the counts it ended with. */
 export interface RunRecord {
-  /** Sortable and readable, e.g. `20261122-014512-7f3a`. */
+  /** Readable, e.g. `20261122-014512-7f3a`; sortable by time only to the second. */
   id: string;
+  /** Creation order in the ledger: what "a later run" means (never `startedAt`). */
+  seq: number;
   jobName: string;
   mode: RunMode;
   status: RunStatus;

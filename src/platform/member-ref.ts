@@ -2,7 +2,7 @@ import type { FlatParams } from '../model/params.js';
 
 /**
  * How a caller names one object: its platform id, or its `client_id`, which may stand in
- * for `{id}` in a member path (DESIGN conventions). A bare number is a platform id.
+ * for `{id}` in a member path (docs/design.md, "our conventions"). A bare number is a platform id.
  */
 export type MemberRef = number | { id: number } | { clientId: string };
 

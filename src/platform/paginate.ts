@@ -7,7 +7,7 @@ import type { PlatformRequest } from './platform-request.js';
 
 export interface ListOptions {
   /**
-   * Records per page; the platform caps it at 100 (DESIGN conventions).
+   * Records per page; the platform caps it at 100 (docs/design.md, "our conventions").
    * @defaultValue the platform's default for the resource (§8)
    */
   limit?: number;

@@ -4,6 +4,7 @@ import { rootLogger } from '../log/logger.js';
 import { platformConfigFromEnv, type PlatformConfig } from '../config/env-config.js';
 import { ConfigError } from '../errors/evsync-error.js';
 import { CheckInsApi } from './check-ins-api.js';
+import { deriveKey } from './derive-key.js';
 import { ContactsApi } from './contacts-api.js';
 import { EventsApi } from './events-api.js';
 import type { HttpTransportOptions } from './http-transport.js';
@@ -87,12 +88,14 @@ export class PlatformClient {
   private readonly transport: HttpTransport;
   private readonly pipeline: SendRequest;
   private readonly stop = new AbortController();
+  readonly #signingKey: string;
 
   constructor(options: PlatformClientOptions) {
     if (!/^\d+$/.test(String(options.keyId))) {
       throw new ConfigError(`the key_id must be an integer, got "${String(options.keyId)}"`);
     }
     if (options.signingKey === '') throw new ConfigError('the signing key is empty');
+    this.#signingKey = options.signingKey;
     this.vendor = options.vendor ?? DEFAULT_VENDOR;
     const logger = (options.logger ?? rootLogger()).child({ component: 'platform' });
     this.limiter =
@@ -123,6 +126,11 @@ export class PlatformClient {
     this.speakers = new SpeakersApi(caller);
     this.contacts = new ContactsApi(caller);
     this.checkIns = new CheckInsApi(caller);
+  }
+
+  /** A key for `purpose` derived from the signing key (see `derive-key.ts`), which stays here. */
+  deriveKey(purpose: string): Buffer {
+    return deriveKey(this.#signingKey, purpose);
   }
 
   /** A client for the platform configured in the environment (`EVSYNC_*`, `.env`). */

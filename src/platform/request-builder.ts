@@ -22,7 +22,7 @@ const FORM_TYPE = 'application/x-www-form-urlencoded; charset=utf-8';
 
 /**
  * Builds the wire form of a call: GET params in the query with `format=json` (a signed GET
- * param, DESIGN conventions) and `Accept: application/json`; body params of POST, PUT and
+ * param, docs/design.md, "our conventions") and `Accept: application/json`; body params of POST, PUT and
  * DELETE form-encoded and signed as POST params (§5).
  */
 export function buildHttpRequest(request: PlatformRequest, credentials: Credentials): HttpRequest {

@@ -100,7 +100,7 @@ export const signatureTestSchema = z.looseObject({
 });
 export type SignatureTestBody = z.infer<typeof signatureTestSchema>;
 
-/** Error bodies (DESIGN conventions): `{"error": text, "errors": {param: [text]}}`. */
+/** Error bodies (docs/design.md, "our conventions"): `{"error": text, "errors": {param: [text]}}`. */
 export const errorBodySchema = z.looseObject({
   error: z.string().optional(),
   message: z.string().optional(),

@@ -144,7 +144,7 @@ function handlerParams(query: FlatParams, body: FlatParams): FlatParams {
   return params;
 }
 
-/** JSON everywhere; XML for users and check-ins; Atom for users (DESIGN conventions). */
+/** JSON everywhere; XML for users and check-ins; Atom for users (docs/design.md, "our conventions"). */
 function formatOf(route: Route, requested: string | undefined): ResponseFormat {
   if (requested === undefined || requested === '' || requested === 'json') return 'json';
   const usersRoute = route.pattern.startsWith('/user') || route.pattern.startsWith('/speaker');

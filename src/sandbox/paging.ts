@@ -1,7 +1,7 @@
 import type { FlatParams } from '../model/params.js';
 import { invalidParam } from './sandbox-http-error.js';
 
-/** The largest `limit` the sandbox serves (DESIGN conventions). */
+/** The largest `limit` the sandbox serves (docs/design.md, "our conventions"). */
 export const MAX_LIMIT = 100;
 
 /**

@@ -22,7 +22,7 @@ export interface Route {
 
 /**
  * Every endpoint of §4 and §5. A member path's `{id}` may be left out when a `client_id`
- * param stands in for it (DESIGN conventions), so `PUT /event?client_id=X` is the same
+ * param stands in for it (docs/design.md, "our conventions"), so `PUT /event?client_id=X` is the same
  * endpoint as `PUT /event/member/{id}`.
  */
 const ROUTES: Route[] = [

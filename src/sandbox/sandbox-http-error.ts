@@ -1,7 +1,7 @@
 import { CODE } from '../errors/codes.js';
 import { EvsyncError } from '../errors/evsync-error.js';
 
-/** Param name → messages, the `errors` member of a 422 body (DESIGN conventions). */
+/** Param name → messages, the `errors` member of a 422 body (docs/design.md, "our conventions"). */
 export type ParamErrors = Record<string, string[]>;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The baseline issue 5 compares against: the ~40-line script a user would write instead of
+ * The baseline evsync is compared against: the ~40-line script a user would write instead of
  * evsync — read the CSV, and for each row sign and POST /user, one after the other. No
  * retries, no ledger, no 203 handling. Run against the sandbox (separate process) with
  * 20 ms latency per request, then the engine on the same users for the speed-up.
@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadJobFile } from '../../src/sync/job-file.js';
-import { runJob } from '../../src/sync/engine/run-job.js';
+import { runJob } from '../../src/sync/runs/run-job.js';
 import { benchDir, clientFor, fmt, startSandboxProcess, writeJob, writeUsers } from './sync-bench-support.js';
 
 const users = Number(process.argv[2] ?? 1_000);

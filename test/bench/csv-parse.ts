@@ -1,5 +1,5 @@
 /**
- * The CSV source against papaparse alone (issue 4): rows/s and peak RSS on a generated
+ * The CSV source against papaparse alone: rows/s and peak RSS on a generated
  * users file of 1,000,000 rows and one of 100,000 (memory must not grow with the file).
  *
  *   npx tsx test/bench/csv-parse.ts [rows=1000000]

@@ -1,5 +1,5 @@
 /**
- * CSV → validated user intents with the generic `users` mapping (issue 4, "Figures"):
+ * CSV → validated user intents with the generic `users` mapping (docs/design.md, "Performance targets"):
  * ≥ 100,000 rows/s on 1,000,000 rows, at most 3× the time of papaparse alone on the same
  * file, peak RSS ≤ 200 MB on that file and on one ten times smaller.
  *

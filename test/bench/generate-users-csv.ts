@@ -1,5 +1,5 @@
 /**
- * A users CSV with every generic column of issue 4, for benchmarks: deterministic, written
+ * A users CSV with every generic column of the `users` mapping, for benchmarks: deterministic, written
  * with backpressure (memory stays flat for any row count). One row in five has a quoted,
  * multi-line bio with quotes and commas; one in ten a JSON custom_data; one in three an address.
  * Names keep their accents (`Zoé Müller`) but e-mail addresses are ASCII, as real ones are.

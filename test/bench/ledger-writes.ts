@@ -1,7 +1,7 @@
 /**
  * Ledger writes: the final results of N intents (default 100,000) recorded through the
  * batched ResultWriter, as the engine does, on the embedded ledger (PGlite, file-backed)
- * and on PostgreSQL. Target (issue 5): ≥ 10,000 results/s embedded. Baseline: the same
+ * and on PostgreSQL. Target (docs/design.md, "Performance targets"): ≥ 10,000 results/s embedded. Baseline: the same
  * results written one row per call, on a sample.
  *
  *   npx tsx test/bench/ledger-writes.ts [--rows 100000] [--batch 1000] [--adapter both|embedded|postgres]

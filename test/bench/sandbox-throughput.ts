@@ -5,7 +5,7 @@
  *
  *   npx tsx test/bench/sandbox-throughput.ts [--seconds 10] [--connections 32]
  *
- * Targets (issue 3): ≥ 5,000/s signed GET /user/member/{id}, ≥ 2,000/s signed user create.
+ * Targets (docs/design.md, "Performance targets"): ≥ 5,000/s signed GET /user/member/{id}, ≥ 2,000/s signed user create.
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';

@@ -1,5 +1,5 @@
 /**
- * Signing + encoding of a 25-param user payload (issue 2): what the client does per call
+ * Signing + encoding of a 25-param user payload (docs/design.md, "Performance targets"): what the client does per call
  * before the network. Baseline: 100,000 operations/s on one core.
  *
  *   npx tsx test/bench/signing.ts [seconds]

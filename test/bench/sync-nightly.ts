@@ -5,7 +5,7 @@
  *   npx tsx test/bench/sync-nightly.ts [users=20000] [changedPercent=1]
  */
 import { loadJobFile } from '../../src/sync/job-file.js';
-import { planJob, runJob } from '../../src/sync/engine/run-job.js';
+import { planJob, runJob } from '../../src/sync/runs/run-job.js';
 import { benchDir, clientFor, fmt, startSandboxProcess, writeJob, writeUsers } from './sync-bench-support.js';
 
 const users = Number(process.argv[2] ?? 20_000);

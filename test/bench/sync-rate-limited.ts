@@ -5,7 +5,7 @@
  *   npx tsx test/bench/sync-rate-limited.ts [users=1500] [limit=50]
  */
 import { loadJobFile } from '../../src/sync/job-file.js';
-import { runJob } from '../../src/sync/engine/run-job.js';
+import { runJob } from '../../src/sync/runs/run-job.js';
 import {
   benchDir,
   clientFor,

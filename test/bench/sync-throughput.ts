@@ -1,14 +1,14 @@
 /**
  * Intents/s of a 20,000-user import through the whole engine (CSV → mapping → plan →
  * inline queue → signed client → sandbox in another process → ledger), with no platform
- * limit, then with 20 ms latency per request, at the given concurrency and at the issue's
+ * limit, then with 20 ms latency per request, at the given concurrency and at the README's
  * example job's concurrency of 8.
  *
  *   npx tsx test/bench/sync-throughput.ts [users=20000] [concurrency=16]
  */
 import { loadJobFile } from '../../src/sync/job-file.js';
 import { evsyncSizedCalls, measureLatencyCeiling } from './latency-ceiling.js';
-import { runJob } from '../../src/sync/engine/run-job.js';
+import { runJob } from '../../src/sync/runs/run-job.js';
 import {
   benchDir,
   clientFor,
@@ -24,7 +24,7 @@ import {
 
 const users = Number(process.argv[2] ?? 20_000);
 const concurrency = Number(process.argv[3] ?? 16);
-/** The concurrency of the job file issue 5 shows (`rate: { per_second: 20, concurrency: 8 }`). */
+/** The concurrency of the README's example job (`rate: { per_second: 20, concurrency: 8 }`). */
 const ISSUE_EXAMPLE_CONCURRENCY = 8;
 
 async function importOnce(
@@ -103,10 +103,10 @@ async function importOnce(
 await importOnce('no limit, no latency', '', 0, concurrency);
 await importOnce('20 ms latency per request', 'latency=20', 20, concurrency);
 if (concurrency !== ISSUE_EXAMPLE_CONCURRENCY) {
-  // The target is a share of concurrency ÷ latency, whatever the concurrency: the issue's own
+  // The target is a share of concurrency ÷ latency, whatever the concurrency: the README's
   // example job runs at 8, where this 2-core machine's own per-call overhead weighs less.
   await importOnce(
-    `20 ms latency per request, concurrency ${ISSUE_EXAMPLE_CONCURRENCY} (the issue's example job)`,
+    `20 ms latency per request, concurrency ${ISSUE_EXAMPLE_CONCURRENCY} (the README's example job)`,
     'latency=20',
     20,
     ISSUE_EXAMPLE_CONCURRENCY,

@@ -1,6 +1,6 @@
 // Write-param validation cost per request: a typical generic-users row, a user with every
 // field filled (bio XHTML, custom data JSON, URLs, address), and an event. Validation runs
-// once per source row, so it sits inside the mapping layer's 100,000 rows/s budget (issue 4).
+// once per source row, so it sits inside the mapping layer's 100,000 rows/s budget (docs/design.md, "Performance targets").
 // Figures are per CPU-second as well as wall time: the machine is shared.
 import type { FlatParams } from '../../src/model/params.js';
 import type { WriteOperation } from '../../src/platform/write-params/validate-write-params.js';

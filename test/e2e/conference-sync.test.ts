@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SyncHarness } from './sync-harness.js';
 import { harnessPerFile } from './sync-harness.js';
 import { applySeed } from '../../src/sandbox/sandbox-seed.js';
-import { retryRun } from '../../src/sync/engine/retry-run.js';
+import { retryRun } from '../../src/sync/runs/retry-run.js';
 import { conferenceFiles } from './conference-fixture.js';
 
 describe('a whole conference against the sandbox', () => {
@@ -63,7 +63,7 @@ describe('a whole conference against the sandbox', () => {
 
     // The operator adds the missing sponsor on the platform, then retries the failed rows.
     applySeed(h.sandbox.state, { exhibitors: [{ name: 'Sponsor R', client_ids: ['sponsor-r'] }] });
-    const retried = await retryRun(h.deps(), first.run.id, { kinds: ['event'] });
+    const { summary: retried } = await retryRun(h.deps(), first.run.id, { kinds: ['event'] });
     // The links skipped because of the failed session go with it.
     expect(retried?.counts).toEqual({
       event: { created: 1 },
@@ -72,7 +72,9 @@ describe('a whole conference against the sandbox', () => {
     });
     expect(retried?.run.options).toMatchObject({ retryOf: first.run.id });
     expect(h.sandbox.counters.duplicates()).toEqual({});
-    expect(await retryRun(h.deps(), first.run.id, { kinds: ['user'] })).toBeUndefined();
+    expect(await retryRun(h.deps(), first.run.id, { kinds: ['user'] })).toEqual({
+      nothingToRetry: `Run ${first.run.id} has no failed intents matching that filter: nothing to retry.`,
+    });
 
     const next = await h.run('r.yaml');
     expect(next.counts).toEqual({

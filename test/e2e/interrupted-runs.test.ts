@@ -9,7 +9,7 @@ import { openLedger } from '../../src/ledger/open-ledger.js';
 import { PlatformClient } from '../../src/platform/platform-client.js';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { startSandbox } from '../../src/sandbox/start-sandbox.js';
-import { resumeRun } from '../../src/sync/engine/resume-run.js';
+import { resumeRun } from '../../src/sync/runs/resume-run.js';
 import { SERVICES, serviceAvailable } from '../helpers/services.js';
 import { jobYaml, people, usersCsv } from './sync-harness.js';
 
@@ -257,7 +257,8 @@ describe('interrupted runs (spawned evsync process)', () => {
         await waitFor(() => sandbox.counters.callsTo('POST', '/user') >= 40, 200_000);
         const [run] = await ledger.listRuns(1);
         const deps = { ledger, platform: client, concurrency: 8 };
-        await expect(resumeRun(deps, run!.id)).rejects.toMatchObject({ code: 'EVSYNC_RUN_BUSY' });
+        // The job's lock comes first: a resume of any run of the job waits for the live one.
+        await expect(resumeRun(deps, run!.id)).rejects.toMatchObject({ code: 'EVSYNC_JOB_BUSY' });
         child.kill('SIGKILL');
         expect((await done).signal).toBe('SIGKILL');
         // The killed process's session, and its claim, end with its socket.

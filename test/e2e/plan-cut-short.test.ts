@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../../src/ledger/ledger.js';
-import { FIRST_PLAN_CHUNK } from '../../src/sync/engine/plan-recorder.js';
+import { FIRST_PLAN_CHUNK } from '../../src/sync/execute/plan-recorder.js';
+import { formatRunSummary } from '../../src/sync/execute/run-summary.js';
 import { jobYaml, people, startHarness, usersCsv, type SyncHarness } from './sync-harness.js';
 
 const USERS = FIRST_PLAN_CHUNK + 150;
@@ -13,7 +14,7 @@ function ledgerCutAfterFirstChunk(ledger: Ledger): Ledger {
       if (property === 'recordPlannedIntents') {
         return async (...args: Parameters<Ledger['recordPlannedIntents']>) => {
           chunks += 1;
-          if (chunks === 2) throw new Error('the process was killed while recording the plan');
+          if (chunks === 2) throw new Error('the process was killed while recording the plan.');
           return target.recordPlannedIntents(...args);
         };
       }
@@ -38,6 +39,13 @@ describe('a run whose plan was only partly recorded', () => {
     const first = await h.run('job.yaml', { extra: { ledger: ledgerCutAfterFirstChunk(h.ledger) } });
     expect(first.stopped).toBe('aborted');
     expect(first.reason).toMatch(/plan could not be recorded.*killed while recording/);
+    // The ledger's own full stop does not double, and a resume, which cannot send what
+    // was never recorded, is not what the summary advises.
+    const shown = formatRunSummary(first);
+    expect(shown).toContain(
+      "Stopped early: the run's plan could not be recorded in the ledger (the process was killed while recording the plan), so nothing more was sent. Fix the cause, then run the job again",
+    );
+    expect(shown).not.toMatch(/\.\)?\.|Finish it with: evsync resume/);
     expect(first.counts.user).toEqual({ created: FIRST_PLAN_CHUNK });
     expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(FIRST_PLAN_CHUNK);
     expect(await h.ledger.countPlanned(first.run.id)).toBe(FIRST_PLAN_CHUNK);
@@ -47,8 +55,11 @@ describe('a run whose plan was only partly recorded', () => {
     expect(resumed.run.status).toBe('aborted');
     expect(resumed.reason).toBe(
       `the run was stopped while its plan was being recorded: ${FIRST_PLAN_CHUNK} of ${USERS} intents were recorded, ` +
-        `and those are finished now; the other ${USERS - FIRST_PLAN_CHUNK} were never sent. ` +
-        'Run the job again to send them (nothing is sent twice).',
+        `and those are finished now; the other ${USERS - FIRST_PLAN_CHUNK} were never sent`,
+    );
+    expect(resumed.nextStep).toBe('Run the job again to send them (nothing is sent twice).');
+    expect(formatRunSummary(resumed)).toMatch(
+      /were never sent\. Run the job again to send them \(nothing is sent twice\)\.$/m,
     );
     expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(FIRST_PLAN_CHUNK);
 

@@ -7,10 +7,10 @@ import type { Ledger } from '../../src/ledger/ledger.js';
 import { PlatformClient } from '../../src/platform/platform-client.js';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/start-sandbox.js';
 import { startSandbox } from '../../src/sandbox/start-sandbox.js';
-import type { EngineDeps } from '../../src/sync/engine/engine-deps.js';
-import { resumeRun } from '../../src/sync/engine/resume-run.js';
-import { runJob } from '../../src/sync/engine/run-job.js';
-import type { RunSummary } from '../../src/sync/engine/run-summary.js';
+import type { EngineDeps } from '../../src/sync/execute/engine-deps.js';
+import { resumeRun } from '../../src/sync/runs/resume-run.js';
+import { runJob } from '../../src/sync/runs/run-job.js';
+import type { RunSummary } from '../../src/sync/execute/run-summary.js';
 import { loadJobFile } from '../../src/sync/job-file.js';
 
 /**

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applySeed } from '../../src/sandbox/sandbox-seed.js';
-import { planJob } from '../../src/sync/engine/run-job.js';
+import { planJob } from '../../src/sync/runs/run-job.js';
 import { loadJobFile } from '../../src/sync/job-file.js';
 import type { SyncHarness } from './sync-harness.js';
 import { harnessPerFile, jobYaml, people, usersCsv } from './sync-harness.js';

@@ -3,9 +3,9 @@ import type { Command } from 'commander';
 import { rootLogger } from '../../log/logger.js';
 import { runDemo } from '../demo/run-demo.js';
 import type { DemoResult } from '../demo/run-demo.js';
-import { defaultProgress } from '../../sync/engine/open-engine.js';
-import { formatRunSummary } from '../../sync/engine/run-summary.js';
-import { stopOnSignals } from '../../sync/engine/stop-on-signals.js';
+import { defaultProgress } from '../../sync/runs/open-engine.js';
+import { formatRunSummary } from '../../sync/execute/run-summary.js';
+import { stopOnSignals } from '../../sync/runs/stop-on-signals.js';
 import { EXIT } from '../exit-codes.js';
 
 export function registerDemoCommand(program: Command): void {

@@ -1,7 +1,9 @@
-import { vendorFromEnv } from '../../config/env-config.js';
+import { signingKeyFromEnv, vendorFromEnv } from '../../config/env-config.js';
+import { deriveKey } from '../../platform/derive-key.js';
+import { HASH_KEY_PURPOSE } from '../../sync/plan/params-hash.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import type { Logger } from '../../log/logger.js';
-import { planJob } from '../../sync/engine/run-job.js';
+import { planJob } from '../../sync/runs/run-job.js';
 import type { LoadedJob } from '../../sync/job-file.js';
 import { DeleteThresholdError } from '../../sync/plan/delete-threshold-error.js';
 import type { PlanSummary } from '../../sync/plan/plan-summary.js';
@@ -16,9 +18,14 @@ export async function printPlan(
   options: { force: boolean; logger: Logger; print: (summary: PlanSummary) => string },
 ): Promise<void> {
   const vendor = vendorFromEnv();
+  // Without the signing key, rows with a password cannot be compared with what was synced:
+  // they are planned as changed (see hashIntent).
+  const signingKey = signingKeyFromEnv();
+  const hashKey = signingKey === undefined ? undefined : deriveKey(signingKey, HASH_KEY_PURPOSE);
   const ledger = await openLedger();
   try {
-    const plan = (force: boolean) => planJob({ ledger, logger: options.logger, vendor }, { job, force });
+    const plan = (force: boolean) =>
+      planJob({ ledger, logger: options.logger, vendor, hashKey }, { job, force });
     try {
       process.stdout.write(options.print((await plan(options.force)).summary));
     } catch (error) {

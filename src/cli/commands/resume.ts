@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { resumeRun } from '../../sync/engine/resume-run.js';
-import { finishRunCommand, withReportFile, withStoredRunEngine } from './run-outcome.js';
+import { resumeRun } from '../../sync/runs/resume-run.js';
+import { finishRunCommand, waitNotice, withReportFile, withStoredRunEngine } from './run-outcome.js';
 
 export function registerResumeCommand(program: Command): void {
   program
@@ -10,12 +10,21 @@ export function registerResumeCommand(program: Command): void {
     )
     .argument('<run>', 'the run id (see `evsync runs`)')
     .option('--report <file>', 'also write every row result to this file (.csv, or .json)')
-    .action(async (runId: string, options: { report?: string }) => {
+    .option(
+      '--wait',
+      'if another process runs this job (or holds the embedded ledger), wait for it to end instead of stopping',
+    )
+    .action(async (runId: string, options: { report?: string; wait?: boolean }) => {
       await withReportFile(options.report, (report) =>
-        withStoredRunEngine(runId, 'runId', async (engine) => {
-          const summary = await resumeRun(engine.deps, runId);
-          process.exitCode = await finishRunCommand(engine.deps.ledger, summary, report);
-        }),
+        withStoredRunEngine(
+          runId,
+          'runId',
+          async (engine) => {
+            const summary = await resumeRun(engine.deps, runId);
+            process.exitCode = await finishRunCommand(engine.deps.ledger, summary, report);
+          },
+          waitNotice(options.wait),
+        ),
       );
     });
 }

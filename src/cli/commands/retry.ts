@@ -2,14 +2,15 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../errors/evsync-error.js';
 import type { IntentKind } from '../../model/intent.js';
 import { INTENT_KINDS } from '../../model/intent.js';
-import { retryRun } from '../../sync/engine/retry-run.js';
-import { finishRunCommand, withReportFile, withStoredRunEngine } from './run-outcome.js';
+import { retryRun } from '../../sync/runs/retry-run.js';
+import { finishRunCommand, waitNotice, withReportFile, withStoredRunEngine } from './run-outcome.js';
 
 interface RetryCliOptions {
   since?: string;
   kind?: string[];
   clientId?: string[];
   report?: string;
+  wait?: boolean;
 }
 
 export function registerRetryCommand(program: Command): void {
@@ -24,35 +25,26 @@ export function registerRetryCommand(program: Command): void {
     .option('--kind <kind...>', `only these kinds (${INTENT_KINDS.join(', ')})`)
     .option('--client-id <id...>', 'only these client_ids (keys of link intents also work)')
     .option('--report <file>', "also write the new run's results to this file (.csv, or .json)")
+    .option(
+      '--wait',
+      'if another process runs this job (or holds the embedded ledger), wait for it to end instead of stopping',
+    )
     .action(async (runId: string, options: RetryCliOptions) => {
       const filter = parseFilter(options);
       await withReportFile(options.report, (report) =>
-        withStoredRunEngine(runId, 'retryOf', async (engine) => {
-          const summary = await retryRun(engine.deps, runId, filter);
-          if (!summary) {
-            // Rows that failed in the source or the mapping were never planned: retry has
-            // nothing to send for them, and only a fixed source can.
-            // (Such rows are named by their place, so a --client-id filter never matches them.)
-            const unplanned = filter.keys
-              ? 0
-              : (
-                  await engine.deps.ledger.results(runId, {
-                    actions: ['failed'],
-                    ...(filter.kinds ? { kinds: filter.kinds } : {}),
-                    ...(filter.since ? { since: filter.since } : {}),
-                  })
-                ).filter((result) => result.key.startsWith('@')).length;
-            process.stdout.write(
-              `Run ${runId} has no failed intents matching that filter: nothing to retry.\n` +
-                (unplanned === 0
-                  ? ''
-                  : `${unplanned} row(s) failed before anything was sent (the source or the mapping refused them: evsync report ${runId} --status failed). ` +
-                    'Fix them in the source and run the job again: only those rows and what changed are sent.\n'),
-            );
-            return;
-          }
-          process.exitCode = await finishRunCommand(engine.deps.ledger, summary, report);
-        }),
+        withStoredRunEngine(
+          runId,
+          'retryOf',
+          async (engine) => {
+            const outcome = await retryRun(engine.deps, runId, filter);
+            if (!outcome.summary) {
+              process.stdout.write(`${outcome.nothingToRetry}\n`);
+              return;
+            }
+            process.exitCode = await finishRunCommand(engine.deps.ledger, outcome.summary, report);
+          },
+          waitNotice(options.wait),
+        ),
       );
     });
 }

@@ -1,16 +1,16 @@
 import { closeSync, createWriteStream, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import type { Ledger } from '../../ledger/ledger.js';
-import type { RunSummary } from '../../sync/engine/run-summary.js';
-import { formatRunSummary } from '../../sync/engine/run-summary.js';
+import type { RunSummary } from '../../sync/execute/run-summary.js';
+import { formatRunSummary } from '../../sync/execute/run-summary.js';
 import { openReportFile, reportUnwritable } from '../../report/open-report-file.js';
 import { formatForFile, writeReport } from '../../sync/report/write-report.js';
 import { unknownRunError } from '../../ledger/ledger-error.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import { rootLogger } from '../../log/logger.js';
-import { openEngine, type OpenEngine } from '../../sync/engine/open-engine.js';
-import { rateOfRun } from '../../sync/engine/run-rate.js';
-import { stopOnSignals } from '../../sync/engine/stop-on-signals.js';
+import { openEngine, type OpenEngine } from '../../sync/runs/open-engine.js';
+import { rateOfRun } from '../../sync/runs/run-rate.js';
+import { stopOnSignals } from '../../sync/runs/stop-on-signals.js';
 import { EXIT } from '../exit-codes.js';
 
 /** A `--report` file opened before the run; `written` once the run's results are in it. */
@@ -83,6 +83,17 @@ export function announceStop(): void {
 }
 
 /**
+ * What `--wait` tells the person at the terminal while another process holds the job or
+ * the embedded ledger: once, on stderr, then the command waits.
+ */
+export function waitNotice(wait: boolean | undefined): ((holder: string) => void) | undefined {
+  if (wait !== true) return undefined;
+  return (holder) => {
+    process.stderr.write(`evsync: ${holder}; waiting for it to end (--wait; Ctrl-C to give up).\n`);
+  };
+}
+
+/**
  * Opens the ledger, finds a stored run, and gives `work` an engine at that run's rate that
  * stops taking work on SIGINT/SIGTERM; everything is closed afterwards. `resume` and `retry`
  * both act on a stored run this way.
@@ -91,14 +102,27 @@ export async function withStoredRunEngine(
   runId: string,
   logAs: 'runId' | 'retryOf',
   work: (engine: OpenEngine) => Promise<void>,
+  wait?: (holder: string) => void,
 ): Promise<void> {
-  const ledger = await openLedger();
   const signals = stopOnSignals(announceStop);
+  let ledger: Ledger;
+  try {
+    ledger = await openLedger(wait ? { wait, signal: signals.signal } : {});
+  } catch (error) {
+    signals.dispose();
+    throw error;
+  }
   try {
     const run = await ledger.getRun(runId);
     if (!run) throw unknownRunError(runId);
     const logger = rootLogger().child({ job: run.jobName, [logAs]: runId });
-    const engine = await openEngine({ rate: rateOfRun(run), logger, signal: signals.signal, ledger });
+    const engine = await openEngine({
+      rate: rateOfRun(run),
+      logger,
+      signal: signals.signal,
+      ledger,
+      ...(wait ? { wait } : {}),
+    });
     try {
       await work(engine);
     } finally {

@@ -3,17 +3,18 @@ import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { rootLogger } from '../../log/logger.js';
 import { loadJobFile } from '../../sync/job-file.js';
-import { openEngine } from '../../sync/engine/open-engine.js';
-import { runJob } from '../../sync/engine/run-job.js';
-import { stopOnSignals } from '../../sync/engine/stop-on-signals.js';
+import { openEngine } from '../../sync/runs/open-engine.js';
+import { runJob } from '../../sync/runs/run-job.js';
+import { stopOnSignals } from '../../sync/runs/stop-on-signals.js';
 import { formatPlanSummary } from '../../sync/plan/plan-summary.js';
 import { printPlan } from './print-plan.js';
-import { announceStop, finishRunCommand, withReportFile } from './run-outcome.js';
+import { announceStop, finishRunCommand, waitNotice, withReportFile } from './run-outcome.js';
 
 interface RunCliOptions {
   report?: string;
   dryRun?: boolean;
   force?: boolean;
+  wait?: boolean;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -24,6 +25,10 @@ export function registerRunCommand(program: Command): void {
     .option('--report <file>', 'also write every row result to this file (.csv, or .json)')
     .option('--dry-run', 'plan and print what would be sent; send and record nothing')
     .option('--force', "let mirror mode delete more than the job's delete_threshold")
+    .option(
+      '--wait',
+      'if another process runs this job (or holds the embedded ledger), wait for it to end instead of stopping',
+    )
     .action(async (jobPath: string, options: RunCliOptions) => {
       if (options.dryRun && options.report !== undefined) {
         // A report holds the results of a run, and a dry run has none: writing no file (or
@@ -47,7 +52,13 @@ export function registerRunCommand(program: Command): void {
       await withReportFile(options.report, async (report) => {
         const signals = stopOnSignals(announceStop);
         try {
-          const engine = await openEngine({ rate: job.rate, logger, signal: signals.signal });
+          const wait = waitNotice(options.wait);
+          const engine = await openEngine({
+            rate: job.rate,
+            logger,
+            signal: signals.signal,
+            ...(wait ? { wait } : {}),
+          });
           try {
             const summary = await runJob(engine.deps, { job, force: options.force ?? false });
             process.exitCode = await finishRunCommand(engine.deps.ledger, summary, report);

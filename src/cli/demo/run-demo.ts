@@ -9,8 +9,8 @@ import { startSandbox } from '../../sandbox/start-sandbox.js';
 import type { CountersSnapshot } from '../../sandbox/sandbox-counters.js';
 import { loadJobFile } from '../../sync/job-file.js';
 import type { ProgressSink } from '../../sync/progress/progress-sink.js';
-import type { RunSummary } from '../../sync/engine/run-summary.js';
-import { runJob } from '../../sync/engine/run-job.js';
+import type { RunSummary } from '../../sync/execute/run-summary.js';
+import { runJob } from '../../sync/runs/run-job.js';
 
 export interface DemoOptions {
   /**

@@ -14,7 +14,7 @@ export type SpeakerType = z.infer<typeof speakerTypeSchema>;
 export const LOCATION_ITEM_TYPES = ['exhibitor', 'user', 'feature', 'event'] as const;
 export const locationItemTypeSchema = z.enum(LOCATION_ITEM_TYPES);
 
-/** Length limits of spec §8 and DESIGN (client_id), in characters (code points). */
+/** Length limits of spec §8 and docs/design.md (client_id), in characters (code points). */
 export const LENGTH_LIMITS = {
   salutation: 20,
   firstName: 64,

@@ -6,7 +6,7 @@ import { isPositiveIntegerText, quote } from './text-rules.js';
 
 /**
  * The event of a speaker or RSVP request: the `{id}` of the path, or `client_id` standing in
- * for it (DESIGN, "identifying objects"). `pathId` is reported under the name `id`.
+ * for it (docs/design.md, "identifying objects"). `pathId` is reported under the name `id`.
  */
 function checkEventTarget(check: ParamChecker, pathId: string | undefined): void {
   if (pathId !== undefined && pathId !== '') {

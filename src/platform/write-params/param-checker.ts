@@ -184,7 +184,7 @@ export class ParamChecker {
     );
   }
 
-  /** A client_id: at most 64 characters (DESIGN, "client_id on create"). */
+  /** A client_id: at most 64 characters (docs/design.md, "client_id on create"). */
   clientId(name: string): void {
     this.maxChars(name, CLIENT_ID_MAX_CHARS);
   }

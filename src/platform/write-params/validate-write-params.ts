@@ -60,7 +60,7 @@ export interface ValidateWriteParamsOptions {
   pathId?: string;
 }
 
-// Transport params: signing and format, never write params (spec §5, DESIGN).
+// Transport params: signing and format, never write params (spec §5, docs/design.md "response format").
 const TRANSPORT_PARAMS = new Set(['key_id', 'sig', 'format']);
 
 /**

@@ -2,7 +2,7 @@ import type { PlannedIntent } from '../../model/planned-intent.js';
 import { isParentKind } from '../../model/intent.js';
 
 /**
- * The order of a run (DESIGN "Phases"): users, then events (an event may name its speakers
+ * The order of a run (docs/design.md, "The flow of one run"): users, then events (an event may name its speakers
  * by user client_id), then what links them, then
  * mirror-mode deletes in the reverse order so that links go before the objects they name.
  * RSVPs go after whole schedules and their mirror clears: a schedule `PUT` replaces the

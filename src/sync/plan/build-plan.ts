@@ -24,6 +24,8 @@ export interface BuildPlanInput {
   threshold: DeleteThreshold;
   /** Deletes above the threshold go ahead. */
   force: boolean;
+  /** The key of hashes of params with a secret (see `hashIntent`); without it they always differ. */
+  hashKey?: Uint8Array;
 }
 
 /** What the ledger knows that a plan of these intents needs: hashes of their kinds, ids of users and events. */
@@ -55,7 +57,7 @@ export async function buildPlan(
       input.intents.map((intent) => intent.kind),
     ));
   const started = performance.now();
-  const diff = diffIntents(input.intents, state);
+  const diff = diffIntents(input.intents, state, input.hashKey);
   const planMs = performance.now() - started;
   if (ledger.syncedParamNames)
     await addClearedFields({ syncedParamNames: ledger.syncedParamNames.bind(ledger) }, diff.work);

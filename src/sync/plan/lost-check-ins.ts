@@ -16,8 +16,12 @@ export const CHECK_IN_HELD_BACK = CODE.EVSYNC_CHECK_IN_HELD_BACK;
  */
 export const RUNS_SEARCHED = 100;
 
-/** Where a held-back check-in's answer was lost: the run to `evsync retry`, when still searched. */
-export type LostIn = { runId: string } | { runId: undefined };
+/**
+ * Where a held-back check-in's answer was lost: the run to `evsync retry`, when still
+ * searched. `unanswered`: that run had marked it as being sent and had no result for it
+ * when this was read (cut off, or still going); otherwise its result says the answer was lost.
+ */
+export type LostIn = { runId: string; unanswered?: boolean } | { runId: undefined };
 
 /**
  * For each check-in key, whether its newest failure says its answer was lost
@@ -46,12 +50,13 @@ export async function findLostCheckIns(
   if (undecided.size === 0) return lost;
   for (const run of await ledger.listRuns(runsSearched)) {
     if (undecided.size === 0 && seekingOrigin.size === 0) break;
-    const { lostHere, heldHere, refusedHere } = await lossesIn(ledger, run);
-    for (const key of lostHere) {
+    const { lostHere, unansweredHere, heldHere, refusedHere } = await lossesIn(ledger, run);
+    const unanswered = new Set(unansweredHere);
+    for (const key of [...unansweredHere, ...lostHere]) {
       if (run.id === ownRunId) {
         if (undecided.delete(key) || seekingOrigin.delete(key)) lost.delete(key);
       } else if (undecided.delete(key) || seekingOrigin.delete(key)) {
-        lost.set(key, { runId: run.id });
+        lost.set(key, unanswered.has(key) ? { runId: run.id, unanswered: true } : { runId: run.id });
       }
     }
     for (const key of heldHere) {
@@ -73,22 +78,24 @@ export async function findLostCheckIns(
 async function lossesIn(
   ledger: Pick<Ledger, 'results' | 'pendingIntents'>,
   run: RunRecord,
-): Promise<{ lostHere: string[]; heldHere: string[]; refusedHere: string[] }> {
+): Promise<{ lostHere: string[]; unansweredHere: string[]; heldHere: string[]; refusedHere: string[] }> {
   const lostHere: string[] = [];
+  const unansweredHere: string[] = [];
   const heldHere: string[] = [];
   const refusedHere: string[] = [];
   if (run.status !== 'completed') {
     for (const record of await ledger.pendingIntents(run.id, { kinds: ['check_in'], sendStarted: true }))
-      lostHere.push(record.key);
+      unansweredHere.push(record.key);
   }
   // Finished runs without failures have nothing to say (their counts tell).
-  if (run.finishedAt !== null && !run.counts.failed) return { lostHere, heldHere, refusedHere };
+  if (run.finishedAt !== null && !run.counts.failed)
+    return { lostHere, unansweredHere, heldHere, refusedHere };
   for (const failure of await ledger.results(run.id, { kinds: ['check_in'], actions: ['failed'] })) {
     if (failure.errorCode === CHECK_IN_OUTCOME_UNKNOWN) lostHere.push(failure.key);
     else if (failure.errorCode === CHECK_IN_HELD_BACK) heldHere.push(failure.key);
     else refusedHere.push(failure.key);
   }
-  return { lostHere, heldHere, refusedHere };
+  return { lostHere, unansweredHere, heldHere, refusedHere };
 }
 
 /**
@@ -125,10 +132,12 @@ function isCheckInCreate(item: PlannedIntent): boolean {
 }
 
 function heldResult(item: PlannedIntent, lostIn: LostIn): RowResult {
-  const where =
+  const why =
     lostIn.runId === undefined
-      ? `in a run older than the last ${RUNS_SEARCHED} (find it with \`evsync report RUN --status failed\`)`
-      : `in run ${lostIn.runId}`;
+      ? `the answer to this check-in was lost in a run older than the last ${RUNS_SEARCHED} (find it with \`evsync report RUN --status failed\`)`
+      : 'unanswered' in lostIn && lostIn.unanswered === true
+        ? `run ${lostIn.runId} had started sending this check-in and had no answer recorded for it when this run planned (that run was cut off, or was still going)`
+        : `the answer to this check-in was lost in run ${lostIn.runId}`;
   const retry =
     lostIn.runId === undefined
       ? '`evsync retry RUN --client-id <key>`'
@@ -140,7 +149,7 @@ function heldResult(item: PlannedIntent, lostIn: LostIn): RowResult {
     origin: item.origin,
     errorCode: CHECK_IN_HELD_BACK,
     message:
-      `Not sent: the answer to this check-in was lost ${where}, so the platform may have it already and a second POST would be a second check-in. ` +
+      `Not sent: ${why}, so the platform may have it already and a second POST would be a second check-in. ` +
       `Check the platform: if it is missing, send it with ${retry}; if it is there, leave it (it stays held back) or drop the row from the source.`,
     params: item.params,
   };

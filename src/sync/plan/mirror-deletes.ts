@@ -1,5 +1,6 @@
 import type { IntentKind } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
+import { isRowPlaceKey } from '../../model/row-origin.js';
 import type { DeleteThreshold } from '../job-file.js';
 import { allowedDeletes } from '../job-file.js';
 import { DeleteThresholdError } from './delete-threshold-error.js';
@@ -67,9 +68,9 @@ export function failedRowKeys(rowResults: readonly RowResult[]): FailedRowKeys {
   return { kept, unreadable };
 }
 
-/** A failed row named by its place (`@<source>:<row>`, as collecting names rows without a key) and no kept key. */
+/** A failed row named by its place (`rowPlaceKey`: it has no key of its own) and no kept key. */
 export function hasUnreadableKey(row: RowResult): boolean {
-  return row.action === 'failed' && row.keptKeys === undefined && row.key.startsWith('@');
+  return row.action === 'failed' && row.keptKeys === undefined && isRowPlaceKey(row.key);
 }
 
 /**

@@ -19,7 +19,12 @@ export interface IntentDiff {
  * synced hash for its params (hashes are written only after a success), so it is sent again
  * without any special case.
  */
-export function diffIntents(intents: Iterable<Intent>, known: KnownState): IntentDiff {
+export function diffIntents(
+  intents: Iterable<Intent>,
+  known: KnownState,
+  /** The key of hashes of params with a secret: see `hashIntent`. */
+  hashKey?: Uint8Array,
+): IntentDiff {
   const work: PlannedIntent[] = [];
   const unchanged: PlannedIntent[] = [];
   const duplicates: RowResult[] = [];
@@ -37,8 +42,8 @@ export function diffIntents(intents: Iterable<Intent>, known: KnownState): Inten
     firstOrigin.set(`${intent.kind}\u0000${intent.key}`, intent.origin);
 
     const previous = known.hashes.get(intent.kind)?.get(intent.key);
-    const hash = previous === undefined ? undefined : hashIntent(intent.op, intent.params);
-    const planned = plannedIntent(intent, actionFor(intent, previous, hash, known), hash);
+    const hash = previous === undefined ? undefined : hashIntent(intent.op, intent.params, hashKey);
+    const planned = plannedIntent(intent, actionFor(intent, previous, hash, known), hash, hashKey);
     (planned.plannedAction === 'unchanged' ? unchanged : work).push(planned);
   }
   return { work, unchanged, duplicates, seen };
@@ -55,6 +60,7 @@ function plannedIntent(
   intent: Intent,
   plannedAction: PlannedAction,
   hash: string | undefined,
+  hashKey: Uint8Array | undefined,
 ): PlannedIntent {
   return {
     kind: intent.kind,
@@ -65,7 +71,7 @@ function plannedIntent(
     origin: intent.origin,
     dependsOn: intent.dependsOn,
     get hash(): string {
-      return (hash ??= hashIntent(intent.op, intent.params));
+      return (hash ??= hashIntent(intent.op, intent.params, hashKey));
     },
   };
 }

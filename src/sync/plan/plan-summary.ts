@@ -63,7 +63,7 @@ export function summarizePlan(plan: SyncPlan, examplesPerGroup = 3): PlanSummary
   const heldCheckIns = plan.rowResults.filter((row) => row.errorCode === CHECK_IN_HELD_BACK).length;
   if (heldCheckIns > 0) {
     summary.notices.push(
-      `${heldCheckIns} check-in${heldCheckIns === 1 ? ' is' : 's are'} held back: the answer to ${heldCheckIns === 1 ? 'it' : 'them'} was lost in an earlier run, so the platform may have ${heldCheckIns === 1 ? 'it' : 'them'} already. ` +
+      `${heldCheckIns} check-in${heldCheckIns === 1 ? ' is' : 's are'} held back: an earlier run sent ${heldCheckIns === 1 ? 'it' : 'them'} and has no answer recorded (lost, or that run was cut off), so the platform may have ${heldCheckIns === 1 ? 'it' : 'them'} already. ` +
         'Check the platform, then send the missing ones with `evsync retry RUN --client-id KEY…` (each held row names its run).',
     );
   }

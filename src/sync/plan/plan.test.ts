@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Intent, IntentKind } from '../../model/intent.js';
 import { diffIntents } from './plan-intents.js';
-import { hashIntent } from './params-hash.js';
+import { deriveKey } from '../../platform/derive-key.js';
+import { HASH_KEY_PURPOSE, hashIntent } from './params-hash.js';
 import { planMirrorDeletes } from './mirror-deletes.js';
 import { DeleteThresholdError } from './delete-threshold-error.js';
 import type { KnownState } from './sync-plan.js';
@@ -35,6 +36,20 @@ describe('hashIntent', () => {
     // Boundaries between names and values cannot be shifted to collide.
     expect(hashIntent('upsert', { ab: 'c' })).not.toBe(hashIntent('upsert', { a: 'bc' }));
     expect(a).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('keys the hash of params with a secret: the same key matches, another key or none never does', () => {
+    const pw = 'user[svc_auth_attributes][password]';
+    const params = { 'user[first_name]': 'A', [pw]: 'hunter2' };
+    const key = deriveKey('signing-key', HASH_KEY_PURPOSE);
+    const keyed = hashIntent('upsert', params, key);
+    expect(keyed).toMatch(/^k1:[0-9a-f]{8}:[0-9a-f]{64}$/);
+    expect(hashIntent('upsert', params, deriveKey('signing-key', HASH_KEY_PURPOSE))).toBe(keyed);
+    expect(hashIntent('upsert', { ...params, [pw]: 'hunter3' }, key)).not.toBe(keyed);
+    expect(hashIntent('upsert', params, deriveKey('another-key', HASH_KEY_PURPOSE))).not.toBe(keyed);
+    expect(hashIntent('upsert', params)).not.toBe(hashIntent('upsert', params));
+    // Params without a secret hash as before, with or without a key: stored hashes still match.
+    expect(hashIntent('upsert', { x: '1' }, key)).toBe(hashIntent('upsert', { x: '1' }));
   });
 });
 

@@ -24,7 +24,7 @@ export const PROCESSORS: Record<IntentKind, Processor> = {
 
 /**
  * Runs the intent's processor and turns any failure into a `failed` outcome: a row's
- * outcome is a value, never an exception (STYLE 5).
+ * outcome is a value, never an exception (docs/design.md, "The flow of one run").
  */
 export async function processIntent(item: PlannedIntent, context: ProcessorContext): Promise<ProcessOutcome> {
   const counter = new CallCounter();

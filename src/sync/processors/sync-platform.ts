@@ -11,6 +11,12 @@ import type { ListOptions } from '../../platform/paginate.js';
  */
 export interface SyncPlatform {
   readonly vendor: string;
+  /**
+   * A key derived from the signing key for one purpose (`PlatformClient.deriveKey`): the
+   * key of the change hashes of params with a secret. Fakes without it hash such params
+   * to a value that never matches, so they are always sent.
+   */
+  deriveKey?(purpose: string): Buffer;
   readonly users: {
     create(params: FlatParams): Promise<UserCreateResult>;
     update(ref: MemberRef, params: FlatParams): Promise<PlatformUser>;

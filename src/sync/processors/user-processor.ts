@@ -16,7 +16,7 @@ import { clearingNote, isRemoval, retireShared, withoutClientId } from './proces
 const MAX_CREATE_TRIES = 3;
 
 /**
- * Users (spec §4.2 and DESIGN "Rules of the platform"):
+ * Users (spec §4.2 and docs/design.md, "Rules of the platform"):
  * - create → 200 `created`; 203 → the details were ignored, so PUT them (minus any
  *   password, rule 5) → `attached`;
  * - 422 "already taken", or a create whose answer was lost → look the user up by e-mail
@@ -90,7 +90,7 @@ async function createUser(
 /**
  * A user found by e-mail was made by someone else (or by a create whose answer was lost):
  * the row's client_id goes with the update, which adds it to the user (a client_id beside
- * an id in the path is one more client id, DESIGN conventions), so that the speaker links,
+ * an id in the path is one more client id, docs/design.md, "our conventions"), so that the speaker links,
  * schedules and RSVPs that name the user by this key find it.
  */
 async function updateFound(

@@ -1,18 +1,20 @@
 import { EventEmitter } from 'node:events';
+import pLimit, { type LimitFunction } from 'p-limit';
 import type { QueueEventMap, QueueOptions, QueueStats, WorkHandler, WorkQueue } from './work-queue.js';
 import { QueueClosedError } from './work-queue.js';
 
 /**
- * The embedded queue: in process, at most `concurrency` handlers at once, in enqueue order.
- * No Redis needed; the ledger alone makes an interrupted run resumable.
+ * The embedded queue: in process, at most `concurrency` handlers at once (bounded by
+ * p-limit), in enqueue order. No Redis needed; the ledger alone makes an interrupted run
+ * resumable.
  */
 export class InlineQueue<W, R> implements WorkQueue<W, R> {
   readonly adapter = 'inline';
   private readonly handler: WorkHandler<W, R>;
-  private readonly concurrency: number;
+  private readonly limit: LimitFunction;
   private readonly emitter = new EventEmitter();
-  private waiting: W[] = [];
-  private head = 0;
+  /** Items accepted and neither handled nor dropped yet: waiting or active. */
+  private outstanding = 0;
   private active = 0;
   private completed = 0;
   private failed = 0;
@@ -25,7 +27,7 @@ export class InlineQueue<W, R> implements WorkQueue<W, R> {
       throw new RangeError(`queue concurrency must be a whole number ≥ 1 (got ${concurrency})`);
     }
     this.handler = options.handler;
-    this.concurrency = concurrency;
+    this.limit = pLimit(concurrency);
     this.emitter.setMaxListeners(0);
   }
 
@@ -35,27 +37,29 @@ export class InlineQueue<W, R> implements WorkQueue<W, R> {
 
   enqueue(items: readonly W[]): Promise<void> {
     if (this.isClosed) return Promise.reject(new QueueClosedError());
-    for (const item of items) this.waiting.push(item);
-    this.pump();
+    this.outstanding += items.length;
+    // The limiter's promises are not awaited: `run` settles every item itself, never throws.
+    for (const item of items) void this.limit(() => this.run(item));
     return Promise.resolve();
   }
 
   drain(): Promise<void> {
-    if (this.isIdle()) return Promise.resolve();
+    if (this.outstanding === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   async close(): Promise<void> {
     this.isClosed = true;
     // Work not started is dropped here; the ledger still lists it as pending.
-    this.waiting = this.waiting.slice(this.head, this.head);
-    this.head = 0;
+    this.outstanding -= this.limit.pendingCount;
+    this.limit.clearQueue();
+    this.wakeIfIdle();
     await this.drain();
   }
 
   stats(): QueueStats {
     return {
-      waiting: this.waiting.length - this.head,
+      waiting: this.outstanding - this.active,
       active: this.active,
       completed: this.completed,
       failed: this.failed,
@@ -71,26 +75,10 @@ export class InlineQueue<W, R> implements WorkQueue<W, R> {
     return () => this.emitter.off(event, untyped);
   }
 
-  private isIdle(): boolean {
-    return this.active === 0 && (this.isClosed || this.head >= this.waiting.length);
-  }
-
-  private pump(): void {
-    while (!this.isClosed && this.active < this.concurrency && this.head < this.waiting.length) {
-      const item = this.waiting[this.head] as W;
-      this.head += 1;
-      this.active += 1;
-      void this.run(item);
-    }
-    // Reclaim the consumed prefix now and then so a long run does not hold every item.
-    if (this.head > 1024 && this.head * 2 > this.waiting.length) {
-      this.waiting = this.waiting.slice(this.head);
-      this.head = 0;
-    }
-    if (this.isIdle()) this.settleIdle();
-  }
-
   private async run(item: W): Promise<void> {
+    // The limiter may hand out an item in the same turn as `close()`: it is dropped too.
+    if (this.isClosed) return this.settle();
+    this.active += 1;
     let outcome: { ok: true; result: R } | { ok: false; error: unknown };
     try {
       outcome = { ok: true, result: await this.handler(item) };
@@ -105,10 +93,17 @@ export class InlineQueue<W, R> implements WorkQueue<W, R> {
       this.failed += 1;
       this.emitter.emit('failed', item, outcome.error);
     }
-    this.pump();
+    this.settle();
   }
 
-  private settleIdle(): void {
+  /** One item is done with (handled or dropped). */
+  private settle(): void {
+    this.outstanding -= 1;
+    this.wakeIfIdle();
+  }
+
+  private wakeIfIdle(): void {
+    if (this.outstanding > 0) return;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     this.emitter.emit('drained');

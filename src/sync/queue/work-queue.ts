@@ -1,7 +1,7 @@
 /**
- * The queue carries planned work to the processors (DESIGN "Queue"). Two adapters sit
- * behind this one interface: the in-process inline queue (embedded default) and BullMQ on
- * Redis. Nothing above it knows which one runs; both pass `queue-conformance.ts`.
+ * The queue carries planned work to the processors (docs/design.md, "The flow of one run").
+ * The engine sees only this interface; the inline queue is its adapter, and an adapter
+ * must pass `test/helpers/queue-conformance.ts`.
  *
  * The queue is transport only: the ledger decides what is still to do, so work that a
  * closed or crashed queue never started is found again by `evsync resume`.
@@ -25,7 +25,7 @@ export interface QueueStats {
 }
 
 export interface WorkQueue<W, R> {
-  /** `inline` or `bullmq`. */
+  /** The adapter's name, e.g. `inline`. */
   readonly adapter: string;
   /** Adds work; resolves once it is accepted (not processed). Rejects after `close()`. */
   enqueue(items: readonly W[]): Promise<void>;

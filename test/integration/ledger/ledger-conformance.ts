@@ -102,6 +102,64 @@ export function describeLedgerConformance(
         await releaseOther();
       });
 
+      it('lets one holder lock a job at a time, naming the run it works on to the others; --wait waits', async () => {
+        const l = context.ledger();
+        const job = `locked-${Date.now()}`;
+        const lock = await l.lockJob(job);
+        const run = await l.createRun({ jobName: job, mode: 'upsert' });
+        await lock.holding(run.id);
+        await expect(l.lockJob(job)).rejects.toMatchObject({
+          code: 'EVSYNC_JOB_BUSY',
+          message: expect.stringMatching(
+            new RegExp(
+              `^Job "${job}" is already being run by run ${run.id} \\(process ${process.pid} on .*--wait.*kill ${process.pid}`,
+            ),
+          ),
+        });
+        const other = await l.lockJob(`${job}-other`);
+        await other.release();
+        if (context.fixture().sharedAccess) {
+          const second = await context.fixture().openLedger();
+          try {
+            await expect(second.lockJob(job)).rejects.toMatchObject({ code: 'EVSYNC_JOB_BUSY' });
+          } finally {
+            await second.close();
+          }
+        }
+        const told: string[] = [];
+        const waited = l.lockJob(job, { wait: (holder) => told.push(holder) });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(told).toHaveLength(1);
+        expect(told[0]).toMatch(
+          new RegExp(`^job "${job}" is being run by run ${run.id} \\(process ${process.pid} on `),
+        );
+        const stop = new AbortController();
+        const givenUp = l.lockJob(job, { wait: () => undefined, signal: stop.signal });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        stop.abort();
+        await expect(givenUp).rejects.toMatchObject({
+          code: 'EVSYNC_JOB_BUSY',
+          message: expect.stringContaining(`Stopped while waiting for job "${job}"`),
+        });
+        await lock.release();
+        await (await waited).release();
+      });
+
+      it('orders runs by creation, not by start time: runs created in one instant keep their order', async () => {
+        const l = context.ledger();
+        const job = `ordered-${Date.now()}`;
+        const first = await l.createRun({ jobName: job, mode: 'upsert' });
+        const second = await l.createRun({ jobName: job, mode: 'upsert' });
+        expect(second.seq).toBeGreaterThan(first.seq);
+        await l.recordResults([{ runId: second.id, kind: 'user', key: `${job}-k`, action: 'created' }]);
+        await l.recordResults([{ runId: first.id, kind: 'user', key: `${job}-j`, action: 'created' }]);
+        // handledLater of the first sees the second's key, never the other way round.
+        expect([...(await l.handledLater(first.id))]).toEqual([`user\u0000${job}-k`]);
+        expect([...(await l.handledLater(second.id))]).toEqual([]);
+        const newest = await l.listRuns(2);
+        expect(newest.map((r) => r.id)).toEqual([second.id, first.id]);
+      });
+
       it('finishes a run with counts computed from its results, or with the counts given', async () => {
         const l = context.ledger();
         const run = await l.createRun({ jobName: 'counts', mode: 'upsert' });

@@ -57,6 +57,29 @@ export function describeResultConformance(context: ConformanceContext): void {
       expect(next.map((p) => p.key)).toEqual(['p-3']);
     });
 
+    it('stores text PostgreSQL cannot hold (NUL, lone surrogates) with U+FFFD instead of failing the batch', async () => {
+      const l = context.ledger();
+      const run = await l.createRun({ jobName: 'unstorable', mode: 'upsert' });
+      await l.recordPlannedIntents(run.id, [
+        planned('nul-1', { params: { 'user[last_name]': 'Mül\u0000ler', 'user[bio]': 'half \ud800 pair' } }),
+        planned('nul-2'),
+      ]);
+      await l.recordResults([
+        { runId: run.id, kind: 'user', key: 'nul-1', action: 'failed', errorMessage: 'echo: a\u0000b' },
+        { runId: run.id, kind: 'user', key: 'nul-2', action: 'created', platformId: 9 },
+      ]);
+      const [stored] = await l.plannedByResult(run.id, { actions: ['failed'] });
+      expect(stored?.params).toMatchObject({
+        'user[last_name]': 'Mül\uFFFDler',
+        'user[bio]': 'half \uFFFD pair',
+      });
+      const results = await l.results(run.id);
+      expect(results.map((r) => [r.key, r.action, r.errorMessage])).toEqual([
+        ['nul-1', 'failed', 'echo: a\uFFFDb'],
+        ['nul-2', 'created', null],
+      ]);
+    });
+
     it('marks planned intents as being sent: pending work shows the first mark, other intents none', async () => {
       const l = context.ledger();
       const run = await l.createRun({ jobName: 'marks', mode: 'upsert' });

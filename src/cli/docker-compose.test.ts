@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { buildProgram } from '../../src/cli/main.js';
-import { platformEnvSchema } from '../../src/config/env-config.js';
+import { buildProgram } from './main.js';
+import { platformEnvSchema } from '../config/env-config.js';
 
 // No Docker engine runs here, so the compose file is checked for what can be checked:
 // its services, and that every evsync command, flag, variable and file it names is real.

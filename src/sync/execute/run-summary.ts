@@ -2,6 +2,7 @@ import { type ActionCounts, type RunResultCounts, RESULT_ACTIONS } from '../../m
 import type { RunRecord } from '../../model/run-record.js';
 import { INTENT_KINDS } from '../../model/intent.js';
 import type { PlanSummary } from '../plan/plan-summary.js';
+import { withoutFullStop } from './execute-plan.js';
 
 /** How a run ended, for the CLI and the tests. */
 export interface RunSummary {
@@ -11,6 +12,8 @@ export interface RunSummary {
   totals: ActionCounts;
   stopped?: 'interrupted' | 'aborted';
   reason?: string;
+  /** What to do next when it is not `evsync resume RUN` (see `ExecuteResult.nextStep`). */
+  nextStep?: string;
   plan?: PlanSummary;
 }
 
@@ -50,7 +53,7 @@ export function formatRunSummary(summary: RunSummary): string {
   if (summary.stopped)
     out.push(
       '',
-      `Stopped early: ${summary.reason ?? summary.stopped}. Finish it with: evsync resume ${run.id}`,
+      `Stopped early: ${withoutFullStop(summary.reason ?? summary.stopped)}. ${summary.nextStep ?? `Finish it with: evsync resume ${run.id}`}`,
     );
   if (failed > 0) {
     out.push(

@@ -6,7 +6,7 @@ import type { JobFile } from '../job-file.js';
 import type { ProgressSink } from '../progress/progress-sink.js';
 import { LogProgress } from '../progress/log-progress.js';
 import { TtyProgress } from '../progress/tty-progress.js';
-import type { EngineDeps } from './engine-deps.js';
+import type { EngineDeps } from '../execute/engine-deps.js';
 
 export interface OpenEngineOptions {
   rate: JobFile['rate'];
@@ -17,6 +17,11 @@ export interface OpenEngineOptions {
   /** A ledger to use instead of the one the environment names. */
   ledger?: Ledger;
   progress?: ProgressSink;
+  /**
+   * Wait for a ledger or a job another process holds instead of failing (`--wait`):
+   * called once with who holds it. See `OpenLedgerOptions.wait`, `EngineDeps.waitForJob`.
+   */
+  wait?: (holder: string) => void;
 }
 
 export interface OpenEngine {
@@ -38,7 +43,11 @@ export async function openEngine(options: OpenEngineOptions): Promise<OpenEngine
     });
   let ledger: Ledger;
   try {
-    ledger = options.ledger ?? (await openLedger());
+    ledger =
+      options.ledger ??
+      (await openLedger(
+        options.wait ? { wait: options.wait, ...(options.signal ? { signal: options.signal } : {}) } : {},
+      ));
   } catch (error) {
     if (!options.client) await client.close();
     throw error;
@@ -51,6 +60,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<OpenEngine
       logger: options.logger,
       progress: options.progress ?? defaultProgress(options.logger),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.wait ? { waitForJob: options.wait } : {}),
     },
     close: async () => {
       if (!options.client) await client.close();

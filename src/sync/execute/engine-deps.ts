@@ -20,6 +20,11 @@ export interface EngineDeps {
   queueFactory?: QueueFactory;
   /** @defaultValue batches of 1,000 results, flushed at least every second */
   resultWriter?: ResultWriterOptions;
+  /**
+   * When another process runs the job (its lock is held), wait for it, calling this once
+   * with who holds it; without it, the run fails with `EVSYNC_JOB_BUSY`.
+   */
+  waitForJob?: (holder: string) => void;
   /** See `ExecuteOptions.platformDownLimit`. */
   platformDownLimit?: number;
 }

@@ -1,18 +1,20 @@
+import type { JobLock } from '../../ledger/ledger.js';
 import type { LoadedJob } from '../job-file.js';
 import { buildPlan, loadKnownState } from '../plan/build-plan.js';
 import { DeleteThresholdError } from '../plan/delete-threshold-error.js';
+import { HASH_KEY_PURPOSE } from '../plan/params-hash.js';
 import { describeThreshold } from '../plan/mirror-deletes.js';
 import type { PlanSummary } from '../plan/plan-summary.js';
 import { summarizePlan } from '../plan/plan-summary.js';
 import type { SyncPlan } from '../plan/sync-plan.js';
-import type { CollectedIntents } from './collect-intents.js';
-import { collectIntents } from './collect-intents.js';
-import type { EngineDeps } from './engine-deps.js';
-import { executeAndFinish } from './execute-and-finish.js';
-import { rowResult } from './intent-result.js';
-import { recordPlanInOrder } from './plan-recorder.js';
-import { whileClaimed } from './run-claim.js';
-import type { RunSummary } from './run-summary.js';
+import type { CollectedIntents } from '../collect/collect-intents.js';
+import { collectIntents } from '../collect/collect-intents.js';
+import type { EngineDeps } from '../execute/engine-deps.js';
+import { executeAndFinish } from '../execute/execute-and-finish.js';
+import { rowResult } from '../execute/intent-result.js';
+import { recordPlanInOrder } from '../execute/plan-recorder.js';
+import { whileClaimed, whileJobLocked } from './run-claim.js';
+import type { RunSummary } from '../execute/run-summary.js';
 
 export interface RunJobOptions {
   job: LoadedJob;
@@ -29,7 +31,11 @@ export interface PlannedJob {
 
 /** Reads the sources and plans against the ledger, without sending or recording anything. */
 export async function planJob(
-  deps: Pick<EngineDeps, 'ledger' | 'logger'> & { vendor: string },
+  deps: Pick<EngineDeps, 'ledger' | 'logger'> & {
+    vendor: string;
+    /** See `BuildPlanInput.hashKey`. */
+    hashKey?: Uint8Array | undefined;
+  },
   options: RunJobOptions,
 ): Promise<PlannedJob> {
   const collected =
@@ -51,6 +57,7 @@ export async function planJob(
       mode: options.job.mode,
       threshold: options.job.delete_threshold,
       force: options.force ?? false,
+      ...(deps.hashKey ? { hashKey: deps.hashKey } : {}),
     },
     known,
   );
@@ -59,9 +66,14 @@ export async function planJob(
 
 /**
  * One run of a job: plan, record the plan (so that a `kill -9` loses nothing), send what
- * changed phase by phase, record a result for every intent.
+ * changed phase by phase, record a result for every intent. The job's lock is held from
+ * before the plan reads the ledger to the end: see `whileJobLocked`.
  */
 export async function runJob(deps: EngineDeps, options: RunJobOptions): Promise<RunSummary> {
+  return whileJobLocked(deps, options.job.name, (lock) => runLocked(deps, options, lock));
+}
+
+async function runLocked(deps: EngineDeps, options: RunJobOptions, lock: JobLock): Promise<RunSummary> {
   const { ledger, logger } = deps;
   const { job } = options;
   const runOptions = {
@@ -72,7 +84,10 @@ export async function runJob(deps: EngineDeps, options: RunJobOptions): Promise<
   };
   let planned: PlannedJob;
   try {
-    planned = await planJob({ ...deps, vendor: deps.platform.vendor }, options);
+    planned = await planJob(
+      { ...deps, vendor: deps.platform.vendor, hashKey: deps.platform.deriveKey?.(HASH_KEY_PURPOSE) },
+      options,
+    );
   } catch (error) {
     if (error instanceof DeleteThresholdError) {
       // Shown in `evsync runs` so that a nightly abort is visible, with nothing sent.
@@ -93,6 +108,7 @@ export async function runJob(deps: EngineDeps, options: RunJobOptions): Promise<
     mode: job.mode,
     options: { ...runOptions, planned: plannedCount },
   });
+  await lock.holding(run.id);
   logger?.info(
     {
       // No `job`: the command's logger has it bound already, and pino would write it twice.

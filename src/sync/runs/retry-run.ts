@@ -1,16 +1,19 @@
 import { unknownRunError } from '../../ledger/ledger-error.js';
 import { isParentKind, type IntentKind } from '../../model/intent.js';
 import type { PlannedIntentRecord } from '../../model/planned-intent.js';
+import { isRowPlaceKey } from '../../model/row-origin.js';
 import type { RunRecord } from '../../model/run-record.js';
+import type { Ledger } from '../../ledger/ledger.js';
 import { PARENT_MISSING } from '../phases/dependency-gate.js';
 import { guardCheckIns } from '../plan/lost-check-ins.js';
-import type { EngineDeps } from './engine-deps.js';
-import { executeAndFinish } from './execute-and-finish.js';
+import type { EngineDeps } from '../execute/engine-deps.js';
+import { executeAndFinish } from '../execute/execute-and-finish.js';
 import { leaveHandledLater } from './handled-later.js';
-import { rowResult } from './intent-result.js';
+import { rowResult } from '../execute/intent-result.js';
 import { restoreIntents } from './restore-params.js';
-import { whileClaimed } from './run-claim.js';
-import type { RunSummary } from './run-summary.js';
+import type { JobLock } from '../../ledger/ledger.js';
+import { whileClaimed, whileJobLocked } from './run-claim.js';
+import type { RunSummary } from '../execute/run-summary.js';
 
 export interface RetryFilter {
   /** Only intents that failed at or after this time. */
@@ -19,6 +22,9 @@ export interface RetryFilter {
   /** Keys (client_ids for users and events). */
   keys?: string[];
 }
+
+/** The new run, or why there was nothing to retry (a sentence or two for the operator). */
+export type RetryOutcome = { summary: RunSummary } | { summary?: undefined; nothingToRetry: string };
 
 /**
  * Re-sends the intents that failed in a run, with the dependents skipped because of them,
@@ -30,17 +36,45 @@ export async function retryRun(
   deps: EngineDeps,
   runId: string,
   filter: RetryFilter = {},
-): Promise<RunSummary | undefined> {
+): Promise<RetryOutcome> {
   const { ledger } = deps;
   const base = await ledger.getRun(runId);
   if (!base) throw unknownRunError(runId);
-  return whileClaimed(ledger, runId, () => retryClaimed(deps, base, filter));
+  const summary = await whileJobLocked(deps, base.jobName, (lock) =>
+    whileClaimed(ledger, runId, () => retryClaimed(deps, base, filter, lock)),
+  );
+  return summary ? { summary } : { nothingToRetry: await whyNothingToRetry(ledger, runId, filter) };
+}
+
+/**
+ * Rows that failed in the source or the mapping were never planned: retry has nothing to
+ * send for them, and only a fixed source can. They are named by their place, so a key
+ * filter never matches them.
+ */
+async function whyNothingToRetry(ledger: Ledger, runId: string, filter: RetryFilter): Promise<string> {
+  const unplanned = filter.keys?.length
+    ? 0
+    : (
+        await ledger.results(runId, {
+          actions: ['failed'],
+          ...(filter.kinds?.length ? { kinds: filter.kinds } : {}),
+          ...(filter.since ? { since: filter.since } : {}),
+        })
+      ).filter((result) => isRowPlaceKey(result.key)).length;
+  return (
+    `Run ${runId} has no failed intents matching that filter: nothing to retry.` +
+    (unplanned === 0
+      ? ''
+      : `\n${unplanned} row(s) failed before anything was sent (the source or the mapping refused them: evsync report ${runId} --status failed). ` +
+        'Fix them in the source and run the job again: only those rows and what changed are sent.')
+  );
 }
 
 async function retryClaimed(
   deps: EngineDeps,
   base: RunRecord,
   filter: RetryFilter,
+  lock: JobLock,
 ): Promise<RunSummary | undefined> {
   const { ledger } = deps;
   const runId = base.id;
@@ -65,6 +99,7 @@ async function retryClaimed(
       filter: { since: filter.since?.toISOString(), kinds: filter.kinds, keys: filter.keys },
     },
   });
+  await lock.holding(run.id);
   return whileClaimed(ledger, run.id, async () => {
     await ledger.recordPlannedIntents(run.id, work);
     const preResults = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InlineQueue, createInlineQueue } from '../../src/sync/queue/inline-queue.js';
-import { describeQueueConformance } from './queue-conformance.js';
+import { InlineQueue, createInlineQueue } from './inline-queue.js';
+import { describeQueueConformance } from '../../../test/helpers/queue-conformance.js';
 
 describeQueueConformance('inline', (options) => Promise.resolve(createInlineQueue(options)));
 

@@ -6,16 +6,16 @@ import { isParentKind, PARENT_KINDS } from '../../model/intent.js';
 import { PARENT_MISSING } from '../phases/dependency-gate.js';
 import { guardCheckIns } from '../plan/lost-check-ins.js';
 import { CHECK_IN_OUTCOME_UNKNOWN } from '../processors/check-in-processor.js';
-import type { EngineDeps } from './engine-deps.js';
-import type { RunWork } from './execute-and-finish.js';
-import { executeAndFinish } from './execute-and-finish.js';
-import { isSuccess, rowResult } from './intent-result.js';
-import { PLATFORM_DOWN_CODES } from './platform-down.js';
+import type { EngineDeps } from '../execute/engine-deps.js';
+import type { RunWork } from '../execute/execute-and-finish.js';
+import { executeAndFinish } from '../execute/execute-and-finish.js';
+import { isSuccess, rowResult } from '../execute/intent-result.js';
+import { PLATFORM_DOWN_CODES } from '../execute/platform-down.js';
 import { leaveHandledLater } from './handled-later.js';
 import { restoreIntents } from './restore-params.js';
-import { whileClaimed } from './run-claim.js';
-import type { RunSummary } from './run-summary.js';
-import { totalsOf } from './run-summary.js';
+import { whileClaimed, whileJobLocked } from './run-claim.js';
+import type { RunSummary } from '../execute/run-summary.js';
+import { totalsOf } from '../execute/run-summary.js';
 
 /**
  * Finishes a run that was interrupted, aborted or killed: every planned intent without a
@@ -26,13 +26,17 @@ import { totalsOf } from './run-summary.js';
  * run (a retry, the job's next run) has posted since is not posted again.
  */
 export async function resumeRun(deps: EngineDeps, runId: string): Promise<RunSummary> {
-  if (!(await deps.ledger.getRun(runId))) throw unknownRunError(runId);
-  return whileClaimed(deps.ledger, runId, async () => {
-    // Read again once claimed: the run may have ended between the first read and the claim.
-    const run = await deps.ledger.getRun(runId);
-    if (!run) throw unknownRunError(runId);
-    return resumeClaimed(deps, run);
-  });
+  const stored = await deps.ledger.getRun(runId);
+  if (!stored) throw unknownRunError(runId);
+  return whileJobLocked(deps, stored.jobName, (lock) =>
+    whileClaimed(deps.ledger, runId, async () => {
+      // Read again once claimed: the run may have ended between the first read and the claim.
+      const run = await deps.ledger.getRun(runId);
+      if (!run) throw unknownRunError(runId);
+      await lock.holding(runId);
+      return resumeClaimed(deps, run);
+    }),
+  );
 }
 
 async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSummary> {
@@ -101,10 +105,15 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
   // chunk of the plan is recorded); the rest was never sent and only a new run plans it.
   const reason =
     `the run was stopped while its plan was being recorded: ${cut.recorded} of ${cut.planned} intents ` +
-    `were recorded, and those are finished now; the other ${cut.planned - cut.recorded} were never sent. ` +
-    'Run the job again to send them (nothing is sent twice).';
+    `were recorded, and those are finished now; the other ${cut.planned - cut.recorded} were never sent`;
   deps.logger?.warn(cut, 'resumed run had a plan cut short');
-  return { ...summary, run: await ledger.finishRun(runId, 'aborted'), stopped: 'aborted', reason };
+  return {
+    ...summary,
+    run: await ledger.finishRun(runId, 'aborted'),
+    stopped: 'aborted',
+    reason,
+    nextStep: 'Run the job again to send them (nothing is sent twice).',
+  };
 }
 
 /**

@@ -7,7 +7,7 @@ export type QueueFactory = <W, R>(options: QueueOptions<W, R>) => Promise<WorkQu
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * What every queue adapter must do, run against each of them (inline now, BullMQ next):
+ * What every queue adapter must do, run against each of them:
  * the engine relies on exactly these properties and nothing else.
  */
 export function describeQueueConformance(adapter: string, makeQueue: QueueFactory): void {

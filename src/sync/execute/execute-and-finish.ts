@@ -49,6 +49,7 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
   const writer = ledger.resultWriter(deps.resultWriter ?? { batchSize: 1000, flushIntervalMs: 1000 });
   let stopped: RunSummary['stopped'];
   let reason: string | undefined;
+  let nextStep: string | undefined;
   try {
     for (const result of input.preResults ?? []) await writer.write(result);
     for (const item of input.unchanged) {
@@ -76,6 +77,7 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
     });
     stopped = outcome.stopped;
     reason = outcome.reason;
+    nextStep = outcome.nextStep;
   } finally {
     deps.progress?.close();
     await writer.close();
@@ -89,6 +91,7 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
     totals: totalsOf(counts),
     ...(stopped ? { stopped } : {}),
     ...(reason ? { reason } : {}),
+    ...(nextStep ? { nextStep } : {}),
   };
 }
 

@@ -5,10 +5,11 @@ import type { RunRecord } from '../../model/run-record.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import type { Intent } from '../../model/intent.js';
 import { loadJobFile } from '../job-file.js';
-import { hashIntent } from '../plan/params-hash.js';
+import { redactParams } from '../../log/redaction.js';
+import { fingerprintOf, HASH_KEY_PURPOSE, hashIntent, keyFingerprint } from '../plan/params-hash.js';
 import type { RowResult } from '../plan/sync-plan.js';
-import { collectIntents } from './collect-intents.js';
-import type { EngineDeps } from './engine-deps.js';
+import { collectIntents } from '../collect/collect-intents.js';
+import type { EngineDeps } from '../execute/engine-deps.js';
 
 export const SECRET_NOT_RESTORED = CODE.EVSYNC_SECRET_NOT_RESTORED;
 
@@ -40,10 +41,11 @@ export async function restoreIntents(
   if (secret.length === 0) return { items, unsendable: [] };
 
   const source = await readSourceAgain(deps, run);
+  const hashKey = deps.platform.deriveKey?.(HASH_KEY_PURPOSE);
   const unsendable: RowResult[] = [];
   for (const record of secret) {
     const fresh = 'intents' in source ? source.intents.get(idOf(record)) : undefined;
-    if (fresh !== undefined && hashIntent(fresh.op, fresh.params) === record.hash) {
+    if (fresh !== undefined && asPlanned(fresh, record, hashKey)) {
       // The fields the plan clears (empty params, plan/cleared-fields.ts) are not the source's.
       items.set(record, { ...plannedOf(record), params: { ...clearedOf(record.params), ...fresh.params } });
       continue;
@@ -67,6 +69,24 @@ export async function restoreIntents(
     });
   }
   return { items, unsendable };
+}
+
+/**
+ * Whether the source's row is still the one the run planned. By its hash; but a plan made
+ * under another signing key (a run that failed with a wrong key, resumed with the right
+ * one) keyed its hash differently: then the row is compared without its secrets, as the
+ * ledger stored it, and its secret is taken as the source has it now.
+ */
+function asPlanned(fresh: Intent, record: PlannedIntentRecord, hashKey: Uint8Array | undefined): boolean {
+  if (hashIntent(fresh.op, fresh.params, hashKey) === record.hash) return true;
+  const plannedUnder = fingerprintOf(record.hash);
+  if (hashKey === undefined || plannedUnder === undefined || plannedUnder === keyFingerprint(hashKey))
+    return false;
+  if (fresh.op !== record.op) return false;
+  const now = redactParams(fresh.params);
+  const then = record.params;
+  const names = Object.keys(now);
+  return names.length === Object.keys(then).length && names.every((name) => now[name] === then[name]);
 }
 
 function plannedOf(record: PlannedIntentRecord): PlannedIntent {

@@ -1,5 +1,6 @@
 import { CODE } from '../../errors/codes.js';
 import type { Intent } from '../../model/intent.js';
+import { rowPlaceKey } from '../../model/row-origin.js';
 import { loadMapping } from '../../mapping/load-mapping.js';
 import type { LoadedMapping } from '../../mapping/loaded-mapping.js';
 import { mapSource } from '../../mapping/map-source.js';
@@ -75,8 +76,7 @@ function resultsOf(
   drop: (replaced: { kind: Intent['kind']; key: string }, source: string) => void,
 ): RowResult[] {
   const kind = mapping.kinds[0] ?? 'user';
-  // Rows that never became an intent have no key of their own: name them by where they are.
-  const rowKey = `@${item.origin.source}:${item.origin.row}`;
+  const rowKey = rowPlaceKey(item.origin);
   switch (item.type) {
     case 'intents':
       item.intents.forEach(accept);

@@ -49,7 +49,21 @@ export interface ExecuteResult {
   /** Why the run stopped early, if it did. */
   stopped: 'interrupted' | 'aborted' | undefined;
   reason?: string;
+  /** What to do instead of `evsync resume` when a resume cannot finish what stopped the run. */
+  nextStep?: string;
   processed: number;
+}
+
+/**
+ * A resume sends only what the plan recorded, so it cannot send what a plan that failed to
+ * be recorded left out: the next run of the job plans it again (nothing is sent twice).
+ */
+export const PLAN_NOT_RECORDED_STEP =
+  'Fix the cause, then run the job again: it sends what this run did not, and nothing twice (a resume finishes only the part of the plan that was recorded).';
+
+/** `text` without the full stop it may end with, to sit inside a sentence. */
+export function withoutFullStop(text: string): string {
+  return text.trimEnd().replace(/\.+$/, '');
 }
 
 /** The outcome of an intent left unsent because its plan was not recorded: no result is written. */
@@ -69,6 +83,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
   const makeQueue = options.queueFactory ?? createInlineQueue;
   const streak = new PlatformDownStreak(options.platformDownLimit ?? Math.max(10, options.concurrency * 2));
   let abortReason: string | undefined;
+  let nextStep: string | undefined;
   let processed = 0;
   let current: WorkQueue<PlannedIntent, ProcessOutcome> | undefined;
 
@@ -82,7 +97,10 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
       const handle = async (item: PlannedIntent): Promise<ProcessOutcome> => {
         const unrecorded = options.recorded ? await options.recorded(item) : undefined;
         if (unrecorded !== undefined) {
-          abortReason ??= `the run's plan could not be recorded in the ledger, so nothing more was sent (${messageOf(unrecorded)})`;
+          if (abortReason === undefined) {
+            abortReason = `the run's plan could not be recorded in the ledger (${withoutFullStop(messageOf(unrecorded))}), so nothing more was sent`;
+            nextStep = PLAN_NOT_RECORDED_STEP;
+          }
           stop();
           return NOT_SENT;
         }
@@ -116,7 +134,8 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
   } finally {
     options.signal?.removeEventListener('abort', stop);
   }
-  if (abortReason) return { stopped: 'aborted', reason: abortReason, processed };
+  if (abortReason)
+    return { stopped: 'aborted', reason: abortReason, ...(nextStep ? { nextStep } : {}), processed };
   if (options.signal?.aborted) return { stopped: 'interrupted', reason: 'stopped by a signal', processed };
   return { stopped: undefined, processed };
 }
