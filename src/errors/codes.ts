@@ -189,16 +189,23 @@ export const ERROR_CATALOG = {
     action: 'Export it again, or check the file.',
     retry: 'permanent',
   },
+  SCHEDULE_EMPTY_FILE: {
+    layer: 'sources',
+    meaning: 'The schedule export is empty (nothing, or only blank lines).',
+    action: 'Export the schedule again, or check the path.',
+    retry: 'permanent',
+  },
   SCHEDULE_INVALID_XML: {
     layer: 'sources',
-    meaning: 'The schedule export is not well-formed XML; the message names the line.',
-    action: 'Export it again, or fix the XML at that line.',
+    meaning:
+      'The schedule export is not well-formed XML; the message names the line, or says the file is cut short (an interrupted download) with the elements left open.',
+    action: 'Download or export it again, or fix the XML at that line.',
     retry: 'permanent',
   },
   SCHEDULE_UNEXPECTED_SHAPE: {
     layer: 'sources',
     meaning:
-      'The schedule export is not of the expected format; the first problems are listed with their paths.',
+      'The schedule export is not of the expected format (for c3voc JSON: neither format 1, days with rooms, nor format 2, events); the first problems are listed with their paths.',
     action: 'Check that `--format` (or the job’s source) names the export this file is.',
     retry: 'permanent',
   },
@@ -206,6 +213,13 @@ export const ERROR_CATALOG = {
     layer: 'sources',
     meaning: 'A session time has no UTC offset and the export names no time zone.',
     action: 'Set `timezone:` in the source to an IANA zone such as Europe/Berlin.',
+    retry: 'permanent',
+  },
+  SCHEDULE_SESSION_TIME_MISSING: {
+    layer: 'sources',
+    meaning:
+      'A session of the export has no start time, or no duration that can be read; the message names its id and title. The session and its speaker links are left out.',
+    action: 'Give the session its time in the schedule tool and export again.',
     retry: 'permanent',
   },
   SCHEDULE_BAD_TIME: {

@@ -22,6 +22,7 @@ export const SIMPLE_TRANSFORMS = [
   'strip_excel',
   'text_to_xhtml',
   'html_to_xhtml',
+  'markdown_to_xhtml',
   'to_xhtml',
   'country_code',
   'first_name',

@@ -15,6 +15,7 @@ import {
 import { ValidationReport } from '../../mapping/validate/validation-report.js';
 import { openSource } from '../../sources/open-source.js';
 import { sourceConfigSchema } from '../../sources/source-config.js';
+import { rootLogger } from '../../log/logger.js';
 import { redactUrl } from '../../log/redaction.js';
 import { loadJobFile } from '../../sync/job-file.js';
 import { EXIT } from '../exit-codes.js';
@@ -94,7 +95,7 @@ function validationSteps(jobPath: string | undefined, options: ValidateCliOption
     const job = loadJobFile(jobPath);
     return job.steps.map((step) => ({
       mapping: step.mapping,
-      source: openSource(step.source, { baseDir: job.baseDir }),
+      source: openSource(step.source, { baseDir: job.baseDir, logger: rootLogger() }),
       baseDir: job.baseDir,
     }));
   }
@@ -130,7 +131,7 @@ function validationSteps(jobPath: string | undefined, options: ValidateCliOption
   return [
     {
       mapping: options.mapping,
-      source: openSource(config, { baseDir: process.cwd() }),
+      source: openSource(config, { baseDir: process.cwd(), logger: rootLogger() }),
       baseDir: process.cwd(),
     },
   ];

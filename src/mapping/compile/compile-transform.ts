@@ -3,6 +3,7 @@ import type { RawRecord } from '../../sources/source-row.js';
 import type { TransformSpec } from '../mapping-file-schema.js';
 import { containsHtml, quote } from '../../platform/write-params/text-rules.js';
 import { htmlToXhtml } from '../transforms/html-to-xhtml.js';
+import { markdownToXhtml } from '../transforms/markdown-to-xhtml.js';
 import { parseDateTime } from '../transforms/parse-date-time.js';
 import {
   collapseSpaces,
@@ -38,6 +39,7 @@ const TEXT_TRANSFORMS: Record<Exclude<TransformSpec, object>, TextTransform> = {
   strip_excel: stripExcelGuards,
   text_to_xhtml: textToXhtml,
   html_to_xhtml: htmlToXhtml,
+  markdown_to_xhtml: markdownToXhtml,
   to_xhtml: (text) => (containsHtml(text) ? htmlToXhtml(text) : textToXhtml(text)),
   country_code: (text) => (text === '' ? text : toCountryCode(text)),
   first_name: (text) => splitFullName(text).first,

@@ -82,6 +82,12 @@ const KEPT: Record<string, readonly string[]> = {
   caption: [],
 };
 const VOID = new Set(['br', 'hr', 'img']);
+
+/** Whether the cleaner knows `name` (keeps it, or drops it with its content). */
+export function isKnownHtmlElement(name: string): boolean {
+  const lower = name.toLowerCase();
+  return KEPT[lower] !== undefined || DROPPED.has(lower);
+}
 const URL_ATTRIBUTES = new Set(['href', 'src', 'cite']);
 const COMMON_ATTRIBUTES = ['lang', 'dir'];
 

@@ -1,17 +1,19 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { CODE } from '../../errors/codes.js';
-import { SourceError } from '../source-error.js';
+import { XMLParser } from 'fast-xml-parser';
+import { checkWellFormedXml, decodeXmlReferences } from './xml-text.js';
 
 const LISTS = new Set(['day', 'room', 'event', 'person', 'link']);
 
+// Entities are decoded by decodeXmlReferences, once, on every text and attribute: the
+// parser's own decoding leaves character references (`&#228;`) as they are written.
 const parser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: '',
   textNodeName: '#text',
+  cdataPropName: '#cdata',
   parseTagValue: false,
   parseAttributeValue: false,
   trimValues: true,
-  processEntities: true,
+  processEntities: false,
   isArray: (name) => LISTS.has(name),
 });
 
@@ -20,39 +22,77 @@ type XmlNode = Record<string, unknown>;
 const asNode = (value: unknown): XmlNode =>
   typeof value === 'object' && value !== null ? (value as XmlNode) : {};
 const asList = (value: unknown): XmlNode[] => (Array.isArray(value) ? value.map(asNode) : []);
-/** An element's text, whether the parser gave a string or an object with attributes. */
+/** An attribute's value, decoded. */
+const attribute = (node: XmlNode, name: string): string | undefined => {
+  const value = node[name];
+  return typeof value === 'string' ? decodeXmlReferences(value) : undefined;
+};
+/** An element's text, decoded, whether the parser gave a string or an object (attributes, CDATA). */
 const textOf = (value: unknown): string | undefined => {
-  if (typeof value === 'string') return value;
-  const inner = asNode(value)['#text'];
-  return typeof inner === 'string' ? inner : undefined;
+  if (typeof value === 'string') return decodeXmlReferences(dedentContinuation(value));
+  const node = asNode(value);
+  const text =
+    typeof node['#text'] === 'string' ? decodeXmlReferences(dedentContinuation(node['#text'])) : undefined;
+  const cdata = node['#cdata'];
+  const cdataText = Array.isArray(cdata) ? cdata.join('') : typeof cdata === 'string' ? cdata : undefined;
+  return text === undefined && cdataText === undefined ? undefined : `${text ?? ''}${cdataText ?? ''}`;
 };
 
 /**
+ * Some exporters pretty-print text content too: every line after the first of a
+ * description is indented like the XML around it (the 38C3 hub export indents them by 20
+ * spaces), which Markdown would read as a code block. The indentation all those lines
+ * share is the printer's, not the author's, and is removed.
+ */
+export function dedentContinuation(text: string): string {
+  if (!text.includes('\n')) return text;
+  const [first = '', ...rest] = text.split('\n');
+  let common = Infinity;
+  for (const line of rest) {
+    if (line.trim() === '') continue;
+    common = Math.min(common, /^[ \t]*/.exec(line)![0].length);
+  }
+  if (common === Infinity || common === 0) return text;
+  return [first, ...rest.map((line) => line.slice(Math.min(common, /^[ \t]*/.exec(line)![0].length)))].join(
+    '\n',
+  );
+}
+
+/**
  * frab's schedule XML turned into the c3voc JSON shape (same fields, same nesting), so one
- * converter serves both exports.
+ * converter serves both exports. Each event carries `source_line`, the line of its
+ * `<event>` tag, for messages.
  */
 export function frabXmlToC3voc(xml: string, where: string): unknown {
-  const valid = XMLValidator.validate(xml);
-  if (valid !== true) {
-    throw new SourceError(`${where} is not well-formed XML (line ${valid.err.line}): ${valid.err.msg}`, {
-      code: CODE.SCHEDULE_INVALID_XML,
-    });
-  }
+  checkWellFormedXml(xml, where);
   const root = asNode(asNode(parser.parse(xml)).schedule);
   const conference = asNode(root.conference);
+  const events: Record<string, unknown>[] = [];
   const days = asList(root.day).map((day) => {
     const rooms: Record<string, unknown[]> = {};
     for (const room of asList(day.room)) {
-      const name = typeof room.name === 'string' ? room.name : '';
-      rooms[name] = [...(rooms[name] ?? []), ...asList(room.event).map(toEvent)];
+      const name = attribute(room, 'name') ?? '';
+      const list = asList(room.event).map(toEvent);
+      events.push(...list);
+      rooms[name] = [...(rooms[name] ?? []), ...list];
     }
-    return { date: day.date, rooms };
+    return {
+      date: attribute(day, 'date'),
+      day_start: attribute(day, 'start'),
+      day_end: attribute(day, 'end'),
+      rooms,
+    };
   });
+  // Document order is parse order for events under day/room; any other count means an
+  // event somewhere else, and then no line is given rather than a wrong one.
+  const lines = eventTagLines(xml);
+  if (lines.length === events.length) events.forEach((event, index) => (event.source_line = lines[index]));
   return {
     schedule: {
       conference: {
         title: textOf(conference.title),
         time_zone_name: textOf(conference.time_zone_name),
+        day_change: textOf(conference.day_change),
         days,
       },
     },
@@ -74,13 +114,28 @@ function toEvent(event: XmlNode): Record<string, unknown> {
     'description',
     'url',
   ];
-  const copy: Record<string, unknown> = { id: event.id, guid: event.guid };
+  const copy: Record<string, unknown> = { id: attribute(event, 'id'), guid: attribute(event, 'guid') };
   for (const field of fields) copy[field] = textOf(event[field]);
   copy.persons = asList(asNode(event.persons).person).map((person) => ({
-    id: person.id,
-    guid: person.guid,
-    code: person.code,
+    id: attribute(person, 'id'),
+    guid: attribute(person, 'guid'),
+    code: attribute(person, 'code'),
     public_name: textOf(person),
   }));
   return copy;
+}
+
+/** The 1-based line of every `<event>` start tag, in document order (comments and CDATA skipped). */
+function eventTagLines(xml: string): number[] {
+  const lines: number[] = [];
+  let line = 1;
+  let counted = 0;
+  for (const match of xml.matchAll(/<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<event[\s>/]/g)) {
+    if (!match[0].startsWith('<event')) continue;
+    for (let at = xml.indexOf('\n', counted); at !== -1 && at < match.index; at = xml.indexOf('\n', at + 1))
+      line++;
+    counted = match.index;
+    lines.push(line);
+  }
+  return lines;
 }

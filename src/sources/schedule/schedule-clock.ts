@@ -21,16 +21,20 @@ export interface ResolvedTime {
 }
 
 /**
- * Turns an export's times into ISO 8601 with an offset. A written offset always wins; a time
- * without one is read in the `timezone:` setting, else in the zone the export declares.
- * A declared zone that disagrees with the written offsets is counted, for a note.
+ * Turns an export's times into ISO 8601 with an offset, written in the conference's zone:
+ * the `timezone:` setting, else the zone the export declares. A time without an offset is
+ * wall-clock time in that zone. A time with one names its instant, which is then written
+ * in that zone (exports often write UTC, `+00:00`, for a conference in Kolkata or Berlin;
+ * the platform shows the wall time it is sent). Only a declared zone that disagrees with
+ * a written offset other than UTC gives way (the pretalx demo declares `UTC` and writes
+ * `+01:00`): the written offset is kept, and counted for a note (docs/sources.md, Times).
  */
 export class ScheduleClock {
   readonly zone: string | undefined;
-  /** Times whose written offset differs from the declared zone's offset at that instant. */
+  /** Times whose written offset (not UTC) differs from the declared zone's offset at that instant. */
   disagreements = 0;
   usedZone = false;
-  private readonly declared: string | undefined;
+  private readonly setting: string | undefined;
 
   constructor(
     private readonly where: string,
@@ -40,7 +44,7 @@ export class ScheduleClock {
     if (setting !== undefined) checkTimeZone(setting, `${where}: timezone:`);
     const declaredValid =
       declared !== undefined && declared.trim() !== '' && isZone(declared) ? declared : undefined;
-    this.declared = declaredValid;
+    this.setting = setting;
     this.zone = setting ?? declaredValid;
   }
 
@@ -50,9 +54,15 @@ export class ScheduleClock {
     if (written !== undefined) {
       const epochMs = Date.parse(trimmed.replace(' ', 'T'));
       if (Number.isNaN(epochMs)) throw this.badTime(trimmed, what);
-      if (this.declared !== undefined && offsetMinutesAt(this.declared, epochMs) !== written)
+      const zoneOffset = this.zone === undefined ? undefined : offsetMinutesAt(this.zone, epochMs);
+      if (zoneOffset === undefined || zoneOffset === written)
+        return { iso: formatWithOffset(epochMs, written), epochMs, zoned: false };
+      if (written !== 0 && this.setting === undefined) {
         this.disagreements += 1;
-      return { iso: formatWithOffset(epochMs, written), epochMs, zoned: false };
+        return { iso: formatWithOffset(epochMs, written), epochMs, zoned: false };
+      }
+      this.usedZone = true;
+      return { iso: formatWithOffset(epochMs, zoneOffset), epochMs, zoned: true };
     }
     // A time that is not ISO 8601 at all is that session's problem, whatever the zone.
     if (!LOCAL_ISO.test(trimmed)) throw this.badTime(trimmed, what);
@@ -67,6 +77,22 @@ export class ScheduleClock {
     if (epochMs === undefined) throw this.badTime(trimmed, what);
     this.usedZone = true;
     return { iso: formatInZone(epochMs, this.zone), epochMs, zoned: true };
+  }
+
+  /**
+   * The instant a time names, or undefined when it cannot be read: for bounds such as a
+   * day's start, which place sessions but are not sent, so they are neither counted nor
+   * anybody's problem.
+   */
+  instantOf(text: string | null | undefined): number | undefined {
+    const trimmed = (text ?? '').trim();
+    if (trimmed === '') return undefined;
+    if (writtenOffsetMinutes(trimmed) !== undefined) {
+      const epochMs = Date.parse(trimmed.replace(' ', 'T'));
+      return Number.isNaN(epochMs) ? undefined : epochMs;
+    }
+    if (!LOCAL_ISO.test(trimmed) || this.zone === undefined) return undefined;
+    return instantInZone(trimmed, this.zone);
   }
 
   /** The end of a session that lasts `minutes` from `start`, in the same zone or offset. */

@@ -102,18 +102,29 @@ export interface ScheduleRecordProblem {
   problem: { code: ErrorCode; message: string };
 }
 
+/** A record or a problem, with the line of the export it comes from when the reader knows it. */
+export interface LocatedScheduleItem {
+  item:
+    | ScheduleRecord<'session'>
+    | ScheduleRecord<'speaker'>
+    | ScheduleRecord<'speaker_link'>
+    | ScheduleRecordProblem;
+  line?: number | undefined;
+}
+
 /**
  * The problem of a session whose time cannot be read, or rethrows: anything else is the
  * whole file's problem. Its speaker links are left out with it (their session is missing).
  */
-export function sessionProblem(error: unknown, links: number): ScheduleRecordProblem {
+export function sessionProblem(error: unknown, links: number, title = ''): ScheduleRecordProblem {
   if (!(error instanceof BadScheduleTime)) throw error;
   const left =
     links === 0 ? 'the session is left out' : `the session and its ${links} speaker link(s) are left out`;
+  const named = title === '' ? '' : ` (session "${title}")`;
   return {
     problem: {
       code: error.code,
-      message: `${error.what} "${error.text}" is not an ISO 8601 date and time (like 2026-06-01T09:30:00, with or without an offset): ${left}; fix the time in the export`,
+      message: `${error.what} "${error.text}"${named} is not an ISO 8601 date and time (like 2026-06-01T09:30:00, with or without an offset): ${left}; fix the time in the export`,
     },
   };
 }

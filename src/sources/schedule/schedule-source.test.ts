@@ -1,10 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createScheduleSource, type ScheduleSourceOptions } from './schedule-source.js';
 import { SCHEDULE_RECORD_COLUMNS } from './schedule-records.js';
 import { createLogger } from '../../log/logger.js';
+import type { SourceItem } from '../source-row.js';
 
 const SHARED = '/work/shared/fixtures';
 const OURS = join(import.meta.dirname, '../../../test/fixtures/sources');
@@ -155,7 +156,7 @@ describe('sessionize', () => {
         origin: { source: 'All.json', row: 2 },
         code: 'SCHEDULE_BAD_TIME',
         message:
-          'session 2 startsAt "01/06/2026 10:00" is not an ISO 8601 date and time (like 2026-06-01T09:30:00, with or without an offset): the session and its 1 speaker link(s) are left out; fix the time in the export',
+          'session 2 startsAt "01/06/2026 10:00" (session "Talk 2") is not an ISO 8601 date and time (like 2026-06-01T09:30:00, with or without an offset): the session and its 1 speaker link(s) are left out; fix the time in the export',
       },
     ]);
     const values = items.flatMap((item) => (item.ok ? [item.values as Values] : []));
@@ -277,5 +278,273 @@ describe('wrong exports', () => {
       code: 'SCHEDULE_INVALID_XML',
       message: expect.stringMatching(/\(line \d+\)/),
     });
+  });
+});
+
+const MAPPING_FIXTURES = join(import.meta.dirname, '../../../test/fixtures/mappings');
+const EXCERPT_38C3 = join(MAPPING_FIXTURES, 'frab-38c3-excerpt.xml');
+
+/** Every item of a source (rows and row problems), and the warnings it logged. */
+async function read(
+  options: Omit<ScheduleSourceOptions, 'display'> & { display?: string },
+): Promise<{ items: SourceItem[]; warnings: string[] }> {
+  const warnings: string[] = [];
+  const logger = createLogger(
+    { level: 'warn' },
+    { write: (line: string) => void warnings.push((JSON.parse(line) as { msg: string }).msg) },
+  );
+  const items: SourceItem[] = [];
+  for await (const item of createScheduleSource({ display: 'test', logger, ...options }).rows())
+    items.push(item);
+  return { items, warnings };
+}
+const valuesOf = (items: SourceItem[]): Values[] =>
+  items.flatMap((item) => (item.ok ? [item.values as Values] : []));
+
+function writeTemp(name: string, text: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'evsync-schedule-')), name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** A frab XML schedule of one day and one room with these `<event>` elements. */
+function frabXml(events: string, { zone = 'Europe/Berlin', day = '' } = {}): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<schedule>
+  <conference><title>T&#252;bix</title><time_zone_name>${zone}</time_zone_name></conference>
+  <day index="1" date="2026-03-28"${day}>
+    <room name="Gro&#223;er Saal">
+${events}
+    </room>
+  </day>
+</schedule>
+`;
+}
+
+describe('frab XML from real exports', () => {
+  it('decodes character references and entities in every field, text and attributes', async () => {
+    const path = writeTemp(
+      'refs.xml',
+      frabXml(`      <event id="1" guid="g-1">
+        <date>2026-03-28T10:00:00+01:00</date><start>10:00</start><duration>00:30</duration>
+        <title>Caf&#233; &amp; &#x263A;</title>
+        <description>Line one&#13;
+Line &#x1F600; &amp;#228; &lt;b&gt;</description>
+        <persons><person id="5">J&#xFC;rgen M&#252;ller</person></persons>
+      </event>`),
+    );
+    const values = valuesOf((await read({ format: 'frab', path })).items);
+    expect(ofType(values, 'session')[0]).toMatchObject({
+      title: 'Café & ☺',
+      description: 'Line one\nLine 😀 &#228; <b>',
+      room: 'Großer Saal',
+    });
+    expect(ofType(values, 'speaker')[0]).toMatchObject({ full_name: 'Jürgen Müller', last_name: 'Müller' });
+  });
+
+  it('places sessions without per-session dates by the day change, as the dated export does', async () => {
+    const xml = readFileSync(EXCERPT_38C3, 'utf8');
+    const dated = ofType(valuesOf((await read({ format: 'frab', path: EXCERPT_38C3 })).items), 'session');
+    const undatedPath = writeTemp('undated.xml', xml.replace(/\s*<date>[^<]*<\/date>/g, ''));
+    const undated = await read({ format: 'frab', path: undatedPath });
+    const sessions = ofType(valuesOf(undated.items), 'session');
+    expect(sessions.map((s) => [s.id, s.start, s.end])).toEqual(dated.map((s) => [s.id, s.start, s.end]));
+    // 00:15 on the list of 27 December is the night after it, not the morning before.
+    expect(sessions.find((s) => s.id === '248')).toMatchObject({
+      start: '2024-12-28T00:15:00+01:00',
+      end: '2024-12-28T00:55:00+01:00',
+    });
+    expect(undated.warnings).toEqual([]);
+  });
+
+  it('keeps a time before the day starts on its date when the next date is past the day too', async () => {
+    const xml = frabXml(
+      ['10:00', '23:00', '01:30']
+        .map(
+          (time, index) =>
+            `      <event id="${index + 1}"><start>${time}</start><duration>00:30</duration><title>T${index + 1}</title></event>`,
+        )
+        .join('\n'),
+      { day: ' start="2026-03-28T10:30:00+01:00" end="2026-03-29T04:00:00+01:00"' },
+    );
+    const { items, warnings } = await read({ format: 'frab', path: writeTemp('early.xml', xml) });
+    expect(ofType(valuesOf(items), 'session').map((s) => s.start)).toEqual([
+      '2026-03-28T10:00:00+01:00',
+      '2026-03-28T23:00:00+01:00',
+      '2026-03-29T01:30:00+01:00',
+    ]);
+    expect(warnings).toEqual([
+      '1 session(s) start outside the conference day they are listed under: check their date and start in the export',
+    ]);
+  });
+
+  it('uses the conference day_change when days give no start', async () => {
+    const xml = frabXml(
+      ['23:30', '01:30']
+        .map(
+          (time, index) =>
+            `      <event id="${index + 1}"><start>${time}</start><duration>01:00</duration><title>Night ${index + 1}</title></event>`,
+        )
+        .join('\n'),
+    ).replace('</time_zone_name>', '</time_zone_name><day_change>04:00</day_change>');
+    const sessions = ofType(
+      valuesOf((await read({ format: 'frab', path: writeTemp('dc.xml', xml) })).items),
+      'session',
+    );
+    expect(sessions.map((s) => s.start)).toEqual(['2026-03-28T23:30:00+01:00', '2026-03-29T01:30:00+01:00']);
+  });
+
+  it('warns, naming them, for sessions that start outside the day they are listed under', async () => {
+    const xml = readFileSync(EXCERPT_38C3, 'utf8').replace(
+      '<date>2024-12-27T23:15:00+01:00</date>',
+      '<date>2024-12-29T23:15:00+01:00</date>',
+    );
+    const { items, warnings } = await read({ format: 'frab', path: writeTemp('moved.xml', xml) });
+    expect(ofType(valuesOf(items), 'session')).toHaveLength(8);
+    expect(warnings).toEqual([
+      '1 session(s) start outside the conference day they are listed under: check their date and start in the export',
+    ]);
+  });
+
+  it('writes UTC times of a conference in Asia/Kolkata in its zone, as the same instants', async () => {
+    const path = writeTemp(
+      'kolkata.xml',
+      frabXml(
+        `      <event id="1"><date>2026-03-28T04:30:00+00:00</date><start>04:30</start><duration>01:00</duration><title>Keynote</title></event>
+      <event id="2"><date>2026-03-28T11:00:00Z</date><start>11:00</start><duration>00:45</duration><title>Panel</title></event>`,
+        { zone: 'Asia/Kolkata' },
+      ),
+    );
+    const { items, warnings } = await read({ format: 'frab', path });
+    expect(ofType(valuesOf(items), 'session').map((s) => [s.start, s.end, s.timezone])).toEqual([
+      ['2026-03-28T10:00:00+05:30', '2026-03-28T11:00:00+05:30', 'Asia/Kolkata'],
+      ['2026-03-28T16:30:00+05:30', '2026-03-28T17:15:00+05:30', 'Asia/Kolkata'],
+    ]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('names the session, its title and its line when it has no start', async () => {
+    const xml =
+      frabXml(`      <event id="1"><date>2026-03-28T10:00:00+01:00</date><duration>00:30</duration><title>Fine</title></event>
+      <event id="56">
+        <duration>00:30</duration>
+        <title>Lost &amp; found</title>
+        <persons><person id="9">Ada Lovelace</person></persons>
+      </event>
+      <event id="57"><date>2026-03-28T11:00:00+01:00</date><duration>half an hour</duration><title>Vague</title></event>`);
+    const path = writeTemp('nostart.xml', xml);
+    const lineOf = (tag: string): number => xml.slice(0, xml.indexOf(tag)).split('\n').length;
+    const { items } = await read({ format: 'frab', path, display: 'nostart.xml' });
+    expect(items.filter((item) => !item.ok)).toEqual([
+      {
+        ok: false,
+        origin: { source: 'nostart.xml', row: 2, line: lineOf('<event id="56">') },
+        code: 'SCHEDULE_SESSION_TIME_MISSING',
+        message:
+          'session 56 "Lost & found" has no start time (a date and time, or the day\'s date and a start): it and its 1 speaker link(s) are left out; add its time in the export',
+      },
+      {
+        ok: false,
+        origin: { source: 'nostart.xml', row: 3, line: lineOf('<event id="57">') },
+        code: 'SCHEDULE_SESSION_TIME_MISSING',
+        message:
+          'session 57 "Vague" has a duration "half an hour" that is not hh:mm or minutes: it is left out; add its time in the export',
+      },
+    ]);
+    expect(ofType(valuesOf(items), 'speaker_link')).toEqual([]);
+  });
+
+  it('says an empty .xml file is empty, whatever the format', async () => {
+    const path = writeTemp('schedule.xml', '\n  \n');
+    for (const format of ['frab', 'pretalx', 'sessionize'] as const) {
+      await expect(read({ format, path, display: 'schedule.xml' })).rejects.toMatchObject({
+        code: 'SCHEDULE_EMPTY_FILE',
+        message: `${format} schedule schedule.xml is empty: export the schedule again, or check the path`,
+      });
+    }
+  });
+
+  it('reads a .xml file as XML even when it does not start with a tag', async () => {
+    const path = writeTemp('schedule.xml', 'Service Unavailable\n');
+    await expect(read({ format: 'frab', path })).rejects.toMatchObject({ code: 'SCHEDULE_INVALID_XML' });
+  });
+
+  it('says a truncated XML file is cut short, at its real last line', async () => {
+    const xml = readFileSync(EXCERPT_38C3, 'utf8');
+    const cut = xml.slice(0, xml.indexOf('We will look at'));
+    await expect(
+      read({ format: 'frab', path: writeTemp('cut.xml', cut), display: 'cut.xml' }),
+    ).rejects.toMatchObject({
+      code: 'SCHEDULE_INVALID_XML',
+      message: expect.stringMatching(
+        new RegExp(
+          `^frab schedule cut.xml is cut short: it ends at line ${cut.trimEnd().split('\n').length} inside <schedule>`,
+        ),
+      ),
+    });
+  });
+});
+
+describe('c3voc schedule format 2 (schedule.events)', () => {
+  const HUB = join(MAPPING_FIXTURES, 'c3voc-hub-38c3-v2.json');
+
+  it('reads the hub example: sessions, people with their biographies, links with roles', async () => {
+    const { items, warnings } = await read({ format: 'pretalx', path: HUB });
+    const values = valuesOf(items);
+    expectColumns(values);
+    expect(ofType(values, 'session').map((s) => [s.id, s.title, s.start, s.end, s.room, s.track])).toEqual([
+      [
+        '270fa44c-821a-577f-8ca3-33e8d4a8c2a7',
+        '38C3: Opening Ceremony',
+        '2024-12-27T10:30:00+01:00',
+        '2024-12-27T11:00:00+01:00',
+        'Saal 1',
+        'CCC',
+      ],
+      [
+        'b1740c2f-0c44-5f1b-89ed-456a9eecf0b8',
+        'A Competitive Time-Trial AI for Need for Speed:',
+        '2024-12-28T00:15:00+01:00',
+        '2024-12-28T00:55:00+01:00',
+        'Saal ZIGZAG',
+        'Hardware & Making',
+      ],
+    ]);
+    expect(ofType(values, 'speaker')).toHaveLength(4);
+    expect(ofType(values, 'speaker').find((s) => s.full_name === 'Aline Blankertz')).toMatchObject({
+      id: '721a267b-b09d-5422-8221-4f9a71cfc727',
+      bio: expect.stringContaining('angewandte Ökonomin'),
+      photo_url: expect.stringContaining('/media/avatars/'),
+    });
+    expect(ofType(values, 'speaker_link')).toHaveLength(4);
+    expect(warnings).toEqual([]);
+  });
+
+  it('warns when an export has no sessions at all', async () => {
+    const hub = JSON.parse(readFileSync(HUB, 'utf8')) as { schedule: { events: unknown[] } };
+    hub.schedule.events = [];
+    const { items, warnings } = await read({
+      format: 'pretalx',
+      path: writeTemp('empty.json', JSON.stringify(hub)),
+      display: 'empty.json',
+    });
+    expect(items).toEqual([]);
+    expect(warnings).toEqual([
+      'pretalx schedule empty.json has no sessions at all: nothing will be synced from it; check that it is the published schedule (not a draft or an empty day list)',
+    ]);
+  });
+
+  it('refuses a shape it does not know instead of reading 0 sessions', async () => {
+    const hub = JSON.parse(readFileSync(HUB, 'utf8')) as { schedule: { events?: unknown[] } };
+    delete hub.schedule.events;
+    await expect(
+      read({ format: 'pretalx', path: writeTemp('days-only.json', JSON.stringify(hub)) }),
+    ).rejects.toMatchObject({
+      code: 'SCHEDULE_UNEXPECTED_SHAPE',
+      message: expect.stringContaining('format 2'),
+    });
+    await expect(
+      read({ format: 'frab', path: writeTemp('bare.json', '{"schedule":{"conference":{"title":"x"}}}') }),
+    ).rejects.toMatchObject({ code: 'SCHEDULE_UNEXPECTED_SHAPE' });
   });
 });

@@ -6,7 +6,7 @@ import { c3vocRecords, c3vocScheduleSchema } from './c3voc-records.js';
 import { frabXmlToC3voc } from './frab-xml.js';
 import { parseScheduleJson, readScheduleText, type ScheduleInput } from './read-schedule-input.js';
 import { ScheduleClock } from './schedule-clock.js';
-import { isRecordProblem } from './schedule-records.js';
+import { isRecordProblem, type LocatedScheduleItem } from './schedule-records.js';
 import { sessionizeAllSchema, sessionizeRecords } from './sessionize-records.js';
 import type { z } from 'zod';
 
@@ -19,10 +19,14 @@ export interface ScheduleSourceOptions extends ScheduleInput {
   logger?: Logger;
 }
 
+/** How many examples a warning names. */
+const EXAMPLES = 3;
+
 /**
- * A Sessionize `All` export, a pretalx/frab c3voc JSON schedule, or a frab XML schedule as
- * flat `session`, `speaker` and `speaker_link` records (see SCHEDULE_RECORD_COLUMNS).
- * `pretalx` reads XML too when the file starts with `<`.
+ * A Sessionize `All` export, a pretalx/frab c3voc JSON schedule (format 1 or 2), or a frab
+ * XML schedule as flat `session`, `speaker` and `speaker_link` records (see
+ * SCHEDULE_RECORD_COLUMNS). `pretalx` and `frab` read XML when the file is named `.xml`
+ * or starts with `<`, JSON otherwise.
  */
 export function createScheduleSource(options: ScheduleSourceOptions): Source {
   return {
@@ -34,7 +38,12 @@ export function createScheduleSource(options: ScheduleSourceOptions): Source {
 async function* readSchedule(options: ScheduleSourceOptions): AsyncGenerator<SourceItem> {
   const where = `${options.format} schedule ${options.display}`;
   const text = await readScheduleText(options);
-  let records;
+  if (text.trim() === '') {
+    throw new SourceError(`${where} is empty: export the schedule again, or check the path`, {
+      code: CODE.SCHEDULE_EMPTY_FILE,
+    });
+  }
+  let items: LocatedScheduleItem[];
   let clock: ScheduleClock;
   if (options.format === 'sessionize') {
     const all = validate(
@@ -44,11 +53,9 @@ async function* readSchedule(options: ScheduleSourceOptions): AsyncGenerator<Sou
       'give the "All" export (API v2 …/view/All), not Sessions or Speakers',
     );
     clock = new ScheduleClock(where, options.timezone, undefined);
-    records = sessionizeRecords(all, clock);
+    items = sessionizeRecords(all, clock).map((item) => ({ item }));
   } else {
-    const raw = text.trimStart().startsWith('<')
-      ? frabXmlToC3voc(text, where)
-      : parseScheduleJson(text, where);
+    const raw = isXml(options, text) ? frabXmlToC3voc(text, where) : parseScheduleJson(text, where);
     const schedule = validate(
       c3vocScheduleSchema,
       raw,
@@ -60,7 +67,15 @@ async function* readSchedule(options: ScheduleSourceOptions): AsyncGenerator<Sou
       options.timezone,
       schedule.schedule.conference.time_zone_name ?? undefined,
     );
-    records = c3vocRecords(schedule, clock);
+    const read = c3vocRecords(schedule, clock, where);
+    items = read.items;
+    const outside = read.notes.outsideDay;
+    if (outside.length > 0) {
+      options.logger?.warn(
+        { source: options.display, sessions: outside.length, examples: outside.slice(0, EXAMPLES) },
+        `${outside.length} session(s) start outside the conference day they are listed under: check their date and start in the export`,
+      );
+    }
   }
   if (clock.disagreements > 0) {
     options.logger?.warn(
@@ -68,14 +83,26 @@ async function* readSchedule(options: ScheduleSourceOptions): AsyncGenerator<Sou
       'the export declares a time zone that disagrees with the offsets written in its times: the written offsets were used',
     );
   }
-  let row = 0;
-  for (const record of records) {
-    row += 1;
-    const origin = { source: options.display, row };
-    yield isRecordProblem(record)
-      ? { ok: false, origin, ...record.problem }
-      : { ok: true, origin, values: record };
+  const sessions = items.filter(({ item }) => isRecordProblem(item) || item.record_type === 'session').length;
+  if (sessions === 0) {
+    options.logger?.warn(
+      { source: options.display },
+      `${where} has no sessions at all: nothing will be synced from it; check that it is the published schedule (not a draft or an empty day list)`,
+    );
   }
+  let row = 0;
+  for (const { item, line } of items) {
+    row += 1;
+    const origin =
+      line === undefined ? { source: options.display, row } : { source: options.display, row, line };
+    yield isRecordProblem(item) ? { ok: false, origin, ...item.problem } : { ok: true, origin, values: item };
+  }
+}
+
+/** `.xml` by name, else by the first character (pretalx serves both from one URL pattern). */
+function isXml(input: ScheduleInput, text: string): boolean {
+  const name = (input.path ?? input.url ?? '').replace(/[?#].*$/, '').toLowerCase();
+  return name.endsWith('.xml') || text.trimStart().startsWith('<');
 }
 
 function validate<T extends z.ZodType>(schema: T, value: unknown, where: string, hint: string): z.infer<T> {

@@ -121,7 +121,7 @@ export function sessionizeRecords(
       end = session.endsAt ? clock.resolve(session.endsAt, `session ${sessionId} endsAt`) : undefined;
     } catch (error) {
       leftOut.add(sessionId);
-      return sessionProblem(error, (session.speakers ?? []).length);
+      return sessionProblem(error, (session.speakers ?? []).length, normalizeText(session.title));
     }
     const columns: Record<string, string[]> = { track: [], level: [], language: [], format: [], tags: [] };
     for (const item of session.categoryItems ?? []) {

@@ -24,8 +24,16 @@ const SAMPLES: Record<string, Array<{ kind: string; file: string }>> = {
     { kind: 'csv', file: 'eventbrite-uk.csv' },
   ],
   sessionize: [{ kind: 'sessionize', file: 'sessionize-all.json' }],
-  pretalx: [{ kind: 'pretalx', file: 'pretalx-democon.json' }],
-  frab: [{ kind: 'frab', file: 'frab-schedule.xml' }],
+  pretalx: [
+    { kind: 'pretalx', file: 'pretalx-democon.json' },
+    { kind: 'pretalx', file: 'pretalx-rc3-excerpt.json' },
+    { kind: 'pretalx', file: 'c3voc-hub-38c3-v2.json' },
+  ],
+  frab: [
+    { kind: 'frab', file: 'frab-schedule.xml' },
+    { kind: 'frab', file: 'frab-38c3-excerpt.xml' },
+    { kind: 'frab', file: 'frab-camp2019-excerpt.json' },
+  ],
 };
 
 /** What a golden file holds: every item, its row and what it became, without volatile paths. */
