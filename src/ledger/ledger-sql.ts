@@ -140,6 +140,17 @@ export const SELECT_IDS = 'SELECT client_id, platform_id FROM id_map WHERE kind 
 export const SELECT_HASHES = 'SELECT key, hash FROM synced_hashes WHERE kind = $1';
 
 /**
+ * $1 kind, $2 keys (text[]): the non-empty param names the run that wrote each key's synced
+ * hash planned for it (one index lookup per key on each table).
+ */
+export const SELECT_SYNCED_PARAM_NAMES = `SELECT s.key,
+  coalesce((SELECT array_agg(e.name ORDER BY e.name) FROM jsonb_each_text(ri.params) AS e(name, value)
+            WHERE e.value <> ''), '{}') AS names
+FROM synced_hashes s
+JOIN run_intents ri ON ri.run_id = s.run_id AND ri.kind = s.kind AND ri.key = s.key
+WHERE s.kind = $1 AND s.key = ANY($2::text[])`;
+
+/**
  * $1 run id: keys that later runs of its job ended with a success or a delete. A retry
  * carries the content of the run it retries, so it counts as later only when that run
  * was created after this one. "Later" is by `seq` (migration 4), never by time. Results,
@@ -150,7 +161,7 @@ JOIN runs later ON later.job_name = this.job_name AND later.seq > this.seq
   AND coalesce((SELECT base.seq > this.seq FROM runs base
     WHERE base.id = later.options->>'retryOf'), true)
 JOIN intent_results r ON r.run_id = later.id
-WHERE this.id = $1 AND r.action IN ('created', 'attached', 'updated', 'unchanged', 'deleted')`;
+WHERE this.id = $1 AND r.action IN ('created', 'attached', 'updated', 'unchanged', 'deleted', 'retired')`;
 
 /** $1 kind, $2 job name. */
 export const SELECT_KNOWN_KEYS = `SELECT s.key FROM synced_hashes s JOIN runs r ON r.id = s.run_id

@@ -108,6 +108,13 @@ export interface Ledger {
   /** Last-synced hash per key. */
   loadHashes(kind: IntentKind): Promise<Map<string, string>>;
   /**
+   * The names of the params (non-empty) that were last synced for each of these keys: the
+   * planned params of the run whose result wrote the key's synced hash. A name synced
+   * before and absent now is a field the source cleared (docs/sync-engine.md, "Cleared
+   * fields"). Names only: values, secrets among them, are not read.
+   */
+  syncedParamNames(kind: IntentKind, keys: readonly string[]): Promise<Map<string, string[]>>;
+  /**
    * `kind` + `\u0000` + `key` of every key that a run of the same job, created after this
    * one (by `seq`), ended with a success or a delete (a retry only when the run it retries
    * was created after this one too): the source as read later, which a resume or a retry of this run

@@ -30,10 +30,9 @@ export async function migrate(
   const latest = migrations.reduce((max, m) => Math.max(max, m.version), 0);
   return client.withMigrationLock(async (locked) => {
     await locked.execScript(VERSION_TABLE);
-    const rows = await locked.query<{ version: number | null }>(
-      'SELECT max(version) AS version FROM evsync_schema_version',
-    );
-    const current = Number(rows[0]?.version ?? 0);
+    const rows = await locked.query<{ version: number }>('SELECT version FROM evsync_schema_version');
+    const done = new Set(rows.map((row) => Number(row.version)));
+    const current = Math.max(0, ...done);
     if (current > latest) {
       throw new LedgerError(
         `${where} has schema version ${current}, newer than this evsync knows (${latest}). ` +
@@ -43,7 +42,9 @@ export async function migrate(
     }
     const applied: number[] = [];
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-      if (migration.version <= current) continue;
+      // Each missing version, not only those above the newest: migrations written side by
+      // side may land out of order, and a ledger already at the later one still needs the other.
+      if (done.has(migration.version)) continue;
       await applyOne(locked, migration, where);
       applied.push(migration.version);
     }

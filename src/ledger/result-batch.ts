@@ -53,7 +53,7 @@ export function prepareResultBatch(inputs: readonly IntentResultInput[]): Result
     if (SUCCESS.has(input.action)) {
       if (input.hash != null) hashes.set(refId, { ref, set: { hash: input.hash, runId: input.runId } });
       if (input.platformId != null) ids.set(refId, { ref, platformId: input.platformId });
-    } else if (input.action === 'deleted') {
+    } else if (input.action === 'deleted' || input.action === 'retired') {
       hashes.set(refId, { ref });
       ids.set(refId, { ref });
     }

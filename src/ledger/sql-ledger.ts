@@ -292,6 +292,19 @@ export class SqlLedger implements Ledger {
     return new Map(rows.map((row) => [row.key, row.hash]));
   }
 
+  async syncedParamNames(kind: IntentKind, keys: readonly string[]): Promise<Map<string, string[]>> {
+    const names = new Map<string, string[]>();
+    // Bounded statements: a plan may update every user of a big import.
+    for (let start = 0; start < keys.length; start += 5_000) {
+      const rows = await this.sql().query<{ key: string; names: string[] }>(q.SELECT_SYNCED_PARAM_NAMES, [
+        kind,
+        keys.slice(start, start + 5_000),
+      ]);
+      for (const row of rows) names.set(row.key, row.names);
+    }
+    return names;
+  }
+
   async setHashes(entries: readonly HashEntry[]): Promise<void> {
     const rows = dedupe(entries.map((e) => ({ kind: e.kind, key: e.key, hash: e.hash, run_id: e.runId })));
     await this.sql().transaction((tx) => inChunks(tx, q.UPSERT_HASHES, rows));

@@ -1,5 +1,6 @@
 import type { FlatParams } from '../model/params.js';
 import type { IntentDependency, IntentKind } from '../model/intent.js';
+import { keyPart, linkKey, userKeyPart } from '../model/link-key.js';
 import type { WriteOperation } from '../platform/write-params/validate-write-params.js';
 
 /** Kinds a source may also remove; the others are only upserted (deletes come from mirror mode). */
@@ -45,7 +46,8 @@ function present(value: string | undefined): string | undefined {
 
 /**
  * The ledger key of an intent (see intent.ts), or `undefined` when a param it needs is
- * missing. Platform ids are written `#123` so they cannot clash with a client_id.
+ * missing. The client ids of links and schedules are written as key parts (link-key.ts), so
+ * a `/` or a leading `#` inside a client id cannot be read as another pair or a platform id.
  */
 export function intentKey(kind: IntentKind, params: FlatParams): string | undefined {
   switch (kind) {
@@ -54,23 +56,27 @@ export function intentKey(kind: IntentKind, params: FlatParams): string | undefi
       return present(params.client_id);
     case 'speaker': {
       const event = present(params.client_id);
-      const user = present(params['speaker[user_client_id]']) ?? prefixed('#', params['speaker[user_id]']);
-      return event && user ? `${event}/${user}` : undefined;
+      const user = userKeyPart({
+        clientId: params['speaker[user_client_id]'],
+        id: params['speaker[user_id]'],
+      });
+      return event && user ? linkKey(keyPart(event), user) : undefined;
     }
     case 'schedule':
-      return present(params['user[client_id]']) ?? prefixed('#', params['user[id]']);
+      return userKeyPart({ clientId: params['user[client_id]'], id: params['user[id]'] });
     case 'rsvp': {
-      const user =
-        present(params['user[client_id]']) ??
-        prefixed('#', params['user[id]']) ??
-        prefixed('email:', params['user[email]']);
+      const user = userKeyPart({
+        clientId: params['user[client_id]'],
+        id: params['user[id]'],
+        email: params['user[email]'],
+      });
       const event = present(params.client_id);
-      return user && event ? `${user}/${event}` : undefined;
+      return user && event ? linkKey(user, keyPart(event)) : undefined;
     }
     case 'contact': {
       const owner = present(params.client_id);
       const target = prefixed('user:', params.user_id) ?? prefixed('exhibitor:', params.exhibitor_id);
-      return owner && target ? `${owner}/${target}` : undefined;
+      return owner && target ? linkKey(keyPart(owner), target) : undefined;
     }
     case 'check_in':
       return undefined;

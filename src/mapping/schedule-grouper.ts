@@ -1,6 +1,7 @@
 import { CODE } from '../errors/codes.js';
 import type { FlatParams } from '../model/params.js';
 import { describeOrigin, type RowOrigin } from '../model/row-origin.js';
+import { keyPart, linkKey } from '../model/link-key.js';
 import type { DraftProblem, IntentDraft } from './loaded-mapping.js';
 import type { DuplicateItem, GroupedItem, MappedItem } from './mapped-item.js';
 import { checkDraft, columnOf, locateProblem } from './validate-draft.js';
@@ -81,7 +82,7 @@ export class ScheduleGrouper {
           type: 'duplicate',
           origin,
           kind: 'schedule',
-          key: `${key}/${value}`,
+          key: linkKey(key, keyPart(value)),
           firstRow: schedule.eventRows[seen] ?? 0,
           field: schedule.columns.event_client_ids ?? 'event_client_id',
           policy: 'first',
@@ -162,11 +163,11 @@ export class ScheduleGrouper {
   }
 }
 
-/** The user a schedule draft is for, and its key (`#` before a platform id, as intentKey does). */
+/** The user a schedule draft is for, and its key (a key part, `#` before a platform id, as intentKey does). */
 function userOf(draft: IntentDraft): { userParam: string; user: string; key: string } {
   const userParam = draft.params['user[client_id]'] !== undefined ? 'user[client_id]' : 'user[id]';
   const user = draft.params[userParam] ?? '';
-  return { userParam, user, key: userParam === 'user[id]' ? `#${user}` : user };
+  return { userParam, user, key: userParam === 'user[id]' ? `#${user}` : keyPart(user) };
 }
 
 /** `own`: the user's own rows are invalid; otherwise rows the source could not read may be its. */

@@ -24,9 +24,10 @@ export interface IntentDependency {
  * One write the source asks for, keyed by `(kind, key)` in the ledger. `params` are the
  * platform's write params exactly as the spec names them, already validated.
  *
- * Keys: user and event → their `client_id`; speaker → `<event client_id>/<user client_id>`;
- * schedule → the user's client_id; rsvp → `<user client_id>/<event client_id>`;
- * contact → `<user client_id>/<user|exhibitor>:<id>`; check_in → a key the mapping derives.
+ * Keys: user and event → their `client_id`; speaker → `<event>/<user>`; schedule → the
+ * user; rsvp → `<user>/<event>`; contact → `<user>/<user|exhibitor>:<id>`; check_in → a key
+ * the mapping derives. Inside link and schedule keys each client id is a key part
+ * (link-key.ts: `%`, `/`, `#`, `:` percent-encoded), a user given by platform id `#123`.
  */
 export interface Intent {
   kind: IntentKind;

@@ -2,8 +2,12 @@ import type { IntentDependency, IntentKind } from './intent.js';
 import type { FlatParams } from './params.js';
 import type { RowOrigin } from './row-origin.js';
 
-/** What the plan decided for an intent before anything was sent. */
-export const PLANNED_ACTIONS = ['create', 'update', 'delete', 'unchanged'] as const;
+/**
+ * What the plan decided for an intent before anything was sent. `retire`: a mirror delete
+ * of a key whose platform record a key still in the source maps to; the ledger forgets the
+ * key, and nothing is sent (docs/sync-engine.md).
+ */
+export const PLANNED_ACTIONS = ['create', 'update', 'delete', 'retire', 'unchanged'] as const;
 export type PlannedAction = (typeof PLANNED_ACTIONS)[number];
 
 /** One intent of a run's plan, stored before any call so `resume` survives a `kill -9`. */

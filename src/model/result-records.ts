@@ -9,6 +9,7 @@ export const RESULT_ACTIONS = [
   'updated',
   'unchanged',
   'deleted',
+  'retired',
   'skipped',
   'failed',
 ] as const;
@@ -54,7 +55,7 @@ export interface IntentResultInput {
 /**
  * Side effects of recording a result, in the same transaction:
  * - success (`SUCCESS_ACTIONS`): `hash` → synced_hashes, `platformId` → id_map;
- * - `deleted`: the hash and the id of `(kind, key)` are removed;
+ * - `deleted`, `retired`: the hash and the id of `(kind, key)` are removed;
  * - `failed` / `skipped`: nothing else changes, so the row is sent again next run.
  */
 export interface IntentResultRecord {

@@ -103,7 +103,13 @@ export function applyUserParams(
   const tags = text(item, 'tags_list');
   if (tags !== undefined) user.tags = splitList(tags);
   const phones = indexedChildren(child(item, 'phones_attributes'));
-  if (phones.length > 0) user.phones = phones.map(([, phone]) => phoneOf(phone));
+  // A phone sent with every number blank is cleared (§4.2 rule 3), so it is no phone.
+  if (phones.length > 0)
+    user.phones = phones
+      .map(([, phone]) => phoneOf(phone))
+      .filter(
+        (phone) => phone.work_number !== null || phone.cell_number !== null || phone.fax_number !== null,
+      );
   const bio = text(child(item, 'article_attributes'), 'content');
   if (bio !== undefined) user.bio = nullable(bio);
   if (text(item, 'remove_article') === '1') user.bio = null;

@@ -2,9 +2,16 @@ import { migration0001 } from './0001-schema.js';
 import { migration0002 } from './0002-run-references-checked-per-batch.js';
 import { migration0003 } from './0003-send-started-marks.js';
 import { migration0004 } from './0004-run-order-job-locks-keyed-hashes.js';
+import { migration0005 } from './0005-link-key-parts-and-retired.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
 /** Every migration, in version order. Append only: never edit one that has shipped. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004];
+export const MIGRATIONS: readonly Migration[] = [
+  migration0001,
+  migration0002,
+  migration0003,
+  migration0004,
+  migration0005,
+];

@@ -1,8 +1,9 @@
 import type { Intent } from '../../model/intent.js';
+import { keyPart, linkKey } from '../../model/link-key.js';
 
 /**
  * A schedule intent as single RSVPs (`schedule_mode: rsvp`): one add per listed event,
- * keyed `<user>/<event>` like RSVP rows. Nothing is removed: additive feeds only add.
+ * keyed `<user>/<event>` (key parts) like RSVP rows. Nothing is removed: additive feeds only add.
  */
 export function scheduleToRsvps(schedule: Intent): Intent[] {
   const user: Record<string, string> = {};
@@ -16,7 +17,7 @@ export function scheduleToRsvps(schedule: Intent): Intent[] {
     if (!name.startsWith('event_client_ids[') || eventClientId === '') continue;
     rsvps.push({
       kind: 'rsvp',
-      key: `${schedule.key}/${eventClientId}`,
+      key: linkKey(schedule.key, keyPart(eventClientId)),
       op: 'upsert',
       params: { ...user, client_id: eventClientId },
       origin: schedule.origin,

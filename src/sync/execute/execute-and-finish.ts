@@ -4,6 +4,7 @@ import type { RunStatus } from '../../model/run-record.js';
 import { isParentKind, PARENT_KINDS, type ParentKind } from '../../model/intent.js';
 import { DependencyGate } from '../phases/dependency-gate.js';
 import { IdCache } from '../processors/id-cache.js';
+import type { ProcessorContext } from '../processors/processor.js';
 import type { EngineDeps } from './engine-deps.js';
 import { executePlan } from './execute-plan.js';
 import { unchangedResult } from './intent-result.js';
@@ -28,6 +29,11 @@ export interface RunWork {
   preResults?: readonly IntentResultInput[];
   /** When the plan is still being recorded: see `ExecuteOptions.recorded`. */
   recorded?: (item: PlannedIntent) => Promise<unknown>;
+  /**
+   * Keys of users and events the run's source still has beyond `work` and `unchanged` (rows
+   * that failed but whose keys were read): a mirror delete never removes their records.
+   */
+  keptKeys?: ReadonlyArray<{ kind: string; key: string }>;
   /** Parents that ended earlier in this run (resume): their outcome decides their dependents. */
   settledParents?: ReadonlyArray<{ kind: ParentKind; key: string; ok: boolean; reason: string }>;
 }
@@ -60,7 +66,12 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
     const outcome = await executePlan({
       runId: input.runId,
       work: input.work,
-      context: { platform: deps.platform, ids, markSendStarted: createSendMarker(ledger, input.runId) },
+      context: {
+        platform: deps.platform,
+        ids,
+        markSendStarted: createSendMarker(ledger, input.runId),
+        sharedWith: sharedWith(ids, sourceKeysOf(input)),
+      },
       gate,
       writer,
       concurrency: deps.concurrency,
@@ -94,5 +105,37 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
     ...(stopped ? { stopped } : {}),
     ...(reason ? { reason } : {}),
     ...(nextStep ? { nextStep } : {}),
+  };
+}
+
+/** Users and events this run's source has: everything planned but deletes, and kept keys. */
+function sourceKeysOf(input: RunWork): Map<string, Set<string>> {
+  const keys = new Map<string, Set<string>>(PARENT_KINDS.map((kind) => [kind, new Set<string>()]));
+  const add = (kind: string, key: string): void => void keys.get(kind)?.add(key);
+  for (const item of [...input.work, ...input.unchanged])
+    if (item.plannedAction !== 'delete' && item.plannedAction !== 'retire') add(item.kind, item.key);
+  for (const parent of input.settledParents ?? []) if (parent.ok) add(parent.kind, parent.key);
+  for (const kept of input.keptKeys ?? []) add(kept.kind, kept.key);
+  return keys;
+}
+
+/**
+ * The key of this run's source that maps to the same platform record as `key`. Indexed on
+ * the first call: deletes of users and events come in the last phase, when every source
+ * key has its id (one that found its user by e-mail in this run too).
+ */
+function sharedWith(ids: IdCache, source: Map<string, Set<string>>): ProcessorContext['sharedWith'] {
+  const byId = new Map<string, Map<number, string>>();
+  return (kind, key, id) => {
+    let index = byId.get(kind);
+    if (!index) {
+      byId.set(kind, (index = new Map<number, string>()));
+      for (const sourceKey of source.get(kind) ?? []) {
+        const platformId = ids.get(kind, sourceKey);
+        if (platformId !== undefined && !index.has(platformId)) index.set(platformId, sourceKey);
+      }
+    }
+    const other = index.get(id);
+    return other === key ? undefined : other;
   };
 }

@@ -145,7 +145,7 @@ async function runOne(item: PlannedIntent, options: ExecuteOptions): Promise<Pro
   const outcome: ProcessOutcome = missing
     ? { action: 'skipped', errorCode: PARENT_MISSING, message: missing.message, attempts: 0 }
     : await processIntent(item, options.context);
-  if (isParentKind(item.kind) && item.plannedAction !== 'delete') {
+  if (isParentKind(item.kind) && item.plannedAction !== 'delete' && item.plannedAction !== 'retire') {
     options.gate.settle(
       { kind: item.kind, clientId: item.key },
       isSuccess(outcome.action),

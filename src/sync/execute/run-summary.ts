@@ -36,12 +36,11 @@ export function totalsOf(counts: RunResultCounts): ActionCounts {
 /** A table of results per kind and action, and a line on what to do next. */
 export function formatRunSummary(summary: RunSummary): string {
   const kinds = INTENT_KINDS.filter((kind) => summary.counts[kind]);
-  const header = ['kind', ...RESULT_ACTIONS];
-  const rows = kinds.map((kind) => [
-    kind,
-    ...RESULT_ACTIONS.map((a) => String(summary.counts[kind]?.[a] ?? 0)),
-  ]);
-  rows.push(['total', ...RESULT_ACTIONS.map((a) => String(summary.totals[a] ?? 0))]);
+  // `retired` (mirror keys whose platform record another source key has) only when some are.
+  const actions = RESULT_ACTIONS.filter((a) => a !== 'retired' || (summary.totals.retired ?? 0) > 0);
+  const header = ['kind', ...actions];
+  const rows = kinds.map((kind) => [kind, ...actions.map((a) => String(summary.counts[kind]?.[a] ?? 0))]);
+  rows.push(['total', ...actions.map((a) => String(summary.totals[a] ?? 0))]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]): string =>
     cells.map((c, i) => c.padStart(i === 0 ? 0 : (widths[i] ?? 0)).padEnd(widths[i] ?? 0)).join('  ');

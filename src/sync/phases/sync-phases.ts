@@ -22,7 +22,8 @@ export const PHASE_LABELS: Record<PhaseName, string> = {
 
 export function phaseOf(intent: Pick<PlannedIntent, 'kind' | 'plannedAction'>): PhaseName {
   const parent = isParentKind(intent.kind);
-  if (intent.plannedAction === 'delete') return parent ? 'removals' : 'unlinks';
+  if (intent.plannedAction === 'delete' || intent.plannedAction === 'retire')
+    return parent ? 'removals' : 'unlinks';
   if (intent.kind === 'rsvp') return 'rsvps';
   if (!parent) return 'links';
   return intent.kind === 'user' ? 'users' : 'events';

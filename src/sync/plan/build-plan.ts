@@ -2,6 +2,7 @@ import type { Intent, IntentKind } from '../../model/intent.js';
 import { PARENT_KINDS } from '../../model/intent.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { DeleteThreshold } from '../job-file.js';
+import { addClearedFields } from './cleared-fields.js';
 import { holdBackLostCheckIns } from './lost-check-ins.js';
 import { hasUnreadableKey, planMirrorDeletes } from './mirror-deletes.js';
 import { diffIntents } from './plan-intents.js';
@@ -13,7 +14,8 @@ import { DependencyGate, type MissingParent } from '../phases/dependency-gate.js
 export type PlanLedger = Pick<
   Ledger,
   'loadHashes' | 'loadIdMap' | 'knownKeys' | 'listRuns' | 'results' | 'pendingIntents'
->;
+> &
+  Partial<Pick<Ledger, 'syncedParamNames'>>;
 
 export interface BuildPlanInput {
   /** The job's name: mirror mode deletes only what runs of this job synced. */
@@ -59,6 +61,8 @@ export async function buildPlan(
   const started = performance.now();
   const diff = diffIntents(input.intents, state, input.hashKey);
   const planMs = performance.now() - started;
+  if (ledger.syncedParamNames)
+    await addClearedFields({ syncedParamNames: ledger.syncedParamNames.bind(ledger) }, diff.work);
   const checkIns = await holdBackLostCheckIns(ledger, diff.work);
   const plan: SyncPlan = {
     work: checkIns.work,
@@ -74,6 +78,7 @@ export async function buildPlan(
       seen: diff.seen,
       rowResults: plan.rowResults,
       knownKeys: (kind) => ledger.knownKeys(kind, input.jobName),
+      ids: state.ids,
       threshold: input.threshold,
       force: input.force,
     });

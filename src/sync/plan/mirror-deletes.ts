@@ -25,6 +25,8 @@ export interface MirrorDeleteInput {
   /** Rows that never became an intent: failed ones keep their key, or hold back every delete. */
   rowResults?: readonly RowResult[];
   knownKeys: (kind: IntentKind) => Promise<readonly string[]>;
+  /** The id map of users and events: a gone key whose record a kept key maps to is retired. */
+  ids?: ReadonlyMap<IntentKind, ReadonlyMap<string, number>>;
   threshold: DeleteThreshold;
   force: boolean;
 }
@@ -87,15 +89,27 @@ export async function planMirrorDeletes(input: MirrorDeleteInput): Promise<Mirro
     const kept = failed.kept.get(kind);
     const known = await input.knownKeys(kind);
     const gone = known.filter((key) => !seen.has(key) && !kept?.has(key));
+    const shared = sharedRecords(input.ids?.get(kind), seen, kept);
+    let retired = 0;
+    for (const key of gone) {
+      const id = input.ids?.get(kind)?.get(key);
+      // A key the source dropped whose platform record another source key maps to: the
+      // ledger forgets it (`retire`), nothing is sent.
+      if (id === undefined || !shared.has(id)) deletes.push(deleteIntent(kind, key));
+      else {
+        deletes.push({ ...deleteIntent(kind, key), plannedAction: 'retire' });
+        retired += 1;
+      }
+    }
     counts.push({
       kind,
-      deletes: gone.length,
+      deletes: gone.length - retired,
       known: known.length,
       allowed: allowedDeletes(input.threshold, known.length),
     });
-    for (const key of gone) deletes.push(deleteIntent(kind, key));
   }
   if (failed.unreadable.length > 0) {
+    // Retiring only makes the ledger forget a key, but it waits with the deletes all the same.
     // Deleting nothing is always safe; the threshold is not checked against deletes not made.
     const first = failed.unreadable[0]?.origin ?? null;
     return { deletes: [], counts: [], held: { counts, rows: failed.unreadable.length, first } };
@@ -108,6 +122,27 @@ export async function planMirrorDeletes(input: MirrorDeleteInput): Promise<Mirro
 
 export function describeThreshold(threshold: DeleteThreshold): string {
   return 'percent' in threshold ? `${threshold.percent}%` : `${threshold.count} objects`;
+}
+
+/**
+ * Platform ids of the keys the source still has (seen or kept by a failed row), to the key:
+ * the id map holds one platform record for several keys when a person was re-keyed in the
+ * source and found by e-mail (docs/sync-engine.md, "Mirror mode and re-keyed records").
+ */
+function sharedRecords(
+  ids: ReadonlyMap<string, number> | undefined,
+  seen: ReadonlySet<string>,
+  kept: ReadonlySet<string> | undefined,
+): Map<number, string> {
+  const shared = new Map<number, string>();
+  if (!ids) return shared;
+  for (const keys of [seen, kept ?? new Set<string>()]) {
+    for (const key of keys) {
+      const id = ids.get(key);
+      if (id !== undefined && !shared.has(id)) shared.set(id, key);
+    }
+  }
+  return shared;
 }
 
 function deleteIntent(kind: IntentKind, key: string): PlannedIntent {

@@ -10,14 +10,18 @@ export const PLAN_COLUMNS = [
   'create',
   'update',
   'delete',
+  'retire',
   'unchanged',
   'invalid',
   'skipped',
   'held',
 ] as const;
 export type PlanColumn = (typeof PLAN_COLUMNS)[number];
-/** Shown only when some row is in it: intents an operator must decide on (lost check-ins). */
-const OPTIONAL_COLUMNS: ReadonlySet<PlanColumn> = new Set(['held']);
+/**
+ * Shown only when some row is in it: intents an operator must decide on (lost check-ins),
+ * keys mirror mode retires (their platform record is another source key's).
+ */
+const OPTIONAL_COLUMNS: ReadonlySet<PlanColumn> = new Set(['retire', 'held']);
 
 export interface PlanSummary {
   counts: Partial<Record<IntentKind, Partial<Record<PlanColumn, number>>>>;
@@ -57,7 +61,9 @@ export function summarizePlan(plan: SyncPlan, examplesPerGroup = 3): PlanSummary
   for (const item of plan.work) {
     const where = item.origin
       ? `${item.origin.source} ${describeOrigin(item.origin)}`
-      : 'known to the ledger only';
+      : item.plannedAction === 'retire'
+        ? 'known to the ledger only; its platform record is another key of the source, so it stays'
+        : 'known to the ledger only';
     const skip = plan.parentMissing?.get(item);
     if (skip !== undefined) {
       add(item.kind, 'skipped', item.key, where, skip.message);
@@ -71,7 +77,7 @@ export function summarizePlan(plan: SyncPlan, examplesPerGroup = 3): PlanSummary
       continue;
     }
     const column: PlanColumn = item.plannedAction === 'unchanged' ? 'unchanged' : item.plannedAction;
-    add(item.kind, column, item.key, where);
+    add(item.kind, column, item.key, where, column === 'update' ? clearsNote(item.params) : undefined);
     tally.add(item.kind, 'kept');
   }
   for (const item of plan.unchanged) {
@@ -100,6 +106,12 @@ export function summarizePlan(plan: SyncPlan, examplesPerGroup = 3): PlanSummary
 
 /** A repeated row left out by `on_duplicate`: the mapping's choice, not a loss. */
 const DUPLICATE_ROW = CODE.EVSYNC_DUPLICATE_ROW;
+
+/** An update that clears fields the source emptied names them (plan/cleared-fields.ts). */
+function clearsNote(params: Readonly<Record<string, string>>): string | undefined {
+  const cleared = Object.keys(params).filter((name) => params[name] === '');
+  return cleared.length > 0 ? `clears (empty in the source): ${cleared.join(', ')}` : undefined;
+}
 
 function columnOf(row: RowResult): PlanColumn {
   if (row.errorCode === CHECK_IN_HELD_BACK) return 'held';

@@ -3,16 +3,17 @@ import { EvsyncError } from '../../errors/evsync-error.js';
 import type { FlatParams } from '../../model/params.js';
 import { isAlreadyThere, isStatus } from './process-outcome.js';
 import type { Processor, ProcessorContext } from './processor.js';
-import { isRemoval, splitLinkKey } from './processor.js';
+import { clientIdOfPart, splitLinkKey } from '../../model/link-key.js';
+import { isRemoval } from './processor.js';
 
 /**
- * A user's contact (§4.3), key `<user client_id>/<user|exhibitor>:<id>`. The contact is
+ * A user's contact (§4.3), key `<user>/<user|exhibitor>:<id>` (the user a key part, model/link-key.ts). The contact is
  * named by platform id (`user_id` / `exhibitor_id`); a user contact given by client_id is
  * resolved through the id map.
  */
 export const processContact: Processor = async (item, context, counter) => {
-  const [ownerClientId, target] = splitLinkKey(item.key);
-  const params = contactParams(item.params, ownerClientId, target, context);
+  const [ownerPart, target] = splitLinkKey(item.key);
+  const params = contactParams(item.params, clientIdOfPart(ownerPart), target, context);
   if (isRemoval(item)) {
     try {
       await counter.call(() => context.platform.contacts.remove(params));
@@ -36,7 +37,7 @@ function contactParams(
   context: ProcessorContext,
 ): FlatParams {
   const copy: FlatParams = { ...params };
-  if (copy.client_id === undefined && !owner.startsWith('#')) copy.client_id = owner;
+  if (copy.client_id === undefined) copy.client_id = owner;
   if (copy.user_id !== undefined || copy.exhibitor_id !== undefined) return copy;
   const colon = target.indexOf(':');
   const type = target.slice(0, colon);

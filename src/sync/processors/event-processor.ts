@@ -1,11 +1,12 @@
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { FlatParams } from '../../model/params.js';
 import type { PlatformEvent } from '../../platform/response-schemas.js';
+import { clearingParams, withoutBlanks } from '../../platform/write-params/clear-params.js';
 import { MAX_PAGE_LIMIT } from '../../platform/paginate.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
 import type { Processor, ProcessorContext } from './processor.js';
-import { isRemoval, withoutClientId } from './processor.js';
+import { clearingNote, isRemoval, retireShared, withoutClientId } from './processor.js';
 
 const MAX_CREATE_TRIES = 3;
 
@@ -20,10 +21,14 @@ export const processEvent: Processor = async (item, context, counter) => {
   if (item.plannedAction === 'update' || context.ids.has('event', item.key)) {
     const ref = context.ids.get('event', item.key) ?? { clientId: item.key };
     try {
-      const event = await counter.call(() =>
-        context.platform.events.update(ref, withoutClientId(item.params)),
+      // Fields the source cleared are in the params empty (plan/cleared-fields.ts).
+      const clearing = clearingParams(withoutClientId(item.params));
+      const event = await counter.call(() => context.platform.events.update(ref, clearing.params));
+      return remember(
+        item,
+        context,
+        counter.done('updated', { platformId: event.id, ...clearingNote(clearing) }),
       );
-      return remember(item, context, counter.done('updated', { platformId: event.id }));
     } catch (error) {
       if (!isStatus(error, 404)) throw error;
       context.ids.delete('event', item.key);
@@ -37,7 +42,8 @@ async function createEvent(
   context: ProcessorContext,
   counter: CallCounter,
 ): Promise<ProcessOutcome> {
-  const params: FlatParams = { ...item.params, client_id: item.key };
+  // A create sends no empty value (a found event is updated with the same details).
+  const params: FlatParams = { ...withoutBlanks(item.params), client_id: item.key };
   for (let tries = 1; ; tries += 1) {
     try {
       const event = await counter.call(() => context.platform.events.create(params));
@@ -51,7 +57,7 @@ async function createEvent(
         throw error;
       }
       const event = await counter.call(() =>
-        context.platform.events.update(found.id, withoutClientId(item.params)),
+        context.platform.events.update(found.id, withoutClientId(params)),
       );
       const note = lost
         ? 'the answer to the create was lost; found the event by client_id and updated it'
@@ -90,6 +96,8 @@ async function removeEvent(
   counter: CallCounter,
 ): Promise<ProcessOutcome> {
   const id = context.ids.get('event', item.key);
+  const retired = retireShared(item, 'event', id, context, counter);
+  if (retired) return retired;
   try {
     await counter.call(() => context.platform.events.delete(id ?? { clientId: item.key }));
   } catch (error) {

@@ -1,4 +1,5 @@
 import type { PlannedIntent } from '../../model/planned-intent.js';
+import type { ClearingParams } from '../../platform/write-params/clear-params.js';
 import type { IdCache } from './id-cache.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
 import type { SyncPlatform } from './sync-platform.js';
@@ -12,6 +13,11 @@ export interface ProcessorContext {
    * after a crash holds it back instead of posting it twice.
    */
   markSendStarted: (item: Pick<PlannedIntent, 'kind' | 'key'>) => Promise<void>;
+  /**
+   * Another key of this run's source whose user or event is the platform record `id`, if
+   * any: a mirror delete of `key` then retires it instead of removing that record.
+   */
+  sharedWith?: (kind: 'user' | 'event', key: string, id: number) => string | undefined;
 }
 
 /**
@@ -27,17 +33,48 @@ export type Processor = (
 
 /** Whether the intent removes something (a mirror delete, or a source row saying "remove"). */
 export function isRemoval(item: Pick<PlannedIntent, 'op' | 'plannedAction'>): boolean {
-  return item.op === 'remove' || item.plannedAction === 'delete';
+  return item.op === 'remove' || item.plannedAction === 'delete' || item.plannedAction === 'retire';
+}
+
+/**
+ * A mirror delete of a user or event whose platform record a key still in the source maps
+ * to (a person re-keyed by the registration system, found by e-mail and given the new
+ * client_id): the record stays, and the ledger forgets the old key (docs/sync-engine.md).
+ */
+export function retireShared(
+  item: PlannedIntent,
+  kind: 'user' | 'event',
+  id: number | undefined,
+  context: ProcessorContext,
+  counter: CallCounter,
+): ProcessOutcome | undefined {
+  const other = id === undefined ? undefined : context.sharedWith?.(kind, item.key, id);
+  if (other === undefined && item.plannedAction !== 'retire') return undefined;
+  context.ids.delete(kind, item.key);
+  const still = other === undefined ? 'a key still in the source' : `"${other}", still in the source`;
+  return counter.done('retired', {
+    platformId: id ?? null,
+    message: `not deleted: platform ${kind} ${id ?? '?'} is also ${still}; the ledger forgets this key`,
+  });
+}
+
+/**
+ * What an update cleared, and what the platform could not clear, for the row's result
+ * (docs/sync-engine.md, "Cleared fields"); nothing when it cleared nothing.
+ */
+export function clearingNote(clearing: ClearingParams): { message?: string } {
+  const parts: string[] = [];
+  if (clearing.cleared.length > 0)
+    parts.push(`cleared (empty in the source): ${clearing.cleared.join(', ')}`);
+  for (const { name, reason } of clearing.notCleared)
+    parts.push(
+      `${name} is empty in the source but stays on the platform: ${reason}; change it there if needed`,
+    );
+  return parts.length > 0 ? { message: parts.join('; ') } : {};
 }
 
 /** Params without `client_id`, for calls that name the object by its platform id. */
 export function withoutClientId(params: Record<string, string>): Record<string, string> {
   const { client_id: _ignored, ...rest } = params;
   return rest;
-}
-
-/** Splits a link key `a/b` at its first slash (client ids of events and users hold none). */
-export function splitLinkKey(key: string): [string, string] {
-  const slash = key.indexOf('/');
-  return slash < 0 ? [key, ''] : [key.slice(0, slash), key.slice(slash + 1)];
 }

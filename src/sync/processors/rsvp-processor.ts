@@ -1,15 +1,17 @@
 import type { FlatParams } from '../../model/params.js';
 import { isStatus } from './process-outcome.js';
 import type { Processor } from './processor.js';
-import { isRemoval, splitLinkKey } from './processor.js';
+import { clientIdOfPart, readUserPart, splitLinkKey, type UserPart } from '../../model/link-key.js';
+import { isRemoval } from './processor.js';
 
 /**
- * One event in a user's schedule (§4.5 RSVP), key `<user client_id>/<event client_id>`,
+ * One event in a user's schedule (§4.5 RSVP), key `<user>/<event>` (key parts, model/link-key.ts),
  * for additive feeds. Adding twice leaves one entry; removing what is not there is done.
  */
 export const processRsvp: Processor = async (item, context, counter) => {
-  const [userClientId, eventClientId] = splitLinkKey(item.key);
-  const params = userParams(item.params, userClientId);
+  const [userPart, eventPart] = splitLinkKey(item.key);
+  const eventClientId = clientIdOfPart(eventPart);
+  const params = userParams(item.params, readUserPart(userPart));
   const event = context.ids.get('event', eventClientId) ?? { clientId: eventClientId };
   if (isRemoval(item)) {
     try {
@@ -23,15 +25,14 @@ export const processRsvp: Processor = async (item, context, counter) => {
   return counter.done(item.plannedAction === 'create' ? 'created' : 'updated');
 };
 
-function userParams(params: FlatParams, userClientId: string): FlatParams {
-  const user: FlatParams = {};
+function userParams(params: FlatParams, user: UserPart): FlatParams {
+  const given: FlatParams = {};
   for (const name of ['user[client_id]', 'user[id]', 'user[email]']) {
     const value = params[name];
-    if (value !== undefined) user[name] = value;
+    if (value !== undefined) given[name] = value;
   }
-  if (Object.keys(user).length > 0) return user;
-  // Keys name a user as `#123` (platform id), `email:a@b` or a client_id (mapping/intent-identity.ts).
-  if (userClientId.startsWith('#')) return { 'user[id]': userClientId.slice(1) };
-  if (userClientId.startsWith('email:')) return { 'user[email]': userClientId.slice('email:'.length) };
-  return { 'user[client_id]': userClientId };
+  if (Object.keys(given).length > 0) return given;
+  if ('id' in user) return { 'user[id]': user.id };
+  if ('email' in user) return { 'user[email]': user.email };
+  return { 'user[client_id]': user.clientId };
 }

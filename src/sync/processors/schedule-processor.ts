@@ -1,9 +1,10 @@
 import type { FlatParams } from '../../model/params.js';
+import { readUserPart } from '../../model/link-key.js';
 import type { Processor } from './processor.js';
 import { isRemoval } from './processor.js';
 
 /**
- * A user's whole schedule (§4.5 `PUT /event/schedule`), key = the user's client_id.
+ * A user's whole schedule (§4.5 `PUT /event/schedule`), key = the user as a key part.
  * Replacement is idempotent, so a lost answer is simply sent again by the client. A
  * mirror delete clears the schedule.
  */
@@ -20,7 +21,10 @@ function withUser(params: FlatParams, key: string): FlatParams {
   return { ...userOf(key), ...params };
 }
 
-/** Schedule keys are the user's client_id, or `#123` for a platform id (mapping/intent-identity.ts). */
+/** Schedule keys are the user's client_id as a key part, or `#123` for a platform id (model/link-key.ts). */
 function userOf(key: string): FlatParams {
-  return key.startsWith('#') ? { 'user[id]': key.slice(1) } : { 'user[client_id]': key };
+  const user = readUserPart(key);
+  return 'id' in user
+    ? { 'user[id]': user.id }
+    : { 'user[client_id]': 'clientId' in user ? user.clientId : key };
 }

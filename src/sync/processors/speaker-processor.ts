@@ -5,22 +5,23 @@ import type { FlatParams } from '../../model/params.js';
 import type { CallCounter } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
 import type { Processor, ProcessorContext } from './processor.js';
-import { isRemoval, splitLinkKey, withoutClientId } from './processor.js';
+import { clientIdOfPart, readUserPart, splitLinkKey, type UserPart } from '../../model/link-key.js';
+import { isRemoval, withoutClientId } from './processor.js';
 
 /** Sends of one add whose answer was lost, before the loss is the intent's failure. */
 const MAX_TRIES = 3;
 
 /**
- * Speaker links (§4.4), key `<event client_id>/<user client_id>`. The plan's diff decides:
+ * Speaker links (§4.4), key `<event>/<user>` (two key parts, model/link-key.ts). The plan's diff decides:
  * a new or changed link is added, a removed one is removed. A remove of a link that is not
  * there already has the effect asked for, and so has a new plain `speaker` link refused as
  * "already a speaker". A changed link, or a new one of another type, refused so is removed
  * and added as the source says: §4.4 does not say that adding again changes the type.
  */
 export const processSpeaker: Processor = async (item, context, counter) => {
-  const [eventClientId, userClientId] = splitLinkKey(item.key);
-  const event = eventRef(eventClientId, context);
-  const params = linkParams(item.params, userClientId, context, typeof event === 'number');
+  const [eventPart, userPart] = splitLinkKey(item.key);
+  const event = eventRef(clientIdOfPart(eventPart), context);
+  const params = linkParams(item.params, readUserPart(userPart), context, typeof event === 'number');
   if (isRemoval(item)) {
     try {
       await counter.call(() => context.platform.speakers.remove(event, removeParams(params)));
@@ -73,17 +74,17 @@ function eventRef(eventClientId: string, context: ProcessorContext): MemberRef {
 /** Exactly one of `speaker[user_id]` and `speaker[user_client_id]` (§4.4). */
 function linkParams(
   params: FlatParams,
-  userClientId: string,
+  user: UserPart,
   context: ProcessorContext,
   byId: boolean,
 ): FlatParams {
   const copy = byId ? withoutClientId(params) : { ...params };
   if (copy['speaker[user_id]'] === undefined && copy['speaker[user_client_id]'] === undefined) {
-    // Keys name a user by platform id as `#123` (mapping/intent-identity.ts).
-    if (userClientId.startsWith('#')) return { ...copy, 'speaker[user_id]': userClientId.slice(1) };
-    const userId = context.ids.get('user', userClientId);
+    if ('id' in user) return { ...copy, 'speaker[user_id]': user.id };
+    const clientId = 'clientId' in user ? user.clientId : '';
+    const userId = context.ids.get('user', clientId);
     if (userId !== undefined) copy['speaker[user_id]'] = String(userId);
-    else copy['speaker[user_client_id]'] = userClientId;
+    else copy['speaker[user_client_id]'] = clientId;
   }
   return copy;
 }

@@ -1,11 +1,16 @@
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { FlatParams } from '../../model/params.js';
 import type { PlatformUser } from '../../platform/response-schemas.js';
+import {
+  clearingParams,
+  withoutBlanks,
+  type ClearingParams,
+} from '../../platform/write-params/clear-params.js';
 import { emailParam, passwordParam } from '../../platform/vendor.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
 import type { Processor, ProcessorContext } from './processor.js';
-import { isRemoval, withoutClientId } from './processor.js';
+import { clearingNote, isRemoval, retireShared, withoutClientId } from './processor.js';
 
 /** A lost create answer is looked up and, if absent, sent again at most this often. */
 const MAX_CREATE_TRIES = 3;
@@ -24,10 +29,10 @@ export const processUser: Processor = async (item, context, counter) => {
   const known = context.ids.get('user', item.key);
   if (known !== undefined) {
     try {
-      const user = await counter.call(() =>
-        context.platform.users.update(known, updateParams(item.params, context.platform.vendor)),
-      );
-      return counter.done('updated', { platformId: user.id });
+      // Fields the source cleared are in the params empty (plan/cleared-fields.ts).
+      const clearing = clearingParams(updateParams(item.params, context.platform.vendor));
+      const user = await counter.call(() => context.platform.users.update(known, clearing.params));
+      return counter.done('updated', { platformId: user.id, ...clearingNote(clearing) });
     } catch (error) {
       if (!isStatus(error, 404)) throw error;
       context.ids.delete('user', item.key);
@@ -41,7 +46,10 @@ async function createUser(
   context: ProcessorContext,
   counter: CallCounter,
 ): Promise<ProcessOutcome> {
-  const params: FlatParams = { client_id: item.key, ...item.params };
+  // A create sends no empty value: there is nothing on the platform to clear yet, and a user
+  // attached by 203 keeps what another conference gave it.
+  const details = withoutBlanks(item.params);
+  const params: FlatParams = { client_id: item.key, ...details };
   const email = params[emailParam(context.platform.vendor)];
   for (let tries = 1; ; tries += 1) {
     try {
@@ -49,7 +57,7 @@ async function createUser(
       if (outcome === 'created')
         return remember(item, context, counter.done('created', { platformId: user.id, httpStatus: 200 }));
       await counter.call(() =>
-        context.platform.users.update(user.id, updateParams(item.params, context.platform.vendor)),
+        context.platform.users.update(user.id, updateParams(details, context.platform.vendor)),
       );
       return remember(item, context, counter.done('attached', { platformId: user.id, httpStatus: 203 }));
     } catch (error) {
@@ -62,14 +70,18 @@ async function createUser(
         if (lost && tries < MAX_CREATE_TRIES) continue;
         throw error;
       }
-      const user = await updateFound(found, item, context, counter);
+      const { user, clearing } = await updateFound(found, item, context, counter);
       const note = lost
         ? 'the answer to the create was lost; found the user by e-mail and updated it'
         : 'the user was already in this conference; found by e-mail and updated';
+      const cleared = clearingNote(clearing).message;
       return remember(
         item,
         context,
-        counter.done(lost ? 'created' : 'updated', { platformId: user.id, message: note }),
+        counter.done(lost ? 'created' : 'updated', {
+          platformId: user.id,
+          message: cleared ? `${note}; ${cleared}` : note,
+        }),
       );
     }
   }
@@ -86,10 +98,11 @@ async function updateFound(
   item: PlannedIntent,
   context: ProcessorContext,
   counter: CallCounter,
-): Promise<PlatformUser> {
-  const params = updateParams(item.params, context.platform.vendor);
+): Promise<{ user: PlatformUser; clearing: ClearingParams }> {
+  const clearing = clearingParams(updateParams(item.params, context.platform.vendor));
+  const params = { ...clearing.params };
   if (!(found.client_ids ?? []).includes(item.key)) params.client_id = item.key;
-  return counter.call(() => context.platform.users.update(found.id, params));
+  return { user: await counter.call(() => context.platform.users.update(found.id, params)), clearing };
 }
 
 async function removeUser(
@@ -98,6 +111,8 @@ async function removeUser(
   counter: CallCounter,
 ): Promise<ProcessOutcome> {
   const id = context.ids.get('user', item.key);
+  const retired = retireShared(item, 'user', id, context, counter);
+  if (retired) return retired;
   try {
     await counter.call(() => context.platform.users.delete(id ?? { clientId: item.key }));
   } catch (error) {

@@ -46,7 +46,8 @@ export async function restoreIntents(
   for (const record of secret) {
     const fresh = 'intents' in source ? source.intents.get(idOf(record)) : undefined;
     if (fresh !== undefined && asPlanned(fresh, record, hashKey)) {
-      items.set(record, { ...plannedOf(record), params: fresh.params });
+      // The fields the plan clears (empty params, plan/cleared-fields.ts) are not the source's.
+      items.set(record, { ...plannedOf(record), params: { ...clearedOf(record.params), ...fresh.params } });
       continue;
     }
     const why =
@@ -99,6 +100,12 @@ function plannedOf(record: PlannedIntentRecord): PlannedIntent {
     dependsOn: record.dependsOn,
     hash: record.hash,
   };
+}
+
+function clearedOf(params: PlannedIntent['params']): PlannedIntent['params'] {
+  const cleared: PlannedIntent['params'] = {};
+  for (const [name, value] of Object.entries(params)) if (value === '') cleared[name] = '';
+  return cleared;
 }
 
 function idOf(intent: Pick<Intent, 'kind' | 'key'>): string {

@@ -127,6 +127,7 @@ async function runLocked(deps: EngineDeps, options: RunJobOptions, lock: JobLock
         work: plan.work,
         unchanged: plan.unchanged,
         preResults: plan.rowResults.map((row) => rowResult(run.id, row)),
+        keptKeys: plan.rowResults.flatMap((row) => row.keptKeys ?? []),
         recorded: recording.recorded,
       });
     } finally {

@@ -326,6 +326,44 @@ export function describeResultConformance(context: ConformanceContext): void {
   });
 
   describe('hashes and the id map', () => {
+    it('names the non-empty params synced last for a key, from the run that wrote its hash; a retired key has none', async () => {
+      const l = context.ledger();
+      const plan = (key: string, params: Record<string, string>) => ({
+        kind: 'user' as const,
+        key,
+        op: 'upsert' as const,
+        plannedAction: 'create' as const,
+        params,
+        origin: null,
+        dependsOn: [],
+        hash: `h-${key}`,
+      });
+      const first = await l.createRun({ jobName: 'names', mode: 'mirror' });
+      await l.recordPlannedIntents(first.id, [
+        plan('sn-1', {
+          client_id: 'sn-1',
+          'user[first_name]': 'A',
+          'user[svc_auth_attributes][password]': 'secret',
+        }),
+        plan('sn-2', { client_id: 'sn-2', 'user[salutation]': '' }),
+      ]);
+      await l.recordResults([
+        { runId: first.id, kind: 'user', key: 'sn-1', action: 'created', hash: 'a', platformId: 1 },
+        { runId: first.id, kind: 'user', key: 'sn-2', action: 'created', hash: 'b', platformId: 2 },
+      ]);
+      const names = await l.syncedParamNames('user', ['sn-1', 'sn-2', 'sn-none']);
+      expect(Object.fromEntries(names)).toEqual({
+        'sn-1': ['client_id', 'user[first_name]', 'user[svc_auth_attributes][password]'],
+        'sn-2': ['client_id'],
+      });
+      const second = await l.createRun({ jobName: 'names', mode: 'mirror' });
+      await l.recordResults([
+        { runId: second.id, kind: 'user', key: 'sn-1', action: 'retired', platformId: 1 },
+      ]);
+      expect([...(await l.syncedParamNames('user', ['sn-1'])).keys()]).toEqual([]);
+      expect(own(await l.loadIdMap('user'), 'sn-1')).toEqual(new Map());
+    });
+
     it('keeps the hash and id after a success, leaves them after a failure, removes them after a delete', async () => {
       const l = context.ledger();
       const first = await l.createRun({ jobName: 'hash', mode: 'mirror' });

@@ -1,0 +1,37 @@
+import type { Ledger } from '../../ledger/ledger.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
+
+/** Kinds whose updates set fields; links, schedules and check-ins carry none to clear. */
+const KINDS_WITH_FIELDS = ['user', 'event'] as const;
+
+/**
+ * A field synced before and empty in the source now is cleared by the update: the plan
+ * adds it to the update's params with an empty value (the platform client's clearing rules
+ * turn that into what the platform clears it with, `platform/write-params/clear-params.ts`). The
+ * names synced before come from the ledger (`Ledger.syncedParamNames`); the hash stays the
+ * one of the source's params, so the next run finds the row unchanged. A create never has
+ * one: it sends no empty value. See docs/sync-engine.md, "Cleared fields".
+ */
+export async function addClearedFields(
+  ledger: Pick<Ledger, 'syncedParamNames'>,
+  work: PlannedIntent[],
+): Promise<void> {
+  for (const kind of KINDS_WITH_FIELDS) {
+    const updates = new Map<string, number>();
+    work.forEach((item, index) => {
+      if (item.kind === kind && item.plannedAction === 'update') updates.set(item.key, index);
+    });
+    if (updates.size === 0) continue;
+    const synced = await ledger.syncedParamNames(kind, [...updates.keys()]);
+    for (const [key, names] of synced) {
+      const index = updates.get(key);
+      const item = index === undefined ? undefined : work[index];
+      if (index === undefined || item === undefined) continue;
+      const gone = names.filter((name) => name !== 'client_id' && (item.params[name] ?? '') === '');
+      if (gone.length === 0) continue;
+      const params = { ...item.params };
+      for (const name of gone) params[name] = '';
+      work[index] = { ...item, params, hash: item.hash };
+    }
+  }
+}
