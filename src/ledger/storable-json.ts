@@ -5,13 +5,14 @@
  * fail every result of its batch. Such characters become U+FFFD here, as a last line of
  * defence: the mapping already reports the row that carries them (see docs/ledger.md).
  *
- * The fast path is one regex test over the text: `JSON.stringify` escapes exactly these
- * (a paired surrogate is written as is). A false alarm (a literal `\u0000` typed in a cell
- * is written `\\u0000`) only costs the slow path, which changes nothing it need not.
+ * The fast path looks for `\u` in the text: `JSON.stringify` writes such an escape only
+ * for control characters and lone surrogates (a paired surrogate is written as is), so the
+ * regex runs only on the rare text that has one. A false alarm (a literal `\u0000` typed in
+ * a cell is written `\\u0000`) only costs the slow path, which changes nothing it need not.
  */
 export function storableJson(value: unknown): string {
   const text = JSON.stringify(value);
-  if (!UNSTORABLE_ESCAPE.test(text)) return text;
+  if (!text.includes('\\u') || !UNSTORABLE_ESCAPE.test(text)) return text;
   return JSON.stringify(value, (_key, item: unknown) =>
     typeof item === 'string' ? storableText(item) : item,
   );
