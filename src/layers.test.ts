@@ -22,8 +22,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   mapping: [...GROUND_FLOOR, 'platform', 'sources'],
   sandbox: [...GROUND_FLOOR, 'platform'],
   sync: BELOW_SYNC,
-  dashboard: [...BELOW_SYNC, 'sync'],
-  cli: [...BELOW_SYNC, 'sync', 'dashboard', 'sandbox'],
+  distributed: [...BELOW_SYNC, 'sync'],
+  dashboard: [...BELOW_SYNC, 'sync', 'distributed'],
+  cli: [...BELOW_SYNC, 'sync', 'distributed', 'dashboard', 'sandbox'],
 };
 
 const SRC = dirname(fileURLToPath(import.meta.url));

@@ -55,6 +55,7 @@ export interface ResultRow {
   duration_ms: number;
   params: FlatParams | null;
   recorded_at: Date;
+  worker: string | null;
 }
 
 export function toNumber(value: Int8): number {
@@ -108,6 +109,7 @@ export function toResultRecord(row: ResultRow): IntentResultRecord {
     durationMs: row.duration_ms,
     params: row.params ?? {},
     recordedAt: new Date(row.recorded_at),
+    worker: row.worker ?? null,
   };
 }
 

@@ -64,7 +64,7 @@ WHERE ri.run_id = $1 AND ri.kind = m.kind AND ri.key = m.key AND ri.send_started
 
 const RESULT_FIELDS = `run_id text, kind text, key text, action text, origin_source text, origin_row integer,
   origin_line integer, platform_id bigint, http_status integer, error_code text, error_message text,
-  attempts integer, duration_ms integer, params jsonb`;
+  attempts integer, duration_ms integer, params jsonb, worker text`;
 
 /**
  * $1 a `ResultBatch` as JSON. One statement writes the results and their side effects
@@ -76,13 +76,13 @@ const RESULT_FIELDS = `run_id text, kind text, key text, action text, origin_sou
 export const RECORD_RESULTS = `WITH batch AS MATERIALIZED (SELECT $1::text::jsonb AS b),
 results AS (
   INSERT INTO intent_results (run_id, kind, key, action, origin_source, origin_row, origin_line, platform_id,
-    http_status, error_code, error_message, attempts, duration_ms, params, recorded_at)
+    http_status, error_code, error_message, attempts, duration_ms, params, worker, recorded_at)
   SELECT r.*, clock_timestamp() FROM batch, jsonb_to_recordset(batch.b->'results') AS r(${RESULT_FIELDS})
   ON CONFLICT (run_id, kind, key) DO UPDATE SET action = excluded.action, origin_source = excluded.origin_source,
     origin_row = excluded.origin_row, origin_line = excluded.origin_line, platform_id = excluded.platform_id,
     http_status = excluded.http_status, error_code = excluded.error_code, error_message = excluded.error_message,
     attempts = excluded.attempts, duration_ms = excluded.duration_ms, params = excluded.params,
-    recorded_at = excluded.recorded_at),
+    worker = excluded.worker, recorded_at = excluded.recorded_at),
 hash_set AS (
   INSERT INTO synced_hashes (kind, key, hash, run_id, synced_at)
   SELECT h.*, now() FROM batch, jsonb_to_recordset(batch.b->'hashUpserts') AS h(kind text, key text, hash text, run_id text)
@@ -102,7 +102,8 @@ id_removed AS (
 SELECT 1 AS done`;
 
 export const RESULT_COLUMNS = `r.seq, r.run_id, r.kind, r.key, r.action, r.origin_source, r.origin_row, r.origin_line,
-  r.platform_id, r.http_status, r.error_code, r.error_message, r.attempts, r.duration_ms, r.params, r.recorded_at`;
+  r.platform_id, r.http_status, r.error_code, r.error_message, r.attempts, r.duration_ms, r.params, r.recorded_at,
+  r.worker`;
 
 /** $1 run id. */
 export const COUNT_RESULTS = `SELECT kind, action, count(*) AS n FROM intent_results WHERE run_id = $1

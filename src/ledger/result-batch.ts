@@ -18,6 +18,7 @@ export interface ResultRowInput {
   attempts: number;
   duration_ms: number;
   params: Record<string, string>;
+  worker: string | null;
 }
 
 export interface KeyRef {
@@ -93,5 +94,6 @@ function toRow(input: IntentResultInput): ResultRowInput {
     attempts: Math.max(0, Math.round(input.attempts ?? 1)),
     duration_ms: Math.max(0, Math.round(input.durationMs ?? 0)),
     params: redactParams(input.params ?? {}),
+    worker: input.worker ?? null,
   };
 }

@@ -24,6 +24,7 @@ export function selectPending(runId: string, filter: PendingFilter = {}): BuiltQ
   const where = ['ri.run_id = $1'];
   if (filter.kinds)
     where.push(`ri.kind IN (SELECT jsonb_array_elements_text(${json(params, filter.kinds)}))`);
+  if (filter.keys) where.push(`ri.key IN (SELECT jsonb_array_elements_text(${json(params, filter.keys)}))`);
   if (filter.afterSeq !== undefined) where.push(`ri.seq > ${param(params, filter.afterSeq)}`);
   if (filter.sendStarted) where.push('ri.send_started_at IS NOT NULL');
   where.push(

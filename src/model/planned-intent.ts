@@ -39,6 +39,8 @@ export interface PlannedIntentRecord extends PlannedIntent {
 
 export interface PendingFilter {
   kinds?: readonly IntentKind[];
+  /** Only these keys (with `kinds`, the intents a distributed worker is handed). */
+  keys?: readonly string[];
   /** Only those marked as being sent (`Ledger.markSendStarted`). */
   sendStarted?: boolean;
   afterSeq?: number;

@@ -50,6 +50,8 @@ export interface IntentResultInput {
    * hash of `(kind, key)`, in the same transaction as the result. Ignored otherwise.
    */
   hash?: string | null;
+  /** The distributed worker that sent it (`host:pid`); null in a single process. */
+  worker?: string | null;
 }
 
 /**
@@ -73,6 +75,8 @@ export interface IntentResultRecord {
   durationMs: number;
   params: FlatParams;
   recordedAt: Date;
+  /** See `IntentResultInput.worker`. */
+  worker: string | null;
 }
 
 export interface ResultFilter {

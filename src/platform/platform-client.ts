@@ -13,7 +13,7 @@ import type { FlatParams } from '../model/params.js';
 import type { PlatformCaller } from './platform-caller.js';
 import { parseBody } from './platform-caller.js';
 import type { HttpMethod, PlatformRequest, PlatformResponse, SendRequest } from './platform-request.js';
-import type { RateLimiterOptions } from './rate-limiter.js';
+import type { RateLimiterOptions, RequestLimiter } from './rate-limiter.js';
 import { RateLimiter } from './rate-limiter.js';
 import { rateLimited } from './rate-limited.js';
 import type { RetryPolicy } from './retry-policy.js';
@@ -36,11 +36,11 @@ export interface PlatformClientOptions {
    */
   vendor?: string;
   /**
-   * The limiter, or its options. Pass one `RateLimiter` to several clients to make them
-   * share one budget.
+   * The limiter, or its options. Pass one limiter to several clients to make them share
+   * one budget (a `RateLimiter` in process, or one kept in Redis across processes).
    * @defaultValue `new RateLimiter()` (10 requests/s, 4 at a time)
    */
-  rateLimit?: RateLimiter | RateLimiterOptions;
+  rateLimit?: RequestLimiter | RateLimiterOptions;
   /** @defaultValue {@link DEFAULT_RETRY_POLICY} */
   retry?: Partial<RetryPolicy>;
   /** Keep-alive and timeouts of the HTTP layer. */
@@ -84,7 +84,7 @@ export class PlatformClient {
   readonly contacts: ContactsApi;
   readonly checkIns: CheckInsApi;
   readonly vendor: string;
-  readonly limiter: RateLimiter;
+  readonly limiter: RequestLimiter;
   private readonly transport: HttpTransport;
   private readonly pipeline: SendRequest;
   private readonly stop = new AbortController();
@@ -99,7 +99,9 @@ export class PlatformClient {
     this.vendor = options.vendor ?? DEFAULT_VENDOR;
     const logger = (options.logger ?? rootLogger()).child({ component: 'platform' });
     this.limiter =
-      options.rateLimit instanceof RateLimiter ? options.rateLimit : new RateLimiter(options.rateLimit);
+      options.rateLimit !== undefined && 'acquire' in options.rateLimit
+        ? options.rateLimit
+        : new RateLimiter(options.rateLimit);
     // One connection per request in flight, so the concurrency cap is the only queue.
     this.transport = new HttpTransport(options.baseUrl, {
       connections: Math.max(16, this.limiter.concurrency),

@@ -2,7 +2,7 @@ import type { Logger } from '../log/logger.js';
 import { PlatformClientClosedError, RateLimitedError } from './platform-error.js';
 import type { PlatformRequest, SendRequest } from './platform-request.js';
 import { callSiteOf } from './platform-request.js';
-import type { RateLimiter } from './rate-limiter.js';
+import type { RequestLimiter } from './rate-limiter.js';
 
 /**
  * The rate-limit layer: every attempt takes a token and a slot from the shared limiter,
@@ -10,7 +10,7 @@ import type { RateLimiter } from './rate-limiter.js';
  */
 export function rateLimited(
   send: SendRequest,
-  limiter: RateLimiter,
+  limiter: RequestLimiter,
   options: { signal?: AbortSignal; logger?: Logger } = {},
 ): SendRequest {
   const { signal, logger } = options;

@@ -36,6 +36,21 @@ export interface RateLimiterOptions {
 
 type Release = () => void;
 
+/**
+ * What the client's rate-limit layer needs of a limiter: this file's in-process one, or
+ * one shared by processes (distributed mode keeps its bucket in Redis).
+ */
+export interface RequestLimiter {
+  /** Requests in flight at once in this process. */
+  readonly concurrency: number;
+  /** The rate now allowed, in requests per second. */
+  readonly currentRate: number;
+  /** Waits for a token and a free slot; call the returned function when the request ends. */
+  acquire(signal?: AbortSignal): Promise<Release>;
+  /** A 429 was seen: everyone waits `retryAfterMs` and the rate is cut; answers whether this call cut it. */
+  slowDown(retryAfterMs?: number): boolean;
+}
+
 /** Several 429s from requests already in flight are one signal, not many. */
 const SLOWDOWN_COOLDOWN_MS = 1_000;
 
@@ -45,7 +60,7 @@ const SLOWDOWN_COOLDOWN_MS = 1_000;
  * fires late does not lose throughput. A 429 pauses all callers for the `Retry-After` and
  * cuts the rate, which then recovers linearly: the next burst does not hit the same wall.
  */
-export class RateLimiter {
+export class RateLimiter implements RequestLimiter {
   readonly maxRate: number;
   readonly burst: number;
   readonly concurrency: number;

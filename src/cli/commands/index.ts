@@ -10,6 +10,7 @@ import { registerRunsCommand } from './runs.js';
 import { registerReportCommand } from './report.js';
 import { registerDemoCommand } from './demo.js';
 import { registerValidateCommand } from './validate.js';
+import { registerWorkerCommand } from './worker.js';
 
 /** Each command lives in its own file and adds itself to the program here. */
 export const commandRegistrars: Array<(program: Command) => void> = [
@@ -24,4 +25,5 @@ export const commandRegistrars: Array<(program: Command) => void> = [
   registerReportCommand,
   registerDemoCommand,
   registerValidateCommand,
+  registerWorkerCommand,
 ];

@@ -8,7 +8,8 @@ import { formatForFile, writeReport } from '../../sync/report/write-report.js';
 import { unknownRunError } from '../../ledger/ledger-error.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import { rootLogger } from '../../log/logger.js';
-import { openEngine, type OpenEngine } from '../../sync/runs/open-engine.js';
+import { openEngineForEnv } from '../../distributed/open-distributed.js';
+import type { OpenEngine } from '../../sync/runs/open-engine.js';
 import { rateOfRun } from '../../sync/runs/run-rate.js';
 import { stopOnSignals } from '../../sync/runs/stop-on-signals.js';
 import { EXIT } from '../exit-codes.js';
@@ -119,7 +120,7 @@ export async function withStoredRunEngine(
     const run = await ledger.getRun(runId);
     if (!run) throw unknownRunError(runId);
     const logger = rootLogger().child({ job: run.jobName, [logAs]: runId });
-    const engine = await openEngine({
+    const engine = await openEngineForEnv({
       rate: rateOfRun(run),
       logger,
       signal: signals.signal,

@@ -3,7 +3,7 @@ import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { rootLogger } from '../../log/logger.js';
 import { loadJobFile } from '../../sync/job-file.js';
-import { openEngine } from '../../sync/runs/open-engine.js';
+import { openEngineForEnv } from '../../distributed/open-distributed.js';
 import { runJob } from '../../sync/runs/run-job.js';
 import { stopOnSignals } from '../../sync/runs/stop-on-signals.js';
 import { formatPlanSummary } from '../../sync/plan/plan-summary.js';
@@ -53,7 +53,7 @@ export function registerRunCommand(program: Command): void {
         const signals = stopOnSignals(announceStop);
         try {
           const wait = waitNotice(options.wait);
-          const engine = await openEngine({
+          const engine = await openEngineForEnv({
             rate: job.rate,
             logger,
             signal: signals.signal,

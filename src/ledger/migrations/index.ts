@@ -3,6 +3,7 @@ import { migration0002 } from './0002-run-references-checked-per-batch.js';
 import { migration0003 } from './0003-send-started-marks.js';
 import { migration0004 } from './0004-run-order-job-locks-keyed-hashes.js';
 import { migration0005 } from './0005-link-key-parts-and-retired.js';
+import { migration0006 } from './0006-result-worker.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -14,4 +15,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0003,
   migration0004,
   migration0005,
+  migration0006,
 ];

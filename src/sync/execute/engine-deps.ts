@@ -3,7 +3,7 @@ import type { ResultWriterOptions } from '../../ledger/result-writer.js';
 import type { Logger } from '../../log/logger.js';
 import type { ProgressSink } from '../progress/progress-sink.js';
 import type { SyncPlatform } from '../processors/sync-platform.js';
-import type { QueueFactory } from './execute-plan.js';
+import type { PlanExecutor, QueueFactory } from './execute-plan.js';
 
 /** What every run, resume and retry needs around the plan. */
 export interface EngineDeps {
@@ -18,6 +18,11 @@ export interface EngineDeps {
   logger?: Logger;
   /** @defaultValue the inline queue */
   queueFactory?: QueueFactory;
+  /**
+   * What sends the planned work. @defaultValue `executePlan`, in this process; distributed
+   * mode hands it to workers (docs/distributed.md).
+   */
+  executor?: PlanExecutor;
   /** @defaultValue batches of 1,000 results, flushed at least every second */
   resultWriter?: ResultWriterOptions;
   /**

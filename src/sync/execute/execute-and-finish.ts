@@ -63,7 +63,8 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
       await writer.write(unchangedResult(input.runId, item, ids.get(item.kind, item.key)));
       if (isParentKind(item.kind)) gate.settle({ kind: item.kind, clientId: item.key }, true);
     }
-    const outcome = await executePlan({
+    const execute = deps.executor ?? executePlan;
+    const outcome = await execute({
       runId: input.runId,
       work: input.work,
       context: {

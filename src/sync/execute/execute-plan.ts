@@ -18,6 +18,9 @@ import { PlatformDownStreak } from './platform-down.js';
 
 export type QueueFactory = <W, R>(options: QueueOptions<W, R>) => WorkQueue<W, R>;
 
+/** Sends a run's planned work: `executePlan` in this process, or a distributed mode's executor. */
+export type PlanExecutor = (options: ExecuteOptions) => Promise<ExecuteResult>;
+
 export interface ExecuteOptions {
   runId: string;
   work: readonly PlannedIntent[];
@@ -105,7 +108,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
           return NOT_SENT;
         }
         const started = performance.now();
-        const outcome = await runOne(item, options);
+        const outcome = await runIntent(item, options);
         await options.writer.write(intentResult(options.runId, item, outcome, performance.now() - started));
         processed += 1;
         progress.advanced(phase, outcome.action);
@@ -140,7 +143,14 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
   return { stopped: undefined, processed };
 }
 
-async function runOne(item: PlannedIntent, options: ExecuteOptions): Promise<ProcessOutcome> {
+/**
+ * Sends one intent unless a parent it names is missing, and settles it in the gate when it
+ * is a parent: the inline queue's handler and a distributed worker both go through here.
+ */
+export async function runIntent(
+  item: PlannedIntent,
+  options: Pick<ExecuteOptions, 'gate' | 'context'>,
+): Promise<ProcessOutcome> {
   const missing = item.dependsOn.length > 0 ? options.gate.check(item.dependsOn) : undefined;
   const outcome: ProcessOutcome = missing
     ? { action: 'skipped', errorCode: PARENT_MISSING, message: missing.message, attempts: 0 }

@@ -46,7 +46,13 @@ export async function writeReport(
   for await (const result of ledger.eachResult(runId, filter)) {
     const row = reportRow(result);
     if (options.format === 'csv') await write(csvLine(COLUMNS.map((column) => row[column])));
-    else await write(`${count === 0 ? '' : ',\n'}${JSON.stringify({ ...row, params: result.params })}`);
+    else {
+      // Distributed runs name the worker process of each row (docs/distributed.md).
+      const worker = result.worker === null ? {} : { worker: result.worker };
+      await write(
+        `${count === 0 ? '' : ',\n'}${JSON.stringify({ ...row, ...worker, params: result.params })}`,
+      );
+    }
     count += 1;
   }
   if (options.format === 'json') await write(count === 0 ? ']\n' : '\n]\n');

@@ -20,7 +20,17 @@ export interface RestoredIntents {
   unsendable: RowResult[];
 }
 
-export type RestoreDeps = Pick<EngineDeps, 'platform' | 'logger'> & { ledger: Pick<Ledger, 'getRun'> };
+/** The job's source as read again for a run: its intents by kind and key, or why it could not be. */
+export type SourceReadAgain = { intents: Map<string, Intent> } | { problem: string };
+
+export type RestoreDeps = Pick<EngineDeps, 'platform' | 'logger'> & {
+  ledger: Pick<Ledger, 'getRun'>;
+  /**
+   * Sources already read again, by run id: a distributed worker restores one intent at a
+   * time and reads each run's source once.
+   */
+  sourcesRead?: Map<string, Promise<SourceReadAgain>>;
+};
 
 /**
  * Planned intents read back from the ledger, for `resume` and `retry`. Secret params (a
@@ -40,7 +50,7 @@ export async function restoreIntents(
   for (const record of records) if (record.redactedParams.length === 0) items.set(record, plannedOf(record));
   if (secret.length === 0) return { items, unsendable: [] };
 
-  const source = await readSourceAgain(deps, run);
+  const source = await readOnce(deps, run);
   const hashKey = deps.platform.deriveKey?.(HASH_KEY_PURPOSE);
   const unsendable: RowResult[] = [];
   for (const record of secret) {
@@ -112,11 +122,15 @@ function idOf(intent: Pick<Intent, 'kind' | 'key'>): string {
   return `${intent.kind}\u0000${intent.key}`;
 }
 
+function readOnce(deps: RestoreDeps, run: RunRecord): Promise<SourceReadAgain> {
+  if (deps.sourcesRead === undefined) return readSourceAgain(deps, run);
+  let read = deps.sourcesRead.get(run.id);
+  if (read === undefined) deps.sourcesRead.set(run.id, (read = readSourceAgain(deps, run)));
+  return read;
+}
+
 /** Every intent of the run's job, by kind and key; a retry reads the job of the run it retries. */
-async function readSourceAgain(
-  deps: RestoreDeps,
-  run: RunRecord,
-): Promise<{ intents: Map<string, Intent> } | { problem: string }> {
+async function readSourceAgain(deps: RestoreDeps, run: RunRecord): Promise<SourceReadAgain> {
   const file = await jobFileOf(deps.ledger, run);
   if (file === undefined) return { problem: 'the run does not name its job file' };
   try {

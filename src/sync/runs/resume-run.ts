@@ -121,7 +121,7 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
  * no answer was recorded: the platform may have it, so it is not sent again. Its code is
  * the one of a lost check-in answer, so later runs hold the row back too.
  */
-function answerLostInCrash(runId: string, item: PlannedIntent): IntentResultInput {
+export function answerLostInCrash(runId: string, item: PlannedIntent): IntentResultInput {
   return {
     runId,
     kind: item.kind,

@@ -1,0 +1,48 @@
+import type { Command } from 'commander';
+import { CODE } from '../../errors/codes.js';
+import { ConfigError } from '../../errors/evsync-error.js';
+import { distributedConfigFromEnv } from '../../distributed/distributed-config.js';
+import { runWorker } from '../../distributed/run-worker.js';
+import { rootLogger } from '../../log/logger.js';
+import { stopOnSignals } from '../../sync/runs/stop-on-signals.js';
+
+export function registerWorkerCommand(program: Command): void {
+  program
+    .command('worker')
+    .description(
+      'Distributed mode: take intents of any run from Redis and send them, until SIGTERM or Ctrl-C.',
+    )
+    .option('--concurrency <n>', 'intents this process sends at once', '8')
+    .action(async (options: { concurrency: string }) => {
+      const concurrency = Number(options.concurrency);
+      if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1000) {
+        throw new ConfigError(
+          `--concurrency must be a whole number from 1 to 1000, got "${options.concurrency}"`,
+          {
+            code: CODE.EVSYNC_USAGE,
+          },
+        );
+      }
+      const config = distributedConfigFromEnv();
+      if (config === undefined) {
+        throw new ConfigError(
+          'evsync worker takes its work from Redis: set REDIS_URL (and DATABASE_URL, the shared ledger). See README, "Distributed mode".',
+        );
+      }
+      const signals = stopOnSignals(() =>
+        process.stderr.write(
+          '\nevsync: worker stopping — finishing the intents in flight (press again to quit now)\n',
+        ),
+      );
+      try {
+        await runWorker({
+          config,
+          concurrency,
+          logger: rootLogger().child({ component: 'worker' }),
+          signal: signals.signal,
+        });
+      } finally {
+        signals.dispose();
+      }
+    });
+}

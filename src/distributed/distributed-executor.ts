@@ -1,0 +1,220 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Ledger } from '../ledger/ledger.js';
+import { messageOf } from '../errors/evsync-error.js';
+import { PARENT_KINDS, type IntentKind } from '../model/intent.js';
+import type { PlannedIntent } from '../model/planned-intent.js';
+import type { ActionCounts, ResultAction, RunResultCounts } from '../model/result-records.js';
+import {
+  executePlan,
+  PLAN_NOT_RECORDED_STEP,
+  withoutFullStop,
+  type ExecuteOptions,
+  type ExecuteResult,
+  type PlanExecutor,
+} from '../sync/execute/execute-plan.js';
+import { splitByPhase, type PhaseName } from '../sync/phases/sync-phases.js';
+import { silentProgress } from '../sync/progress/progress-sink.js';
+import type { IntentJob } from './intent-job.js';
+
+/** What the coordinator needs of the queue: see `intent-queue.ts`. */
+export interface IntentJobSink {
+  /** Adds the jobs (deduplicated by job id). */
+  enqueue(jobs: readonly IntentJob[]): Promise<void>;
+  /** Removes those of the jobs that no worker has taken yet. */
+  withdraw(jobs: readonly IntentJob[]): Promise<void>;
+  /** Jobs of any run waiting, delayed or active. */
+  outstanding(): Promise<number>;
+  /** Worker processes connected to the queue. */
+  workers(): Promise<number>;
+}
+
+export interface DistributedExecutorOptions {
+  ledger: Pick<Ledger, 'resultCounts' | 'loadIdMap' | 'pendingIntents'>;
+  sink: IntentJobSink;
+  /** How often the ledger is read for progress. @defaultValue 250 ms */
+  pollMs?: number;
+  /**
+   * No new result for this long while the queue holds none of the phase's jobs: the jobs
+   * were lost (Redis restarted empty) and those without a result are enqueued again.
+   * @defaultValue 10 s
+   */
+  stallMs?: number;
+}
+
+/**
+ * Distributed mode's executor (docs/distributed.md): phase by phase, the coordinator
+ * enqueues each intent's key and follows the ledger, where workers record the results;
+ * the next phase is enqueued only once every intent of this one has its result, which
+ * keeps the inline engine's dependency order. Mirror deletes of users and events (the last
+ * phase) are sent from here, through the same shared rate limit: whether a record is
+ * still another source key's needs every key of the run's source, which only the
+ * coordinator holds.
+ */
+export function distributedExecutor(options: DistributedExecutorOptions): PlanExecutor {
+  return (execute) => runPhases(options, execute);
+}
+
+async function runPhases(
+  options: DistributedExecutorOptions,
+  execute: ExecuteOptions,
+): Promise<ExecuteResult> {
+  const progress = execute.progress ?? silentProgress;
+  const epoch = randomBytes(6).toString('base64url');
+  let processed = 0;
+  for (const [phase, items] of splitByPhase(execute.work)) {
+    if (items.length === 0) continue;
+    if (execute.signal?.aborted) break;
+    if (phase === 'removals') {
+      await refreshIds(options.ledger, execute);
+      const inline = await executePlan({ ...execute, work: items });
+      processed += inline.processed;
+      if (inline.stopped) return { ...inline, processed };
+      continue;
+    }
+    const unrecorded = await firstUnrecorded(execute, items);
+    if (unrecorded !== undefined) {
+      return {
+        stopped: 'aborted',
+        reason: `the run's plan could not be recorded in the ledger (${withoutFullStop(messageOf(unrecorded))}), so nothing more was sent`,
+        nextStep: PLAN_NOT_RECORDED_STEP,
+        processed,
+      };
+    }
+    progress.phaseStarted(phase, items.length);
+    const done = await followPhase(options, execute, phase, items, epoch);
+    processed += done;
+    progress.phaseEnded(phase);
+    execute.logger?.debug({ phase, count: items.length }, 'phase done');
+    if (done < items.length) break;
+  }
+  if (execute.signal?.aborted) return { stopped: 'interrupted', reason: 'stopped by a signal', processed };
+  return { stopped: undefined, processed };
+}
+
+/** Resolves to the first recording error of the phase's items, if any. */
+async function firstUnrecorded(execute: ExecuteOptions, items: readonly PlannedIntent[]): Promise<unknown> {
+  if (!execute.recorded) return undefined;
+  for (const item of items) {
+    const error = await execute.recorded(item);
+    if (error !== undefined) return error;
+  }
+  return undefined;
+}
+
+/**
+ * Enqueues one phase and waits until the ledger holds a result for each of its intents,
+ * reporting progress from the counts. Returns how many ended (fewer when stopped).
+ */
+async function followPhase(
+  options: DistributedExecutorOptions,
+  execute: ExecuteOptions,
+  phase: PhaseName,
+  items: readonly PlannedIntent[],
+  epoch: string,
+): Promise<number> {
+  const { ledger, sink } = options;
+  const pollMs = options.pollMs ?? 250;
+  const stallMs = options.stallMs ?? 10_000;
+  const progress = execute.progress ?? silentProgress;
+  const kinds = new Set<IntentKind>(items.map((item) => item.kind));
+  // Results written before the phase (unchanged rows, invalid ones) are in the baseline.
+  await execute.writer.flush();
+  const baseline = actionsOf(await ledger.resultCounts(execute.runId), kinds);
+  const jobs = items.map((item): IntentJob => ({
+    runId: execute.runId,
+    epoch,
+    phase,
+    kind: item.kind,
+    key: item.key,
+  }));
+  await sink.enqueue(jobs);
+  execute.logger?.info({ phase, enqueued: jobs.length }, 'phase enqueued for the workers');
+
+  let seen: ActionCounts = {};
+  let ended = 0;
+  let lastChange = Date.now();
+  let lastWorkerNotice = 0;
+  while (ended < items.length) {
+    if (execute.signal?.aborted) {
+      await sink.withdraw(jobs);
+      // Jobs a worker has taken finish there and are recorded; the rest stay pending.
+      return ended;
+    }
+    await sleep(pollMs);
+    const now = subtract(actionsOf(await ledger.resultCounts(execute.runId), kinds), baseline);
+    for (const [action, count] of Object.entries(now) as Array<[ResultAction, number]>) {
+      const before = seen[action] ?? 0;
+      for (let n = before; n < count; n += 1) progress.advanced(phase, action);
+    }
+    const total = sum(now);
+    if (total !== ended) lastChange = Date.now();
+    ended = total;
+    seen = now;
+    if (ended >= items.length) break;
+    if (Date.now() - lastChange < stallMs) continue;
+    if ((await sink.outstanding()) === 0) {
+      const missing = await withoutResult(ledger, execute.runId, jobs);
+      execute.logger?.warn({ phase, missing: missing.length }, 'queue lost jobs: enqueueing them again');
+      await sink.enqueue(missing);
+      lastChange = Date.now();
+    } else if (Date.now() - lastWorkerNotice > 30_000 && (await sink.workers()) === 0) {
+      lastWorkerNotice = Date.now();
+      execute.logger?.warn(
+        { phase, waiting: items.length - ended },
+        'no worker is connected: start `evsync worker` (same REDIS_URL and DATABASE_URL)',
+      );
+    }
+  }
+  return ended;
+}
+
+/** The jobs whose intents have no result yet, read from the ledger in pages. */
+async function withoutResult(
+  ledger: DistributedExecutorOptions['ledger'],
+  runId: string,
+  jobs: readonly IntentJob[],
+): Promise<IntentJob[]> {
+  const pending = new Set<string>();
+  const kinds = [...new Set(jobs.map((job) => job.kind))];
+  let afterSeq: number | undefined;
+  for (;;) {
+    const page = await ledger.pendingIntents(runId, {
+      kinds,
+      limit: 5000,
+      ...(afterSeq === undefined ? {} : { afterSeq }),
+    });
+    for (const record of page) pending.add(`${record.kind}\u0000${record.key}`);
+    if (page.length < 5000) break;
+    afterSeq = page[page.length - 1]?.seq;
+  }
+  return jobs.filter((job) => pending.has(`${job.kind}\u0000${job.key}`));
+}
+
+/** Ids the workers gave users and events in this run, for the deletes sent from here. */
+async function refreshIds(
+  ledger: DistributedExecutorOptions['ledger'],
+  execute: ExecuteOptions,
+): Promise<void> {
+  for (const kind of PARENT_KINDS)
+    for (const [key, id] of await ledger.loadIdMap(kind)) execute.context.ids.set(kind, key, id);
+}
+
+function actionsOf(counts: RunResultCounts, kinds: ReadonlySet<IntentKind>): ActionCounts {
+  const total: ActionCounts = {};
+  for (const kind of kinds)
+    for (const [action, count] of Object.entries(counts[kind] ?? {}) as Array<[ResultAction, number]>)
+      total[action] = (total[action] ?? 0) + count;
+  return total;
+}
+
+function subtract(now: ActionCounts, base: ActionCounts): ActionCounts {
+  const delta: ActionCounts = {};
+  for (const [action, count] of Object.entries(now) as Array<[ResultAction, number]>)
+    delta[action] = Math.max(0, count - (base[action] ?? 0));
+  return delta;
+}
+
+function sum(counts: ActionCounts): number {
+  return Object.values(counts).reduce((total, count) => total + (count ?? 0), 0);
+}

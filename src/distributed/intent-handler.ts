@@ -1,0 +1,129 @@
+import { hostname } from 'node:os';
+import type { Ledger } from '../ledger/ledger.js';
+import type { Logger } from '../log/logger.js';
+import { isParentKind, PARENT_KINDS } from '../model/intent.js';
+import type { IntentResultInput } from '../model/result-records.js';
+import type { RunRecord } from '../model/run-record.js';
+import { coalescedWrites } from '../sync/execute/coalesced-writes.js';
+import { runIntent } from '../sync/execute/execute-plan.js';
+import { intentResult, isSuccess, rowResult } from '../sync/execute/intent-result.js';
+import { createSendMarker } from '../sync/execute/send-marks.js';
+import { DependencyGate } from '../sync/phases/dependency-gate.js';
+import { IdCache } from '../sync/processors/id-cache.js';
+import type { SyncPlatform } from '../sync/processors/sync-platform.js';
+import { answerLostInCrash } from '../sync/runs/resume-run.js';
+import { restoreIntents, type SourceReadAgain } from '../sync/runs/restore-params.js';
+import { unknownRunError } from '../ledger/ledger-error.js';
+import type { IntentJob, IntentJobResult } from './intent-job.js';
+
+export interface IntentHandlerDeps {
+  ledger: Ledger;
+  platform: SyncPlatform;
+  logger?: Logger;
+}
+
+/** What one phase of one coordinator's pass needs around each intent, read once per worker. */
+interface PhaseContext {
+  run: RunRecord;
+  ids: IdCache;
+  gate: DependencyGate;
+  markSendStarted: (item: { kind: IntentJob['kind']; key: string }) => Promise<void>;
+}
+
+/** Phases kept: a worker may take jobs of a few runs at once. */
+const CONTEXTS_KEPT = 8;
+
+/** `host:pid` of this process, recorded with each result it writes (docs/distributed.md). */
+export const WORKER_NAME = `${hostname()}:${process.pid}`;
+
+/**
+ * A distributed worker's side of a run: takes one job (a run id and an intent's key),
+ * reads the planned intent from the ledger, sends it as the inline engine would and
+ * records its result before the job is acknowledged. Delivery is at least once: a job
+ * whose intent already has a result (its worker died after writing it) does nothing, and
+ * processors look up before re-creating, so a second send duplicates nothing.
+ */
+export class IntentHandler {
+  private readonly contexts = new Map<string, Promise<PhaseContext>>();
+  private readonly sourcesRead = new Map<string, Promise<SourceReadAgain>>();
+  private readonly record: (result: IntentResultInput) => Promise<void>;
+
+  constructor(private readonly deps: IntentHandlerDeps) {
+    this.record = coalescedWrites((results: IntentResultInput[]) => deps.ledger.recordResults(results));
+  }
+
+  async handle(job: IntentJob): Promise<IntentJobResult> {
+    const { ledger } = this.deps;
+    const [record] = await ledger.pendingIntents(job.runId, { kinds: [job.kind], keys: [job.key], limit: 1 });
+    if (record === undefined) return { action: 'already recorded', worker: WORKER_NAME };
+    const context = await this.contextOf(job);
+    const started = performance.now();
+    let result: IntentResultInput;
+    if (record.sendStartedAt !== null) {
+      // Its call had started under a worker that died before recording the answer.
+      result = answerLostInCrash(job.runId, record);
+    } else {
+      const restored = await restoreIntents({ ...this.deps, sourcesRead: this.sourcesRead }, context.run, [
+        record,
+      ]);
+      const item = restored.items.get(record);
+      if (item === undefined) {
+        const [unsendable] = restored.unsendable;
+        if (unsendable === undefined)
+          throw new Error(`intent ${job.kind} "${job.key}" could not be read back`);
+        result = rowResult(job.runId, unsendable);
+      } else {
+        const outcome = await runIntent(item, {
+          gate: context.gate,
+          context: {
+            platform: this.deps.platform,
+            ids: context.ids,
+            markSendStarted: context.markSendStarted,
+          },
+        });
+        result = intentResult(job.runId, item, outcome, performance.now() - started);
+      }
+    }
+    await this.record({ ...result, worker: WORKER_NAME });
+    return { action: result.action, worker: WORKER_NAME };
+  }
+
+  private contextOf(job: IntentJob): Promise<PhaseContext> {
+    const id = `${job.runId}\u0000${job.epoch}\u0000${job.phase}`;
+    let context = this.contexts.get(id);
+    if (context === undefined) {
+      context = this.loadContext(job.runId);
+      // A failed load is not kept: the next job of the phase tries again.
+      context.catch(() => this.contexts.delete(id));
+      this.contexts.set(id, context);
+      if (this.contexts.size > CONTEXTS_KEPT) {
+        const oldest = this.contexts.keys().next().value;
+        if (oldest !== undefined) this.contexts.delete(oldest);
+      }
+    }
+    return context;
+  }
+
+  /**
+   * Read when a worker takes the phase's first job: the previous phase has drained by then
+   * (the coordinator enqueues a phase only after it), so the ids and the parents' outcomes
+   * are final for this phase.
+   */
+  private async loadContext(runId: string): Promise<PhaseContext> {
+    const { ledger } = this.deps;
+    const run = await ledger.getRun(runId);
+    if (run === undefined) throw unknownRunError(runId);
+    const ids = new IdCache(
+      await Promise.all(PARENT_KINDS.map(async (kind) => [kind, await ledger.loadIdMap(kind)] as const)),
+    );
+    const gate = new DependencyGate((dep) => ids.has(dep.kind, dep.clientId));
+    for await (const result of ledger.eachResult(runId, {
+      kinds: PARENT_KINDS,
+      actions: ['failed', 'skipped'],
+    })) {
+      if (isParentKind(result.kind) && !isSuccess(result.action))
+        gate.settle({ kind: result.kind, clientId: result.key }, false, result.errorMessage ?? result.action);
+    }
+    return { run, ids, gate, markSendStarted: createSendMarker(ledger, runId) };
+  }
+}

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { INTENT_KINDS } from '../model/intent.js';
+import { PHASES } from '../sync/phases/sync-phases.js';
+
+/**
+ * What a queue job carries: which intent of which run, nothing more. The worker reads the
+ * intent from the ledger (docs/distributed.md, "A job"), so Redis never holds params, and
+ * a job enqueued twice finds its result already recorded.
+ */
+export const intentJobSchema = z.object({
+  runId: z.string().min(1),
+  /** One coordinator's pass over the run (a run, then each resume, has its own). */
+  epoch: z.string().min(1),
+  phase: z.enum(PHASES),
+  kind: z.enum(INTENT_KINDS),
+  key: z.string(),
+});
+
+export type IntentJob = z.infer<typeof intentJobSchema>;
+
+/** What the worker answers for a job: the action it recorded, or that another delivery had. */
+export interface IntentJobResult {
+  action: string;
+  worker: string;
+}

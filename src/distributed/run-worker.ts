@@ -1,0 +1,72 @@
+import { once } from 'node:events';
+import { platformConfigFromEnv } from '../config/env-config.js';
+import type { Ledger } from '../ledger/ledger.js';
+import { openLedger } from '../ledger/open-ledger.js';
+import type { Logger } from '../log/logger.js';
+import { PlatformClient } from '../platform/platform-client.js';
+import type { DistributedConfig } from './distributed-config.js';
+import { IntentHandler, WORKER_NAME } from './intent-handler.js';
+import { startIntentWorker } from './intent-queue.js';
+import { connectRedis, platformBucket } from './open-distributed.js';
+import { RedisRateLimiter } from './redis-rate-limiter.js';
+
+export interface WorkerOptions {
+  config: DistributedConfig;
+  /** Intents this process sends at once. */
+  concurrency: number;
+  logger: Logger;
+  /** Aborting it stops taking jobs; jobs in flight finish and are recorded. */
+  signal: AbortSignal;
+  /** A ledger to use instead of `DATABASE_URL`'s (tests). */
+  ledger?: Ledger;
+}
+
+/**
+ * `evsync worker`: takes intents of any run from the queue until `signal` aborts, then
+ * finishes the jobs in flight and returns. A worker killed instead leaves its jobs to
+ * BullMQ's stalled-job check, which hands them to another worker.
+ */
+export async function runWorker(options: WorkerOptions): Promise<void> {
+  const { config, logger } = options;
+  const platformConfig = platformConfigFromEnv();
+  const ledger = options.ledger ?? (await openLedger());
+  const redis = await connectRedis(config, 'worker');
+  const platform = PlatformClient.fromConfig(platformConfig, {
+    rateLimit: new RedisRateLimiter({
+      redis,
+      key: platformBucket(config.prefix, platformConfig),
+      concurrency: options.concurrency,
+    }),
+    logger,
+  });
+  const handler = new IntentHandler({ ledger, platform, logger });
+  const worker = startIntentWorker({
+    connection: redis,
+    prefix: config.prefix,
+    concurrency: options.concurrency,
+    handle: (job) => handler.handle(job),
+  });
+  worker.on('failed', (job, error) =>
+    logger.error({ err: error, runId: job?.data.runId, kind: job?.data.kind }, 'intent job failed'),
+  );
+  worker.on('error', (error) => logger.warn({ err: error }, 'queue connection trouble; retrying'));
+  logger.info(
+    {
+      worker: WORKER_NAME,
+      concurrency: options.concurrency,
+      redis: config.description,
+      prefix: config.prefix,
+    },
+    'worker ready: taking intents of any run',
+  );
+  try {
+    if (!options.signal.aborted) await once(options.signal, 'abort');
+    logger.info('worker stopping: finishing the intents in flight');
+    await worker.close();
+  } finally {
+    await platform.close();
+    redis.disconnect();
+    if (!options.ledger) await ledger.close();
+  }
+  logger.info('worker stopped');
+}
