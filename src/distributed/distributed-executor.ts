@@ -23,6 +23,11 @@ export interface IntentJobSink {
   enqueue(jobs: readonly IntentJob[]): Promise<void>;
   /** Removes those of the jobs that no worker has taken yet. */
   withdraw(jobs: readonly IntentJob[]): Promise<void>;
+  /**
+   * Removes the run's jobs that no worker has taken, whatever pass enqueued them: a resume
+   * starts from the ledger, and an earlier pass's leftovers would send its intents twice.
+   */
+  withdrawRun(runId: string): Promise<number>;
   /** Jobs of any run waiting, delayed or active. */
   outstanding(): Promise<number>;
   /** Worker processes connected to the queue. */
@@ -61,6 +66,8 @@ async function runPhases(
 ): Promise<ExecuteResult> {
   const progress = execute.progress ?? silentProgress;
   const epoch = randomBytes(6).toString('base64url');
+  const withdrawn = await options.sink.withdrawRun(execute.runId);
+  if (withdrawn > 0) execute.logger?.info({ withdrawn }, "removed an earlier pass's jobs of the run from the queue");
   let processed = 0;
   for (const [phase, items] of splitByPhase(execute.work)) {
     if (items.length === 0) continue;

@@ -14,7 +14,9 @@ import type { SyncPlatform } from '../sync/processors/sync-platform.js';
 import { answerLostInCrash } from '../sync/runs/resume-run.js';
 import { restoreIntents, type SourceReadAgain } from '../sync/runs/restore-params.js';
 import { unknownRunError } from '../ledger/ledger-error.js';
-import type { IntentJob, IntentJobResult } from './intent-job.js';
+import { CODE } from '../errors/codes.js';
+import { messageOf } from '../errors/evsync-error.js';
+import { IntentRateLimited, type IntentJob, type IntentJobResult } from './intent-job.js';
 
 export interface IntentHandlerDeps {
   ledger: Ledger;
@@ -29,6 +31,9 @@ interface PhaseContext {
   gate: DependencyGate;
   markSendStarted: (item: { kind: IntentJob['kind']; key: string }) => Promise<void>;
 }
+
+/** How long the whole queue pauses when the platform rate limits through every wait. */
+const RATE_LIMIT_PAUSE_MS = 5_000;
 
 /** Phases kept: a worker may take jobs of a few runs at once. */
 const CONTEXTS_KEPT = 8;
@@ -81,11 +86,35 @@ export class IntentHandler {
             markSendStarted: context.markSendStarted,
           },
         });
+        // Rate limited through all of the client's waits: the queue waits, and tries it later.
+        if (outcome.errorCode === CODE.EVSYNC_PLATFORM_RATE_LIMITED) throw new IntentRateLimited(RATE_LIMIT_PAUSE_MS);
         result = intentResult(job.runId, item, outcome, performance.now() - started);
       }
     }
     await this.record({ ...result, worker: WORKER_NAME });
     return { action: result.action, worker: WORKER_NAME };
+  }
+
+  /**
+   * The queue gave a job up (its tries ran out, or it kept being rate limited): its intent
+   * gets a failed result, so that the run ends and `evsync retry` can send it again.
+   */
+  async gaveUp(job: IntentJob, error: unknown, tries: number): Promise<void> {
+    const { ledger } = this.deps;
+    const [record] = await ledger.pendingIntents(job.runId, { kinds: [job.kind], keys: [job.key], limit: 1 });
+    if (record === undefined) return;
+    await this.record({
+      runId: job.runId,
+      kind: job.kind,
+      key: job.key,
+      action: 'failed',
+      origin: record.origin,
+      attempts: tries,
+      errorCode: CODE.EVSYNC_WORKER_GAVE_UP,
+      errorMessage: `The workers gave this intent up after ${tries} tries: ${messageOf(error)}`,
+      params: record.params,
+      worker: WORKER_NAME,
+    });
   }
 
   private contextOf(job: IntentJob): Promise<PhaseContext> {

@@ -18,6 +18,17 @@ export const intentJobSchema = z.object({
 
 export type IntentJob = z.infer<typeof intentJobSchema>;
 
+/**
+ * The platform kept answering 429 through the client's own waits: the job goes back to
+ * the queue, which pauses for `waitMs`, and the try does not count as a failed attempt.
+ */
+export class IntentRateLimited extends Error {
+  override readonly name = 'IntentRateLimited';
+  constructor(readonly waitMs: number) {
+    super(`the platform is rate limiting: the queue pauses for ${waitMs} ms`);
+  }
+}
+
 /** What the worker answers for a job: the action it recorded, or that another delivery had. */
 export interface IntentJobResult {
   action: string;

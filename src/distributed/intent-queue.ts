@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { Queue, Worker, type Job } from 'bullmq';
+import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { intentJobSchema, type IntentJob, type IntentJobResult } from './intent-job.js';
+import { IntentRateLimited, intentJobSchema, type IntentJob, type IntentJobResult } from './intent-job.js';
 import type { IntentJobSink } from './distributed-executor.js';
 
 /** The queue every run's intents go through; several installations share a Redis by prefix. */
@@ -44,7 +44,7 @@ export class IntentQueue implements IntentJobSink {
             jobId: intentJobId(data),
             removeOnComplete: REMOVE_ON_COMPLETE,
             removeOnFail: REMOVE_ON_FAIL,
-            attempts: 5,
+            attempts: ATTEMPTS,
             backoff: { type: 'exponential', delay: 1000, jitter: 0.5 },
           },
         })),
@@ -61,6 +61,20 @@ export class IntentQueue implements IntentJobSink {
           .map((job) => this.queue.remove(intentJobId(job)).catch(() => 0)),
       );
     }
+  }
+
+  async withdrawRun(runId: string): Promise<number> {
+    let removed = 0;
+    // Pages from the end, so that removals do not shift the pages still to read.
+    const types = ['waiting', 'delayed', 'prioritized'] as const;
+    const total = Object.values(await this.queue.getJobCounts(...types)).reduce((a, b) => a + b, 0);
+    for (let end = total - 1; end >= 0; end -= ENQUEUE_CHUNK) {
+      const page = await this.queue.getJobs([...types], Math.max(0, end - ENQUEUE_CHUNK + 1), end);
+      const mine = page.filter((job) => job?.data?.runId === runId && job.id !== undefined);
+      await Promise.all(mine.map((job) => this.queue.remove(job.id!).catch(() => 0)));
+      removed += mine.length;
+    }
+    return removed;
   }
 
   async outstanding(): Promise<number> {
@@ -88,18 +102,54 @@ export class IntentQueue implements IntentJobSink {
   }
 }
 
+/** Tries of a job that failed (the ledger or Redis was down under the worker). */
+const ATTEMPTS = 5;
+/** Starts of a job in all, rate-limited ones included: bounds a job the platform always refuses with 429. */
+const MAX_STARTED_ATTEMPTS = 50;
+
 export interface IntentWorkerOptions {
   connection: Redis;
   prefix: string;
   concurrency: number;
   handle: (job: IntentJob) => Promise<IntentJobResult>;
+  /** A job the queue gives up on, with its last error and how often it was started. */
+  gaveUp: (job: IntentJob, error: unknown, tries: number) => Promise<void>;
 }
 
 /** The consumer side: `evsync worker`. */
 export function startIntentWorker(options: IntentWorkerOptions): Worker<IntentJob, IntentJobResult> {
-  return new Worker<IntentJob, IntentJobResult>(
+  const worker: Worker<IntentJob, IntentJobResult> = new Worker<IntentJob, IntentJobResult>(
     INTENT_QUEUE,
-    (job: Job<IntentJob, IntentJobResult>) => options.handle(intentJobSchema.parse(job.data)),
-    { connection: options.connection, prefix: options.prefix, concurrency: options.concurrency },
+    async (job: Job<IntentJob, IntentJobResult>) => {
+      const parsed = intentJobSchema.safeParse(job.data);
+      // Not a job evsync wrote: nothing to send, and no try will make it one.
+      if (!parsed.success) throw new UnrecoverableError(`not an intent job: ${parsed.error.message}`);
+      try {
+        return await options.handle(parsed.data);
+      } catch (error) {
+        if (!(error instanceof IntentRateLimited)) throw error;
+        // Every worker stops taking jobs for the pause; this one goes back unharmed.
+        await worker.rateLimit(error.waitMs);
+        throw Worker.RateLimitError();
+      }
+    },
+    {
+      connection: options.connection,
+      prefix: options.prefix,
+      concurrency: options.concurrency,
+      // A killed worker's jobs go to another within seconds; a live one renews its lock
+      // every 5 s, and an intent takes far less than that between two renewals.
+      lockDuration: 10_000,
+      stalledInterval: 5_000,
+      maxStalledCount: 5,
+      maxStartedAttempts: MAX_STARTED_ATTEMPTS,
+    },
   );
+  worker.on('failed', (job, error) => {
+    if (job === undefined) return;
+    const parsed = intentJobSchema.safeParse(job.data);
+    const final = error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+    if (parsed.success && final) void options.gaveUp(parsed.data, error, job.attemptsStarted).catch(() => undefined);
+  });
+  return worker;
 }

@@ -21,6 +21,8 @@ export interface RedisRateLimiterOptions {
   minRateShare?: number;
   /** @defaultValue 0.05 (from half to full in 10 s) */
   recoveryPerSecond?: number;
+  /** Told of each 429's pause, e.g. to pause the queue's job pickup for as long. */
+  onPause?: (retryAfterMs: number) => void;
 }
 
 /** The bucket's settings, written by the run that starts (`setRate`) and read by every acquire. */
@@ -96,6 +98,7 @@ export class RedisRateLimiter implements RequestLimiter {
   private readonly factor: number;
   private readonly minShare: number;
   private readonly recoveryPerMs: number;
+  private readonly onPause: ((retryAfterMs: number) => void) | undefined;
   private rate = 0;
   private inFlight = 0;
   private readonly slots: Array<() => void> = [];
@@ -106,6 +109,7 @@ export class RedisRateLimiter implements RequestLimiter {
     this.factor = options.slowdownFactor ?? 0.5;
     this.minShare = options.minRateShare ?? 0.1;
     this.recoveryPerMs = (options.recoveryPerSecond ?? 0.05) / 1000;
+    this.onPause = options.onPause;
     const redis = options.redis as Redis & Partial<LimiterCommands>;
     if (redis.evsyncRateLimit === undefined)
       redis.defineCommand('evsyncRateLimit', { numberOfKeys: 1, lua: SCRIPT });
@@ -154,6 +158,7 @@ export class RedisRateLimiter implements RequestLimiter {
   }
 
   slowDown(retryAfterMs = 0): boolean {
+    if (retryAfterMs > 0) this.onPause?.(retryAfterMs);
     // The pause is shared through Redis; the caller's own retry waits `retryAfterMs` too, so
     // the answer (whether this call cut the rate, for the log) may come late or not at all.
     void this.redis

@@ -31,11 +31,14 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   const platformConfig = platformConfigFromEnv();
   const ledger = options.ledger ?? (await openLedger());
   const redis = await connectRedis(config, 'worker');
+  // Set below: a 429's pause also stops every worker taking new jobs for as long.
+  let pauseQueue = (_ms: number): void => undefined;
   const platform = PlatformClient.fromConfig(platformConfig, {
     rateLimit: new RedisRateLimiter({
       redis,
       key: platformBucket(config.prefix, platformConfig),
       concurrency: options.concurrency,
+      onPause: (ms) => pauseQueue(ms),
     }),
     logger,
   });
@@ -45,7 +48,9 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     prefix: config.prefix,
     concurrency: options.concurrency,
     handle: (job) => handler.handle(job),
+    gaveUp: (job, error, tries) => handler.gaveUp(job, error, tries),
   });
+  pauseQueue = (ms) => void worker.rateLimit(ms).catch(() => undefined);
   worker.on('failed', (job, error) =>
     logger.error({ err: error, runId: job?.data.runId, kind: job?.data.kind }, 'intent job failed'),
   );

@@ -533,6 +533,13 @@ export const ERROR_CATALOG = {
     meaning: 'evsync itself failed on this intent (a bug, not the data).',
     action: 'Report it with the message; `evsync retry RUN` sends the intent again.',
   },
+  EVSYNC_WORKER_GAVE_UP: {
+    layer: 'sync',
+    meaning:
+      'Distributed mode: the workers could not finish this intent after every try (the ledger or Redis failed under them, or the platform kept answering 429).',
+    action: 'Read the message; fix the cause, then `evsync retry RUN` sends the intent again.',
+    retry: 'permanent',
+  },
   EVSYNC_DELETE_THRESHOLD: {
     layer: 'sync',
     meaning: 'Mirror mode would delete more than `delete_threshold` allows; nothing was sent.',

@@ -1,0 +1,171 @@
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/sandbox-process.js';
+import { serviceAvailable } from '../helpers/services.js';
+import { startDistributedEnv, type CliProcess, type DistributedEnv } from '../helpers/distributed-env.js';
+import { jobYaml, people, usersCsv } from './sync-harness.js';
+
+const ready = (await serviceAvailable('redis')) && (await serviceAvailable('postgres'));
+
+/** `kind key action code` of every row of a run's JSON report, sorted: what a run did, ids aside. */
+async function outcomes(
+  env: DistributedEnv,
+  runId: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<string[]> {
+  const report = await env.cli(['report', runId, '--format', 'json'], extraEnv);
+  expect(report.code).toBe(0);
+  const rows = JSON.parse(report.output) as Array<{
+    kind: string;
+    key: string;
+    action: string;
+    error_code: string | null;
+  }>;
+  return rows.map((row) => `${row.kind} ${row.key} ${row.action} ${row.error_code ?? ''}`).sort();
+}
+
+function runIdOf(output: string): string {
+  const match = /Run (\d{8}-\d{6}-[0-9a-f]+)/.exec(output);
+  if (!match?.[1]) throw new Error(`no run id in:\n${output}`);
+  return match[1];
+}
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await sleep(100);
+  }
+}
+
+describe.runIf(ready)('distributed mode: evsync run with evsync worker processes', () => {
+  let env: DistributedEnv;
+  let workers: CliProcess[] = [];
+
+  beforeAll(async () => {
+    env = await startDistributedEnv();
+    cpSync(join(ROOT, 'jobs/demo-data'), join(env.dir, 'demo-data'), { recursive: true });
+    cpSync(join(ROOT, 'jobs/demo-mappings'), join(env.dir, 'demo-mappings'), { recursive: true });
+    cpSync(join(ROOT, 'jobs/demo.yaml'), join(env.dir, 'demo.yaml'));
+    workers = [env.startWorker(4), env.startWorker(4), env.startWorker(4)];
+  }, 120_000);
+  afterAll(async () => env?.close(), 60_000);
+
+  it('3 worker processes finish every intent, with the results of an inline run', async () => {
+    const distributed = await env.cli(['run', 'demo.yaml']);
+    expect(distributed.output).toContain('distributed mode');
+    // The demo's data has bad rows on purpose: exit code 1, as inline.
+    expect(distributed.code).toBe(1);
+    const runId = runIdOf(distributed.output);
+    const ledger = await env.ledger();
+    expect(await ledger.pendingIntents(runId)).toEqual([]);
+    const report = await env.cli(['report', runId, '--format', 'json']);
+    const rows = JSON.parse(report.output) as Array<{ worker?: string; attempts: number }>;
+    const byWorker = new Set(rows.filter((row) => row.attempts > 0).map((row) => row.worker));
+    expect(byWorker.size).toBeGreaterThanOrEqual(2);
+    expect((await env.sandbox.counters()).duplicates).toEqual({});
+
+    // The same job in one process, on an emptied platform and a ledger of its own.
+    await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
+    const inlineEnv = { REDIS_URL: '', DATABASE_URL: '', EVSYNC_DATA_DIR: join(env.dir, 'inline-ledger') };
+    const inline = await env.cli(['run', 'demo.yaml'], inlineEnv);
+    expect(inline.output).not.toContain('distributed mode');
+    expect(inline.code).toBe(distributed.code);
+    expect(await outcomes(env, runId)).toEqual(await outcomes(env, runIdOf(inline.output), inlineEnv));
+  });
+
+  it('a worker killed with SIGKILL mid-run: another takes its jobs, nothing is created twice', async () => {
+    await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
+    const run = env.spawnCli(['run', usersJob('kill', 400, 200, 8)]);
+    await waitFor(async () => ((await env.sandbox.counters()).total ?? 0) > 60);
+    const victim = workers[0]!;
+    victim.child.kill('SIGKILL');
+    await victim.exited;
+    expect(await run.exited).toBe(0);
+    const counters = await env.sandbox.counters();
+    expect(counters.duplicates).toEqual({});
+    const ledger = await env.ledger();
+    const runId = runIdOf(run.output());
+    expect(await ledger.pendingIntents(runId)).toEqual([]);
+    // A create the killed worker sent but did not record is found again by its next
+    // delivery (processors look up before creating): `updated` or `attached`, never twice.
+    const users = (await ledger.resultCounts(runId)).user ?? {};
+    expect(users.failed).toBeUndefined();
+    expect((users.created ?? 0) + (users.updated ?? 0) + (users.attached ?? 0)).toBe(400);
+    workers[0] = env.startWorker(4);
+  }, 90_000);
+
+  /** A users-only job of `count` people at `perSecond`, `concurrency` at a time. */
+  function usersJob(name: string, count: number, perSecond: number, concurrency: number): string {
+    env.write({
+      [`${name}.csv`]: usersCsv(people(count, name)),
+      [`${name}.yaml`]: jobYaml(name, `  - { mapping: users, source: { csv: ./${name}.csv } }\n`).replace(
+        'rate: { per_second: 1000, concurrency: 8 }',
+        `rate: { per_second: ${perSecond}, concurrency: ${concurrency} }`,
+      ),
+    });
+    return `${name}.yaml`;
+  }
+
+  async function sandboxRateLimit(limit: { perSecond: number; burst: number } | null): Promise<void> {
+    await fetch(`${env.sandbox.url}/_sandbox/rate-limit`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(limit),
+    });
+  }
+
+  it('3 workers hold one global rate limit: 30/s against a 30/s platform, no 429', async () => {
+    await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
+    await sandboxRateLimit({ perSecond: 30, burst: 5 });
+    try {
+      const started = performance.now();
+      const run = await env.cli(['run', usersJob('limit', 150, 30, 6)]);
+      const seconds = (performance.now() - started) / 1000;
+      expect(run.code).toBe(0);
+      const counters = await env.sandbox.counters();
+      expect(counters.statuses['429']).toBeUndefined();
+      expect(counters.calls['POST /user']).toBe(150);
+      // 150 calls at 30/s take at least 145/30 s once the first 5 went together.
+      expect(seconds).toBeGreaterThan(145 / 30);
+    } finally {
+      await sandboxRateLimit(null);
+    }
+  }, 90_000);
+
+  it('a 429 storm pauses the queue and recovers: no intent fails for it', async () => {
+    await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
+    await sandboxRateLimit({ perSecond: 20, burst: 5 });
+    try {
+      const run = await env.cli(['run', usersJob('storm', 120, 200, 12)]);
+      expect(run.code).toBe(0);
+      const counters = await env.sandbox.counters();
+      expect(counters.statuses['429']).toBeGreaterThan(0);
+      expect(counters.duplicates).toEqual({});
+      const ledger = await env.ledger();
+      const [latest] = await ledger.listRuns(1);
+      expect((await ledger.resultCounts(latest!.id)).user).toEqual({ created: 120 });
+    } finally {
+      await sandboxRateLimit(null);
+    }
+  }, 90_000);
+
+  it('Redis loses everything mid-run: evsync resume finishes the run, nothing twice', async () => {
+    await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
+    const run = env.spawnCli(['run', usersJob('lost', 500, 100, 8)]);
+    await waitFor(async () => ((await env.sandbox.counters()).total ?? 0) > 80);
+    run.child.kill('SIGKILL');
+    await run.exited;
+    expect(await env.loseRedis()).toBeGreaterThan(0);
+    const ledger = await env.ledger();
+    const [cut] = await ledger.listRuns(1);
+    expect((await ledger.pendingIntents(cut!.id)).length).toBeGreaterThan(0);
+    const resumed = await env.cli(['resume', cut!.id]);
+    expect(resumed.code).toBe(0);
+    expect(await ledger.pendingIntents(cut!.id)).toEqual([]);
+    expect((await ledger.resultCounts(cut!.id)).user).toEqual({ created: 500 });
+    expect((await env.sandbox.counters()).duplicates).toEqual({});
+  }, 120_000);
+});

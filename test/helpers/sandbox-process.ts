@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface SandboxProcess {
+  url: string;
+  keyId: string;
+  signingKey: string;
+  child: ChildProcess;
+  counters(): Promise<{
+    total: number;
+    calls: Record<string, number>;
+    statuses: Record<string, number>;
+    duplicates: Record<string, string[]>;
+  }>;
+  resetCounters(): Promise<void>;
+  /** CPU time the sandbox process has used so far, in seconds. */
+  cpuSeconds(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** The sandbox in its own process (`npx tsx src/cli/main.ts sandbox`), so it does not share our event loop. */
+export async function startSandboxProcess(extraArgs: string[] = []): Promise<SandboxProcess> {
+  const signingKey = randomBytes(16).toString('hex');
+  const child = spawn(
+    'npx',
+    ['tsx', 'src/cli/main.ts', 'sandbox', '--port', '0', '--json', '--signing-key', signingKey, ...extraArgs],
+    // Its own process group, so that stopping it also stops the node process under npx and tsx.
+    {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+      detached: true,
+    },
+  );
+  const line = await new Promise<string>((resolveLine, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', resolveLine);
+    child.once('exit', (code) => reject(new Error(`sandbox exited early (${code})`)));
+  });
+  const started = JSON.parse(line) as { url: string; keyId: string };
+  const admin = async (method: string, path: string): Promise<unknown> => {
+    const response = await fetch(`${started.url}/_sandbox/${path}`, { method });
+    return response.json();
+  };
+  return {
+    url: started.url,
+    keyId: started.keyId,
+    signingKey,
+    child,
+    counters: async () => (await admin('GET', 'counters')) as Awaited<ReturnType<SandboxProcess['counters']>>,
+    resetCounters: async () => {
+      await admin('DELETE', 'counters');
+    },
+    cpuSeconds: async () => ((await admin('GET', 'health')) as { cpuMicros: number }).cpuMicros / 1e6,
+    stop: async () => {
+      const exited = new Promise((r) => child.once('exit', r));
+      process.kill(-child.pid!, 'SIGTERM');
+      const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 3_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
