@@ -32,6 +32,16 @@ export interface IntentJobSink {
   outstanding(): Promise<number>;
   /** Worker processes connected to the queue. */
   workers(): Promise<number>;
+  /** Notes the phase a run is in, with its progress, for `evsync status`. */
+  notePhase(runId: string, phase: RunPhaseNote): Promise<void>;
+}
+
+/** A run's current phase as `evsync status` shows it. */
+export interface RunPhaseNote {
+  phase: PhaseName;
+  total: number;
+  done: number;
+  startedAt: string;
 }
 
 export interface DistributedExecutorOptions {
@@ -67,7 +77,8 @@ async function runPhases(
   const progress = execute.progress ?? silentProgress;
   const epoch = randomBytes(6).toString('base64url');
   const withdrawn = await options.sink.withdrawRun(execute.runId);
-  if (withdrawn > 0) execute.logger?.info({ withdrawn }, "removed an earlier pass's jobs of the run from the queue");
+  if (withdrawn > 0)
+    execute.logger?.info({ withdrawn }, "removed an earlier pass's jobs of the run from the queue");
   let processed = 0;
   for (const [phase, items] of splitByPhase(execute.work)) {
     if (items.length === 0) continue;
@@ -137,6 +148,10 @@ async function followPhase(
   }));
   await sink.enqueue(jobs);
   execute.logger?.info({ phase, enqueued: jobs.length }, 'phase enqueued for the workers');
+  const startedAt = new Date().toISOString();
+  const note = (done: number): Promise<void> =>
+    sink.notePhase(execute.runId, { phase, total: items.length, done, startedAt }).catch(() => undefined);
+  await note(0);
 
   let seen: ActionCounts = {};
   let ended = 0;
@@ -155,7 +170,10 @@ async function followPhase(
       for (let n = before; n < count; n += 1) progress.advanced(phase, action);
     }
     const total = sum(now);
-    if (total !== ended) lastChange = Date.now();
+    if (total !== ended) {
+      lastChange = Date.now();
+      await note(total);
+    }
     ended = total;
     seen = now;
     if (ended >= items.length) break;

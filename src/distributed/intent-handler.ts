@@ -1,4 +1,3 @@
-import { hostname } from 'node:os';
 import type { Ledger } from '../ledger/ledger.js';
 import type { Logger } from '../log/logger.js';
 import { isParentKind, PARENT_KINDS } from '../model/intent.js';
@@ -16,7 +15,7 @@ import { restoreIntents, type SourceReadAgain } from '../sync/runs/restore-param
 import { unknownRunError } from '../ledger/ledger-error.js';
 import { CODE } from '../errors/codes.js';
 import { messageOf } from '../errors/evsync-error.js';
-import { IntentRateLimited, type IntentJob, type IntentJobResult } from './intent-job.js';
+import { IntentRateLimited, WORKER_NAME, type IntentJob, type IntentJobResult } from './intent-job.js';
 
 export interface IntentHandlerDeps {
   ledger: Ledger;
@@ -37,9 +36,6 @@ const RATE_LIMIT_PAUSE_MS = 5_000;
 
 /** Phases kept: a worker may take jobs of a few runs at once. */
 const CONTEXTS_KEPT = 8;
-
-/** `host:pid` of this process, recorded with each result it writes (docs/distributed.md). */
-export const WORKER_NAME = `${hostname()}:${process.pid}`;
 
 /**
  * A distributed worker's side of a run: takes one job (a run id and an intent's key),
@@ -87,7 +83,8 @@ export class IntentHandler {
           },
         });
         // Rate limited through all of the client's waits: the queue waits, and tries it later.
-        if (outcome.errorCode === CODE.EVSYNC_PLATFORM_RATE_LIMITED) throw new IntentRateLimited(RATE_LIMIT_PAUSE_MS);
+        if (outcome.errorCode === CODE.EVSYNC_PLATFORM_RATE_LIMITED)
+          throw new IntentRateLimited(RATE_LIMIT_PAUSE_MS);
         result = intentResult(job.runId, item, outcome, performance.now() - started);
       }
     }

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { z } from 'zod';
 import { INTENT_KINDS } from '../model/intent.js';
 import { PHASES } from '../sync/phases/sync-phases.js';
@@ -28,6 +29,9 @@ export class IntentRateLimited extends Error {
     super(`the platform is rate limiting: the queue pauses for ${waitMs} ms`);
   }
 }
+
+/** `host:pid` of this process, recorded with each result it writes (docs/distributed.md). */
+export const WORKER_NAME = `${hostname()}:${process.pid}`;
 
 /** What the worker answers for a job: the action it recorded, or that another delivery had. */
 export interface IntentJobResult {

@@ -1,11 +1,21 @@
 import { createHash } from 'node:crypto';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { IntentRateLimited, intentJobSchema, type IntentJob, type IntentJobResult } from './intent-job.js';
-import type { IntentJobSink } from './distributed-executor.js';
+import {
+  IntentRateLimited,
+  WORKER_NAME,
+  intentJobSchema,
+  type IntentJob,
+  type IntentJobResult,
+} from './intent-job.js';
+import type { IntentJobSink, RunPhaseNote } from './distributed-executor.js';
 
 /** The queue every run's intents go through; several installations share a Redis by prefix. */
 export const INTENT_QUEUE = 'intents';
+
+/** The key of a run's phase note: gone a day after its last change. */
+const phaseKey = (prefix: string, runId: string): string => `${prefix}:evsync-phase:${runId}`;
+const PHASE_NOTE_TTL_S = 24 * 3600;
 
 /** Jobs added per `addBulk` call: one round trip each, bounded memory for big phases. */
 const ENQUEUE_CHUNK = 1000;
@@ -30,8 +40,31 @@ export function intentJobId(job: IntentJob): string {
 export class IntentQueue implements IntentJobSink {
   readonly queue: Queue<IntentJob, IntentJobResult>;
 
-  constructor(connection: Redis, prefix: string) {
+  constructor(
+    private readonly connection: Redis,
+    private readonly prefix: string,
+  ) {
     this.queue = new Queue<IntentJob, IntentJobResult>(INTENT_QUEUE, { connection, prefix });
+  }
+
+  async notePhase(runId: string, note: RunPhaseNote): Promise<void> {
+    await this.connection.set(phaseKey(this.prefix, runId), JSON.stringify(note), 'EX', PHASE_NOTE_TTL_S);
+  }
+
+  /** The phase notes of runs in progress (and of those ended within a day), by run id. */
+  async phaseNotes(): Promise<Map<string, RunPhaseNote>> {
+    const notes = new Map<string, RunPhaseNote>();
+    const pattern = phaseKey(this.prefix, '*');
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.connection.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+      cursor = next;
+      for (const key of keys) {
+        const text = await this.connection.get(key);
+        if (text !== null) notes.set(key.slice(pattern.length - 1), JSON.parse(text) as RunPhaseNote);
+      }
+    } while (cursor !== '0');
+    return notes;
   }
 
   async enqueue(jobs: readonly IntentJob[]): Promise<void> {
@@ -143,13 +176,16 @@ export function startIntentWorker(options: IntentWorkerOptions): Worker<IntentJo
       stalledInterval: 5_000,
       maxStalledCount: 5,
       maxStartedAttempts: MAX_STARTED_ATTEMPTS,
+      // `evsync status` lists workers by it.
+      name: WORKER_NAME,
     },
   );
   worker.on('failed', (job, error) => {
     if (job === undefined) return;
     const parsed = intentJobSchema.safeParse(job.data);
     const final = error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
-    if (parsed.success && final) void options.gaveUp(parsed.data, error, job.attemptsStarted).catch(() => undefined);
+    if (parsed.success && final)
+      void options.gaveUp(parsed.data, error, job.attemptsStarted).catch(() => undefined);
   });
   return worker;
 }

@@ -5,10 +5,12 @@ import { openLedger } from '../ledger/open-ledger.js';
 import type { Logger } from '../log/logger.js';
 import { PlatformClient } from '../platform/platform-client.js';
 import type { DistributedConfig } from './distributed-config.js';
-import { IntentHandler, WORKER_NAME } from './intent-handler.js';
+import { IntentHandler } from './intent-handler.js';
+import { WORKER_NAME } from './intent-job.js';
 import { startIntentWorker } from './intent-queue.js';
 import { connectRedis, platformBucket } from './open-distributed.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
+import { startScheduleWorker } from './schedules.js';
 
 export interface WorkerOptions {
   config: DistributedConfig;
@@ -55,6 +57,15 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     logger.error({ err: error, runId: job?.data.runId, kind: job?.data.kind }, 'intent job failed'),
   );
   worker.on('error', (error) => logger.warn({ err: error }, 'queue connection trouble; retrying'));
+  const schedules = startScheduleWorker({
+    connection: redis,
+    prefix: config.prefix,
+    logger,
+    signal: options.signal,
+  });
+  schedules.on('failed', (job, error) =>
+    logger.error({ err: error, job: job?.data.jobName }, 'scheduled run failed'),
+  );
   logger.info(
     {
       worker: WORKER_NAME,
@@ -67,7 +78,8 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   try {
     if (!options.signal.aborted) await once(options.signal, 'abort');
     logger.info('worker stopping: finishing the intents in flight');
-    await worker.close();
+    // A scheduled run this process coordinates stops as `evsync run` does on a signal.
+    await Promise.all([worker.close(), schedules.close()]);
   } finally {
     await platform.close();
     redis.disconnect();

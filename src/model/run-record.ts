@@ -1,6 +1,7 @@
 import type { ActionCounts } from './result-records.js';
 
-export const RUN_STATUSES = ['running', 'completed', 'failed', 'interrupted', 'aborted'] as const;
+/** `skipped`: a scheduled run that did not start, its job's previous run still going. */
+export const RUN_STATUSES = ['running', 'completed', 'failed', 'interrupted', 'aborted', 'skipped'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export const RUN_MODES = ['upsert', 'mirror'] as const;

@@ -2,6 +2,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { loadYamlFile } from '../config/yaml-file.js';
 import { sourceConfigSchema } from '../sources/source-config.js';
+import { isTimeZone } from '../time/time-zone.js';
 
 /** `10%` of known objects, or an absolute count. */
 const deleteThreshold = z.union([
@@ -39,8 +40,18 @@ export const jobFileSchema = z.strictObject({
     })
     .default({ per_second: 10, concurrency: 4 }),
   delete_threshold: deleteThreshold.default({ percent: 10 }),
-  /** Cron pattern for the scheduled (nightly) run, with its IANA time zone. */
-  schedule: z.strictObject({ cron: z.string().min(9), timezone: z.string().default('UTC') }).optional(),
+  /**
+   * Cron pattern of the scheduled (nightly) run, with its IANA time zone (`tz` or
+   * `timezone`); `evsync schedule JOB` registers it (docs/distributed.md, "Schedules").
+   */
+  schedule: z
+    .strictObject({
+      cron: z.string().min(9, 'write a cron pattern such as "0 2 * * *" (at 02:00 every day)'),
+      tz: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').optional(),
+      timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').optional(),
+    })
+    .transform(({ cron, tz, timezone }) => ({ cron, timezone: tz ?? timezone ?? 'UTC' }))
+    .optional(),
   steps: z.array(jobStepSchema).min(1, 'a job needs at least one step'),
 });
 

@@ -11,6 +11,8 @@ import { registerReportCommand } from './report.js';
 import { registerDemoCommand } from './demo.js';
 import { registerValidateCommand } from './validate.js';
 import { registerWorkerCommand } from './worker.js';
+import { registerScheduleCommand } from './schedule.js';
+import { registerStatusCommand } from './status.js';
 
 /** Each command lives in its own file and adds itself to the program here. */
 export const commandRegistrars: Array<(program: Command) => void> = [
@@ -26,4 +28,6 @@ export const commandRegistrars: Array<(program: Command) => void> = [
   registerDemoCommand,
   registerValidateCommand,
   registerWorkerCommand,
+  registerScheduleCommand,
+  registerStatusCommand,
 ];

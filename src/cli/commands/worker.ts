@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
-import { distributedConfigFromEnv } from '../../distributed/distributed-config.js';
 import { runWorker } from '../../distributed/run-worker.js';
 import { rootLogger } from '../../log/logger.js';
 import { stopOnSignals } from '../../sync/runs/stop-on-signals.js';
+import { requireDistributed } from './schedule.js';
 
 export function registerWorkerCommand(program: Command): void {
   program
@@ -23,12 +23,7 @@ export function registerWorkerCommand(program: Command): void {
           },
         );
       }
-      const config = distributedConfigFromEnv();
-      if (config === undefined) {
-        throw new ConfigError(
-          'evsync worker takes its work from Redis: set REDIS_URL (and DATABASE_URL, the shared ledger). See README, "Distributed mode".',
-        );
-      }
+      const config = requireDistributed();
       const signals = stopOnSignals(() =>
         process.stderr.write(
           '\nevsync: worker stopping — finishing the intents in flight (press again to quit now)\n',

@@ -96,6 +96,7 @@ async function retryClaimed(
     mode: 'upsert',
     options: {
       retryOf: runId,
+      trigger: 'retry',
       filter: { since: filter.since?.toISOString(), kinds: filter.kinds, keys: filter.keys },
     },
   });

@@ -22,7 +22,12 @@ export interface RunJobOptions {
   force?: boolean;
   /** Intents already collected (tests, benchmarks); read from the job's sources otherwise. */
   collected?: CollectedIntents;
+  /** What started the run, kept with it. @defaultValue `manual` */
+  trigger?: RunTrigger;
 }
+
+/** What started a run: a person (or script), or a schedule (docs/distributed.md). */
+export type RunTrigger = 'manual' | 'schedule';
 
 export interface PlannedJob {
   plan: SyncPlan;
@@ -81,6 +86,7 @@ async function runLocked(deps: EngineDeps, options: RunJobOptions, lock: JobLock
     rate: job.rate,
     delete_threshold: describeThreshold(job.delete_threshold),
     force: options.force ?? false,
+    trigger: options.trigger ?? 'manual',
   };
   let planned: PlannedJob;
   try {

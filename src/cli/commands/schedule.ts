@@ -1,0 +1,85 @@
+import type { Command } from 'commander';
+import { CODE } from '../../errors/codes.js';
+import { ConfigError } from '../../errors/evsync-error.js';
+import { distributedConfigFromEnv, type DistributedConfig } from '../../distributed/distributed-config.js';
+import { connectRedis } from '../../distributed/open-distributed.js';
+import { Schedules, type ScheduleInfo } from '../../distributed/schedules.js';
+import { loadJobFile } from '../../sync/job-file.js';
+
+interface ScheduleCliOptions {
+  list?: boolean;
+  remove?: string;
+}
+
+export function registerScheduleCommand(program: Command): void {
+  program
+    .command('schedule')
+    .description(
+      "Distributed mode: register a job's schedule (its `schedule:` cron) so that a worker runs it; list or remove schedules.",
+    )
+    .argument('[job]', 'the job file (YAML) whose schedule to register')
+    .option('--list', 'list the schedules and when each fires next')
+    .option('--remove <name>', 'remove the schedule of the job with this name')
+    .action(async (jobPath: string | undefined, options: ScheduleCliOptions) => {
+      const chosen = [jobPath !== undefined, options.list === true, options.remove !== undefined];
+      if (chosen.filter(Boolean).length !== 1) {
+        throw new ConfigError('Give one of: a job file to schedule, --list, or --remove NAME.', {
+          code: CODE.EVSYNC_USAGE,
+        });
+      }
+      const config = requireDistributed();
+      const redis = await connectRedis(config, 'client');
+      const schedules = new Schedules(redis, config.prefix);
+      try {
+        if (options.list) {
+          process.stdout.write(formatSchedules(await schedules.list()));
+        } else if (options.remove !== undefined) {
+          const removed = await schedules.remove(options.remove);
+          if (!removed) {
+            throw new ConfigError(
+              `No schedule named "${options.remove}". See them with \`evsync schedule --list\`.`,
+              {
+                code: CODE.EVSYNC_USAGE,
+              },
+            );
+          }
+          process.stdout.write(`Removed the schedule of ${options.remove}.\n`);
+        } else if (jobPath !== undefined) {
+          const info = await schedules.register(loadJobFile(jobPath));
+          process.stdout.write(
+            `Scheduled ${info.name}: "${info.cron}" (${info.timezone}); next run ${formatNext(info)}.\n` +
+              'A running `evsync worker` starts it then.\n',
+          );
+        }
+      } finally {
+        await schedules.close();
+        redis.disconnect();
+      }
+    });
+}
+
+/** Distributed mode's settings, or a usage error saying what to set. */
+export function requireDistributed(): DistributedConfig {
+  const config = distributedConfigFromEnv();
+  if (config === undefined) {
+    throw new ConfigError(
+      'This command works in distributed mode: set REDIS_URL (and DATABASE_URL, the shared ledger). See README, "Distributed mode".',
+    );
+  }
+  return config;
+}
+
+export function formatNext(info: Pick<ScheduleInfo, 'next' | 'timezone'>): string {
+  if (info.next === undefined) return 'not planned';
+  const local = info.next.toLocaleString('sv-SE', { timeZone: info.timezone }).slice(0, 16);
+  return `${local} ${info.timezone} (${info.next.toISOString()})`;
+}
+
+function formatSchedules(list: readonly ScheduleInfo[]): string {
+  if (list.length === 0) return 'No schedules. Register one with `evsync schedule JOB.yaml`.\n';
+  return list
+    .map(
+      (info) => `${info.name}  "${info.cron}" ${info.timezone}  next ${formatNext(info)}  ${info.jobFile}\n`,
+    )
+    .join('');
+}

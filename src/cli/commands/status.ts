@@ -1,0 +1,64 @@
+import type { Command } from 'commander';
+import { platformConfigFromEnv } from '../../config/env-config.js';
+import { IntentQueue } from '../../distributed/intent-queue.js';
+import { connectRedis, platformBucket } from '../../distributed/open-distributed.js';
+import { queueStatus, type QueueStatus } from '../../distributed/queue-status.js';
+import { Schedules } from '../../distributed/schedules.js';
+import { openLedger } from '../../ledger/open-ledger.js';
+import { formatNext, requireDistributed } from './schedule.js';
+
+export function registerStatusCommand(program: Command): void {
+  program
+    .command('status')
+    .description(
+      'Distributed mode: queue depth, workers, the rate limit in force, runs in progress and schedules.',
+    )
+    .option('--json', 'print it as JSON')
+    .action(async (options: { json?: boolean }) => {
+      const config = requireDistributed();
+      const platform = platformConfigFromEnv();
+      const redis = await connectRedis(config, 'client');
+      const queue = new IntentQueue(redis, config.prefix);
+      const schedules = new Schedules(redis, config.prefix);
+      const ledger = await openLedger();
+      try {
+        const status = await queueStatus({
+          config,
+          redis,
+          queue,
+          schedules,
+          ledger,
+          bucket: platformBucket(config.prefix, platform),
+        });
+        process.stdout.write(options.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status));
+      } finally {
+        await Promise.all([queue.close(), schedules.close(), ledger.close()]);
+        redis.disconnect();
+      }
+    });
+}
+
+function formatStatus(status: QueueStatus): string {
+  const { jobs } = status;
+  const lines = [
+    `Queue ${status.prefix} on ${status.redis}`,
+    `  intents: ${jobs.waiting} waiting, ${jobs.active} active, ${jobs.delayed} delayed (retrying), ${jobs.failed} failed`,
+    `  workers: ${status.workers.length === 0 ? 'none connected' : `${status.workers.length}: ${status.workers.join(', ')}`}`,
+    status.rate
+      ? `  rate limit in force: ${status.rate.requestsPerSecond} requests/s (burst ${status.rate.burst}), ${status.rate.globalConcurrency ?? 'no'} intents at a time across all workers`
+      : '  rate limit in force: none yet (set by the first run)',
+    '',
+    status.runs.length === 0 ? 'No run in progress.' : 'Runs in progress:',
+    ...status.runs.map(({ run, done, planned, phase }) => {
+      const total = planned === undefined ? '' : ` of ${planned}`;
+      const now = phase ? `; phase ${phase.phase}: ${phase.done} of ${phase.total}` : '';
+      return `  ${run.id}  ${run.jobName}  ${done}${total} intents done${now}`;
+    }),
+    '',
+    status.schedules.length === 0 ? 'No schedules.' : 'Schedules:',
+    ...status.schedules.map(
+      (info) => `  ${info.name}  "${info.cron}" ${info.timezone}  next ${formatNext(info)}`,
+    ),
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,72 @@
+import type { Redis } from 'ioredis';
+import type { Ledger } from '../ledger/ledger.js';
+import type { RunRecord } from '../model/run-record.js';
+import type { DistributedConfig } from './distributed-config.js';
+import type { RunPhaseNote } from './distributed-executor.js';
+import type { IntentQueue } from './intent-queue.js';
+import { RedisRateLimiter, type SharedRate } from './redis-rate-limiter.js';
+import type { ScheduleInfo, Schedules } from './schedules.js';
+
+/** What `evsync status` shows of an installation in distributed mode. */
+export interface QueueStatus {
+  redis: string;
+  prefix: string;
+  jobs: { waiting: number; active: number; delayed: number; failed: number; completed: number };
+  workers: string[];
+  rate: (SharedRate & { globalConcurrency: number | null }) | undefined;
+  /** Runs the ledger has as running, with their current phase when distributed. */
+  runs: Array<{ run: RunRecord; done: number; planned: number | undefined; phase: RunPhaseNote | undefined }>;
+  schedules: ScheduleInfo[];
+}
+
+export async function queueStatus(input: {
+  config: DistributedConfig;
+  redis: Redis;
+  queue: IntentQueue;
+  schedules: Schedules;
+  ledger: Ledger;
+  /** The platform key's bucket (`platformBucket`). */
+  bucket: string;
+}): Promise<QueueStatus> {
+  const { queue, ledger } = input;
+  const counts = await queue.queue.getJobCounts(
+    'waiting',
+    'prioritized',
+    'active',
+    'delayed',
+    'failed',
+    'completed',
+  );
+  // BullMQ names a worker's connection `<prefix>:<queue>:w:<worker name>`: ours is host:pid.
+  const workers = (await queue.queue.getWorkers()).map(
+    (worker) => /:w:(.+)$/.exec(worker.rawname ?? '')?.[1] ?? worker.addr ?? '?',
+  );
+  const shared = await RedisRateLimiter.rateInForce(input.redis, input.bucket);
+  const notes = await queue.phaseNotes();
+  const running = (await ledger.listRuns(50)).filter((run) => run.status === 'running');
+  const runs = await Promise.all(
+    running.map(async (run) => {
+      const byKind = await ledger.resultCounts(run.id);
+      let done = 0;
+      for (const actions of Object.values(byKind))
+        for (const count of Object.values(actions ?? {})) done += count ?? 0;
+      const planned = typeof run.options.planned === 'number' ? run.options.planned : undefined;
+      return { run, done, planned, phase: notes.get(run.id) };
+    }),
+  );
+  return {
+    redis: input.config.description,
+    prefix: input.config.prefix,
+    jobs: {
+      waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
+      active: counts.active ?? 0,
+      delayed: counts.delayed ?? 0,
+      failed: counts.failed ?? 0,
+      completed: counts.completed ?? 0,
+    },
+    workers,
+    rate: shared && { ...shared, globalConcurrency: await queue.queue.getGlobalConcurrency() },
+    runs,
+    schedules: await input.schedules.list(),
+  };
+}
