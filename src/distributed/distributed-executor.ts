@@ -243,3 +243,27 @@ function subtract(now: ActionCounts, base: ActionCounts): ActionCounts {
 function sum(counts: ActionCounts): number {
   return Object.values(counts).reduce((total, count) => total + (count ?? 0), 0);
 }
+
+/** The reason a detached run ends its first pass with (then a worker carries it on). */
+export const DETACHED = 'detached: a worker sends the plan';
+
+/**
+ * `evsync run --detach`: the plan is recorded, then handed to the workers (`follow`), and
+ * the command returns. A worker sends the run as `evsync resume` would, once this process
+ * has let go of the job.
+ */
+export function detachedExecutor(follow: (runId: string) => Promise<void>): PlanExecutor {
+  return async (execute) => {
+    const unrecorded = await firstUnrecorded(execute, execute.work);
+    if (unrecorded !== undefined) {
+      return {
+        stopped: 'aborted',
+        reason: `the run's plan could not be recorded in the ledger (${withoutFullStop(messageOf(unrecorded))}), so nothing was sent`,
+        nextStep: PLAN_NOT_RECORDED_STEP,
+        processed: 0,
+      };
+    }
+    await follow(execute.runId);
+    return { stopped: 'interrupted', reason: DETACHED, processed: 0 };
+  };
+}

@@ -10,7 +10,7 @@ import { WORKER_NAME } from './intent-job.js';
 import { startIntentWorker } from './intent-queue.js';
 import { connectRedis, platformBucket } from './open-distributed.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
-import { startScheduleWorker } from './schedules.js';
+import { startControlWorker } from './schedules.js';
 
 export interface WorkerOptions {
   config: DistributedConfig;
@@ -57,14 +57,14 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     logger.error({ err: error, runId: job?.data.runId, kind: job?.data.kind }, 'intent job failed'),
   );
   worker.on('error', (error) => logger.warn({ err: error }, 'queue connection trouble; retrying'));
-  const schedules = startScheduleWorker({
+  const control = startControlWorker({
     connection: redis,
     prefix: config.prefix,
     logger,
     signal: options.signal,
   });
-  schedules.on('failed', (job, error) =>
-    logger.error({ err: error, job: job?.data.jobName }, 'scheduled run failed'),
+  control.on('failed', (job, error) =>
+    logger.error({ err: error, control: job?.name, data: job?.data }, 'scheduled or detached run failed'),
   );
   logger.info(
     {
@@ -79,7 +79,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     if (!options.signal.aborted) await once(options.signal, 'abort');
     logger.info('worker stopping: finishing the intents in flight');
     // A scheduled run this process coordinates stops as `evsync run` does on a signal.
-    await Promise.all([worker.close(), schedules.close()]);
+    await Promise.all([worker.close(), control.close()]);
   } finally {
     await platform.close();
     redis.disconnect();

@@ -7,6 +7,10 @@ import { LedgerBusyError } from '../ledger/ledger-error.js';
 import type { Logger } from '../log/logger.js';
 import { loadJobFile, type LoadedJob } from '../sync/job-file.js';
 import { runJob } from '../sync/runs/run-job.js';
+import { resumeRun } from '../sync/runs/resume-run.js';
+import { rateOfRun } from '../sync/runs/run-rate.js';
+import { openLedger } from '../ledger/open-ledger.js';
+import { unknownRunError } from '../ledger/ledger-error.js';
 import { openEngineForEnv } from './open-distributed.js';
 
 /** Where schedules fire: a queue of its own, so a run never waits behind intents. */
@@ -14,6 +18,11 @@ export const CONTROL_QUEUE = 'control';
 
 const scheduledRunSchema = z.object({ jobFile: z.string().min(1), jobName: z.string().min(1) });
 type ScheduledRun = z.infer<typeof scheduledRunSchema>;
+/** `evsync run --detach`: a worker carries the run on from its recorded plan. */
+const FOLLOW_RUN = 'follow-run';
+const followRunSchema = z.object({ runId: z.string().min(1) });
+type FollowRun = z.infer<typeof followRunSchema>;
+type ControlJob = ScheduledRun | FollowRun;
 
 export interface ScheduleInfo {
   /** The job's name: one schedule per job. */
@@ -27,10 +36,20 @@ export interface ScheduleInfo {
 
 /** The job schedulers of an installation (its Redis prefix). */
 export class Schedules {
-  private readonly queue: Queue<ScheduledRun>;
+  private readonly queue: Queue<ControlJob>;
 
   constructor(connection: Redis, prefix: string) {
-    this.queue = new Queue<ScheduledRun>(CONTROL_QUEUE, { connection, prefix });
+    this.queue = new Queue<ControlJob>(CONTROL_QUEUE, { connection, prefix });
+  }
+
+  /** Hands a detached run to the workers: one of them sends its recorded plan. */
+  async follow(runId: string): Promise<void> {
+    const removal = { count: 100 };
+    await this.queue.add(
+      FOLLOW_RUN,
+      { runId },
+      { jobId: `follow.${runId}`, removeOnComplete: removal, removeOnFail: removal },
+    );
   }
 
   /** Registers (or replaces) the job's schedule; idempotent. */
@@ -68,7 +87,7 @@ export class Schedules {
       name: scheduler.key,
       cron: scheduler.pattern ?? '',
       timezone: scheduler.tz ?? 'UTC',
-      jobFile: String(scheduler.template?.data?.jobFile ?? ''),
+      jobFile: String((scheduler.template?.data as Partial<ScheduledRun> | undefined)?.jobFile ?? ''),
       next: scheduler.next === undefined ? undefined : new Date(scheduler.next),
     }));
   }
@@ -84,28 +103,50 @@ export class Schedules {
 }
 
 /**
- * Takes fired schedules in a worker process and runs each job as `evsync run` would,
- * recorded with trigger `schedule`. When the job's previous run still holds its lock, the
- * run does not start and is recorded as `skipped`, with the reason.
+ * Takes control jobs in a worker process: a fired schedule runs its job as `evsync run`
+ * would, recorded with trigger `schedule` (when the job's previous run still holds its
+ * lock, the run does not start and is recorded as `skipped`, with the reason); a detached
+ * run is carried on as `evsync resume` would.
  */
-export function startScheduleWorker(options: {
+export function startControlWorker(options: {
   connection: Redis;
   prefix: string;
   logger: Logger;
   signal: AbortSignal;
-}): Worker<ScheduledRun> {
-  return new Worker<ScheduledRun>(
+}): Worker<ControlJob> {
+  return new Worker<ControlJob>(
     CONTROL_QUEUE,
-    async (job: Job<ScheduledRun>) => {
+    async (job: Job<ControlJob>) => {
+      if (job.name === FOLLOW_RUN) {
+        const { runId } = followRunSchema.parse(job.data);
+        return followRun(runId, options.logger.child({ runId, trigger: 'detached' }), options.signal);
+      }
       const data = scheduledRunSchema.parse(job.data);
-      return runScheduled(
-        data,
-        options.logger.child({ job: data.jobName, trigger: 'schedule' }),
-        options.signal,
-      );
+      const logger = options.logger.child({ job: data.jobName, trigger: 'schedule' });
+      return runScheduled(data, logger, options.signal);
     },
     { connection: options.connection, prefix: options.prefix, concurrency: 2 },
   );
+}
+
+/** A detached run's recorded plan, sent as `evsync resume` sends it. */
+async function followRun(runId: string, logger: Logger, signal: AbortSignal): Promise<string> {
+  const ledger = await openLedger();
+  try {
+    const run = await ledger.getRun(runId);
+    if (run === undefined) throw unknownRunError(runId);
+    // The command that detached it holds the job until it has handed the run over.
+    const wait = (holder: string): void => logger.info({ holder }, 'waiting for the job to be let go');
+    const engine = await openEngineForEnv({ rate: rateOfRun(run), logger, signal, ledger, wait });
+    try {
+      const summary = await resumeRun(engine.deps, runId);
+      return `${summary.run.id} ${summary.run.status}`;
+    } finally {
+      await engine.close();
+    }
+  } finally {
+    await ledger.close();
+  }
 }
 
 async function runScheduled(data: ScheduledRun, logger: Logger, signal: AbortSignal): Promise<string> {

@@ -3,7 +3,11 @@ import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { rootLogger } from '../../log/logger.js';
 import { loadJobFile } from '../../sync/job-file.js';
-import { openEngineForEnv } from '../../distributed/open-distributed.js';
+import { DETACHED, detachedExecutor } from '../../distributed/distributed-executor.js';
+import { connectRedis, openEngineForEnv } from '../../distributed/open-distributed.js';
+import { Schedules } from '../../distributed/schedules.js';
+import type { LoadedJob } from '../../sync/job-file.js';
+import { requireDistributed } from './schedule.js';
 import { runJob } from '../../sync/runs/run-job.js';
 import { stopOnSignals } from '../../sync/runs/stop-on-signals.js';
 import { formatPlanSummary } from '../../sync/plan/plan-summary.js';
@@ -15,6 +19,7 @@ interface RunCliOptions {
   dryRun?: boolean;
   force?: boolean;
   wait?: boolean;
+  detach?: boolean;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -29,7 +34,17 @@ export function registerRunCommand(program: Command): void {
       '--wait',
       'if another process runs this job (or holds the embedded ledger), wait for it to end instead of stopping',
     )
+    .option(
+      '--detach',
+      'distributed mode: record the plan, hand the run to the workers, print its id and return',
+    )
     .action(async (jobPath: string, options: RunCliOptions) => {
+      if (options.detach && (options.dryRun || options.report !== undefined)) {
+        throw new ConfigError(
+          '--detach returns before the run is sent: drop --dry-run and --report, and get the results later with `evsync report RUN`.',
+          { code: CODE.EVSYNC_USAGE },
+        );
+      }
       if (options.dryRun && options.report !== undefined) {
         // A report holds the results of a run, and a dry run has none: writing no file (or
         // an empty one) would look like a run that did nothing.
@@ -66,6 +81,10 @@ export function registerRunCommand(program: Command): void {
             `sending at most ${job.rate.per_second} writes/s, ${job.rate.concurrency} at a time (the job's rate:; without one, 10/s and 4)`,
           );
           try {
+            if (options.detach) {
+              await runDetached(engine, job, options.force ?? false);
+              return;
+            }
             const summary = await runJob(engine.deps, { job, force: options.force ?? false });
             process.exitCode = await finishRunCommand(engine.deps.ledger, summary, report);
           } finally {
@@ -76,4 +95,38 @@ export function registerRunCommand(program: Command): void {
         }
       });
     });
+}
+
+/** `--detach`: plan and record here; a worker sends the run (see `detachedExecutor`). */
+async function runDetached(
+  engine: Awaited<ReturnType<typeof openEngineForEnv>>,
+  job: LoadedJob,
+  force: boolean,
+): Promise<void> {
+  if (engine.mode !== 'distributed') {
+    throw new ConfigError(
+      '--detach hands the run to `evsync worker` processes: set REDIS_URL and DATABASE_URL (README, "Distributed mode").',
+      { code: CODE.EVSYNC_USAGE },
+    );
+  }
+  const config = requireDistributed();
+  const redis = await connectRedis(config, 'client');
+  const control = new Schedules(redis, config.prefix);
+  try {
+    const summary = await runJob(
+      { ...engine.deps, executor: detachedExecutor((runId) => control.follow(runId)) },
+      { job, force },
+    );
+    if (summary.reason !== DETACHED) {
+      process.exitCode = await finishRunCommand(engine.deps.ledger, summary, undefined);
+      return;
+    }
+    process.stdout.write(
+      `${summary.run.id}\nRun ${summary.run.id} (${job.name}) is planned and handed to the workers.\n` +
+        `Follow it: evsync status; results: evsync report ${summary.run.id}\n`,
+    );
+  } finally {
+    await control.close();
+    redis.disconnect();
+  }
 }
