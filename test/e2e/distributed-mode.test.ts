@@ -1,4 +1,4 @@
-import { cpSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -167,5 +167,53 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
     expect(await ledger.pendingIntents(cut!.id)).toEqual([]);
     expect((await ledger.resultCounts(cut!.id)).user).toEqual({ created: 500 });
     expect((await env.sandbox.counters()).duplicates).toEqual({});
+  }, 120_000);
+
+  it('run --detach returns with the run id; the workers finish the run', async () => {
+    await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
+    const detached = await env.cli(['run', usersJob('detach', 120, 500, 8), '--detach']);
+    expect(detached.code).toBe(0);
+    const runId = /^(\d{8}-\d{6}-[0-9a-f]+)$/m.exec(detached.output)?.[1];
+    expect(runId).toBeDefined();
+    const ledger = await env.ledger();
+    await waitFor(async () => (await ledger.getRun(runId!))?.status === 'completed');
+    expect((await ledger.resultCounts(runId!)).user).toEqual({ created: 120 });
+  }, 90_000);
+
+  it('a schedule fires a run once per tick, never two runs of one job at once', async () => {
+    await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
+    // Each run takes about 3 s (90 users at 30/s), longer than the 2 s between ticks.
+    const job = usersJob('tick', 90, 30, 4);
+    env.write({
+      [job]: `${readFileSync(join(env.dir, job), 'utf8')}schedule: { cron: "*/2 * * * * *", tz: Europe/Berlin }\n`,
+    });
+    const registered = await env.cli(['schedule', job]);
+    expect(registered.code).toBe(0);
+    expect(registered.output).toContain('Scheduled tick');
+    expect((await env.cli(['schedule', job])).code).toBe(0);
+    const listed = await env.cli(['schedule', '--list']);
+    expect(listed.output.match(/^tick /gm)).toHaveLength(1);
+    const ledger = await env.ledger();
+    const runsOfTick = async () => (await ledger.listRuns(100)).filter((run) => run.jobName === 'tick');
+    try {
+      await waitFor(
+        async () => (await runsOfTick()).filter((run) => run.status === 'completed').length >= 2,
+        60_000,
+      );
+    } finally {
+      expect((await env.cli(['schedule', '--remove', 'tick'])).code).toBe(0);
+    }
+    const runs = (await runsOfTick()).sort((a, b) => a.seq - b.seq);
+    for (const run of runs) expect(run.options.trigger).toBe('schedule');
+    // While one ran, the ticks that fired found its lock: skipped, with the reason.
+    const skipped = runs.filter((run) => run.status === 'skipped');
+    expect(skipped.length).toBeGreaterThan(0);
+    expect(String(skipped[0]!.options.skipped)).toContain('is being run by run');
+    // No two runs that sent anything overlapped in time.
+    const ran = runs.filter((run) => run.status !== 'skipped' && run.finishedAt !== null);
+    for (let i = 1; i < ran.length; i += 1)
+      expect(ran[i]!.startedAt.getTime()).toBeGreaterThanOrEqual(ran[i - 1]!.finishedAt!.getTime() - 1000);
+    const created = Object.values((await env.sandbox.counters()).duplicates);
+    expect(created).toEqual([]);
   }, 120_000);
 });
