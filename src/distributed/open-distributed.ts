@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import { platformConfigFromEnv, type PlatformConfig } from '../config/env-config.js';
+import { CODE } from '../errors/codes.js';
 import { ConfigError } from '../errors/evsync-error.js';
 import type { Logger } from '../log/logger.js';
 import { PlatformClient } from '../platform/platform-client.js';
@@ -31,7 +32,7 @@ export async function connectRedis(config: DistributedConfig, role: 'worker' | '
     throw new ConfigError(
       `Redis at ${config.description} cannot be reached (${error instanceof Error ? error.message : String(error)}). ` +
         'Start it, or fix REDIS_URL; unset REDIS_URL to run in one process.',
-      { cause: error },
+      { code: CODE.EVSYNC_QUEUE_UNREACHABLE, cause: error },
     );
   }
   return redis;

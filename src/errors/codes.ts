@@ -533,6 +533,12 @@ export const ERROR_CATALOG = {
     meaning: 'evsync itself failed on this intent (a bug, not the data).',
     action: 'Report it with the message; `evsync retry RUN` sends the intent again.',
   },
+  EVSYNC_QUEUE_UNREACHABLE: {
+    layer: 'sync',
+    meaning: "Distributed mode: the Redis that REDIS_URL names cannot be reached, so nothing was enqueued.",
+    action: 'Start Redis or fix REDIS_URL, then run the command again; unset REDIS_URL to run in one process.',
+    retry: 'retryable',
+  },
   EVSYNC_WORKER_GAVE_UP: {
     layer: 'sync',
     meaning:
