@@ -1,7 +1,7 @@
 /**
  * The queue carries planned work to the processors (docs/design.md, "The flow of one run").
- * The engine sees only this interface; the inline queue is its adapter, and an adapter
- * must pass `test/helpers/queue-conformance.ts`.
+ * The engine sees only this interface; the inline queue and the BullMQ queue are its
+ * adapters, and an adapter must pass `test/helpers/queue-conformance.ts`.
  *
  * The queue is transport only: the ledger decides what is still to do, so work that a
  * closed or crashed queue never started is found again by `evsync resume`.
