@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildProgram } from './main.js';
 import { platformEnvSchema } from '../config/env-config.js';
+import { distributedConfigFromEnv } from '../distributed/distributed-config.js';
 
 // No Docker engine runs here, so the compose file is checked for what can be checked:
 // its services, and that every evsync command, flag, variable and file it names is real.
@@ -26,13 +27,15 @@ function evsyncArgs(service: ComposeService): string[] {
 }
 
 describe('docker-compose.yml', () => {
-  it('has the ledger database, Redis, the sandbox and a run, all on pinned images', () => {
+  it('has the ledger database, Redis, the sandbox, workers, the scheduler and a run, all on pinned images', () => {
     expect(Object.keys(compose.services).sort()).toEqual([
       'evsync',
       'install',
       'postgres',
       'redis',
       'sandbox',
+      'scheduler',
+      'worker',
     ]);
     for (const [name, service] of Object.entries(compose.services)) {
       expect(service.image, name).toMatch(/^[\w./-]+:[\w.-]+$/);
@@ -40,7 +43,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('names only evsync commands and options that exist', () => {
-    for (const name of ['sandbox', 'evsync']) {
+    for (const name of ['sandbox', 'evsync', 'worker', 'scheduler']) {
       const [commandName, ...rest] = evsyncArgs(compose.services[name]!);
       const command = program.commands.find((c) => c.name() === commandName);
       expect(command, `${name}: evsync ${commandName}`).toBeDefined();
@@ -67,6 +70,19 @@ describe('docker-compose.yml', () => {
     expect(compose.services.evsync!.depends_on).toMatchObject({
       install: { condition: 'service_completed_successfully' },
       postgres: { condition: 'service_healthy' },
+      redis: { condition: 'service_healthy' },
+      worker: { condition: 'service_started' },
     });
+  });
+
+  it('runs distributed mode: every evsync process shares the ledger and the queue', () => {
+    for (const name of ['evsync', 'worker', 'scheduler']) {
+      const env = compose.services[name]!.environment!;
+      expect(distributedConfigFromEnv(env), name).toMatchObject({ redisUrl: 'redis://redis:6379' });
+      expect(env.DATABASE_URL, name).toBe(compose.services.evsync!.environment!.DATABASE_URL);
+    }
+    const redis = compose.services.redis!.command!;
+    expect(redis).toEqual(expect.arrayContaining(['--appendonly', 'yes', '--appendfsync', 'everysec']));
+    expect(redis[redis.indexOf('--maxmemory-policy') + 1]).toBe('noeviction');
   });
 });
