@@ -19,6 +19,8 @@ const PHASE_NOTE_TTL_S = 24 * 3600;
 
 /** Jobs added per `addBulk` call: one round trip each, bounded memory for big phases. */
 const ENQUEUE_CHUNK = 1000;
+/** `addBulk` calls in flight at once. */
+const ENQUEUE_LANES = 4;
 
 /**
  * Finished jobs kept in Redis, by age and count: the ledger keeps history, Redis only
@@ -68,21 +70,32 @@ export class IntentQueue implements IntentJobSink {
   }
 
   async enqueue(jobs: readonly IntentJob[]): Promise<void> {
-    for (let start = 0; start < jobs.length; start += ENQUEUE_CHUNK) {
-      await this.queue.addBulk(
-        jobs.slice(start, start + ENQUEUE_CHUNK).map((data) => ({
-          name: data.kind,
-          data,
-          opts: {
-            jobId: intentJobId(data),
-            removeOnComplete: REMOVE_ON_COMPLETE,
-            removeOnFail: REMOVE_ON_FAIL,
-            attempts: ATTEMPTS,
-            backoff: { type: 'exponential', delay: 1000, jitter: 0.5 },
-          },
-        })),
-      );
-    }
+    // A few chunks in flight at once: Redis runs one script at a time, but the round trips
+    // and the encoding overlap.
+    const chunks: IntentJob[][] = [];
+    for (let start = 0; start < jobs.length; start += ENQUEUE_CHUNK)
+      chunks.push(jobs.slice(start, start + ENQUEUE_CHUNK));
+    const next = (): IntentJob[] | undefined => chunks.shift();
+    const lane = async (): Promise<void> => {
+      for (let chunk = next(); chunk !== undefined; chunk = next()) await this.addChunk(chunk);
+    };
+    await Promise.all(Array.from({ length: ENQUEUE_LANES }, lane));
+  }
+
+  private async addChunk(jobs: readonly IntentJob[]): Promise<void> {
+    await this.queue.addBulk(
+      jobs.map((data) => ({
+        name: data.kind,
+        data,
+        opts: {
+          jobId: intentJobId(data),
+          removeOnComplete: REMOVE_ON_COMPLETE,
+          removeOnFail: REMOVE_ON_FAIL,
+          attempts: ATTEMPTS,
+          backoff: { type: 'exponential', delay: 1000, jitter: 0.5 },
+        },
+      })),
+    );
   }
 
   async withdraw(jobs: readonly IntentJob[]): Promise<void> {

@@ -22,9 +22,8 @@ export function selectResults(runId: string, filter: ResultFilter = {}): BuiltQu
 export function selectPending(runId: string, filter: PendingFilter = {}): BuiltQuery {
   const params: unknown[] = [runId];
   const where = ['ri.run_id = $1'];
-  if (filter.kinds)
-    where.push(`ri.kind IN (SELECT jsonb_array_elements_text(${json(params, filter.kinds)}))`);
-  if (filter.keys) where.push(`ri.key IN (SELECT jsonb_array_elements_text(${json(params, filter.keys)}))`);
+  if (filter.kinds) where.push(oneOf('ri.kind', filter.kinds, params));
+  if (filter.keys) where.push(oneOf('ri.key', filter.keys, params));
   if (filter.afterSeq !== undefined) where.push(`ri.seq > ${param(params, filter.afterSeq)}`);
   if (filter.sendStarted) where.push('ri.send_started_at IS NOT NULL');
   where.push(
@@ -77,8 +76,8 @@ function resultConditions(filter: Omit<ResultFilter, 'afterSeq' | 'limit'>, para
     where.push(`r.action IN (SELECT jsonb_array_elements_text(${json(params, filter.actions)}))`);
   if (filter.errorCodes)
     where.push(`r.error_code IN (SELECT jsonb_array_elements_text(${json(params, filter.errorCodes)}))`);
-  if (filter.kinds) where.push(`r.kind IN (SELECT jsonb_array_elements_text(${json(params, filter.kinds)}))`);
-  if (filter.keys) where.push(`r.key IN (SELECT jsonb_array_elements_text(${json(params, filter.keys)}))`);
+  if (filter.kinds) where.push(oneOf('r.kind', filter.kinds, params));
+  if (filter.keys) where.push(oneOf('r.key', filter.keys, params));
   if (filter.since) where.push(`r.recorded_at >= ${param(params, filter.since.toISOString())}::timestamptz`);
   return where;
 }
@@ -94,4 +93,13 @@ function json(params: unknown[], value: unknown): string {
 
 function limit(value: number | undefined, params: unknown[]): string {
   return value === undefined ? '' : ` LIMIT ${param(params, Math.max(0, Math.floor(value)))}`;
+}
+
+/**
+ * `column` is one of `values`. One value is an equality, which the planner answers from the
+ * `(run_id, kind, key)` index: a distributed worker reads its intent this way, once a job.
+ */
+function oneOf(column: string, values: readonly string[], params: unknown[]): string {
+  if (values.length === 1) return `${column} = ${param(params, values[0])}`;
+  return `${column} IN (SELECT jsonb_array_elements_text(${json(params, values)}))`;
 }

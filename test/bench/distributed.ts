@@ -1,0 +1,219 @@
+/**
+ * Distributed mode's figures (docs/distributed.md): the enqueue rate of a 100,000-intent
+ * run into Redis; intents/s at 20 ms platform latency with 1 worker process vs 3 at equal
+ * per-process concurrency, and BullMQ vs inline at equal total concurrency; rate-limit
+ * utilisation with the sandbox at 50 requests/s and 3 workers; peak RSS of the run process
+ * and of each worker on a big run. Sandbox, workers and runs are separate processes; the
+ * ledger is a PostgreSQL database of the bench's own, the queue a Redis prefix of its own.
+ *
+ *   npx tsx test/bench/distributed.ts [users=3000] [rssUsers=200000] [latencies=20,100]
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
+import type { IntentJob } from '../../src/distributed/intent-job.js';
+import { IntentQueue } from '../../src/distributed/intent-queue.js';
+import { startDistributedEnv, type CliProcess, type DistributedEnv } from '../helpers/distributed-env.js';
+import { SERVICES } from '../helpers/services.js';
+import { jobYaml, people, usersCsv } from '../e2e/sync-harness.js';
+import { fmt, machineLoad } from './sync-bench-support.js';
+
+const users = Number(process.argv[2] ?? 3000);
+const rssUsers = Number(process.argv[3] ?? 200_000);
+/** Platform latencies to measure the scaling at: the issue's 20 ms, and one where the network dominates. */
+const LATENCIES = (process.argv[4] ?? '20,100').split(',').map(Number);
+const PER_PROCESS = 8;
+
+function ratio(value: number, target: number, label: string): string {
+  return `${fmt(value / target, 2)}× ${label} (${value >= target ? 'met' : 'NOT met'})`;
+}
+
+async function enqueueRate(): Promise<void> {
+  const redis = new Redis(SERVICES.redis.url);
+  const prefix = `evsync-bench-${randomBytes(4).toString('hex')}`;
+  const queue = new IntentQueue(redis, prefix);
+  const jobs: IntentJob[] = Array.from({ length: 100_000 }, (_, i) => ({
+    runId: '20261125-010000-bench',
+    epoch: 'e1',
+    phase: 'users',
+    kind: 'user',
+    key: `user-${i}@example.org`,
+  }));
+  const started = performance.now();
+  await queue.enqueue(jobs);
+  const seconds = (performance.now() - started) / 1000;
+  const counts = await queue.queue.getJobCounts('waiting');
+  await queue.queue.obliterate({ force: true });
+  await queue.close();
+  redis.disconnect();
+  const rate = jobs.length / seconds;
+  console.log('\n## enqueue of a 100,000-intent phase (addBulk, 1,000 per call)');
+  console.log(
+    `${fmt(counts.waiting ?? 0)} jobs in Redis in ${fmt(seconds, 2)} s → ${fmt(rate)} intents/s; ${ratio(rate, 15_000, 'the 15,000/s target')}`,
+  );
+}
+
+function writeUsersJob(
+  env: DistributedEnv,
+  name: string,
+  count: number,
+  perSecond: number,
+  concurrency: number,
+): string {
+  env.write({
+    [`${name}.csv`]: usersCsv(people(count, name)),
+    [`${name}.yaml`]: jobYaml(name, `  - { mapping: users, source: { csv: ./${name}.csv } }\n`).replace(
+      'rate: { per_second: 1000, concurrency: 8 }',
+      `rate: { per_second: ${perSecond}, concurrency: ${concurrency} }`,
+    ),
+  });
+  return `${name}.yaml`;
+}
+
+/** Intents/s of the sending: results over the span between the run's first and last result. */
+async function sendRate(env: DistributedEnv, jobName: string): Promise<{ rate: number; results: number }> {
+  const ledger = await env.ledger();
+  const [run] = (await ledger.listRuns(50)).filter((candidate) => candidate.jobName === jobName);
+  if (!run) throw new Error(`no run of ${jobName}`);
+  let first = Number.POSITIVE_INFINITY;
+  let last = 0;
+  let results = 0;
+  for await (const result of ledger.eachResult(run.id)) {
+    first = Math.min(first, result.recordedAt.getTime());
+    last = Math.max(last, result.recordedAt.getTime());
+    results += 1;
+  }
+  return { rate: results / Math.max(0.001, (last - first) / 1000), results };
+}
+
+async function startWorkers(env: DistributedEnv, count: number): Promise<CliProcess[]> {
+  const workers = Array.from({ length: count }, () => env.startWorker(PER_PROCESS));
+  // Ready when each has logged that it takes intents.
+  const until = Date.now() + 60_000;
+  while (workers.some((worker) => !worker.output().includes('worker ready'))) {
+    if (Date.now() > until) throw new Error('workers did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return workers;
+}
+
+async function stopWorkers(workers: CliProcess[]): Promise<void> {
+  for (const worker of workers) worker.child.kill('SIGTERM');
+  await Promise.all(workers.map((worker) => worker.exited));
+}
+
+async function latencyScaling(latencyMs: number): Promise<void> {
+  const env = await startDistributedEnv({ sandboxArgs: ['--faults', `latency=${latencyMs}`] });
+  try {
+    const total = PER_PROCESS * 3;
+    const rates: Record<string, number> = {};
+    const cpuPerIntent: Record<string, number> = {};
+    for (const count of [1, 3]) {
+      const workers = await startWorkers(env, count);
+      const name = `lat${count}`;
+      const cpuBefore = workers.map((worker) => cpuOf(worker.child.pid));
+      const run = await env.cli(['run', writeUsersJob(env, name, users, 10_000, total)]);
+      if (run.code !== 0) throw new Error(run.output);
+      rates[name] = (await sendRate(env, name)).rate;
+      const cpu = workers.reduce(
+        (total, worker, i) => total + cpuOf(worker.child.pid) - (cpuBefore[i] ?? 0),
+        0,
+      );
+      cpuPerIntent[name] = (cpu * 1000) / users;
+      await stopWorkers(workers);
+    }
+    const inline = await env.cli(['run', writeUsersJob(env, 'inline', users, 10_000, total)], {
+      REDIS_URL: '',
+    });
+    if (inline.code !== 0) throw new Error(inline.output);
+    const inlineRate = (await sendRate(env, 'inline')).rate;
+    const one = rates.lat1 ?? 0;
+    const three = rates.lat3 ?? 0;
+    console.log(
+      `\n## 20 ms latency, ${fmt(users)} users, ${PER_PROCESS} intents at a time per worker process`,
+    );
+    console.log(
+      `1 worker: ${fmt(one)} intents/s; 3 workers: ${fmt(three)} intents/s → ${ratio(three / one, 2.5, 'the 2.5× target')}`,
+    );
+    console.log(
+      `inline at concurrency ${total}: ${fmt(inlineRate)} intents/s; BullMQ with 3 × ${PER_PROCESS}: ${fmt(three)} → ${ratio(three / inlineRate, 0.8, 'the 80 % target')}`,
+    );
+    console.log(
+      `ceiling: ${total} ÷ ${latencyMs} ms = ${fmt(total / (latencyMs / 1000))} intents/s; worker CPU per intent: ${fmt(cpuPerIntent.lat1 ?? 0, 2)} ms (1 worker), ${fmt(cpuPerIntent.lat3 ?? 0, 2)} ms (3 workers); machine: ${machineLoad()}`,
+    );
+  } finally {
+    await env.close();
+  }
+}
+
+async function rateUtilisation(): Promise<void> {
+  const env = await startDistributedEnv({ sandboxArgs: ['--rate-limit', '50/s:50'] });
+  try {
+    const workers = await startWorkers(env, 3);
+    const count = 750;
+    const run = await env.cli(['run', writeUsersJob(env, 'limited', count, 50, 12)]);
+    if (run.code !== 0) throw new Error(run.output);
+    const { rate } = await sendRate(env, 'limited');
+    const counters = await env.sandbox.counters();
+    await stopWorkers(workers);
+    console.log(`\n## rate limit: sandbox at 50 requests/s, 3 workers, ${count} users`);
+    console.log(
+      `${fmt(rate, 1)} accepted requests/s, ${fmt((rate / 50) * 100, 1)} % of the limit → ${ratio(rate / 50, 0.95, 'the 95 % target')}; 429 answers: ${counters.statuses['429'] ?? 0}`,
+    );
+  } finally {
+    await env.close();
+  }
+}
+
+/** CPU seconds a live process has used (user + system), from /proc. */
+function cpuOf(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** The peak RSS (VmHWM) of a live process, in MB; undefined once it has exited. */
+function peakRss(pid: number | undefined): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+async function peakMemory(): Promise<void> {
+  const env = await startDistributedEnv();
+  try {
+    const workers = await startWorkers(env, 3);
+    const job = writeUsersJob(env, 'rss', rssUsers, 10_000, 24);
+    const started = performance.now();
+    const run = env.spawnCli(['run', job]);
+    let runPeak = 0;
+    const sampler = setInterval(() => (runPeak = Math.max(runPeak, peakRss(run.child.pid) ?? 0)), 250);
+    const code = await run.exited;
+    clearInterval(sampler);
+    if (code !== 0) throw new Error(run.output());
+    const seconds = (performance.now() - started) / 1000;
+    const workerPeaks = workers.map((worker) => peakRss(worker.child.pid) ?? 0);
+    await stopWorkers(workers);
+    console.log(`\n## peak RSS, ${fmt(rssUsers)} users (intents) through 3 workers, no latency`);
+    console.log(
+      `run process: ${fmt(runPeak)} MB; workers: ${workerPeaks.map((mb) => `${fmt(mb)} MB`).join(', ')}`,
+    );
+    console.log(`wall time ${fmt(seconds, 1)} s → ${fmt(rssUsers / seconds)} intents/s`);
+  } finally {
+    await env.close();
+  }
+}
+
+console.log(`machine: ${machineLoad()}`);
+await enqueueRate();
+for (const latencyMs of LATENCIES) await latencyScaling(latencyMs);
+await rateUtilisation();
+if (rssUsers > 0) await peakMemory();
+console.log(`\nmachine after: ${machineLoad()}`);
