@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { RequestLimiter } from '../platform/rate-limiter.js';
 
@@ -144,7 +145,8 @@ export class RedisRateLimiter implements RequestLimiter {
         0,
       );
       this.rate = rateMilli / 1000;
-      if (waitMs > 0) await sleep(waitMs, signal);
+      // Aborted, it rejects; the client's rate-limit layer reports the call as closed.
+      if (waitMs > 0) await sleep(waitMs, undefined, signal ? { signal } : {});
     } catch (error) {
       this.release();
       throw error;
@@ -196,19 +198,4 @@ export class RedisRateLimiter implements RequestLimiter {
     if (next) next();
     else this.inFlight -= 1;
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason as Error);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -15,7 +15,6 @@ import type { IntentJob } from '../../src/distributed/intent-job.js';
 import { IntentQueue } from '../../src/distributed/intent-queue.js';
 import { startDistributedEnv, type CliProcess, type DistributedEnv } from '../helpers/distributed-env.js';
 import { SERVICES } from '../helpers/services.js';
-import { jobYaml, people, usersCsv } from '../e2e/sync-harness.js';
 import { fmt, machineLoad } from './sync-bench-support.js';
 
 const users = Number(process.argv[2] ?? 3000);
@@ -51,23 +50,6 @@ async function enqueueRate(): Promise<void> {
   console.log(
     `${fmt(counts.waiting ?? 0)} jobs in Redis in ${fmt(seconds, 2)} s → ${fmt(rate)} intents/s; ${ratio(rate, 15_000, 'the 15,000/s target')}`,
   );
-}
-
-function writeUsersJob(
-  env: DistributedEnv,
-  name: string,
-  count: number,
-  perSecond: number,
-  concurrency: number,
-): string {
-  env.write({
-    [`${name}.csv`]: usersCsv(people(count, name)),
-    [`${name}.yaml`]: jobYaml(name, `  - { mapping: users, source: { csv: ./${name}.csv } }\n`).replace(
-      'rate: { per_second: 1000, concurrency: 8 }',
-      `rate: { per_second: ${perSecond}, concurrency: ${concurrency} }`,
-    ),
-  });
-  return `${name}.yaml`;
 }
 
 /** Intents/s of the sending: results over the span between the run's first and last result. */
@@ -112,7 +94,7 @@ async function latencyScaling(latencyMs: number): Promise<void> {
       const workers = await startWorkers(env, count);
       const name = `lat${count}`;
       const cpuBefore = workers.map((worker) => cpuOf(worker.child.pid));
-      const run = await env.cli(['run', writeUsersJob(env, name, users, 10_000, total)]);
+      const run = await env.cli(['run', env.usersJob(name, users, 10_000, total)]);
       if (run.code !== 0) throw new Error(run.output);
       rates[name] = (await sendRate(env, name)).rate;
       const cpu = workers.reduce(
@@ -122,7 +104,7 @@ async function latencyScaling(latencyMs: number): Promise<void> {
       cpuPerIntent[name] = (cpu * 1000) / users;
       await stopWorkers(workers);
     }
-    const inline = await env.cli(['run', writeUsersJob(env, 'inline', users, 10_000, total)], {
+    const inline = await env.cli(['run', env.usersJob('inline', users, 10_000, total)], {
       REDIS_URL: '',
     });
     if (inline.code !== 0) throw new Error(inline.output);
@@ -130,7 +112,7 @@ async function latencyScaling(latencyMs: number): Promise<void> {
     const one = rates.lat1 ?? 0;
     const three = rates.lat3 ?? 0;
     console.log(
-      `\n## 20 ms latency, ${fmt(users)} users, ${PER_PROCESS} intents at a time per worker process`,
+      `\n## ${latencyMs} ms latency, ${fmt(users)} users, ${PER_PROCESS} intents at a time per worker process`,
     );
     console.log(
       `1 worker: ${fmt(one)} intents/s; 3 workers: ${fmt(three)} intents/s → ${ratio(three / one, 2.5, 'the 2.5× target')}`,
@@ -151,7 +133,7 @@ async function rateUtilisation(): Promise<void> {
   try {
     const workers = await startWorkers(env, 3);
     const count = 750;
-    const run = await env.cli(['run', writeUsersJob(env, 'limited', count, 50, 12)]);
+    const run = await env.cli(['run', env.usersJob('limited', count, 50, 12)]);
     if (run.code !== 0) throw new Error(run.output);
     const { rate } = await sendRate(env, 'limited');
     const counters = await env.sandbox.counters();
@@ -190,7 +172,7 @@ async function peakMemory(): Promise<void> {
   const env = await startDistributedEnv();
   try {
     const workers = await startWorkers(env, 3);
-    const job = writeUsersJob(env, 'rss', rssUsers, 10_000, 24);
+    const job = env.usersJob('rss', rssUsers, 10_000, 24);
     const started = performance.now();
     const run = env.spawnCli(['run', job]);
     let runPeak = 0;

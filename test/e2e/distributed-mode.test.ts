@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/sandbox-process.js';
 import { serviceAvailable } from '../helpers/services.js';
 import { startDistributedEnv, type CliProcess, type DistributedEnv } from '../helpers/distributed-env.js';
-import { jobYaml, people, usersCsv } from './sync-harness.js';
 
 const ready = (await serviceAvailable('redis')) && (await serviceAvailable('postgres'));
 
@@ -78,7 +77,7 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
 
   it('a worker killed with SIGKILL mid-run: another takes its jobs, nothing is created twice', async () => {
     await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
-    const run = env.spawnCli(['run', usersJob('kill', 400, 200, 8)]);
+    const run = env.spawnCli(['run', env.usersJob('kill', 400, 200, 8)]);
     await waitFor(async () => ((await env.sandbox.counters()).total ?? 0) > 60);
     const victim = workers[0]!;
     victim.child.kill('SIGKILL');
@@ -97,18 +96,6 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
     workers[0] = env.startWorker(4);
   }, 90_000);
 
-  /** A users-only job of `count` people at `perSecond`, `concurrency` at a time. */
-  function usersJob(name: string, count: number, perSecond: number, concurrency: number): string {
-    env.write({
-      [`${name}.csv`]: usersCsv(people(count, name)),
-      [`${name}.yaml`]: jobYaml(name, `  - { mapping: users, source: { csv: ./${name}.csv } }\n`).replace(
-        'rate: { per_second: 1000, concurrency: 8 }',
-        `rate: { per_second: ${perSecond}, concurrency: ${concurrency} }`,
-      ),
-    });
-    return `${name}.yaml`;
-  }
-
   async function sandboxRateLimit(limit: { perSecond: number; burst: number } | null): Promise<void> {
     await fetch(`${env.sandbox.url}/_sandbox/rate-limit`, {
       method: 'PUT',
@@ -122,7 +109,7 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
     await sandboxRateLimit({ perSecond: 30, burst: 5 });
     try {
       const started = performance.now();
-      const run = await env.cli(['run', usersJob('limit', 150, 30, 6)]);
+      const run = await env.cli(['run', env.usersJob('limit', 150, 30, 6)]);
       const seconds = (performance.now() - started) / 1000;
       expect(run.code).toBe(0);
       const counters = await env.sandbox.counters();
@@ -139,7 +126,7 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
     await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
     await sandboxRateLimit({ perSecond: 20, burst: 5 });
     try {
-      const run = await env.cli(['run', usersJob('storm', 120, 200, 12)]);
+      const run = await env.cli(['run', env.usersJob('storm', 120, 200, 12)]);
       expect(run.code).toBe(0);
       const counters = await env.sandbox.counters();
       expect(counters.statuses['429']).toBeGreaterThan(0);
@@ -154,7 +141,7 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
 
   it('Redis loses everything mid-run: evsync resume finishes the run, nothing twice', async () => {
     await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
-    const run = env.spawnCli(['run', usersJob('lost', 500, 100, 8)]);
+    const run = env.spawnCli(['run', env.usersJob('lost', 500, 100, 8)]);
     await waitFor(async () => ((await env.sandbox.counters()).total ?? 0) > 80);
     run.child.kill('SIGKILL');
     await run.exited;
@@ -171,7 +158,7 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
 
   it('run --detach returns with the run id; the workers finish the run', async () => {
     await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
-    const detached = await env.cli(['run', usersJob('detach', 120, 500, 8), '--detach']);
+    const detached = await env.cli(['run', env.usersJob('detach', 120, 500, 8), '--detach']);
     expect(detached.code).toBe(0);
     const runId = /^(\d{8}-\d{6}-[0-9a-f]+)$/m.exec(detached.output)?.[1];
     expect(runId).toBeDefined();
@@ -183,7 +170,7 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
   it('a schedule fires a run once per tick, never two runs of one job at once', async () => {
     await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
     // Each run takes about 3 s (90 users at 30/s), longer than the 2 s between ticks.
-    const job = usersJob('tick', 90, 30, 4);
+    const job = env.usersJob('tick', 90, 30, 4);
     env.write({
       [job]: `${readFileSync(join(env.dir, job), 'utf8')}schedule: { cron: "*/2 * * * * *", tz: Europe/Berlin }\n`,
     });

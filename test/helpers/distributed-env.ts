@@ -9,6 +9,7 @@ import { openLedger } from '../../src/ledger/open-ledger.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
 import { ROOT, startSandboxProcess, type SandboxProcess } from './sandbox-process.js';
 import { SERVICES } from './services.js';
+import { people, usersCsv } from './users-csv.js';
 
 /** The CLI as its own process, through tsx, whatever the working directory. */
 const CLI = join(ROOT, 'src/cli/main.ts');
@@ -35,6 +36,8 @@ export interface DistributedEnv {
   env: NodeJS.ProcessEnv;
   redis: Redis;
   write(files: Record<string, string>): void;
+  /** Writes a users-only job of `count` people at `perSecond`, `concurrency` at a time; its file name. */
+  usersJob(name: string, count: number, perSecond: number, concurrency: number): string;
   /** Starts `evsync worker`; stopped by `close` if still running. */
   startWorker(concurrency?: number): CliProcess;
   /** Starts an evsync command in the job folder; `extraEnv` overrides `env`. */
@@ -111,6 +114,15 @@ export async function startDistributedEnv(options: { sandboxArgs?: string[] } = 
     redis,
     write: (files) => {
       for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    },
+    usersJob: (name, count, perSecond, concurrency) => {
+      writeFileSync(join(dir, `${name}.csv`), usersCsv(people(count, name)));
+      const steps = `  - { mapping: users, source: { csv: ./${name}.csv } }\n`;
+      writeFileSync(
+        join(dir, `${name}.yaml`),
+        `name: ${name}\nrate: { per_second: ${perSecond}, concurrency: ${concurrency} }\nsteps:\n${steps}`,
+      );
+      return `${name}.yaml`;
     },
     startWorker: (concurrency = 4) => spawnCli(['worker', '--concurrency', String(concurrency)]),
     spawnCli,

@@ -1,6 +1,6 @@
-import { EventEmitter } from 'node:events';
 import pLimit, { type LimitFunction } from 'p-limit';
-import type { QueueEventMap, QueueOptions, QueueStats, WorkHandler, WorkQueue } from './work-queue.js';
+import { concurrencyOf, QueueTally } from './queue-tally.js';
+import type { QueueOptions, WorkHandler, WorkQueue } from './work-queue.js';
 import { QueueClosedError } from './work-queue.js';
 
 /**
@@ -8,31 +8,15 @@ import { QueueClosedError } from './work-queue.js';
  * p-limit), in enqueue order. No Redis needed; the ledger alone makes an interrupted run
  * resumable.
  */
-export class InlineQueue<W, R> implements WorkQueue<W, R> {
+export class InlineQueue<W, R> extends QueueTally<W, R> implements WorkQueue<W, R> {
   readonly adapter = 'inline';
   private readonly handler: WorkHandler<W, R>;
   private readonly limit: LimitFunction;
-  private readonly emitter = new EventEmitter();
-  /** Items accepted and neither handled nor dropped yet: waiting or active. */
-  private outstanding = 0;
-  private active = 0;
-  private completed = 0;
-  private failed = 0;
-  private isClosed = false;
-  private idleWaiters: Array<() => void> = [];
 
   constructor(options: QueueOptions<W, R>) {
-    const concurrency = options.concurrency ?? 4;
-    if (!Number.isInteger(concurrency) || concurrency < 1) {
-      throw new RangeError(`queue concurrency must be a whole number ≥ 1 (got ${concurrency})`);
-    }
+    super();
     this.handler = options.handler;
-    this.limit = pLimit(concurrency);
-    this.emitter.setMaxListeners(0);
-  }
-
-  get closed(): boolean {
-    return this.isClosed;
+    this.limit = pLimit(concurrencyOf(options));
   }
 
   enqueue(items: readonly W[]): Promise<void> {
@@ -43,11 +27,6 @@ export class InlineQueue<W, R> implements WorkQueue<W, R> {
     return Promise.resolve();
   }
 
-  drain(): Promise<void> {
-    if (this.outstanding === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
-  }
-
   async close(): Promise<void> {
     this.isClosed = true;
     // Work not started is dropped here; the ledger still lists it as pending.
@@ -55,24 +34,6 @@ export class InlineQueue<W, R> implements WorkQueue<W, R> {
     this.limit.clearQueue();
     this.wakeIfIdle();
     await this.drain();
-  }
-
-  stats(): QueueStats {
-    return {
-      waiting: this.outstanding - this.active,
-      active: this.active,
-      completed: this.completed,
-      failed: this.failed,
-    };
-  }
-
-  on<E extends keyof QueueEventMap<W, R>>(
-    event: E,
-    listener: (...args: QueueEventMap<W, R>[E]) => void,
-  ): () => void {
-    const untyped = listener as (...args: unknown[]) => void;
-    this.emitter.on(event, untyped);
-    return () => this.emitter.off(event, untyped);
   }
 
   private async run(item: W): Promise<void> {
@@ -86,28 +47,8 @@ export class InlineQueue<W, R> implements WorkQueue<W, R> {
       outcome = { ok: false, error };
     }
     this.active -= 1;
-    if (outcome.ok) {
-      this.completed += 1;
-      this.emitter.emit('completed', item, outcome.result);
-    } else {
-      this.failed += 1;
-      this.emitter.emit('failed', item, outcome.error);
-    }
-    this.settle();
-  }
-
-  /** One item is done with (handled or dropped). */
-  private settle(): void {
-    this.outstanding -= 1;
-    this.wakeIfIdle();
-  }
-
-  private wakeIfIdle(): void {
-    if (this.outstanding > 0) return;
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    this.emitter.emit('drained');
-    for (const resolve of waiters) resolve();
+    if (outcome.ok) this.succeeded(item, outcome.result);
+    else this.threw(item, outcome.error);
   }
 }
 
