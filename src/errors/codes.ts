@@ -535,8 +535,9 @@ export const ERROR_CATALOG = {
   },
   EVSYNC_QUEUE_UNREACHABLE: {
     layer: 'sync',
-    meaning: "Distributed mode: the Redis that REDIS_URL names cannot be reached, so nothing was enqueued.",
-    action: 'Start Redis or fix REDIS_URL, then run the command again; unset REDIS_URL to run in one process.',
+    meaning: 'Distributed mode: the Redis that REDIS_URL names cannot be reached, so nothing was enqueued.',
+    action:
+      'Start Redis or fix REDIS_URL, then run the command again; unset REDIS_URL to run in one process.',
     retry: 'retryable',
   },
   EVSYNC_WORKER_GAVE_UP: {
