@@ -5,24 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/sandbox-process.js';
 import { serviceAvailable } from '../helpers/services.js';
 import { startDistributedEnv, type CliProcess, type DistributedEnv } from '../helpers/distributed-env.js';
+import { openLedger } from '../../src/ledger/open-ledger.js';
+import type { Ledger } from '../../src/ledger/ledger.js';
 
 const ready = (await serviceAvailable('redis')) && (await serviceAvailable('postgres'));
 
-/** `kind key action code` of every row of a run's JSON report, sorted: what a run did, ids aside. */
-async function outcomes(
-  env: DistributedEnv,
-  runId: string,
-  extraEnv: NodeJS.ProcessEnv = {},
-): Promise<string[]> {
-  const report = await env.cli(['report', runId, '--format', 'json'], extraEnv);
-  expect(report.code).toBe(0);
-  const rows = JSON.parse(report.output) as Array<{
-    kind: string;
-    key: string;
-    action: string;
-    error_code: string | null;
-  }>;
-  return rows.map((row) => `${row.kind} ${row.key} ${row.action} ${row.error_code ?? ''}`).sort();
+/** `kind key action code` of every result of a run, sorted: what a run did, ids aside. */
+async function outcomes(ledger: Ledger, runId: string): Promise<string[]> {
+  const rows: string[] = [];
+  for await (const result of ledger.eachResult(runId))
+    rows.push(`${result.kind} ${result.key} ${result.action} ${result.errorCode ?? ''}`);
+  return rows.sort();
 }
 
 function runIdOf(output: string): string {
@@ -64,15 +57,21 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
     const rows = JSON.parse(report.output) as Array<{ worker?: string; attempts: number }>;
     const byWorker = new Set(rows.filter((row) => row.attempts > 0).map((row) => row.worker));
     expect(byWorker.size).toBeGreaterThanOrEqual(2);
+    expect([...byWorker].every((worker) => /^.+:\d+$/.test(worker ?? ''))).toBe(true);
     expect((await env.sandbox.counters()).duplicates).toEqual({});
 
     // The same job in one process, on an emptied platform and a ledger of its own.
     await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
-    const inlineEnv = { REDIS_URL: '', DATABASE_URL: '', EVSYNC_DATA_DIR: join(env.dir, 'inline-ledger') };
-    const inline = await env.cli(['run', 'demo.yaml'], inlineEnv);
+    const inlineUrl = await env.otherDatabase('inline');
+    const inline = await env.cli(['run', 'demo.yaml'], { REDIS_URL: '', DATABASE_URL: inlineUrl });
     expect(inline.output).not.toContain('distributed mode');
     expect(inline.code).toBe(distributed.code);
-    expect(await outcomes(env, runId)).toEqual(await outcomes(env, runIdOf(inline.output), inlineEnv));
+    const inlineLedger = await openLedger({ databaseUrl: inlineUrl });
+    try {
+      expect(await outcomes(ledger, runId)).toEqual(await outcomes(inlineLedger, runIdOf(inline.output)));
+    } finally {
+      await inlineLedger.close();
+    }
   });
 
   it('a worker killed with SIGKILL mid-run: another takes its jobs, nothing is created twice', async () => {

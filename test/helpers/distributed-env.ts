@@ -48,17 +48,24 @@ export interface DistributedEnv {
   loseRedis(): Promise<number>;
   /** The shared ledger, for assertions (opened once, closed by `close`). */
   ledger(): Promise<Ledger>;
+  /** Another empty PostgreSQL database (dropped by `close`): its URL. */
+  otherDatabase(name: string): Promise<string>;
   close(): Promise<void>;
 }
 
 export async function startDistributedEnv(options: { sandboxArgs?: string[] } = {}): Promise<DistributedEnv> {
   const id = randomBytes(4).toString('hex');
   const database = `evsync_dist_${id}`;
-  const admin = new pg.Client({ connectionString: SERVICES.postgres.url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  await admin.end();
-  const databaseUrl = SERVICES.postgres.url.replace(/\/test$/, `/${database}`);
+  const databases: string[] = [];
+  const createDatabase = async (name: string): Promise<string> => {
+    const admin = new pg.Client({ connectionString: SERVICES.postgres.url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    databases.push(name);
+    return SERVICES.postgres.url.replace(/\/test$/, `/${name}`);
+  };
+  const databaseUrl = await createDatabase(database);
   const prefix = `evsync-test-${id}`;
   const sandbox = await startSandboxProcess(options.sandboxArgs ?? []);
   const dir = mkdtempSync(join(tmpdir(), 'evsync-dist-'));
@@ -133,6 +140,7 @@ export async function startDistributedEnv(options: { sandboxArgs?: string[] } = 
     },
     loseRedis: deletePrefixKeys,
     ledger: async () => (ledger ??= await openLedger({ databaseUrl })),
+    otherDatabase: (name) => createDatabase(`${database}_${name}`),
     close: async () => {
       await Promise.all(
         [...children].map(async (child) => {
@@ -147,7 +155,7 @@ export async function startDistributedEnv(options: { sandboxArgs?: string[] } = 
       await sandbox.stop();
       const drop = new pg.Client({ connectionString: SERVICES.postgres.url });
       await drop.connect();
-      await drop.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      for (const name of databases) await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await drop.end();
       rmSync(dir, { recursive: true, force: true });
     },
