@@ -71,8 +71,9 @@ export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string
       code: issue.code,
     });
   }
-  for (const [param, value] of Object.entries(draft.params)) {
-    const problem = unstorableText(value);
+  // `for…in`, not `Object.entries`: no array per param on the hot path of every row.
+  for (const param in draft.params) {
+    const problem = unstorableText(draft.params[param] ?? '');
     if (problem !== undefined) {
       problems.push({
         field: columnOf(draft, param),
