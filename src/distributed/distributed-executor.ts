@@ -15,6 +15,7 @@ import {
 } from '../sync/execute/execute-plan.js';
 import { splitByPhase, type PhaseName } from '../sync/phases/sync-phases.js';
 import { silentProgress } from '../sync/progress/progress-sink.js';
+import { PLATFORM_DOWN_CODES, PlatformDownStreak } from '../sync/execute/platform-down.js';
 import type { IntentJob } from './intent-job.js';
 
 /** What the coordinator needs of the queue: see `intent-queue.ts`. */
@@ -45,7 +46,7 @@ export interface RunPhaseNote {
 }
 
 export interface DistributedExecutorOptions {
-  ledger: Pick<Ledger, 'resultCounts' | 'loadIdMap' | 'pendingIntents'>;
+  ledger: Pick<Ledger, 'resultCounts' | 'loadIdMap' | 'pendingIntents' | 'results'>;
   sink: IntentJobSink;
   /** How often the ledger is read for progress. @defaultValue 250 ms */
   pollMs?: number;
@@ -101,10 +102,11 @@ async function runPhases(
     }
     progress.phaseStarted(phase, items.length);
     const done = await followPhase(options, execute, phase, items, epoch);
-    processed += done;
+    processed += done.ended;
     progress.phaseEnded(phase);
     execute.logger?.debug({ phase, count: items.length }, 'phase done');
-    if (done < items.length) break;
+    if (done.abort !== undefined) return { stopped: 'aborted', reason: done.abort, processed };
+    if (done.ended < items.length) break;
   }
   if (execute.signal?.aborted) return { stopped: 'interrupted', reason: 'stopped by a signal', processed };
   return { stopped: undefined, processed };
@@ -122,7 +124,8 @@ async function firstUnrecorded(execute: ExecuteOptions, items: readonly PlannedI
 
 /**
  * Enqueues one phase and waits until the ledger holds a result for each of its intents,
- * reporting progress from the counts. Returns how many ended (fewer when stopped).
+ * reporting progress from the counts. Returns how many ended (fewer when stopped), and why
+ * the run must stop when the platform is down (as `executePlan` stops: `platform-down.ts`).
  */
 async function followPhase(
   options: DistributedExecutorOptions,
@@ -130,8 +133,9 @@ async function followPhase(
   phase: PhaseName,
   items: readonly PlannedIntent[],
   epoch: string,
-): Promise<number> {
+): Promise<{ ended: number; abort?: string }> {
   const { ledger, sink } = options;
+  const downLimit = execute.platformDownLimit ?? Math.max(10, execute.concurrency * 2);
   let pollMs = options.pollMs ?? 250;
   const stallMs = options.stallMs ?? 10_000;
   const progress = execute.progress ?? silentProgress;
@@ -161,7 +165,7 @@ async function followPhase(
     if (execute.signal?.aborted) {
       await sink.withdraw(jobs);
       // Jobs a worker has taken finish there and are recorded; the rest stay pending.
-      return ended;
+      return { ended };
     }
     await sleep(pollMs);
     const asked = performance.now();
@@ -177,8 +181,17 @@ async function followPhase(
       lastChange = Date.now();
       await note(total);
     }
+    const failedMore = (now.failed ?? 0) > (seen.failed ?? 0);
     ended = total;
     seen = now;
+    if (failedMore) {
+      const abort = await platformDown(ledger, execute, kinds, now, downLimit, ended >= items.length);
+      if (abort !== undefined) {
+        await sink.withdraw(jobs);
+        execute.logger?.error({ phase, reason: abort }, 'platform down: the run stops');
+        return { ended, abort };
+      }
+    }
     if (ended >= items.length) break;
     if (Date.now() - lastChange < stallMs) continue;
     if ((await sink.outstanding()) === 0) {
@@ -194,7 +207,41 @@ async function followPhase(
       );
     }
   }
-  return ended;
+  return { ended };
+}
+
+/**
+ * Why the run must stop: nothing of the phase succeeded and its failures are the platform's
+ * (unreachable, or our signature refused), `limit` of them, or all of a finished phase.
+ */
+async function platformDown(
+  ledger: DistributedExecutorOptions['ledger'],
+  execute: ExecuteOptions,
+  kinds: ReadonlySet<IntentKind>,
+  now: ActionCounts,
+  limit: number,
+  phaseOver: boolean,
+): Promise<string | undefined> {
+  const sent = sum(now) - (now.skipped ?? 0);
+  if (sent !== (now.failed ?? 0)) return undefined;
+  const failures = await ledger.results(execute.runId, {
+    kinds: [...kinds],
+    actions: ['failed'],
+    errorCodes: PLATFORM_DOWN_CODES,
+    limit,
+  });
+  const streak = new PlatformDownStreak(phaseOver ? Number.POSITIVE_INFINITY : limit);
+  let why: string | undefined;
+  for (const failure of failures) {
+    why ??= streak.observe({
+      action: 'failed',
+      attempts: failure.attempts,
+      ...(failure.errorCode ? { errorCode: failure.errorCode } : {}),
+      ...(failure.errorMessage ? { message: failure.errorMessage } : {}),
+    });
+  }
+  if (why !== undefined) return why;
+  return phaseOver && failures.length === sent ? streak.everySentFailed() : undefined;
 }
 
 /** The jobs whose intents have no result yet, read from the ledger in pages. */

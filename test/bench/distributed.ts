@@ -23,8 +23,13 @@ const rssUsers = Number(process.argv[3] ?? 200_000);
 const LATENCIES = (process.argv[4] ?? '20,100').split(',').map(Number);
 const PER_PROCESS = 8;
 
+/** `value` against its target: the share, and whether it is met. */
 function ratio(value: number, target: number, label: string): string {
   return `${fmt(value / target, 2)}× ${label} (${value >= target ? 'met' : 'NOT met'})`;
+}
+
+function against(value: number, target: number, unit: string): string {
+  return `${fmt(value, 2)}${unit} (target ≥ ${fmt(target, 2)}${unit}: ${value >= target ? 'met' : 'NOT met'})`;
 }
 
 async function enqueueRate(): Promise<void> {
@@ -115,10 +120,10 @@ async function latencyScaling(latencyMs: number): Promise<void> {
       `\n## ${latencyMs} ms latency, ${fmt(users)} users, ${PER_PROCESS} intents at a time per worker process`,
     );
     console.log(
-      `1 worker: ${fmt(one)} intents/s; 3 workers: ${fmt(three)} intents/s → ${ratio(three / one, 2.5, 'the 2.5× target')}`,
+      `1 worker: ${fmt(one)} intents/s; 3 workers: ${fmt(three)} intents/s → speed-up ${against(three / one, 2.5, '×')}`,
     );
     console.log(
-      `inline at concurrency ${total}: ${fmt(inlineRate)} intents/s; BullMQ with 3 × ${PER_PROCESS}: ${fmt(three)} → ${ratio(three / inlineRate, 0.8, 'the 80 % target')}`,
+      `inline at concurrency ${total}: ${fmt(inlineRate)} intents/s; BullMQ with 3 × ${PER_PROCESS}: ${fmt(three)} → ${against((three / inlineRate) * 100, 80, ' %')} of inline`,
     );
     console.log(
       `ceiling: ${total} ÷ ${latencyMs} ms = ${fmt(total / (latencyMs / 1000))} intents/s; worker CPU per intent: ${fmt(cpuPerIntent.lat1 ?? 0, 2)} ms (1 worker), ${fmt(cpuPerIntent.lat3 ?? 0, 2)} ms (3 workers); machine: ${machineLoad()}`,
@@ -140,7 +145,7 @@ async function rateUtilisation(): Promise<void> {
     await stopWorkers(workers);
     console.log(`\n## rate limit: sandbox at 50 requests/s, 3 workers, ${count} users`);
     console.log(
-      `${fmt(rate, 1)} accepted requests/s, ${fmt((rate / 50) * 100, 1)} % of the limit → ${ratio(rate / 50, 0.95, 'the 95 % target')}; 429 answers: ${counters.statuses['429'] ?? 0}`,
+      `${fmt(rate, 1)} accepted requests/s: ${against((rate / 50) * 100, 95, ' %')} of the limit; 429 answers: ${counters.statuses['429'] ?? 0}`,
     );
   } finally {
     await env.close();

@@ -202,4 +202,23 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
     const created = Object.values((await env.sandbox.counters()).duplicates);
     expect(created).toEqual([]);
   }, 120_000);
+
+  it('the platform refusing the signature stops the run (exit 3) instead of failing every row', async () => {
+    // Workers of their own, with a wrong key, on a queue of their own.
+    const wrong = { EVSYNC_QUEUE_PREFIX: `${env.prefix}-badkey`, EVSYNC_SIGNING_KEY: 'not-the-signing-key' };
+    const worker = env.spawnCli(['worker', '--concurrency', '4'], wrong);
+    try {
+      const run = await env.cli(['run', env.usersJob('badkey', 80, 1000, 4)], wrong);
+      expect(run.code).toBe(3);
+      expect(run.output).toContain('refused the signature');
+      const ledger = await env.ledger();
+      const [latest] = await ledger.listRuns(1);
+      expect(latest?.status).toBe('aborted');
+      // Stopped early: intents the workers had not taken stay pending for `evsync resume`.
+      expect((await ledger.pendingIntents(latest!.id)).length).toBeGreaterThan(0);
+    } finally {
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+    }
+  }, 90_000);
 });

@@ -85,7 +85,8 @@ export async function startDistributedEnv(options: { sandboxArgs?: string[] } = 
     let deleted = 0;
     let cursor = '0';
     do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      // `prefix*`: a test may use prefixes of its own that start with the file's.
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
       cursor = next;
       if (keys.length > 0) deleted += await redis.del(...keys);
     } while (cursor !== '0');
