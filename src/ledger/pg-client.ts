@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { CODE } from '../errors/codes.js';
 import { messageOf } from '../errors/evsync-error.js';
 import pg from 'pg';
@@ -135,10 +136,34 @@ export async function openPgClient(options: PgClientOptions): Promise<SqlClient>
   return client;
 }
 
+/**
+ * Statements with params are prepared once per connection, named after their text: the
+ * ledger runs a small fixed set of them, and planning one costs the server more than running
+ * it (about 2 ms against 0.6 ms for a distributed worker's read of its intent).
+ */
+const statementNames = new Map<string, string>();
+
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    name = `evsync_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+}
+
 function executorOf(db: pg.Pool | pg.PoolClient): SqlExecutor {
   return {
     query: async <T extends object>(sql: string, params: readonly unknown[] = []) =>
-      (await db.query<T & pg.QueryResultRow>(sql, [...params])).rows,
+      params.length === 0
+        ? (await db.query<T & pg.QueryResultRow>(sql)).rows
+        : (
+            await db.query<T & pg.QueryResultRow>({
+              name: statementName(sql),
+              text: sql,
+              values: [...params],
+            })
+          ).rows,
     execScript: async (sql: string) => {
       await db.query(sql);
     },

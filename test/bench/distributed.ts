@@ -123,7 +123,7 @@ async function latencyScaling(latencyMs: number): Promise<void> {
       `1 worker: ${fmt(one)} intents/s; 3 workers: ${fmt(three)} intents/s → speed-up ${against(three / one, 2.5, '×')}`,
     );
     console.log(
-      `inline at concurrency ${total}: ${fmt(inlineRate)} intents/s; BullMQ with 3 × ${PER_PROCESS}: ${fmt(three)} → ${against((three / inlineRate) * 100, 80, ' %')} of inline`,
+      `inline at concurrency ${total}: ${fmt(inlineRate)} intents/s; BullMQ with 3 × ${PER_PROCESS}: ${fmt(three)} → ${against((three / inlineRate) * 100, 80, ' %')} of inline's rate`,
     );
     console.log(
       `ceiling: ${total} ÷ ${latencyMs} ms = ${fmt(total / (latencyMs / 1000))} intents/s; worker CPU per intent: ${fmt(cpuPerIntent.lat1 ?? 0, 2)} ms (1 worker), ${fmt(cpuPerIntent.lat3 ?? 0, 2)} ms (3 workers); machine: ${machineLoad()}`,
