@@ -71,7 +71,9 @@ function plannedIntent(
     origin: intent.origin,
     dependsOn: intent.dependsOn,
     get hash(): string {
-      return (hash ??= hashIntent(intent.op, intent.params, hashKey));
+      // `this`, not `intent`: the closure then holds only the hash and key, so the source's
+      // `Intent` can be collected once its planned intent is made.
+      return (hash ??= hashIntent(this.op, this.params, hashKey));
     },
   };
 }
