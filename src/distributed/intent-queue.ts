@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { jobIdFor } from '../sync/queue/job-id.js';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
@@ -29,13 +29,9 @@ const ENQUEUE_LANES = 4;
 const REMOVE_ON_COMPLETE = { age: 3600, count: 10_000 };
 const REMOVE_ON_FAIL = { age: 24 * 3600, count: 10_000 };
 
-/**
- * The BullMQ job id of an intent of one coordinator's pass: readable, and safe whatever
- * the client_id holds (BullMQ refuses `:` and all-digit ids), the key hashed.
- */
+/** The BullMQ job id of an intent of one coordinator's pass (see `jobIdFor`). */
 export function intentJobId(job: IntentJob): string {
-  const key = createHash('sha256').update(job.key).digest('base64url').slice(0, 22);
-  return `${job.runId}.${job.epoch}.${job.kind}.${key}`;
+  return jobIdFor(`${job.runId}-${job.epoch}`, job.kind, job.key);
 }
 
 /** The producer side: `evsync run`, `resume` and `retry` enqueue through it. */

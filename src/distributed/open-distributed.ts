@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { platformConfigFromEnv, type PlatformConfig } from '../config/env-config.js';
-import { CODE } from '../errors/codes.js';
-import { ConfigError } from '../errors/evsync-error.js';
 import type { Logger } from '../log/logger.js';
 import { PlatformClient } from '../platform/platform-client.js';
+import { openRedis } from '../sync/queue/redis-connection.js';
 import type { JobFile } from '../sync/job-file.js';
 import { openEngine, type OpenEngine, type OpenEngineOptions } from '../sync/runs/open-engine.js';
 import { distributedConfigFromEnv, type DistributedConfig } from './distributed-config.js';
@@ -12,31 +11,9 @@ import { distributedExecutor } from './distributed-executor.js';
 import { IntentQueue } from './intent-queue.js';
 import { rateLimitKey, RedisRateLimiter } from './redis-rate-limiter.js';
 
-/**
- * A Redis connection. Workers block on Redis and must wait out a restart, so their
- * commands retry for ever (`maxRetriesPerRequest: null`, as BullMQ requires); a command
- * line process fails at once when Redis cannot be reached.
- */
-export async function connectRedis(config: DistributedConfig, role: 'worker' | 'client'): Promise<Redis> {
-  const options: RedisOptions =
-    role === 'worker'
-      ? // Commands of one tick go out in one write: a worker issues many small ones per job.
-        { maxRetriesPerRequest: null, lazyConnect: true, enableAutoPipelining: true }
-      : { maxRetriesPerRequest: 1, lazyConnect: true, connectTimeout: 5000, enableAutoPipelining: true };
-  const redis = new Redis(config.redisUrl, options);
-  // Errors surface on the commands that fail; the connection's own events are logged by no one.
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-  } catch (error) {
-    redis.disconnect();
-    throw new ConfigError(
-      `Redis at ${config.description} cannot be reached (${error instanceof Error ? error.message : String(error)}). ` +
-        'Start it, or fix REDIS_URL; unset REDIS_URL to run in one process.',
-      { code: CODE.EVSYNC_QUEUE_UNREACHABLE, cause: error },
-    );
-  }
-  return redis;
+/** A Redis connection for distributed mode (see `openRedis`: a worker's waits out a restart). */
+export function connectRedis(config: DistributedConfig, role: 'worker' | 'client'): Promise<Redis> {
+  return openRedis(config.redisUrl, role);
 }
 
 /** The rate-limit bucket of the platform key: one per base URL and key id, whatever the job. */
