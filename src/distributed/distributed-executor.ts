@@ -13,7 +13,8 @@ import {
   type ExecuteResult,
   type PlanExecutor,
 } from '../sync/execute/execute-plan.js';
-import { splitByPhase, type PhaseName } from '../sync/phases/sync-phases.js';
+import type { PhaseName } from '../sync/phases/sync-phases.js';
+import { feedOf, PlanStopped, wholePhase } from '../sync/execute/plan-feed.js';
 import { silentProgress } from '../sync/progress/progress-sink.js';
 import { PLATFORM_DOWN_CODES, PlatformDownStreak } from '../sync/execute/platform-down.js';
 import type { IntentJob } from './intent-job.js';
@@ -81,32 +82,45 @@ async function runPhases(
   if (withdrawn > 0)
     execute.logger?.info({ withdrawn }, "removed an earlier pass's jobs of the run from the queue");
   let processed = 0;
-  for (const [phase, items] of splitByPhase(execute.work)) {
-    if (items.length === 0) continue;
-    if (execute.signal?.aborted) break;
-    if (phase === 'removals') {
-      await refreshIds(options.ledger, execute);
-      const inline = await executePlan({ ...execute, work: items });
-      processed += inline.processed;
-      if (inline.stopped) return { ...inline, processed };
-      continue;
+  try {
+    for await (const work of execute.feed ?? feedOf(execute.work)) {
+      if (execute.signal?.aborted) break;
+      // The coordinator enqueues a phase whole; a streamed plan's phase is read into memory here.
+      const phase = work.phase;
+      const items = await wholePhase(work);
+      if (items.length === 0) continue;
+      if (phase === 'removals') {
+        await refreshIds(options.ledger, execute);
+        const inline = await executePlan({ ...execute, work: items, feed: feedOf(items) });
+        processed += inline.processed;
+        if (inline.stopped) return { ...inline, processed };
+        continue;
+      }
+      const unrecorded = await firstUnrecorded(execute, items);
+      if (unrecorded !== undefined) {
+        return {
+          stopped: 'aborted',
+          reason: `the run's plan could not be recorded in the ledger (${withoutFullStop(messageOf(unrecorded))}), so nothing more was sent`,
+          nextStep: PLAN_NOT_RECORDED_STEP,
+          processed,
+        };
+      }
+      progress.phaseStarted(phase, items.length);
+      const done = await followPhase(options, execute, phase, items, epoch);
+      processed += done.ended;
+      progress.phaseEnded(phase);
+      execute.logger?.debug({ phase, count: items.length }, 'phase done');
+      if (done.abort !== undefined) return { stopped: 'aborted', reason: done.abort, processed };
+      if (done.ended < items.length) break;
     }
-    const unrecorded = await firstUnrecorded(execute, items);
-    if (unrecorded !== undefined) {
-      return {
-        stopped: 'aborted',
-        reason: `the run's plan could not be recorded in the ledger (${withoutFullStop(messageOf(unrecorded))}), so nothing more was sent`,
-        nextStep: PLAN_NOT_RECORDED_STEP,
-        processed,
-      };
-    }
-    progress.phaseStarted(phase, items.length);
-    const done = await followPhase(options, execute, phase, items, epoch);
-    processed += done.ended;
-    progress.phaseEnded(phase);
-    execute.logger?.debug({ phase, count: items.length }, 'phase done');
-    if (done.abort !== undefined) return { stopped: 'aborted', reason: done.abort, processed };
-    if (done.ended < items.length) break;
+  } catch (error) {
+    if (!(error instanceof PlanStopped)) throw error;
+    return {
+      stopped: 'aborted',
+      reason: error.reason,
+      ...(error.nextStep ? { nextStep: error.nextStep } : {}),
+      processed,
+    };
   }
   if (execute.signal?.aborted) return { stopped: 'interrupted', reason: 'stopped by a signal', processed };
   return { stopped: undefined, processed };
@@ -304,6 +318,20 @@ export const DETACHED = 'detached: a worker sends the plan';
  */
 export function detachedExecutor(follow: (runId: string) => Promise<void>): PlanExecutor {
   return async (execute) => {
+    if (execute.feed) {
+      // A streamed plan is recorded as it is read: read it to its end, sending nothing.
+      try {
+        for await (const work of execute.feed) for await (const chunk of work.chunks) void chunk;
+      } catch (error) {
+        if (!(error instanceof PlanStopped)) throw error;
+        return {
+          stopped: 'aborted',
+          reason: error.reason,
+          ...(error.nextStep ? { nextStep: error.nextStep } : {}),
+          processed: 0,
+        };
+      }
+    }
     const unrecorded = await firstUnrecorded(execute, execute.work);
     if (unrecorded !== undefined) {
       return {

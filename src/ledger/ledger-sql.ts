@@ -21,6 +21,9 @@ export const SET_RUN_STATUS = `UPDATE runs SET status = $2,
   finished_at = CASE WHEN $2 IN ('running', 'interrupted') THEN NULL ELSE coalesce(finished_at, now()) END
 WHERE id = $1 RETURNING id`;
 
+/** $1 id, $2 JSON object: merged into the run's options. */
+export const MERGE_RUN_OPTIONS = `UPDATE runs SET options = options || $2::text::jsonb WHERE id = $1 RETURNING id`;
+
 /** $1 id. */
 export const SELECT_RUN = `SELECT ${RUN_COLUMNS} FROM runs WHERE id = $1`;
 
@@ -139,6 +142,9 @@ export const SELECT_IDS = 'SELECT client_id, platform_id FROM id_map WHERE kind 
 
 /** $1 kind. */
 export const SELECT_HASHES = 'SELECT key, hash FROM synced_hashes WHERE kind = $1';
+
+/** $1 kind, $2 keys (text[]): one index lookup per key. */
+export const SELECT_HASHES_OF = 'SELECT key, hash FROM synced_hashes WHERE kind = $1 AND key = ANY($2::text[])';
 
 /**
  * $1 kind, $2 keys (text[]): the non-empty param names the run that wrote each key's synced

@@ -44,6 +44,8 @@ export interface Ledger {
   finishRun(runId: string, status: RunStatus, counts?: ActionCounts): Promise<RunRecord>;
   /** Non-terminal change, e.g. `resume` sets `running` again (clears `finishedAt`). */
   setRunStatus(runId: string, status: RunStatus): Promise<void>;
+  /** Adds to (or replaces keys of) a run's options: what a streamed plan learns at its end. */
+  mergeRunOptions(runId: string, options: Record<string, unknown>): Promise<void>;
   getRun(runId: string): Promise<RunRecord | undefined>;
   /**
    * Claims a run for this process while it runs, resumes or retries it: every evsync
@@ -107,6 +109,8 @@ export interface Ledger {
 
   /** Last-synced hash per key. */
   loadHashes(kind: IntentKind): Promise<Map<string, string>>;
+  /** Last-synced hashes of these keys only (those that have one): a streamed plan asks chunk by chunk. */
+  hashesOf(kind: IntentKind, keys: readonly string[]): Promise<Map<string, string>>;
   /**
    * The names of the params (non-empty) that were last synced for each of these keys: the
    * planned params of the run whose result wrote the key's synced hash. A name synced

@@ -75,6 +75,11 @@ export class SqlLedger implements Ledger {
     if (rows.length === 0) throw unknownRunError(runId);
   }
 
+  async mergeRunOptions(runId: string, options: Record<string, unknown>): Promise<void> {
+    const rows = await this.sql().query(q.MERGE_RUN_OPTIONS, [runId, JSON.stringify(options)]);
+    if (rows.length === 0) throw unknownRunError(runId);
+  }
+
   async getRun(runId: string): Promise<RunRecord | undefined> {
     const rows = await this.sql().query<RunRow>(q.SELECT_RUN, [runId]);
     return rows[0] === undefined ? undefined : toRunRecord(rows[0]);
@@ -290,6 +295,18 @@ export class SqlLedger implements Ledger {
   async loadHashes(kind: IntentKind): Promise<Map<string, string>> {
     const rows = await this.sql().query<{ key: string; hash: string }>(q.SELECT_HASHES, [kind]);
     return new Map(rows.map((row) => [row.key, row.hash]));
+  }
+
+  async hashesOf(kind: IntentKind, keys: readonly string[]): Promise<Map<string, string>> {
+    const hashes = new Map<string, string>();
+    for (let start = 0; start < keys.length; start += 5_000) {
+      const rows = await this.sql().query<{ key: string; hash: string }>(q.SELECT_HASHES_OF, [
+        kind,
+        keys.slice(start, start + 5_000),
+      ]);
+      for (const row of rows) hashes.set(row.key, row.hash);
+    }
+    return hashes;
   }
 
   async syncedParamNames(kind: IntentKind, keys: readonly string[]): Promise<Map<string, string[]>> {

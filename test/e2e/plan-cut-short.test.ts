@@ -53,13 +53,14 @@ describe('a run whose plan was only partly recorded', () => {
     const resumed = await h.resume(first.run.id);
     expect(resumed.stopped).toBe('aborted');
     expect(resumed.run.status).toBe('aborted');
+    // The plan streams: how many intents the rest of the sources held was never known.
     expect(resumed.reason).toBe(
-      `the run was stopped while its plan was being recorded: ${FIRST_PLAN_CHUNK} of ${USERS} intents were recorded, ` +
-        `and those are finished now; the other ${USERS - FIRST_PLAN_CHUNK} were never sent`,
+      `the run was stopped while its sources were being read: the ${FIRST_PLAN_CHUNK} intents planned by then ` +
+        'are finished now; the rest of the sources was never planned nor sent',
     );
     expect(resumed.nextStep).toBe('Run the job again to send them (nothing is sent twice).');
     expect(formatRunSummary(resumed)).toMatch(
-      /were never sent\. Run the job again to send them \(nothing is sent twice\)\.$/m,
+      /never planned nor sent\. Run the job again to send them \(nothing is sent twice\)\.$/m,
     );
     expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(FIRST_PLAN_CHUNK);
 

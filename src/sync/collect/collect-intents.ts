@@ -56,15 +56,68 @@ export async function collectIntents(job: LoadedJob, options: CollectOptions): P
     for await (const item of mapSource(source, mapping, { onHeader })) {
       for (const result of resultsOf(item, mapping, accept, drop)) rowResults.push(result);
     }
-    const missing = mergeHeaderReports(headers)?.missing ?? [];
-    if (missing.length > 0) {
-      options.logger?.info(
-        { source: source.description, mapping: mapping.name, missing: missing.map((a) => a.join('|')) },
-        'source lacks columns the mapping reads; their values read as empty',
-      );
-    }
+    logMissingColumns(options.logger, source.description, mapping.name, headers);
   }
   return { intents: [...byKey.values()], rowResults };
+}
+
+/** What one mapped row adds to a streamed run: its intents, or its result. */
+export interface CollectedRow {
+  intents: Intent[];
+  rowResults: RowResult[];
+  /** Earlier intents of the same source this row replaces (`on_duplicate: last`). */
+  replaced: Array<{ kind: Intent['kind']; key: string; source: string }>;
+}
+
+/**
+ * Every step's source read through its mapping, row by row, for a plan that streams
+ * (docs/sync-engine.md, "Memory"). A later row that replaces an earlier one of the same
+ * key (`on_duplicate: last`) names it in `replaced`: the plan drops the earlier one while
+ * it is still in the chunk being read; once sent, the later row is sent after it, and its
+ * content is what the platform keeps.
+ */
+export async function* streamCollected(
+  job: LoadedJob,
+  options: CollectOptions,
+): AsyncGenerator<CollectedRow> {
+  for (const step of job.steps) {
+    const mapping = await loadMapping(step.mapping, { baseDir: job.baseDir, vendor: options.vendor });
+    const source = openSource(step.source, {
+      baseDir: job.baseDir,
+      ...(options.env === undefined ? {} : { env: options.env }),
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+    });
+    const headers: HeaderReport[] = [];
+    const onHeader = (report: HeaderReport): void => void headers.push(report);
+    for await (const item of mapSource(source, mapping, { onHeader })) {
+      const intents: Intent[] = [];
+      const accept = (intent: Intent): void => {
+        if (step.schedule_mode === 'rsvp' && intent.kind === 'schedule')
+          intents.push(...scheduleToRsvps(intent));
+        else intents.push(intent);
+      };
+      const replaced: CollectedRow['replaced'] = [];
+      const drop = (gone: { kind: Intent['kind']; key: string }, source: string): void =>
+        void replaced.push({ ...gone, source });
+      const rowResults = resultsOf(item, mapping, accept, drop);
+      if (intents.length > 0 || rowResults.length > 0) yield { intents, rowResults, replaced };
+    }
+    logMissingColumns(options.logger, source.description, mapping.name, headers);
+  }
+}
+
+function logMissingColumns(
+  logger: Logger | undefined,
+  source: string,
+  mapping: string,
+  headers: readonly HeaderReport[],
+): void {
+  const missing = mergeHeaderReports(headers)?.missing ?? [];
+  if (missing.length === 0) return;
+  logger?.info(
+    { source, mapping, missing: missing.map((a) => a.join('|')) },
+    'source lacks columns the mapping reads; their values read as empty',
+  );
 }
 
 /** A row the mapping's conditions left out on purpose (a cancelled ticket). */

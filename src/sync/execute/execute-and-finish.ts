@@ -12,6 +12,8 @@ import type { RunSummary } from './run-summary.js';
 import { createSendMarker } from './send-marks.js';
 import { totalsOf } from './run-summary.js';
 import { CODE } from '../../errors/codes.js';
+import type { ResultWriter } from '../../ledger/result-writer.js';
+import type { PlanFeed } from './plan-feed.js';
 
 /**
  * Skipped results that are data lost, not rows filtered out on purpose: they make the run
@@ -36,6 +38,25 @@ export interface RunWork {
   keptKeys?: ReadonlyArray<{ kind: string; key: string }>;
   /** Parents that ended earlier in this run (resume): their outcome decides their dependents. */
   settledParents?: ReadonlyArray<{ kind: ParentKind; key: string; ok: boolean; reason: string }>;
+  /**
+   * A plan made while it is sent (`runs/streamed-plan.ts`): given the run's result writer, id
+   * cache and gate, it records and hands over the work chunk by chunk, and writes the results
+   * that need no call itself. `work`, `unchanged` and `preResults` are then empty.
+   */
+  stream?: (run: RunContext) => StreamedWork;
+}
+
+/** What a streamed plan shares with the run that sends it. */
+export interface RunContext {
+  writer: ResultWriter;
+  ids: IdCache;
+  gate: DependencyGate;
+}
+
+export interface StreamedWork {
+  feed: PlanFeed;
+  /** Whether the run's sources have this user or event (for mirror deletes of re-keyed records). */
+  inSource: (kind: ParentKind, key: string) => boolean;
 }
 
 /**
@@ -63,15 +84,17 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
       await writer.write(unchangedResult(input.runId, item, ids.get(item.kind, item.key)));
       if (isParentKind(item.kind)) gate.settle({ kind: item.kind, clientId: item.key }, true);
     }
+    const streamed = input.stream?.({ writer, ids, gate });
     const execute = deps.executor ?? executePlan;
     const outcome = await execute({
       runId: input.runId,
       work: input.work,
+      ...(streamed ? { feed: streamed.feed } : {}),
       context: {
         platform: deps.platform,
         ids,
         markSendStarted: createSendMarker(ledger, input.runId),
-        sharedWith: sharedWith(ids, sourceKeysOf(input)),
+        sharedWith: sharedWith(ids, streamed?.inSource ?? inSourceOf(input)),
       },
       gate,
       writer,
@@ -110,31 +133,32 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
 }
 
 /** Users and events this run's source has: everything planned but deletes, and kept keys. */
-function sourceKeysOf(input: RunWork): Map<string, Set<string>> {
-  const keys = new Map<string, Set<string>>(PARENT_KINDS.map((kind) => [kind, new Set<string>()]));
-  const add = (kind: string, key: string): void => void keys.get(kind)?.add(key);
+function inSourceOf(input: RunWork): StreamedWork['inSource'] {
+  const keys = new Set<string>();
+  const add = (kind: string, key: string): void => {
+    if (isParentKind(kind)) keys.add(`${kind}\u0000${key}`);
+  };
   for (const item of [...input.work, ...input.unchanged])
     if (item.plannedAction !== 'delete' && item.plannedAction !== 'retire') add(item.kind, item.key);
   for (const parent of input.settledParents ?? []) if (parent.ok) add(parent.kind, parent.key);
   for (const kept of input.keptKeys ?? []) add(kept.kind, kept.key);
-  return keys;
+  return (kind, key) => keys.has(`${kind}\u0000${key}`);
 }
 
 /**
  * The key of this run's source that maps to the same platform record as `key`. Indexed on
  * the first call: deletes of users and events come in the last phase, when every source
- * key has its id (one that found its user by e-mail in this run too).
+ * key has its id (one that found its user by e-mail in this run too). The id map is walked,
+ * not the source: a streamed plan keeps only hashes of the source's keys.
  */
-function sharedWith(ids: IdCache, source: Map<string, Set<string>>): ProcessorContext['sharedWith'] {
+function sharedWith(ids: IdCache, inSource: StreamedWork['inSource']): ProcessorContext['sharedWith'] {
   const byId = new Map<string, Map<number, string>>();
   return (kind, key, id) => {
     let index = byId.get(kind);
     if (!index) {
       byId.set(kind, (index = new Map<number, string>()));
-      for (const sourceKey of source.get(kind) ?? []) {
-        const platformId = ids.get(kind, sourceKey);
-        if (platformId !== undefined && !index.has(platformId)) index.set(platformId, sourceKey);
-      }
+      for (const [sourceKey, platformId] of ids.view(kind))
+        if (!index.has(platformId) && inSource(kind, sourceKey)) index.set(platformId, sourceKey);
     }
     const other = index.get(id);
     return other === key ? undefined : other;

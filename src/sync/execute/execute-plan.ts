@@ -5,7 +5,7 @@ import type { Logger } from '../../log/logger.js';
 import { isParentKind } from '../../model/intent.js';
 import { PARENT_MISSING, type DependencyGate } from '../phases/dependency-gate.js';
 import type { PhaseName } from '../phases/sync-phases.js';
-import { PHASES, splitByPhase } from '../phases/sync-phases.js';
+import { PHASES } from '../phases/sync-phases.js';
 import type { ProcessOutcome } from '../processors/process-outcome.js';
 import { processIntent } from '../processors/process-intent.js';
 import type { ProcessorContext } from '../processors/processor.js';
@@ -15,6 +15,7 @@ import { createInlineQueue } from '../queue/inline-queue.js';
 import type { QueueOptions, WorkQueue } from '../queue/work-queue.js';
 import { intentResult, isSuccess } from './intent-result.js';
 import { PlatformDownStreak } from './platform-down.js';
+import { feedOf, PlanStopped, type PlanFeed } from './plan-feed.js';
 
 export type QueueFactory = <W, R>(options: QueueOptions<W, R>) => WorkQueue<W, R>;
 
@@ -23,7 +24,10 @@ export type PlanExecutor = (options: ExecuteOptions) => Promise<ExecuteResult>;
 
 export interface ExecuteOptions {
   runId: string;
+  /** The run's work in memory; ignored when `feed` is given. */
   work: readonly PlannedIntent[];
+  /** The run's work phase by phase in chunks (a streamed plan). @defaultValue `feedOf(work)` */
+  feed?: PlanFeed;
   context: ProcessorContext;
   gate: DependencyGate;
   writer: ResultWriter;
@@ -93,10 +97,10 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
   const stop = (): void => void current?.close();
   options.signal?.addEventListener('abort', stop);
   try {
-    for (const [phase, items] of splitByPhase(options.work)) {
-      if (items.length === 0) continue;
+    for await (const { phase, chunks, total } of options.feed ?? feedOf(options.work)) {
       if (options.signal?.aborted || abortReason) break;
-      progress.phaseStarted(phase, items.length);
+      let started = false;
+      let count = 0;
       const handle = async (item: PlannedIntent): Promise<ProcessOutcome> => {
         const unrecorded = options.recorded ? await options.recorded(item) : undefined;
         if (unrecorded !== undefined) {
@@ -127,13 +131,31 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
       queue.on('failed', (item, error) => {
         options.logger?.error({ err: error, kind: item.kind, key: item.key }, 'intent handler crashed');
       });
-      await queue.enqueue(items);
+      for await (const chunk of chunks) {
+        if (chunk.length === 0) continue;
+        if (queue.closed) break;
+        if (started) progress.phaseGrew?.(phase, total());
+        else progress.phaseStarted(phase, total());
+        started = true;
+        count += chunk.length;
+        await queue.enqueue(chunk);
+        // A streamed plan reads on only while the queue has little waiting: memory stays flat.
+        await backlogBelow(queue, BACKLOG);
+      }
       await queue.drain();
       await queue.close();
+      if (!started) continue;
       abortReason ??= streak.everySentFailed();
       progress.phaseEnded(phase);
-      logPhase(options.logger, phase, items.length);
+      logPhase(options.logger, phase, count);
     }
+  } catch (error) {
+    if (!(error instanceof PlanStopped)) throw error;
+    // What was handed over has been sent and recorded; the rest waits for the fix.
+    await current?.drain();
+    await current?.close();
+    abortReason ??= error.reason;
+    if (error.nextStep !== undefined) nextStep ??= error.nextStep;
   } finally {
     options.signal?.removeEventListener('abort', stop);
   }
@@ -163,6 +185,24 @@ export async function runIntent(
     );
   }
   return outcome;
+}
+
+/** Intents waiting in the queue before a streamed plan reads on. */
+const BACKLOG = 2_000;
+
+/** Resolves once the queue has no more than `limit` intents waiting (or is closed). */
+function backlogBelow(queue: WorkQueue<PlannedIntent, ProcessOutcome>, limit: number): Promise<void> {
+  if (queue.closed || queue.stats().waiting <= limit) return Promise.resolve();
+  return new Promise((resolve) => {
+    const check = (): void => {
+      if (!queue.closed && queue.stats().waiting > limit) return;
+      offCompleted();
+      offDrained();
+      resolve();
+    };
+    const offCompleted = queue.on('completed', check);
+    const offDrained = queue.on('drained', check);
+  });
 }
 
 function logPhase(logger: Logger | undefined, phase: PhaseName, count: number): void {

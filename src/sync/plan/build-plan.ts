@@ -4,9 +4,9 @@ import type { Ledger } from '../../ledger/ledger.js';
 import type { DeleteThreshold } from '../job-file.js';
 import { addClearedFields } from './cleared-fields.js';
 import { holdBackLostCheckIns } from './lost-check-ins.js';
-import { hasUnreadableKey, planMirrorDeletes } from './mirror-deletes.js';
+import { hasUnreadableKey, noteHeldDeletes, planMirrorDeletes } from './mirror-deletes.js';
 import { diffIntents } from './plan-intents.js';
-import type { HeldDeletes, KnownState, RowResult, SyncPlan } from './sync-plan.js';
+import type { KnownState, RowResult, SyncPlan } from './sync-plan.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { DependencyGate, type MissingParent } from '../phases/dependency-gate.js';
 
@@ -86,7 +86,9 @@ export async function buildPlan(
     plan.deletes = mirror.counts;
     if (mirror.held) {
       plan.heldDeletes = mirror.held;
-      plan.rowResults = plan.rowResults.map((row) => noteHeldDeletes(row, mirror.held!));
+      plan.rowResults = plan.rowResults.map((row) =>
+        hasUnreadableKey(row) ? noteHeldDeletes(row, mirror.held!) : row,
+      );
     }
   }
   return plan;
@@ -114,14 +116,4 @@ function linksWithoutParent(
     if (parent) missing.set(item, parent);
   }
   return missing;
-}
-
-/** The result of a row whose unreadable key held back the deletes says so, in the report. */
-function noteHeldDeletes(row: RowResult, held: HeldDeletes): RowResult {
-  if (!hasUnreadableKey(row)) return row;
-  const would = held.counts.reduce((sum, count) => sum + count.deletes, 0);
-  return {
-    ...row,
-    message: `${row.message} (Mirror mode deleted nothing in this run, ${would} planned: this row failed before its key could be read, so it may be one of them.)`,
-  };
 }

@@ -2,19 +2,25 @@ import { CODE } from '../../errors/codes.js';
 import { EvsyncError } from '../../errors/evsync-error.js';
 import type { DeleteCount } from './sync-plan.js';
 
-/** Mirror mode would delete more than the job allows: nothing was sent (exit code 3). */
+/** Mirror mode would delete more than the job allows: nothing was deleted (exit code 3). */
 export class DeleteThresholdError extends EvsyncError {
   override readonly name = 'DeleteThresholdError';
   readonly over: DeleteCount[];
 
-  constructor(over: DeleteCount[], thresholdText: string) {
+  constructor(
+    over: DeleteCount[],
+    thresholdText: string,
+    /** A streamed run found it at the end of its sources, after sending what they have. */
+    afterUpserts = false,
+  ) {
     const parts = over.map(
       (c) =>
         `${c.deletes} of ${c.known} known ${c.kind}s (${percent(c.deletes, c.known)}; the threshold allows ${c.allowed})`,
     );
     super(
       `Mirror mode would delete ${parts.join(' and ')}, above delete_threshold ${thresholdText}. ` +
-        'Nothing was sent. Check that the source is complete; if these deletes are intended, run again with --force.',
+        (afterUpserts ? 'Nothing was deleted (what the sources have was synced). ' : 'Nothing was sent. ') +
+        'Check that the source is complete; if these deletes are intended, run again with --force.',
       { code: CODE.EVSYNC_DELETE_THRESHOLD, retryable: false },
     );
     this.over = over;

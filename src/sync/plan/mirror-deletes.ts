@@ -19,16 +19,25 @@ export const DELETABLE_KINDS: readonly IntentKind[] = [
   'contact',
 ];
 
+/** The keys of one kind a run's sources yielded: a `Set`, or a compact registry of a streamed plan. */
+export interface KeySet {
+  has(key: string): boolean;
+}
+
 export interface MirrorDeleteInput {
   /** Keys of this run per kind. Only kinds the run produced are mirrored: an empty feed deletes nothing. */
-  seen: ReadonlyMap<IntentKind, ReadonlySet<string>>;
+  seen: ReadonlyMap<IntentKind, KeySet>;
   /** Rows that never became an intent: failed ones keep their key, or hold back every delete. */
   rowResults?: readonly RowResult[];
+  /** What those rows say, when gathered already (a streamed plan): replaces `rowResults`. */
+  failed?: FailedRowKeys;
   knownKeys: (kind: IntentKind) => Promise<readonly string[]>;
   /** The id map of users and events: a gone key whose record a kept key maps to is retired. */
   ids?: ReadonlyMap<IntentKind, ReadonlyMap<string, number>>;
   threshold: DeleteThreshold;
   force: boolean;
+  /** Planned at the end of a streamed run, after its upserts were sent: the error says so. */
+  afterUpserts?: boolean;
 }
 
 export interface MirrorDeletes {
@@ -54,18 +63,20 @@ export interface FailedRowKeys {
  * `when:` skipped are left out on purpose and keep nothing: mirror mode removes them.
  */
 export function failedRowKeys(rowResults: readonly RowResult[]): FailedRowKeys {
-  const kept = new Map<IntentKind, Set<string>>();
-  const unreadable: RowResult[] = [];
-  for (const row of rowResults) {
-    if (row.keptKeys !== undefined) {
-      for (const { kind, key } of row.keptKeys) {
-        let keys = kept.get(kind);
-        if (!keys) kept.set(kind, (keys = new Set()));
-        keys.add(key);
-      }
-    } else if (hasUnreadableKey(row)) unreadable.push(row);
-  }
-  return { kept, unreadable };
+  const failed: FailedRowKeys = { kept: new Map(), unreadable: [] };
+  for (const row of rowResults) addFailedRow(failed, row);
+  return failed;
+}
+
+/** Adds one row's keys to `failed` (see {@link failedRowKeys}); a streamed plan adds rows as they come. */
+export function addFailedRow(failed: FailedRowKeys, row: RowResult): void {
+  if (row.keptKeys !== undefined) {
+    for (const { kind, key } of row.keptKeys) {
+      let keys = failed.kept.get(kind);
+      if (!keys) failed.kept.set(kind, (keys = new Set()));
+      keys.add(key);
+    }
+  } else if (hasUnreadableKey(row)) failed.unreadable.push(row);
 }
 
 /** A failed row named by its place (`rowPlaceKey`: it has no key of its own) and no kept key. */
@@ -82,7 +93,7 @@ export function hasUnreadableKey(row: RowResult): boolean {
 export async function planMirrorDeletes(input: MirrorDeleteInput): Promise<MirrorDeletes> {
   const deletes: PlannedIntent[] = [];
   const counts: DeleteCount[] = [];
-  const failed = failedRowKeys(input.rowResults ?? []);
+  const failed = input.failed ?? failedRowKeys(input.rowResults ?? []);
   for (const kind of DELETABLE_KINDS) {
     const seen = input.seen.get(kind);
     if (!seen) continue;
@@ -116,7 +127,7 @@ export async function planMirrorDeletes(input: MirrorDeleteInput): Promise<Mirro
   }
   const over = counts.filter((c) => c.deletes > c.allowed);
   if (over.length > 0 && !input.force)
-    throw new DeleteThresholdError(over, describeThreshold(input.threshold));
+    throw new DeleteThresholdError(over, describeThreshold(input.threshold), input.afterUpserts);
   return { deletes, counts };
 }
 
@@ -131,16 +142,14 @@ export function describeThreshold(threshold: DeleteThreshold): string {
  */
 function sharedRecords(
   ids: ReadonlyMap<string, number> | undefined,
-  seen: ReadonlySet<string>,
+  seen: KeySet,
   kept: ReadonlySet<string> | undefined,
 ): Map<number, string> {
   const shared = new Map<number, string>();
   if (!ids) return shared;
-  for (const keys of [seen, kept ?? new Set<string>()]) {
-    for (const key of keys) {
-      const id = ids.get(key);
-      if (id !== undefined && !shared.has(id)) shared.set(id, key);
-    }
+  // The id map is walked, not the source's keys: a streamed plan keeps only their hashes.
+  for (const [key, id] of ids) {
+    if (!shared.has(id) && (seen.has(key) || kept?.has(key) === true)) shared.set(id, key);
   }
   return shared;
 }
@@ -155,5 +164,14 @@ function deleteIntent(kind: IntentKind, key: string): PlannedIntent {
     origin: null,
     dependsOn: [],
     hash: '',
+  };
+}
+
+/** The result of a row whose unreadable key held back the deletes says so, in the report. */
+export function noteHeldDeletes(row: RowResult, held: HeldDeletes): RowResult {
+  const would = held.counts.reduce((sum, count) => sum + count.deletes, 0);
+  return {
+    ...row,
+    message: `${row.message} (Mirror mode deleted nothing in this run, ${would} planned: this row failed before its key could be read, so it may be one of them.)`,
   };
 }

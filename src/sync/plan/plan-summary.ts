@@ -37,71 +37,109 @@ export interface PlanSummary {
 
 /** Counts per kind and planned action, with the first examples of each: what `evsync plan` prints. */
 export function summarizePlan(plan: SyncPlan, examplesPerGroup = 3): PlanSummary {
-  const summary: PlanSummary = {
-    counts: {},
-    examples: [],
-    total: 0,
-    planMs: plan.planMs,
-    notices: [],
-    losses: [],
-  };
-  const tally = new LossTally();
-  const seenExamples = new Map<string, number>();
-  const add = (kind: IntentKind, column: PlanColumn, key: string, where: string, note?: string): void => {
-    const row = (summary.counts[kind] ??= {});
-    row[column] = (row[column] ?? 0) + 1;
-    summary.total += 1;
-    const group = `${kind}/${column}`;
-    const shown = seenExamples.get(group) ?? 0;
-    if (shown < examplesPerGroup) {
-      seenExamples.set(group, shown + 1);
-      summary.examples.push({ kind, column, key, where, ...(note === undefined ? {} : { note }) });
-    }
-  };
-  for (const item of plan.work) {
-    const where = item.origin
-      ? `${item.origin.source} ${describeOrigin(item.origin)}`
-      : item.plannedAction === 'retire'
-        ? 'known to the ledger only; its platform record is another key of the source, so it stays'
-        : 'known to the ledger only';
-    const skip = plan.parentMissing?.get(item);
-    if (skip !== undefined) {
-      add(item.kind, 'skipped', item.key, where, skip.message);
-      const parent = skip.parent.kind;
-      tally.add(
+  const tally = new PlanTally(examplesPerGroup);
+  tally.add(plan);
+  if (plan.heldDeletes) tally.heldDeletes(plan.heldDeletes);
+  return tally.summary(plan.planMs);
+}
+
+/**
+ * A plan's summary built part by part: a streamed run adds each chunk of its plan as it is
+ * made, so the summary never needs the whole plan in memory.
+ */
+export class PlanTally {
+  private readonly counts: PlanSummary['counts'] = {};
+  private readonly examples: PlanSummary['examples'] = [];
+  private readonly seenExamples = new Map<string, number>();
+  private readonly losses = new LossTally();
+  private total = 0;
+  private heldCheckIns = 0;
+  private held: HeldDeletes | undefined;
+
+  constructor(private readonly examplesPerGroup = 3) {}
+
+  /** A part of a plan: its work, unchanged intents and row results. */
+  add(plan: Pick<SyncPlan, 'work' | 'unchanged' | 'rowResults' | 'parentMissing'>): void {
+    const tally = this.losses;
+    for (const item of plan.work) {
+      const where = item.origin
+        ? `${item.origin.source} ${describeOrigin(item.origin)}`
+        : item.plannedAction === 'retire'
+          ? 'known to the ledger only; its platform record is another key of the source, so it stays'
+          : 'known to the ledger only';
+      const skip = plan.parentMissing?.get(item);
+      if (skip !== undefined) {
+        this.count(item.kind, 'skipped', item.key, where, skip.message);
+        const parent = skip.parent.kind;
+        tally.add(
+          item.kind,
+          'skipped',
+          `their ${parent} is neither synced in this run nor known from an earlier one`,
+          `Make the ${parent}s sync first (see why their rows are left out), then run again`,
+        );
+        continue;
+      }
+      const column: PlanColumn = item.plannedAction === 'unchanged' ? 'unchanged' : item.plannedAction;
+      this.count(
         item.kind,
-        'skipped',
-        `their ${parent} is neither synced in this run nor known from an earlier one`,
-        `Make the ${parent}s sync first (see why their rows are left out), then run again`,
+        column,
+        item.key,
+        where,
+        column === 'update' ? clearsNote(item.params) : undefined,
       );
-      continue;
+      tally.add(item.kind, 'kept');
     }
-    const column: PlanColumn = item.plannedAction === 'unchanged' ? 'unchanged' : item.plannedAction;
-    add(item.kind, column, item.key, where, column === 'update' ? clearsNote(item.params) : undefined);
-    tally.add(item.kind, 'kept');
+    for (const item of plan.unchanged) {
+      this.count(item.kind, 'unchanged', item.key, originText(item.origin));
+      tally.add(item.kind, 'kept');
+    }
+    for (const row of plan.rowResults) {
+      const column = columnOf(row);
+      this.count(row.kind, column, row.key, originText(row.origin), row.message);
+      if (column === 'held') this.heldCheckIns += 1;
+      if (column === 'skipped' && row.errorCode !== DUPLICATE_ROW)
+        tally.add(row.kind, 'skipped', reasonKind(row.message));
+      else if (column === 'invalid')
+        tally.add(row.kind, 'invalid', row.errorCode, 'See them with --report, or `evsync validate`');
+    }
   }
-  for (const item of plan.unchanged) {
-    add(item.kind, 'unchanged', item.key, originText(item.origin));
-    tally.add(item.kind, 'kept');
+
+  /** Mirror mode held its deletes back (see {@link HeldDeletes}). */
+  heldDeletes(held: HeldDeletes): void {
+    this.held = held;
   }
-  for (const row of plan.rowResults) {
-    const column = columnOf(row);
-    add(row.kind, column, row.key, originText(row.origin), row.message);
-    if (column === 'skipped' && row.errorCode !== DUPLICATE_ROW)
-      tally.add(row.kind, 'skipped', reasonKind(row.message));
-    else if (column === 'invalid')
-      tally.add(row.kind, 'invalid', row.errorCode, 'See them with --report, or `evsync validate`');
+
+  summary(planMs: number): PlanSummary {
+    const summary: PlanSummary = {
+      counts: this.counts,
+      examples: this.examples,
+      total: this.total,
+      planMs,
+      notices: [],
+      losses: this.losses.lines(),
+    };
+    if (this.held) summary.notices.push(heldDeletesNotice(this.held));
+    const held = this.heldCheckIns;
+    if (held > 0) {
+      summary.notices.push(
+        `${held} check-in${held === 1 ? ' is' : 's are'} held back: an earlier run sent ${held === 1 ? 'it' : 'them'} and has no answer recorded (lost, or that run was cut off), so the platform may have ${held === 1 ? 'it' : 'them'} already. ` +
+          'Check the platform, then send the missing ones with `evsync retry RUN --client-id KEY…` (each held row names its run).',
+      );
+    }
+    return summary;
   }
-  summary.losses = tally.lines();
-  if (plan.heldDeletes) summary.notices.push(heldDeletesNotice(plan.heldDeletes));
-  const heldCheckIns = plan.rowResults.filter((row) => row.errorCode === CHECK_IN_HELD_BACK).length;
-  if (heldCheckIns > 0) {
-    summary.notices.push(
-      `${heldCheckIns} check-in${heldCheckIns === 1 ? ' is' : 's are'} held back: an earlier run sent ${heldCheckIns === 1 ? 'it' : 'them'} and has no answer recorded (lost, or that run was cut off), so the platform may have ${heldCheckIns === 1 ? 'it' : 'them'} already. ` +
-        'Check the platform, then send the missing ones with `evsync retry RUN --client-id KEY…` (each held row names its run).',
-    );
+
+  private count(kind: IntentKind, column: PlanColumn, key: string, where: string, note?: string): void {
+    const row = (this.counts[kind] ??= {});
+    row[column] = (row[column] ?? 0) + 1;
+    this.total += 1;
+    const group = `${kind}/${column}`;
+    const shown = this.seenExamples.get(group) ?? 0;
+    if (shown < this.examplesPerGroup) {
+      this.seenExamples.set(group, shown + 1);
+      this.examples.push({ kind, column, key, where, ...(note === undefined ? {} : { note }) });
+    }
   }
-  return summary;
 }
 
 /** A repeated row left out by `on_duplicate`: the mapping's choice, not a loss. */

@@ -16,6 +16,10 @@ export class LogProgress implements ProgressSink {
     private readonly everyMs = 5_000,
   ) {}
 
+  phaseGrew(_phase: PhaseName, total: number): void {
+    this.total = total;
+  }
+
   phaseStarted(phase: PhaseName, total: number): void {
     this.total = total;
     this.done = 0;

@@ -24,6 +24,10 @@ export class TtyProgress implements ProgressSink {
 
   constructor(private readonly stream: NodeJS.WriteStream = process.stderr) {}
 
+  phaseGrew(_phase: PhaseName, total: number): void {
+    this.total = total;
+  }
+
   phaseStarted(phase: PhaseName, total: number): void {
     this.phase = phase;
     this.total = total;

@@ -104,8 +104,11 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
   // Every sent intent was in the recorded part (the engine sends an intent only once its
   // chunk of the plan is recorded); the rest was never sent and only a new run plans it.
   const reason =
-    `the run was stopped while its plan was being recorded: ${cut.recorded} of ${cut.planned} intents ` +
-    `were recorded, and those are finished now; the other ${cut.planned - cut.recorded} were never sent`;
+    cut.planned === undefined
+      ? `the run was stopped while its sources were being read: the ${cut.recorded} intents planned by then ` +
+        'are finished now; the rest of the sources was never planned nor sent'
+      : `the run was stopped while its plan was being recorded: ${cut.recorded} of ${cut.planned} intents ` +
+        `were recorded, and those are finished now; the other ${cut.planned - cut.recorded} were never sent`;
   deps.logger?.warn(cut, 'resumed run had a plan cut short');
   return {
     ...summary,
@@ -137,12 +140,18 @@ export function answerLostInCrash(runId: string, item: PlannedIntent): IntentRes
   };
 }
 
-/** The planned and recorded counts when fewer intents are recorded than the run planned. */
+/**
+ * The planned and recorded counts when fewer intents are recorded than the run planned;
+ * `planned` undefined when the run stopped before its streamed plan had read every source.
+ */
 async function planCutShort(
   ledger: EngineDeps['ledger'],
   run: RunRecord,
-): Promise<{ planned: number; recorded: number } | undefined> {
+): Promise<{ planned: number | undefined; recorded: number } | undefined> {
   const planned = run.options.planned;
+  // A streamed plan stores its size once the sources are read (streamed-plan.ts).
+  if (typeof planned !== 'number' && run.options.planStreamed === true)
+    return { planned: undefined, recorded: await ledger.countPlanned(run.id) };
   // Runs recorded before the count was stored, and retries, record their plan in one go.
   if (typeof planned !== 'number') return undefined;
   const recorded = await ledger.countPlanned(run.id);

@@ -1,7 +1,6 @@
 import type { JobLock } from '../../ledger/ledger.js';
 import type { LoadedJob } from '../job-file.js';
 import { buildPlan, loadKnownState } from '../plan/build-plan.js';
-import { DeleteThresholdError } from '../plan/delete-threshold-error.js';
 import { HASH_KEY_PURPOSE } from '../plan/params-hash.js';
 import { describeThreshold } from '../plan/mirror-deletes.js';
 import type { PlanSummary } from '../plan/plan-summary.js';
@@ -11,8 +10,7 @@ import type { CollectedIntents } from '../collect/collect-intents.js';
 import { collectIntents } from '../collect/collect-intents.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 import { executeAndFinish } from '../execute/execute-and-finish.js';
-import { rowResult } from '../execute/intent-result.js';
-import { recordPlanInOrder } from '../execute/plan-recorder.js';
+import { streamedPlan } from './streamed-plan.js';
 import { whileClaimed, whileJobLocked } from './run-claim.js';
 import type { RunSummary } from '../execute/run-summary.js';
 
@@ -20,7 +18,7 @@ export interface RunJobOptions {
   job: LoadedJob;
   /** Mirror deletes above the threshold go ahead. */
   force?: boolean;
-  /** Intents already collected (tests, benchmarks); read from the job's sources otherwise. */
+  /** Intents already collected (tests, benchmarks) for `planJob`; read from the job's sources otherwise. */
   collected?: CollectedIntents;
   /** What started the run, kept with it. @defaultValue `manual` */
   trigger?: RunTrigger;
@@ -81,69 +79,39 @@ export async function runJob(deps: EngineDeps, options: RunJobOptions): Promise<
 async function runLocked(deps: EngineDeps, options: RunJobOptions, lock: JobLock): Promise<RunSummary> {
   const { ledger, logger } = deps;
   const { job } = options;
-  const runOptions = {
-    file: job.file,
-    rate: job.rate,
-    delete_threshold: describeThreshold(job.delete_threshold),
-    force: options.force ?? false,
-    trigger: options.trigger ?? 'manual',
-  };
-  let planned: PlannedJob;
-  try {
-    planned = await planJob(
-      { ...deps, vendor: deps.platform.vendor, hashKey: deps.platform.deriveKey?.(HASH_KEY_PURPOSE) },
-      options,
-    );
-  } catch (error) {
-    if (error instanceof DeleteThresholdError) {
-      // Shown in `evsync runs` so that a nightly abort is visible, with nothing sent.
-      const run = await ledger.createRun({
-        jobName: job.name,
-        mode: job.mode,
-        options: { ...runOptions, aborted: error.message },
-      });
-      await ledger.finishRun(run.id, 'aborted', {});
-    }
-    throw error;
-  }
-  const { plan, summary } = planned;
-  // How many intents the plan has, so that a resume can tell a plan cut short by a kill.
-  const plannedCount = plan.work.length + plan.unchanged.length;
   const run = await ledger.createRun({
     jobName: job.name,
     mode: job.mode,
-    options: { ...runOptions, planned: plannedCount },
+    options: {
+      file: job.file,
+      rate: job.rate,
+      delete_threshold: describeThreshold(job.delete_threshold),
+      force: options.force ?? false,
+      trigger: options.trigger ?? 'manual',
+      // `planned` is added once the sources are read: a resume before then knows the plan was cut short.
+      planStreamed: true,
+    },
   });
   await lock.holding(run.id);
-  logger?.info(
-    {
-      // No `job`: the command's logger has it bound already, and pino would write it twice.
-      runId: run.id,
-      planMs: Math.round(plan.planMs),
-      work: plan.work.length,
-      unchanged: plan.unchanged.length,
+  logger?.info({ runId: run.id }, 'run started');
+  const plan = streamedPlan(deps, {
+    job,
+    run,
+    plan: {
+      jobName: job.name,
+      mode: job.mode,
+      threshold: job.delete_threshold,
+      force: options.force ?? false,
+      ...(deps.platform.deriveKey ? { hashKey: deps.platform.deriveKey(HASH_KEY_PURPOSE) } : {}),
     },
-    'run planned',
-  );
-  const result = await whileClaimed(ledger, run.id, async () => {
-    const recording = recordPlanInOrder(ledger, run.id, plan.work, plan.unchanged);
-    try {
-      return await executeAndFinish(deps, {
-        runId: run.id,
-        work: plan.work,
-        unchanged: plan.unchanged,
-        preResults: plan.rowResults.map((row) => rowResult(run.id, row)),
-        keptKeys: plan.rowResults.flatMap((row) => row.keptKeys ?? []),
-        recorded: recording.recorded,
-      });
-    } finally {
-      // A stopped run still records its whole plan, so that `resume` knows all of it. A
-      // recording error already aborted the run with its message.
-      await recording.done.catch((error: unknown) =>
-        logger?.error({ err: error, runId: run.id }, 'recording the plan failed'),
-      );
-    }
   });
+  const result = await whileClaimed(ledger, run.id, () =>
+    executeAndFinish(deps, { runId: run.id, work: [], unchanged: [], stream: plan.stream }),
+  );
   logger?.info({ runId: run.id, status: result.run.status, totals: result.totals }, 'run finished');
-  return { ...result, plan: summary };
+  // The run is finished (`aborted`, its upserts sent); the caller reports the refusal as before.
+  const refused = plan.refused();
+  if (refused) throw refused;
+  const summary = plan.summary();
+  return summary ? { ...result, plan: summary } : result;
 }

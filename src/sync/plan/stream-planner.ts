@@ -1,0 +1,148 @@
+import type { Ledger } from '../../ledger/ledger.js';
+import type { Intent, IntentKind } from '../../model/intent.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
+import { KeyRegistry } from '../../mapping/key-registry.js';
+import type { BuildPlanInput, PlanLedger } from './build-plan.js';
+import { addClearedFields } from './cleared-fields.js';
+import { holdBackLostCheckIns } from './lost-check-ins.js';
+import {
+  addFailedRow,
+  hasUnreadableKey,
+  noteHeldDeletes,
+  planMirrorDeletes,
+  type FailedRowKeys,
+  type KeySet,
+} from './mirror-deletes.js';
+import { diffIntents } from './plan-intents.js';
+import { PlanTally, type PlanSummary } from './plan-summary.js';
+import type { HeldDeletes, RowResult } from './sync-plan.js';
+
+/** The ledger a streamed plan reads: hashes chunk by chunk instead of all at once. */
+export type StreamPlanLedger = PlanLedger & Pick<Ledger, 'hashesOf'>;
+
+export type StreamPlanInput = Omit<BuildPlanInput, 'intents' | 'rowResults'>;
+
+/** One chunk's share of the plan. */
+export interface ChunkPlan {
+  work: PlannedIntent[];
+  unchanged: PlannedIntent[];
+  /** Results to record now (mirror mode keeps rows with an unreadable key until the end). */
+  rowResults: RowResult[];
+}
+
+/** What only the end of the sources decides: mirror deletes, and rows that waited for them. */
+export interface PlanEnd {
+  deletes: PlannedIntent[];
+  rowResults: RowResult[];
+}
+
+/**
+ * The plan of a run made chunk by chunk while the sources are read (docs/sync-engine.md,
+ * "Memory"): each chunk is diffed against the synced hashes of its own keys, and all that
+ * stays per key is a slot in a {@link KeyRegistry} (about 16 bytes: the keys mirror mode
+ * keeps). The same rules as `buildPlan` apply: cleared fields, lost check-ins held back,
+ * and, at the end, mirror deletes against the threshold.
+ */
+export class StreamPlanner {
+  private readonly seen = new Map<IntentKind, SeenKeys>();
+  private readonly failed: FailedRowKeys = { kept: new Map(), unreadable: [] };
+  private readonly tally = new PlanTally();
+  private held: HeldDeletes | undefined;
+  private rows = 0;
+  /** Milliseconds spent diffing. */
+  planMs = 0;
+
+  constructor(
+    private readonly ledger: StreamPlanLedger,
+    private readonly input: StreamPlanInput,
+    /** Ids of users and events the ledger knows, as the run's id cache holds them. */
+    private readonly ids: ReadonlyMap<IntentKind, ReadonlyMap<string, number>>,
+  ) {}
+
+  async planChunk(intents: readonly Intent[], rowResults: readonly RowResult[]): Promise<ChunkPlan> {
+    // Within a chunk a later intent of a key replaces the earlier, as `collectIntents` does.
+    const byKey = new Map<string, Intent>();
+    for (const intent of intents) byKey.set(`${intent.kind}\u0000${intent.key}`, intent);
+    const unique = [...byKey.values()];
+    const hashes = new Map<IntentKind, ReadonlyMap<string, string>>();
+    for (const kind of new Set(unique.map((intent) => intent.kind))) {
+      const keys = unique.filter((intent) => intent.kind === kind).map((intent) => intent.key);
+      hashes.set(kind, await this.ledger.hashesOf(kind, keys));
+      const seen = this.seenOf(kind);
+      for (const key of keys) seen.add(key, ++this.rows);
+    }
+    const started = performance.now();
+    const diff = diffIntents(unique, { hashes, ids: this.ids }, this.input.hashKey);
+    this.planMs += performance.now() - started;
+    if (this.ledger.syncedParamNames)
+      await addClearedFields({ syncedParamNames: this.ledger.syncedParamNames.bind(this.ledger) }, diff.work);
+    const checkIns = await holdBackLostCheckIns(this.ledger, diff.work);
+    const now: RowResult[] = [...checkIns.held];
+    for (const row of rowResults) {
+      if (this.input.mode === 'mirror') addFailedRow(this.failed, row);
+      // Its message says whether mirror mode held its deletes back, known only at the end.
+      if (this.input.mode !== 'mirror' || !hasUnreadableKey(row)) now.push(row);
+    }
+    const plan = { work: checkIns.work, unchanged: diff.unchanged, rowResults: now };
+    this.tally.add(plan);
+    return plan;
+  }
+
+  /**
+   * Mirror mode's deletes, once every source is read: throws `DeleteThresholdError` above
+   * the threshold unless forced. Nothing has been deleted by then: deletes go in the last
+   * phases, after what the sources still have.
+   */
+  async finish(): Promise<PlanEnd> {
+    if (this.input.mode !== 'mirror') return { deletes: [], rowResults: [] };
+    const mirror = await planMirrorDeletes({
+      seen: this.seen,
+      failed: this.failed,
+      knownKeys: (kind) => this.ledger.knownKeys(kind, this.input.jobName),
+      ids: this.ids,
+      threshold: this.input.threshold,
+      force: this.input.force,
+      afterUpserts: true,
+    });
+    this.held = mirror.held;
+    const held = mirror.held;
+    const rowResults = held
+      ? this.failed.unreadable.map((row) => noteHeldDeletes(row, held))
+      : this.failed.unreadable;
+    this.tally.add({ work: mirror.deletes, unchanged: [], rowResults });
+    if (mirror.held) this.tally.heldDeletes(mirror.held);
+    return { deletes: mirror.deletes, rowResults };
+  }
+
+  summary(): PlanSummary {
+    return this.tally.summary(this.planMs);
+  }
+
+  /** Whether the sources had this key (a hash match: a rare false "yes" keeps a record rather than deleting it). */
+  has(kind: IntentKind, key: string): boolean {
+    return this.seen.get(kind)?.has(key) === true;
+  }
+
+  get heldDeletes(): HeldDeletes | undefined {
+    return this.held;
+  }
+
+  private seenOf(kind: IntentKind): SeenKeys {
+    let seen = this.seen.get(kind);
+    if (!seen) this.seen.set(kind, (seen = new SeenKeys()));
+    return seen;
+  }
+}
+
+/** Keys of one kind the sources yielded, as hashes in a {@link KeyRegistry}. */
+class SeenKeys implements KeySet {
+  private readonly registry = new KeyRegistry();
+
+  add(key: string, ordinal: number): void {
+    this.registry.add(key, ordinal);
+  }
+
+  has(key: string): boolean {
+    return this.registry.firstRow(key) !== undefined;
+  }
+}

@@ -1,0 +1,221 @@
+import { messageOf } from '../../errors/evsync-error.js';
+import type { Intent, IntentKind } from '../../model/intent.js';
+import { isParentKind, PARENT_KINDS } from '../../model/intent.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
+import type { RunRecord } from '../../model/run-record.js';
+import { streamCollected, type CollectedRow } from '../collect/collect-intents.js';
+import type { EngineDeps } from '../execute/engine-deps.js';
+import type { RunContext, StreamedWork } from '../execute/execute-and-finish.js';
+import { PLAN_NOT_RECORDED_STEP, withoutFullStop } from '../execute/execute-plan.js';
+import { rowResult, unchangedResult } from '../execute/intent-result.js';
+import { FIRST_PLAN_CHUNK, PLAN_CHUNK } from '../execute/plan-recorder.js';
+import { PlanStopped, type PhaseWork } from '../execute/plan-feed.js';
+import type { LoadedJob } from '../job-file.js';
+import { DeleteThresholdError } from '../plan/delete-threshold-error.js';
+import { PHASES, phaseOf, type PhaseName } from '../phases/sync-phases.js';
+import type { PlanSummary } from '../plan/plan-summary.js';
+import { StreamPlanner, type StreamPlanInput } from '../plan/stream-planner.js';
+import type { RowResult } from '../plan/sync-plan.js';
+import { restoreIntents } from './restore-params.js';
+
+/** Planned intents read back from the ledger per statement, for the phases after the first. */
+const PAGE = 1_000;
+
+/** Kinds each phase reads back from the ledger (`phaseOf` sorts deletes from upserts). */
+const PHASE_KINDS: Record<Exclude<PhaseName, 'users'>, readonly IntentKind[]> = {
+  events: ['event'],
+  links: ['speaker', 'schedule', 'contact', 'check_in'],
+  unlinks: ['speaker', 'schedule', 'contact', 'rsvp'],
+  rsvps: ['rsvp'],
+  removals: ['user', 'event'],
+};
+
+export interface StreamedPlanInput {
+  job: LoadedJob;
+  run: RunRecord;
+  plan: StreamPlanInput;
+}
+
+/**
+ * A run's plan made while it is sent (docs/sync-engine.md, "Memory"): the sources are read
+ * chunk by chunk (the first of 100 rows, then 1,000); each chunk is diffed against the
+ * ledger's hashes of its keys, recorded, and its users handed to the queue at once; what
+ * needs no call gets its result. Later phases wait in the ledger: once the users have
+ * drained, each is read back page by page. Mirror deletes are planned when every source is
+ * read, and their threshold checked before any of them is sent. Memory does not grow with
+ * the rows: per key the run keeps an entry of the id cache and of the dependency gate, and
+ * a slot of the planner's key registry.
+ */
+export function streamedPlan(
+  deps: EngineDeps,
+  input: StreamedPlanInput,
+): {
+  stream: (run: RunContext) => StreamedWork;
+  summary: () => PlanSummary | undefined;
+  /** The threshold error that stopped the run before its deletes, if one did. */
+  refused: () => DeleteThresholdError | undefined;
+} {
+  let planner: StreamPlanner | undefined;
+  let refused: DeleteThresholdError | undefined;
+  const stream = (context: RunContext): StreamedWork => {
+    // The id cache's own maps: ids found by this run count as known, as in `buildPlan`.
+    const ids = new Map(PARENT_KINDS.map((kind) => [kind, context.ids.view(kind)] as const));
+    const made = new StreamPlanner(deps.ledger, input.plan, ids);
+    planner = made;
+    const feed = phases(deps, input, made, context, (error) => (refused = error));
+    return { feed, inSource: (kind, key) => made.has(kind, key) };
+  };
+  return { stream, summary: () => planner?.summary(), refused: () => refused };
+}
+
+function* phases(
+  deps: EngineDeps,
+  input: StreamedPlanInput,
+  planner: StreamPlanner,
+  context: RunContext,
+  onRefused: (error: DeleteThresholdError) => void,
+): Generator<PhaseWork> {
+  const later = new Map<PhaseName, number>();
+  let users = 0;
+  yield {
+    phase: 'users',
+    chunks: readAndPlan(deps, input, planner, context, later, (n) => (users += n), onRefused),
+    total: () => users,
+  };
+  for (const phase of PHASES) {
+    if (phase === 'users') continue;
+    const total = later.get(phase) ?? 0;
+    if (total === 0) continue;
+    yield { phase, chunks: readBack(deps, input.run, phase, context), total: () => total };
+  }
+}
+
+/** The streamed part: reads, plans and records the sources; yields the users to send. */
+async function* readAndPlan(
+  deps: EngineDeps,
+  input: StreamedPlanInput,
+  planner: StreamPlanner,
+  context: RunContext,
+  later: Map<PhaseName, number>,
+  countUsers: (n: number) => void,
+  onRefused: (error: DeleteThresholdError) => void,
+): AsyncGenerator<PlannedIntent[]> {
+  const runId = input.run.id;
+  let intents: Intent[] = [];
+  let rows: RowResult[] = [];
+  let limit = FIRST_PLAN_CHUNK;
+  const flush = async (): Promise<PlannedIntent[]> => {
+    const plan = await planner.planChunk(intents, rows);
+    intents = [];
+    rows = [];
+    limit = PLAN_CHUNK;
+    await record(deps, runId, [...plan.work, ...plan.unchanged]);
+    for (const row of plan.rowResults) await context.writer.write(rowResult(runId, row));
+    for (const item of plan.unchanged) {
+      await context.writer.write(unchangedResult(runId, item, context.ids.get(item.kind, item.key)));
+      if (isParentKind(item.kind)) context.gate.settle({ kind: item.kind, clientId: item.key }, true);
+    }
+    const now: PlannedIntent[] = [];
+    for (const item of plan.work) {
+      const phase = phaseOf(item);
+      if (phase === 'users') now.push(item);
+      else later.set(phase, (later.get(phase) ?? 0) + 1);
+    }
+    countUsers(now.length);
+    return now;
+  };
+  for await (const row of streamCollected(input.job, {
+    vendor: deps.platform.vendor,
+    ...(deps.logger ? { logger: deps.logger } : {}),
+  })) {
+    if (row.replaced.length > 0) intents = withoutReplaced(intents, row.replaced);
+    for (const intent of row.intents) intents.push(intent);
+    for (const result of row.rowResults) rows.push(result);
+    if (intents.length >= limit || rows.length >= PLAN_CHUNK) {
+      const users = await flush();
+      if (users.length > 0) yield users;
+    }
+  }
+  const users = await flush();
+  if (users.length > 0) yield users;
+  await finishPlan(deps, input, planner, context, later, onRefused);
+}
+
+/** The chunk's intents less those a later row of their source replaced (`on_duplicate: last`). */
+function withoutReplaced(intents: Intent[], replaced: CollectedRow['replaced']): Intent[] {
+  const gone = new Set(replaced.map((r) => `${r.kind}\u0000${r.key}\u0000${r.source}`));
+  return intents.filter((i) => !gone.has(`${i.kind}\u0000${i.key}\u0000${i.origin.source}`));
+}
+
+/** Mirror deletes, the rows that waited for them, and the plan's size for `resume`. */
+async function finishPlan(
+  deps: EngineDeps,
+  input: StreamedPlanInput,
+  planner: StreamPlanner,
+  context: RunContext,
+  later: Map<PhaseName, number>,
+  onRefused: (error: DeleteThresholdError) => void,
+): Promise<void> {
+  const runId = input.run.id;
+  let end;
+  try {
+    end = await planner.finish();
+  } catch (error) {
+    if (!(error instanceof DeleteThresholdError)) throw error;
+    onRefused(error);
+    // Kept with the run, as `evsync runs` shows a run the threshold stopped.
+    await deps.ledger.mergeRunOptions(runId, { aborted: error.message });
+    throw new PlanStopped(error.message, undefined, { cause: error });
+  }
+  for (let start = 0; start < end.deletes.length; start += PLAN_CHUNK)
+    await record(deps, runId, end.deletes.slice(start, start + PLAN_CHUNK));
+  for (const item of end.deletes) {
+    const phase = phaseOf(item);
+    later.set(phase, (later.get(phase) ?? 0) + 1);
+  }
+  for (const row of end.rowResults) await context.writer.write(rowResult(runId, row));
+  // From now on a resume knows the whole plan is recorded.
+  const planned = await deps.ledger.countPlanned(runId);
+  await deps.ledger.mergeRunOptions(runId, { planned });
+  deps.logger?.info({ runId, planned, planMs: Math.round(planner.planMs) }, 'run planned');
+}
+
+async function record(deps: EngineDeps, runId: string, items: readonly PlannedIntent[]): Promise<void> {
+  try {
+    await deps.ledger.recordPlannedIntents(runId, items);
+  } catch (error) {
+    deps.logger?.error({ err: error, runId }, 'recording the plan failed');
+    throw new PlanStopped(
+      `the run's plan could not be recorded in the ledger (${withoutFullStop(messageOf(error))}), so nothing more was sent`,
+      PLAN_NOT_RECORDED_STEP,
+      { cause: error },
+    );
+  }
+}
+
+/** A later phase's intents, read back from the recorded plan page by page. */
+async function* readBack(
+  deps: EngineDeps,
+  run: RunRecord,
+  phase: Exclude<PhaseName, 'users'>,
+  context: RunContext,
+): AsyncGenerator<PlannedIntent[]> {
+  let afterSeq: number | undefined;
+  for (;;) {
+    const page = await deps.ledger.pendingIntents(run.id, {
+      kinds: PHASE_KINDS[phase],
+      limit: PAGE,
+      ...(afterSeq === undefined ? {} : { afterSeq }),
+    });
+    const last = page[page.length - 1];
+    if (last === undefined) return;
+    afterSeq = last.seq;
+    const mine = page.filter((record) => record.plannedAction !== 'unchanged' && phaseOf(record) === phase);
+    if (mine.length === 0) continue;
+    // A secret param (a password) is stored redacted: read again from the source, as resume does.
+    const restored = await restoreIntents(deps, run, mine);
+    for (const row of restored.unsendable) await context.writer.write(rowResult(run.id, row));
+    const items = mine.flatMap((record) => restored.items.get(record) ?? []);
+    if (items.length > 0) yield items;
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * `evsync run` of a generated users CSV against the sandbox in its own process, as a
+ * user runs it (the built CLI, `node dist/cli/main.js run`), at growing sizes: peak RSS of
+ * the evsync process (its VmHWM, read from /proc while it runs), time from the spawn to the
+ * sandbox's first request, and intents/s. Issue #16's targets: at 1,000,000 users peak
+ * RSS ≤ 1 GB with the embedded ledger and ≤ 600 MB with PostgreSQL, RSS flat in the
+ * number of users, and the first request within 2× of a small run's.
+ *
+ *   npx tsx test/bench/million-users.ts [sizes=1000,100000,200000,1000000] [ledgers=embedded,postgres]
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { generateUsersCsv, INVALID_ROW_SHARE, USERS_CSV_VERSION } from './generate-users-csv.js';
+import { machineLoad, ROOT, startSandboxProcess } from './sync-bench-support.js';
+
+const sizes = (process.argv[2] ?? '1000,100000,200000,1000000').split(',').map(Number);
+const ledgers = (process.argv[3] ?? 'embedded,postgres').split(',') as Array<'embedded' | 'postgres'>;
+const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const CLI = join(ROOT, 'dist/cli/main.js');
+
+interface Measured {
+  ledger: string;
+  users: number;
+  code: number | null;
+  seconds: number;
+  firstRequestMs: number | undefined;
+  peakRssMb: number;
+  calls: number;
+}
+
+async function csvOf(rows: number): Promise<string> {
+  const dir = join(tmpdir(), 'evsync-bench-csv');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `users-v${USERS_CSV_VERSION}-${rows}.csv`);
+  if (!existsSync(file)) await generateUsersCsv(file, rows);
+  return file;
+}
+
+/** VmHWM of a process in MB (its peak RSS so far), or undefined once it is gone. */
+function peakOf(pid: number): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+async function freshDatabase(name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function dropDatabase(name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.end();
+}
+
+async function measure(ledger: 'embedded' | 'postgres', users: number): Promise<Measured> {
+  const csv = await csvOf(users);
+  const dir = join(tmpdir(), `evsync-bench-million-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const job = join(dir, 'job.yaml');
+  writeFileSync(
+    job,
+    `name: million\nrate: { per_second: 100000, concurrency: 16 }\nsteps:\n  - { mapping: users, source: { csv: ${JSON.stringify(csv)} } }\n`,
+  );
+  const database = `evsync_bench_million_${process.pid}`;
+  const sandbox = await startSandboxProcess();
+  try {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      EVSYNC_BASE_URL: sandbox.url,
+      EVSYNC_KEY_ID: sandbox.keyId,
+      EVSYNC_SIGNING_KEY: sandbox.signingKey,
+      EVSYNC_DATA_DIR: join(dir, 'ledger'),
+      DATABASE_URL: ledger === 'postgres' ? await freshDatabase(database) : '',
+      LOG_LEVEL: 'warn',
+    };
+    const started = performance.now();
+    const child = spawn(process.execPath, [CLI, 'run', job], {
+      cwd: dir,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < 4000) stderr += chunk.toString();
+    });
+    let peak = 0;
+    let firstRequestMs: number | undefined;
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    let done = false;
+    void exited.then(() => (done = true));
+    while (!done) {
+      peak = Math.max(peak, peakOf(child.pid!) ?? 0);
+      if (firstRequestMs === undefined && (await sandbox.counters()).total > 0)
+        firstRequestMs = performance.now() - started;
+      await new Promise((resolve) => setTimeout(resolve, firstRequestMs === undefined ? 5 : 200));
+    }
+    const code = await exited;
+    const seconds = (performance.now() - started) / 1000;
+    if (code !== 0 && code !== 1) process.stderr.write(stderr);
+    const calls = (await sandbox.counters()).total;
+    return { ledger, users, code, seconds, firstRequestMs, peakRssMb: Math.round(peak), calls };
+  } finally {
+    await sandbox.stop();
+    if (ledger === 'postgres') await dropDatabase(database);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (!existsSync(CLI)) throw new Error('build the CLI first: npm run build');
+console.log(`million-users: sizes ${sizes.join(', ')}; ${machineLoad()}`);
+const results: Measured[] = [];
+for (const ledger of ledgers) {
+  for (const users of sizes) {
+    const m = await measure(ledger, users);
+    results.push(m);
+    const valid = Math.round(users * (1 - INVALID_ROW_SHARE));
+    console.log(
+      `${ledger.padEnd(8)} ${String(users).padStart(8)} users: exit ${m.code}, ${m.seconds.toFixed(1)} s, ` +
+        `${Math.round(m.calls / m.seconds)} calls/s (${m.calls} calls, ~${valid} valid rows), ` +
+        `first request after ${m.firstRequestMs?.toFixed(0) ?? '–'} ms, peak RSS ${m.peakRssMb} MB`,
+    );
+  }
+  const own = results.filter((r) => r.ledger === ledger);
+  const small = own[0];
+  const big = own[own.length - 1];
+  if (small && big && big !== small) {
+    const perIntent = ((big.peakRssMb - small.peakRssMb) * 1024 * 1024) / (big.users - small.users);
+    const target = ledger === 'embedded' ? 1024 : 600;
+    console.log(
+      `${ledger}: RSS growth ${perIntent.toFixed(0)} bytes per user from ${small.users} to ${big.users}; ` +
+        `peak at ${big.users}: ${big.peakRssMb} MB (target ≤ ${target} MB: ${big.peakRssMb <= target ? 'met' : 'NOT met'}); ` +
+        `first request ${big.firstRequestMs?.toFixed(0)} vs ${small.firstRequestMs?.toFixed(0)} ms ` +
+        `(× ${((big.firstRequestMs ?? NaN) / (small.firstRequestMs ?? NaN)).toFixed(2)}, target ≤ 2)`,
+    );
+  }
+}
