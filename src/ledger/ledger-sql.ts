@@ -144,7 +144,8 @@ export const SELECT_IDS = 'SELECT client_id, platform_id FROM id_map WHERE kind 
 export const SELECT_HASHES = 'SELECT key, hash FROM synced_hashes WHERE kind = $1';
 
 /** $1 kind, $2 keys (text[]): one index lookup per key. */
-export const SELECT_HASHES_OF = 'SELECT key, hash FROM synced_hashes WHERE kind = $1 AND key = ANY($2::text[])';
+export const SELECT_HASHES_OF =
+  'SELECT key, hash FROM synced_hashes WHERE kind = $1 AND key = ANY($2::text[])';
 
 /**
  * $1 kind, $2 keys (text[]): the non-empty param names the run that wrote each key's synced
