@@ -10,6 +10,8 @@ export interface MissingParent {
   message: string;
 }
 
+const SUCCEEDED = { ok: true } as const;
+
 /**
  * Decides whether a dependent intent may go: each parent must have succeeded in this run,
  * or (when this run did not carry it) be known to the id map from an earlier run.
@@ -24,7 +26,10 @@ export class DependencyGate {
 
   /** Records a parent's outcome in this run. */
   settle(dep: IntentDependency, ok: boolean, reason?: string): void {
-    this.inRun.set(keyOf(dep), ok ? { ok } : { ok, reason: reason ?? 'it failed' });
+    // A success the id map knows reads as known already: not kept, so that a run of a
+    // million users does not keep a million entries here (docs/sync-engine.md, "Memory").
+    if (ok && this.knownId(dep)) this.inRun.delete(keyOf(dep));
+    else this.inRun.set(keyOf(dep), ok ? SUCCEEDED : { ok, reason: reason ?? 'it failed' });
   }
 
   /** The first missing parent, or undefined when every parent is there. */
