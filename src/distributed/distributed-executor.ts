@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Ledger } from '../ledger/ledger.js';
-import { messageOf } from '../errors/evsync-error.js';
 import { PARENT_KINDS, type IntentKind } from '../model/intent.js';
 import type { PlannedIntent } from '../model/planned-intent.js';
 import type { ActionCounts, ResultAction, RunResultCounts } from '../model/result-records.js';
 import {
   executePlan,
-  PLAN_NOT_RECORDED_STEP,
-  withoutFullStop,
   type ExecuteOptions,
   type ExecuteResult,
   type PlanExecutor,
@@ -96,15 +93,6 @@ async function runPhases(
         if (inline.stopped) return { ...inline, processed };
         continue;
       }
-      const unrecorded = await firstUnrecorded(execute, items);
-      if (unrecorded !== undefined) {
-        return {
-          stopped: 'aborted',
-          reason: `the run's plan could not be recorded in the ledger (${withoutFullStop(messageOf(unrecorded))}), so nothing more was sent`,
-          nextStep: PLAN_NOT_RECORDED_STEP,
-          processed,
-        };
-      }
       progress.phaseStarted(phase, items.length);
       const done = await followPhase(options, execute, phase, items, epoch);
       processed += done.ended;
@@ -124,16 +112,6 @@ async function runPhases(
   }
   if (execute.signal?.aborted) return { stopped: 'interrupted', reason: 'stopped by a signal', processed };
   return { stopped: undefined, processed };
-}
-
-/** Resolves to the first recording error of the phase's items, if any. */
-async function firstUnrecorded(execute: ExecuteOptions, items: readonly PlannedIntent[]): Promise<unknown> {
-  if (!execute.recorded) return undefined;
-  for (const item of items) {
-    const error = await execute.recorded(item);
-    if (error !== undefined) return error;
-  }
-  return undefined;
 }
 
 /**
@@ -331,15 +309,6 @@ export function detachedExecutor(follow: (runId: string) => Promise<void>): Plan
           processed: 0,
         };
       }
-    }
-    const unrecorded = await firstUnrecorded(execute, execute.work);
-    if (unrecorded !== undefined) {
-      return {
-        stopped: 'aborted',
-        reason: `the run's plan could not be recorded in the ledger (${withoutFullStop(messageOf(unrecorded))}), so nothing was sent`,
-        nextStep: PLAN_NOT_RECORDED_STEP,
-        processed: 0,
-      };
     }
     await follow(execute.runId);
     return { stopped: 'interrupted', reason: DETACHED, processed: 0 };

@@ -29,8 +29,6 @@ export interface RunWork {
   unchanged: readonly PlannedIntent[];
   /** Results known before any call (invalid rows, duplicates…). */
   preResults?: readonly IntentResultInput[];
-  /** When the plan is still being recorded: see `ExecuteOptions.recorded`. */
-  recorded?: (item: PlannedIntent) => Promise<unknown>;
   /**
    * Keys of users and events the run's source still has beyond `work` and `unchanged` (rows
    * that failed but whose keys were read): a mirror delete never removes their records.
@@ -99,7 +97,6 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
       gate,
       writer,
       concurrency: deps.concurrency,
-      ...(input.recorded ? { recorded: input.recorded } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
       ...(deps.progress ? { progress: deps.progress } : {}),
       ...(deps.logger ? { logger: deps.logger } : {}),

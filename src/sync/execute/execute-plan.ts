@@ -1,6 +1,5 @@
 import type { ResultWriter } from '../../ledger/result-writer.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
-import { messageOf } from '../../errors/evsync-error.js';
 import type { Logger } from '../../log/logger.js';
 import { isParentKind } from '../../model/intent.js';
 import { PARENT_MISSING, type DependencyGate } from '../phases/dependency-gate.js';
@@ -35,11 +34,6 @@ export interface ExecuteOptions {
   concurrency: number;
   /** @defaultValue the inline queue */
   queueFactory?: QueueFactory;
-  /**
-   * Resolves once the item is in the run's recorded plan (`undefined`), or to the error
-   * that kept it out: then it is not sent and the run aborts. @defaultValue all recorded
-   */
-  recorded?: (item: PlannedIntent) => Promise<unknown>;
   /** Aborting it stops taking new work; intents in flight finish and are recorded. */
   signal?: AbortSignal;
   progress?: ProgressSink;
@@ -73,13 +67,6 @@ export function withoutFullStop(text: string): string {
   return text.trimEnd().replace(/\.+$/, '');
 }
 
-/** The outcome of an intent left unsent because its plan was not recorded: no result is written. */
-const NOT_SENT: ProcessOutcome = {
-  action: 'skipped',
-  attempts: 0,
-  message: 'not sent: its plan was not recorded',
-};
-
 /**
  * Sends the planned work phase by phase through the queue, one ledger result per intent.
  * A phase starts only when the one before it has drained, so every link sees the final
@@ -102,15 +89,6 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
       let started = false;
       let count = 0;
       const handle = async (item: PlannedIntent): Promise<ProcessOutcome> => {
-        const unrecorded = options.recorded ? await options.recorded(item) : undefined;
-        if (unrecorded !== undefined) {
-          if (abortReason === undefined) {
-            abortReason = `the run's plan could not be recorded in the ledger (${withoutFullStop(messageOf(unrecorded))}), so nothing more was sent`;
-            nextStep = PLAN_NOT_RECORDED_STEP;
-          }
-          stop();
-          return NOT_SENT;
-        }
         const started = performance.now();
         const outcome = await runIntent(item, options);
         await options.writer.write(intentResult(options.runId, item, outcome, performance.now() - started));

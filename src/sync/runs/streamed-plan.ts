@@ -8,7 +8,6 @@ import type { EngineDeps } from '../execute/engine-deps.js';
 import type { RunContext, StreamedWork } from '../execute/execute-and-finish.js';
 import { PLAN_NOT_RECORDED_STEP, withoutFullStop } from '../execute/execute-plan.js';
 import { rowResult, unchangedResult } from '../execute/intent-result.js';
-import { FIRST_PLAN_CHUNK, PLAN_CHUNK } from '../execute/plan-recorder.js';
 import { PlanStopped, type PhaseWork } from '../execute/plan-feed.js';
 import type { LoadedJob } from '../job-file.js';
 import { DeleteThresholdError } from '../plan/delete-threshold-error.js';
@@ -17,6 +16,14 @@ import type { PlanSummary } from '../plan/plan-summary.js';
 import { StreamPlanner, type StreamPlanInput } from '../plan/stream-planner.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import { restoreIntents } from './restore-params.js';
+
+/** Rows per chunk of a streamed plan, and planned intents per ledger statement. */
+export const PLAN_CHUNK = 1000;
+/**
+ * The first chunk is smaller: nothing is sent until it is recorded, and 1,000 rows took
+ * 50–120 ms on the embedded ledger, against a few milliseconds for this many.
+ */
+export const FIRST_PLAN_CHUNK = 100;
 
 /** Planned intents read back from the ledger per statement, for the phases after the first. */
 const PAGE = 1_000;
