@@ -12,6 +12,8 @@ import type { RunSummary } from './run-summary.js';
 import { createSendMarker } from './send-marks.js';
 import { totalsOf } from './run-summary.js';
 import { CODE } from '../../errors/codes.js';
+import { messageOf } from '../../errors/evsync-error.js';
+import { redactUrl } from '../../log/redaction.js';
 import type { ResultWriter } from '../../ledger/result-writer.js';
 import type { PlanFeed } from './plan-feed.js';
 
@@ -106,6 +108,14 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
     stopped = outcome.stopped;
     reason = outcome.reason;
     nextStep = outcome.nextStep;
+  } catch (error) {
+    // A source that breaks while a streamed plan reads it (a file gone, a query refused):
+    // the run ends `aborted` with the reason, not `running` for ever, and the error goes on.
+    await writer.close().catch(() => {});
+    deps.progress?.close();
+    await ledger.mergeRunOptions(input.runId, { aborted: redactUrl(messageOf(error)) }).catch(() => {});
+    await ledger.finishRun(input.runId, 'aborted').catch(() => {});
+    throw error;
   } finally {
     deps.progress?.close();
     await writer.close();

@@ -143,8 +143,10 @@ async function* readAndPlan(
       if (users.length > 0) yield users;
     }
   }
-  const users = await flush();
-  if (users.length > 0) yield users;
+  if (intents.length > 0 || rows.length > 0) {
+    const users = await flush();
+    if (users.length > 0) yield users;
+  }
   await finishPlan(deps, input, planner, context, later, onRefused);
 }
 

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import type { Ledger } from '../../src/ledger/ledger.js';
+import { FIRST_PLAN_CHUNK, PLAN_CHUNK } from '../../src/sync/runs/streamed-plan.js';
+import type { SyncHarness } from './sync-harness.js';
+import { harnessPerFile, jobYaml, people, usersCsv } from './sync-harness.js';
+
+/** The ledger, noting how many users the sandbox had created when each plan chunk was recorded. */
+function watchedLedger(ledger: Ledger, createdSoFar: () => number, seen: number[]): Ledger {
+  return new Proxy(ledger, {
+    get(target, property) {
+      if (property === 'recordPlannedIntents') {
+        return (...args: Parameters<Ledger['recordPlannedIntents']>) => {
+          seen.push(createdSoFar());
+          return target.recordPlannedIntents(...args);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () => {
+  let h: SyncHarness;
+  harnessPerFile((started) => (h = started));
+
+  it('sends the first users before the source is read to its end, and records every intent once', async () => {
+    const users = FIRST_PLAN_CHUNK + 3 * PLAN_CHUNK;
+    h.write({
+      'stream.csv': usersCsv(people(users, 'st')),
+      'stream.yaml': jobYaml('stream', '  - { mapping: users, source: { csv: ./stream.csv } }\n'),
+    });
+    const createdAtRecord: number[] = [];
+    const created = (): number => h.sandbox.counters.callsTo('POST', '/user');
+    const summary = await h.run('stream.yaml', {
+      extra: { ledger: watchedLedger(h.ledger, created, createdAtRecord) },
+    });
+    expect(summary.counts.user).toEqual({ created: users });
+    expect(createdAtRecord).toHaveLength(4);
+    // Nothing is sent before the first chunk is recorded; by the last chunk, users are out.
+    expect(createdAtRecord[0]).toBe(0);
+    expect(createdAtRecord[3]).toBeGreaterThan(0);
+    expect(await h.ledger.countPlanned(summary.run.id)).toBe(users);
+    expect(summary.run.options).toMatchObject({ planStreamed: true, planned: users });
+    expect(h.sandbox.counters.duplicates()).toEqual({});
+  });
+
+  it('a source that cannot be read ends the run aborted with the reason, not running', async () => {
+    h.write({
+      'gone.yaml': jobYaml(
+        'gone',
+        '  - { mapping: users, source: { csv: ./gone-users.csv } }\n  - { mapping: users, source: { csv: ./no-such.csv } }\n',
+      ),
+      'gone-users.csv': usersCsv(people(3, 'gone')),
+    });
+    const failed = await h.run('gone.yaml').catch((error: unknown) => error);
+    expect((failed as Error).message).toMatch(/no-such\.csv does not exist/);
+    const [run] = await h.ledger.listRuns(1);
+    expect(run).toMatchObject({ jobName: 'gone', status: 'aborted' });
+    expect(String(run?.options.aborted)).toMatch(/no-such\.csv does not exist/);
+    // The first source's rows waited for their chunk to fill: nothing was recorded nor sent,
+    // and a resume says the rest of the sources was never planned.
+    expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(0);
+    const resumed = await h.resume(run!.id);
+    expect(resumed.reason).toMatch(/stopped while its sources were being read/);
+    expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(0);
+  });
+
+  it('a key repeated a chunk later is sent again after the first: the later row is what the platform keeps', async () => {
+    const rows = people(FIRST_PLAN_CHUNK + 10, 'rp');
+    const later = { ...rows[0]!, first: 'Later' };
+    h.write({
+      'repeat.yaml': jobYaml(
+        'repeat',
+        '  - { mapping: users, source: { csv: ./repeat-a.csv } }\n  - { mapping: users, source: { csv: ./repeat-b.csv } }\n',
+      ),
+      'repeat-a.csv': usersCsv(rows),
+      'repeat-b.csv': usersCsv([later]),
+    });
+    const summary = await h.run('repeat.yaml');
+    expect(summary.run.status).toBe('completed');
+    expect(h.sandbox.state.userByClientId(later.id)?.firstName).toBe('Later');
+    expect(h.sandbox.counters.duplicates()).toEqual({});
+  });
+});
