@@ -49,9 +49,9 @@ export interface StreamedPlanInput {
  * ledger's hashes of its keys, recorded, and its users handed to the queue at once; what
  * needs no call gets its result. Later phases wait in the ledger: once the users have
  * drained, each is read back page by page. Mirror deletes are planned when every source is
- * read, and their threshold checked before any of them is sent. Memory does not grow with
- * the rows: per key the run keeps an entry of the id cache and of the dependency gate, and
- * a slot of the planner's key registry.
+ * read, and their threshold checked before any of them is sent. No intent is kept once
+ * sent: per key the run keeps an entry of the id cache and a slot of the planner's key
+ * registry (the dependency gate keeps failures only).
  */
 export function streamedPlan(
   deps: EngineDeps,
