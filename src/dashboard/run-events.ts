@@ -1,0 +1,80 @@
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { Ledger } from '../ledger/ledger.js';
+import type { ActionCounts, RunResultCounts } from '../model/result-records.js';
+import { totalsOf } from '../sync/execute/run-summary.js';
+import { requireRun } from './dashboard-data.js';
+import type { LiveRuns, PhaseProgress } from './live-progress.js';
+
+/** One `progress` (or, last, `end`) event of a run's stream. */
+export interface RunProgressEvent {
+  status: string;
+  counts: RunResultCounts;
+  totals: ActionCounts;
+  /** Results recorded so far, and how many intents the run planned (when it says). */
+  done: number;
+  planned: number | null;
+  /** Per phase, for a run this dashboard started; null for one started elsewhere. */
+  phases: PhaseProgress[] | null;
+  /** Results per second since the previous event; null on the first. */
+  rate: number | null;
+  /** How long the server took to make this event. */
+  serverMs: number;
+}
+
+export interface RunEventsOptions {
+  ledger: Ledger;
+  live: LiveRuns;
+  /** @defaultValue 1000 */
+  intervalMs?: number;
+}
+
+/**
+ * `GET /runs/ID/events`: the run's progress as server-sent events, one a second while it
+ * runs, then an `end` event and the stream closes. Read from the ledger, so a run that
+ * another process (the CLI, a worker) sends is followed as well as one started here.
+ */
+export function runEvents(
+  c: Context,
+  runId: string,
+  options: RunEventsOptions,
+): Promise<Response> | Response {
+  const interval = options.intervalMs ?? 1000;
+  return streamSSE(c, async (stream) => {
+    let previous: { done: number; at: number } | undefined;
+    let closed = false;
+    stream.onAbort(() => {
+      closed = true;
+    });
+    let id = 0;
+    while (!closed) {
+      const started = performance.now();
+      const run = await requireRun(options.ledger, runId);
+      const counts = await options.ledger.resultCounts(runId);
+      const totals = totalsOf(counts);
+      const done = Object.values(totals).reduce((sum, n) => sum + (n ?? 0), 0);
+      const now = Date.now();
+      const rate =
+        previous && now > previous.at ? ((done - previous.done) * 1000) / (now - previous.at) : null;
+      previous = { done, at: now };
+      const event: RunProgressEvent = {
+        status: run.status,
+        counts,
+        totals,
+        done,
+        planned: typeof run.options.planned === 'number' ? run.options.planned : null,
+        phases: options.live.phasesOf(runId) ?? null,
+        rate,
+        serverMs: Math.round((performance.now() - started) * 10) / 10,
+      };
+      const end = run.status !== 'running';
+      await stream.writeSSE({
+        event: end ? 'end' : 'progress',
+        data: JSON.stringify(event),
+        id: String(id++),
+      });
+      if (end) break;
+      await stream.sleep(interval);
+    }
+  });
+}
