@@ -17,6 +17,7 @@ import { runCli } from '../../helpers/run-cli.js';
 
 export const TOKEN = 'dashboard-test-token';
 export const XSS = '<img src=x onerror=alert(1)>';
+export const PASSWORD = 'Secret-pass-1';
 const EVENT = '2026-06-01T09:00:00Z,2026-06-01T10:00:00Z,Track 1';
 
 /**
@@ -28,7 +29,7 @@ const EVENT = '2026-06-01T09:00:00Z,2026-06-01T10:00:00Z,Track 1';
 const FILES = {
   'users.csv': [
     'client_id,email,first_name,last_name,password',
-    'du1,du1@example.org,Ann,One,Secret-pass-1',
+    `du1,du1@example.org,Ann,One,${PASSWORD}`,
     `du2,du2@example.org,"${XSS}",Two,`,
     'dubad,nope,Cy,Three,',
     '',
@@ -41,11 +42,23 @@ const FILES = {
     `de3,"${XSS}",About,${EVENT},sp-d`,
     '',
   ].join('\n'),
+  'users-map.yaml': [
+    'version: 1',
+    'intents:',
+    '  - kind: user',
+    '    params:',
+    '      client_id: client_id',
+    '      email: email',
+    '      first_name: first_name',
+    '      last_name: last_name',
+    '      password: password',
+    '',
+  ].join('\n'),
   'events-map.yaml': EVENT_MAPPING,
   'job.yaml': jobYaml(
     'dash',
     [
-      '  - { mapping: users, source: { csv: ./users.csv } }',
+      '  - { mapping: ./users-map.yaml, source: { csv: ./users.csv } }',
       '  - { mapping: ./events-map.yaml, source: { csv: ./events.csv } }',
       '',
     ].join('\n'),
