@@ -16,11 +16,15 @@ export interface RunProgressEvent {
   planned: number | null;
   /** Per phase, for a run this dashboard started; null for one started elsewhere. */
   phases: PhaseProgress[] | null;
-  /** Results per second since the previous event; null on the first. */
+  /** Intents done per second over the last few seconds; null until two events apart. */
   rate: number | null;
+  /** Since the run started, to its end or now. */
+  durationMs: number;
   /** How long the server took to make this event. */
   serverMs: number;
 }
+
+const RATE_WINDOW_MS = 5000;
 
 export interface RunEventsOptions {
   ledger: Ledger;
@@ -41,7 +45,9 @@ export function runEvents(
 ): Promise<Response> | Response {
   const interval = options.intervalMs ?? 1000;
   return streamSSE(c, async (stream) => {
-    let previous: { done: number; at: number } | undefined;
+    // Samples of the last RATE_WINDOW_MS: results land in batches (about one a second), so
+    // a rate between two events alone would read 0 and then a burst.
+    const samples: Array<{ done: number; at: number }> = [];
     let closed = false;
     stream.onAbort(() => {
       closed = true;
@@ -53,18 +59,23 @@ export function runEvents(
       const counts = await options.ledger.resultCounts(runId);
       const totals = totalsOf(counts);
       const done = Object.values(totals).reduce((sum, n) => sum + (n ?? 0), 0);
+      const phases = options.live.phasesOf(runId) ?? null;
+      // The engine's own count when this process runs it: it moves before the ledger's.
+      const moved = phases ? phases.reduce((sum, phase) => sum + phase.done, 0) : done;
       const now = Date.now();
-      const rate =
-        previous && now > previous.at ? ((done - previous.done) * 1000) / (now - previous.at) : null;
-      previous = { done, at: now };
+      samples.push({ done: moved, at: now });
+      while (samples.length > 2 && now - samples[0]!.at > RATE_WINDOW_MS) samples.shift();
+      const oldest = samples[0]!;
+      const rate = now > oldest.at ? ((moved - oldest.done) * 1000) / (now - oldest.at) : null;
       const event: RunProgressEvent = {
         status: run.status,
         counts,
         totals,
         done,
         planned: typeof run.options.planned === 'number' ? run.options.planned : null,
-        phases: options.live.phasesOf(runId) ?? null,
+        phases,
         rate,
+        durationMs: (run.finishedAt ?? new Date()).getTime() - run.startedAt.getTime(),
         serverMs: Math.round((performance.now() - started) * 10) / 10,
       };
       const end = run.status !== 'running';

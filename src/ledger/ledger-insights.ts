@@ -104,15 +104,24 @@ export class SqlLedgerInsights implements LedgerInsights {
       attempts: number | string;
       failed: number | string;
     }>(TIMELINE, [runId, bucketSeconds]);
-    return {
-      bucketSeconds,
-      points: rows.map((row) => ({
-        at: new Date(row.at),
-        results: toNumber(row.results),
-        attempts: toNumber(row.attempts),
-        failed: toNumber(row.failed),
-      })),
-    };
+    const found = new Map(
+      rows.map((row) => [
+        new Date(row.at).getTime(),
+        { results: toNumber(row.results), attempts: toNumber(row.attempts), failed: toNumber(row.failed) },
+      ]),
+    );
+    // Every bucket from one before the first result to one after the last, empty ones as 0:
+    // a chart of a quiet stretch (or of a run of one bucket) reads right.
+    const times = [...found.keys()];
+    const points: Timeline['points'] = [];
+    if (times.length > 0) {
+      const step = bucketSeconds * 1000;
+      const last = Math.max(...times) + step;
+      for (let at = Math.min(...times) - step; at <= last; at += step) {
+        points.push({ at: new Date(at), ...(found.get(at) ?? { results: 0, attempts: 0, failed: 0 }) });
+      }
+    }
+    return { bucketSeconds, points };
   }
 
   async keyHistory(kind: IntentKind, key: string, runs = 100): Promise<KeyHistoryEntry[]> {

@@ -46,6 +46,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
   if (run) {
     var runId = run.getAttribute('data-run');
     var lastReload = 0;
+    var lastChart = Date.now();
     var reloadResults = function () {
       var section = document.getElementById('results');
       if (!section) return;
@@ -77,6 +78,16 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
       follow(runId, function (data) {
         live.hidden = data.status !== 'running';
         setStatus(run, data.status);
+        var total = run.querySelector('tr[data-kind=all]');
+        Object.keys(data.counts).forEach(function (kind) {
+          // A kind whose first result landed after the page was made gets its row.
+          if (!total || run.querySelector('tr[data-kind="' + CSS.escape(kind) + '"]')) return;
+          var row = total.cloneNode(true);
+          row.className = '';
+          row.setAttribute('data-kind', kind);
+          row.firstElementChild.textContent = kind;
+          total.before(row);
+        });
         run.querySelectorAll('tr[data-kind]').forEach(function (row) {
           var kind = row.getAttribute('data-kind');
           setCounts(row, kind === 'all' ? data.totals : (data.counts[kind] || {}));
@@ -88,11 +99,23 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
           var done = run.querySelector('[data-done]');
           if (done) done.textContent = data.done + (data.planned ? ' of ' + data.planned : '');
         }
+        var duration = run.querySelector('[data-duration]');
+        if (duration) duration.textContent = formatDuration(data.durationMs);
+        if (Date.now() - lastChart > 5000) { lastChart = Date.now(); drawChart(); }
         var rate = run.querySelector('[data-rate]');
         if (rate) rate.textContent = data.rate === null ? '' : data.rate.toFixed(1) + ' intents/s';
-        if (Date.now() - lastReload > 2000) reloadResults();
+        if (Date.now() - lastReload > 1000) reloadResults();
       }, function () { reloadResults(); drawChart(); });
     }
+  }
+
+  function formatDuration(ms) {
+    if (ms < 1000) return Math.round(ms) + ' ms';
+    var s = Math.round(ms / 1000);
+    if (s < 60) return s + ' s';
+    var m = Math.floor(s / 60);
+    if (m < 60) return m + ' min ' + String(s % 60).padStart(2, '0') + ' s';
+    return Math.floor(m / 60) + ' h ' + String(m % 60).padStart(2, '0') + ' min';
   }
 
   function drawChart() {

@@ -25,45 +25,50 @@ const EVENT = '2026-06-01T09:00:00Z,2026-06-01T10:00:00Z,Track 1';
  * (one with a name a browser would run as HTML, one with a password), events whose
  * client_ids a spreadsheet would run as formulas, three events the platform refuses
  * (their sponsor does not exist yet: `acceptFailed` seeds it), a row the mapping refuses.
+ * The tests' run has 7 results, 4 of them failed: dubad (the mapping) and de1, de2, de3.
  */
-const FILES = {
-  'users.csv': [
-    'client_id,email,first_name,last_name,password',
-    `du1,du1@example.org,Ann,One,${PASSWORD}`,
-    `du2,du2@example.org,"${XSS}",Two,`,
-    'dubad,nope,Cy,Three,',
-    '',
-  ].join('\n'),
-  'events.csv': [
-    'client_id,name,description,start,finish,track,sponsor',
-    `=1+2,Formula,About,${EVENT},`,
-    `de1,Sponsored 1,About,${EVENT},sp-d`,
-    `de2,Sponsored 2,About,${EVENT},sp-d`,
-    `de3,"${XSS}",About,${EVENT},sp-d`,
-    '',
-  ].join('\n'),
-  'users-map.yaml': [
-    'version: 1',
-    'intents:',
-    '  - kind: user',
-    '    params:',
-    '      client_id: client_id',
-    '      email: email',
-    '      first_name: first_name',
-    '      last_name: last_name',
-    '      password: password',
-    '',
-  ].join('\n'),
-  'events-map.yaml': EVENT_MAPPING,
-  'job.yaml': jobYaml(
-    'dash',
-    [
-      '  - { mapping: ./users-map.yaml, source: { csv: ./users.csv } }',
-      '  - { mapping: ./events-map.yaml, source: { csv: ./events.csv } }',
+function files(failingEvents: number): Record<string, string> {
+  return {
+    'users.csv': [
+      'client_id,email,first_name,last_name,password',
+      `du1,du1@example.org,Ann,One,${PASSWORD}`,
+      `du2,du2@example.org,"${XSS}",Two,`,
+      'dubad,nope,Cy,Three,',
       '',
     ].join('\n'),
-  ),
-};
+    'events.csv': [
+      'client_id,name,description,start,finish,track,sponsor',
+      `=1+2,Formula,About,${EVENT},`,
+      ...Array.from(
+        { length: failingEvents - 1 },
+        (_, i) => `de${i + 1},Sponsored ${i + 1},About,${EVENT},sp-d`,
+      ),
+      `de${failingEvents},"${XSS}",About,${EVENT},sp-d`,
+      '',
+    ].join('\n'),
+    'users-map.yaml': [
+      'version: 1',
+      'intents:',
+      '  - kind: user',
+      '    params:',
+      '      client_id: client_id',
+      '      email: email',
+      '      first_name: first_name',
+      '      last_name: last_name',
+      '      password: password',
+      '',
+    ].join('\n'),
+    'events-map.yaml': EVENT_MAPPING,
+    'job.yaml': jobYaml(
+      'dash',
+      [
+        '  - { mapping: ./users-map.yaml, source: { csv: ./users.csv } }',
+        '  - { mapping: ./events-map.yaml, source: { csv: ./events.csv } }',
+        '',
+      ].join('\n'),
+    ),
+  };
+}
 
 export interface DashboardFixture {
   dir: string;
@@ -79,11 +84,12 @@ export interface DashboardFixture {
   close(): Promise<void>;
 }
 
-export async function dashboardFixture(): Promise<DashboardFixture> {
+/** @param failingEvents events the platform refuses until `acceptFailed`, the last one named in HTML */
+export async function dashboardFixture(failingEvents = 3): Promise<DashboardFixture> {
   const dir = mkdtempSync(join(tmpdir(), 'evsync-dashboard-'));
   const sandbox = await startSandbox();
   stubCliEnv(sandbox, join(dir, 'data'));
-  for (const [name, text] of Object.entries(FILES)) writeFileSync(join(dir, name), text);
+  for (const [name, text] of Object.entries(files(failingEvents))) writeFileSync(join(dir, name), text);
   const run = await runCli('run', join(dir, 'job.yaml'));
   const runId = /^Run (\S+) /.exec(run.stdout)?.[1];
   if (runId === undefined) throw new Error(`the run did not start: ${run.stdout}${run.stderr}`);
