@@ -9,6 +9,7 @@ import { writeReport } from '../sync/report/write-report.js';
 import type { RetryFilter } from '../sync/runs/retry-run.js';
 import { type AuthVariables, DashboardAuth, formField, safeNext } from './dashboard-auth.js';
 import {
+  FinishedRunFacts,
   loadResults,
   loadRow,
   loadRun,
@@ -68,6 +69,7 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
   const auth = new DashboardAuth(options.token);
   const app = new Hono<Env>();
   const distributed = queue !== undefined;
+  const finished = new FinishedRunFacts();
   const show = (
     c: Context<Env>,
     title: string,
@@ -142,7 +144,7 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
 
   app.get('/runs/:id', async (c) => {
     const runId = c.req.param('id');
-    const data = await loadRun(ledger, runId);
+    const data = await loadRun(ledger, runId, finished);
     if (wantsJson(c)) return c.json(data);
     const filter = resultsQuery(c);
     const results = await loadResults(ledger, runId, parseResultsQuery(filter));

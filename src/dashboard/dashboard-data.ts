@@ -101,20 +101,54 @@ export async function requireRun(ledger: Ledger, runId: string): Promise<RunReco
   return run;
 }
 
-export async function loadRun(ledger: Ledger, runId: string): Promise<RunData> {
+/**
+ * What a finished run's page reads from all its results (counts per kind, errors grouped),
+ * kept per run and end time: those results no longer change, unless a resume sets the run
+ * going again, and then it ends at another time. An operator reloads that page often.
+ */
+export class FinishedRunFacts {
+  private readonly facts = new Map<string, Promise<Pick<RunData, 'countsByKind' | 'errors'>>>();
+
+  constructor(private readonly size = 50) {}
+
+  get(
+    run: RunRecord,
+    read: () => Promise<Pick<RunData, 'countsByKind' | 'errors'>>,
+  ): Promise<Pick<RunData, 'countsByKind' | 'errors'>> {
+    if (run.finishedAt === null || run.status === 'running') return read();
+    const key = `${run.id}\u0000${run.finishedAt.getTime()}`;
+    let found = this.facts.get(key);
+    if (found === undefined) {
+      found = read();
+      found.catch(() => this.facts.delete(key));
+      this.facts.set(key, found);
+      if (this.facts.size > this.size) this.facts.delete(this.facts.keys().next().value!);
+    }
+    return found;
+  }
+}
+
+export async function loadRun(ledger: Ledger, runId: string, cache?: FinishedRunFacts): Promise<RunData> {
   const run = await requireRun(ledger, runId);
-  const [countsByKind, groups, recent] = await Promise.all([
-    ledger.resultCounts(runId),
-    ledger.insights().errorGroups(runId),
+  const read = async (): Promise<Pick<RunData, 'countsByKind' | 'errors'>> => {
+    const [countsByKind, groups] = await Promise.all([
+      ledger.resultCounts(runId),
+      ledger.insights().errorGroups(runId),
+    ]);
+    const errors = groups.map((group) => {
+      const info = isErrorCode(group.code) ? ERROR_CATALOG[group.code] : undefined;
+      return { ...group, meaning: info?.meaning ?? null, action_hint: info?.action ?? null };
+    });
+    return { countsByKind, errors };
+  };
+  const [{ countsByKind, errors }, recent] = await Promise.all([
+    cache ? cache.get(run, read) : read(),
     ledger.listRuns(200),
   ]);
   return {
     run: runSummary(run, run.status === 'running' ? countsByKind : undefined),
     countsByKind,
-    errors: groups.map((group) => {
-      const info = isErrorCode(group.code) ? ERROR_CATALOG[group.code] : undefined;
-      return { ...group, meaning: info?.meaning ?? null, action_hint: info?.action ?? null };
-    }),
+    errors,
     retries: recent.filter((other) => other.options.retryOf === runId).map((other) => other.id),
   };
 }
@@ -156,12 +190,42 @@ export function parseResultsQuery(query: ResultsQuery): SearchFilter {
   return filter;
 }
 
-/** One page, keyset-paged on `seq`: one more than the page is read to know whether a next one exists. */
+/** How long one request may spend reading windows of a text search before it answers. */
+const SEARCH_BUDGET_MS = 60;
+/** The first window of a request; the next ones are sized by how fast it went. */
+const FIRST_WINDOW = 2500;
+const MAX_WINDOW = 50_000;
+
+/**
+ * One page, keyset-paged on `seq`. A text search reads the run a window at a time, and
+ * goes on reading until the page is full, the run is read to its end, or the time budget
+ * is spent: then `next` says where the next request goes on (with fewer results, or none).
+ * Each next window is as large as the time left allows at the pace of the last one.
+ */
 export async function loadResults(ledger: Ledger, runId: string, filter: SearchFilter): Promise<ResultsPage> {
   const limit = filter.limit ?? PAGE_SIZE;
-  const rows = await ledger.insights().searchResults(runId, { ...filter, limit: limit + 1 });
-  const results = rows.slice(0, limit).map(shownResult);
-  return { results, next: rows.length > limit ? (results[results.length - 1]?.seq ?? null) : null };
+  const started = performance.now();
+  const insights = ledger.insights();
+  let window = FIRST_WINDOW;
+  let page = await insights.searchResults(runId, { window, ...filter, limit });
+  const results = page.results;
+  let last = performance.now() - started;
+  while (filter.text && results.length < limit && page.next !== null) {
+    const left = SEARCH_BUDGET_MS - (performance.now() - started);
+    const fits = Math.floor((window * left) / Math.max(last, 1) / 1.25);
+    if (fits < 500) break;
+    window = Math.min(fits, MAX_WINDOW);
+    const windowStarted = performance.now();
+    page = await insights.searchResults(runId, {
+      window,
+      ...filter,
+      afterSeq: page.next,
+      limit: limit - results.length,
+    });
+    last = performance.now() - windowStarted;
+    results.push(...page.results);
+  }
+  return { results: results.map(shownResult), next: page.next };
 }
 
 export async function loadRow(

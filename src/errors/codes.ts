@@ -646,7 +646,8 @@ export const ERROR_CATALOG = {
   EVSYNC_DASHBOARD_LOGIN: {
     layer: 'cli',
     meaning: 'The dashboard was asked for a page or an action without a session or a valid Bearer token.',
-    action: 'Log in with the token (EVSYNC_DASHBOARD_TOKEN, or the login URL the dashboard printed), or send `Authorization: Bearer TOKEN`.',
+    action:
+      'Log in with the token (EVSYNC_DASHBOARD_TOKEN, or the login URL the dashboard printed), or send `Authorization: Bearer TOKEN`.',
     retry: 'permanent',
   },
   EVSYNC_DASHBOARD_CSRF: {

@@ -32,6 +32,20 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     source.onerror = function () { if (source.readyState === EventSource.CLOSED) onEnd(); };
   }
 
+  // A text search reads a run a window at a time: a page without a match goes on by itself.
+  (function searchOn() {
+    var more = document.querySelector('[data-search-on]');
+    if (!more) return;
+    fetch(more.getAttribute('data-search-on'), { headers: { 'X-Fragment': 'results' } })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (text) {
+        var section = document.getElementById('results');
+        if (text === null || !section) return;
+        section.outerHTML = text;
+        searchOn();
+      });
+  })();
+
   // The runs list: each run in progress follows its events.
   document.querySelectorAll('table.runs tr[data-run]').forEach(function (row) {
     if (!row.querySelector('.s-running')) return;

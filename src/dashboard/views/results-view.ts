@@ -46,7 +46,11 @@ export function resultsSection(runId: string, filter: ResultsQuery, page: Result
     </form>
     ${
       page.results.length === 0
-        ? html`<p>No results match.</p>`
+        ? page.next !== null && filter.q
+          ? html`<p data-search-on="${`${base}/results${query({ ...keep, after: page.next })}`}">
+              No match in the results read so far: searching on…
+            </p>`
+          : html`<p>No results match.</p>`
         : html`<div class="scroll">
             <table class="results">
               <thead>

@@ -4,7 +4,7 @@ import { migration0003 } from './0003-send-started-marks.js';
 import { migration0004 } from './0004-run-order-job-locks-keyed-hashes.js';
 import { migration0005 } from './0005-link-key-parts-and-retired.js';
 import { migration0006 } from './0006-result-worker.js';
-import { migration0007 } from './0007-failed-results-index.js';
+import { migration0007 } from './0007-result-pages-by-run.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';

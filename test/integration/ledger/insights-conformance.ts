@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { SearchFilter } from '../../../src/ledger/ledger-insights.js';
 import type { IntentResultInput } from '../../../src/model/result-records.js';
 import type { ConformanceContext } from './ledger-conformance.js';
 
@@ -45,29 +46,43 @@ export function describeInsightsConformance(context: ConformanceContext): void {
         }),
       ]);
       const insights = l.insights();
-      expect((await insights.searchResults(run.id, { text: 'IN-7@EXAMPLE' })).map((r) => r.key)).toEqual([
-        'in-7',
-      ]);
-      expect((await insights.searchResults(run.id, { text: 'name1' })).map((r) => r.key)).toEqual([
+      const keys = async (filter: SearchFilter): Promise<string[]> =>
+        (await insights.searchResults(run.id, filter)).results.map((r) => r.key);
+      expect(await keys({ text: 'IN-7@EXAMPLE' })).toEqual(['in-7']);
+      expect(await keys({ text: 'name1' })).toEqual([
         'in-1',
         ...Array.from({ length: 10 }, (_, i) => `in-${10 + i}`),
       ]);
       // LIKE's own characters are matched as text.
-      expect((await insights.searchResults(run.id, { text: '%_1' })).map((r) => r.key)).toEqual(['ev-%_1']);
-      const failed = await insights.searchResults(run.id, { actions: ['failed'], kinds: ['user'] });
-      expect(failed.map((r) => r.key)).toEqual(['in-20']);
-      const pages: string[] = [];
-      let after: number | undefined;
-      for (;;) {
-        const page = await insights.searchResults(run.id, {
-          limit: 7,
-          ...(after === undefined ? {} : { afterSeq: after }),
-        });
-        pages.push(...page.map((r) => r.key));
-        if (page.length < 7) break;
-        after = page[page.length - 1]!.seq;
+      expect(await keys({ text: '%_1' })).toEqual(['ev-%_1']);
+      expect(await keys({ actions: ['failed'], kinds: ['user'] })).toEqual(['in-20']);
+      const all = (await l.results(run.id)).map((r) => r.key);
+      expect(await everyPage({ limit: 7 })).toEqual(all);
+      // A text search reads a window of the run per call: pages of fewer matches, or none,
+      // until the run is read to its end, and never a match twice.
+      expect(await everyPage({ limit: 2, text: 'name1', window: 3 })).toEqual(await keys({ text: 'name1' }));
+      const quiet = await insights.searchResults(run.id, {
+        text: 'name1',
+        window: 1,
+        afterSeq: (await l.results(run.id))[2]!.seq,
+      });
+      expect(quiet.results).toEqual([]);
+      expect(quiet.next).not.toBeNull();
+      expect((await insights.searchResults(run.id, { text: 'nobody', window: 100 })).next).toBeNull();
+
+      async function everyPage(filter: SearchFilter): Promise<string[]> {
+        const found: string[] = [];
+        let after: number | null | undefined;
+        for (let calls = 0; after !== null && calls < 100; calls += 1) {
+          const page = await insights.searchResults(run.id, {
+            ...filter,
+            ...(after === undefined ? {} : { afterSeq: after }),
+          });
+          found.push(...page.results.map((r) => r.key));
+          after = page.next;
+        }
+        return found;
       }
-      expect(pages).toEqual((await l.results(run.id)).map((r) => r.key));
     });
 
     it('groups failed and skipped results by code and message, most first, then by code', async () => {
