@@ -55,6 +55,9 @@ const STATUS_OF: Partial<Record<ErrorCode, 400 | 404 | 409>> = {
   EVSYNC_LEDGER_BUSY: 409,
   EVSYNC_NOTHING_TO_RETRY: 409,
   EVSYNC_RUN_NO_JOB_FILE: 409,
+  // The job file a rerun reads is gone or broken since the run.
+  EVSYNC_FILE: 409,
+  EVSYNC_INVALID_FILE: 409,
   EVSYNC_CONFIG: 400,
   EVSYNC_USAGE: 400,
 };
@@ -180,13 +183,16 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
     return show(c, `${kind} ${key}`, rowView(row, c.get('session')));
   });
 
-  app.get('/runs/:id/events', (c) =>
-    runEvents(c, c.req.param('id'), {
+  app.get('/runs/:id/events', async (c) => {
+    // Asked before the stream starts: once it has, an error can no longer be a 404.
+    await requireRun(ledger, c.req.param('id'));
+    return runEvents(c, c.req.param('id'), {
       ledger,
       live,
       ...(options.eventsIntervalMs ? { intervalMs: options.eventsIntervalMs } : {}),
-    }),
-  );
+      logger: options.logger,
+    });
+  });
 
   app.get('/runs/:id/retry', async (c) => {
     const runId = c.req.param('id');

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { Ledger } from '../ledger/ledger.js';
+import type { Logger } from '../log/logger.js';
 import type { ActionCounts, RunResultCounts } from '../model/result-records.js';
 import { totalsOf } from '../sync/execute/run-summary.js';
 import { requireRun } from './dashboard-data.js';
@@ -31,6 +32,7 @@ export interface RunEventsOptions {
   live: LiveRuns;
   /** @defaultValue 1000 */
   intervalMs?: number;
+  logger: Logger;
 }
 
 /**
@@ -44,48 +46,55 @@ export function runEvents(
   options: RunEventsOptions,
 ): Promise<Response> | Response {
   const interval = options.intervalMs ?? 1000;
-  return streamSSE(c, async (stream) => {
-    // Samples of the last RATE_WINDOW_MS: results land in batches (about one a second), so
-    // a rate between two events alone would read 0 and then a burst.
-    const samples: Array<{ done: number; at: number }> = [];
-    let closed = false;
-    stream.onAbort(() => {
-      closed = true;
-    });
-    let id = 0;
-    while (!closed) {
-      const started = performance.now();
-      const run = await requireRun(options.ledger, runId);
-      const counts = await options.ledger.resultCounts(runId);
-      const totals = totalsOf(counts);
-      const done = Object.values(totals).reduce((sum, n) => sum + (n ?? 0), 0);
-      const phases = options.live.phasesOf(runId) ?? null;
-      // The engine's own count when this process runs it: it moves before the ledger's.
-      const moved = phases ? phases.reduce((sum, phase) => sum + phase.done, 0) : done;
-      const now = Date.now();
-      samples.push({ done: moved, at: now });
-      while (samples.length > 2 && now - samples[0]!.at > RATE_WINDOW_MS) samples.shift();
-      const oldest = samples[0]!;
-      const rate = now > oldest.at ? ((moved - oldest.done) * 1000) / (now - oldest.at) : null;
-      const event: RunProgressEvent = {
-        status: run.status,
-        counts,
-        totals,
-        done,
-        planned: typeof run.options.planned === 'number' ? run.options.planned : null,
-        phases,
-        rate,
-        durationMs: (run.finishedAt ?? new Date()).getTime() - run.startedAt.getTime(),
-        serverMs: Math.round((performance.now() - started) * 10) / 10,
-      };
-      const end = run.status !== 'running';
-      await stream.writeSSE({
-        event: end ? 'end' : 'progress',
-        data: JSON.stringify(event),
-        id: String(id++),
+  return streamSSE(
+    c,
+    async (stream) => {
+      // Samples of the last RATE_WINDOW_MS: results land in batches (about one a second), so
+      // a rate between two events alone would read 0 and then a burst.
+      const samples: Array<{ done: number; at: number }> = [];
+      let closed = false;
+      stream.onAbort(() => {
+        closed = true;
       });
-      if (end) break;
-      await stream.sleep(interval);
-    }
-  });
+      let id = 0;
+      while (!closed) {
+        const started = performance.now();
+        const run = await requireRun(options.ledger, runId);
+        const counts = await options.ledger.resultCounts(runId);
+        const totals = totalsOf(counts);
+        const done = Object.values(totals).reduce((sum, n) => sum + (n ?? 0), 0);
+        const phases = options.live.phasesOf(runId) ?? null;
+        // The engine's own count when this process runs it: it moves before the ledger's.
+        const moved = phases ? phases.reduce((sum, phase) => sum + phase.done, 0) : done;
+        const now = Date.now();
+        samples.push({ done: moved, at: now });
+        while (samples.length > 2 && now - samples[0]!.at > RATE_WINDOW_MS) samples.shift();
+        const oldest = samples[0]!;
+        const rate = now > oldest.at ? ((moved - oldest.done) * 1000) / (now - oldest.at) : null;
+        const event: RunProgressEvent = {
+          status: run.status,
+          counts,
+          totals,
+          done,
+          planned: typeof run.options.planned === 'number' ? run.options.planned : null,
+          phases,
+          rate,
+          durationMs: (run.finishedAt ?? new Date()).getTime() - run.startedAt.getTime(),
+          serverMs: Math.round((performance.now() - started) * 10) / 10,
+        };
+        const end = run.status !== 'running';
+        await stream.writeSSE({
+          event: end ? 'end' : 'progress',
+          data: JSON.stringify(event),
+          id: String(id++),
+        });
+        if (end) break;
+        await stream.sleep(interval);
+      }
+    },
+    async (error) => {
+      // The stream has begun: the browser's EventSource sees it end, and tries again.
+      options.logger.error({ err: error, runId }, 'live events of a run failed');
+    },
+  );
 }
