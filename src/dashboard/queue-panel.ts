@@ -3,12 +3,9 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { HonoAdapter } from '@bull-board/hono';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Hono } from 'hono';
-import { platformConfigFromEnv } from '../config/env-config.js';
 import type { DistributedConfig } from '../distributed/distributed-config.js';
-import { IntentQueue } from '../distributed/intent-queue.js';
-import { connectRedis, platformBucket } from '../distributed/open-distributed.js';
-import { queueStatus, type QueueStatus } from '../distributed/queue-status.js';
-import { Schedules } from '../distributed/schedules.js';
+import type { QueueStatus } from '../distributed/queue-status.js';
+import { openQueueStatusReader } from '../distributed/queue-status-reader.js';
 import type { Ledger } from '../ledger/ledger.js';
 
 /** Distributed mode on the dashboard: what `evsync status` shows, and Bull Board. */
@@ -20,27 +17,12 @@ export interface QueuePanel {
 }
 
 export async function openQueuePanel(config: DistributedConfig, ledger: Ledger): Promise<QueuePanel> {
-  const platform = platformConfigFromEnv();
-  const redis = await connectRedis(config, 'client');
-  const queue = new IntentQueue(redis, config.prefix);
-  const schedules = new Schedules(redis, config.prefix);
+  const reader = await openQueueStatusReader(config, ledger);
   const board = new HonoAdapter(serveStatic).setBasePath('/queues');
   // Read-only: jobs are the engine's to retry or remove, through runs (docs/dashboard.md).
-  createBullBoard({ queues: [new BullMQAdapter(queue.queue, { readOnlyMode: true })], serverAdapter: board });
-  return {
-    status: () =>
-      queueStatus({
-        config,
-        redis,
-        queue,
-        schedules,
-        ledger,
-        bucket: platformBucket(config.prefix, platform),
-      }),
-    bullBoard: board.registerPlugin(),
-    close: async () => {
-      await Promise.all([queue.close(), schedules.close()]);
-      redis.disconnect();
-    },
-  };
+  createBullBoard({
+    queues: [new BullMQAdapter(reader.queue.queue, { readOnlyMode: true })],
+    serverAdapter: board,
+  });
+  return { status: () => reader.read(), bullBoard: board.registerPlugin(), close: () => reader.close() };
 }

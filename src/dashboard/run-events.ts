@@ -92,9 +92,10 @@ export function runEvents(
         await stream.sleep(interval);
       }
     },
-    async (error) => {
+    (error) => {
       // The stream has begun: the browser's EventSource sees it end, and tries again.
       options.logger.error({ err: error, runId }, 'live events of a run failed');
+      return Promise.resolve();
     },
   );
 }

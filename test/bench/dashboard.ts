@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -25,6 +25,7 @@ import { createLogger } from '../../src/log/logger.js';
 import type { IntentKind } from '../../src/model/intent.js';
 import type { PlannedIntent } from '../../src/model/planned-intent.js';
 import type { IntentResultInput, ResultAction } from '../../src/model/result-records.js';
+import { machineLoad } from './sync-bench-support.js';
 
 const TARGET_MS = 100;
 const REPEAT = 20;
@@ -275,11 +276,7 @@ async function measureLive(ledger: Ledger, app: ReturnType<typeof createDashboar
   );
 }
 
-console.log(
-  `dashboard: ${cpus().length} cores, load average ${loadavg()
-    .map((n) => n.toFixed(1))
-    .join(' ')}`,
-);
+console.log(`dashboard: ${machineLoad()}`);
 if (values.adapter === 'embedded') {
   const dataDir = await mkdtemp(join(tmpdir(), 'evsync-bench-dashboard-'));
   const ledger = await openLedger({ dataDir, databaseUrl: '' });

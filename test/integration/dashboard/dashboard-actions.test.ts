@@ -1,17 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dashboardFixture, untilFinished, type DashboardFixture } from './dashboard-fixture.js';
-
-const JSON_ACCEPT = { accept: 'application/json' };
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  untilFinished,
+  type DashboardFixture,
+  JSON_ACCEPT,
+  useDashboardFixture,
+} from './dashboard-fixture.js';
 
 // Retry, resume and run again from the dashboard: the CLI's engine functions, in the
 // background, each landing as a run the answer points to. The tests run in order on one ledger.
 describe('dashboard actions', () => {
+  const fixture = useDashboardFixture();
   let f: DashboardFixture;
-  beforeAll(async () => {
-    f = await dashboardFixture();
-  }, 60_000);
-  afterAll(async () => {
-    await f?.close();
+  beforeEach(() => {
+    f = fixture();
   });
 
   it('asks first: the confirmation page says what a retry will do and carries the filter', async () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { vi } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { createDashboardApp } from '../../../src/dashboard/dashboard-app.js';
 import { LiveRuns } from '../../../src/dashboard/live-progress.js';
 import { RunActions } from '../../../src/dashboard/run-actions.js';
@@ -14,10 +14,12 @@ import { stubCliEnv } from '../../e2e/cli-in-process.js';
 import { EVENT_MAPPING } from '../../e2e/conference-fixture.js';
 import { jobYaml } from '../../e2e/sync-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
+import { PASSWORD_USERS_MAPPING } from '../../helpers/users-csv.js';
 
 export const TOKEN = 'dashboard-test-token';
 export const XSS = '<img src=x onerror=alert(1)>';
 export const PASSWORD = 'Secret-pass-1';
+export const JSON_ACCEPT = { accept: 'application/json' };
 const EVENT = '2026-06-01T09:00:00Z,2026-06-01T10:00:00Z,Track 1';
 
 /**
@@ -46,18 +48,7 @@ function files(failingEvents: number): Record<string, string> {
       `de${failingEvents},"${XSS}",About,${EVENT},sp-d`,
       '',
     ].join('\n'),
-    'users-map.yaml': [
-      'version: 1',
-      'intents:',
-      '  - kind: user',
-      '    params:',
-      '      client_id: client_id',
-      '      email: email',
-      '      first_name: first_name',
-      '      last_name: last_name',
-      '      password: password',
-      '',
-    ].join('\n'),
+    'users-map.yaml': PASSWORD_USERS_MAPPING,
     'events-map.yaml': EVENT_MAPPING,
     'job.yaml': jobYaml(
       'dash',
@@ -132,4 +123,19 @@ export async function untilFinished(ledger: Ledger, runId: string, timeoutMs = 3
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`run ${runId} still running after ${timeoutMs} ms`);
+}
+
+/** A fixture for the test file: made before its tests, closed after them. */
+export function useDashboardFixture(failingEvents?: number): () => DashboardFixture {
+  let fixture: DashboardFixture | undefined;
+  beforeAll(async () => {
+    fixture = await dashboardFixture(failingEvents);
+  }, 60_000);
+  afterAll(async () => {
+    await fixture?.close();
+  });
+  return () => {
+    if (!fixture) throw new Error('the dashboard fixture is not ready (its beforeAll failed?)');
+    return fixture;
+  };
 }

@@ -1,17 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dashboardFixture, PASSWORD, TOKEN, XSS, type DashboardFixture } from './dashboard-fixture.js';
-
-const JSON_ACCEPT = { accept: 'application/json' };
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  PASSWORD,
+  TOKEN,
+  XSS,
+  type DashboardFixture,
+  JSON_ACCEPT,
+  useDashboardFixture,
+} from './dashboard-fixture.js';
 
 // The dashboard's pages and JSON answers over one run made by `evsync run` against a
 // sandbox (embedded ledger), through the Hono app's `fetch`: no port, no browser.
 describe('dashboard pages', () => {
+  const fixture = useDashboardFixture();
   let f: DashboardFixture;
-  beforeAll(async () => {
-    f = await dashboardFixture();
-  }, 60_000);
-  afterAll(async () => {
-    await f?.close();
+  beforeEach(() => {
+    f = fixture();
   });
 
   describe('login', () => {
