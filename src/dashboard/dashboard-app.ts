@@ -95,6 +95,8 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
     c.header('X-Content-Type-Options', 'nosniff');
     // A login URL carries the token: never send it on as a referrer.
     c.header('Referrer-Policy', 'no-referrer');
+    // The ledger's data stays out of shared caches and the browser's disk cache.
+    if (!c.req.path.startsWith('/assets/')) c.header('Cache-Control', 'no-store');
   });
 
   app.onError((error, c) => {
@@ -123,6 +125,8 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
   app.post('/login', async (c) => {
     const next = safeNext(await formField(c, 'next'));
     if (!auth.tokenMatches(await formField(c, 'token'))) {
+      // Slows down guessing a token set by hand (a generated one is 192 random bits).
+      await new Promise((resolve) => setTimeout(resolve, FAILED_LOGIN_DELAY_MS));
       return c.html(page({ title: 'Log in' }, loginView(next, true)), 401);
     }
     auth.login(c);
@@ -191,6 +195,7 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
       live,
       ...(options.eventsIntervalMs ? { intervalMs: options.eventsIntervalMs } : {}),
       logger: options.logger,
+      phaseOf: queue?.phaseOf,
     });
   });
 
@@ -232,7 +237,10 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
           `Finishes run ${run.id} (${run.status}): sends every planned intent that has no result yet, and again those that ` +
           'failed only because the platform was down. Nothing is sent twice. The run goes on under its own id.',
         session: c.get('session'),
-        refusal: run.status === 'completed' ? 'The run is completed: nothing to resume.' : undefined,
+        refusal:
+          run.status === 'completed' || run.status === 'skipped'
+            ? `The run is ${run.status}: nothing to resume.`
+            : undefined,
       }),
     );
   });
@@ -310,6 +318,8 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
 
   return app;
 }
+
+const FAILED_LOGIN_DELAY_MS = 500;
 
 const SCRIPTS = ['/assets/uplot.min.js', '/assets/dashboard.js'];
 const STYLES = ['/assets/uplot.min.css'];

@@ -4,6 +4,7 @@ import { HonoAdapter } from '@bull-board/hono';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Hono } from 'hono';
 import type { DistributedConfig } from '../distributed/distributed-config.js';
+import type { RunPhaseNote } from '../distributed/distributed-executor.js';
 import type { QueueStatus } from '../distributed/queue-status.js';
 import { openQueueStatusReader } from '../distributed/queue-status-reader.js';
 import type { Ledger } from '../ledger/ledger.js';
@@ -11,6 +12,8 @@ import type { Ledger } from '../ledger/ledger.js';
 /** Distributed mode on the dashboard: what `evsync status` shows, and Bull Board. */
 export interface QueuePanel {
   status(): Promise<QueueStatus>;
+  /** The phase a distributed run is in, as its `evsync run` notes it for `evsync status`. */
+  phaseOf: (runId: string) => Promise<RunPhaseNote | undefined>;
   /** Bull Board, to mount at `/queues` behind the dashboard's login. */
   bullBoard: Hono;
   close(): Promise<void>;
@@ -24,5 +27,10 @@ export async function openQueuePanel(config: DistributedConfig, ledger: Ledger):
     queues: [new BullMQAdapter(reader.queue.queue, { readOnlyMode: true })],
     serverAdapter: board,
   });
-  return { status: () => reader.read(), bullBoard: board.registerPlugin(), close: () => reader.close() };
+  return {
+    status: () => reader.read(),
+    phaseOf: async (runId) => (await reader.queue.phaseNotes()).get(runId),
+    bullBoard: board.registerPlugin(),
+    close: () => reader.close(),
+  };
 }

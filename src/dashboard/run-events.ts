@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { Ledger } from '../ledger/ledger.js';
 import type { Logger } from '../log/logger.js';
+import type { RunPhaseNote } from '../distributed/distributed-executor.js';
 import type { ActionCounts, RunResultCounts } from '../model/result-records.js';
 import { totalsOf } from '../sync/execute/run-summary.js';
 import { requireRun } from './dashboard-data.js';
@@ -33,6 +34,8 @@ export interface RunEventsOptions {
   /** @defaultValue 1000 */
   intervalMs?: number;
   logger: Logger;
+  /** Distributed mode: the phase a run is in, as its `evsync run` notes it in Redis. */
+  phaseOf?: ((runId: string) => Promise<RunPhaseNote | undefined>) | undefined;
 }
 
 /**
@@ -63,9 +66,10 @@ export function runEvents(
         const counts = await options.ledger.resultCounts(runId);
         const totals = totalsOf(counts);
         const done = Object.values(totals).reduce((sum, n) => sum + (n ?? 0), 0);
-        const phases = options.live.phasesOf(runId) ?? null;
+        const engine = options.live.phasesOf(runId);
+        const phases = engine ?? (await notedPhase(runId, run.status, options.phaseOf));
         // The engine's own count when this process runs it: it moves before the ledger's.
-        const moved = phases ? phases.reduce((sum, phase) => sum + phase.done, 0) : done;
+        const moved = engine ? engine.reduce((sum, phase) => sum + phase.done, 0) : done;
         const now = Date.now();
         samples.push({ done: moved, at: now });
         while (samples.length > 2 && now - samples[0]!.at > RATE_WINDOW_MS) samples.shift();
@@ -98,4 +102,15 @@ export function runEvents(
       return Promise.resolve();
     },
   );
+}
+
+/** A distributed run's current phase, from the note its `evsync run` keeps in Redis. */
+async function notedPhase(
+  runId: string,
+  status: string,
+  phaseOf: RunEventsOptions['phaseOf'],
+): Promise<PhaseProgress[] | null> {
+  if (!phaseOf || status !== 'running') return null;
+  const note = await phaseOf(runId);
+  return note ? [{ phase: note.phase, total: note.total, done: note.done, failed: 0, ended: false }] : null;
 }

@@ -73,6 +73,12 @@ export async function serveDashboard(options: ServeDashboardOptions): Promise<Ru
     { url, ledger: options.ledger.description, distributed: Boolean(config) },
     'dashboard listening',
   );
+  if (!isLoopback(host)) {
+    options.logger.warn(
+      { host },
+      'the dashboard listens beyond this machine, over plain HTTP, behind its token alone: put a TLS proxy in front',
+    );
+  }
   // The one place the token is ever shown, and only a token this process made.
   if (!options.token && !fromEnv) {
     (options.print ?? ((line) => process.stdout.write(`${line}\n`)))(
@@ -91,4 +97,8 @@ export async function serveDashboard(options: ServeDashboardOptions): Promise<Ru
       await queue?.close();
     },
   };
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }

@@ -5,6 +5,12 @@ import { formatDuration, formatTime, type Html, query, runPath } from './page-la
 import { resultsSection } from './results-view.js';
 import { countCells, SHOWN_ACTIONS, statusBadge } from './runs-view.js';
 
+/**
+ * Statuses a resume can finish. `running` too: a run whose process died stays marked
+ * running, and a resume of one still going answers that it is busy.
+ */
+const RESUMABLE = ['running', 'interrupted', 'aborted', 'failed'];
+
 export function runView(data: RunData, filter: ResultsQuery, page: ResultsPage): Html {
   const { run } = data;
   const base = runPath(run.id);
@@ -39,7 +45,7 @@ export function runView(data: RunData, filter: ResultsQuery, page: ResultsPage):
     </dl>
     <div class="actions">
       ${failed > 0 ? html`<a class="button" href="${base}/retry">Retry ${failed} failed…</a>` : ''}
-      ${run.status !== 'completed' && run.status !== 'running' ? html`<a class="button" href="${base}/resume">Resume…</a>` : ''}
+      ${RESUMABLE.includes(run.status) ? html`<a class="button" href="${base}/resume">Resume…</a>` : ''}
       <a class="button secondary" href="${base}/rerun">Run the job again…</a>
     </div>
     <section id="live" ${run.status === 'running' ? '' : 'hidden'}>

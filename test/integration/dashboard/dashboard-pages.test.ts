@@ -157,6 +157,8 @@ describe('dashboard pages', () => {
       expect(response.headers.get('content-type')).toMatch(/application\/json/);
       const page = await f.request(`/runs/${f.runId}`);
       expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
+      expect(page.headers.get('cache-control')).toBe('no-store');
+      expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     });
 
     it('escapes everything shown from data: an HTML cell shows as text', async () => {

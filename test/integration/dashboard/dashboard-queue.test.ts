@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Redis } from 'ioredis';
 import { createDashboardApp } from '../../../src/dashboard/dashboard-app.js';
+import { IntentQueue } from '../../../src/distributed/intent-queue.js';
 import { LiveRuns } from '../../../src/dashboard/live-progress.js';
 import { openQueuePanel, type QueuePanel } from '../../../src/dashboard/queue-panel.js';
 import { RunActions } from '../../../src/dashboard/run-actions.js';
@@ -80,5 +82,34 @@ describe.skipIf(!available)('dashboard queue view', () => {
     ).toBe(401);
     const secrets = JSON.stringify(await (await get('/queue', { accept: 'application/json' })).json());
     expect(secrets).not.toContain('queue-test-signing-key');
+  });
+
+  it("follows a distributed run's phase from the note its `evsync run` keeps in Redis", async () => {
+    const run = await ledger.createRun({ jobName: 'noted', mode: 'upsert', options: { planned: 40 } });
+    const redis = new Redis(SERVICES.redis.url);
+    const notes = new IntentQueue(redis, prefix);
+    try {
+      await notes.notePhase(run.id, {
+        phase: 'users',
+        total: 40,
+        done: 12,
+        startedAt: new Date().toISOString(),
+      });
+      const response = await get(`/runs/${run.id}/events`);
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = '';
+      while (!/^data: .+$/m.test(text)) text += (await reader.read()).value ?? '';
+      await reader.cancel();
+      const event = JSON.parse(/^data: (.+)$/m.exec(text)![1]!) as Record<string, unknown>;
+      expect(event).toMatchObject({
+        status: 'running',
+        planned: 40,
+        phases: [{ phase: 'users', total: 40, done: 12 }],
+      });
+    } finally {
+      await ledger.finishRun(run.id, 'interrupted');
+      await notes.close();
+      redis.disconnect();
+    }
   });
 });
