@@ -200,13 +200,23 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
   });
 
   app.get('/runs/:id/retry', async (c) => {
-    const runId = c.req.param('id');
+    const runId = (await requireRun(ledger, c.req.param('id'))).id;
     const filter = retryFilter(c.req.query());
-    const counts = await ledger.resultCounts((await requireRun(ledger, runId)).id);
+    // What retryRun will send: failed intents that were planned (a row the source or the
+    // mapping refused never was, and only a fixed source sends it).
+    const [planned, counts] = await Promise.all([
+      ledger.plannedByResult(runId, {
+        actions: ['failed'],
+        ...(filter.kinds ? { kinds: filter.kinds } : {}),
+        ...(filter.keys ? { keys: filter.keys } : {}),
+      }),
+      ledger.resultCounts(runId),
+    ]);
     const kinds = filter.kinds ?? (Object.keys(counts) as IntentKind[]);
-    const failed = filter.keys?.length
-      ? filter.keys.length
-      : kinds.reduce((sum, kind) => sum + (counts[kind]?.failed ?? 0), 0);
+    const unplanned = filter.keys
+      ? 0
+      : kinds.reduce((sum, kind) => sum + (counts[kind]?.failed ?? 0), 0) - planned.length;
+    const scope = `${filter.kinds ? ` of kind ${filter.kinds.join(', ')}` : ''}${filter.keys ? ` with client_id ${filter.keys.join(', ')}` : ''}`;
     return show(
       c,
       'Retry',
@@ -215,12 +225,14 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
         action: 'retry',
         title: 'Retry failed rows',
         what:
-          `Sends again ${filter.keys?.length ? `the failed rows among ${filter.keys.join(', ')}` : `the ${failed} failed intents`}` +
-          `${filter.kinds ? ` of kind ${filter.kinds.join(', ')}` : ''} of run ${runId}, with the rows skipped because they failed, ` +
-          'as a new run linked to this one. Rows that failed in the source or the mapping are not sent: fix them and run the job again.',
+          `Sends again the ${planned.length} failed intent(s)${scope} of run ${runId}, with the rows skipped because ` +
+          'they failed, as a new run linked to this one.' +
+          (unplanned > 0
+            ? ` ${unplanned} row(s) failed in the source or the mapping before anything was sent: they are not retried; fix them in the source and run the job again.`
+            : ''),
         fields: { kind: filter.kinds?.join(','), client_id: filter.keys?.[0], status: 'failed' },
         session: c.get('session'),
-        refusal: failed === 0 ? `Run ${runId} has no failed intents to retry.` : undefined,
+        refusal: planned.length === 0 ? `Run ${runId} has no failed intents${scope} to retry.` : undefined,
       }),
     );
   });

@@ -17,7 +17,13 @@ describe('dashboard actions', () => {
 
   it('asks first: the confirmation page says what a retry will do and carries the filter', async () => {
     const page = await (await f.request(`/runs/${f.runId}/retry?kind=event`)).text();
-    expect(page).toContain('the 3 failed intents of kind event');
+    expect(page).toContain('the 3 failed intent(s) of kind event');
+    const all = await (await f.request(`/runs/${f.runId}/retry`)).text();
+    expect(all).toContain('the 3 failed intent(s) of run');
+    expect(all).toContain('1 row(s) failed in the source or the mapping');
+    expect(await (await f.request(`/runs/${f.runId}/retry?kind=user`)).text()).toContain(
+      'no failed intents of kind user to retry',
+    );
     expect(page).toMatch(/<form method="post" action="\/runs\/[^"]+\/retry"/);
     expect(page).toMatch(/name="kind" value="event"/);
     const resume = await (await f.request(`/runs/${f.runId}/resume`)).text();
