@@ -95,6 +95,9 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     f.sandbox.faults.set({ latency: { minMs: 500, maxMs: 500 } });
     await page.goto(`${dashboard.url}/runs/${f.runId}`);
     await page.click('a.button[href$="/retry"]');
+    await page.waitForSelector('form.confirm');
+    expect(await page.locator('main').textContent()).toContain(`the ${FAILING} failed intent(s)`);
+    await page.screenshot({ path: join(SHOTS, '5-retry-confirm.png'), fullPage: true });
     await page.click('form.confirm button');
     await page.waitForURL((url) => /^\/runs\/[^/]+$/.test(url.pathname) && !url.pathname.endsWith(f.runId));
     const newRun = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]!);
@@ -104,16 +107,18 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     const landed = await page.locator('table.results tbody tr.a-created').count();
     expect(landed).toBeLessThan(FAILING);
     expect(await page.locator('#live').isVisible()).toBe(true);
-    await page.screenshot({ path: join(SHOTS, '5-retry-live.png'), fullPage: true });
+    await page.screenshot({ path: join(SHOTS, '6-retry-live.png'), fullPage: true });
     await page.waitForSelector('#run dd .badge.s-completed', { timeout: 30_000 });
     await expect
       .poll(() => page.locator('table.results tbody tr.a-created').count(), { timeout: 10_000 })
       .toBe(FAILING);
     expect(await page.locator('table.results tbody tr.a-failed').count()).toBe(0);
+    // A completed run offers no resume once it has ended.
+    expect(await page.locator('a.button[href$="/resume"]').count()).toBe(0);
     expect(await page.locator('tr[data-kind=all] [data-count=created]').textContent()).toMatch(
       String(FAILING),
     );
-    await page.screenshot({ path: join(SHOTS, '6-retry-done.png'), fullPage: true });
+    await page.screenshot({ path: join(SHOTS, '7-retry-done.png'), fullPage: true });
     expect((await f.ledger.getRun(newRun))?.options.retryOf).toBe(f.runId);
     f.sandbox.faults.set({});
   });
@@ -122,7 +127,7 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${dashboard.url}/runs/${f.runId}`);
     await page.waitForSelector('#chart .uplot');
-    await page.screenshot({ path: join(SHOTS, '7-phone-run.png'), fullPage: false });
+    await page.screenshot({ path: join(SHOTS, '8-phone-run.png'), fullPage: false });
     // Nothing wider than the screen but the tables, which scroll inside their box.
     const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow).toBeLessThanOrEqual(0);

@@ -119,7 +119,14 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
         var rate = run.querySelector('[data-rate]');
         if (rate) rate.textContent = data.rate === null ? '' : data.rate.toFixed(1) + ' intents/s';
         if (Date.now() - lastReload > 1000) reloadResults();
-      }, function () { reloadResults(); drawChart(); });
+      }, function () {
+        // Ended: what only a running run offers goes (a finished run's page has no resume).
+        if (run.querySelector('[data-status]').textContent === 'completed') {
+          run.querySelectorAll('[data-while-running]').forEach(function (el) { el.remove(); });
+        }
+        reloadResults();
+        drawChart();
+      });
     }
   }
 

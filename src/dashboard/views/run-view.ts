@@ -45,7 +45,16 @@ export function runView(data: RunData, filter: ResultsQuery, page: ResultsPage):
     </dl>
     <div class="actions">
       ${failed > 0 ? html`<a class="button" href="${base}/retry">Retry failed rows…</a>` : ''}
-      ${RESUMABLE.includes(run.status) ? html`<a class="button" href="${base}/resume">Resume…</a>` : ''}
+      ${
+        RESUMABLE.includes(run.status)
+          ? html`<a
+              class="button"
+              href="${base}/resume"
+              ${run.status === 'running' ? 'data-while-running' : ''}
+              >Resume…</a
+            >`
+          : ''
+      }
       <a class="button secondary" href="${base}/rerun">Run the job again…</a>
     </div>
     <section id="live" ${run.status === 'running' ? '' : 'hidden'}>
