@@ -24,6 +24,9 @@ export interface Session {
 
 export type AuthVariables = { session: Session | undefined };
 
+/** The Hono environment of the dashboard's routes: who is asking. */
+export type DashboardEnv = { Variables: AuthVariables };
+
 export class DashboardAuth {
   private readonly sessions = new Map<string, Session>();
   private readonly tokenDigest: Buffer;
