@@ -171,7 +171,10 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
     return show(c, `Results of ${runId}`, resultsPageView(runId, section));
   });
 
-  app.get('/runs/:id/timeline', async (c) => c.json(await ledger.insights().timeline(c.req.param('id'))));
+  app.get('/runs/:id/timeline', async (c) => {
+    const run = await requireRun(ledger, c.req.param('id'));
+    return c.json(await ledger.insights().timeline(run.id));
+  });
 
   app.get('/runs/:id/results/:kind/:key{.+}', async (c) => {
     const { id, kind, key } = c.req.param();

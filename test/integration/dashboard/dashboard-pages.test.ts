@@ -272,6 +272,8 @@ describe('dashboard pages', () => {
       expect(json.status).toBe(404);
       expect(await json.json()).toMatchObject({ error: { code: 'EVSYNC_LEDGER_UNKNOWN_RUN' } });
       expect((await f.request('/runs/no-such-run')).status).toBe(404);
+      expect((await f.request('/runs/no-such-run/timeline')).status).toBe(404);
+      expect((await f.request('/runs/no-such-run/events')).status).toBe(404);
     });
   });
 
