@@ -631,6 +631,31 @@ export const ERROR_CATALOG = {
     action: 'Wait for it to end (`evsync runs`), then try again.',
     retry: 'permanent',
   },
+  EVSYNC_NOTHING_TO_RETRY: {
+    layer: 'sync',
+    meaning: 'A retry found no failed intent of the run matching its filter: no run was started.',
+    action: 'Widen the filter, or fix rows that failed in the source and run the job again.',
+    retry: 'permanent',
+  },
+  EVSYNC_RUN_NO_JOB_FILE: {
+    layer: 'sync',
+    meaning: 'The run does not name the job file it was run from, so it cannot be run again from its source.',
+    action: 'Run the job with `evsync run JOB_FILE`.',
+    retry: 'permanent',
+  },
+  EVSYNC_DASHBOARD_LOGIN: {
+    layer: 'cli',
+    meaning: 'The dashboard was asked for a page or an action without a session or a valid Bearer token.',
+    action:
+      'Log in with the token (EVSYNC_DASHBOARD_TOKEN, or the login URL the dashboard printed), or send `Authorization: Bearer TOKEN`.',
+    retry: 'permanent',
+  },
+  EVSYNC_DASHBOARD_CSRF: {
+    layer: 'cli',
+    meaning: 'A dashboard action came through a browser session without its CSRF token.',
+    action: 'Use the button on the dashboard page (reload it first); scripts send a Bearer token instead.',
+    retry: 'permanent',
+  },
 
   // Calls to the platform.
   EVSYNC_PLATFORM_BAD_REQUEST: {

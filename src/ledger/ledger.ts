@@ -9,6 +9,7 @@ import type {
 } from '../model/result-records.js';
 import type { NewRun, RunRecord, RunStatus } from '../model/run-record.js';
 import type { HashEntry, PlatformIdEntry } from '../model/sync-state.js';
+import type { LedgerInsights } from './ledger-insights.js';
 import type { ResultWriter, ResultWriterOptions } from './result-writer.js';
 
 /**
@@ -101,6 +102,8 @@ export interface Ledger {
     filter?: Omit<ResultFilter, 'afterSeq' | 'limit'>,
   ): AsyncIterable<IntentResultRecord>;
   resultCounts(runId: string): Promise<RunResultCounts>;
+  /** Searches, groups and histories for a person browsing the ledger (the dashboard). */
+  insights(): LedgerInsights;
 
   getPlatformId(kind: IntentKind, clientId: string): Promise<number | undefined>;
   setPlatformIds(entries: readonly PlatformIdEntry[]): Promise<void>;

@@ -70,7 +70,11 @@ export function reopenResults(runId: string, filter: Omit<ResultFilter, 'afterSe
   };
 }
 
-function resultConditions(filter: Omit<ResultFilter, 'afterSeq' | 'limit'>, params: unknown[]): string[] {
+/** The `WHERE` conditions of a filter on results `r`, its params appended to `params`. */
+export function resultConditions(
+  filter: Omit<ResultFilter, 'afterSeq' | 'limit'>,
+  params: unknown[],
+): string[] {
   const where: string[] = [];
   if (filter.actions)
     where.push(`r.action IN (SELECT jsonb_array_elements_text(${json(params, filter.actions)}))`);

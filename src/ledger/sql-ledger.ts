@@ -25,6 +25,7 @@ import {
   type RunRow,
 } from './ledger-rows.js';
 import * as q from './ledger-sql.js';
+import { type LedgerInsights, SqlLedgerInsights } from './ledger-insights.js';
 import { prepareResultBatch } from './result-batch.js';
 import { storableJson } from './storable-json.js';
 import { reopenResults, selectPending, selectPlannedByResult, selectResults } from './result-query.js';
@@ -268,6 +269,10 @@ export class SqlLedger implements Ledger {
     const counts: RunResultCounts = {};
     for (const row of rows) (counts[row.kind] ??= {})[row.action] = toNumber(row.n);
     return counts;
+  }
+
+  insights(): LedgerInsights {
+    return new SqlLedgerInsights(() => this.sql());
   }
 
   async getPlatformId(kind: IntentKind, clientId: string): Promise<number | undefined> {

@@ -9,21 +9,11 @@ import { startSandbox } from '../../src/sandbox/start-sandbox.js';
 import { runCli } from '../helpers/run-cli.js';
 import { stubCliEnv } from './cli-in-process.js';
 import { jobYaml } from './sync-harness.js';
+import { PASSWORD_USERS_MAPPING } from '../helpers/users-csv.js';
 
 const USERS = 50;
 const PASSWORD = 'user[svc_auth_attributes][password]';
-const MAPPING = [
-  'version: 1',
-  'intents:',
-  '  - kind: user',
-  '    params:',
-  '      client_id: client_id',
-  '      email: email',
-  '      first_name: first_name',
-  '      last_name: last_name',
-  '      password: password',
-  '',
-].join('\n');
+const MAPPING = PASSWORD_USERS_MAPPING;
 
 function csv(passwordOf: (i: number) => string): string {
   const lines = ['client_id,email,first_name,last_name,password'];

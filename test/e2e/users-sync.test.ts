@@ -5,6 +5,7 @@ import { planJob } from '../../src/sync/runs/run-job.js';
 import { loadJobFile } from '../../src/sync/job-file.js';
 import type { SyncHarness } from './sync-harness.js';
 import { harnessPerFile, jobYaml, people, usersCsv } from './sync-harness.js';
+import { PASSWORD_USERS_MAPPING } from '../helpers/users-csv.js';
 
 // One sandbox and one embedded ledger for the file (opening PGlite is the slow part);
 // each test uses its own client_id prefix so that the ledger's history never overlaps.
@@ -51,18 +52,7 @@ describe('users sync against the sandbox', () => {
     });
     h.write({
       'pw.yaml': jobYaml('pw', '  - { mapping: ./pw-users.yaml, source: { csv: ./pw.csv } }\n'),
-      'pw-users.yaml': [
-        'version: 1',
-        'intents:',
-        '  - kind: user',
-        '    params:',
-        '      client_id: client_id',
-        '      email: email',
-        '      first_name: first_name',
-        '      last_name: last_name',
-        '      password: password',
-        '',
-      ].join('\n'),
+      'pw-users.yaml': PASSWORD_USERS_MAPPING,
       'pw.csv': 'client_id,email,first_name,last_name,password\nwo,wo@elsewhere.org,Wo,Wide,s3cret-pass\n',
     });
     const seen: Array<{ method: string; path: string; body: Record<string, string> }> = [];

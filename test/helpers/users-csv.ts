@@ -22,3 +22,17 @@ export function people(
 export function jobYaml(name: string, steps: string, extra = ''): string {
   return `name: ${name}\nrate: { per_second: 1000, concurrency: 8 }\n${extra}steps:\n${steps}`;
 }
+
+/** A users mapping that also sends a password: the secret the ledger must never store. */
+export const PASSWORD_USERS_MAPPING = [
+  'version: 1',
+  'intents:',
+  '  - kind: user',
+  '    params:',
+  '      client_id: client_id',
+  '      email: email',
+  '      first_name: first_name',
+  '      last_name: last_name',
+  '      password: password',
+  '',
+].join('\n');

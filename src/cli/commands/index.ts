@@ -13,6 +13,7 @@ import { registerValidateCommand } from './validate.js';
 import { registerWorkerCommand } from './worker.js';
 import { registerScheduleCommand } from './schedule.js';
 import { registerStatusCommand } from './status.js';
+import { registerDashboardCommand } from './dashboard.js';
 
 /** Each command lives in its own file and adds itself to the program here. */
 export const commandRegistrars: Array<(program: Command) => void> = [
@@ -30,4 +31,5 @@ export const commandRegistrars: Array<(program: Command) => void> = [
   registerWorkerCommand,
   registerScheduleCommand,
   registerStatusCommand,
+  registerDashboardCommand,
 ];

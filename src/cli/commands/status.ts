@@ -1,9 +1,6 @@
 import type { Command } from 'commander';
-import { platformConfigFromEnv } from '../../config/env-config.js';
-import { IntentQueue } from '../../distributed/intent-queue.js';
-import { connectRedis, platformBucket } from '../../distributed/open-distributed.js';
-import { queueStatus, type QueueStatus } from '../../distributed/queue-status.js';
-import { Schedules } from '../../distributed/schedules.js';
+import type { QueueStatus } from '../../distributed/queue-status.js';
+import { openQueueStatusReader } from '../../distributed/queue-status-reader.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import { formatNext, requireDistributed } from './schedule.js';
 
@@ -16,24 +13,17 @@ export function registerStatusCommand(program: Command): void {
     .option('--json', 'print it as JSON')
     .action(async (options: { json?: boolean }) => {
       const config = requireDistributed();
-      const platform = platformConfigFromEnv();
-      const redis = await connectRedis(config, 'client');
-      const queue = new IntentQueue(redis, config.prefix);
-      const schedules = new Schedules(redis, config.prefix);
       const ledger = await openLedger();
       try {
-        const status = await queueStatus({
-          config,
-          redis,
-          queue,
-          schedules,
-          ledger,
-          bucket: platformBucket(config.prefix, platform),
-        });
-        process.stdout.write(options.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status));
+        const reader = await openQueueStatusReader(config, ledger);
+        try {
+          const status = await reader.read();
+          process.stdout.write(options.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status));
+        } finally {
+          await reader.close();
+        }
       } finally {
-        await Promise.all([queue.close(), schedules.close(), ledger.close()]);
-        redis.disconnect();
+        await ledger.close();
       }
     });
 }

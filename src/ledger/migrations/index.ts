@@ -4,6 +4,7 @@ import { migration0003 } from './0003-send-started-marks.js';
 import { migration0004 } from './0004-run-order-job-locks-keyed-hashes.js';
 import { migration0005 } from './0005-link-key-parts-and-retired.js';
 import { migration0006 } from './0006-result-worker.js';
+import { migration0007 } from './0007-result-pages-by-run.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0004,
   migration0005,
   migration0006,
+  migration0007,
 ];

@@ -149,7 +149,7 @@ async function readSourceAgain(deps: RestoreDeps, run: RunRecord): Promise<Sourc
 }
 
 /** Retries chain back to the run made from a job file (bounded: a chain never loops). */
-async function jobFileOf(ledger: RestoreDeps['ledger'], run: RunRecord): Promise<string | undefined> {
+export async function jobFileOf(ledger: RestoreDeps['ledger'], run: RunRecord): Promise<string | undefined> {
   let current: RunRecord | undefined = run;
   for (let hops = 0; current !== undefined && hops < 100; hops += 1) {
     if (typeof current.options.file === 'string') return current.options.file;

@@ -1,0 +1,165 @@
+/**
+ * The few lines of browser script the dashboard has (no build step: served as written).
+ * Live runs follow `/runs/ID/events` (server-sent events); the run's chart draws
+ * `/runs/ID/timeline` with uPlot; buttons with `data-confirm` ask first. Text from the
+ * server goes into the page with `textContent`, never as HTML, except the results section,
+ * which the server renders escaped.
+ */
+export const DASHBOARD_SCRIPT = String.raw`'use strict';
+(function () {
+  document.addEventListener('click', function (event) {
+    var button = event.target.closest('[data-confirm]');
+    if (button && !window.confirm(button.getAttribute('data-confirm'))) event.preventDefault();
+  });
+
+  function setCounts(scope, counts) {
+    scope.querySelectorAll('[data-count]').forEach(function (cell) {
+      var n = counts[cell.getAttribute('data-count')] || 0;
+      cell.textContent = String(n);
+      cell.classList.toggle('bad', n > 0 && cell.getAttribute('data-count') === 'failed');
+    });
+  }
+  function setStatus(scope, status) {
+    scope.querySelectorAll('[data-status]').forEach(function (badge) {
+      if (badge.tagName === 'SPAN') { badge.textContent = status; badge.className = 'badge s-' + status; }
+    });
+  }
+
+  function follow(runId, onUpdate, onEnd) {
+    var source = new EventSource('/runs/' + encodeURIComponent(runId) + '/events');
+    source.addEventListener('progress', function (event) { onUpdate(JSON.parse(event.data)); });
+    source.addEventListener('end', function (event) { source.close(); onUpdate(JSON.parse(event.data)); onEnd(); });
+    source.onerror = function () { if (source.readyState === EventSource.CLOSED) onEnd(); };
+  }
+
+  // A text search reads a run a window at a time: a page without a match goes on by itself.
+  (function searchOn() {
+    var more = document.querySelector('[data-search-on]');
+    if (!more) return;
+    fetch(more.getAttribute('data-search-on'), { headers: { 'X-Fragment': 'results' } })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (text) {
+        var section = document.getElementById('results');
+        if (text === null || !section) return;
+        section.outerHTML = text;
+        searchOn();
+      });
+  })();
+
+  // The runs list: each run in progress follows its events.
+  document.querySelectorAll('table.runs tr[data-run]').forEach(function (row) {
+    if (!row.querySelector('.s-running')) return;
+    follow(row.getAttribute('data-run'), function (data) {
+      setCounts(row, data.totals);
+      setStatus(row, data.status);
+    }, function () {});
+  });
+
+  // A run's page.
+  var run = document.getElementById('run');
+  if (run) {
+    var runId = run.getAttribute('data-run');
+    var lastReload = 0;
+    var lastChart = Date.now();
+    var reloadResults = function () {
+      var section = document.getElementById('results');
+      if (!section) return;
+      lastReload = Date.now();
+      fetch(section.getAttribute('data-results'), { headers: { 'X-Fragment': 'results' } })
+        .then(function (response) { return response.ok ? response.text() : null; })
+        .then(function (text) { if (text !== null) section.outerHTML = text; });
+    };
+    var renderPhases = function (data) {
+      var box = run.querySelector('[data-phases]');
+      if (!box || !data.phases) return;
+      box.replaceChildren();
+      data.phases.forEach(function (phase) {
+        var line = document.createElement('div');
+        line.className = 'phase';
+        var name = document.createElement('span');
+        name.textContent = phase.phase;
+        var bar = document.createElement('progress');
+        bar.max = Math.max(phase.total, 1);
+        bar.value = phase.done;
+        var done = document.createElement('span');
+        done.textContent = phase.done + ' of ' + phase.total + (phase.failed ? ' (' + phase.failed + ' failed)' : '');
+        line.append(name, bar, done);
+        box.append(line);
+      });
+    };
+    if (run.getAttribute('data-status') === 'running') {
+      var live = document.getElementById('live');
+      follow(runId, function (data) {
+        live.hidden = data.status !== 'running';
+        setStatus(run, data.status);
+        var total = run.querySelector('tr[data-kind=all]');
+        Object.keys(data.counts).forEach(function (kind) {
+          // A kind whose first result landed after the page was made gets its row.
+          if (!total || run.querySelector('tr[data-kind="' + CSS.escape(kind) + '"]')) return;
+          var row = total.cloneNode(true);
+          row.className = '';
+          row.setAttribute('data-kind', kind);
+          row.firstElementChild.textContent = kind;
+          total.before(row);
+        });
+        run.querySelectorAll('tr[data-kind]').forEach(function (row) {
+          var kind = row.getAttribute('data-kind');
+          setCounts(row, kind === 'all' ? data.totals : (data.counts[kind] || {}));
+        });
+        if (data.phases) renderPhases(data);
+        else {
+          var bar = run.querySelector('[data-phases] progress');
+          if (bar && data.planned) { bar.max = data.planned; bar.value = data.done; }
+          var done = run.querySelector('[data-done]');
+          if (done) done.textContent = data.done + (data.planned ? ' of ' + data.planned : '');
+        }
+        var duration = run.querySelector('[data-duration]');
+        if (duration) duration.textContent = formatDuration(data.durationMs);
+        if (Date.now() - lastChart > 5000) { lastChart = Date.now(); drawChart(); }
+        var rate = run.querySelector('[data-rate]');
+        if (rate) rate.textContent = data.rate === null ? '' : data.rate.toFixed(1) + ' intents/s';
+        if (Date.now() - lastReload > 1000) reloadResults();
+      }, function () {
+        // Ended: what only a running run offers goes (a finished run's page has no resume).
+        if (run.querySelector('[data-status]').textContent === 'completed') {
+          run.querySelectorAll('[data-while-running]').forEach(function (el) { el.remove(); });
+        }
+        reloadResults();
+        drawChart();
+      });
+    }
+  }
+
+  function formatDuration(ms) {
+    if (ms < 1000) return Math.round(ms) + ' ms';
+    var s = Math.round(ms / 1000);
+    if (s < 60) return s + ' s';
+    var m = Math.floor(s / 60);
+    if (m < 60) return m + ' min ' + String(s % 60).padStart(2, '0') + ' s';
+    return Math.floor(m / 60) + ' h ' + String(m % 60).padStart(2, '0') + ' min';
+  }
+
+  function drawChart() {
+    var box = document.getElementById('chart');
+    if (!box || typeof uPlot === 'undefined') return;
+    fetch(box.getAttribute('data-timeline'), { headers: { Accept: 'application/json' } })
+      .then(function (response) { return response.json(); })
+      .then(function (timeline) {
+        box.replaceChildren();
+        if (timeline.points.length === 0) { box.textContent = 'No results yet.'; return; }
+        var per = timeline.bucketSeconds;
+        var xs = timeline.points.map(function (p) { return Date.parse(p.at) / 1000; });
+        var requests = timeline.points.map(function (p) { return p.attempts / per; });
+        var failed = timeline.points.map(function (p) { return p.failed / per; });
+        var width = Math.max(280, box.clientWidth || 600);
+        new uPlot({
+          width: width, height: 220,
+          series: [{}, { label: 'requests/s', stroke: '#2f6fdf', width: 2 },
+                   { label: 'failed/s', stroke: '#c0392b', width: 2 }],
+          axes: [{}, { label: 'per second' }],
+        }, [xs, requests, failed], box);
+      });
+  }
+  drawChart();
+})();
+`;

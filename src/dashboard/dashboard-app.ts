@@ -1,0 +1,251 @@
+import { Hono, type Context } from 'hono';
+import { stream } from 'hono/streaming';
+import type { ErrorCode } from '../errors/codes.js';
+import { isEvsyncError } from '../errors/evsync-error.js';
+import type { Ledger } from '../ledger/ledger.js';
+import type { Logger } from '../log/logger.js';
+import { writeReport } from '../sync/report/write-report.js';
+import { DashboardAuth, type DashboardEnv, formField, safeNext } from './dashboard-auth.js';
+import { registerActionRoutes } from './action-routes.js';
+import {
+  FinishedRunFacts,
+  loadResults,
+  loadRow,
+  loadRun,
+  loadRuns,
+  parseResultsQuery,
+  requireRun,
+  type ResultsQuery,
+} from './dashboard-data.js';
+import { dashboardAssets } from './dashboard-assets.js';
+import type { LiveRuns } from './live-progress.js';
+import { wantsJson } from './negotiate.js';
+import type { QueuePanel } from './queue-panel.js';
+import type { RunActions } from './run-actions.js';
+import { runEvents } from './run-events.js';
+import { loginView, problemView } from './views/action-views.js';
+import { page } from './views/page-layout.js';
+import { queueView } from './views/queue-view.js';
+import { resultsPageView, resultsSection } from './views/results-view.js';
+import { rowView } from './views/row-view.js';
+import { runView } from './views/run-view.js';
+import { runsView } from './views/runs-view.js';
+
+export interface DashboardAppOptions {
+  ledger: Ledger;
+  /** The login token (EVSYNC_DASHBOARD_TOKEN, or one made at start). */
+  token: string;
+  logger: Logger;
+  actions: RunActions;
+  live: LiveRuns;
+  /** Distributed mode's queue view and Bull Board; absent in inline mode. */
+  queue?: QueuePanel | undefined;
+  /** Between two live events. @defaultValue 1000 */
+  eventsIntervalMs?: number;
+}
+
+type Env = DashboardEnv;
+
+/** HTTP statuses of the codes an action or a page can end with; anything else is a 500. */
+const STATUS_OF: Partial<Record<ErrorCode, 400 | 404 | 409>> = {
+  EVSYNC_LEDGER_UNKNOWN_RUN: 404,
+  EVSYNC_RUN_BUSY: 409,
+  EVSYNC_JOB_BUSY: 409,
+  EVSYNC_LEDGER_BUSY: 409,
+  EVSYNC_NOTHING_TO_RETRY: 409,
+  EVSYNC_RUN_NO_JOB_FILE: 409,
+  // The job file a rerun reads is gone or broken since the run.
+  EVSYNC_FILE: 409,
+  EVSYNC_INVALID_FILE: 409,
+  EVSYNC_CONFIG: 400,
+  EVSYNC_USAGE: 400,
+};
+
+/**
+ * The dashboard (docs/dashboard.md): server-rendered pages over the ledger, the same
+ * answers as JSON to `Accept: application/json`, and the run actions of the CLI. Its
+ * `fetch` is all a test needs; `serveDashboard` puts it on a port.
+ */
+export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
+  const { ledger, actions, live, queue } = options;
+  const auth = new DashboardAuth(options.token);
+  const app = new Hono<Env>();
+  const distributed = queue !== undefined;
+  const finished = new FinishedRunFacts();
+  const show = (
+    c: Context<Env>,
+    title: string,
+    body: Parameters<typeof page>[1],
+    status?: 200 | 400 | 404 | 409 | 500,
+  ) =>
+    c.html(
+      page({ title, session: c.get('session'), distributed, scripts: SCRIPTS, styles: STYLES }, body),
+      status ?? 200,
+    );
+
+  app.use('*', async (c, next) => {
+    await next();
+    // Our pages only: Bull Board serves its own scripts and styles.
+    if (c.req.path.startsWith('/queues')) return;
+    c.header(
+      'Content-Security-Policy',
+      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'",
+    );
+    c.header('X-Content-Type-Options', 'nosniff');
+    // A login URL carries the token: never send it on as a referrer.
+    c.header('Referrer-Policy', 'no-referrer');
+    // The ledger's data stays out of shared caches and the browser's disk cache.
+    if (!c.req.path.startsWith('/assets/')) c.header('Cache-Control', 'no-store');
+  });
+
+  app.onError((error, c) => {
+    const code = isEvsyncError(error) ? error.code : undefined;
+    const status = (code && STATUS_OF[code]) ?? 500;
+    if (status === 500) options.logger.error({ err: error, path: c.req.path }, 'dashboard request failed');
+    const message = code ? error.message : 'The dashboard failed to answer: see its log.';
+    if (wantsJson(c) || c.req.method !== 'GET') {
+      if (!wantsJson(c) && c.req.method === 'POST' && c.req.header('accept')?.includes('text/html')) {
+        return show(c, 'Not done', problemView('Not done', message, code), status);
+      }
+      return c.json({ error: { code: code ?? null, message } }, status);
+    }
+    return show(c, 'Problem', problemView('Problem', message, code), status);
+  });
+
+  app.get('/login', async (c) => {
+    const next = safeNext(c.req.query('next'));
+    // The URL printed at start logs the browser in at once, as notebook servers do.
+    if (auth.tokenMatches(c.req.query('token'))) {
+      auth.login(c);
+      return c.redirect(next, 303);
+    }
+    return c.html(page({ title: 'Log in' }, loginView(next, false)));
+  });
+  app.post('/login', async (c) => {
+    const next = safeNext(await formField(c, 'next'));
+    if (!auth.tokenMatches(await formField(c, 'token'))) {
+      // Slows down guessing a token set by hand (a generated one is 192 random bits).
+      await new Promise((resolve) => setTimeout(resolve, FAILED_LOGIN_DELAY_MS));
+      return c.html(page({ title: 'Log in' }, loginView(next, true)), 401);
+    }
+    auth.login(c);
+    return c.redirect(next, 303);
+  });
+
+  app.use('*', auth.middleware());
+
+  app.post('/logout', (c) => {
+    auth.logout(c);
+    return c.redirect('/login', 303);
+  });
+  app.get('/', (c) => c.redirect('/runs', 303));
+  app.route('/assets', dashboardAssets());
+
+  app.get('/runs', async (c) => {
+    const limit = Math.min(Math.max(Number(c.req.query('limit') ?? 50) || 50, 1), 500);
+    const runs = await loadRuns(ledger, limit);
+    if (wantsJson(c)) return c.json({ runs });
+    return show(c, 'Runs', runsView(runs));
+  });
+
+  app.get('/runs/:id', async (c) => {
+    const runId = c.req.param('id');
+    const data = await loadRun(ledger, runId, finished);
+    if (wantsJson(c)) return c.json(data);
+    const filter = resultsQuery(c);
+    const results = await loadResults(ledger, runId, parseResultsQuery(filter));
+    return show(c, `Run ${runId}`, runView(data, filter, results));
+  });
+
+  app.get('/runs/:id/results', async (c) => {
+    const runId = c.req.param('id');
+    const format = c.req.query('format');
+    if (format === 'csv' || format === 'json') return download(c, runId, format);
+    const filter = resultsQuery(c);
+    const parsed = parseResultsQuery(filter);
+    await requireRun(ledger, runId);
+    const results = await loadResults(ledger, runId, parsed);
+    if (wantsJson(c)) return c.json({ runId, ...results });
+    const section = resultsSection(runId, filter, results);
+    if (c.req.header('x-fragment') === 'results') return c.html(section);
+    return show(c, `Results of ${runId}`, resultsPageView(runId, section));
+  });
+
+  app.get('/runs/:id/timeline', async (c) => {
+    const run = await requireRun(ledger, c.req.param('id'));
+    return c.json(await ledger.insights().timeline(run.id));
+  });
+
+  app.get('/runs/:id/results/:kind/:key{.+}', async (c) => {
+    const { id, kind, key } = c.req.param();
+    await requireRun(ledger, id);
+    const row = await loadRow(ledger, id, kind, key);
+    if (!row) {
+      const message = `Run ${id} has no result for ${kind} "${key}".`;
+      if (wantsJson(c)) return c.json({ error: { code: null, message } }, 404);
+      return show(c, 'Not found', problemView('Not found', message), 404);
+    }
+    if (wantsJson(c)) return c.json(row);
+    return show(c, `${kind} ${key}`, rowView(row, c.get('session')));
+  });
+
+  app.get('/runs/:id/events', async (c) => {
+    // Asked before the stream starts: once it has, an error can no longer be a 404.
+    await requireRun(ledger, c.req.param('id'));
+    return runEvents(c, c.req.param('id'), {
+      ledger,
+      live,
+      ...(options.eventsIntervalMs ? { intervalMs: options.eventsIntervalMs } : {}),
+      logger: options.logger,
+      phaseOf: queue?.phaseOf,
+    });
+  });
+
+  registerActionRoutes(app, { ledger, actions, show });
+
+  if (queue) {
+    app.get('/queue', async (c) => {
+      const status = await queue.status();
+      if (wantsJson(c)) return c.json(status);
+      return show(c, 'Queue', queueView(status));
+    });
+    app.route('/queues', queue.bullBoard);
+  }
+
+  async function download(c: Context<Env>, runId: string, format: 'csv' | 'json'): Promise<Response> {
+    const parsed = parseResultsQuery(resultsQuery(c));
+    await requireRun(ledger, runId);
+    c.header(
+      'Content-Type',
+      format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
+    );
+    c.header(
+      'Content-Disposition',
+      `attachment; filename="evsync-${runId.replace(/[^\w-]/g, '')}.${format}"`,
+    );
+    return stream(c, async (out) => {
+      await writeReport(
+        ledger,
+        runId,
+        {
+          format,
+          ...(parsed.actions ? { actions: [...parsed.actions] } : {}),
+          ...(parsed.kinds ? { kinds: [...parsed.kinds] } : {}),
+        },
+        (chunk) => out.write(chunk).then(() => undefined),
+      );
+    });
+  }
+
+  return app;
+}
+
+const FAILED_LOGIN_DELAY_MS = 500;
+
+const SCRIPTS = ['/assets/uplot.min.js', '/assets/dashboard.js'];
+const STYLES = ['/assets/uplot.min.css'];
+
+function resultsQuery(c: Context): ResultsQuery {
+  const q = c.req.query();
+  return { status: q.status, kind: q.kind, code: q.code, q: q.q, after: q.after, limit: q.limit };
+}

@@ -1,0 +1,268 @@
+import { ERROR_CATALOG, isErrorCode } from '../errors/codes.js';
+import { ConfigError } from '../errors/evsync-error.js';
+import { unknownRunError } from '../ledger/ledger-error.js';
+import type { ErrorGroup, KeyHistoryEntry, SearchFilter } from '../ledger/ledger-insights.js';
+import type { Ledger } from '../ledger/ledger.js';
+import { isSecretName, redactParams } from '../log/redaction.js';
+import { INTENT_KINDS } from '../model/intent.js';
+import {
+  RESULT_ACTIONS,
+  type ActionCounts,
+  type IntentResultRecord,
+  type RunResultCounts,
+} from '../model/result-records.js';
+import type { RunRecord } from '../model/run-record.js';
+import { totalsOf } from '../sync/execute/run-summary.js';
+
+/**
+ * What the dashboard's pages and JSON answers show, read from the ledger. The HTML views
+ * render these same objects, so a page and its JSON never disagree.
+ */
+
+export interface RunSummaryData {
+  id: string;
+  jobName: string;
+  mode: string;
+  status: string;
+  /** `manual`, `schedule` or `retry` (`options.trigger`). */
+  trigger: string;
+  startedAt: Date;
+  finishedAt: Date | null;
+  durationMs: number;
+  /** Per action: the stored totals of a finished run, the ledger's count of one in progress. */
+  counts: ActionCounts;
+  /** The run this one retries. */
+  retryOf: string | null;
+  /** Intents planned, when the run recorded it. */
+  planned: number | null;
+  /** The run's options, secrets left out (there should be none: `NewRun.options`). */
+  options: Record<string, unknown>;
+}
+
+export interface ErrorGroupData extends ErrorGroup {
+  /** What the code means, from the error catalog (docs/errors.md). */
+  meaning: string | null;
+  action_hint: string | null;
+}
+
+export interface RunData {
+  run: RunSummaryData;
+  countsByKind: RunResultCounts;
+  errors: ErrorGroupData[];
+  /** Runs that retry this one, newest first (among the latest 200 runs). */
+  retries: string[];
+}
+
+export interface ResultsPage {
+  results: IntentResultRecord[];
+  /** `after` for the next page, or null on the last one. */
+  next: number | null;
+}
+
+export interface RowData {
+  result: IntentResultRecord;
+  platformId: number | null;
+  history: KeyHistoryEntry[];
+}
+
+export function runSummary(run: RunRecord, liveCounts?: RunResultCounts): RunSummaryData {
+  const end = run.finishedAt ?? new Date();
+  const retryOf = typeof run.options.retryOf === 'string' ? run.options.retryOf : null;
+  const trigger = typeof run.options.trigger === 'string' ? run.options.trigger : 'manual';
+  return {
+    id: run.id,
+    jobName: run.jobName,
+    mode: run.mode,
+    status: run.status,
+    trigger,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    durationMs: Math.max(0, end.getTime() - run.startedAt.getTime()),
+    counts: liveCounts ? totalsOf(liveCounts) : run.counts,
+    retryOf,
+    planned: typeof run.options.planned === 'number' ? run.options.planned : null,
+    options: Object.fromEntries(Object.entries(run.options).filter(([name]) => !isSecretName(name))),
+  };
+}
+
+/** The newest runs; a run still going counts its results as they land. */
+export async function loadRuns(ledger: Ledger, limit: number): Promise<RunSummaryData[]> {
+  const runs = await ledger.listRuns(limit);
+  return Promise.all(
+    runs.map(async (run) =>
+      runSummary(run, run.status === 'running' ? await ledger.resultCounts(run.id) : undefined),
+    ),
+  );
+}
+
+export async function requireRun(ledger: Ledger, runId: string): Promise<RunRecord> {
+  const run = await ledger.getRun(runId);
+  if (!run) throw unknownRunError(runId);
+  return run;
+}
+
+/**
+ * What a finished run's page reads from all its results (counts per kind, errors grouped),
+ * kept per run and end time: those results no longer change, unless a resume sets the run
+ * going again, and then it ends at another time. An operator reloads that page often.
+ */
+export class FinishedRunFacts {
+  private readonly facts = new Map<string, Promise<Pick<RunData, 'countsByKind' | 'errors'>>>();
+
+  constructor(private readonly size = 50) {}
+
+  get(
+    run: RunRecord,
+    read: () => Promise<Pick<RunData, 'countsByKind' | 'errors'>>,
+  ): Promise<Pick<RunData, 'countsByKind' | 'errors'>> {
+    if (run.finishedAt === null || run.status === 'running') return read();
+    const key = `${run.id}\u0000${run.finishedAt.getTime()}`;
+    let found = this.facts.get(key);
+    if (found === undefined) {
+      found = read();
+      found.catch(() => this.facts.delete(key));
+      this.facts.set(key, found);
+      if (this.facts.size > this.size) this.facts.delete(this.facts.keys().next().value!);
+    }
+    return found;
+  }
+}
+
+export async function loadRun(ledger: Ledger, runId: string, cache?: FinishedRunFacts): Promise<RunData> {
+  const run = await requireRun(ledger, runId);
+  const read = async (): Promise<Pick<RunData, 'countsByKind' | 'errors'>> => {
+    const [countsByKind, groups] = await Promise.all([
+      ledger.resultCounts(runId),
+      ledger.insights().errorGroups(runId),
+    ]);
+    const errors = groups.map((group) => {
+      const info = isErrorCode(group.code) ? ERROR_CATALOG[group.code] : undefined;
+      return { ...group, meaning: info?.meaning ?? null, action_hint: info?.action ?? null };
+    });
+    return { countsByKind, errors };
+  };
+  const [{ countsByKind, errors }, recent] = await Promise.all([
+    cache ? cache.get(run, read) : read(),
+    ledger.listRuns(200),
+  ]);
+  return {
+    run: runSummary(run, run.status === 'running' ? countsByKind : undefined),
+    countsByKind,
+    errors,
+    retries: recent.filter((other) => other.options.retryOf === runId).map((other) => other.id),
+  };
+}
+
+/** The query of a results page: `status`, `kind`, `code` (each a comma list), `q`, `after`, `limit`. */
+export interface ResultsQuery {
+  status?: string | undefined;
+  kind?: string | undefined;
+  code?: string | undefined;
+  q?: string | undefined;
+  after?: string | undefined;
+  limit?: string | undefined;
+}
+
+export const PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 500;
+
+/** The ledger filter of a results query; a status or kind that does not exist is a usage error. */
+export function parseResultsQuery(query: ResultsQuery): SearchFilter {
+  const filter: SearchFilter = {};
+  const actions = listOf(query.status);
+  if (actions.length > 0) filter.actions = oneOfEach(actions, RESULT_ACTIONS, 'status');
+  const kinds = listOf(query.kind);
+  if (kinds.length > 0) filter.kinds = oneOfEach(kinds, INTENT_KINDS, 'kind');
+  const codes = listOf(query.code);
+  if (codes.length > 0) filter.errorCodes = codes;
+  const text = query.q?.trim();
+  if (text) filter.text = text;
+  if (query.after !== undefined && query.after !== '') {
+    const after = Number(query.after);
+    if (!Number.isSafeInteger(after) || after < 0)
+      throw new ConfigError(`after=${query.after}: give the \`next\` of the previous page`);
+    filter.afterSeq = after;
+  }
+  const limit = query.limit === undefined || query.limit === '' ? PAGE_SIZE : Number(query.limit);
+  if (!Number.isSafeInteger(limit) || limit < 1)
+    throw new ConfigError(`limit=${query.limit}: a whole number from 1 to ${MAX_PAGE_SIZE}`);
+  filter.limit = Math.min(limit, MAX_PAGE_SIZE);
+  return filter;
+}
+
+/** How long one request may spend reading windows of a text search before it answers. */
+const SEARCH_BUDGET_MS = 60;
+/** The first window of a request; the next ones are sized by how fast it went. */
+const FIRST_WINDOW = 2500;
+const MAX_WINDOW = 50_000;
+
+/**
+ * One page, keyset-paged on `seq`. A text search reads the run a window at a time, and
+ * goes on reading until the page is full, the run is read to its end, or the time budget
+ * is spent: then `next` says where the next request goes on (with fewer results, or none).
+ * Each next window is as large as the time left allows at the pace of the last one.
+ */
+export async function loadResults(ledger: Ledger, runId: string, filter: SearchFilter): Promise<ResultsPage> {
+  const limit = filter.limit ?? PAGE_SIZE;
+  const started = performance.now();
+  const insights = ledger.insights();
+  let window = FIRST_WINDOW;
+  let page = await insights.searchResults(runId, { window, ...filter, limit });
+  const results = page.results;
+  let last = performance.now() - started;
+  while (filter.text && results.length < limit && page.next !== null) {
+    const left = SEARCH_BUDGET_MS - (performance.now() - started);
+    const fits = Math.floor((window * left) / Math.max(last, 1) / 1.25);
+    if (fits < 500) break;
+    window = Math.min(fits, MAX_WINDOW);
+    const windowStarted = performance.now();
+    page = await insights.searchResults(runId, {
+      window,
+      ...filter,
+      afterSeq: page.next,
+      limit: limit - results.length,
+    });
+    last = performance.now() - windowStarted;
+    results.push(...page.results);
+  }
+  return { results: results.map(shownResult), next: page.next };
+}
+
+export async function loadRow(
+  ledger: Ledger,
+  runId: string,
+  kind: string,
+  key: string,
+): Promise<RowData | undefined> {
+  const [intentKind] = oneOfEach([kind], INTENT_KINDS, 'kind');
+  if (intentKind === undefined) return undefined;
+  const [found] = await ledger.results(runId, { kinds: [intentKind], keys: [key], limit: 1 });
+  if (!found) return undefined;
+  const [platformId, history] = await Promise.all([
+    found.platformId ?? ledger.getPlatformId(intentKind, key),
+    ledger.insights().keyHistory(intentKind, key),
+  ]);
+  return {
+    result: shownResult(found),
+    platformId: platformId ?? null,
+    history: history.map((entry) => ({ ...entry, result: shownResult(entry.result) })),
+  };
+}
+
+/** The ledger stores params redacted already; redacted again here, in case an older row was not. */
+function shownResult(result: IntentResultRecord): IntentResultRecord {
+  return { ...result, params: redactParams(result.params) };
+}
+
+function listOf(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
+
+function oneOfEach<T extends string>(values: string[], allowed: readonly T[], name: string): T[] {
+  const unknown = values.filter((value) => !(allowed as readonly string[]).includes(value));
+  if (unknown.length > 0) throw new ConfigError(`${name}=${unknown.join(',')}: use ${allowed.join(', ')}`);
+  return values as T[];
+}

@@ -1,0 +1,61 @@
+import { html } from 'hono/html';
+import type { Session } from '../dashboard-auth.js';
+import { csrfInput, type Html, runPath } from './page-layout.js';
+
+export interface ConfirmOptions {
+  runId: string;
+  /** `retry`, `resume` or `rerun`: the POST route under the run. */
+  action: string;
+  title: string;
+  /** What will happen, in a sentence or two. */
+  what: string;
+  /** Form fields carried to the POST (a retry's filter). */
+  fields?: Record<string, string | undefined>;
+  session: Session | undefined;
+  /** Why it cannot be done, instead of the button. */
+  refusal?: string | undefined;
+}
+
+/** Every action asks first: this page says what it will do, and its button does it. */
+export function confirmView(options: ConfirmOptions): Html {
+  const base = runPath(options.runId);
+  return html`<p><a href="${base}">← run ${options.runId}</a></p>
+    <h1>${options.title}</h1>
+    <p>${options.what}</p>
+    ${
+      options.refusal
+        ? html`<p class="problem">${options.refusal}</p>`
+        : html`<form method="post" action="${base}/${options.action}" class="confirm">
+            ${csrfInput(options.session)}
+            ${Object.entries(options.fields ?? {}).map(([name, value]) =>
+              value === undefined || value === ''
+                ? ''
+                : html`<input type="hidden" name="${name}" value="${value}" />`,
+            )}
+            <button>${options.title}</button> <a href="${base}">Cancel</a>
+          </form>`
+    }`;
+}
+
+/** A problem a person can act on: what happened and, with a code, what it means. */
+export function problemView(title: string, message: string, code?: string): Html {
+  return html`<h1>${title}</h1>
+    <p class="problem">${message}</p>
+    ${code ? html`<p><code>${code}</code></p>` : ''}
+    <p><a href="/runs">Back to the runs</a></p>`;
+}
+
+export function loginView(next: string, failed: boolean): Html {
+  return html`<h1>Log in</h1>
+    ${failed ? html`<p class="problem">That token is not the dashboard's.</p>` : ''}
+    <form method="post" action="/login" class="login">
+      <input type="hidden" name="next" value="${next}" />
+      <label
+        >Token <input type="password" name="token" autocomplete="current-password" autofocus required
+      /></label>
+      <button>Log in</button>
+    </form>
+    <p class="note">
+      The token is EVSYNC_DASHBOARD_TOKEN, or the one in the login URL <code>evsync dashboard</code> printed.
+    </p>`;
+}

@@ -1,0 +1,73 @@
+import { html } from 'hono/html';
+import type { QueueStatus } from '../../distributed/queue-status.js';
+import { type Html, formatTime, runPath } from './page-layout.js';
+
+export function queueView(status: QueueStatus): Html {
+  const { jobs, rate } = status;
+  return html`<h1>Queue <code>${status.prefix}</code></h1>
+    <dl class="facts">
+      <dt>Redis</dt>
+      <dd>${status.redis}</dd>
+      <dt>Intents</dt>
+      <dd>
+        ${jobs.waiting} waiting, ${jobs.active} active, ${jobs.delayed} delayed (retrying), ${jobs.failed}
+        failed
+      </dd>
+      <dt>Workers</dt>
+      <dd>
+        ${status.workers.length === 0 ? 'none connected' : `${status.workers.length}: ${status.workers.join(', ')}`}
+      </dd>
+      <dt>Rate limit</dt>
+      <dd>
+        ${
+          rate
+            ? `${rate.requestsPerSecond} requests/s (burst ${rate.burst}), ${rate.globalConcurrency ?? 'no limit of'} intents at a time across all workers`
+            : 'none yet (set by the first run)'
+        }
+      </dd>
+    </dl>
+    <h2>Runs in progress</h2>
+    ${
+      status.runs.length === 0
+        ? html`<p>None.</p>`
+        : html`<ul>
+            ${status.runs.map(
+              ({ run, done, planned, phase }) =>
+                html`<li>
+                  <a href="${runPath(run.id)}">${run.id}</a> ${run.jobName}:
+                  ${done}${planned === undefined ? '' : ` of ${planned}`} intents
+                  done${phase ? `; phase ${phase.phase}: ${phase.done} of ${phase.total}` : ''}
+                </li>`,
+            )}
+          </ul>`
+    }
+    <h2>Schedules</h2>
+    ${
+      status.schedules.length === 0
+        ? html`<p>None. Register one with <code>evsync schedule JOB.yaml</code>.</p>`
+        : html`<table>
+            <thead>
+              <tr>
+                <th>Job</th>
+                <th>Cron</th>
+                <th>Time zone</th>
+                <th>Next (UTC)</th>
+                <th>Job file</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${status.schedules.map(
+                (info) =>
+                  html`<tr>
+                    <td>${info.name}</td>
+                    <td><code>${info.cron}</code></td>
+                    <td>${info.timezone}</td>
+                    <td>${info.next ? formatTime(info.next) : 'not planned'}</td>
+                    <td>${info.jobFile}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }
+    <p><a href="/queues">Bull Board</a> shows the queue's jobs (read-only).</p>`;
+}

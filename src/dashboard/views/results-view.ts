@@ -1,0 +1,100 @@
+import { html } from 'hono/html';
+import { INTENT_KINDS } from '../../model/intent.js';
+import { describeOrigin } from '../../model/row-origin.js';
+import { RESULT_ACTIONS } from '../../model/result-records.js';
+import type { ResultsPage, ResultsQuery } from '../dashboard-data.js';
+import { type Html, query, rowPath, runPath } from './page-layout.js';
+
+/**
+ * A run's results: the filter form, one page of the table, and the link to the next page
+ * (keyset: `after` is the last `seq` shown). `#results` is what the live script reloads.
+ */
+export function resultsSection(runId: string, filter: ResultsQuery, page: ResultsPage): Html {
+  const base = runPath(runId);
+  const keep = { status: filter.status, kind: filter.kind, code: filter.code, q: filter.q };
+  return html`<section id="results" data-results="${`${base}/results${query(keep)}`}">
+    <h2>Results</h2>
+    <form method="get" action="${base}/results" class="filters">
+      <label
+        >Action
+        <select name="status">
+          <option value="">any</option>
+          ${RESULT_ACTIONS.map((action) => html`<option ${filter.status === action ? 'selected' : ''}>${action}</option>`)}
+        </select></label
+      >
+      <label
+        >Kind
+        <select name="kind">
+          <option value="">any</option>
+          ${INTENT_KINDS.map((kind) => html`<option ${filter.kind === kind ? 'selected' : ''}>${kind}</option>`)}
+        </select></label
+      >
+      ${filter.code ? html`<input type="hidden" name="code" value="${filter.code}" />` : ''}
+      <label
+        >Search <input type="search" name="q" value="${filter.q ?? ''}" placeholder="client_id, e-mail, name"
+      /></label>
+      <button>Filter</button>
+      ${filter.code ? html`<span>code <code>${filter.code}</code> (<a href="${base}/results${query({ ...keep, code: undefined })}">any code</a>)</span>` : ''}
+      <span class="downloads"
+        >Download
+        <a href="${base}/results${query({ status: filter.status, kind: filter.kind, format: 'csv' })}">CSV</a>
+        ·
+        <a href="${base}/results${query({ status: filter.status, kind: filter.kind, format: 'json' })}"
+          >JSON</a
+        ></span
+      >
+    </form>
+    ${
+      page.results.length === 0
+        ? page.next !== null && filter.q
+          ? html`<p data-search-on="${`${base}/results${query({ ...keep, after: page.next })}`}">
+              No match in the results read so far: searching on…
+            </p>`
+          : html`<p>No results match.</p>`
+        : html`<div class="scroll">
+            <table class="results">
+              <thead>
+                <tr>
+                  <th>Kind</th>
+                  <th>client_id</th>
+                  <th>Action</th>
+                  <th>Origin</th>
+                  <th class="num">HTTP</th>
+                  <th>Code</th>
+                  <th>Message</th>
+                  <th class="num">Attempts</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${page.results.map(
+                  (result) =>
+                    html`<tr class="a-${result.action}" data-key="${result.key}">
+                      <td>${result.kind}</td>
+                      <td><a href="${rowPath(runId, result.kind, result.key)}">${result.key}</a></td>
+                      <td><span class="badge a-${result.action}">${result.action}</span></td>
+                      <td>
+                        ${result.origin ? html`${result.origin.source} ${describeOrigin(result.origin)}` : ''}
+                      </td>
+                      <td class="num">${result.httpStatus ?? ''}</td>
+                      <td><code>${result.errorCode ?? ''}</code></td>
+                      <td class="msg">${result.errorMessage ?? ''}</td>
+                      <td class="num">${result.attempts}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+    }
+    <nav class="pager">
+      ${filter.after ? html`<a href="${base}/results${query(keep)}">First page</a>` : ''}
+      ${page.next !== null ? html`<a rel="next" href="${base}/results${query({ ...keep, after: page.next })}">Next page →</a>` : ''}
+    </nav>
+  </section>`;
+}
+
+/** The results page: a link back to the run over the results section. */
+export function resultsPageView(runId: string, section: Html): Html {
+  return html`<p><a href="${runPath(runId)}">← run ${runId}</a></p>
+    <h1>Results of run ${runId}</h1>
+    ${section}`;
+}

@@ -1,0 +1,113 @@
+import { html } from 'hono/html';
+import { describeOrigin } from '../../model/row-origin.js';
+import type { Session } from '../dashboard-auth.js';
+import type { RowData } from '../dashboard-data.js';
+import { csrfInput, formatDuration, formatTime, type Html, rowPath, runPath } from './page-layout.js';
+
+export function rowView(data: RowData, session: Session | undefined): Html {
+  const { result } = data;
+  const base = runPath(result.runId);
+  return html`<p><a href="${base}">← run ${result.runId}</a></p>
+    <h1>${result.kind} <code>${result.key}</code></h1>
+    <dl class="facts">
+      <dt>Action</dt>
+      <dd><span class="badge a-${result.action}">${result.action}</span></dd>
+      <dt>Origin</dt>
+      <dd>${result.origin ? html`${result.origin.source}, ${describeOrigin(result.origin)}` : '—'}</dd>
+      <dt>Platform id</dt>
+      <dd>${data.platformId ?? '—'}</dd>
+      <dt>Recorded</dt>
+      <dd>${formatTime(result.recordedAt)} UTC</dd>
+      ${
+        result.worker
+          ? html`<dt>Worker</dt>
+              <dd>${result.worker}</dd>`
+          : ''
+      }
+    </dl>
+    <h2>Attempts</h2>
+    <p class="note">The ledger keeps the final attempt's answer and how many attempts were made.</p>
+    <table class="attempts">
+      <thead>
+        <tr>
+          <th class="num">Attempts</th>
+          <th class="num">HTTP status</th>
+          <th>Code</th>
+          <th>Platform's message</th>
+          <th class="num">Time</th>
+        </tr>
+      </thead>
+      <tbody>
+        <tr>
+          <td class="num">${result.attempts}</td>
+          <td class="num">${result.httpStatus ?? '—'}</td>
+          <td><code>${result.errorCode ?? ''}</code></td>
+          <td class="msg">${result.errorMessage ?? ''}</td>
+          <td class="num">${formatDuration(result.durationMs)}</td>
+        </tr>
+      </tbody>
+    </table>
+    ${
+      result.action === 'failed'
+        ? html`<form method="post" action="${base}/retry" class="confirm">
+            ${csrfInput(session)} <input type="hidden" name="kind" value="${result.kind}" /><input
+              type="hidden"
+              name="client_id"
+              value="${result.key}"
+            />
+            <p>Retry sends this row again as a new run (with the rows skipped because it failed).</p>
+            <button data-confirm="Retry ${result.kind} ${result.key} as a new run?">Retry this row</button>
+          </form>`
+        : ''
+    }
+    <h2>Params sent</h2>
+    ${
+      Object.keys(result.params).length === 0
+        ? html`<p>None recorded.</p>`
+        : html`<div class="scroll">
+            <table class="params">
+              <tbody>
+                ${Object.entries(result.params).map(
+                  ([name, value]) =>
+                    html`<tr>
+                      <th>${name}</th>
+                      <td class="msg">${value}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+    }
+    <h2>History of this client_id</h2>
+    <div class="scroll">
+      <table class="history">
+        <thead>
+          <tr>
+            <th>Run</th>
+            <th>Job</th>
+            <th>Started (UTC)</th>
+            <th>Action</th>
+            <th>Code</th>
+            <th>Message</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${data.history.map(
+            (entry) =>
+              html`<tr class="a-${entry.result.action}">
+                <td>
+                  <a href="${rowPath(entry.result.runId, entry.result.kind, entry.result.key)}"
+                    >${entry.result.runId}</a
+                  >
+                </td>
+                <td>${entry.jobName}</td>
+                <td>${formatTime(entry.runStartedAt)}</td>
+                <td><span class="badge a-${entry.result.action}">${entry.result.action}</span></td>
+                <td><code>${entry.result.errorCode ?? ''}</code></td>
+                <td class="msg">${entry.result.errorMessage ?? ''}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>`;
+}

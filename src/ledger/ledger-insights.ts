@@ -1,0 +1,212 @@
+import type { IntentKind } from '../model/intent.js';
+import type { IntentResultRecord, ResultAction, ResultFilter } from '../model/result-records.js';
+import { toNumber, toResultRecord, type ResultRow } from './ledger-rows.js';
+import { RESULT_COLUMNS } from './ledger-sql.js';
+import { resultConditions } from './result-query.js';
+import type { SqlExecutor } from './sql-client.js';
+
+/**
+ * What a person browsing the ledger asks that a run never does (docs/dashboard.md): a
+ * search, errors grouped, results over time, one key's history. Read-only, one SQL
+ * dialect for PGlite and PostgreSQL, and keyset-paged like `Ledger.results`.
+ */
+export interface LedgerInsights {
+  /**
+   * `Ledger.results` with a text search, one keyset page: at most `limit` results after
+   * `afterSeq`, in `seq` order, and where to go on from. A text search reads at most
+   * `window` results of the run per call (matching a text needs every row's params, and no
+   * index holds them), so its page may hold fewer matches, or none, with a `next`.
+   */
+  searchResults(runId: string, filter: SearchFilter): Promise<SearchPage>;
+  /** Failed and skipped results of a run with a code, grouped by code and message, most first. */
+  errorGroups(runId: string, limit?: number): Promise<ErrorGroup[]>;
+  /** Results per time bucket over the run, for a chart; at most about `buckets` of them. */
+  timeline(runId: string, buckets?: number): Promise<Timeline>;
+  /** This key's results in the newest `runs` runs of the ledger, newest first. */
+  keyHistory(kind: IntentKind, key: string, runs?: number): Promise<KeyHistoryEntry[]>;
+}
+
+export interface SearchFilter extends Omit<ResultFilter, 'since'> {
+  /**
+   * Matched, case-insensitively, anywhere in the key (client_id) or the stored params
+   * (an e-mail address, a name). Params are stored redacted, so a secret never matches.
+   */
+  text?: string;
+  /** Results read per call by a text search. @defaultValue 5,000 */
+  window?: number;
+}
+
+export interface SearchPage {
+  results: IntentResultRecord[];
+  /** `afterSeq` of the next page; null when the run has no more matches. */
+  next: number | null;
+}
+
+export interface ErrorGroup {
+  action: ResultAction;
+  code: string;
+  message: string;
+  count: number;
+  /** The first result of the group, to link to. */
+  firstKind: IntentKind;
+  firstKey: string;
+}
+
+export interface Timeline {
+  /** Seconds per bucket. */
+  bucketSeconds: number;
+  points: Array<{ at: Date; results: number; attempts: number; failed: number }>;
+}
+
+export interface KeyHistoryEntry {
+  result: IntentResultRecord;
+  jobName: string;
+  runStartedAt: Date;
+}
+
+const UNSUCCESSFUL: readonly ResultAction[] = ['failed', 'skipped'];
+
+export class SqlLedgerInsights implements LedgerInsights {
+  constructor(private readonly db: () => SqlExecutor) {}
+
+  async searchResults(runId: string, filter: SearchFilter): Promise<SearchPage> {
+    const limit = Math.max(0, Math.floor(filter.limit ?? 50));
+    const params: unknown[] = [runId];
+    const where = ['r.run_id = $1', ...resultConditions(filter, params)];
+    // Spelled out so that the planner can use the partial index of migration 7.
+    if (filter.actions?.length && filter.actions.every((action) => UNSUCCESSFUL.includes(action)))
+      where.push(`r.action IN ('failed', 'skipped')`);
+    // Always a range on `seq`, even from the start: without one PGlite's planner read all of
+    // a big run through the `(run_id, kind, key)` index and sorted it, for one page.
+    where.push(`r.seq > ${param(params, filter.afterSeq ?? 0)}`);
+    if (!filter.text) {
+      // One more than the page, to know whether there is a next one.
+      const sql = `SELECT ${RESULT_COLUMNS} FROM intent_results r WHERE ${where.join(' AND ')} ORDER BY r.seq LIMIT ${param(params, limit + 1)}`;
+      const rows = (await this.db().query<ResultRow>(sql, params)).map(toResultRecord);
+      const results = rows.slice(0, limit);
+      return { results, next: rows.length > limit ? (results[results.length - 1]?.seq ?? null) : null };
+    }
+    const pattern = param(params, `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const window = Math.max(1, Math.floor(filter.window ?? 5000));
+    const sql = searchWindow(where.join(' AND '), pattern, param(params, window), param(params, limit + 1));
+    const rows = await this.db().query<ResultRow & { window_end: Int8 | null; window_rows: Int8 }>(
+      sql,
+      params,
+    );
+    const results = rows.filter((row) => row.seq !== null).map(toResultRecord);
+    const first = rows[0];
+    if (results.length > limit)
+      return { results: results.slice(0, limit), next: results[limit - 1]?.seq ?? null };
+    const full = first !== undefined && toNumber(first.window_rows) === window;
+    return { results, next: full && first.window_end !== null ? toNumber(first.window_end) : null };
+  }
+
+  async errorGroups(runId: string, limit = 100): Promise<ErrorGroup[]> {
+    const rows = await this.db().query<{
+      action: ResultAction;
+      code: string;
+      message: string;
+      n: number | string;
+      first_kind: IntentKind;
+      first_key: string;
+    }>(ERROR_GROUPS, [runId, limit]);
+    return rows.map((row) => ({
+      action: row.action,
+      code: row.code,
+      message: row.message,
+      count: toNumber(row.n),
+      firstKind: row.first_kind,
+      firstKey: row.first_key,
+    }));
+  }
+
+  async timeline(runId: string, buckets = 240): Promise<Timeline> {
+    const span = await this.db().query<{ seconds: number | string | null }>(RESULT_SPAN, [runId]);
+    const seconds = Number(span[0]?.seconds ?? 0);
+    const bucketSeconds = Math.max(1, Math.ceil(seconds / buckets));
+    const rows = await this.db().query<{
+      at: Date;
+      results: number | string;
+      attempts: number | string;
+      failed: number | string;
+    }>(TIMELINE, [runId, bucketSeconds]);
+    const found = new Map(
+      rows.map((row) => [
+        new Date(row.at).getTime(),
+        { results: toNumber(row.results), attempts: toNumber(row.attempts), failed: toNumber(row.failed) },
+      ]),
+    );
+    // Every bucket from one before the first result to one after the last, empty ones as 0:
+    // a chart of a quiet stretch (or of a run of one bucket) reads right.
+    const times = [...found.keys()];
+    const points: Timeline['points'] = [];
+    if (times.length > 0) {
+      const step = bucketSeconds * 1000;
+      const last = Math.max(...times) + step;
+      for (let at = Math.min(...times) - step; at <= last; at += step) {
+        points.push({ at: new Date(at), ...(found.get(at) ?? { results: 0, attempts: 0, failed: 0 }) });
+      }
+    }
+    return { bucketSeconds, points };
+  }
+
+  async keyHistory(kind: IntentKind, key: string, runs = 100): Promise<KeyHistoryEntry[]> {
+    const rows = await this.db().query<ResultRow & { job_name: string; run_started_at: Date }>(KEY_HISTORY, [
+      kind,
+      key,
+      runs,
+    ]);
+    return rows.map((row) => ({
+      result: toResultRecord(row),
+      jobName: row.job_name,
+      runStartedAt: new Date(row.run_started_at),
+    }));
+  }
+}
+
+type Int8 = number | string | bigint;
+
+function param(params: unknown[], value: unknown): string {
+  params.push(value);
+  return `$${params.length}`;
+}
+
+/**
+ * The next `window` results of the filter (`where`) in `seq` order, then, among them, the
+ * first `limit` whose key or params hold the text. Each row of the window costs a read of
+ * its params (about 3 µs on PostgreSQL): the window bounds the time of one call. The stats
+ * row (`window_end`, `window_rows`) comes even without a match, to go on from.
+ */
+function searchWindow(where: string, pattern: string, window: string, limit: string): string {
+  return `WITH w AS MATERIALIZED (
+  SELECT x.seq, (x.key ILIKE ${pattern} OR x.params::text ILIKE ${pattern}) AS hit
+  FROM (SELECT r.seq, r.key, r.params FROM intent_results r WHERE ${where} ORDER BY r.seq LIMIT ${window}) x),
+s AS (SELECT max(seq) AS window_end, count(*) AS window_rows FROM w)
+SELECT s.window_end, s.window_rows, ${RESULT_COLUMNS} FROM s
+LEFT JOIN LATERAL (SELECT r.* FROM w JOIN intent_results r ON r.seq = w.seq WHERE w.hit ORDER BY w.seq LIMIT ${limit}) r ON true
+ORDER BY r.seq`;
+}
+
+/** $1 run id, $2 limit. Answered from the partial index of migration 7. */
+const ERROR_GROUPS = `SELECT r.action, coalesce(r.error_code, '') AS code, coalesce(r.error_message, '') AS message,
+  count(*) AS n, (array_agg(r.kind ORDER BY r.seq))[1] AS first_kind, (array_agg(r.key ORDER BY r.seq))[1] AS first_key
+FROM intent_results r WHERE r.run_id = $1 AND r.action IN ('failed', 'skipped')
+GROUP BY 1, 2, 3 ORDER BY count(*) DESC, 2, 3 LIMIT $2`;
+
+/** $1 run id: seconds the run has taken (so far): read from the run, not from its results. */
+const RESULT_SPAN = `SELECT extract(epoch FROM coalesce(finished_at, now()) - started_at) AS seconds
+FROM runs WHERE id = $1`;
+
+/** $1 run id, $2 seconds per bucket. */
+const TIMELINE = `SELECT to_timestamp(floor(extract(epoch FROM r.recorded_at) / $2::numeric) * $2::numeric) AS at,
+  count(*) AS results, sum(r.attempts) AS attempts, count(*) FILTER (WHERE r.action = 'failed') AS failed
+FROM intent_results r WHERE r.run_id = $1 GROUP BY 1 ORDER BY 1`;
+
+/**
+ * $1 kind, $2 key, $3 how many runs back. Each of those runs is one lookup in the
+ * `(run_id, kind, key)` unique index: no index on `(kind, key)` is kept for this alone.
+ */
+const KEY_HISTORY = `SELECT ${RESULT_COLUMNS}, runs.job_name, runs.started_at AS run_started_at
+FROM (SELECT id, job_name, started_at, seq FROM runs ORDER BY seq DESC LIMIT $3) runs
+JOIN intent_results r ON r.run_id = runs.id AND r.kind = $1 AND r.key = $2
+ORDER BY runs.seq DESC`;

@@ -1,0 +1,136 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveDashboard, type RunningDashboard } from '../../src/dashboard/serve-dashboard.js';
+import { createLogger } from '../../src/log/logger.js';
+import { dashboardFixture, XSS, type DashboardFixture } from '../integration/dashboard/dashboard-fixture.js';
+
+/** Debian's Chromium (`apt-get install -y chromium`, as .ci/run does): never a browser download. */
+const CHROMIUM = '/usr/bin/chromium';
+/** Screenshots, kept with the test output (gitignored) for a person to look at. */
+const SHOTS = join(process.cwd(), 'test-output', 'dashboard');
+const FAILING = 40;
+
+function chromiumAvailable(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  const message = `${CHROMIUM} is missing (apt-get install -y chromium)`;
+  if (process.env.CI === 'true') throw new Error(`${message}; CI requires it (see .ci/run)`);
+  console.warn(`\n*** SKIPPING the dashboard browser test: ${message}. ***\n`);
+  return false;
+}
+
+// The operator's morning, in a real browser: log in, open last night's run, find the rows
+// that failed, retry them once the platform accepts them, and watch them land live.
+describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
+  let f: DashboardFixture;
+  let dashboard: RunningDashboard;
+  let browser: Browser;
+  let page: Page;
+  const alerts: string[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    f = await dashboardFixture(FAILING);
+    dashboard = await serveDashboard({
+      ledger: f.ledger,
+      logger: createLogger({ level: 'silent' }),
+      port: 0,
+      token: 'browser-test-token',
+      eventsIntervalMs: 200,
+    });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // An XSS payload that ran would open a dialog; the retry button's confirm() is accepted.
+    page.on('dialog', (dialog) => {
+      if (dialog.type() === 'alert') alerts.push(dialog.message());
+      void dialog.accept();
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await dashboard?.close();
+    await f?.close();
+  });
+
+  it('logs in and lists the runs', async () => {
+    await page.goto(`${dashboard.url}/runs`);
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await page.fill('input[name=token]', 'browser-test-token');
+    await page.click('form.login button');
+    await page.waitForURL(`${dashboard.url}/runs`);
+    await expect
+      .poll(() => page.locator(`tr[data-run="${f.runId}"] [data-count=failed]`).textContent())
+      .toMatch(String(FAILING + 1));
+    await page.screenshot({ path: join(SHOTS, '1-runs.png'), fullPage: true });
+  });
+
+  it('opens the run with its failed rows, errors grouped, and its chart', async () => {
+    await page.click(`a[href="/runs/${f.runId}"]`);
+    await page.waitForSelector('#errors');
+    expect(await page.locator('#errors tbody tr').first().textContent()).toContain('EVSYNC_PLATFORM_INVALID');
+    await page.waitForSelector('#chart .uplot');
+    await page.screenshot({ path: join(SHOTS, '2-run.png'), fullPage: true });
+  });
+
+  it('filters the failed events, and shows the XSS row as text', async () => {
+    await page.selectOption('select[name=status]', 'failed');
+    await page.selectOption('select[name=kind]', 'event');
+    await page.click('form.filters button');
+    await page.waitForURL(/status=failed&kind=event/);
+    expect(await page.locator('table.results tbody tr').count()).toBe(FAILING);
+    await page.screenshot({ path: join(SHOTS, '3-filtered.png'), fullPage: true });
+
+    await page.click(`a[href$="/results/event/de${FAILING}"]`);
+    await page.waitForSelector('table.params');
+    expect(await page.locator('table.params').textContent()).toContain(XSS);
+    expect(await page.locator('main img').count()).toBe(0);
+    await page.screenshot({ path: join(SHOTS, '4-xss-row.png'), fullPage: true });
+    expect(alerts).toEqual([]);
+  });
+
+  it('retries them with the platform now accepting them, and watches them turn green live', async () => {
+    f.acceptFailed();
+    // Slow answers, so that the run is still going when its page opens.
+    f.sandbox.faults.set({ latency: { minMs: 500, maxMs: 500 } });
+    await page.goto(`${dashboard.url}/runs/${f.runId}`);
+    await page.click('a.button[href$="/retry"]');
+    await page.waitForSelector('form.confirm');
+    expect(await page.locator('main').textContent()).toContain(`the ${FAILING} failed intent(s)`);
+    await page.screenshot({ path: join(SHOTS, '5-retry-confirm.png'), fullPage: true });
+    await page.click('form.confirm button');
+    await page.waitForURL((url) => /^\/runs\/[^/]+$/.test(url.pathname) && !url.pathname.endsWith(f.runId));
+    const newRun = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]!);
+    expect(await page.locator('#run').getAttribute('data-status')).toBe('running');
+    // Rows land while it runs: some green, not all yet, and the progress bars move.
+    await page.waitForSelector('table.results tbody tr.a-created', { timeout: 20_000 });
+    const landed = await page.locator('table.results tbody tr.a-created').count();
+    expect(landed).toBeLessThan(FAILING);
+    expect(await page.locator('#live').isVisible()).toBe(true);
+    await page.screenshot({ path: join(SHOTS, '6-retry-live.png'), fullPage: true });
+    await page.waitForSelector('#run dd .badge.s-completed', { timeout: 30_000 });
+    await expect
+      .poll(() => page.locator('table.results tbody tr.a-created').count(), { timeout: 10_000 })
+      .toBe(FAILING);
+    expect(await page.locator('table.results tbody tr.a-failed').count()).toBe(0);
+    // A completed run offers no resume once it has ended.
+    expect(await page.locator('a.button[href$="/resume"]').count()).toBe(0);
+    expect(await page.locator('tr[data-kind=all] [data-count=created]').textContent()).toMatch(
+      String(FAILING),
+    );
+    await page.screenshot({ path: join(SHOTS, '7-retry-done.png'), fullPage: true });
+    expect((await f.ledger.getRun(newRun))?.options.retryOf).toBe(f.runId);
+    f.sandbox.faults.set({});
+  });
+
+  it('stays usable on a phone', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${dashboard.url}/runs/${f.runId}`);
+    await page.waitForSelector('#chart .uplot');
+    await page.screenshot({ path: join(SHOTS, '8-phone-run.png'), fullPage: false });
+    // Nothing wider than the screen but the tables, which scroll inside their box.
+    const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(alerts).toEqual([]);
+  });
+});

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import type { SearchFilter } from '../../../src/ledger/ledger-insights.js';
+import type { IntentResultInput } from '../../../src/model/result-records.js';
+import type { ConformanceContext } from './ledger-conformance.js';
+
+function result(
+  runId: string,
+  i: number,
+  extra: Partial<IntentResultInput> = {},
+  prefix = 'in',
+): IntentResultInput {
+  return {
+    runId,
+    kind: 'user',
+    key: `${prefix}-${i}`,
+    action: 'created',
+    params: { 'user[first_name]': `Name${i}`, 'user[svc_auth_attributes][email]': `in-${i}@example.org` },
+    ...extra,
+  };
+}
+
+/** `Ledger.insights()`: what the dashboard asks, the same on every adapter. */
+export function describeInsightsConformance(context: ConformanceContext): void {
+  describe('insights', () => {
+    it('searches results by key or params text, case-insensitively, with filters and keyset pages', async () => {
+      const l = context.ledger();
+      const run = await l.createRun({ jobName: 'insights', mode: 'upsert' });
+      await l.recordResults([
+        ...Array.from({ length: 20 }, (_, i) => result(run.id, i)),
+        result(run.id, 20, {
+          action: 'failed',
+          errorCode: 'EVSYNC_PLATFORM_INVALID',
+          errorMessage: 'bad 100%_x',
+        }),
+        result(run.id, 21, {
+          kind: 'event',
+          key: 'ev-%_1',
+          action: 'failed',
+          errorCode: 'EVSYNC_PLATFORM_INVALID',
+          errorMessage: 'bad 100%_x',
+        }),
+        result(run.id, 22, {
+          action: 'skipped',
+          errorCode: 'EVSYNC_PARENT_MISSING',
+          errorMessage: 'parent failed',
+        }),
+      ]);
+      const insights = l.insights();
+      const keys = async (filter: SearchFilter): Promise<string[]> =>
+        (await insights.searchResults(run.id, filter)).results.map((r) => r.key);
+      expect(await keys({ text: 'IN-7@EXAMPLE' })).toEqual(['in-7']);
+      expect(await keys({ text: 'name1' })).toEqual([
+        'in-1',
+        ...Array.from({ length: 10 }, (_, i) => `in-${10 + i}`),
+      ]);
+      // LIKE's own characters are matched as text.
+      expect(await keys({ text: '%_1' })).toEqual(['ev-%_1']);
+      expect(await keys({ actions: ['failed'], kinds: ['user'] })).toEqual(['in-20']);
+      const all = (await l.results(run.id)).map((r) => r.key);
+      expect(await everyPage({ limit: 7 })).toEqual(all);
+      // A text search reads a window of the run per call: pages of fewer matches, or none,
+      // until the run is read to its end, and never a match twice.
+      expect(await everyPage({ limit: 2, text: 'name1', window: 3 })).toEqual(await keys({ text: 'name1' }));
+      const quiet = await insights.searchResults(run.id, {
+        text: 'name1',
+        window: 1,
+        afterSeq: (await l.results(run.id))[2]!.seq,
+      });
+      expect(quiet.results).toEqual([]);
+      expect(quiet.next).not.toBeNull();
+      expect((await insights.searchResults(run.id, { text: 'nobody', window: 100 })).next).toBeNull();
+
+      async function everyPage(filter: SearchFilter): Promise<string[]> {
+        const found: string[] = [];
+        let after: number | null | undefined;
+        for (let calls = 0; after !== null && calls < 100; calls += 1) {
+          const page = await insights.searchResults(run.id, {
+            ...filter,
+            ...(after === undefined ? {} : { afterSeq: after }),
+          });
+          found.push(...page.results.map((r) => r.key));
+          after = page.next;
+        }
+        return found;
+      }
+    });
+
+    it('groups failed and skipped results by code and message, most first, then by code', async () => {
+      const l = context.ledger();
+      const run = await l.createRun({ jobName: 'insights-groups', mode: 'upsert' });
+      await l.recordResults([
+        result(run.id, 1, { action: 'failed', errorCode: 'EVSYNC_PLATFORM_INVALID', errorMessage: 'm1' }),
+        result(run.id, 2, { action: 'failed', errorCode: 'EVSYNC_PLATFORM_INVALID', errorMessage: 'm1' }),
+        result(run.id, 3, { action: 'failed', errorCode: 'EVSYNC_PLATFORM_INVALID', errorMessage: 'm2' }),
+        result(run.id, 4, { action: 'skipped', errorCode: 'EVSYNC_PARENT_MISSING', errorMessage: 'p' }),
+        result(run.id, 5),
+      ]);
+      expect(await l.insights().errorGroups(run.id)).toEqual([
+        {
+          action: 'failed',
+          code: 'EVSYNC_PLATFORM_INVALID',
+          message: 'm1',
+          count: 2,
+          firstKind: 'user',
+          firstKey: 'in-1',
+        },
+        {
+          action: 'skipped',
+          code: 'EVSYNC_PARENT_MISSING',
+          message: 'p',
+          count: 1,
+          firstKind: 'user',
+          firstKey: 'in-4',
+        },
+        {
+          action: 'failed',
+          code: 'EVSYNC_PLATFORM_INVALID',
+          message: 'm2',
+          count: 1,
+          firstKind: 'user',
+          firstKey: 'in-3',
+        },
+      ]);
+    });
+
+    it('counts results per time bucket with empty buckets filled, and tells a key’s history', async () => {
+      const l = context.ledger();
+      const first = await l.createRun({ jobName: 'insights-history', mode: 'upsert' });
+      await l.recordResults([
+        result(first.id, 1, { action: 'failed', attempts: 3 }, 'ih'),
+        result(first.id, 2, {}, 'ih'),
+      ]);
+      const second = await l.createRun({ jobName: 'insights-history', mode: 'upsert' });
+      await l.recordResults([result(second.id, 1, { action: 'updated' }, 'ih')]);
+      const timeline = await l.insights().timeline(first.id);
+      expect(timeline.bucketSeconds).toBe(1);
+      expect(timeline.points.reduce((sum, p) => sum + p.results, 0)).toBe(2);
+      expect(timeline.points.reduce((sum, p) => sum + p.attempts, 0)).toBe(4);
+      expect(timeline.points.reduce((sum, p) => sum + p.failed, 0)).toBe(1);
+      expect(timeline.points[0]!.results).toBe(0);
+      expect((await l.insights().timeline('no-such-run')).points).toEqual([]);
+      const history = await l.insights().keyHistory('user', 'ih-1');
+      expect(history.map((entry) => [entry.result.runId, entry.result.action, entry.jobName])).toEqual([
+        [second.id, 'updated', 'insights-history'],
+        [first.id, 'failed', 'insights-history'],
+      ]);
+    });
+  });
+}
