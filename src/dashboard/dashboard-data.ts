@@ -33,6 +33,8 @@ export interface RunSummaryData {
   counts: ActionCounts;
   /** The run this one retries. */
   retryOf: string | null;
+  /** The run this one runs again from its job file (the dashboard's "run the job again"). */
+  rerunOf: string | null;
   /** Intents planned, when the run recorded it. */
   planned: number | null;
   /** The run's options, secrets left out (there should be none: `NewRun.options`). */
@@ -49,7 +51,7 @@ export interface RunData {
   run: RunSummaryData;
   countsByKind: RunResultCounts;
   errors: ErrorGroupData[];
-  /** Runs that retry this one, newest first (among the latest 200 runs). */
+  /** Runs that retry this one or run its job again, newest first (among the latest 200 runs). */
   retries: string[];
 }
 
@@ -80,6 +82,7 @@ export function runSummary(run: RunRecord, liveCounts?: RunResultCounts): RunSum
     durationMs: Math.max(0, end.getTime() - run.startedAt.getTime()),
     counts: liveCounts ? totalsOf(liveCounts) : run.counts,
     retryOf,
+    rerunOf: typeof run.options.rerunOf === 'string' ? run.options.rerunOf : null,
     planned: typeof run.options.planned === 'number' ? run.options.planned : null,
     options: Object.fromEntries(Object.entries(run.options).filter(([name]) => !isSecretName(name))),
   };
@@ -149,7 +152,9 @@ export async function loadRun(ledger: Ledger, runId: string, cache?: FinishedRun
     run: runSummary(run, run.status === 'running' ? countsByKind : undefined),
     countsByKind,
     errors,
-    retries: recent.filter((other) => other.options.retryOf === runId).map((other) => other.id),
+    retries: recent
+      .filter((other) => other.options.retryOf === runId || other.options.rerunOf === runId)
+      .map((other) => other.id),
   };
 }
 

@@ -72,9 +72,14 @@ export class RunActions {
       );
     }
     const job = loadJobFile(file);
-    return this.start(runId, 'rerunOf', async (engine) => (await runJob(engine.deps, { job })).run, {
-      rate: job.rate,
-    });
+    return this.start(
+      runId,
+      'rerunOf',
+      async (engine) => (await runJob(engine.deps, { job, rerunOf: runId })).run,
+      {
+        rate: job.rate,
+      },
+    );
   }
 
   /** Stops taking new work in every action going on and waits for them to end. */

@@ -22,7 +22,11 @@ export function runView(data: RunData, filter: ResultsQuery, page: ResultsPage):
       <dd>${run.jobName} (${run.mode})</dd>
       <dt>Trigger</dt>
       <dd>
-        ${run.trigger}${run.retryOf ? html` of <a href="${runPath(run.retryOf)}">${run.retryOf}</a>` : ''}
+        ${run.trigger}${run.retryOf ? html` of <a href="${runPath(run.retryOf)}">${run.retryOf}</a>` : ''}${
+          run.rerunOf
+            ? html`, running again the job of <a href="${runPath(run.rerunOf)}">${run.rerunOf}</a>`
+            : ''
+        }
       </dd>
       <dt>Started</dt>
       <dd>${formatTime(run.startedAt)} UTC</dd>

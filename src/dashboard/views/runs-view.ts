@@ -45,7 +45,11 @@ function runRow(run: RunSummaryData): Html {
   return html`<tr data-run="${run.id}">
     <td>
       <a href="${runPath(run.id)}">${run.id}</a
-      >${run.retryOf ? html`<br /><small>retry of <a href="${runPath(run.retryOf)}">${run.retryOf}</a></small>` : ''}
+      >${run.retryOf ? html`<br /><small>retry of <a href="${runPath(run.retryOf)}">${run.retryOf}</a></small>` : ''}${
+        run.rerunOf
+          ? html`<br /><small>again from <a href="${runPath(run.rerunOf)}">${run.rerunOf}</a></small>`
+          : ''
+      }
     </td>
     <td>${run.jobName}</td>
     <td>${run.mode}</td>

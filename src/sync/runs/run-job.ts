@@ -22,6 +22,8 @@ export interface RunJobOptions {
   collected?: CollectedIntents;
   /** What started the run, kept with it. @defaultValue `manual` */
   trigger?: RunTrigger;
+  /** The run this one runs again (the dashboard's "run the job again"), kept with it. */
+  rerunOf?: string;
 }
 
 /** What started a run: a person (or script), or a schedule (docs/distributed.md). */
@@ -88,6 +90,7 @@ async function runLocked(deps: EngineDeps, options: RunJobOptions, lock: JobLock
       delete_threshold: describeThreshold(job.delete_threshold),
       force: options.force ?? false,
       trigger: options.trigger ?? 'manual',
+      ...(options.rerunOf === undefined ? {} : { rerunOf: options.rerunOf }),
       // `planned` is added once the sources are read: a resume before then knows the plan was cut short.
       planStreamed: true,
     },

@@ -114,7 +114,9 @@ describe('dashboard actions', () => {
     const { runId } = (await rerun.json()) as { runId: string };
     await untilFinished(f.ledger, runId);
     const run = await f.ledger.getRun(runId);
-    expect(run).toMatchObject({ jobName: 'dash', options: { trigger: 'manual' } });
+    expect(run).toMatchObject({ jobName: 'dash', options: { trigger: 'manual', rerunOf: f.runId } });
+    const page = await (await f.request(`/runs/${runId}`)).text();
+    expect(page).toContain(`running again the job of <a href="/runs/${f.runId}">`);
     // Everything synced by now: the new run sends nothing new for the events.
     expect((await f.ledger.resultCounts(runId)).event?.failed ?? 0).toBe(0);
   });
