@@ -7,9 +7,9 @@ type IntentRef = Pick<IntentJob, 'runId' | 'kind' | 'key'>;
 
 /**
  * A job's planned intent, if it has no result yet, read from the ledger. Jobs taken while
- * a read is under way share the next one (one query per run, by its keys): a worker with
- * 8 jobs in flight reads them in about two queries instead of eight, which is most of its
- * ledger round trips (docs/distributed.md, figures).
+ * a read is under way share the next one (one query per run, by its keys). Jobs reach a
+ * worker one at a time as its slots free, so at 8 in flight a read serves one or two of
+ * them (docs/distributed.md, figures); more at a higher concurrency.
  */
 export function pendingReads(
   ledger: Pick<Ledger, 'pendingIntents'>,
@@ -17,7 +17,11 @@ export function pendingReads(
   return coalescedCalls(async (jobs: IntentRef[]) => {
     const found = new Map<string, PlannedIntentRecord>();
     const byRun = new Map<string, IntentRef[]>();
-    for (const job of jobs) byRun.set(job.runId, [...(byRun.get(job.runId) ?? []), job]);
+    for (const job of jobs) {
+      const ofRun = byRun.get(job.runId);
+      if (ofRun === undefined) byRun.set(job.runId, [job]);
+      else ofRun.push(job);
+    }
     for (const [runId, ofRun] of byRun) {
       const kinds = [...new Set(ofRun.map((job) => job.kind))];
       const keys = [...new Set(ofRun.map((job) => job.key))];
