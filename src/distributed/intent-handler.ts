@@ -3,7 +3,7 @@ import type { Logger } from '../log/logger.js';
 import { isParentKind, PARENT_KINDS } from '../model/intent.js';
 import type { IntentResultInput } from '../model/result-records.js';
 import type { RunRecord } from '../model/run-record.js';
-import { coalescedWrites } from '../sync/execute/coalesced-writes.js';
+import { coalescedWrites } from '../sync/execute/coalesced-calls.js';
 import { runIntent } from '../sync/execute/execute-plan.js';
 import { intentResult, isSuccess, rowResult } from '../sync/execute/intent-result.js';
 import { createSendMarker } from '../sync/execute/send-marks.js';
@@ -15,6 +15,7 @@ import { restoreIntents, type SourceReadAgain } from '../sync/runs/restore-param
 import { unknownRunError } from '../ledger/ledger-error.js';
 import { CODE } from '../errors/codes.js';
 import { messageOf } from '../errors/evsync-error.js';
+import { pendingReads } from './pending-reads.js';
 import { IntentRateLimited, WORKER_NAME, type IntentJob, type IntentJobResult } from './intent-job.js';
 
 export interface IntentHandlerDeps {
@@ -48,14 +49,15 @@ export class IntentHandler {
   private readonly contexts = new Map<string, Promise<PhaseContext>>();
   private readonly sourcesRead = new Map<string, Promise<SourceReadAgain>>();
   private readonly record: (result: IntentResultInput) => Promise<void>;
+  private readonly pending: ReturnType<typeof pendingReads>;
 
   constructor(private readonly deps: IntentHandlerDeps) {
     this.record = coalescedWrites((results: IntentResultInput[]) => deps.ledger.recordResults(results));
+    this.pending = pendingReads(deps.ledger);
   }
 
   async handle(job: IntentJob): Promise<IntentJobResult> {
-    const { ledger } = this.deps;
-    const [record] = await ledger.pendingIntents(job.runId, { kinds: [job.kind], keys: [job.key], limit: 1 });
+    const record = await this.pending(job);
     if (record === undefined) return { action: 'already recorded', worker: WORKER_NAME };
     const context = await this.contextOf(job);
     const started = performance.now();
@@ -97,8 +99,7 @@ export class IntentHandler {
    * gets a failed result, so that the run ends and `evsync retry` can send it again.
    */
   async gaveUp(job: IntentJob, error: unknown, tries: number): Promise<void> {
-    const { ledger } = this.deps;
-    const [record] = await ledger.pendingIntents(job.runId, { kinds: [job.kind], keys: [job.key], limit: 1 });
+    const record = await this.pending(job);
     if (record === undefined) return;
     await this.record({
       runId: job.runId,

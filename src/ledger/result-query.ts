@@ -20,19 +20,53 @@ export function selectResults(runId: string, filter: ResultFilter = {}): BuiltQu
 
 /** Planned intents of a run with no final result: what `resume` must still do. */
 export function selectPending(runId: string, filter: PendingFilter = {}): BuiltQuery {
+  if (filter.keys && filter.kinds)
+    return selectPendingByKey(runId, { ...filter, keys: filter.keys, kinds: filter.kinds });
   const params: unknown[] = [runId];
   const where = ['ri.run_id = $1'];
   if (filter.kinds) where.push(oneOf('ri.kind', filter.kinds, params));
   if (filter.keys) where.push(oneOf('ri.key', filter.keys, params));
+  where.push(...pendingConditions(filter, params));
+  return {
+    sql: `SELECT ${PLANNED_COLUMNS} FROM run_intents ri WHERE ${where.join(' AND ')} ORDER BY ri.seq${limit(filter.limit, params)}`,
+    params,
+  };
+}
+
+/**
+ * The pending intents of some kinds and keys (those a distributed worker is handed), one
+ * `(run_id, kind, key)` index probe each: the lateral subquery, kept apart by `OFFSET 0`,
+ * pins that plan. Left to itself the planner joins the keys to the whole run whenever its
+ * statistics predate the run, which they do while a new run is being sent. One set-returning
+ * function, not one per list: two would multiply their row estimates past `jit_above_cost`,
+ * and compiling the query would cost 20 ms a read.
+ */
+function selectPendingByKey(
+  runId: string,
+  filter: PendingFilter & Required<Pick<PendingFilter, 'kinds' | 'keys'>>,
+): BuiltQuery {
+  const params: unknown[] = [runId];
+  const pairs = filter.kinds.flatMap((kind) => [...new Set(filter.keys)].map((key) => ({ kind, key })));
+  const where = ['ri.run_id = $1', 'ri.kind = wanted.kind', 'ri.key = wanted.key'];
+  where.push(...pendingConditions(filter, params));
+  return {
+    sql:
+      `SELECT ri.* FROM jsonb_to_recordset(${json(params, pairs)}) AS wanted (kind text, key text) ` +
+      `CROSS JOIN LATERAL ` +
+      `(SELECT ${PLANNED_COLUMNS} FROM run_intents ri WHERE ${where.join(' AND ')} OFFSET 0) ri ` +
+      `ORDER BY ri.seq${limit(filter.limit, params)}`,
+    params,
+  };
+}
+
+function pendingConditions(filter: PendingFilter, params: unknown[]): string[] {
+  const where: string[] = [];
   if (filter.afterSeq !== undefined) where.push(`ri.seq > ${param(params, filter.afterSeq)}`);
   if (filter.sendStarted) where.push('ri.send_started_at IS NOT NULL');
   where.push(
     'NOT EXISTS (SELECT 1 FROM intent_results r WHERE r.run_id = ri.run_id AND r.kind = ri.kind AND r.key = ri.key)',
   );
-  return {
-    sql: `SELECT ${PLANNED_COLUMNS} FROM run_intents ri WHERE ${where.join(' AND ')} ORDER BY ri.seq${limit(filter.limit, params)}`,
-    params,
-  };
+  return where;
 }
 
 /** Planned intents whose final result matches the filter (`failed` ones for `evsync retry`). */
@@ -100,8 +134,8 @@ function limit(value: number | undefined, params: unknown[]): string {
 }
 
 /**
- * `column` is one of `values`. One value is an equality, which the planner answers from the
- * `(run_id, kind, key)` index: a distributed worker reads its intent this way, once a job.
+ * `column` is one of `values`. One value is an equality, which the planner can answer from
+ * an index.
  */
 function oneOf(column: string, values: readonly string[], params: unknown[]): string {
   if (values.length === 1) return `${column} = ${param(params, values[0])}`;

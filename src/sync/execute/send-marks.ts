@@ -1,6 +1,6 @@
 import type { Ledger } from '../../ledger/ledger.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
-import { coalescedWrites } from './coalesced-writes.js';
+import { coalescedWrites } from './coalesced-calls.js';
 
 type Mark = Pick<PlannedIntent, 'kind' | 'key'>;
 

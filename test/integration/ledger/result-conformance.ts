@@ -57,6 +57,29 @@ export function describeResultConformance(context: ConformanceContext): void {
       expect(next.map((p) => p.key)).toEqual(['p-3']);
     });
 
+    it('reads pending intents by kinds and keys, as distributed workers batch their reads', async () => {
+      const l = context.ledger();
+      const run = await l.createRun({ jobName: 'pending-keys', mode: 'upsert' });
+      await l.recordPlannedIntents(run.id, [
+        planned('k-1'),
+        planned('k-2', { kind: 'event', params: { 'event[title]': 'Keynote' } }),
+        planned('k-3'),
+        planned('k-4'),
+      ]);
+      await l.recordResults([{ runId: run.id, kind: 'user', key: 'k-3', action: 'created', platformId: 7 }]);
+      const read = async (filter: Parameters<typeof l.pendingIntents>[1]): Promise<string[]> =>
+        (await l.pendingIntents(run.id, filter)).map((p) => `${p.kind}:${p.key}`);
+      expect(
+        await read({ kinds: ['user', 'event'], keys: ['k-4', 'k-3', 'k-2', 'k-1', 'k-4', 'none'] }),
+      ).toEqual(['user:k-1', 'event:k-2', 'user:k-4']);
+      expect(await read({ kinds: ['user'], keys: ['k-2', 'k-4'] })).toEqual(['user:k-4']);
+      expect(await read({ kinds: ['user'], keys: ['k-1', 'k-4'], limit: 1 })).toEqual(['user:k-1']);
+      expect((await l.pendingIntents(run.id, { kinds: ['user'], keys: ['k-1'] }))[0]).toMatchObject({
+        params: { 'user[first_name]': 'k-1', [PASSWORD]: REDACTED },
+        hash: 'hash-k-1',
+      });
+    });
+
     it('stores text PostgreSQL cannot hold (NUL, lone surrogates) with U+FFFD instead of failing the batch', async () => {
       const l = context.ledger();
       const run = await l.createRun({ jobName: 'unstorable', mode: 'upsert' });
