@@ -22,6 +22,12 @@ export class LiveProgress implements ProgressSink {
     this.phases.set(phase, { phase, total, done: 0, failed: 0, ended: false });
   }
 
+  /** A streamed plan is still reading: the phase's total grows. */
+  phaseGrew(phase: PhaseName, total: number): void {
+    const progress = this.phases.get(phase);
+    if (progress) progress.total = total;
+  }
+
   advanced(phase: PhaseName, action: ResultAction): void {
     const progress = this.phases.get(phase);
     if (!progress) return;

@@ -45,25 +45,70 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
     expect(h.sandbox.counters.duplicates()).toEqual({});
   });
 
-  it('a source that cannot be read ends the run aborted with the reason, not running', async () => {
+  it('a CSV path that does not exist is refused before the run starts: nothing sent', async () => {
     h.write({
       'gone.yaml': jobYaml(
         'gone',
         '  - { mapping: users, source: { csv: ./gone-users.csv } }\n  - { mapping: users, source: { csv: ./no-such.csv } }\n',
       ),
-      'gone-users.csv': usersCsv(people(3, 'gone')),
+      'gone-users.csv': usersCsv(people(300, 'gone')),
     });
+    const runsBefore = (await h.ledger.listRuns(1000)).length;
     const failed = await h.run('gone.yaml').catch((error: unknown) => error);
     expect((failed as Error).message).toMatch(/no-such\.csv does not exist/);
+    expect((await h.ledger.listRuns(1000)).length).toBe(runsBefore);
+    expect(h.sandbox.counters.snapshot().total).toBe(0);
+  });
+
+  it('a ledger that breaks while the sources are read: the run ends aborted, every sent user has its result', async () => {
+    const users = FIRST_PLAN_CHUNK + 2 * PLAN_CHUNK;
+    h.write({
+      'broke.csv': usersCsv(people(users, 'br')),
+      'broke.yaml': jobYaml('broke', '  - { mapping: users, source: { csv: ./broke.csv } }\n'),
+    });
+    let lookups = 0;
+    const breaking = new Proxy(h.ledger, {
+      get(target, property) {
+        if (property === 'hashesOf') {
+          return (...args: Parameters<Ledger['hashesOf']>) => {
+            lookups += 1;
+            if (lookups === 3) return Promise.reject(new Error('the database went away'));
+            return target.hashesOf(...args);
+          };
+        }
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const failed = await h
+      .run('broke.yaml', { extra: { ledger: breaking } })
+      .catch((error: unknown) => error);
+    expect((failed as Error).message).toMatch(/the database went away/);
     const [run] = await h.ledger.listRuns(1);
-    expect(run).toMatchObject({ jobName: 'gone', status: 'aborted' });
-    expect(String(run?.options.aborted)).toMatch(/no-such\.csv does not exist/);
-    // The first source's rows waited for their chunk to fill: nothing was recorded nor sent,
-    // and a resume says the rest of the sources was never planned.
-    expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(0);
-    const resumed = await h.resume(run!.id);
-    expect(resumed.reason).toMatch(/stopped while its sources were being read/);
-    expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(0);
+    expect(run).toMatchObject({ jobName: 'broke', status: 'aborted' });
+    expect(String(run?.options.aborted)).toMatch(/the database went away/);
+    const sent = h.sandbox.counters.callsTo('POST', '/user');
+    expect(sent).toBeGreaterThan(0);
+    const counts = await h.ledger.resultCounts(run!.id);
+    expect(counts.user?.created).toBe(sent);
+  });
+
+  it('on_duplicate: last across chunks: the replaced row is never sent, and a rerun sends nothing', async () => {
+    const rows = people(FIRST_PLAN_CHUNK + PLAN_CHUNK + 10, 'od');
+    const later = { ...rows[4]!, first: 'Later' };
+    h.write({
+      'last.yaml':
+        'version: 1\non_duplicate: last\nintents:\n  - kind: user\n    params: { client_id: client_id, email: email, first_name: first_name, last_name: last_name }\n',
+      'od.csv': usersCsv([...rows, later]),
+      'od.yaml': jobYaml('od', '  - { mapping: ./last.yaml, source: { csv: ./od.csv } }\n'),
+    });
+    const first = await h.run('od.yaml');
+    expect(first.counts.user).toMatchObject({ created: rows.length, skipped: 1 });
+    expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(rows.length);
+    expect(h.sandbox.state.userByClientId(later.id)?.firstName).toBe('Later');
+    const again = await h.run('od.yaml');
+    expect(again.counts.user).toMatchObject({ unchanged: rows.length });
+    expect(h.sandbox.counters.snapshot().total).toBe(rows.length);
   });
 
   it('a key repeated a chunk later is sent again after the first: the later row is what the platform keeps', async () => {

@@ -65,16 +65,14 @@ export async function collectIntents(job: LoadedJob, options: CollectOptions): P
 export interface CollectedRow {
   intents: Intent[];
   rowResults: RowResult[];
-  /** Earlier intents of the same source this row replaces (`on_duplicate: last`). */
-  replaced: Array<{ kind: Intent['kind']; key: string; source: string }>;
 }
 
 /**
  * Every step's source read through its mapping, row by row, for a plan that streams
- * (docs/sync-engine.md, "Memory"). A later row that replaces an earlier one of the same
- * key (`on_duplicate: last`) names it in `replaced`: the plan drops the earlier one while
- * it is still in the chunk being read; once sent, the later row is sent after it, and its
- * content is what the platform keeps.
+ * (docs/sync-engine.md, "Memory"). A step whose mapping says `on_duplicate: last` is read
+ * whole first, its intents held by key, so a replaced row is never planned. A row of
+ * another step with a key already planned is planned again after it (the earlier one may
+ * be sent already), and its content is what the platform keeps.
  */
 export async function* streamCollected(
   job: LoadedJob,
@@ -89,20 +87,46 @@ export async function* streamCollected(
     });
     const headers: HeaderReport[] = [];
     const onHeader = (report: HeaderReport): void => void headers.push(report);
+    // With `on_duplicate: last` a row may be replaced by any later one: such a step is read
+    // whole before its intents are planned, so that a replaced row is never sent.
+    const held = mapping.onDuplicate === 'last' ? new Map<string, Intent>() : undefined;
     for await (const item of mapSource(source, mapping, { onHeader })) {
       const intents: Intent[] = [];
       const accept = (intent: Intent): void => {
-        if (step.schedule_mode === 'rsvp' && intent.kind === 'schedule')
-          intents.push(...scheduleToRsvps(intent));
-        else intents.push(intent);
+        const expanded =
+          step.schedule_mode === 'rsvp' && intent.kind === 'schedule' ? scheduleToRsvps(intent) : [intent];
+        for (const one of expanded) {
+          if (held) held.set(`${one.kind}\u0000${one.key}`, one);
+          else intents.push(one);
+        }
       };
-      const replaced: CollectedRow['replaced'] = [];
-      const drop = (gone: { kind: Intent['kind']; key: string }, source: string): void =>
-        void replaced.push({ ...gone, source });
+      // Only `on_duplicate: last` replaces rows, and its intents are held until the step ends.
+      const drop = (gone: { kind: Intent['kind']; key: string }): void =>
+        void held?.delete(`${gone.kind}\u0000${gone.key}`);
       const rowResults = resultsOf(item, mapping, accept, drop);
-      if (intents.length > 0 || rowResults.length > 0) yield { intents, rowResults, replaced };
+      if (intents.length > 0 || rowResults.length > 0) yield { intents, rowResults };
     }
+    if (held) yield { intents: [...held.values()], rowResults: [] };
     logMissingColumns(options.logger, source.description, mapping.name, headers);
+  }
+}
+
+/**
+ * What a streamed run checks before it creates the run and sends anything (README, exit
+ * codes: a path that does not exist is found before anything is sent): every step's mapping
+ * loads, and every CSV file can be opened and its first row read. Queries and schedule
+ * exports are read only by the run itself (a query would run twice).
+ */
+export async function checkSteps(job: LoadedJob, options: CollectOptions): Promise<void> {
+  for (const step of job.steps) {
+    await loadMapping(step.mapping, { baseDir: job.baseDir, vendor: options.vendor });
+    if (!('csv' in step.source)) continue;
+    const rows = openSource(step.source, { baseDir: job.baseDir }).rows()[Symbol.asyncIterator]();
+    try {
+      await rows.next();
+    } finally {
+      await rows.return?.();
+    }
   }
 }
 

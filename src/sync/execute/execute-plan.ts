@@ -128,7 +128,12 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
       logPhase(options.logger, phase, count);
     }
   } catch (error) {
-    if (!(error instanceof PlanStopped)) throw error;
+    // The intents in flight finish and are recorded before the run stops: a broken source
+    // must not leave sent intents without a result.
+    if (!(error instanceof PlanStopped)) {
+      await current?.close();
+      throw error;
+    }
     // What was handed over has been sent and recorded; the rest waits for the fix.
     await current?.drain();
     await current?.close();

@@ -7,7 +7,7 @@ import type { PlanSummary } from '../plan/plan-summary.js';
 import { summarizePlan } from '../plan/plan-summary.js';
 import type { SyncPlan } from '../plan/sync-plan.js';
 import type { CollectedIntents } from '../collect/collect-intents.js';
-import { collectIntents } from '../collect/collect-intents.js';
+import { checkSteps, collectIntents } from '../collect/collect-intents.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 import { executeAndFinish } from '../execute/execute-and-finish.js';
 import { streamedPlan } from './streamed-plan.js';
@@ -81,6 +81,7 @@ export async function runJob(deps: EngineDeps, options: RunJobOptions): Promise<
 async function runLocked(deps: EngineDeps, options: RunJobOptions, lock: JobLock): Promise<RunSummary> {
   const { ledger, logger } = deps;
   const { job } = options;
+  await checkSteps(job, { vendor: deps.platform.vendor, ...(logger ? { logger } : {}) });
   const run = await ledger.createRun({
     jobName: job.name,
     mode: job.mode,

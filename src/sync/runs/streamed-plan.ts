@@ -3,7 +3,7 @@ import type { Intent, IntentKind } from '../../model/intent.js';
 import { isParentKind, PARENT_KINDS } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { RunRecord } from '../../model/run-record.js';
-import { streamCollected, type CollectedRow } from '../collect/collect-intents.js';
+import { streamCollected } from '../collect/collect-intents.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 import type { RunContext, StreamedWork } from '../execute/execute-and-finish.js';
 import { PLAN_NOT_RECORDED_STEP, withoutFullStop } from '../execute/execute-plan.js';
@@ -135,7 +135,6 @@ async function* readAndPlan(
     vendor: deps.platform.vendor,
     ...(deps.logger ? { logger: deps.logger } : {}),
   })) {
-    if (row.replaced.length > 0) intents = withoutReplaced(intents, row.replaced);
     for (const intent of row.intents) intents.push(intent);
     for (const result of row.rowResults) rows.push(result);
     if (intents.length >= limit || rows.length >= PLAN_CHUNK) {
@@ -148,12 +147,6 @@ async function* readAndPlan(
     if (users.length > 0) yield users;
   }
   await finishPlan(deps, input, planner, context, later, onRefused);
-}
-
-/** The chunk's intents less those a later row of their source replaced (`on_duplicate: last`). */
-function withoutReplaced(intents: Intent[], replaced: CollectedRow['replaced']): Intent[] {
-  const gone = new Set(replaced.map((r) => `${r.kind}\u0000${r.key}\u0000${r.source}`));
-  return intents.filter((i) => !gone.has(`${i.kind}\u0000${i.key}\u0000${i.origin.source}`));
 }
 
 /** Mirror deletes, the rows that waited for them, and the plan's size for `resume`. */
