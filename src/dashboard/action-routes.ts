@@ -125,8 +125,8 @@ export function registerActionRoutes(app: Hono<Env>, { ledger, actions, show }: 
 /** `kind` as a comma list and one `client_id`, checked like the CLI's. */
 function retryFilter(fields: { kind?: string | undefined; client_id?: string | undefined }): RetryFilter {
   const parsed = parseResultsQuery({ kind: fields.kind });
-  // One client_id: a key may itself hold a comma.
-  const key = fields.client_id?.trim();
+  // One client_id, as it is: a key may hold a comma, or spaces a mapping without `trim` kept.
+  const key = fields.client_id;
   return {
     ...(parsed.kinds ? { kinds: [...parsed.kinds] } : {}),
     ...(key ? { keys: [key] } : {}),

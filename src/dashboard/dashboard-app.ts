@@ -231,6 +231,7 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
           format,
           ...(parsed.actions ? { actions: [...parsed.actions] } : {}),
           ...(parsed.kinds ? { kinds: [...parsed.kinds] } : {}),
+          ...(parsed.errorCodes ? { errorCodes: parsed.errorCodes } : {}),
         },
         (chunk) => out.write(chunk).then(() => undefined),
       );

@@ -187,8 +187,14 @@ LEFT JOIN LATERAL (SELECT r.* FROM w JOIN intent_results r ON r.seq = w.seq WHER
 ORDER BY r.seq`;
 }
 
-/** $1 run id, $2 limit. Answered from the partial index of migration 7. */
-const ERROR_GROUPS = `SELECT r.action, coalesce(r.error_code, '') AS code, coalesce(r.error_message, '') AS message,
+/**
+ * $1 run id, $2 limit. Answered from the partial index of migration 7. A message is grouped
+ * without its row prefix (`row 17 (line 18), `) and with its quoted values as `"…"`, so
+ * that 500 rows with one problem (each naming its own row and value) read as one line.
+ */
+const ERROR_GROUPS = `SELECT r.action, coalesce(r.error_code, '') AS code,
+  regexp_replace(regexp_replace(coalesce(r.error_message, ''), '^row [0-9]+( \\(line [0-9]+\\))?, ', ''),
+    '"[^"]*"', '"…"', 'g') AS message,
   count(*) AS n, (array_agg(r.kind ORDER BY r.seq))[1] AS first_kind, (array_agg(r.key ORDER BY r.seq))[1] AS first_key
 FROM intent_results r WHERE r.run_id = $1 AND r.action IN ('failed', 'skipped')
 GROUP BY 1, 2, 3 ORDER BY count(*) DESC, 2, 3 LIMIT $2`;

@@ -37,9 +37,13 @@ export function resultsSection(runId: string, filter: ResultsQuery, page: Result
       ${filter.code ? html`<span>code <code>${filter.code}</code> (<a href="${base}/results${query({ ...keep, code: undefined })}">any code</a>)</span>` : ''}
       <span class="downloads"
         >Download
-        <a href="${base}/results${query({ status: filter.status, kind: filter.kind, format: 'csv' })}">CSV</a>
+        <a
+          href="${base}/results${query({ status: filter.status, kind: filter.kind, code: filter.code, format: 'csv' })}"
+          >CSV</a
+        >
         ·
-        <a href="${base}/results${query({ status: filter.status, kind: filter.kind, format: 'json' })}"
+        <a
+          href="${base}/results${query({ status: filter.status, kind: filter.kind, code: filter.code, format: 'json' })}"
           >JSON</a
         ></span
       >

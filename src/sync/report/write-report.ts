@@ -10,6 +10,8 @@ export interface ReportOptions {
   format: ReportFormat;
   actions?: ResultAction[];
   kinds?: IntentKind[];
+  /** Only results with one of these error codes. */
+  errorCodes?: readonly string[];
 }
 
 const COLUMNS = [
@@ -40,6 +42,7 @@ export async function writeReport(
   const filter = {
     ...(options.actions?.length ? { actions: options.actions } : {}),
     ...(options.kinds?.length ? { kinds: options.kinds } : {}),
+    ...(options.errorCodes?.length ? { errorCodes: options.errorCodes } : {}),
   };
   if (options.format === 'csv') await write(csvLine(COLUMNS));
   else await write('[\n');

@@ -238,6 +238,14 @@ describe('dashboard pages', () => {
         await f.request(`/runs/${f.runId}/results?format=json&status=failed&kind=event`)
       ).json();
       expect((failed as Array<{ key: string }>).map((row) => row.key)).toEqual(['de1', 'de2', 'de3']);
+      // A page filtered by code downloads what it shows, and links to that download.
+      const byCode = `/runs/${f.runId}/results?status=failed&code=INVALID_EMAIL`;
+      expect(await (await f.request(byCode)).text()).toContain('code=INVALID_EMAIL&amp;format=csv');
+      const invalid = (await (await f.request(`${byCode}&format=json`)).json()) as Array<{
+        error_code: string;
+      }>;
+      expect(invalid.length).toBeGreaterThan(0);
+      expect(invalid.every((row) => row.error_code === 'INVALID_EMAIL')).toBe(true);
       const everything = [
         await (await f.request(`/runs/${f.runId}/results?format=json`)).text(),
         await (await f.request(`/runs/${f.runId}/results?format=csv`)).text(),

@@ -123,6 +123,31 @@ export function describeInsightsConformance(context: ConformanceContext): void {
       ]);
     });
 
+    it('groups a validation problem of many rows as one line: row prefix and quoted values left out', async () => {
+      const l = context.ledger();
+      const run = await l.createRun({ jobName: 'insights-rows', mode: 'upsert' });
+      const invalid = (row: number, value: string): Parameters<typeof result>[2] => ({
+        action: 'failed',
+        errorCode: 'INVALID_EMAIL',
+        errorMessage: `row ${row} (line ${row + 1}), email: "${value}" is not an e-mail address`,
+      });
+      await l.recordResults([
+        result(run.id, 1, invalid(1, 'bob@')),
+        result(run.id, 2, invalid(2, 'not-an-email')),
+        result(run.id, 3, invalid(30, 'x y')),
+      ]);
+      expect(await l.insights().errorGroups(run.id)).toEqual([
+        {
+          action: 'failed',
+          code: 'INVALID_EMAIL',
+          message: 'email: "…" is not an e-mail address',
+          count: 3,
+          firstKind: 'user',
+          firstKey: 'in-1',
+        },
+      ]);
+    });
+
     it('counts results per time bucket with empty buckets filled, and tells a key’s history', async () => {
       const l = context.ledger();
       const first = await l.createRun({ jobName: 'insights-history', mode: 'upsert' });
