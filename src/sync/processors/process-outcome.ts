@@ -33,7 +33,9 @@ export class CallCounter {
  * A failure that ends the intent. Rate-limit waits never get here (the client waits and
  * retries them); retryable errors arrive only after the client's retries ran out.
  */
-export function failureOutcome(error: unknown, attempts: number): ProcessOutcome {
+export function failureOutcome(error: unknown, calls: number): ProcessOutcome {
+  // The last call's tries count, not just the call: a 500 retried five times is 5 attempts.
+  const attempts = isPlatformError(error) ? Math.max(calls, 1) - 1 + error.attempts : calls;
   if (error instanceof PlatformHttpError) {
     return {
       action: 'failed',
