@@ -222,7 +222,9 @@ async function platformDown(
     errorCodes: PLATFORM_DOWN_CODES,
     limit,
   });
-  const streak = new PlatformDownStreak(phaseOver ? Number.POSITIVE_INFINITY : limit);
+  // `limit` failures in a row stop the run even when the coordinator first looks after the
+  // whole phase has failed (a loaded machine); fewer, all of a finished phase, stop it too.
+  const streak = new PlatformDownStreak(limit);
   let why: string | undefined;
   for (const failure of failures) {
     why ??= streak.observe({
