@@ -102,13 +102,7 @@ async function runPhases(
       if (done.ended < items.length) break;
     }
   } catch (error) {
-    if (!(error instanceof PlanStopped)) throw error;
-    return {
-      stopped: 'aborted',
-      reason: error.reason,
-      ...(error.nextStep ? { nextStep: error.nextStep } : {}),
-      processed,
-    };
+    return stoppedBy(error, processed);
   }
   if (execute.signal?.aborted) return { stopped: 'interrupted', reason: 'stopped by a signal', processed };
   return { stopped: undefined, processed };
@@ -303,16 +297,21 @@ export function detachedExecutor(follow: (runId: string) => Promise<void>): Plan
       try {
         for await (const work of execute.feed) for await (const chunk of work.chunks) void chunk;
       } catch (error) {
-        if (!(error instanceof PlanStopped)) throw error;
-        return {
-          stopped: 'aborted',
-          reason: error.reason,
-          ...(error.nextStep ? { nextStep: error.nextStep } : {}),
-          processed: 0,
-        };
+        return stoppedBy(error, 0);
       }
     }
     await follow(execute.runId);
     return { stopped: 'interrupted', reason: DETACHED, processed: 0 };
+  };
+}
+
+/** The run's end when its streamed plan stopped it (`PlanStopped`); any other error goes on. */
+function stoppedBy(error: unknown, processed: number): ExecuteResult {
+  if (!(error instanceof PlanStopped)) throw error;
+  return {
+    stopped: 'aborted',
+    reason: error.reason,
+    ...(error.nextStep ? { nextStep: error.nextStep } : {}),
+    processed,
   };
 }

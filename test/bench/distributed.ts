@@ -15,7 +15,7 @@ import type { IntentJob } from '../../src/distributed/intent-job.js';
 import { IntentQueue } from '../../src/distributed/intent-queue.js';
 import { startDistributedEnv, type CliProcess, type DistributedEnv } from '../helpers/distributed-env.js';
 import { SERVICES } from '../helpers/services.js';
-import { fmt, machineLoad } from './sync-bench-support.js';
+import { fmt, machineLoad, peakRssOf } from './sync-bench-support.js';
 
 const users = Number(process.argv[2] ?? 3000);
 const rssUsers = Number(process.argv[3] ?? 200_000);
@@ -162,17 +162,6 @@ function cpuOf(pid: number | undefined): number {
   }
 }
 
-/** The peak RSS (VmHWM) of a live process, in MB; undefined once it has exited. */
-function peakRss(pid: number | undefined): number | undefined {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
-    return kb === undefined ? undefined : Number(kb) / 1024;
-  } catch {
-    return undefined;
-  }
-}
-
 async function peakMemory(): Promise<void> {
   const env = await startDistributedEnv();
   try {
@@ -181,12 +170,12 @@ async function peakMemory(): Promise<void> {
     const started = performance.now();
     const run = env.spawnCli(['run', job]);
     let runPeak = 0;
-    const sampler = setInterval(() => (runPeak = Math.max(runPeak, peakRss(run.child.pid) ?? 0)), 250);
+    const sampler = setInterval(() => (runPeak = Math.max(runPeak, peakRssOf(run.child.pid) ?? 0)), 250);
     const code = await run.exited;
     clearInterval(sampler);
     if (code !== 0) throw new Error(run.output());
     const seconds = (performance.now() - started) / 1000;
-    const workerPeaks = workers.map((worker) => peakRss(worker.child.pid) ?? 0);
+    const workerPeaks = workers.map((worker) => peakRssOf(worker.child.pid) ?? 0);
     await stopWorkers(workers);
     console.log(`\n## peak RSS, ${fmt(rssUsers)} users (intents) through 3 workers, no latency`);
     console.log(

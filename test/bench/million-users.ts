@@ -9,12 +9,12 @@
  *   npx tsx test/bench/million-users.ts [sizes=1000,100000,200000,1000000] [ledgers=embedded,postgres]
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { generateUsersCsv, INVALID_ROW_SHARE, USERS_CSV_VERSION } from './generate-users-csv.js';
-import { machineLoad, ROOT, startSandboxProcess } from './sync-bench-support.js';
+import { machineLoad, peakRssOf, ROOT, startSandboxProcess } from './sync-bench-support.js';
 
 const sizes = (process.argv[2] ?? '1000,100000,200000,1000000').split(',').map(Number);
 const ledgers = (process.argv[3] ?? 'embedded,postgres').split(',') as Array<'embedded' | 'postgres'>;
@@ -37,17 +37,6 @@ async function csvOf(rows: number): Promise<string> {
   const file = join(dir, `users-v${USERS_CSV_VERSION}-${rows}.csv`);
   if (!existsSync(file)) await generateUsersCsv(file, rows);
   return file;
-}
-
-/** VmHWM of a process in MB (its peak RSS so far), or undefined once it is gone. */
-function peakOf(pid: number): number | undefined {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
-    return kb === undefined ? undefined : Number(kb) / 1024;
-  } catch {
-    return undefined;
-  }
 }
 
 async function freshDatabase(name: string): Promise<string> {
@@ -106,7 +95,7 @@ async function measure(ledger: 'embedded' | 'postgres', users: number): Promise<
     let done = false;
     void exited.then(() => (done = true));
     while (!done) {
-      peak = Math.max(peak, peakOf(child.pid!) ?? 0);
+      peak = Math.max(peak, peakRssOf(child.pid) ?? 0);
       if (firstRequestMs === undefined && (await sandbox.counters()).total > 0)
         firstRequestMs = performance.now() - started;
       await new Promise((resolve) => setTimeout(resolve, firstRequestMs === undefined ? 5 : 200));

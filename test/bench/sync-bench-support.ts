@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openLedger } from '../../src/ledger/open-ledger.js';
@@ -108,4 +108,15 @@ export function sendPhaseTimer(): {
     phaseEnded: () => void (ended = performance.now()),
   };
   return { progress, sendSeconds: () => (ended - started) / 1000, sendStartedAt: () => started };
+}
+
+/** The peak RSS (VmHWM) of another live process, in MB; undefined once it has exited. */
+export function peakRssOf(pid: number | undefined): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined;
+  }
 }

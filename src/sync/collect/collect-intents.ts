@@ -33,12 +33,7 @@ export async function collectIntents(job: LoadedJob, options: CollectOptions): P
   const byKey = new Map<string, Intent>();
   const rowResults: RowResult[] = [];
   for (const step of job.steps) {
-    const mapping = await loadMapping(step.mapping, { baseDir: job.baseDir, vendor: options.vendor });
-    const source = openSource(step.source, {
-      baseDir: job.baseDir,
-      ...(options.env === undefined ? {} : { env: options.env }),
-      ...(options.logger === undefined ? {} : { logger: options.logger }),
-    });
+    const { mapping, source } = await openStep(job, step, options);
     const accept = (intent: Intent): void => {
       const expanded =
         step.schedule_mode === 'rsvp' && intent.kind === 'schedule' ? scheduleToRsvps(intent) : [intent];
@@ -79,12 +74,7 @@ export async function* streamCollected(
   options: CollectOptions,
 ): AsyncGenerator<CollectedRow> {
   for (const step of job.steps) {
-    const mapping = await loadMapping(step.mapping, { baseDir: job.baseDir, vendor: options.vendor });
-    const source = openSource(step.source, {
-      baseDir: job.baseDir,
-      ...(options.env === undefined ? {} : { env: options.env }),
-      ...(options.logger === undefined ? {} : { logger: options.logger }),
-    });
+    const { mapping, source } = await openStep(job, step, options);
     const headers: HeaderReport[] = [];
     const onHeader = (report: HeaderReport): void => void headers.push(report);
     // With `on_duplicate: last` a row may be replaced by any later one: such a step is read
@@ -142,6 +132,21 @@ function logMissingColumns(
     { source, mapping, missing: missing.map((a) => a.join('|')) },
     'source lacks columns the mapping reads; their values read as empty',
   );
+}
+
+/** A step's mapping, loaded, and its source, opened (read only when its rows are). */
+async function openStep(
+  job: LoadedJob,
+  step: LoadedJob['steps'][number],
+  options: CollectOptions,
+): Promise<{ mapping: LoadedMapping; source: ReturnType<typeof openSource> }> {
+  const mapping = await loadMapping(step.mapping, { baseDir: job.baseDir, vendor: options.vendor });
+  const source = openSource(step.source, {
+    baseDir: job.baseDir,
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
+  return { mapping, source };
 }
 
 /** A row the mapping's conditions left out on purpose (a cancelled ticket). */
