@@ -11,11 +11,13 @@ import {
   noteHeldDeletes,
   planMirrorDeletes,
   type FailedRowKeys,
+  type MirrorDeletes,
   type KeySet,
 } from './mirror-deletes.js';
+import { DeleteThresholdError } from './delete-threshold-error.js';
 import { diffIntents } from './plan-intents.js';
 import { PlanTally, type PlanSummary } from './plan-summary.js';
-import type { HeldDeletes, RowResult } from './sync-plan.js';
+import type { RowResult } from './sync-plan.js';
 
 /** The ledger a streamed plan reads: hashes chunk by chunk instead of all at once. */
 export type StreamPlanLedger = PlanLedger & Pick<Ledger, 'hashesOf'>;
@@ -47,7 +49,7 @@ export class StreamPlanner {
   private readonly seen = new Map<IntentKind, SeenKeys>();
   private readonly failed: FailedRowKeys = { kept: new Map(), unreadable: [] };
   private readonly tally = new PlanTally();
-  private held: HeldDeletes | undefined;
+  private refusal: DeleteThresholdError | undefined;
   private rows = 0;
   /** Milliseconds spent diffing. */
   planMs = 0;
@@ -95,22 +97,27 @@ export class StreamPlanner {
    */
   async finish(): Promise<PlanEnd> {
     if (this.input.mode !== 'mirror') return { deletes: [], rowResults: [] };
-    const mirror = await planMirrorDeletes({
-      seen: this.seen,
-      failed: this.failed,
-      knownKeys: (kind) => this.ledger.knownKeys(kind, this.input.jobName),
-      ids: this.ids,
-      threshold: this.input.threshold,
-      force: this.input.force,
-      afterUpserts: true,
-    });
-    this.held = mirror.held;
+    let mirror: MirrorDeletes;
+    try {
+      mirror = await planMirrorDeletes({
+        seen: this.seen,
+        failed: this.failed,
+        knownKeys: (kind) => this.ledger.knownKeys(kind, this.input.jobName),
+        ids: this.ids,
+        threshold: this.input.threshold,
+        force: this.input.force,
+        afterUpserts: true,
+      });
+    } catch (error) {
+      if (error instanceof DeleteThresholdError) this.refusal = error;
+      throw error;
+    }
     const held = mirror.held;
     const rowResults = held
       ? this.failed.unreadable.map((row) => noteHeldDeletes(row, held))
       : this.failed.unreadable;
     this.tally.add({ work: mirror.deletes, unchanged: [], rowResults });
-    if (mirror.held) this.tally.heldDeletes(mirror.held);
+    if (held) this.tally.heldDeletes(held);
     return { deletes: mirror.deletes, rowResults };
   }
 
@@ -123,8 +130,9 @@ export class StreamPlanner {
     return this.seen.get(kind)?.has(key) === true;
   }
 
-  get heldDeletes(): HeldDeletes | undefined {
-    return this.held;
+  /** The threshold error `finish` threw, if it did: the run ends aborted, its caller reports it. */
+  get refused(): DeleteThresholdError | undefined {
+    return this.refusal;
   }
 
   private seenOf(kind: IntentKind): SeenKeys {

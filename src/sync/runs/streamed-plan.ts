@@ -63,161 +63,146 @@ export function streamedPlan(
   refused: () => DeleteThresholdError | undefined;
 } {
   let planner: StreamPlanner | undefined;
-  let refused: DeleteThresholdError | undefined;
   const stream = (context: RunContext): StreamedWork => {
     // The id cache's own maps: ids found by this run count as known, as in `buildPlan`.
     const ids = new Map(PARENT_KINDS.map((kind) => [kind, context.ids.view(kind)] as const));
     const made = new StreamPlanner(deps.ledger, input.plan, ids);
     planner = made;
-    const feed = phases(deps, input, made, context, (error) => (refused = error));
-    return { feed, inSource: (kind, key) => made.has(kind, key) };
+    return {
+      feed: new StreamedRun(deps, input, made, context).phases(),
+      inSource: (kind, key) => made.has(kind, key),
+    };
   };
-  return { stream, summary: () => planner?.summary(), refused: () => refused };
+  return { stream, summary: () => planner?.summary(), refused: () => planner?.refused };
 }
 
-function* phases(
-  deps: EngineDeps,
-  input: StreamedPlanInput,
-  planner: StreamPlanner,
-  context: RunContext,
-  onRefused: (error: DeleteThresholdError) => void,
-): Generator<PhaseWork> {
-  const later = new Map<PhaseName, number>();
-  let users = 0;
-  yield {
-    phase: 'users',
-    chunks: readAndPlan(deps, input, planner, context, later, (n) => (users += n), onRefused),
-    total: () => users,
-  };
-  for (const phase of PHASES) {
-    if (phase === 'users') continue;
-    const total = later.get(phase) ?? 0;
-    if (total === 0) continue;
-    yield { phase, chunks: readBack(deps, input.run, phase, context), total: () => total };
+/** One run's streamed plan: what it reads, records and hands over, phase by phase. */
+class StreamedRun {
+  /** Work of the phases after the first, counted as it is recorded (their progress totals). */
+  private readonly later = new Map<PhaseName, number>();
+  private users = 0;
+
+  constructor(
+    private readonly deps: EngineDeps,
+    private readonly input: StreamedPlanInput,
+    private readonly planner: StreamPlanner,
+    private readonly context: RunContext,
+  ) {}
+
+  *phases(): Generator<PhaseWork> {
+    yield { phase: 'users', chunks: this.readAndPlan(), total: () => this.users };
+    for (const phase of PHASES) {
+      if (phase === 'users') continue;
+      const total = this.later.get(phase) ?? 0;
+      if (total > 0) yield { phase, chunks: this.readBack(phase), total: () => total };
+    }
   }
-}
 
-/** The streamed part: reads, plans and records the sources; yields the users to send. */
-async function* readAndPlan(
-  deps: EngineDeps,
-  input: StreamedPlanInput,
-  planner: StreamPlanner,
-  context: RunContext,
-  later: Map<PhaseName, number>,
-  countUsers: (n: number) => void,
-  onRefused: (error: DeleteThresholdError) => void,
-): AsyncGenerator<PlannedIntent[]> {
-  const runId = input.run.id;
-  let intents: Intent[] = [];
-  let rows: RowResult[] = [];
-  let limit = FIRST_PLAN_CHUNK;
-  const flush = async (): Promise<PlannedIntent[]> => {
-    const plan = await planner.planChunk(intents, rows);
-    intents = [];
-    rows = [];
-    limit = PLAN_CHUNK;
-    await record(deps, runId, [...plan.work, ...plan.unchanged]);
-    for (const row of plan.rowResults) await context.writer.write(rowResult(runId, row));
-    for (const item of plan.unchanged) {
-      await context.writer.write(unchangedResult(runId, item, context.ids.get(item.kind, item.key)));
-      if (isParentKind(item.kind)) context.gate.settle({ kind: item.kind, clientId: item.key }, true);
-    }
-    const now: PlannedIntent[] = [];
-    for (const item of plan.work) {
-      const phase = phaseOf(item);
-      if (phase === 'users') now.push(item);
-      else later.set(phase, (later.get(phase) ?? 0) + 1);
-    }
-    countUsers(now.length);
-    return now;
-  };
-  for await (const row of streamCollected(input.job, {
-    vendor: deps.platform.vendor,
-    ...(deps.logger ? { logger: deps.logger } : {}),
-  })) {
-    for (const intent of row.intents) intents.push(intent);
-    for (const result of row.rowResults) rows.push(result);
-    if (intents.length >= limit || rows.length >= PLAN_CHUNK) {
-      const users = await flush();
+  /** The streamed part: reads, plans and records the sources; yields the users to send. */
+  private async *readAndPlan(): AsyncGenerator<PlannedIntent[]> {
+    let intents: Intent[] = [];
+    let rows: RowResult[] = [];
+    let limit = FIRST_PLAN_CHUNK;
+    for await (const row of streamCollected(this.input.job, {
+      vendor: this.deps.platform.vendor,
+      ...(this.deps.logger ? { logger: this.deps.logger } : {}),
+    })) {
+      for (const intent of row.intents) intents.push(intent);
+      for (const result of row.rowResults) rows.push(result);
+      if (intents.length < limit && rows.length < PLAN_CHUNK) continue;
+      const users = await this.planChunk(intents, rows);
+      intents = [];
+      rows = [];
+      limit = PLAN_CHUNK;
       if (users.length > 0) yield users;
     }
+    if (intents.length > 0 || rows.length > 0) {
+      const users = await this.planChunk(intents, rows);
+      if (users.length > 0) yield users;
+    }
+    await this.finishPlan();
   }
-  if (intents.length > 0 || rows.length > 0) {
-    const users = await flush();
-    if (users.length > 0) yield users;
-  }
-  await finishPlan(deps, input, planner, context, later, onRefused);
-}
 
-/** Mirror deletes, the rows that waited for them, and the plan's size for `resume`. */
-async function finishPlan(
-  deps: EngineDeps,
-  input: StreamedPlanInput,
-  planner: StreamPlanner,
-  context: RunContext,
-  later: Map<PhaseName, number>,
-  onRefused: (error: DeleteThresholdError) => void,
-): Promise<void> {
-  const runId = input.run.id;
-  let end;
-  try {
-    end = await planner.finish();
-  } catch (error) {
-    if (!(error instanceof DeleteThresholdError)) throw error;
-    onRefused(error);
-    // Kept with the run, as `evsync runs` shows a run the threshold stopped.
-    await deps.ledger.mergeRunOptions(runId, { aborted: error.message });
-    throw new PlanStopped(error.message, undefined, { cause: error });
+  /** Plans and records one chunk, writes what needs no call; resolves to its users. */
+  private async planChunk(intents: readonly Intent[], rows: readonly RowResult[]): Promise<PlannedIntent[]> {
+    const { writer, ids, gate } = this.context;
+    const runId = this.input.run.id;
+    const plan = await this.planner.planChunk(intents, rows);
+    await this.record([...plan.work, ...plan.unchanged]);
+    for (const row of plan.rowResults) await writer.write(rowResult(runId, row));
+    for (const item of plan.unchanged) {
+      await writer.write(unchangedResult(runId, item, ids.get(item.kind, item.key)));
+      if (isParentKind(item.kind)) gate.settle({ kind: item.kind, clientId: item.key }, true);
+    }
+    const users = plan.work.filter((item) => phaseOf(item) === 'users');
+    this.users += users.length;
+    this.countLater(plan.work);
+    return users;
   }
-  for (let start = 0; start < end.deletes.length; start += PLAN_CHUNK)
-    await record(deps, runId, end.deletes.slice(start, start + PLAN_CHUNK));
-  for (const item of end.deletes) {
-    const phase = phaseOf(item);
-    later.set(phase, (later.get(phase) ?? 0) + 1);
-  }
-  for (const row of end.rowResults) await context.writer.write(rowResult(runId, row));
-  // From now on a resume knows the whole plan is recorded.
-  const planned = await deps.ledger.countPlanned(runId);
-  await deps.ledger.mergeRunOptions(runId, { planned });
-  deps.logger?.info({ runId, planned, planMs: Math.round(planner.planMs) }, 'run planned');
-}
 
-async function record(deps: EngineDeps, runId: string, items: readonly PlannedIntent[]): Promise<void> {
-  try {
-    await deps.ledger.recordPlannedIntents(runId, items);
-  } catch (error) {
-    deps.logger?.error({ err: error, runId }, 'recording the plan failed');
-    throw new PlanStopped(
-      `the run's plan could not be recorded in the ledger (${withoutFullStop(messageOf(error))}), so nothing more was sent`,
-      PLAN_NOT_RECORDED_STEP,
-      { cause: error },
-    );
+  /** Mirror deletes, the rows that waited for them, and the plan's size for `resume`. */
+  private async finishPlan(): Promise<void> {
+    const { ledger, logger } = this.deps;
+    const runId = this.input.run.id;
+    let end;
+    try {
+      end = await this.planner.finish();
+    } catch (error) {
+      if (!(error instanceof DeleteThresholdError)) throw error;
+      // Kept with the run, as `evsync runs` shows a run the threshold stopped.
+      await ledger.mergeRunOptions(runId, { aborted: error.message });
+      throw new PlanStopped(error.message, undefined, { cause: error });
+    }
+    for (let start = 0; start < end.deletes.length; start += PLAN_CHUNK)
+      await this.record(end.deletes.slice(start, start + PLAN_CHUNK));
+    this.countLater(end.deletes);
+    for (const row of end.rowResults) await this.context.writer.write(rowResult(runId, row));
+    // From now on a resume knows the whole plan is recorded.
+    const planned = await ledger.countPlanned(runId);
+    await ledger.mergeRunOptions(runId, { planned });
+    logger?.info({ runId, planned, planMs: Math.round(this.planner.planMs) }, 'run planned');
   }
-}
 
-/** A later phase's intents, read back from the recorded plan page by page. */
-async function* readBack(
-  deps: EngineDeps,
-  run: RunRecord,
-  phase: Exclude<PhaseName, 'users'>,
-  context: RunContext,
-): AsyncGenerator<PlannedIntent[]> {
-  let afterSeq: number | undefined;
-  for (;;) {
-    const page = await deps.ledger.pendingIntents(run.id, {
-      kinds: PHASE_KINDS[phase],
-      limit: PAGE,
-      ...(afterSeq === undefined ? {} : { afterSeq }),
-    });
-    const last = page[page.length - 1];
-    if (last === undefined) return;
-    afterSeq = last.seq;
-    const mine = page.filter((record) => record.plannedAction !== 'unchanged' && phaseOf(record) === phase);
-    if (mine.length === 0) continue;
-    // A secret param (a password) is stored redacted: read again from the source, as resume does.
-    const restored = await restoreIntents(deps, run, mine);
-    for (const row of restored.unsendable) await context.writer.write(rowResult(run.id, row));
-    const items = mine.flatMap((record) => restored.items.get(record) ?? []);
-    if (items.length > 0) yield items;
+  private countLater(items: readonly PlannedIntent[]): void {
+    for (const item of items) {
+      const phase = phaseOf(item);
+      if (phase !== 'users') this.later.set(phase, (this.later.get(phase) ?? 0) + 1);
+    }
+  }
+
+  private async record(items: readonly PlannedIntent[]): Promise<void> {
+    try {
+      await this.deps.ledger.recordPlannedIntents(this.input.run.id, items);
+    } catch (error) {
+      this.deps.logger?.error({ err: error, runId: this.input.run.id }, 'recording the plan failed');
+      throw new PlanStopped(
+        `the run's plan could not be recorded in the ledger (${withoutFullStop(messageOf(error))}), so nothing more was sent`,
+        PLAN_NOT_RECORDED_STEP,
+        { cause: error },
+      );
+    }
+  }
+
+  /** A later phase's intents, read back from the recorded plan page by page. */
+  private async *readBack(phase: Exclude<PhaseName, 'users'>): AsyncGenerator<PlannedIntent[]> {
+    const { run } = this.input;
+    let afterSeq: number | undefined;
+    for (;;) {
+      const page = await this.deps.ledger.pendingIntents(run.id, {
+        kinds: PHASE_KINDS[phase],
+        limit: PAGE,
+        ...(afterSeq === undefined ? {} : { afterSeq }),
+      });
+      const last = page[page.length - 1];
+      if (last === undefined) return;
+      afterSeq = last.seq;
+      const mine = page.filter((record) => record.plannedAction !== 'unchanged' && phaseOf(record) === phase);
+      if (mine.length === 0) continue;
+      // A secret param (a password) is stored redacted: read again from the source, as resume does.
+      const restored = await restoreIntents(this.deps, run, mine);
+      for (const row of restored.unsendable) await this.context.writer.write(rowResult(run.id, row));
+      const items = mine.flatMap((record) => restored.items.get(record) ?? []);
+      if (items.length > 0) yield items;
+    }
   }
 }
