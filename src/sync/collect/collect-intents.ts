@@ -32,26 +32,10 @@ export interface CollectOptions {
 export async function collectIntents(job: LoadedJob, options: CollectOptions): Promise<CollectedIntents> {
   const byKey = new Map<string, Intent>();
   const rowResults: RowResult[] = [];
-  for (const step of job.steps) {
-    const { mapping, source } = await openStep(job, step, options);
-    const accept = (intent: Intent): void => {
-      const expanded =
-        step.schedule_mode === 'rsvp' && intent.kind === 'schedule' ? scheduleToRsvps(intent) : [intent];
-      for (const one of expanded) byKey.set(`${one.kind}\u0000${one.key}`, one);
-    };
-    // A replaced row is this step's: another step's intent of the same key stays.
-    const drop = (replaced: { kind: Intent['kind']; key: string }, source: string): void => {
-      const id = `${replaced.kind}\u0000${replaced.key}`;
-      if (byKey.get(id)?.origin.source === source) byKey.delete(id);
-    };
-    // A schedule source shows one header per record type: a column is missing only when
-    // none of them has it, so the headers are merged before anything is said.
-    const headers: HeaderReport[] = [];
-    const onHeader = (report: HeaderReport): void => void headers.push(report);
-    for await (const item of mapSource(source, mapping, { onHeader })) {
-      for (const result of resultsOf(item, mapping, accept, drop)) rowResults.push(result);
-    }
-    logMissingColumns(options.logger, source.description, mapping.name, headers);
+  for await (const row of streamCollected(job, options)) {
+    // A later step's intent of a key takes the earlier one's place.
+    for (const intent of row.intents) byKey.set(`${intent.kind}\u0000${intent.key}`, intent);
+    for (const result of row.rowResults) rowResults.push(result);
   }
   return { intents: [...byKey.values()], rowResults };
 }
@@ -74,7 +58,14 @@ export async function* streamCollected(
   options: CollectOptions,
 ): AsyncGenerator<CollectedRow> {
   for (const step of job.steps) {
-    const { mapping, source } = await openStep(job, step, options);
+    const mapping = await loadMapping(step.mapping, { baseDir: job.baseDir, vendor: options.vendor });
+    const source = openSource(step.source, {
+      baseDir: job.baseDir,
+      ...(options.env === undefined ? {} : { env: options.env }),
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+    });
+    // A schedule source shows one header per record type: a column is missing only when
+    // none of them has it, so the headers are merged before anything is said.
     const headers: HeaderReport[] = [];
     const onHeader = (report: HeaderReport): void => void headers.push(report);
     // With `on_duplicate: last` a row may be replaced by any later one: such a step is read
@@ -132,21 +123,6 @@ function logMissingColumns(
     { source, mapping, missing: missing.map((a) => a.join('|')) },
     'source lacks columns the mapping reads; their values read as empty',
   );
-}
-
-/** A step's mapping, loaded, and its source, opened (read only when its rows are). */
-async function openStep(
-  job: LoadedJob,
-  step: LoadedJob['steps'][number],
-  options: CollectOptions,
-): Promise<{ mapping: LoadedMapping; source: ReturnType<typeof openSource> }> {
-  const mapping = await loadMapping(step.mapping, { baseDir: job.baseDir, vendor: options.vendor });
-  const source = openSource(step.source, {
-    baseDir: job.baseDir,
-    ...(options.env === undefined ? {} : { env: options.env }),
-    ...(options.logger === undefined ? {} : { logger: options.logger }),
-  });
-  return { mapping, source };
 }
 
 /** A row the mapping's conditions left out on purpose (a cancelled ticket). */
