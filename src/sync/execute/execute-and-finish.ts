@@ -78,6 +78,7 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
   let stopped: RunSummary['stopped'];
   let reason: string | undefined;
   let nextStep: string | undefined;
+  let failure: { error: unknown } | undefined;
   try {
     for (const result of input.preResults ?? []) await writer.write(result);
     for (const item of input.unchanged) {
@@ -109,16 +110,22 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
     reason = outcome.reason;
     nextStep = outcome.nextStep;
   } catch (error) {
-    // A source that breaks while a streamed plan reads it (a file gone, a query refused):
-    // the run ends `aborted` with the reason, not `running` for ever, and the error goes on.
-    await writer.close().catch(() => {});
-    deps.progress?.close();
-    await ledger.mergeRunOptions(input.runId, { aborted: redactUrl(messageOf(error)) }).catch(() => {});
-    await ledger.finishRun(input.runId, 'aborted').catch(() => {});
-    throw error;
+    failure = { error };
   } finally {
     deps.progress?.close();
-    await writer.close();
+    // After a failure, that is the error to report: a writer that cannot flush either adds nothing.
+    await writer.close().catch((closing: unknown) => {
+      if (failure === undefined) throw closing;
+    });
+  }
+  if (failure !== undefined) {
+    // A source that breaks while a streamed plan reads it (a query refused, the ledger gone):
+    // the run ends `aborted` with the reason, not `running` for ever, and the error goes on.
+    await ledger
+      .mergeRunOptions(input.runId, { aborted: redactUrl(messageOf(failure.error)) })
+      .catch(() => {});
+    await ledger.finishRun(input.runId, 'aborted').catch(() => {});
+    throw failure.error;
   }
   const status: RunStatus = stopped ?? 'completed';
   const counts = await ledger.resultCounts(input.runId);
