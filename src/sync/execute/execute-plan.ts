@@ -86,7 +86,6 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
   try {
     for await (const { phase, chunks, total } of options.feed ?? feedOf(options.work)) {
       if (options.signal?.aborted || abortReason) break;
-      let started = false;
       let count = 0;
       const handle = async (item: PlannedIntent): Promise<ProcessOutcome> => {
         const started = performance.now();
@@ -112,9 +111,8 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
       for await (const chunk of chunks) {
         if (chunk.length === 0) continue;
         if (queue.closed) break;
-        if (started) progress.phaseGrew?.(phase, total());
+        if (count > 0) progress.phaseGrew?.(phase, total());
         else progress.phaseStarted(phase, total());
-        started = true;
         count += chunk.length;
         await queue.enqueue(chunk);
         // A streamed plan reads on only while the queue has little waiting: memory stays flat.
@@ -122,7 +120,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
       }
       await queue.drain();
       await queue.close();
-      if (!started) continue;
+      if (count === 0) continue;
       abortReason ??= streak.everySentFailed();
       progress.phaseEnded(phase);
       logPhase(options.logger, phase, count);
