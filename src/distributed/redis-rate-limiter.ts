@@ -4,11 +4,14 @@ import type { RequestLimiter } from '../platform/rate-limiter.js';
 
 /**
  * The platform's one rate limit, kept in Redis so that every worker on every machine draws
- * from the same bucket (docs/distributed.md, "One rate limit"). Each acquire reserves the
- * next free slot of a GCRA schedule in one script call and sleeps until it: no polling,
- * so the limit is used to the full with any number of processes. A 429 pauses the bucket
- * for its `Retry-After` and cuts the rate, which then recovers linearly, as the in-process
- * limiter does.
+ * from the same bucket (docs/distributed.md, "One rate limit"). An acquire reserves the next
+ * free slot of a GCRA schedule in one script call and sleeps until it: no polling, so the
+ * limit is used to the full with any number of processes. Acquires that wait together share
+ * one call, and when the rate is high a call reserves a few slots more, which this process's
+ * next acquires take within `LEASE_VALID_MS` of their time: most requests then cost no round
+ * trip, and none starts further from its slot than that. A 429 pauses the bucket for its
+ * `Retry-After`, drops the slots reserved ahead and cuts the rate, which then recovers
+ * linearly, as the in-process limiter does.
  */
 export interface RedisRateLimiterOptions {
   redis: Redis;
@@ -34,9 +37,10 @@ export interface SharedRate {
 }
 
 // KEYS[1] the bucket hash. ARGV: slowdown factor, min rate share, recovery per ms (share),
-// mode ('acquire' | 'slow', retry-after ms). State fields: rate, burst (settings), tat (the
-// theoretical arrival time of the next request), paused (until), cut_rate, cut_at.
-// Returns {wait ms, current rate × 1000, cut (0|1)}.
+// mode ('acquire' | 'slow'), then the slots wanted (acquire) or the retry-after ms (slow).
+// State fields: rate, burst (settings), tat (the theoretical arrival time of the next
+// request), paused (until), cut_rate, cut_at.
+// Returns {current rate × 1000, cut (0|1), then the wait in ms before each slot reserved}.
 const SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -62,17 +66,28 @@ if ARGV[4] == 'slow' then
   paused = math.max(paused, now + math.max(0, tonumber(ARGV[5])))
   tat = math.max(tat, paused)
   redis.call('HSET', KEYS[1], 'tat', tat, 'paused', paused, 'cut_rate', cut_rate, 'cut_at', cut_at)
-  return {0, math.floor(rate_at(now) * 1000), cut}
+  return {math.floor(rate_at(now) * 1000), cut}
 end
 local start = math.max(now, paused)
 local rate = rate_at(start)
 local interval = 1000 / rate
-local base = math.max(tat, start)
-local slot = math.max(start, base - (burst - 1) * interval)
-redis.call('HSET', KEYS[1], 'tat', base + interval)
+local out = {math.floor(rate * 1000), 0}
+for i = 1, math.min(1000, math.max(1, tonumber(ARGV[5]))) do
+  local base = math.max(tat, start)
+  out[#out + 1] = math.ceil(math.max(start, base - (burst - 1) * interval) - now)
+  tat = base + interval
+end
+redis.call('HSET', KEYS[1], 'tat', tat)
 redis.call('PEXPIRE', KEYS[1], 86400000)
-return {math.ceil(slot - now), math.floor(rate * 1000), 0}
+return out
 `;
+
+/**
+ * How long after its time a slot reserved ahead may still be taken: a request started
+ * later than its slot crowds the next ones, so the platform sees at most this much of a
+ * burst above its limit. It also bounds the look-ahead: slots for this long at the rate.
+ */
+const LEASE_VALID_MS = 20;
 
 type Release = () => void;
 
@@ -83,8 +98,8 @@ interface LimiterCommands {
     minShare: number,
     recoveryPerMs: number,
     mode: 'acquire' | 'slow',
-    retryAfterMs: number,
-  ): Promise<[number, number, number]>;
+    slotsOrRetryAfterMs: number,
+  ): Promise<number[]>;
 }
 
 /** The bucket key of a platform key: the same for every process that calls it. */
@@ -103,6 +118,11 @@ export class RedisRateLimiter implements RequestLimiter {
   private rate = 0;
   private inFlight = 0;
   private readonly slots: Array<() => void> = [];
+  /** Slot times (`performance.now()`) reserved ahead and not taken yet, earliest first. */
+  private leased: number[] = [];
+  /** Acquires waiting for the script call under way. */
+  private readonly waiting: Array<{ grant: (at: number) => void; fail: (error: unknown) => void }> = [];
+  private reserving = false;
 
   constructor(options: RedisRateLimiterOptions) {
     this.key = options.key;
@@ -136,15 +156,7 @@ export class RedisRateLimiter implements RequestLimiter {
   async acquire(signal?: AbortSignal): Promise<Release> {
     await this.takeSlot(signal);
     try {
-      const [waitMs, rateMilli] = await this.redis.evsyncRateLimit(
-        this.key,
-        this.factor,
-        this.minShare,
-        this.recoveryPerMs,
-        'acquire',
-        0,
-      );
-      this.rate = rateMilli / 1000;
+      const waitMs = (await this.nextSlot()) - performance.now();
       // Aborted, it rejects; the client's rate-limit layer reports the call as closed.
       if (waitMs > 0) await sleep(waitMs, undefined, signal ? { signal } : {});
     } catch (error) {
@@ -161,15 +173,57 @@ export class RedisRateLimiter implements RequestLimiter {
 
   slowDown(retryAfterMs = 0): boolean {
     if (retryAfterMs > 0) this.onPause?.(retryAfterMs);
+    // Reserved before the 429: taken now, they would start inside the pause.
+    this.leased = [];
     // The pause is shared through Redis; the caller's own retry waits `retryAfterMs` too, so
     // the answer (whether this call cut the rate, for the log) may come late or not at all.
     void this.redis
       .evsyncRateLimit(this.key, this.factor, this.minShare, this.recoveryPerMs, 'slow', retryAfterMs)
-      .then(([, rateMilli]) => {
-        this.rate = rateMilli / 1000;
+      .then(([rateMilli]) => {
+        this.rate = (rateMilli ?? 0) / 1000;
       })
       .catch(() => undefined);
     return true;
+  }
+
+  /** When the next request may start: a slot reserved ahead, or one reserved now. */
+  private nextSlot(): Promise<number> {
+    const now = performance.now();
+    while (this.leased.length > 0 && this.leased[0]! + LEASE_VALID_MS < now) this.leased.shift();
+    const slot = this.leased.shift();
+    if (slot !== undefined) return Promise.resolve(slot);
+    return new Promise((grant, fail) => {
+      this.waiting.push({ grant, fail });
+      if (!this.reserving) void this.reserve();
+    });
+  }
+
+  /** Reserves slots for the acquires waiting, and a few ahead when the rate allows. */
+  private async reserve(): Promise<void> {
+    this.reserving = true;
+    while (this.waiting.length > 0) {
+      const ahead = Math.min(this.concurrency - 1, Math.floor((this.rate * LEASE_VALID_MS) / 1000));
+      try {
+        const [rateMilli = 0, , ...waits] = await this.redis.evsyncRateLimit(
+          this.key,
+          this.factor,
+          this.minShare,
+          this.recoveryPerMs,
+          'acquire',
+          this.waiting.length + Math.max(0, ahead),
+        );
+        const now = performance.now();
+        this.rate = rateMilli / 1000;
+        for (const wait of waits) {
+          const waiter = this.waiting.shift();
+          if (waiter) waiter.grant(now + wait);
+          else this.leased.push(now + wait);
+        }
+      } catch (error) {
+        for (const waiter of this.waiting.splice(0)) waiter.fail(error);
+      }
+    }
+    this.reserving = false;
   }
 
   private takeSlot(signal?: AbortSignal): Promise<void> {

@@ -45,4 +45,10 @@ export interface PendingFilter {
   sendStarted?: boolean;
   afterSeq?: number;
   limit?: number;
+  /**
+   * With `keys` and `kinds`: also up to this many intents of those kinds planned after the
+   * last pending one of the keys, which a distributed worker is likely handed next. Whether
+   * these have a result by now is not checked: see `pendingReads` for why that is safe.
+   */
+  ahead?: number;
 }

@@ -68,6 +68,66 @@ describe.runIf(ready)('RedisRateLimiter: one bucket for every process', () => {
     expect(second.currentRate).toBeGreaterThanOrEqual(50);
   });
 
+  /** A limiter whose script calls are counted. */
+  const counted = (key: string, concurrency: number) => {
+    const redis = connect();
+    const limiter = new RedisRateLimiter({ redis, key, concurrency });
+    const commands = redis as unknown as { evsyncRateLimit: (...args: unknown[]) => Promise<number[]> };
+    const call = commands.evsyncRateLimit.bind(redis);
+    const calls = { count: 0 };
+    commands.evsyncRateLimit = (...args) => {
+      calls.count += 1;
+      return call(...args);
+    };
+    return { limiter, calls };
+  };
+
+  it('at a high rate, one script call serves several acquires in a row', async () => {
+    const key = `${prefix}:ahead`;
+    await RedisRateLimiter.setRate(connections[0]!, key, { requestsPerSecond: 10_000, burst: 100 });
+    const { limiter, calls } = counted(key, 8);
+    for (let i = 0; i < 40; i += 1) (await limiter.acquire())();
+    // The first call learns the rate; then each reserves 7 more than it is asked for.
+    expect(calls.count).toBeLessThanOrEqual(8);
+    // Acquires waiting together share a call too.
+    calls.count = 0;
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const releases = await Promise.all(Array.from({ length: 8 }, () => limiter.acquire()));
+    for (const release of releases) release();
+    expect(calls.count).toBe(1);
+  });
+
+  it('at a low rate, and once a reserved slot is past, every acquire asks Redis', async () => {
+    const key = `${prefix}:no-ahead`;
+    await RedisRateLimiter.setRate(connections[0]!, key, { requestsPerSecond: 40, burst: 10 });
+    const { limiter, calls } = counted(key, 8);
+    for (let i = 0; i < 5; i += 1) (await limiter.acquire())();
+    expect(calls.count).toBe(5);
+
+    const fast = `${prefix}:stale`;
+    await RedisRateLimiter.setRate(connections[0]!, fast, { requestsPerSecond: 10_000, burst: 100 });
+    const other = counted(fast, 8);
+    (await other.limiter.acquire())();
+    (await other.limiter.acquire())();
+    expect(other.calls.count).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    (await other.limiter.acquire())();
+    expect(other.calls.count).toBe(3);
+  });
+
+  it('drops the slots reserved ahead when the platform answers 429', async () => {
+    const key = `${prefix}:ahead-429`;
+    await RedisRateLimiter.setRate(connections[0]!, key, { requestsPerSecond: 10_000, burst: 100 });
+    const { limiter } = counted(key, 8);
+    (await limiter.acquire())();
+    (await limiter.acquire())();
+    limiter.slowDown(300);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const started = performance.now();
+    (await limiter.acquire())();
+    expect(performance.now() - started).toBeGreaterThan(250);
+  });
+
   it('caps the requests in flight in this process', async () => {
     const key = `${prefix}:slots`;
     await RedisRateLimiter.setRate(connections[0]!, key, { requestsPerSecond: 10_000, burst: 10 });

@@ -80,6 +80,41 @@ export function describeResultConformance(context: ConformanceContext): void {
       });
     });
 
+    it('reads ahead the intents of the same kinds planned after the last pending asked key', async () => {
+      const l = context.ledger();
+      const run = await l.createRun({ jobName: 'pending-ahead', mode: 'upsert' });
+      const other = await l.createRun({ jobName: 'pending-ahead-other', mode: 'upsert' });
+      await l.recordPlannedIntents(run.id, [planned('a-1'), planned('a-2'), planned('a-3')]);
+      // Another run's plan, recorded in between, shares the sequence.
+      await l.recordPlannedIntents(other.id, [planned('a-4'), planned('a-5')]);
+      await l.recordPlannedIntents(run.id, [
+        planned('a-4'),
+        planned('e-1', { kind: 'event', params: { 'event[title]': 'Keynote' } }),
+        planned('a-5'),
+        planned('a-6'),
+      ]);
+      await l.recordResults([
+        { runId: run.id, kind: 'user', key: 'a-3', action: 'created', platformId: 3 },
+        { runId: run.id, kind: 'user', key: 'a-6', action: 'created', platformId: 6 },
+      ]);
+      const read = async (filter: Parameters<typeof l.pendingIntents>[1]): Promise<string[]> =>
+        (await l.pendingIntents(run.id, filter)).map((p) => `${p.kind}:${p.key}`);
+      // The asked ones if pending, then the run's next intents of the asked kinds, in plan
+      // order, recorded or not (a-3).
+      expect(await read({ kinds: ['user'], keys: ['a-2', 'a-1'], ahead: 8 })).toEqual([
+        'user:a-1',
+        'user:a-2',
+        'user:a-3',
+        'user:a-4',
+        'user:a-5',
+        'user:a-6',
+      ]);
+      expect(await read({ kinds: ['user'], keys: ['a-4'], ahead: 1 })).toEqual(['user:a-4', 'user:a-5']);
+      expect(await read({ kinds: ['event'], keys: ['e-1'], ahead: 8 })).toEqual(['event:e-1']);
+      // Nothing asked is pending: nothing is read ahead either.
+      expect(await read({ kinds: ['user'], keys: ['a-3'], ahead: 8 })).toEqual([]);
+    });
+
     it('stores text PostgreSQL cannot hold (NUL, lone surrogates) with U+FFFD instead of failing the batch', async () => {
       const l = context.ledger();
       const run = await l.createRun({ jobName: 'unstorable', mode: 'upsert' });
