@@ -7,6 +7,12 @@ export interface CountersSnapshot {
   statuses: Record<string, number>;
   /** kind → client_id → creates applied (200 or 203). More than 1 means a duplicate create. */
   creates: Record<string, Record<string, number>>;
+  /**
+   * When the first and the last counted call were answered (ms since the epoch), so a
+   * client's throughput as the platform sees it is `total / (lastAt - firstAt)`.
+   */
+  firstAt?: number;
+  lastAt?: number;
 }
 
 /** Creates without a client_id are counted under this name. */
@@ -17,9 +23,13 @@ export class SandboxCounters {
   private readonly calls = new Map<string, number>();
   private readonly statuses = new Map<string, number>();
   private readonly creates = new Map<string, Map<string, number>>();
+  private firstAt: number | undefined;
+  private lastAt: number | undefined;
 
   recordCall(endpoint: string, status: number | 'reset'): void {
     this.total += 1;
+    this.lastAt = Date.now();
+    this.firstAt ??= this.lastAt;
     this.calls.set(endpoint, (this.calls.get(endpoint) ?? 0) + 1);
     const key = String(status);
     this.statuses.set(key, (this.statuses.get(key) ?? 0) + 1);
@@ -62,11 +72,14 @@ export class SandboxCounters {
       creates: Object.fromEntries(
         [...this.creates].map(([kind, perKind]) => [kind, Object.fromEntries(perKind)]),
       ),
+      ...(this.firstAt === undefined ? {} : { firstAt: this.firstAt, lastAt: this.lastAt }),
     };
   }
 
   reset(): void {
     this.total = 0;
+    this.firstAt = undefined;
+    this.lastAt = undefined;
     this.calls.clear();
     this.statuses.clear();
     this.creates.clear();

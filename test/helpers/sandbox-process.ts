@@ -15,6 +15,8 @@ export interface SandboxProcess {
     calls: Record<string, number>;
     statuses: Record<string, number>;
     duplicates: Record<string, string[]>;
+    firstAt?: number;
+    lastAt?: number;
   }>;
   resetCounters(): Promise<void>;
   /** CPU time the sandbox process has used so far, in seconds. */

@@ -144,6 +144,7 @@ describe('admin endpoints', () => {
   it('count calls per endpoint and method, statuses and creates per client_id', async () => {
     await admin(sandbox, 'POST', 'reset');
     const params = userParams();
+    const started = Date.now();
     await signedCall(sandbox, 'POST', '/user', { body: params });
     await signedCall(sandbox, 'POST', '/user', { body: params });
     const created = sandbox.state.userByClientId(params.client_id!)!;
@@ -157,9 +158,15 @@ describe('admin endpoints', () => {
       creates: { user: { [params.client_id!]: 1 } },
       duplicates: {},
     });
+    // The span of the counted calls: a client's throughput as the platform sees it.
+    expect(counters.firstAt).toBeGreaterThanOrEqual(started);
+    expect(counters.lastAt).toBeGreaterThanOrEqual(counters.firstAt as number);
+    expect(counters.lastAt).toBeLessThanOrEqual(Date.now());
     expect(sandbox.counters.callsTo('POST', '/user')).toBe(2);
     await admin(sandbox, 'DELETE', 'counters');
-    expect((await admin(sandbox, 'GET', 'counters')).body.total).toBe(0);
+    const reset = (await admin(sandbox, 'GET', 'counters')).body;
+    expect(reset.total).toBe(0);
+    expect(reset.firstAt).toBeUndefined();
   });
 
   it('dump the state, seed it, and reset it to the start', async () => {
