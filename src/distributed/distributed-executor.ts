@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Ledger } from '../ledger/ledger.js';
 import { PARENT_KINDS, type IntentKind } from '../model/intent.js';
-import type { PlannedIntent } from '../model/planned-intent.js';
 import type { ActionCounts, ResultAction, RunResultCounts } from '../model/result-records.js';
 import {
   executePlan,
@@ -11,7 +10,7 @@ import {
   type PlanExecutor,
 } from '../sync/execute/execute-plan.js';
 import type { PhaseName } from '../sync/phases/sync-phases.js';
-import { feedOf, PlanStopped, wholePhase } from '../sync/execute/plan-feed.js';
+import { feedOf, PlanStopped, wholePhase, type PhaseWork } from '../sync/execute/plan-feed.js';
 import { silentProgress } from '../sync/progress/progress-sink.js';
 import { PLATFORM_DOWN_CODES, PlatformDownStreak } from '../sync/execute/platform-down.js';
 import type { IntentJob } from './intent-job.js';
@@ -20,8 +19,6 @@ import type { IntentJob } from './intent-job.js';
 export interface IntentJobSink {
   /** Adds the jobs (deduplicated by job id). */
   enqueue(jobs: readonly IntentJob[]): Promise<void>;
-  /** Removes those of the jobs that no worker has taken yet. */
-  withdraw(jobs: readonly IntentJob[]): Promise<void>;
   /**
    * Removes the run's jobs that no worker has taken, whatever pass enqueued them: a resume
    * starts from the ledger, and an earlier pass's leftovers would send its intents twice.
@@ -54,6 +51,8 @@ export interface DistributedExecutorOptions {
    * @defaultValue 10 s
    */
   stallMs?: number;
+  /** Writes the run's rate and the queue's limits again: Redis lost them with the jobs. */
+  restoreSettings?: () => Promise<void>;
 }
 
 /**
@@ -73,7 +72,6 @@ async function runPhases(
   options: DistributedExecutorOptions,
   execute: ExecuteOptions,
 ): Promise<ExecuteResult> {
-  const progress = execute.progress ?? silentProgress;
   const epoch = randomBytes(6).toString('base64url');
   const withdrawn = await options.sink.withdrawRun(execute.runId);
   if (withdrawn > 0)
@@ -82,24 +80,21 @@ async function runPhases(
   try {
     for await (const work of execute.feed ?? feedOf(execute.work)) {
       if (execute.signal?.aborted) break;
-      // The coordinator enqueues a phase whole; a streamed plan's phase is read into memory here.
-      const phase = work.phase;
-      const items = await wholePhase(work);
-      if (items.length === 0) continue;
-      if (phase === 'removals') {
+      if (work.phase === 'removals') {
+        // Sent from here (see above): a phase of deletes, in memory as the inline engine has it.
+        const items = await wholePhase(work);
+        if (items.length === 0) continue;
         await refreshIds(options.ledger, execute);
         const inline = await executePlan({ ...execute, work: items, feed: feedOf(items) });
         processed += inline.processed;
         if (inline.stopped) return { ...inline, processed };
         continue;
       }
-      progress.phaseStarted(phase, items.length);
-      const done = await followPhase(options, execute, phase, items, epoch);
+      const done = await followPhase(options, execute, work, epoch);
       processed += done.ended;
-      progress.phaseEnded(phase);
-      execute.logger?.debug({ phase, count: items.length }, 'phase done');
+      if (done.stopped !== undefined) return stoppedBy(done.stopped, processed);
       if (done.abort !== undefined) return { stopped: 'aborted', reason: done.abort, processed };
-      if (done.ended < items.length) break;
+      if (done.ended < done.enqueued) break;
     }
   } catch (error) {
     return stoppedBy(error, processed);
@@ -109,91 +104,137 @@ async function runPhases(
 }
 
 /**
- * Enqueues one phase and waits until the ledger holds a result for each of its intents,
- * reporting progress from the counts. Returns how many ended (fewer when stopped), and why
- * the run must stop when the platform is down (as `executePlan` stops: `platform-down.ts`).
+ * Jobs enqueued at most ahead of the phase's results: the coordinator reads a streamed
+ * plan on only as the workers catch up, so its memory and Redis's stay flat whatever the
+ * size of the phase (docs/distributed.md, "The flow").
+ */
+const ENQUEUED_AHEAD = 10_000;
+
+/**
+ * Enqueues one phase chunk by chunk as the feed hands it over, and waits until the ledger
+ * holds a result for each of its intents, reporting progress from the counts of results
+ * the workers wrote. Returns how many were enqueued and ended (fewer when stopped), why
+ * the run must stop when the platform is down (as `executePlan` stops: `platform-down.ts`),
+ * and the feed's own error (a streamed plan that stopped) once what it handed over ended.
  */
 async function followPhase(
   options: DistributedExecutorOptions,
   execute: ExecuteOptions,
-  phase: PhaseName,
-  items: readonly PlannedIntent[],
+  work: PhaseWork,
   epoch: string,
-): Promise<{ ended: number; abort?: string }> {
+): Promise<{ enqueued: number; ended: number; abort?: string; stopped?: unknown }> {
   const { ledger, sink } = options;
+  const { phase } = work;
   const downLimit = execute.platformDownLimit ?? Math.max(10, execute.concurrency * 2);
   let pollMs = options.pollMs ?? 250;
   const stallMs = options.stallMs ?? 10_000;
   const progress = execute.progress ?? silentProgress;
-  const kinds = new Set<IntentKind>(items.map((item) => item.kind));
-  // Results written before the phase (unchanged rows, invalid ones) are in the baseline.
-  await execute.writer.flush();
-  const baseline = actionsOf(await ledger.resultCounts(execute.runId), kinds);
-  const jobs = items.map((item): IntentJob => ({
-    runId: execute.runId,
-    epoch,
-    phase,
-    kind: item.kind,
-    key: item.key,
-  }));
-  await sink.enqueue(jobs);
-  execute.logger?.info({ phase, enqueued: jobs.length }, 'phase enqueued for the workers');
+  const kinds = new Set<IntentKind>();
+  // Workers write only this phase's results now (the previous phase has drained); what
+  // they wrote before, in an earlier pass, is the baseline.
+  const baseline = sumByAction(await ledger.resultCounts(execute.runId, { byWorkers: true }));
   const startedAt = new Date().toISOString();
   const note = (done: number): Promise<void> =>
-    sink.notePhase(execute.runId, { phase, total: items.length, done, startedAt }).catch(() => undefined);
-  await note(0);
+    sink
+      .notePhase(execute.runId, { phase, total: work.total(), done, startedAt })
+      .catch(() => undefined);
+
+  let enqueued = 0;
+  let ended = 0;
+  let feeding = true;
+  let fed: unknown;
+  let stop = false;
+  const enqueueing = (async () => {
+    for await (const chunk of work.chunks) {
+      while (enqueued - ended >= ENQUEUED_AHEAD && !stop) await sleep(pollMs);
+      if (stop || execute.signal?.aborted) return;
+      if (chunk.length === 0) continue;
+      await sink.enqueue(
+        chunk.map((item): IntentJob => ({ runId: execute.runId, epoch, phase, kind: item.kind, key: item.key })),
+      );
+      for (const item of chunk) kinds.add(item.kind);
+      if (enqueued === 0) {
+        progress.phaseStarted(phase, work.total());
+        execute.logger?.info({ phase }, 'phase being enqueued for the workers');
+        await note(0);
+      } else progress.phaseGrew?.(phase, work.total());
+      enqueued += chunk.length;
+    }
+  })()
+    .catch((error: unknown) => {
+      fed = error;
+    })
+    .finally(() => {
+      feeding = false;
+    });
 
   let seen: ActionCounts = {};
-  let ended = 0;
   let lastChange = Date.now();
   let lastWorkerNotice = 0;
-  while (ended < items.length) {
-    if (execute.signal?.aborted) {
-      await sink.withdraw(jobs);
-      // Jobs a worker has taken finish there and are recorded; the rest stay pending.
-      return { ended };
-    }
-    await sleep(pollMs);
-    const asked = performance.now();
-    const now = subtract(actionsOf(await ledger.resultCounts(execute.runId), kinds), baseline);
-    // Counting a big run's results costs the database more: read at most a tenth of the time.
-    pollMs = Math.max(options.pollMs ?? 250, (performance.now() - asked) * 10);
-    for (const [action, count] of Object.entries(now) as Array<[ResultAction, number]>) {
-      const before = seen[action] ?? 0;
-      for (let n = before; n < count; n += 1) progress.advanced(phase, action);
-    }
-    const total = sum(now);
-    if (total !== ended) {
-      lastChange = Date.now();
-      await note(total);
-    }
-    const failedMore = (now.failed ?? 0) > (seen.failed ?? 0);
-    ended = total;
-    seen = now;
-    if (failedMore) {
-      const abort = await platformDown(ledger, execute, kinds, now, downLimit, ended >= items.length);
-      if (abort !== undefined) {
-        await sink.withdraw(jobs);
-        execute.logger?.error({ phase, reason: abort }, 'platform down: the run stops');
-        return { ended, abort };
+  const halt = async (): Promise<void> => {
+    stop = true;
+    await enqueueing;
+    // Jobs a worker has taken finish there and are recorded; the rest stay pending.
+    await sink.withdrawRun(execute.runId);
+  };
+  try {
+    while (feeding || ended < enqueued) {
+      if (execute.signal?.aborted) {
+        await halt();
+        return { enqueued, ended };
+      }
+      await sleep(pollMs);
+      const asked = performance.now();
+      const now = subtract(
+        sumByAction(await ledger.resultCounts(execute.runId, { byWorkers: true })),
+        baseline,
+      );
+      // Counting a big run's results costs the database more: read at most a tenth of the time.
+      pollMs = Math.max(options.pollMs ?? 250, (performance.now() - asked) * 10);
+      for (const [action, count] of Object.entries(now) as Array<[ResultAction, number]>) {
+        const before = seen[action] ?? 0;
+        for (let n = before; n < count; n += 1) progress.advanced(phase, action);
+      }
+      const total = sum(now);
+      if (total !== ended) {
+        lastChange = Date.now();
+        await note(total);
+      }
+      const failedMore = (now.failed ?? 0) > (seen.failed ?? 0);
+      ended = total;
+      seen = now;
+      const over = !feeding && ended >= enqueued;
+      if (failedMore) {
+        const abort = await platformDown(ledger, execute, kinds, now, downLimit, over);
+        if (abort !== undefined) {
+          await halt();
+          execute.logger?.error({ phase, reason: abort }, 'platform down: the run stops');
+          return { enqueued, ended, abort };
+        }
+      }
+      if (over || Date.now() - lastChange < stallMs) continue;
+      if (!feeding && (await sink.outstanding()) === 0) {
+        const missing = await withoutResult(ledger, execute.runId, epoch, phase, kinds);
+        execute.logger?.warn({ phase, missing: missing.length }, 'queue lost jobs: enqueueing them again');
+        await options.restoreSettings?.();
+        await sink.enqueue(missing);
+        lastChange = Date.now();
+      } else if (Date.now() - lastWorkerNotice > 30_000 && (await sink.workers()) === 0) {
+        lastWorkerNotice = Date.now();
+        execute.logger?.warn(
+          { phase, waiting: enqueued - ended },
+          'no worker is connected: start `evsync worker` (same REDIS_URL and DATABASE_URL)',
+        );
       }
     }
-    if (ended >= items.length) break;
-    if (Date.now() - lastChange < stallMs) continue;
-    if ((await sink.outstanding()) === 0) {
-      const missing = await withoutResult(ledger, execute.runId, jobs);
-      execute.logger?.warn({ phase, missing: missing.length }, 'queue lost jobs: enqueueing them again');
-      await sink.enqueue(missing);
-      lastChange = Date.now();
-    } else if (Date.now() - lastWorkerNotice > 30_000 && (await sink.workers()) === 0) {
-      lastWorkerNotice = Date.now();
-      execute.logger?.warn(
-        { phase, waiting: items.length - ended },
-        'no worker is connected: start `evsync worker` (same REDIS_URL and DATABASE_URL)',
-      );
-    }
+  } finally {
+    stop = true;
   }
-  return { ended };
+  if (enqueued > 0) {
+    progress.phaseEnded(phase);
+    execute.logger?.debug({ phase, count: enqueued }, 'phase done');
+  }
+  return { enqueued, ended, ...(fed === undefined ? {} : { stopped: fed }) };
 }
 
 /**
@@ -232,26 +273,30 @@ async function platformDown(
   return phaseOver && failures.length === sent ? streak.everySentFailed() : undefined;
 }
 
-/** The jobs whose intents have no result yet, read from the ledger in pages. */
+/**
+ * The phase's jobs whose intents have no result yet, from the ledger in pages: once the
+ * phase is enqueued whole, they are the ones the queue lost.
+ */
 async function withoutResult(
   ledger: DistributedExecutorOptions['ledger'],
   runId: string,
-  jobs: readonly IntentJob[],
+  epoch: string,
+  phase: PhaseName,
+  kinds: ReadonlySet<IntentKind>,
 ): Promise<IntentJob[]> {
-  const pending = new Set<string>();
-  const kinds = [...new Set(jobs.map((job) => job.kind))];
+  const missing: IntentJob[] = [];
   let afterSeq: number | undefined;
   for (;;) {
     const page = await ledger.pendingIntents(runId, {
-      kinds,
+      kinds: [...kinds],
       limit: 5000,
       ...(afterSeq === undefined ? {} : { afterSeq }),
     });
-    for (const record of page) pending.add(`${record.kind}\u0000${record.key}`);
+    for (const { kind, key } of page) missing.push({ runId, epoch, phase, kind, key });
     if (page.length < 5000) break;
     afterSeq = page[page.length - 1]?.seq;
   }
-  return jobs.filter((job) => pending.has(`${job.kind}\u0000${job.key}`));
+  return missing;
 }
 
 /** Ids the workers gave users and events in this run, for the deletes sent from here. */
@@ -263,10 +308,10 @@ async function refreshIds(
     for (const [key, id] of await ledger.loadIdMap(kind)) execute.context.ids.set(kind, key, id);
 }
 
-function actionsOf(counts: RunResultCounts, kinds: ReadonlySet<IntentKind>): ActionCounts {
+function sumByAction(counts: RunResultCounts): ActionCounts {
   const total: ActionCounts = {};
-  for (const kind of kinds)
-    for (const [action, count] of Object.entries(counts[kind] ?? {}) as Array<[ResultAction, number]>)
+  for (const ofKind of Object.values(counts))
+    for (const [action, count] of Object.entries(ofKind ?? {}) as Array<[ResultAction, number]>)
       total[action] = (total[action] ?? 0) + count;
   return total;
 }

@@ -94,17 +94,6 @@ export class IntentQueue implements IntentJobSink {
     );
   }
 
-  async withdraw(jobs: readonly IntentJob[]): Promise<void> {
-    for (let start = 0; start < jobs.length; start += ENQUEUE_CHUNK) {
-      // `remove` leaves a job a worker holds (its lock) alone: that one finishes and is recorded.
-      await Promise.all(
-        jobs
-          .slice(start, start + ENQUEUE_CHUNK)
-          .map((job) => this.queue.remove(intentJobId(job)).catch(() => 0)),
-      );
-    }
-  }
-
   async withdrawRun(runId: string): Promise<number> {
     let removed = 0;
     // Pages from the end, so that removals do not shift the pages still to read.

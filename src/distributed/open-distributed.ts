@@ -62,7 +62,11 @@ export async function openEngineForEnv(
       logger: options.logger,
     });
     const engine = await openEngine({ ...options, client });
-    engine.deps.executor = distributedExecutor({ ledger: engine.deps.ledger, sink: queue });
+    engine.deps.executor = distributedExecutor({
+      ledger: engine.deps.ledger,
+      sink: queue,
+      restoreSettings: () => setSharedRate(redis, queue, bucket, options.rate),
+    });
     options.logger.info(
       { redis: config.description, prefix: config.prefix },
       'distributed mode: workers send the intents',

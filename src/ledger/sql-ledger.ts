@@ -261,9 +261,9 @@ export class SqlLedger implements Ledger {
     }
   }
 
-  async resultCounts(runId: string): Promise<RunResultCounts> {
+  async resultCounts(runId: string, options: { byWorkers?: boolean } = {}): Promise<RunResultCounts> {
     const rows = await this.sql().query<{ kind: IntentKind; action: ResultAction; n: number | string }>(
-      q.COUNT_RESULTS,
+      options.byWorkers === true ? q.COUNT_WORKER_RESULTS : q.COUNT_RESULTS,
       [runId],
     );
     const counts: RunResultCounts = {};

@@ -156,6 +156,20 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
     expect((await env.sandbox.counters()).duplicates).toEqual({});
   }, 120_000);
 
+  it('Redis loses everything under a running command: it enqueues the lost jobs again, nothing twice', async () => {
+    await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
+    const run = env.spawnCli(['run', env.usersJob('vanish', 400, 100, 8)]);
+    await waitFor(async () => ((await env.sandbox.counters()).total ?? 0) > 80);
+    expect(await env.loseRedis()).toBeGreaterThan(0);
+    // The command notices no result for 10 s and an empty queue, and enqueues again.
+    expect(await run.exited).toBe(0);
+    expect(run.output()).toContain('queue lost jobs: enqueueing them again');
+    const ledger = await env.ledger();
+    const [latest] = await ledger.listRuns(1);
+    expect((await ledger.resultCounts(latest!.id)).user).toEqual({ created: 400 });
+    expect((await env.sandbox.counters()).duplicates).toEqual({});
+  }, 120_000);
+
   it('run --detach returns with the run id; the workers finish the run', async () => {
     await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
     const detached = await env.cli(['run', env.usersJob('detach', 120, 500, 8), '--detach']);

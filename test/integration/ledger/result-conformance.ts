@@ -345,6 +345,10 @@ export function describeResultConformance(context: ConformanceContext): void {
         user: { created: 1, failed: 1 },
         event: { failed: 1, skipped: 1 },
       });
+      // A distributed coordinator counts what its workers wrote, apart from its planner's results.
+      expect(await l.resultCounts(run.id, { byWorkers: true })).toEqual({});
+      await l.recordResults([{ ...rows[2]!, action: 'updated', worker: 'vm:42' }]);
+      expect(await l.resultCounts(run.id, { byWorkers: true })).toEqual({ event: { updated: 1 } });
       expect(await l.results('no-such-run')).toEqual([]);
     });
 
