@@ -112,10 +112,6 @@ export const RESULT_COLUMNS = `r.seq, r.run_id, r.kind, r.key, r.action, r.origi
 export const COUNT_RESULTS = `SELECT kind, action, count(*) AS n FROM intent_results WHERE run_id = $1
 GROUP BY kind, action`;
 
-/** $1 run id: the results distributed workers wrote (they name themselves in `worker`). */
-export const COUNT_WORKER_RESULTS = `SELECT kind, action, count(*) AS n FROM intent_results
-WHERE run_id = $1 AND worker IS NOT NULL GROUP BY kind, action`;
-
 /** $1 JSON array of {kind, key, hash, run_id}. */
 export const UPSERT_HASHES = `INSERT INTO synced_hashes (kind, key, hash, run_id, synced_at)
 SELECT e.v->>'kind', e.v->>'key', e.v->>'hash', e.v->>'run_id', now()

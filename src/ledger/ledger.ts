@@ -4,6 +4,7 @@ import type {
   ActionCounts,
   IntentResultInput,
   IntentResultRecord,
+  ResultCountFilter,
   ResultFilter,
   RunResultCounts,
 } from '../model/result-records.js';
@@ -101,12 +102,8 @@ export interface Ledger {
     runId: string,
     filter?: Omit<ResultFilter, 'afterSeq' | 'limit'>,
   ): AsyncIterable<IntentResultRecord>;
-  /**
-   * The run's results per kind and action; with `byWorkers`, only those distributed
-   * workers wrote, which is how a coordinator counts its phase while its own planner still
-   * writes the results of rows it does not send (unchanged, invalid).
-   */
-  resultCounts(runId: string, options?: { byWorkers?: boolean }): Promise<RunResultCounts>;
+  /** The run's results per kind and action, all of them or those of the filter. */
+  resultCounts(runId: string, filter?: ResultCountFilter): Promise<RunResultCounts>;
   /** Searches, groups and histories for a person browsing the ledger (the dashboard). */
   insights(): LedgerInsights;
 

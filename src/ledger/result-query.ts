@@ -1,5 +1,5 @@
 import type { PendingFilter } from '../model/planned-intent.js';
-import type { ResultFilter } from '../model/result-records.js';
+import type { ResultCountFilter, ResultFilter } from '../model/result-records.js';
 import { PLANNED_COLUMNS, RESULT_COLUMNS } from './ledger-sql.js';
 
 export interface BuiltQuery {
@@ -14,6 +14,21 @@ export function selectResults(runId: string, filter: ResultFilter = {}): BuiltQu
   if (filter.afterSeq !== undefined) where.push(`r.seq > ${param(params, filter.afterSeq)}`);
   return {
     sql: `SELECT ${RESULT_COLUMNS} FROM intent_results r WHERE ${where.join(' AND ')} ORDER BY r.seq${limit(filter.limit, params)}`,
+    params,
+  };
+}
+
+/**
+ * A run's results counted per kind and action: only those distributed workers wrote (they
+ * name themselves in `worker`), or only those with these error codes, when asked.
+ */
+export function countResults(runId: string, filter: ResultCountFilter = {}): BuiltQuery {
+  const params: unknown[] = [runId];
+  const where = ['run_id = $1'];
+  if (filter.byWorkers === true) where.push('worker IS NOT NULL');
+  if (filter.errorCodes) where.push(oneOf('error_code', filter.errorCodes, params));
+  return {
+    sql: `SELECT kind, action, count(*) AS n FROM intent_results WHERE ${where.join(' AND ')} GROUP BY kind, action`,
     params,
   };
 }

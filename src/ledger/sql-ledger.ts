@@ -10,6 +10,7 @@ import type {
   IntentResultInput,
   IntentResultRecord,
   ResultAction,
+  ResultCountFilter,
   ResultFilter,
   RunResultCounts,
 } from '../model/result-records.js';
@@ -28,7 +29,13 @@ import * as q from './ledger-sql.js';
 import { type LedgerInsights, SqlLedgerInsights } from './ledger-insights.js';
 import { prepareResultBatch } from './result-batch.js';
 import { storableJson } from './storable-json.js';
-import { reopenResults, selectPending, selectPlannedByResult, selectResults } from './result-query.js';
+import {
+  countResults,
+  reopenResults,
+  selectPending,
+  selectPlannedByResult,
+  selectResults,
+} from './result-query.js';
 import { BatchResultWriter, type ResultWriter, type ResultWriterOptions } from './result-writer.js';
 import { newRunId } from './run-id.js';
 import type { SqlClient, SqlExecutor } from './sql-client.js';
@@ -261,10 +268,12 @@ export class SqlLedger implements Ledger {
     }
   }
 
-  async resultCounts(runId: string, options: { byWorkers?: boolean } = {}): Promise<RunResultCounts> {
+  async resultCounts(runId: string, filter?: ResultCountFilter): Promise<RunResultCounts> {
+    const { sql, params } =
+      filter === undefined ? { sql: q.COUNT_RESULTS, params: [runId] } : countResults(runId, filter);
     const rows = await this.sql().query<{ kind: IntentKind; action: ResultAction; n: number | string }>(
-      options.byWorkers === true ? q.COUNT_WORKER_RESULTS : q.COUNT_RESULTS,
-      [runId],
+      sql,
+      params,
     );
     const counts: RunResultCounts = {};
     for (const row of rows) (counts[row.kind] ??= {})[row.action] = toNumber(row.n);

@@ -91,3 +91,14 @@ export interface ResultFilter {
   afterSeq?: number;
   limit?: number;
 }
+
+/** Which results `Ledger.resultCounts` counts. */
+export interface ResultCountFilter {
+  /**
+   * Only those distributed workers wrote: how a coordinator counts its phase while its own
+   * planner still writes the results of rows it does not send (unchanged, invalid).
+   */
+  byWorkers?: boolean;
+  /** Only those with one of these error codes. */
+  errorCodes?: readonly string[];
+}

@@ -21,14 +21,15 @@ export class LossTally {
   private readonly totals = new Map<IntentKind, number>();
   private readonly groups = new Map<IntentKind, Map<string, Group>>();
 
-  add(kind: IntentKind, outcome: TallyOutcome, reason = '', fix = ''): void {
-    this.totals.set(kind, (this.totals.get(kind) ?? 0) + 1);
+  /** `count` rows (one unless said) of the kind had this outcome. */
+  add(kind: IntentKind, outcome: TallyOutcome, reason = '', fix = '', count = 1): void {
+    this.totals.set(kind, (this.totals.get(kind) ?? 0) + count);
     if (outcome === 'kept') return;
     const reasonKey = `${outcome}\u0000${reason}`;
     let groups = this.groups.get(kind);
     if (groups === undefined) this.groups.set(kind, (groups = new Map<string, Group>()));
     const group = groups.get(reasonKey) ?? { outcome, count: 0, reason, fix };
-    group.count++;
+    group.count += count;
     groups.set(reasonKey, group);
   }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Intent, IntentKind } from '../../model/intent.js';
 import type { PlanLedger } from './build-plan.js';
 import { buildPlan } from './build-plan.js';
-import { summarizePlan } from './plan-summary.js';
+import { summarizePlan, withParentLosses } from './plan-summary.js';
 import type { KnownState, RowResult } from './sync-plan.js';
 
 const origin = (row: number): Intent['origin'] => ({ source: 'schedule.json', row });
@@ -102,5 +102,20 @@ describe('the plan applies the run’s dependency rule', () => {
   it('says nothing when fewer than half of a kind is lost', async () => {
     const plan = await buildPlan(ledger, input([user('u1', 1), user('u2', 2)], [skippedSpeaker(3)]), known());
     expect(summarizePlan(plan).losses).toEqual([]);
+  });
+});
+
+describe('loss lines of what a run skipped for a missing parent', () => {
+  it('adds a line for a kind that lost most of its rows, unless the plan already has one', () => {
+    const counts = {
+      speaker: { skipped: 9, created: 1 },
+      schedule: { created: 5, skipped: 1 },
+      rsvp: { skipped: 4 },
+    };
+    const missing = { speaker: { skipped: 9 }, schedule: { skipped: 1 }, rsvp: { skipped: 4 } };
+    expect(withParentLosses(['rsvp: all 4 rows skipped: planned reason'], counts, missing)).toEqual([
+      'rsvp: all 4 rows skipped: planned reason',
+      'speaker: 9 of 10 rows skipped: the user or event they need is neither synced in this run nor known from an earlier one. Make those sync first (see why their rows are left out), then run again',
+    ]);
   });
 });

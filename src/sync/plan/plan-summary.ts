@@ -4,6 +4,7 @@ import { INTENT_KINDS } from '../../model/intent.js';
 import { describeOrigin } from '../../model/row-origin.js';
 import { LossTally, reasonKind } from '../../mapping/validate/loss-tally.js';
 import { CHECK_IN_HELD_BACK } from './lost-check-ins.js';
+import type { RunResultCounts } from '../../model/result-records.js';
 import type { HeldDeletes, RowResult, SyncPlan } from './sync-plan.js';
 
 export const PLAN_COLUMNS = [
@@ -41,6 +42,34 @@ export function summarizePlan(plan: SyncPlan, examplesPerGroup = 3): PlanSummary
   tally.add(plan);
   if (plan.heldDeletes) tally.heldDeletes(plan.heldDeletes);
   return tally.summary(plan.planMs);
+}
+
+/**
+ * Loss lines for what a run's dependency gate skipped while it was sent (`missing`: the
+ * results skipped with `PARENT_MISSING`, per kind), added to `losses` for the kinds that
+ * have none yet. A streamed plan cannot say it at plan time: a link's user may come in a
+ * later chunk of the source, or fail when it is sent.
+ */
+export function withParentLosses(
+  losses: readonly string[],
+  counts: RunResultCounts,
+  missing: RunResultCounts,
+): string[] {
+  const tally = new LossTally();
+  for (const kind of INTENT_KINDS) {
+    const skipped = missing[kind]?.skipped ?? 0;
+    if (skipped === 0 || losses.some((line) => line.startsWith(`${kind}: `))) continue;
+    const total = Object.values(counts[kind] ?? {}).reduce((all, n) => all + (n ?? 0), 0);
+    tally.add(kind, 'kept', '', '', Math.max(0, total - skipped));
+    tally.add(
+      kind,
+      'skipped',
+      'the user or event they need is neither synced in this run nor known from an earlier one',
+      'Make those sync first (see why their rows are left out), then run again',
+      skipped,
+    );
+  }
+  return [...losses, ...tally.lines()];
 }
 
 /**

@@ -4,7 +4,8 @@ import { buildPlan, loadKnownState } from '../plan/build-plan.js';
 import { HASH_KEY_PURPOSE } from '../plan/params-hash.js';
 import { describeThreshold } from '../plan/mirror-deletes.js';
 import type { PlanSummary } from '../plan/plan-summary.js';
-import { summarizePlan } from '../plan/plan-summary.js';
+import { summarizePlan, withParentLosses } from '../plan/plan-summary.js';
+import { PARENT_MISSING } from '../phases/dependency-gate.js';
 import type { SyncPlan } from '../plan/sync-plan.js';
 import type { CollectedIntents } from '../collect/collect-intents.js';
 import { checkSteps, collectIntents } from '../collect/collect-intents.js';
@@ -117,5 +118,10 @@ async function runLocked(deps: EngineDeps, options: RunJobOptions, lock: JobLock
   const refused = plan.refused();
   if (refused) throw refused;
   const summary = plan.summary();
-  return summary ? { ...result, plan: summary } : result;
+  if (summary === undefined) return result;
+  if ((result.totals.skipped ?? 0) > 0) {
+    const missing = await ledger.resultCounts(run.id, { errorCodes: [PARENT_MISSING] });
+    summary.losses = withParentLosses(summary.losses, result.counts, missing);
+  }
+  return { ...result, plan: summary };
 }
