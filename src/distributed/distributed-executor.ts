@@ -9,7 +9,8 @@ import {
   type ExecuteResult,
   type PlanExecutor,
 } from '../sync/execute/execute-plan.js';
-import type { PhaseName } from '../sync/phases/sync-phases.js';
+import { phaseOf, type PhaseName } from '../sync/phases/sync-phases.js';
+import type { PlannedIntent } from '../model/planned-intent.js';
 import { feedOf, PlanStopped, wholePhase, type PhaseWork } from '../sync/execute/plan-feed.js';
 import { silentProgress } from '../sync/progress/progress-sink.js';
 import { PLATFORM_DOWN_CODES, PlatformDownStreak } from '../sync/execute/platform-down.js';
@@ -26,6 +27,8 @@ export interface IntentJobSink {
   withdrawRun(runId: string): Promise<number>;
   /** Jobs of any run waiting, delayed or active. */
   outstanding(): Promise<number>;
+  /** The run's jobs that workers hold now, whatever pass enqueued them. */
+  activeOf(runId: string): Promise<number>;
   /** Worker processes connected to the queue. */
   workers(): Promise<number>;
   /** Notes the phase a run is in, with its progress, for `evsync status`. */
@@ -73,9 +76,7 @@ async function runPhases(
   execute: ExecuteOptions,
 ): Promise<ExecuteResult> {
   const epoch = randomBytes(6).toString('base64url');
-  const withdrawn = await options.sink.withdrawRun(execute.runId);
-  if (withdrawn > 0)
-    execute.logger?.info({ withdrawn }, "removed an earlier pass's jobs of the run from the queue");
+  const earlierPass = await settleEarlierPass(options.sink, execute);
   let processed = 0;
   try {
     for await (const work of execute.feed ?? feedOf(execute.work)) {
@@ -90,7 +91,7 @@ async function runPhases(
         if (inline.stopped) return { ...inline, processed };
         continue;
       }
-      const done = await followPhase(options, execute, work, epoch);
+      const done = await followPhase(options, execute, work, epoch, earlierPass);
       processed += done.ended;
       if (done.stopped !== undefined) return stoppedBy(done.stopped, processed);
       if (done.abort !== undefined) return { stopped: 'aborted', reason: done.abort, processed };
@@ -101,6 +102,42 @@ async function runPhases(
   }
   if (execute.signal?.aborted) return { stopped: 'interrupted', reason: 'stopped by a signal', processed };
   return { stopped: undefined, processed };
+}
+
+/**
+ * How long a pass waits for the jobs of an earlier pass of the run that workers still
+ * hold: a job whose worker died goes back to the queue after its lock (10 s) and the next
+ * stalled-job check (5 s), and is then withdrawn.
+ */
+const EARLIER_PASS_WAIT_MS = 30_000;
+
+/**
+ * Before a pass enqueues anything: withdraws the jobs an earlier pass of the run left in
+ * the queue (a resume starts from the ledger) and waits for those workers still hold, so
+ * that no intent is sent by two passes at once. Returns whether there was such a pass:
+ * the intents it finished meanwhile are then left out as the phases are enqueued.
+ */
+async function settleEarlierPass(sink: IntentJobSink, execute: ExecuteOptions): Promise<boolean> {
+  let withdrawn = await sink.withdrawRun(execute.runId);
+  let held = await sink.activeOf(execute.runId);
+  if (held > 0) {
+    execute.logger?.info({ held }, 'waiting for the jobs of an earlier pass that workers are finishing');
+    const until = Date.now() + EARLIER_PASS_WAIT_MS;
+    while (held > 0 && Date.now() < until && !execute.signal?.aborted) {
+      await sleep(250);
+      held = await sink.activeOf(execute.runId);
+    }
+    // A held job whose worker died is back in the queue by now.
+    withdrawn += await sink.withdrawRun(execute.runId);
+    if (held > 0)
+      execute.logger?.warn(
+        { held },
+        'jobs of an earlier pass are still held by workers: they may send twice',
+      );
+  }
+  if (withdrawn > 0)
+    execute.logger?.info({ withdrawn }, "removed an earlier pass's jobs of the run from the queue");
+  return withdrawn > 0 || held > 0;
 }
 
 /**
@@ -122,6 +159,7 @@ async function followPhase(
   execute: ExecuteOptions,
   work: PhaseWork,
   epoch: string,
+  earlierPass: boolean,
 ): Promise<{ enqueued: number; ended: number; abort?: string; stopped?: unknown }> {
   const { ledger, sink } = options;
   const { phase } = work;
@@ -135,9 +173,7 @@ async function followPhase(
   const baseline = sumByAction(await ledger.resultCounts(execute.runId, { byWorkers: true }));
   const startedAt = new Date().toISOString();
   const note = (done: number): Promise<void> =>
-    sink
-      .notePhase(execute.runId, { phase, total: work.total(), done, startedAt })
-      .catch(() => undefined);
+    sink.notePhase(execute.runId, { phase, total: work.total(), done, startedAt }).catch(() => undefined);
 
   let enqueued = 0;
   let ended = 0;
@@ -148,17 +184,26 @@ async function followPhase(
     for await (const chunk of work.chunks) {
       while (enqueued - ended >= ENQUEUED_AHEAD && !stop) await sleep(pollMs);
       if (stop || execute.signal?.aborted) return;
-      if (chunk.length === 0) continue;
+      // Once an earlier pass has settled, only what is still pending: a worker may take an
+      // intent read ahead for its job, trusting that no other pass writes its result.
+      const items = earlierPass ? await stillPending(ledger, execute.runId, chunk) : chunk;
+      if (items.length === 0) continue;
       await sink.enqueue(
-        chunk.map((item): IntentJob => ({ runId: execute.runId, epoch, phase, kind: item.kind, key: item.key })),
+        items.map((item): IntentJob => ({
+          runId: execute.runId,
+          epoch,
+          phase,
+          kind: item.kind,
+          key: item.key,
+        })),
       );
-      for (const item of chunk) kinds.add(item.kind);
+      for (const item of items) kinds.add(item.kind);
       if (enqueued === 0) {
         progress.phaseStarted(phase, work.total());
         execute.logger?.info({ phase }, 'phase being enqueued for the workers');
         await note(0);
       } else progress.phaseGrew?.(phase, work.total());
-      enqueued += chunk.length;
+      enqueued += items.length;
     }
   })()
     .catch((error: unknown) => {
@@ -169,6 +214,7 @@ async function followPhase(
     });
 
   let seen: ActionCounts = {};
+  let requeued = 0;
   let lastChange = Date.now();
   let lastWorkerNotice = 0;
   const halt = async (): Promise<void> => {
@@ -214,7 +260,17 @@ async function followPhase(
       }
       if (over || Date.now() - lastChange < stallMs) continue;
       if (!feeding && (await sink.outstanding()) === 0) {
-        const missing = await withoutResult(ledger, execute.runId, epoch, phase, kinds);
+        // Under a pass id of their own: a lost job's id may be taken by what is left of it.
+        const missing = await withoutResult(ledger, execute.runId, `${epoch}-${++requeued}`, phase, kinds);
+        if (missing.length === 0) {
+          // Every intent has its result, some written where this pass could not count them.
+          execute.logger?.info(
+            { phase, counted: ended, enqueued },
+            'phase done: every intent has its result',
+          );
+          ended = enqueued;
+          break;
+        }
         execute.logger?.warn({ phase, missing: missing.length }, 'queue lost jobs: enqueueing them again');
         await options.restoreSettings?.();
         await sink.enqueue(missing);
@@ -292,11 +348,26 @@ async function withoutResult(
       limit: 5000,
       ...(afterSeq === undefined ? {} : { afterSeq }),
     });
-    for (const { kind, key } of page) missing.push({ runId, epoch, phase, kind, key });
+    for (const record of page)
+      if (phaseOf(record) === phase)
+        missing.push({ runId, epoch, phase, kind: record.kind, key: record.key });
     if (page.length < 5000) break;
     afterSeq = page[page.length - 1]?.seq;
   }
   return missing;
+}
+
+/** Those of the intents that have no result yet, in their order. */
+async function stillPending(
+  ledger: DistributedExecutorOptions['ledger'],
+  runId: string,
+  items: readonly PlannedIntent[],
+): Promise<readonly PlannedIntent[]> {
+  const kinds = [...new Set(items.map((item) => item.kind))];
+  const pending = new Set<string>();
+  for (const record of await ledger.pendingIntents(runId, { kinds, keys: items.map((item) => item.key) }))
+    pending.add(`${record.kind}\u0000${record.key}`);
+  return items.filter((item) => pending.has(`${item.kind}\u0000${item.key}`));
 }
 
 /** Ids the workers gave users and events in this run, for the deletes sent from here. */

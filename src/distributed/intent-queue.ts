@@ -119,6 +119,12 @@ export class IntentQueue implements IntentJobSink {
     return Object.values(counts).reduce((total, count) => total + count, 0);
   }
 
+  async activeOf(runId: string): Promise<number> {
+    // As many as the queue's global concurrency: a short list.
+    const active = await this.queue.getJobs(['active']);
+    return active.filter((job) => job?.data?.runId === runId).length;
+  }
+
   async workers(): Promise<number> {
     return (await this.queue.getWorkers()).length;
   }

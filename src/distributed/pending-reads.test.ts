@@ -55,7 +55,11 @@ describe('pending reads', () => {
   });
 
   it('hands the intents read ahead to the jobs of the same pass, once and while fresh', async () => {
-    const pending = Array.from({ length: 200 }, (_, i): Pending => ({ runId: 'r', kind: 'user', key: `k${i}` }));
+    const pending = Array.from({ length: 200 }, (_, i): Pending => ({
+      runId: 'r',
+      kind: 'user',
+      key: `k${i}`,
+    }));
     const ledger = slowLedger(pending);
     let clock = 0;
     const read = pendingReads(ledger, () => clock);

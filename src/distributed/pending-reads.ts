@@ -11,9 +11,10 @@ const READ_AHEAD = 64;
 /**
  * How long an intent read ahead may stand for the ledger: well under the jobs' lock (10 s).
  * Intents read ahead are not checked for a result (`PendingFilter.ahead`), and need not be:
- * a job is handed out once per pass, and only to a worker that took no result for it, so
- * within a pass an intent's result is written only by the worker its job is handed to; a
- * job handed again after its worker stalled comes later than this, and is read afresh.
+ * a pass enqueues an intent once, and only one still pending after any earlier pass of the
+ * run has settled (`settleEarlierPass`), so within a pass its result is written only by the
+ * worker its job is handed to; a job handed again after its worker stalled comes later
+ * than this, and is read afresh.
  */
 const FRESH_MS = 3_000;
 /** Intents read ahead kept at most (the oldest go first). */

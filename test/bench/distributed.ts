@@ -67,7 +67,10 @@ async function enqueueRate(): Promise<void> {
 }
 
 /** Accepted calls/s as the sandbox saw them during `run` (one per user intent here), and its 429s. */
-async function sendRate(env: DistributedEnv, run: () => Promise<void>): Promise<{ rate: number; refused: number }> {
+async function sendRate(
+  env: DistributedEnv,
+  run: () => Promise<void>,
+): Promise<{ rate: number; refused: number }> {
   await env.sandbox.resetCounters();
   await run();
   const { total, statuses, firstAt, lastAt } = await env.sandbox.counters();

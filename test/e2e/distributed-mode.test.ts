@@ -156,6 +156,35 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
     expect((await env.sandbox.counters()).duplicates).toEqual({});
   }, 120_000);
 
+  it('resume while the killed pass is still in flight: it waits for it, sends nothing twice, and ends', async () => {
+    await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
+    const faults = (spec: string): Promise<Response> =>
+      fetch(`${env.sandbox.url}/_sandbox/faults`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ spec }),
+      });
+    await faults('latency=50-150');
+    try {
+      const run = env.spawnCli(['run', env.usersJob('inflight', 600, 300, 12)]);
+      await waitFor(async () => ((await env.sandbox.counters()).total ?? 0) > 100);
+      run.child.kill('SIGKILL');
+      await run.exited;
+      const ledger = await env.ledger();
+      const [cut] = await ledger.listRuns(1);
+      // The workers still hold the killed pass's jobs as the resume starts.
+      const resumed = await env.cli(['resume', cut!.id]);
+      expect(resumed.code).toBe(0);
+      expect((await ledger.resultCounts(cut!.id)).user).toEqual({ created: 600 });
+      const counters = await env.sandbox.counters();
+      expect(counters.duplicates).toEqual({});
+      // Each user sent once: no create found existing and updated instead.
+      expect(counters.calls).toEqual({ 'POST /user': 600 });
+    } finally {
+      await faults('');
+    }
+  }, 120_000);
+
   it('Redis loses everything under a running command: it enqueues the lost jobs again, nothing twice', async () => {
     await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
     const run = env.spawnCli(['run', env.usersJob('vanish', 400, 100, 8)]);
