@@ -120,7 +120,10 @@ const EARLIER_PASS_WAIT_MS = 30_000;
 async function settleEarlierPass(sink: IntentJobSink, execute: ExecuteOptions): Promise<boolean> {
   let withdrawn = await sink.withdrawRun(execute.runId);
   let held = await sink.activeOf(execute.runId);
-  if (held > 0) {
+  // Jobs held now may record their results while this pass reads its plan: the pass must
+  // leave those intents out even once every held job has ended.
+  const anyHeld = held > 0;
+  if (anyHeld) {
     execute.logger?.info({ held }, 'waiting for the jobs of an earlier pass that workers are finishing');
     const until = Date.now() + EARLIER_PASS_WAIT_MS;
     while (held > 0 && Date.now() < until && !execute.signal?.aborted) {
@@ -137,7 +140,7 @@ async function settleEarlierPass(sink: IntentJobSink, execute: ExecuteOptions): 
   }
   if (withdrawn > 0)
     execute.logger?.info({ withdrawn }, "removed an earlier pass's jobs of the run from the queue");
-  return withdrawn > 0 || held > 0;
+  return withdrawn > 0 || anyHeld;
 }
 
 /**
