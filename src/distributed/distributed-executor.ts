@@ -13,7 +13,8 @@ import { phaseOf, type PhaseName } from '../sync/phases/sync-phases.js';
 import type { PlannedIntent } from '../model/planned-intent.js';
 import { feedOf, PlanStopped, wholePhase, type PhaseWork } from '../sync/execute/plan-feed.js';
 import { silentProgress } from '../sync/progress/progress-sink.js';
-import { PLATFORM_DOWN_CODES, PlatformDownStreak } from '../sync/execute/platform-down.js';
+import { PLATFORM_DOWN_CODES, platformDownReason } from '../sync/execute/platform-down.js';
+import { DownCountStreak } from './down-count-streak.js';
 import type { IntentJob } from './intent-job.js';
 
 /** What the coordinator needs of the queue: see `intent-queue.ts`. */
@@ -166,7 +167,7 @@ async function followPhase(
 ): Promise<{ enqueued: number; ended: number; abort?: string; stopped?: unknown }> {
   const { ledger, sink } = options;
   const { phase } = work;
-  const downLimit = execute.platformDownLimit ?? Math.max(10, execute.concurrency * 2);
+  const downStreak = new DownCountStreak(execute.platformDownLimit ?? Math.max(10, execute.concurrency * 2));
   let pollMs = options.pollMs ?? 250;
   const stallMs = options.stallMs ?? 10_000;
   const progress = execute.progress ?? silentProgress;
@@ -174,6 +175,8 @@ async function followPhase(
   // Workers write only this phase's results now (the previous phase has drained); what
   // they wrote before, in an earlier pass, is the baseline.
   const baseline = sumByAction(await ledger.resultCounts(execute.runId, { byWorkers: true }));
+  const downBaseline = await platformDownCount(ledger, execute.runId);
+  let down = 0;
   const startedAt = new Date().toISOString();
   const note = (done: number): Promise<void> =>
     sink.notePhase(execute.runId, { phase, total: work.total(), done, startedAt }).catch(() => undefined);
@@ -253,13 +256,13 @@ async function followPhase(
       ended = total;
       seen = now;
       const over = !feeding && ended >= enqueued;
-      if (failedMore) {
-        const abort = await platformDown(ledger, execute, kinds, now, downLimit, over);
-        if (abort !== undefined) {
-          await halt();
-          execute.logger?.error({ phase, reason: abort }, 'platform down: the run stops');
-          return { enqueued, ended, abort };
-        }
+      if (failedMore) down = (await platformDownCount(ledger, execute.runId)) - downBaseline;
+      const inRow = downStreak.observe(total - (now.skipped ?? 0), down, over);
+      if (inRow !== undefined) {
+        const abort = await platformDownWhy(ledger, execute.runId, kinds, inRow);
+        await halt();
+        execute.logger?.error({ phase, reason: abort }, 'platform down: the run stops');
+        return { enqueued, ended, abort };
       }
       if (over || Date.now() - lastChange < stallMs) continue;
       if (!feeding && (await sink.outstanding()) === 0) {
@@ -296,40 +299,34 @@ async function followPhase(
   return { enqueued, ended, ...(fed === undefined ? {} : { stopped: fed }) };
 }
 
-/**
- * Why the run must stop: nothing of the phase succeeded and its failures are the platform's
- * (unreachable, or our signature refused), `limit` of them, or all of a finished phase.
- */
-async function platformDown(
+/** The run's platform-wide failures (`platform-down.ts`) that workers recorded. */
+async function platformDownCount(
   ledger: DistributedExecutorOptions['ledger'],
-  execute: ExecuteOptions,
+  runId: string,
+): Promise<number> {
+  return sum(
+    sumByAction(await ledger.resultCounts(runId, { byWorkers: true, errorCodes: PLATFORM_DOWN_CODES })),
+  );
+}
+
+/** Why the run stops after `count` platform-wide failures in a row, in the words of one of them. */
+async function platformDownWhy(
+  ledger: DistributedExecutorOptions['ledger'],
+  runId: string,
   kinds: ReadonlySet<IntentKind>,
-  now: ActionCounts,
-  limit: number,
-  phaseOver: boolean,
-): Promise<string | undefined> {
-  const sent = sum(now) - (now.skipped ?? 0);
-  if (sent !== (now.failed ?? 0)) return undefined;
-  const failures = await ledger.results(execute.runId, {
+  count: number,
+): Promise<string> {
+  const [failure] = await ledger.results(runId, {
     kinds: [...kinds],
     actions: ['failed'],
     errorCodes: PLATFORM_DOWN_CODES,
-    limit,
+    limit: 1,
   });
-  // `limit` failures in a row stop the run even when the coordinator first looks after the
-  // whole phase has failed (a loaded machine); fewer, all of a finished phase, stop it too.
-  const streak = new PlatformDownStreak(limit);
-  let why: string | undefined;
-  for (const failure of failures) {
-    why ??= streak.observe({
-      action: 'failed',
-      attempts: failure.attempts,
-      ...(failure.errorCode ? { errorCode: failure.errorCode } : {}),
-      ...(failure.errorMessage ? { message: failure.errorMessage } : {}),
-    });
-  }
-  if (why !== undefined) return why;
-  return phaseOver && failures.length === sent ? streak.everySentFailed() : undefined;
+  const code = failure?.errorCode ?? PLATFORM_DOWN_CODES[0]!;
+  return (
+    platformDownReason(code, count, failure?.errorMessage ?? '') ??
+    `${count} intents failed in a row (${code})`
+  );
 }
 
 /**

@@ -710,7 +710,8 @@ export const ERROR_CATALOG = {
   EVSYNC_PLATFORM_SERVER: {
     layer: 'platform',
     meaning: 'The platform answered 5xx after every try: it failed.',
-    action: 'Try later with `evsync retry RUN`.',
+    action:
+      'Many in a row stop the run: `evsync resume RUN` once `evsync ping` answers. A few: `evsync retry RUN`.',
     retry: 'retryable',
   },
   EVSYNC_PLATFORM_HTTP: {

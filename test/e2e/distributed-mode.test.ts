@@ -158,11 +158,11 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
 
   it('resume while the killed pass is still in flight: it waits for it, sends nothing twice, and ends', async () => {
     await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
-    const faults = (spec: string): Promise<Response> =>
+    const faults = (spec?: string): Promise<Response> =>
       fetch(`${env.sandbox.url}/_sandbox/faults`, {
-        method: 'PUT',
+        method: spec === undefined ? 'DELETE' : 'PUT',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ spec }),
+        ...(spec === undefined ? {} : { body: JSON.stringify({ spec }) }),
       });
     await faults('latency=50-150');
     try {
@@ -181,7 +181,7 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
       // Each user sent once: no create found existing and updated instead.
       expect(counters.calls).toEqual({ 'POST /user': 600 });
     } finally {
-      await faults('');
+      await faults();
     }
   }, 120_000);
 
@@ -245,6 +245,38 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
       expect(ran[i]!.startedAt.getTime()).toBeGreaterThanOrEqual(ran[i - 1]!.finishedAt!.getTime() - 1000);
     const created = Object.values((await env.sandbox.counters()).duplicates);
     expect(created).toEqual([]);
+  }, 120_000);
+
+  it('the platform failing mid-phase stops the run at the streak, not at the end of the phase', async () => {
+    await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
+    const faults = (spec?: string): Promise<Response> =>
+      fetch(`${env.sandbox.url}/_sandbox/faults`, {
+        method: spec === undefined ? 'DELETE' : 'PUT',
+        headers: { 'content-type': 'application/json' },
+        ...(spec === undefined ? {} : { body: JSON.stringify({ spec }) }),
+      });
+    await faults('latency=20');
+    const run = env.spawnCli(['run', env.usersJob('down', 600, 1000, 8)]);
+    try {
+      await waitFor(async () => ((await env.sandbox.counters()).total ?? 0) > 100);
+      await faults('503=1');
+      expect(await run.exited).toBe(3);
+    } finally {
+      await faults();
+    }
+    expect(run.output()).toMatch(/the platform failed \(5xx\) for \d+ intents in a row/);
+    const ledger = await env.ledger();
+    const runId = runIdOf(run.output());
+    // The streak and what was in flight failed; the phase's other users were not sent.
+    const failed = (await ledger.resultCounts(runId)).user?.failed ?? 0;
+    expect(failed).toBeGreaterThanOrEqual(16);
+    expect(failed).toBeLessThan(100);
+    expect((await ledger.pendingIntents(runId)).length).toBeGreaterThan(300);
+
+    const resumed = await env.cli(['resume', runId]);
+    expect(resumed.code).toBe(0);
+    expect((await ledger.resultCounts(runId)).user).toEqual({ created: 600 });
+    expect((await env.sandbox.counters()).duplicates).toEqual({});
   }, 120_000);
 
   it('the platform refusing the signature stops the run (exit 3) instead of failing every row', async () => {

@@ -63,6 +63,26 @@ describe('a stopped run sends again what was not the rows’ fault', () => {
     expect((await sandboxCounters(sandbox)).duplicates).toEqual({});
   });
 
+  it('a platform answering 503 to everything stops the run after a streak (exit 3); resume sends every row', async () => {
+    startIn({
+      'users.csv': usersCsv(people(60, 'dn')),
+      'job.yaml': jobYaml('platform-down', '  - { mapping: users, source: { csv: ./users.csv } }\n'),
+    });
+    sandbox.faults.set({ error503: { fraction: 1 } });
+    const stopped = await runCli('run', join(dir, 'job.yaml')).finally(() => sandbox.faults.set({}));
+    expect(stopped.code).toBe(3);
+    expect(stopped.stdout).toMatch(/the platform failed \(5xx\) for 16 intents in a row, after its retries/);
+    expect(stopped.stdout).toMatch(/answered 503/);
+    const runId = /^Run (\S+) \(platform-down, upsert\): aborted/m.exec(stopped.stdout)![1]!;
+    // Each failed intent took the client's 5 tries; the rest were never sent.
+    expect((await sandboxCounters(sandbox)).calls['POST /user'] ?? 0).toBeLessThan(60 * 5);
+
+    const resumed = await runCli('resume', runId);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toMatch(/^user +60 +0 +0 +0 +0 +0 +0$/m);
+    expect((await sandboxCounters(sandbox)).duplicates).toEqual({});
+  });
+
   it('a run too small for the streak, every row refused the key: aborted with exit 3, and resume sends it', async () => {
     startIn({
       'users.csv': usersCsv(people(2, 'sk')),

@@ -15,6 +15,12 @@ const refused: ProcessOutcome = {
   message: 'invalid signature',
   attempts: 1,
 };
+const overloaded: ProcessOutcome = {
+  action: 'failed',
+  errorCode: PLATFORM_ERROR_CODES.server,
+  message: 'POST /user answered 503',
+  attempts: 5,
+};
 const invalidRow: ProcessOutcome = { action: 'failed', errorCode: PLATFORM_ERROR_CODES.invalid, attempts: 1 };
 const skipped: ProcessOutcome = { action: 'skipped', errorCode: 'EVSYNC_PARENT_MISSING', attempts: 0 };
 
@@ -25,6 +31,11 @@ describe('platform-down streak', () => {
     expect(streak.observe(refused)).toBeUndefined();
     expect(streak.observe(refused)).toMatch(
       /refused the signature of 3 intents in a row \(invalid signature\)\. Check EVSYNC_KEY_ID/,
+    );
+    const down = new PlatformDownStreak(2);
+    down.observe(overloaded);
+    expect(down.observe(overloaded)).toMatch(
+      /^the platform failed \(5xx\) for 2 intents in a row, after its retries \(POST \/user answered 503\)\. It is down or overloaded/,
     );
     expect(new PlatformDownStreak(1).observe(unreachable)).toBe(
       'the platform could not be reached for 1 intents in a row (ECONNREFUSED)',
@@ -66,7 +77,11 @@ describe('platform-down streak', () => {
 
   it('names the codes resume sends again', () => {
     expect([...PLATFORM_DOWN_CODES].sort()).toEqual(
-      [PLATFORM_ERROR_CODES.unauthorized, PLATFORM_ERROR_CODES.unreachable].sort(),
+      [
+        PLATFORM_ERROR_CODES.unauthorized,
+        PLATFORM_ERROR_CODES.unreachable,
+        PLATFORM_ERROR_CODES.server,
+      ].sort(),
     );
   });
 });

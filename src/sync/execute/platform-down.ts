@@ -3,9 +3,11 @@ import type { ProcessOutcome } from '../processors/process-outcome.js';
 
 /**
  * Failures that say nothing about the row and everything about the platform or our key:
- * after the client's retries, the platform could not be reached (nothing was sent), or it
- * refused the signature (401, nothing was recorded). A streak of them stops the run
- * instead of failing every remaining row, and `resume` sends such intents again.
+ * after the client's retries, the platform could not be reached (nothing was sent), it
+ * refused the signature (401, nothing was recorded), or it answered 5xx (down or
+ * overloaded; the processors look an object up before creating it again, so sending such
+ * an intent again is safe). A streak of them stops the run instead of failing every
+ * remaining row after its retries, and `resume` sends such intents again.
  */
 const WHY_STOPPED: Readonly<Record<string, (count: number, message: string) => string>> = {
   [PLATFORM_ERROR_CODES.unreachable]: (count, message) =>
@@ -13,10 +15,18 @@ const WHY_STOPPED: Readonly<Record<string, (count: number, message: string) => s
   [PLATFORM_ERROR_CODES.unauthorized]: (count, message) =>
     `the platform refused the signature of ${count} intents in a row (${message}). ` +
     'Check EVSYNC_KEY_ID and EVSYNC_SIGNING_KEY (`evsync ping` tests them)',
+  [PLATFORM_ERROR_CODES.server]: (count, message) =>
+    `the platform failed (5xx) for ${count} intents in a row, after its retries (${message}). ` +
+    'It is down or overloaded; `evsync ping` tells when it answers again',
 };
 
 /** Error codes of failures that stop a run in a streak and that `resume` sends again. */
 export const PLATFORM_DOWN_CODES: readonly string[] = Object.keys(WHY_STOPPED);
+
+/** Why a run stops after `count` failures of `code` in a row; undefined for a row's own failure. */
+export function platformDownReason(code: string, count: number, message: string): string | undefined {
+  return WHY_STOPPED[code]?.(count, message);
+}
 
 /** Counts platform-wide failures in a row; any other sent outcome ends the streak. */
 export class PlatformDownStreak {
