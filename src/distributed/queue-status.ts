@@ -15,7 +15,14 @@ export interface QueueStatus {
   workers: string[];
   rate: (SharedRate & { globalConcurrency: number | null }) | undefined;
   /** Runs the ledger has as running, with their current phase when distributed. */
-  runs: Array<{ run: RunRecord; done: number; planned: number | undefined; phase: RunPhaseNote | undefined }>;
+  runs: Array<{
+    run: RunRecord;
+    done: number;
+    planned: number | undefined;
+    phase: RunPhaseNote | undefined;
+    /** Its process ended before it did: only `evsync resume` finishes it (`Ledger.processGone`). */
+    processGone: boolean;
+  }>;
   schedules: ScheduleInfo[];
 }
 
@@ -51,7 +58,7 @@ export async function queueStatus(input: {
       for (const actions of Object.values(byKind))
         for (const count of Object.values(actions ?? {})) done += count ?? 0;
       const planned = typeof run.options.planned === 'number' ? run.options.planned : undefined;
-      return { run, done, planned, phase: notes.get(run.id) };
+      return { run, done, planned, phase: notes.get(run.id), processGone: await ledger.processGone(run) };
     }),
   );
   return {

@@ -67,6 +67,12 @@ export interface Ledger {
   lockJob(jobName: string, options?: LockJobOptions): Promise<JobLock>;
   /** Newest first (by `seq`). @defaultValue limit 20 */
   listRuns(limit?: number): Promise<RunRecord[]>;
+  /**
+   * Whether a `running` run's process is gone: no process holds the run's claim nor its
+   * job's lock (a process that dies lets go of both), so nothing carries it on and only
+   * `evsync resume` finishes it. Neither lock is taken to find out.
+   */
+  processGone(run: RunRecord): Promise<boolean>;
 
   /** Batched. Re-recording the same `(kind, key)` of a run replaces it. */
   recordPlannedIntents(runId: string, intents: readonly PlannedIntent[]): Promise<void>;

@@ -20,6 +20,18 @@ export interface PgClientOptions {
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /**
+ * A named lock's advisory key: keyed by the schema the tables are in, however it was
+ * chosen (option or URL), as two 32-bit hashes of the name: one would let two job names
+ * collide now and then. `$1` is `advisoryKey(name)`.
+ */
+const ADVISORY_KEY_ARGS =
+  "hashtext(coalesce(current_schema(), '') || ':' || $1), hashtext($1 || ':' || coalesce(current_schema(), ''))";
+
+function advisoryKey(name: string): string {
+  return `evsync:${name}`;
+}
+
+/**
  * A pg pool behind `SqlClient`. int8 columns arrive as strings (pg's default, to keep
  * precision); the ledger converts the ones it knows are small. Migrations take a
  * session-level advisory lock keyed by the schema, on one dedicated connection.
@@ -89,11 +101,7 @@ export async function openPgClient(options: PgClientOptions): Promise<SqlClient>
       // A lost lock connection loses the lock; the run's own work goes on (and its
       // ledger writes report a server that went away).
       conn.on('error', () => undefined);
-      // Keyed by the schema the tables are in, however it was chosen (option or URL), as
-      // two 32-bit hashes of the name: one would let two job names collide now and then.
-      const key = `evsync:${name}`;
-      const keyArgs =
-        "hashtext(coalesce(current_schema(), '') || ':' || $1), hashtext($1 || ':' || coalesce(current_schema(), ''))";
+      const key = advisoryKey(name);
       let row: { ok: boolean } | undefined;
       // Giving up a wait (Ctrl-C) ends the connection, and with it the waiting statement.
       const giveUp = (): void => void conn.end().catch(() => undefined);
@@ -103,8 +111,8 @@ export async function openPgClient(options: PgClientOptions): Promise<SqlClient>
         [row] = (
           await conn.query<{ ok: boolean }>(
             lockOptions.wait === true
-              ? `SELECT true AS ok FROM (SELECT pg_advisory_lock(${keyArgs})) AS locked`
-              : `SELECT pg_try_advisory_lock(${keyArgs}) AS ok`,
+              ? `SELECT true AS ok FROM (SELECT pg_advisory_lock(${ADVISORY_KEY_ARGS})) AS locked`
+              : `SELECT pg_try_advisory_lock(${ADVISORY_KEY_ARGS}) AS ok`,
             [key],
           )
         ).rows;
@@ -124,9 +132,22 @@ export async function openPgClient(options: PgClientOptions): Promise<SqlClient>
         return undefined;
       }
       return async () => {
-        await conn.query(`SELECT pg_advisory_unlock(${keyArgs})`, [key]).catch(() => undefined);
+        await conn.query(`SELECT pg_advisory_unlock(${ADVISORY_KEY_ARGS})`, [key]).catch(() => undefined);
         await conn.end().catch(() => undefined);
       };
+    },
+    isLocked: async (name) => {
+      // pg_locks shows a two-key advisory lock as classid and objid (oids), objsubid 2.
+      const [row] = (
+        await pool.query<{ locked: boolean }>(
+          `SELECT EXISTS (SELECT 1 FROM pg_locks l, (SELECT ${ADVISORY_KEY_ARGS}) AS k(a, b)
+            WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+              AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+              AND l.classid = (k.a::bigint & 4294967295)::oid AND l.objid = (k.b::bigint & 4294967295)::oid) AS locked`,
+          [advisoryKey(name)],
+        )
+      ).rows;
+      return row?.locked === true;
     },
     close: async () => {
       if (pool.ended || pool.ending) return;

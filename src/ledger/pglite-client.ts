@@ -81,6 +81,8 @@ export async function openPgliteClient(dataDir: string): Promise<EmbeddedClientH
         return Promise.resolve();
       };
     },
+    // The folder lock keeps every other process out: only this one's holders exist.
+    isLocked: (name) => Promise.resolve(held.has(name)),
     close: async () => {
       if (closed) return;
       closed = true;

@@ -23,5 +23,7 @@ export interface SqlClient extends SqlExecutor {
     name: string,
     options?: { wait?: boolean; signal?: AbortSignal },
   ): Promise<(() => Promise<void>) | undefined>;
+  /** Whether some process holds the lock `tryLock` takes under this name; it is not taken. */
+  isLocked(name: string): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -167,6 +167,12 @@ export class SqlLedger implements Ledger {
     };
   }
 
+  async processGone(run: RunRecord): Promise<boolean> {
+    if (run.status !== 'running') return false;
+    const db = this.sql();
+    return !(await db.isLocked(`run:${run.id}`)) && !(await db.isLocked(`job:${run.jobName}`));
+  }
+
   async listRuns(limit = 20): Promise<RunRecord[]> {
     const rows = await this.sql().query<RunRow>(q.SELECT_RUNS, [Math.max(0, Math.floor(limit))]);
     return rows.map(toRunRecord);

@@ -152,6 +152,12 @@ describe('interrupted runs (spawned evsync process)', () => {
     const createdBeforeKill = sandbox.state.conferenceUsers().length;
     expect(createdBeforeKill).toBeGreaterThan(0);
     expect(createdBeforeKill).toBeLessThan(USERS);
+    // Still `running` in the ledger, and known to have lost its process (`evsync runs`: cut off).
+    const ledger = await openLedger({ dataDir: join(dir, 'data') });
+    const [killed] = await ledger.listRuns(1);
+    expect(killed!.status).toBe('running');
+    expect(await ledger.processGone(killed!)).toBe(true);
+    await ledger.close();
 
     const resumed = await resumeInProcess(dir, sandbox);
     expect(resumed.status).toBe('completed');

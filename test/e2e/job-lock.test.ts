@@ -126,6 +126,9 @@ describe('one run of a job at a time (spawned evsync processes)', () => {
         const ledger = await openLedger({ databaseUrl: SERVICES.postgres.url, schema });
         const [running] = await ledger.listRuns(1);
         await ledger.close();
+        const listing = await evsync(dir, sandbox, env, 'runs').done;
+        expect(listing.stdout).toMatch(new RegExp(`^${running!.id} +two-at-once +upsert +running `, 'm'));
+        expect(listing.stdout).not.toContain('cut off');
         const [second, resume] = await Promise.all([
           evsync(dir, sandbox, env, 'run', join(dir, 'job.yaml')).done,
           evsync(dir, sandbox, env, 'resume', running!.id).done,
@@ -185,6 +188,9 @@ describe('one run of a job at a time (spawned evsync processes)', () => {
       const [killed] = await ledger.listRuns(1);
       await ledger.close();
       expect(killed!.status).toBe('running');
+      const listing = await evsync(dir, sandbox, env, 'runs').done;
+      expect(listing.stdout).toMatch(new RegExp(`^${killed!.id} +killed-holder +upsert +cut off `, 'm'));
+      expect(listing.stdout).toContain(`finish it with: evsync resume ${killed!.id}`);
 
       const rerun = await evsync(dir, sandbox, env, 'run', join(dir, 'job.yaml')).done;
       expect(rerun.stderr).toBe('');

@@ -11,7 +11,12 @@ export function registerRunsCommand(program: Command): void {
     .action(async (options: { limit: string; json?: boolean }) => {
       const ledger = await openLedger();
       try {
-        const runs = await ledger.listRuns(Math.max(1, Number(options.limit) || 20));
+        const listed = await ledger.listRuns(Math.max(1, Number(options.limit) || 20));
+        const runs: ListedRun[] = await Promise.all(
+          listed.map(async (run) =>
+            (await ledger.processGone(run)) ? { ...run, processGone: true as const } : run,
+          ),
+        );
         process.stdout.write(options.json ? `${JSON.stringify(runs)}\n` : `${formatRuns(runs)}\n`);
       } finally {
         await ledger.close();
@@ -19,14 +24,17 @@ export function registerRunsCommand(program: Command): void {
     });
 }
 
-export function formatRuns(runs: readonly RunRecord[]): string {
+/** A listed run; `processGone` when it is `running` but its process ended (`Ledger.processGone`). */
+export type ListedRun = RunRecord & { processGone?: true };
+
+export function formatRuns(runs: readonly ListedRun[]): string {
   if (runs.length === 0) return 'No runs yet. Start one with `evsync run JOB.yaml` (or try `evsync demo`).';
   const header = ['run', 'job', 'mode', 'status', 'started', 'took', 'results'];
   const rows = runs.map((run) => [
     run.id,
     run.jobName,
     run.mode,
-    run.status,
+    run.processGone ? 'cut off' : run.status,
     run.startedAt.toISOString().replace('T', ' ').slice(0, 19),
     run.finishedAt ? `${((run.finishedAt.getTime() - run.startedAt.getTime()) / 1000).toFixed(1)}s` : '',
     Object.entries(run.counts)
@@ -40,5 +48,13 @@ export function formatRuns(runs: readonly RunRecord[]): string {
       .map((c, i) => c.padEnd(widths[i] ?? 0))
       .join('  ')
       .trimEnd();
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+  const table = [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+  const cutOff = runs.filter((run) => run.processGone);
+  if (cutOff.length > 0)
+    table.push(
+      '',
+      'cut off: its process ended before the run did (killed, or its machine stopped); only a resume finishes it.',
+      ...cutOff.map((run) => `  finish it with: evsync resume ${run.id}`),
+    );
+  return table.join('\n');
 }
