@@ -205,10 +205,10 @@ async function followPhase(
       );
       for (const item of items) kinds.add(item.kind);
       if (enqueued === 0) {
-        progress.phaseStarted(phase, work.total());
+        progress.phaseStarted(phase, work.total(), work.growing?.() ?? false);
         execute.logger?.info({ phase }, 'phase being enqueued for the workers');
         await note(0);
-      } else progress.phaseGrew?.(phase, work.total());
+      } else progress.phaseGrew?.(phase, work.total(), work.growing?.() ?? false);
       enqueued += items.length;
     }
   })()

@@ -45,7 +45,9 @@ function fieldText(value: unknown): string {
  */
 export const humanStderr = {
   write(line: string): void {
-    writeSync(2, humanLine(line));
+    // On a terminal the progress bar may hold the line (`tty-progress.ts`): clear it first,
+    // and the bar is drawn again below at its next tick.
+    writeSync(2, `${process.stderr.isTTY ? '\r\u001b[K' : ''}${humanLine(line)}`);
   },
 };
 

@@ -84,7 +84,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
   const stop = (): void => void current?.close();
   options.signal?.addEventListener('abort', stop);
   try {
-    for await (const { phase, chunks, total } of options.feed ?? feedOf(options.work)) {
+    for await (const { phase, chunks, total, growing } of options.feed ?? feedOf(options.work)) {
       if (options.signal?.aborted || abortReason) break;
       let count = 0;
       const handle = async (item: PlannedIntent): Promise<ProcessOutcome> => {
@@ -111,8 +111,9 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
       for await (const chunk of chunks) {
         if (chunk.length === 0) continue;
         if (queue.closed) break;
-        if (count > 0) progress.phaseGrew?.(phase, total());
-        else progress.phaseStarted(phase, total());
+        const more = growing?.() ?? false;
+        if (count > 0) progress.phaseGrew?.(phase, total(), more);
+        else progress.phaseStarted(phase, total(), more);
         count += chunk.length;
         await queue.enqueue(chunk);
         // A streamed plan reads on only while the queue has little waiting: memory stays flat.

@@ -13,6 +13,8 @@ export interface PhaseWork {
   chunks: AsyncIterable<readonly PlannedIntent[]> | Iterable<readonly PlannedIntent[]>;
   /** The phase's size as far as it is known (it grows while a streamed plan is being read). */
   readonly total: () => number;
+  /** Whether `total` may still grow: a streamed plan still reading its sources. */
+  readonly growing?: () => boolean;
 }
 
 /** A run's work, phase by phase in `PHASES` order. */

@@ -10,18 +10,21 @@ export class LogProgress implements ProgressSink {
   private failed = 0;
   private started = 0;
   private lastLog = 0;
+  private growing = false;
 
   constructor(
     private readonly logger: Logger,
     private readonly everyMs = 5_000,
   ) {}
 
-  phaseGrew(_phase: PhaseName, total: number): void {
+  phaseGrew(_phase: PhaseName, total: number, growing: boolean): void {
     this.total = total;
+    this.growing = growing;
   }
 
-  phaseStarted(phase: PhaseName, total: number): void {
+  phaseStarted(phase: PhaseName, total: number, growing = false): void {
     this.total = total;
+    this.growing = growing;
     this.done = 0;
     this.failed = 0;
     this.started = this.lastLog = performance.now();
@@ -39,12 +42,13 @@ export class LogProgress implements ProgressSink {
   }
 
   phaseEnded(phase: PhaseName): void {
+    this.growing = false;
     this.logger.info({ phase, ...this.figures(performance.now()) }, 'phase done');
   }
 
   close(): void {}
 
-  private figures(now: number): Record<string, number> {
+  private figures(now: number): Record<string, number | boolean> {
     const seconds = (now - this.started) / 1000;
     const rate = seconds > 0 ? this.done / seconds : 0;
     return {
@@ -52,7 +56,9 @@ export class LogProgress implements ProgressSink {
       total: this.total,
       failed: this.failed,
       perSecond: Math.round(rate),
-      etaSeconds: rate > 0 ? Math.round((this.total - this.done) / rate) : -1,
+      // -1: unknown, as while the sources are still being read (`total` is what was read so far).
+      etaSeconds: rate > 0 && !this.growing ? Math.round((this.total - this.done) / rate) : -1,
+      ...(this.growing ? { reading: true } : {}),
     };
   }
 }

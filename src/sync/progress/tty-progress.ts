@@ -20,17 +20,20 @@ export class TtyProgress implements ProgressSink {
   private done = 0;
   private failed = 0;
   private started = 0;
+  private growing = false;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly stream: NodeJS.WriteStream = process.stderr) {}
 
-  phaseGrew(_phase: PhaseName, total: number): void {
+  phaseGrew(_phase: PhaseName, total: number, growing: boolean): void {
     this.total = total;
+    this.growing = growing;
   }
 
-  phaseStarted(phase: PhaseName, total: number): void {
+  phaseStarted(phase: PhaseName, total: number, growing = false): void {
     this.phase = phase;
     this.total = total;
+    this.growing = growing;
     this.done = 0;
     this.failed = 0;
     this.started = performance.now();
@@ -45,6 +48,7 @@ export class TtyProgress implements ProgressSink {
   }
 
   phaseEnded(): void {
+    this.growing = false;
     this.draw();
     this.stream.write('\n');
     this.phase = undefined;
@@ -61,11 +65,16 @@ export class TtyProgress implements ProgressSink {
     const rate = seconds > 0 ? this.done / seconds : 0;
     const share = this.total === 0 ? 1 : this.done / this.total;
     const filled = Math.round(share * BAR_WIDTH);
-    const eta = rate > 0 ? formatSeconds((this.total - this.done) / rate) : '–';
+    // While the sources are still being read, the total is only what was read so far.
+    const eta = this.growing
+      ? 'when the sources are read'
+      : rate > 0
+        ? formatSeconds((this.total - this.done) / rate)
+        : '–';
     const failures = this.failed > 0 ? `  ${this.failed} failed` : '';
     const line =
       `${BAR_LABELS[this.phase].padEnd(12)} [${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ` +
-      `${this.done}/${this.total}  ${rate.toFixed(0)}/s  ETA ${eta}${failures}`;
+      `${this.done}/${this.total}${this.growing ? '+' : ''}  ${rate.toFixed(0)}/s  ETA ${eta}${failures}`;
     this.stream.write(`\r${line.slice(0, (this.stream.columns || 100) - 1)}\u001b[K`);
   }
 }

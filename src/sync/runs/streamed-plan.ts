@@ -81,6 +81,8 @@ class StreamedRun {
   /** Work of the phases after the first, counted as it is recorded (their progress totals). */
   private readonly later = new Map<PhaseName, number>();
   private users = 0;
+  /** Until the sources are read to their end, the users phase may grow. */
+  private reading = true;
 
   constructor(
     private readonly deps: EngineDeps,
@@ -90,7 +92,12 @@ class StreamedRun {
   ) {}
 
   *phases(): Generator<PhaseWork> {
-    yield { phase: 'users', chunks: this.readAndPlan(), total: () => this.users };
+    yield {
+      phase: 'users',
+      chunks: this.readAndPlan(),
+      total: () => this.users,
+      growing: () => this.reading,
+    };
     for (const phase of PHASES) {
       if (phase === 'users') continue;
       const total = this.later.get(phase) ?? 0;
@@ -116,10 +123,9 @@ class StreamedRun {
       limit = PLAN_CHUNK;
       if (users.length > 0) yield users;
     }
-    if (intents.length > 0 || rows.length > 0) {
-      const users = await this.planChunk(intents, rows);
-      if (users.length > 0) yield users;
-    }
+    const users = intents.length > 0 || rows.length > 0 ? await this.planChunk(intents, rows) : [];
+    this.reading = false;
+    if (users.length > 0) yield users;
     await this.finishPlan();
   }
 
