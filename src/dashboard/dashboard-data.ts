@@ -39,6 +39,8 @@ export interface RunSummaryData {
   planned: number | null;
   /** The run's options, secrets left out (there should be none: `NewRun.options`). */
   options: Record<string, unknown>;
+  /** `running`, but its process ended before it did: only a resume finishes it (`Ledger.processGone`). */
+  processGone: boolean;
 }
 
 export interface ErrorGroupData extends ErrorGroup {
@@ -67,7 +69,11 @@ export interface RowData {
   history: KeyHistoryEntry[];
 }
 
-export function runSummary(run: RunRecord, liveCounts?: RunResultCounts): RunSummaryData {
+export function runSummary(
+  run: RunRecord,
+  liveCounts?: RunResultCounts,
+  processGone = false,
+): RunSummaryData {
   const end = run.finishedAt ?? new Date();
   const retryOf = typeof run.options.retryOf === 'string' ? run.options.retryOf : null;
   const trigger = typeof run.options.trigger === 'string' ? run.options.trigger : 'manual';
@@ -85,6 +91,7 @@ export function runSummary(run: RunRecord, liveCounts?: RunResultCounts): RunSum
     rerunOf: typeof run.options.rerunOf === 'string' ? run.options.rerunOf : null,
     planned: typeof run.options.planned === 'number' ? run.options.planned : null,
     options: Object.fromEntries(Object.entries(run.options).filter(([name]) => !isSecretName(name))),
+    processGone,
   };
 }
 
@@ -93,7 +100,9 @@ export async function loadRuns(ledger: Ledger, limit: number): Promise<RunSummar
   const runs = await ledger.listRuns(limit);
   return Promise.all(
     runs.map(async (run) =>
-      runSummary(run, run.status === 'running' ? await ledger.resultCounts(run.id) : undefined),
+      run.status === 'running'
+        ? runSummary(run, await ledger.resultCounts(run.id), await ledger.processGone(run))
+        : runSummary(run),
     ),
   );
 }
@@ -144,12 +153,13 @@ export async function loadRun(ledger: Ledger, runId: string, cache?: FinishedRun
     });
     return { countsByKind, errors };
   };
-  const [{ countsByKind, errors }, recent] = await Promise.all([
+  const [{ countsByKind, errors }, recent, processGone] = await Promise.all([
     cache ? cache.get(run, read) : read(),
     ledger.listRuns(200),
+    ledger.processGone(run),
   ]);
   return {
-    run: runSummary(run, run.status === 'running' ? countsByKind : undefined),
+    run: runSummary(run, run.status === 'running' ? countsByKind : undefined, processGone),
     countsByKind,
     errors,
     retries: recent

@@ -63,6 +63,8 @@ export function runEvents(
       while (!closed) {
         const started = performance.now();
         const run = await requireRun(options.ledger, runId);
+        // A run whose process died stays `running` in the ledger: the stream ends as for any end.
+        const gone = await options.ledger.processGone(run);
         const counts = await options.ledger.resultCounts(runId);
         const totals = totalsOf(counts);
         const done = Object.values(totals).reduce((sum, n) => sum + (n ?? 0), 0);
@@ -76,7 +78,7 @@ export function runEvents(
         const oldest = samples[0]!;
         const rate = now > oldest.at ? ((moved - oldest.done) * 1000) / (now - oldest.at) : null;
         const event: RunProgressEvent = {
-          status: run.status,
+          status: gone ? 'cut off' : run.status,
           counts,
           totals,
           done,
@@ -86,7 +88,7 @@ export function runEvents(
           durationMs: (run.finishedAt ?? new Date()).getTime() - run.startedAt.getTime(),
           serverMs: Math.round((performance.now() - started) * 10) / 10,
         };
-        const end = run.status !== 'running';
+        const end = run.status !== 'running' || gone;
         await stream.writeSSE({
           event: end ? 'end' : 'progress',
           data: JSON.stringify(event),

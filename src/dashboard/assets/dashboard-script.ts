@@ -21,7 +21,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
   }
   function setStatus(scope, status) {
     scope.querySelectorAll('[data-status]').forEach(function (badge) {
-      if (badge.tagName === 'SPAN') { badge.textContent = status; badge.className = 'badge s-' + status; }
+      if (badge.tagName === 'SPAN') { badge.textContent = status; badge.className = 'badge s-' + status.replace(' ', '-'); }
     });
   }
 

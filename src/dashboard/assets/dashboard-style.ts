@@ -20,7 +20,7 @@ td.msg { max-width: 40rem; overflow-wrap: anywhere; }
 .s-completed, .a-created, .a-updated, .a-attached, .a-unchanged { background: #dff3e4; color: var(--ok); }
 .s-running { background: #e1ecfb; color: #2f6fdf; }
 .s-failed, .s-aborted, .a-failed { background: #fbe3e0; color: var(--bad); }
-.s-interrupted, .a-skipped { background: #fdf0d5; color: var(--warn); }
+.s-interrupted, .s-cut-off, .a-skipped { background: #fdf0d5; color: var(--warn); }
 tr.a-failed td:first-child { border-left: 3px solid var(--bad); }
 tr.a-created td:first-child, tr.a-updated td:first-child, tr.a-attached td:first-child { border-left: 3px solid var(--ok); }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }

@@ -15,7 +15,7 @@ export function runView(data: RunData, filter: ResultsQuery, page: ResultsPage):
   const { run } = data;
   const base = runPath(run.id);
   const failed = run.counts.failed ?? 0;
-  return html`<div id="run" data-run="${run.id}" data-status="${run.status}">
+  return html`<div id="run" data-run="${run.id}" data-status="${run.processGone ? 'cut off' : run.status}">
     <h1>Run ${run.id}</h1>
     <dl class="facts">
       <dt>Job</dt>
@@ -33,7 +33,15 @@ export function runView(data: RunData, filter: ResultsQuery, page: ResultsPage):
       <dt>Duration</dt>
       <dd data-duration>${formatDuration(run.durationMs)}</dd>
       <dt>Status</dt>
-      <dd>${statusBadge(run.status)}</dd>
+      <dd>${statusBadge(run)}</dd>
+      ${
+        run.processGone
+          ? html`<dt>Why it stopped</dt>
+              <dd>
+                Its process ended before the run did (killed, or its machine stopped). Resume finishes it.
+              </dd>`
+          : ''
+      }
       ${
         typeof run.options.aborted === 'string'
           ? html`<dt>Why it stopped</dt>

@@ -56,7 +56,7 @@ function runRow(run: RunSummaryData): Html {
     <td>${run.trigger}</td>
     <td>${formatTime(run.startedAt)}</td>
     <td>${formatDuration(run.durationMs)}</td>
-    <td>${statusBadge(run.status)}</td>
+    <td>${statusBadge(run)}</td>
     ${countCells(run.counts)}
   </tr>`;
 }
@@ -70,6 +70,8 @@ export function countCells(counts: ActionCounts): Html {
   })}`;
 }
 
-export function statusBadge(status: string): Html {
-  return html`<span class="badge s-${status}" data-status>${status}</span>`;
+/** A run's status; a `running` one whose process ended shows as `cut off` (`Ledger.processGone`). */
+export function statusBadge(run: Pick<RunSummaryData, 'status' | 'processGone'>): Html {
+  if (run.processGone) return html`<span class="badge s-cut-off" data-status>cut off</span>`;
+  return html`<span class="badge s-${run.status}" data-status>${run.status}</span>`;
 }

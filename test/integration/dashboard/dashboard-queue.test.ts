@@ -86,6 +86,8 @@ describe.skipIf(!available)('dashboard queue view', () => {
 
   it("follows a distributed run's phase from the note its `evsync run` keeps in Redis", async () => {
     const run = await ledger.createRun({ jobName: 'noted', mode: 'upsert', options: { planned: 40 } });
+    // What the coordinator holds while it runs (without it, the run's process is gone).
+    const release = await ledger.claimRun(run.id);
     const redis = new Redis(SERVICES.redis.url);
     const notes = new IntentQueue(redis, prefix);
     try {
@@ -107,9 +109,25 @@ describe.skipIf(!available)('dashboard queue view', () => {
         phases: [{ phase: 'users', total: 40, done: 12 }],
       });
     } finally {
+      await release();
       await ledger.finishRun(run.id, 'interrupted');
       await notes.close();
       redis.disconnect();
+    }
+  });
+
+  it('a running run that no process holds any more ends its events as cut off', async () => {
+    const run = await ledger.createRun({ jobName: 'orphan', mode: 'upsert', options: {} });
+    try {
+      const response = await get(`/runs/${run.id}/events`);
+      const text = await response.text();
+      expect(text).toMatch(/^event: end$/m);
+      expect(JSON.parse(/^data: (.+)$/m.exec(text)![1]!)).toMatchObject({ status: 'cut off' });
+      const page = await (await get(`/runs/${run.id}`)).text();
+      expect(page).toContain('<span class="badge s-cut-off" data-status>cut off</span>');
+      expect(page).toContain('Its process ended before the run did');
+    } finally {
+      await ledger.finishRun(run.id, 'interrupted');
     }
   });
 });
