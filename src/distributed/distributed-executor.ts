@@ -13,7 +13,11 @@ import { phaseOf, type PhaseName } from '../sync/phases/sync-phases.js';
 import type { PlannedIntent } from '../model/planned-intent.js';
 import { feedOf, PlanStopped, wholePhase, type PhaseWork } from '../sync/execute/plan-feed.js';
 import { silentProgress } from '../sync/progress/progress-sink.js';
-import { PLATFORM_DOWN_CODES, platformDownReason } from '../sync/execute/platform-down.js';
+import {
+  CERTAINLY_DOWN_CODES,
+  PLATFORM_DOWN_CODES,
+  platformDownReason,
+} from '../sync/execute/platform-down.js';
 import { DownCountStreak } from './down-count-streak.js';
 import type { IntentJob } from './intent-job.js';
 
@@ -175,8 +179,8 @@ async function followPhase(
   // Workers write only this phase's results now (the previous phase has drained); what
   // they wrote before, in an earlier pass, is the baseline.
   const baseline = sumByAction(await ledger.resultCounts(execute.runId, { byWorkers: true }));
-  const downBaseline = await platformDownCount(ledger, execute.runId);
-  let down = 0;
+  const downBaseline = await platformDownCount(ledger, execute.runId, PLATFORM_DOWN_CODES);
+  const certainBaseline = await platformDownCount(ledger, execute.runId, CERTAINLY_DOWN_CODES);
   const startedAt = new Date().toISOString();
   const note = (done: number): Promise<void> =>
     sink.notePhase(execute.runId, { phase, total: work.total(), done, startedAt }).catch(() => undefined);
@@ -256,10 +260,18 @@ async function followPhase(
       ended = total;
       seen = now;
       const over = !feeding && ended >= enqueued;
-      if (failedMore) down = (await platformDownCount(ledger, execute.runId)) - downBaseline;
-      const inRow = downStreak.observe(total - (now.skipped ?? 0), down, over);
-      if (inRow !== undefined) {
-        const abort = await platformDownWhy(ledger, execute.runId, kinds, inRow);
+      const sent = total - (now.skipped ?? 0);
+      const down = failedMore
+        ? (await platformDownCount(ledger, execute.runId, PLATFORM_DOWN_CODES)) - downBaseline
+        : undefined;
+      const inRow = downStreak.observe(sent, down, over);
+      // A phase too small for the streak stops only on failures that are never a row's own.
+      const stops =
+        inRow !== undefined &&
+        (!inRow.wholePhase ||
+          (await platformDownCount(ledger, execute.runId, CERTAINLY_DOWN_CODES)) - certainBaseline === sent);
+      if (stops) {
+        const abort = await platformDownWhy(ledger, execute.runId, kinds, inRow.count);
         await halt();
         execute.logger?.error({ phase, reason: abort }, 'platform down: the run stops');
         return { enqueued, ended, abort };
@@ -299,14 +311,13 @@ async function followPhase(
   return { enqueued, ended, ...(fed === undefined ? {} : { stopped: fed }) };
 }
 
-/** The run's platform-wide failures (`platform-down.ts`) that workers recorded. */
+/** The run's failures with these codes (`platform-down.ts`) that workers recorded. */
 async function platformDownCount(
   ledger: DistributedExecutorOptions['ledger'],
   runId: string,
+  codes: readonly string[],
 ): Promise<number> {
-  return sum(
-    sumByAction(await ledger.resultCounts(runId, { byWorkers: true, errorCodes: PLATFORM_DOWN_CODES })),
-  );
+  return sum(sumByAction(await ledger.resultCounts(runId, { byWorkers: true, errorCodes: codes })));
 }
 
 /** Why the run stops after `count` platform-wide failures in a row, in the words of one of them. */

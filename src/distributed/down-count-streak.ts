@@ -1,3 +1,10 @@
+/** Why `DownCountStreak.observe` says stop: the streak's limit, or all a finished phase sent. */
+export interface DownStop {
+  count: number;
+  /** The phase ended with every intent it sent failed that way, fewer than the limit. */
+  wholePhase: boolean;
+}
+
 /**
  * A platform-down streak (`sync/execute/platform-down.ts`) as the coordinator can see it:
  * it reads counts of the phase's results, look by look, not the outcomes one by one. A look
@@ -12,16 +19,21 @@ export class DownCountStreak {
   constructor(private readonly limit: number) {}
 
   /**
-   * `sent` (results that made a call) and `down` (platform-wide failures among them) are the
-   * phase's totals at this look. Answers how many failed in a row when the run must stop:
-   * at the limit, or when every intent a finished phase sent failed that way.
+   * `sent` is the phase's results that made a call so far; `down` its platform-wide
+   * failures, read after `sent` (undefined when no failure came since the last look).
+   * Answers how many failed in a row when the run must stop.
    */
-  observe(sent: number, down: number, phaseOver: boolean): number | undefined {
+  observe(sent: number, down: number | undefined, phaseOver: boolean): DownStop | undefined {
     const newSent = sent - this.sent;
-    if (newSent > 0) this.streak = down - this.down === newSent ? this.streak + newSent : 0;
+    // Read after `sent`, `down` may count results that came in between: those are counted
+    // at the next look, where `sent` has them too.
+    const newDown = down === undefined ? 0 : Math.max(0, Math.min(down - this.down, newSent));
+    if (newSent > 0) this.streak = newDown === newSent ? this.streak + newSent : 0;
     this.sent = sent;
-    this.down = down;
-    const stop = this.streak >= this.limit || (phaseOver && sent > 0 && this.streak === sent);
-    return stop ? this.streak : undefined;
+    this.down += newDown;
+    if (this.streak >= this.limit) return { count: this.streak, wholePhase: false };
+    return phaseOver && sent > 0 && this.streak === sent
+      ? { count: this.streak, wholePhase: true }
+      : undefined;
   }
 }

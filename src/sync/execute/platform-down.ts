@@ -17,11 +17,22 @@ const WHY_STOPPED: Readonly<Record<string, (count: number, message: string) => s
     'Check EVSYNC_KEY_ID and EVSYNC_SIGNING_KEY (`evsync ping` tests them)',
   [PLATFORM_ERROR_CODES.server]: (count, message) =>
     `the platform failed (5xx) for ${count} intents in a row, after its retries (${message}). ` +
-    'It is down or overloaded; `evsync ping` tells when it answers again',
+    'It may be down or overloaded (`evsync ping` tells whether it answers), or failing on these rows ' +
+    '(`evsync report RUN --status failed` shows its answers)',
 };
 
 /** Error codes of failures that stop a run in a streak and that `resume` sends again. */
 export const PLATFORM_DOWN_CODES: readonly string[] = Object.keys(WHY_STOPPED);
+
+/**
+ * Those of them that say so for every row alike: a run too small for the streak stops when
+ * all it sent failed this way. A 5xx may be a row's own (a server bug its data triggers):
+ * only a streak says the platform is down.
+ */
+export const CERTAINLY_DOWN_CODES: readonly string[] = [
+  PLATFORM_ERROR_CODES.unreachable,
+  PLATFORM_ERROR_CODES.unauthorized,
+];
 
 /** Why a run stops after `count` failures of `code` in a row; undefined for a row's own failure. */
 export function platformDownReason(code: string, count: number, message: string): string | undefined {
@@ -60,7 +71,10 @@ export class PlatformDownStreak {
    * aborted all the same, so that it is resumed rather than read as row failures.
    */
   everySentFailed(): string | undefined {
-    const why = this.code === undefined ? undefined : WHY_STOPPED[this.code];
+    const why =
+      this.code === undefined || !CERTAINLY_DOWN_CODES.includes(this.code)
+        ? undefined
+        : WHY_STOPPED[this.code];
     return why !== undefined && this.sent > 0 && this.count === this.sent
       ? why(this.count, this.message)
       : undefined;
