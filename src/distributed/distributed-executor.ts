@@ -130,11 +130,7 @@ async function settleEarlierPass(sink: IntentJobSink, execute: ExecuteOptions): 
   const anyHeld = held > 0;
   if (anyHeld) {
     execute.logger?.info({ held }, 'waiting for the jobs of an earlier pass that workers are finishing');
-    const until = Date.now() + EARLIER_PASS_WAIT_MS;
-    while (held > 0 && Date.now() < until && !execute.signal?.aborted) {
-      await sleep(250);
-      held = await sink.activeOf(execute.runId);
-    }
+    held = await heldJobsEnded(sink, execute.runId, execute.signal);
     // A held job whose worker died is back in the queue by now.
     withdrawn += await sink.withdrawRun(execute.runId);
     if (held > 0)
@@ -146,6 +142,20 @@ async function settleEarlierPass(sink: IntentJobSink, execute: ExecuteOptions): 
   if (withdrawn > 0)
     execute.logger?.info({ withdrawn }, "removed an earlier pass's jobs of the run from the queue");
   return withdrawn > 0 || anyHeld;
+}
+
+/**
+ * Waits up to `EARLIER_PASS_WAIT_MS` for the run's jobs that workers hold to end (recorded),
+ * or until `signal` aborts; answers how many are still held.
+ */
+async function heldJobsEnded(sink: IntentJobSink, runId: string, signal?: AbortSignal): Promise<number> {
+  const until = Date.now() + EARLIER_PASS_WAIT_MS;
+  let held = await sink.activeOf(runId);
+  while (held > 0 && Date.now() < until && !signal?.aborted) {
+    await sleep(250);
+    held = await sink.activeOf(runId);
+  }
+  return held;
 }
 
 /**
@@ -230,8 +240,13 @@ async function followPhase(
   const halt = async (): Promise<void> => {
     stop = true;
     await enqueueing;
-    // Jobs a worker has taken finish there and are recorded; the rest stay pending.
+    // Jobs a worker has taken finish there and are recorded, before the run's counts are
+    // taken (as the inline engine finishes what is in flight); the rest stay pending.
     await sink.withdrawRun(execute.runId);
+    // Not cut short by the signal that stopped the run: a stopped run finishes its in-flight work.
+    const held = await heldJobsEnded(sink, execute.runId);
+    if (held > 0)
+      execute.logger?.warn({ held }, 'jobs still held by workers: their results come after the summary');
   };
   try {
     while (feeding || ended < enqueued) {
