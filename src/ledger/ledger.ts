@@ -68,9 +68,10 @@ export interface Ledger {
   /** Newest first (by `seq`). @defaultValue limit 20 */
   listRuns(limit?: number): Promise<RunRecord[]>;
   /**
-   * Whether a `running` run's process is gone: no process holds the run's claim nor its
-   * job's lock (a process that dies lets go of both), so nothing carries it on and only
-   * `evsync resume` finishes it. Neither lock is taken to find out.
+   * Whether a `running` run's process is gone: no process holds the run's claim, nor its
+   * job's lock for it (a process that dies lets go of both; a later run of the job may hold
+   * the job's lock), so nothing carries it on and only `evsync resume` finishes it. Neither
+   * lock is taken to find out.
    */
   processGone(run: RunRecord): Promise<boolean>;
 

@@ -170,7 +170,11 @@ export class SqlLedger implements Ledger {
   async processGone(run: RunRecord): Promise<boolean> {
     if (run.status !== 'running') return false;
     const db = this.sql();
-    return !(await db.isLocked(`run:${run.id}`)) && !(await db.isLocked(`job:${run.jobName}`));
+    if (await db.isLocked(`run:${run.id}`)) return false;
+    if (!(await db.isLocked(`job:${run.jobName}`))) return true;
+    // The job's lock is held, by this run (just created, not claimed yet) or by a later one.
+    const [holder] = await db.query<{ run_id: string | null }>(q.SELECT_JOB_LOCK, [run.jobName]);
+    return holder?.run_id !== run.id;
   }
 
   async listRuns(limit = 20): Promise<RunRecord[]> {

@@ -192,7 +192,18 @@ describe('one run of a job at a time (spawned evsync processes)', () => {
       expect(listing.stdout).toMatch(new RegExp(`^${killed!.id} +killed-holder +upsert +cut off `, 'm'));
       expect(listing.stdout).toContain(`finish it with: evsync resume ${killed!.id}`);
 
-      const rerun = await evsync(dir, sandbox, env, 'run', join(dir, 'job.yaml')).done;
+      const sentBefore = sandbox.counters.callsTo('POST', '/user');
+      const rerunning = evsync(dir, sandbox, env, 'run', join(dir, 'job.yaml'));
+      await waitFor(
+        () => sandbox.counters.callsTo('POST', '/user') >= sentBefore + 20,
+        200_000,
+        'the second run',
+      );
+      // The second run holds the job's lock: the killed one is still cut off, the second running.
+      const during = await evsync(dir, sandbox, env, 'runs').done;
+      expect(during.stdout).toMatch(new RegExp(`^${killed!.id} +killed-holder +upsert +cut off `, 'm'));
+      expect(during.stdout).toMatch(/^\S+ +killed-holder +upsert +running /m);
+      const rerun = await rerunning.done;
       expect(rerun.stderr).toBe('');
       expect(rerun.code).toBe(0);
       const resumed = await evsync(dir, sandbox, env, 'resume', killed!.id).done;
