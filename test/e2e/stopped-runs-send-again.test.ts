@@ -83,6 +83,27 @@ describe('a stopped run sends again what was not the rows’ fault', () => {
     expect((await sandboxCounters(sandbox)).duplicates).toEqual({});
   });
 
+  it('a big run stopped before its sources were read says to run the job again, which sends the rest once', async () => {
+    startIn({
+      'users.csv': usersCsv(people(5000, 'bg')),
+      'job.yaml': jobYaml('big-down', '  - { mapping: users, source: { csv: ./users.csv } }\n'),
+    });
+    sandbox.faults.set({ error503: { fraction: 1 } });
+    const stopped = await runCli('run', join(dir, 'job.yaml')).finally(() => sandbox.faults.set({}));
+    expect(stopped.code).toBe(3);
+    expect(stopped.stdout).toContain(
+      'Its sources were not read to the end, so a resume would send only what was planned: run the job again',
+    );
+    expect(stopped.stdout).not.toContain('Finish it with: evsync resume');
+    // Its failed rows wait for the run to be finished: no retry first.
+    expect(stopped.stdout).toMatch(/Finish the run first \(above\); then re-send what still failed/);
+
+    const again = await runCli('run', join(dir, 'job.yaml'));
+    expect(again.code).toBe(0);
+    expect(sandbox.state.conferenceUsers().filter((u) => u.email.startsWith('bg'))).toHaveLength(5000);
+    expect((await sandboxCounters(sandbox)).duplicates).toEqual({});
+  });
+
   it('a run too small for the streak, every row refused the key: aborted with exit 3, and resume sends it', async () => {
     startIn({
       'users.csv': usersCsv(people(2, 'sk')),

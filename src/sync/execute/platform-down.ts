@@ -18,7 +18,7 @@ const WHY_STOPPED: Readonly<Record<string, (count: number, message: string) => s
   [PLATFORM_ERROR_CODES.server]: (count, message) =>
     `the platform failed (5xx) for ${count} intents in a row, after its retries (${message}). ` +
     'It may be down or overloaded (`evsync ping` tells whether it answers), or failing on these rows ' +
-    '(`evsync report RUN --status failed` shows its answers)',
+    '(the report of the failed rows shows its answers)',
 };
 
 /** Error codes of failures that stop a run in a streak and that `resume` sends again. */

@@ -69,10 +69,13 @@ export function formatRunSummary(summary: RunSummary): string {
     );
   }
   if (failed > 0) {
+    out.push('', `${failed} intent(s) failed. See them:  evsync report ${run.id} --status failed`);
+    // A retry now would send some intents that the step above sends as well.
     out.push(
-      '',
-      `${failed} intent(s) failed. See them:  evsync report ${run.id} --status failed`,
-      `Re-send them after fixing:   evsync retry ${run.id}`,
+      summary.stopped
+        ? 'Finish the run first (above); then re-send what still failed, after fixing: ' +
+            `evsync retry ${run.id}`
+        : `Re-send them after fixing:   evsync retry ${run.id}`,
     );
   }
   return out.join('\n');

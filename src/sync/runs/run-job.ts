@@ -110,8 +110,11 @@ async function runLocked(deps: EngineDeps, options: RunJobOptions, lock: JobLock
       ...(deps.platform.deriveKey ? { hashKey: deps.platform.deriveKey(HASH_KEY_PURPOSE) } : {}),
     },
   });
-  const result = await whileClaimed(ledger, run.id, () =>
-    executeAndFinish(deps, { runId: run.id, work: [], unchanged: [], stream: plan.stream }),
+  const result = withNextStepWhenCutShort(
+    await whileClaimed(ledger, run.id, () =>
+      executeAndFinish(deps, { runId: run.id, work: [], unchanged: [], stream: plan.stream }),
+    ),
+    job.file,
   );
   logger?.info({ runId: run.id, status: result.run.status, totals: result.totals }, 'run finished');
   // The run is finished (`aborted`, its upserts sent); the caller reports the refusal as before.
@@ -124,4 +127,20 @@ async function runLocked(deps: EngineDeps, options: RunJobOptions, lock: JobLock
     summary.losses = withParentLosses(summary.losses, result.counts, missing);
   }
   return { ...result, plan: summary };
+}
+
+/**
+ * A run stopped before its sources were read to the end (the plan records `planned` once
+ * they are): a resume sends only what was planned, and then says so. Running the job again
+ * sends the rest, and nothing twice (what was sent is synced), so that is the advice.
+ */
+function withNextStepWhenCutShort(summary: RunSummary, jobFile: string): RunSummary {
+  const { options } = summary.run;
+  if (!summary.stopped || summary.nextStep || typeof options.planned === 'number') return summary;
+  return {
+    ...summary,
+    nextStep:
+      'Its sources were not read to the end, so a resume would send only what was planned: ' +
+      `run the job again (evsync run ${jobFile}); it sends the rest, and nothing twice.`,
+  };
 }
