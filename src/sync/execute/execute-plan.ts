@@ -86,6 +86,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
   try {
     for await (const { phase, chunks, total, growing } of options.feed ?? feedOf(options.work)) {
       if (options.signal?.aborted || abortReason) break;
+      streak.newPhase();
       let count = 0;
       const handle = async (item: PlannedIntent): Promise<ProcessOutcome> => {
         const started = performance.now();

@@ -21,6 +21,12 @@ const overloaded: ProcessOutcome = {
   message: 'POST /user answered 503',
   attempts: 5,
 };
+const lost: ProcessOutcome = {
+  action: 'failed',
+  errorCode: PLATFORM_ERROR_CODES.outcomeUnknown,
+  message: 'connection reset',
+  attempts: 1,
+};
 const invalidRow: ProcessOutcome = { action: 'failed', errorCode: PLATFORM_ERROR_CODES.invalid, attempts: 1 };
 const skipped: ProcessOutcome = { action: 'skipped', errorCode: 'EVSYNC_PARENT_MISSING', attempts: 0 };
 
@@ -51,11 +57,15 @@ describe('platform-down streak', () => {
     streak.observe(unreachable);
     streak.observe(skipped);
     expect(streak.observe(unreachable)).toMatch(/could not be reached for 3/);
-    // Another kind of platform-wide failure starts its own count.
-    const mixed = new PlatformDownStreak(2);
-    mixed.observe(unreachable);
-    expect(mixed.observe(refused)).toBeUndefined();
-    expect(mixed.observe(refused)).toMatch(/refused the signature of 2/);
+    // Platform-wide failures of several kinds (an overloaded platform) make one streak.
+    const mixed = new PlatformDownStreak(3);
+    mixed.observe(overloaded);
+    mixed.observe(lost);
+    expect(mixed.observe(overloaded)).toBe(
+      `the platform failed for 3 intents in a row, in several ways (${PLATFORM_ERROR_CODES.outcomeUnknown}, ` +
+        `${PLATFORM_ERROR_CODES.server}; the last: POST /user answered 503). It may be down or overloaded: ` +
+        '`evsync ping` tells whether it answers',
+    );
   });
 
   it('a run too small for the limit stops when every intent it sent failed platform-wide', () => {
@@ -73,6 +83,12 @@ describe('platform-down streak', () => {
     mixed.observe(invalidRow);
     mixed.observe(refused);
     expect(mixed.everySentFailed()).toBeUndefined();
+    // A phase whose every sent intent failed so, after an earlier phase went well.
+    const later = new PlatformDownStreak(10);
+    later.observe({ action: 'created', attempts: 1 });
+    later.newPhase();
+    later.observe(unreachable);
+    expect(later.everySentFailed()).toMatch(/could not be reached for 1 intents/);
     // A 5xx may be the row's own: only a streak of them stops a run.
     const server = new PlatformDownStreak(10);
     server.observe(overloaded);
@@ -85,6 +101,7 @@ describe('platform-down streak', () => {
         PLATFORM_ERROR_CODES.unauthorized,
         PLATFORM_ERROR_CODES.unreachable,
         PLATFORM_ERROR_CODES.server,
+        PLATFORM_ERROR_CODES.outcomeUnknown,
       ].sort(),
     );
   });

@@ -4,9 +4,9 @@ import type { ProcessOutcome } from '../processors/process-outcome.js';
 /**
  * Failures that say nothing about the row and everything about the platform or our key:
  * after the client's retries, the platform could not be reached (nothing was sent), it
- * refused the signature (401, nothing was recorded), or it answered 5xx (down or
- * overloaded; the processors look an object up before creating it again, so sending such
- * an intent again is safe). A streak of them stops the run instead of failing every
+ * refused the signature (401, nothing was recorded), it answered 5xx (down or
+ * overloaded), or its answers were lost (resets, timeouts). The processors look an object
+ * up before creating it again, so sending such an intent again is safe. A streak of them stops the run instead of failing every
  * remaining row after its retries, and `resume` sends such intents again.
  */
 const WHY_STOPPED: Readonly<Record<string, (count: number, message: string) => string>> = {
@@ -15,6 +15,9 @@ const WHY_STOPPED: Readonly<Record<string, (count: number, message: string) => s
   [PLATFORM_ERROR_CODES.unauthorized]: (count, message) =>
     `the platform refused the signature of ${count} intents in a row (${message}). ` +
     'Check EVSYNC_KEY_ID and EVSYNC_SIGNING_KEY (`evsync ping` tests them)',
+  [PLATFORM_ERROR_CODES.outcomeUnknown]: (count, message) =>
+    `the platform's answers were lost for ${count} intents in a row (${message}). ` +
+    'The network or the platform is failing; `evsync ping` tells whether it answers',
   [PLATFORM_ERROR_CODES.server]: (count, message) =>
     `the platform failed (5xx) for ${count} intents in a row, after its retries (${message}). ` +
     'It may be down or overloaded (`evsync ping` tells whether it answers), or failing on these rows ' +
@@ -39,44 +42,60 @@ export function platformDownReason(code: string, count: number, message: string)
   return WHY_STOPPED[code]?.(count, message);
 }
 
-/** Counts platform-wide failures in a row; any other sent outcome ends the streak. */
+/**
+ * Counts platform-wide failures in a row, of any of those kinds (an overloaded platform
+ * answers 503 to some calls and drops others); any other sent outcome ends the streak.
+ */
 export class PlatformDownStreak {
-  private code: string | undefined;
+  private readonly codes = new Set<string>();
   private message = '';
   private count = 0;
-  /** Outcomes that made a call, over the whole run. */
-  private sent = 0;
+  /** Outcomes of the current phase that made a call. */
+  private phaseSent = 0;
 
   constructor(private readonly limit: number) {}
 
+  /** A phase begins: `everySentFailed` looks at what it sends. */
+  newPhase(): void {
+    this.phaseSent = 0;
+  }
+
   /** Why the run must stop, once this outcome makes the streak long enough. */
   observe(outcome: ProcessOutcome): string | undefined {
-    const code = outcome.errorCode ?? undefined;
-    const why = code === undefined ? undefined : WHY_STOPPED[code];
     // A skipped dependent made no call: it neither breaks nor extends the streak.
-    if (outcome.action !== 'skipped') this.sent += 1;
-    if (why === undefined) {
-      if (outcome.action !== 'skipped') this.count = 0;
+    if (outcome.action === 'skipped') return undefined;
+    this.phaseSent += 1;
+    const code = outcome.errorCode ?? undefined;
+    if (code === undefined || WHY_STOPPED[code] === undefined) {
+      this.count = 0;
+      this.codes.clear();
       return undefined;
     }
-    this.count = code === this.code ? this.count + 1 : 1;
-    this.code = code;
+    this.count += 1;
+    this.codes.delete(code);
+    this.codes.add(code);
     this.message = outcome.message ?? '';
-    return this.count >= this.limit ? why(this.count, this.message) : undefined;
+    return this.count >= this.limit ? this.reason() : undefined;
   }
 
   /**
-   * Why the run must stop when every intent it has sent failed platform-wide: a run (or
-   * what it has sent by the end of a phase) too small to reach the streak's limit is
-   * aborted all the same, so that it is resumed rather than read as row failures.
+   * Why the run must stop when every intent the current phase has sent failed platform-wide
+   * in a way that is never a row's own (`CERTAINLY_DOWN_CODES`): a phase too small to reach
+   * the streak's limit is aborted all the same, so that it is resumed rather than read as
+   * row failures.
    */
   everySentFailed(): string | undefined {
-    const why =
-      this.code === undefined || !CERTAINLY_DOWN_CODES.includes(this.code)
-        ? undefined
-        : WHY_STOPPED[this.code];
-    return why !== undefined && this.sent > 0 && this.count === this.sent
-      ? why(this.count, this.message)
-      : undefined;
+    const certain = [...this.codes].every((code) => CERTAINLY_DOWN_CODES.includes(code));
+    return certain && this.phaseSent > 0 && this.count >= this.phaseSent ? this.reason() : undefined;
+  }
+
+  private reason(): string {
+    const codes = [...this.codes];
+    const last = codes[codes.length - 1]!;
+    if (codes.length === 1) return WHY_STOPPED[last]!(this.count, this.message);
+    return (
+      `the platform failed for ${this.count} intents in a row, in several ways (${codes.join(', ')}; the last: ` +
+      `${this.message}). It may be down or overloaded: \`evsync ping\` tells whether it answers`
+    );
   }
 }
