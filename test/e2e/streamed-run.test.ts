@@ -4,14 +4,27 @@ import { FIRST_PLAN_CHUNK, PLAN_CHUNK } from '../../src/sync/runs/streamed-plan.
 import type { SyncHarness } from './sync-harness.js';
 import { harnessPerFile, jobYaml, people, usersCsv } from './sync-harness.js';
 
-/** The ledger, noting how many users the sandbox had created when each plan chunk was recorded. */
-function watchedLedger(ledger: Ledger, createdSoFar: () => number, seen: number[]): Ledger {
+/**
+ * The ledger, noting how many users the sandbox had created when each plan chunk was
+ * recorded (`seen.records`) and when the plan's size was stored (`seen.planned`).
+ */
+function watchedLedger(
+  ledger: Ledger,
+  createdSoFar: () => number,
+  seen: { records: number[]; planned?: number },
+): Ledger {
   return new Proxy(ledger, {
     get(target, property) {
       if (property === 'recordPlannedIntents') {
         return (...args: Parameters<Ledger['recordPlannedIntents']>) => {
-          seen.push(createdSoFar());
+          seen.records.push(createdSoFar());
           return target.recordPlannedIntents(...args);
+        };
+      }
+      if (property === 'mergeRunOptions') {
+        return (...args: Parameters<Ledger['mergeRunOptions']>) => {
+          if (args[1].planned !== undefined) seen.planned = createdSoFar();
+          return target.mergeRunOptions(...args);
         };
       }
       const value: unknown = Reflect.get(target, property, target);
@@ -30,16 +43,22 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
       'stream.csv': usersCsv(people(users, 'st')),
       'stream.yaml': jobYaml('stream', '  - { mapping: users, source: { csv: ./stream.csv } }\n'),
     });
-    const createdAtRecord: number[] = [];
+    const seen: { records: number[]; planned?: number } = { records: [] };
     const created = (): number => h.sandbox.counters.callsTo('POST', '/user');
-    const summary = await h.run('stream.yaml', {
-      extra: { ledger: watchedLedger(h.ledger, created, createdAtRecord) },
-    });
+    // Slow enough that more users wait in the queue than the reader lets it hold.
+    h.sandbox.faults.set({ latency: { minMs: 10, maxMs: 10 } });
+    const summary = await h
+      .run('stream.yaml', { extra: { ledger: watchedLedger(h.ledger, created, seen) } })
+      .finally(() => h.sandbox.faults.set({}));
     expect(summary.counts.user).toEqual({ created: users });
-    expect(createdAtRecord).toHaveLength(4);
+    // The plan's size is stored as soon as the last chunk is recorded, not once the users
+    // queued before it have gone (hundreds of calls later): a run killed while sending them
+    // is known to be planned whole, and its resume finishes it.
+    expect(seen.planned! - seen.records[3]!).toBeLessThan(100);
+    expect(seen.records).toHaveLength(4);
     // Nothing is sent before the first chunk is recorded; by the last chunk, users are out.
-    expect(createdAtRecord[0]).toBe(0);
-    expect(createdAtRecord[3]).toBeGreaterThan(0);
+    expect(seen.records[0]).toBe(0);
+    expect(seen.records[3]).toBeGreaterThan(0);
     expect(await h.ledger.countPlanned(summary.run.id)).toBe(users);
     expect(summary.run.options).toMatchObject({ planStreamed: true, planned: users });
     expect(h.sandbox.counters.duplicates()).toEqual({});

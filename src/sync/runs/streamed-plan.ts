@@ -110,23 +110,48 @@ class StreamedRun {
     let intents: Intent[] = [];
     let rows: RowResult[] = [];
     let limit = FIRST_PLAN_CHUNK;
-    for await (const row of streamCollected(this.input.job, {
+    const source = streamCollected(this.input.job, {
       vendor: this.deps.platform.vendor,
       ...(this.deps.logger ? { logger: this.deps.logger } : {}),
-    })) {
-      for (const intent of row.intents) intents.push(intent);
-      for (const result of row.rowResults) rows.push(result);
-      if (intents.length < limit && rows.length < PLAN_CHUNK) continue;
-      const users = await this.planChunk(intents, rows);
-      intents = [];
-      rows = [];
-      limit = PLAN_CHUNK;
-      if (users.length > 0) yield users;
+    })[Symbol.asyncIterator]();
+    try {
+      // One row ahead: a chunk knows whether it is the last before its users go.
+      let next = await source.next();
+      while (!next.done) {
+        for (const intent of next.value.intents) intents.push(intent);
+        for (const result of next.value.rowResults) rows.push(result);
+        next = await source.next();
+        if (!next.done && intents.length < limit && rows.length < PLAN_CHUNK) continue;
+        const users = intents.length > 0 || rows.length > 0 ? await this.planChunk(intents, rows) : [];
+        intents = [];
+        rows = [];
+        limit = PLAN_CHUNK;
+        if (next.done) {
+          yield* this.lastUsers(users);
+          return;
+        }
+        if (users.length > 0) yield users;
+      }
+      yield* this.lastUsers([]);
+    } finally {
+      // Ends the sources' reading when the run stops before their end.
+      await source.return?.(undefined);
     }
-    const users = intents.length > 0 || rows.length > 0 ? await this.planChunk(intents, rows) : [];
+  }
+
+  /**
+   * The plan is finished before its last users go: a run killed while sending them is then
+   * known to be planned whole, and its resume finishes it. A plan stopped here (the delete
+   * threshold) still hands its last users over first: upserts are sent, deletes are not.
+   */
+  private async *lastUsers(users: PlannedIntent[]): AsyncGenerator<PlannedIntent[]> {
     this.reading = false;
+    const finished = await this.finishPlan().then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    );
     if (users.length > 0) yield users;
-    await this.finishPlan();
+    if (finished !== undefined) throw finished.error;
   }
 
   /** Plans and records one chunk, writes what needs no call; resolves to its users. */
