@@ -11,6 +11,7 @@ import {
 } from '../sync/execute/execute-plan.js';
 import { phaseOf, type PhaseName } from '../sync/phases/sync-phases.js';
 import type { PlannedIntent } from '../model/planned-intent.js';
+import type { RunRecord } from '../model/run-record.js';
 import { feedOf, PlanStopped, wholePhase, type PhaseWork } from '../sync/execute/plan-feed.js';
 import { silentProgress } from '../sync/progress/progress-sink.js';
 import {
@@ -426,6 +427,17 @@ function sum(counts: ActionCounts): number {
 
 /** The reason a detached run ends its first pass with (then a worker carries it on). */
 export const DETACHED = 'detached: a worker sends the plan';
+
+/**
+ * The run option a detached run carries from its hand-over until a worker takes it: its
+ * status is `interrupted` meanwhile, which `evsync runs` and `status` show as waiting.
+ */
+export const HANDED_TO_WORKERS = 'handedToWorkers';
+
+/** A detached run no worker has taken yet (`HANDED_TO_WORKERS`). */
+export function waitsForWorker(run: RunRecord): boolean {
+  return run.status === 'interrupted' && run.options[HANDED_TO_WORKERS] === true;
+}
 
 /**
  * `evsync run --detach`: the plan is recorded, then handed to the workers (`follow`), and

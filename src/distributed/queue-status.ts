@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Ledger } from '../ledger/ledger.js';
 import type { RunRecord } from '../model/run-record.js';
 import type { DistributedConfig } from './distributed-config.js';
-import type { RunPhaseNote } from './distributed-executor.js';
+import { waitsForWorker, type RunPhaseNote } from './distributed-executor.js';
 import type { IntentQueue } from './intent-queue.js';
 import { RedisRateLimiter, type SharedRate } from './redis-rate-limiter.js';
 import type { ScheduleInfo, Schedules } from './schedules.js';
@@ -22,6 +22,8 @@ export interface QueueStatus {
     phase: RunPhaseNote | undefined;
     /** Its process ended before it did: only `evsync resume` finishes it (`Ledger.processGone`). */
     processGone: boolean;
+    /** Handed over by `run --detach`, not taken by a worker yet (`waitsForWorker`). */
+    waitingForWorker: boolean;
   }>;
   schedules: ScheduleInfo[];
 }
@@ -50,7 +52,9 @@ export async function queueStatus(input: {
   );
   const shared = await RedisRateLimiter.rateInForce(input.redis, input.bucket);
   const notes = await queue.phaseNotes();
-  const running = (await ledger.listRuns(50)).filter((run) => run.status === 'running');
+  const running = (await ledger.listRuns(50)).filter(
+    (run) => run.status === 'running' || waitsForWorker(run),
+  );
   const runs = await Promise.all(
     running.map(async (run) => {
       const byKind = await ledger.resultCounts(run.id);
@@ -58,7 +62,14 @@ export async function queueStatus(input: {
       for (const actions of Object.values(byKind))
         for (const count of Object.values(actions ?? {})) done += count ?? 0;
       const planned = typeof run.options.planned === 'number' ? run.options.planned : undefined;
-      return { run, done, planned, phase: notes.get(run.id), processGone: await ledger.processGone(run) };
+      return {
+        run,
+        done,
+        planned,
+        phase: notes.get(run.id),
+        processGone: await ledger.processGone(run),
+        waitingForWorker: waitsForWorker(run),
+      };
     }),
   );
   return {

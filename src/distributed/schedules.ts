@@ -11,6 +11,7 @@ import { resumeRun } from '../sync/runs/resume-run.js';
 import { rateOfRun } from '../sync/runs/run-rate.js';
 import { openLedger } from '../ledger/open-ledger.js';
 import { unknownRunError } from '../ledger/ledger-error.js';
+import { HANDED_TO_WORKERS } from './distributed-executor.js';
 import { openEngineForEnv } from './open-distributed.js';
 
 /** Where schedules fire: a queue of its own, so a run never waits behind intents. */
@@ -135,6 +136,7 @@ async function followRun(runId: string, logger: Logger, signal: AbortSignal): Pr
   try {
     const run = await ledger.getRun(runId);
     if (run === undefined) throw unknownRunError(runId);
+    await ledger.mergeRunOptions(runId, { [HANDED_TO_WORKERS]: false });
     // The command that detached it holds the job until it has handed the run over.
     const wait = (holder: string): void => logger.info({ holder }, 'waiting for the job to be let go');
     const engine = await openEngineForEnv({ rate: rateOfRun(run), logger, signal, ledger, wait });

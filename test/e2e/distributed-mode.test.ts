@@ -210,6 +210,28 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
     expect((await ledger.resultCounts(runId!)).user).toEqual({ created: 120 });
   }, 90_000);
 
+  it('a detached run no worker has taken says it waits for one, until a worker sends it', async () => {
+    // A queue of its own, with no worker yet.
+    const alone = { EVSYNC_QUEUE_PREFIX: `${env.prefix}-alone` };
+    const detached = await env.cli(['run', env.usersJob('alone', 40, 500, 8), '--detach'], alone);
+    const runId = /^(\d{8}-\d{6}-[0-9a-f]+)$/m.exec(detached.output)![1]!;
+    const runs = await env.cli(['runs', '--limit', '1'], alone);
+    expect(runs.output).toMatch(new RegExp(`^${runId} +alone +upsert +waiting for a worker `, 'm'));
+    const status = await env.cli(['status'], alone);
+    expect(status.output).toContain(`${runId}  alone  0 of 40 intents done; waiting for a worker to take it`);
+    const worker = env.spawnCli(['worker', '--concurrency', '4'], alone);
+    try {
+      const ledger = await env.ledger();
+      await waitFor(async () => (await ledger.getRun(runId))?.status === 'completed');
+      expect((await env.cli(['runs', '--limit', '1'], alone)).output).toMatch(
+        new RegExp(`^${runId} +alone +upsert +completed `, 'm'),
+      );
+    } finally {
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+    }
+  }, 90_000);
+
   it('a schedule fires a run once per tick, never two runs of one job at once', async () => {
     await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
     // Each run takes about 3 s (90 users at 30/s), longer than the 2 s between ticks.

@@ -3,7 +3,7 @@ import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { rootLogger } from '../../log/logger.js';
 import { loadJobFile } from '../../sync/job-file.js';
-import { DETACHED, detachedExecutor } from '../../distributed/distributed-executor.js';
+import { DETACHED, detachedExecutor, HANDED_TO_WORKERS } from '../../distributed/distributed-executor.js';
 import { connectRedis, openEngineForEnv } from '../../distributed/open-distributed.js';
 import { Schedules } from '../../distributed/schedules.js';
 import type { LoadedJob } from '../../sync/job-file.js';
@@ -114,7 +114,14 @@ async function runDetached(
   const control = new Schedules(redis, config.prefix);
   try {
     const summary = await runJob(
-      { ...engine.deps, executor: detachedExecutor((runId) => control.follow(runId)) },
+      {
+        ...engine.deps,
+        executor: detachedExecutor(async (runId) => {
+          // Until a worker takes it, `evsync runs` and `status` say the run waits for one.
+          await engine.deps.ledger.mergeRunOptions(runId, { [HANDED_TO_WORKERS]: true });
+          await control.follow(runId);
+        }),
+      },
       { job, force },
     );
     if (summary.reason !== DETACHED) {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { openLedger } from '../../ledger/open-ledger.js';
 import type { RunRecord } from '../../model/run-record.js';
+import { waitsForWorker } from '../../distributed/distributed-executor.js';
 
 export function registerRunsCommand(program: Command): void {
   program
@@ -34,7 +35,7 @@ export function formatRuns(runs: readonly ListedRun[]): string {
     run.id,
     run.jobName,
     run.mode,
-    run.processGone ? 'cut off' : run.status,
+    run.processGone ? 'cut off' : waitsForWorker(run) ? 'waiting for a worker' : run.status,
     run.startedAt.toISOString().replace('T', ' ').slice(0, 19),
     run.finishedAt ? `${((run.finishedAt.getTime() - run.startedAt.getTime()) / 1000).toFixed(1)}s` : '',
     Object.entries(run.counts)
@@ -55,6 +56,11 @@ export function formatRuns(runs: readonly ListedRun[]): string {
       '',
       'cut off: its process ended before the run did (killed, or its machine stopped); only a resume finishes it.',
       ...cutOff.map((run) => `  finish it with: evsync resume ${run.id}`),
+    );
+  if (runs.some(waitsForWorker))
+    table.push(
+      '',
+      'waiting for a worker: handed over by `evsync run --detach`; an `evsync worker` (same REDIS_URL and DATABASE_URL) sends it.',
     );
   return table.join('\n');
 }

@@ -39,14 +39,16 @@ function formatStatus(status: QueueStatus): string {
       : '  rate limit in force: none yet (set by the first run)',
     '',
     status.runs.length === 0 ? 'No run in progress.' : 'Runs in progress:',
-    ...status.runs.map(({ run, done, planned, phase, processGone }) => {
+    ...status.runs.map(({ run, done, planned, phase, processGone, waitingForWorker }) => {
       const total = planned === undefined ? '' : ` of ${planned}`;
-      const now = processGone
-        ? '; cut off: its process ended before the run did; only a resume finishes it. ' +
-          `Finish it with: evsync resume ${run.id}`
-        : phase
-          ? `; phase ${phase.phase}: ${phase.done} of ${phase.total}`
-          : '';
+      const now = waitingForWorker
+        ? '; waiting for a worker to take it (`evsync worker`, same REDIS_URL and DATABASE_URL)'
+        : processGone
+          ? '; cut off: its process ended before the run did; only a resume finishes it. ' +
+            `Finish it with: evsync resume ${run.id}`
+          : phase
+            ? `; phase ${phase.phase}: ${phase.done} of ${phase.total}`
+            : '';
       return `  ${run.id}  ${run.jobName}  ${done}${total} intents done${now}`;
     }),
     '',
