@@ -35,10 +35,12 @@ describe('progress while a streamed plan is still reading its sources', () => {
     for (let i = 0; i < 50; i += 1) progress.advanced('users', 'created');
     progress.phaseGrew('users', 200, true);
     await redrawn();
-    expect(lines().at(-1)).toMatch(/^users +\[#{6}\.+\] 50\/200\+ +\d+\/s +ETA when the sources are read/);
+    expect(lines().at(-1)).toMatch(
+      /^users +\[reading the sources +\] 50\/200\+ +\d+\/s +ETA when the sources are read/,
+    );
     progress.phaseGrew('users', 300, false);
     await redrawn();
-    expect(lines().at(-1)).toMatch(/ 50\/300 +\d+\/s +ETA \d+s$/);
+    expect(lines().at(-1)).toMatch(/\[#{4}\.{20}\] 50\/300 +\d+\/s +ETA \d+s$/);
     progress.close();
   });
 

@@ -65,6 +65,10 @@ export class TtyProgress implements ProgressSink {
     const rate = seconds > 0 ? this.done / seconds : 0;
     const share = this.total === 0 ? 1 : this.done / this.total;
     const filled = Math.round(share * BAR_WIDTH);
+    // A share of what was read so far would look nearly done all along: no fill until the end is known.
+    const bar = this.growing
+      ? 'reading the sources'.padEnd(BAR_WIDTH)
+      : `${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}`;
     // While the sources are still being read, the total is only what was read so far.
     const eta = this.growing
       ? 'when the sources are read'
@@ -73,7 +77,7 @@ export class TtyProgress implements ProgressSink {
         : '–';
     const failures = this.failed > 0 ? `  ${this.failed} failed` : '';
     const line =
-      `${BAR_LABELS[this.phase].padEnd(12)} [${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ` +
+      `${BAR_LABELS[this.phase].padEnd(12)} [${bar}] ` +
       `${this.done}/${this.total}${this.growing ? '+' : ''}  ${rate.toFixed(0)}/s  ETA ${eta}${failures}`;
     this.stream.write(`\r${line.slice(0, (this.stream.columns || 100) - 1)}\u001b[K`);
   }
