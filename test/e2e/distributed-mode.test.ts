@@ -96,6 +96,15 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
     workers[0] = env.startWorker(4);
   }, 90_000);
 
+  /** Sets the sandbox's faults (`docs/sandbox.md`), or clears them without a spec. */
+  function sandboxFaults(spec?: string): Promise<Response> {
+    return fetch(`${env.sandbox.url}/_sandbox/faults`, {
+      method: spec === undefined ? 'DELETE' : 'PUT',
+      headers: { 'content-type': 'application/json' },
+      ...(spec === undefined ? {} : { body: JSON.stringify({ spec }) }),
+    });
+  }
+
   async function sandboxRateLimit(limit: { perSecond: number; burst: number } | null): Promise<void> {
     await fetch(`${env.sandbox.url}/_sandbox/rate-limit`, {
       method: 'PUT',
@@ -158,13 +167,7 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
 
   it('resume while the killed pass is still in flight: it waits for it, sends nothing twice, and ends', async () => {
     await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
-    const faults = (spec?: string): Promise<Response> =>
-      fetch(`${env.sandbox.url}/_sandbox/faults`, {
-        method: spec === undefined ? 'DELETE' : 'PUT',
-        headers: { 'content-type': 'application/json' },
-        ...(spec === undefined ? {} : { body: JSON.stringify({ spec }) }),
-      });
-    await faults('latency=50-150');
+    await sandboxFaults('latency=50-150');
     try {
       const run = env.spawnCli(['run', env.usersJob('inflight', 600, 300, 12)]);
       await waitFor(async () => ((await env.sandbox.counters()).total ?? 0) > 100);
@@ -181,7 +184,7 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
       // Each user sent once: no create found existing and updated instead.
       expect(counters.calls).toEqual({ 'POST /user': 600 });
     } finally {
-      await faults();
+      await sandboxFaults();
     }
   }, 120_000);
 
@@ -271,20 +274,14 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
 
   it('the platform failing mid-phase stops the run at the streak, not at the end of the phase', async () => {
     await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
-    const faults = (spec?: string): Promise<Response> =>
-      fetch(`${env.sandbox.url}/_sandbox/faults`, {
-        method: spec === undefined ? 'DELETE' : 'PUT',
-        headers: { 'content-type': 'application/json' },
-        ...(spec === undefined ? {} : { body: JSON.stringify({ spec }) }),
-      });
-    await faults('latency=20');
+    await sandboxFaults('latency=20');
     const run = env.spawnCli(['run', env.usersJob('down', 600, 1000, 8)]);
     try {
       await waitFor(async () => ((await env.sandbox.counters()).total ?? 0) > 100);
-      await faults('503=1');
+      await sandboxFaults('503=1');
       expect(await run.exited).toBe(3);
     } finally {
-      await faults();
+      await sandboxFaults();
     }
     expect(run.output()).toMatch(/the platform failed \(5xx\) for \d+ intents in a row/);
     const ledger = await env.ledger();

@@ -42,6 +42,14 @@ describe('a stopped run sends again what was not the rows’ fault', () => {
     return { stdout: stopped.stdout, runId };
   };
 
+  /** Runs `job.yaml` while the platform answers 503 to everything: exit 3; the platform is back after. */
+  const runWhilePlatformDown = async (): Promise<{ stdout: string }> => {
+    sandbox.faults.set({ error503: { fraction: 1 } });
+    const stopped = await runCli('run', join(dir, 'job.yaml')).finally(() => sandbox.faults.set({}));
+    expect(stopped.code).toBe(3);
+    return stopped;
+  };
+
   it('a wrong signing key stops the run after a streak of 401s (exit 3); resume with the right key sends every row', async () => {
     startIn({
       'users.csv': usersCsv(people(60, 'wk')),
@@ -68,9 +76,7 @@ describe('a stopped run sends again what was not the rows’ fault', () => {
       'users.csv': usersCsv(people(60, 'dn')),
       'job.yaml': jobYaml('platform-down', '  - { mapping: users, source: { csv: ./users.csv } }\n'),
     });
-    sandbox.faults.set({ error503: { fraction: 1 } });
-    const stopped = await runCli('run', join(dir, 'job.yaml')).finally(() => sandbox.faults.set({}));
-    expect(stopped.code).toBe(3);
+    const stopped = await runWhilePlatformDown();
     expect(stopped.stdout).toMatch(/the platform failed \(5xx\) for 16 intents in a row, after its retries/);
     expect(stopped.stdout).toMatch(/answered 503/);
     const runId = /^Run (\S+) \(platform-down, upsert\): aborted/m.exec(stopped.stdout)![1]!;
@@ -88,9 +94,7 @@ describe('a stopped run sends again what was not the rows’ fault', () => {
       'users.csv': usersCsv(people(5000, 'bg')),
       'job.yaml': jobYaml('big-down', '  - { mapping: users, source: { csv: ./users.csv } }\n'),
     });
-    sandbox.faults.set({ error503: { fraction: 1 } });
-    const stopped = await runCli('run', join(dir, 'job.yaml')).finally(() => sandbox.faults.set({}));
-    expect(stopped.code).toBe(3);
+    const stopped = await runWhilePlatformDown();
     expect(stopped.stdout).toContain(
       'Its sources were not read to the end, so a resume would send only what was planned: run the job again',
     );
