@@ -17,6 +17,7 @@ import { silentProgress } from '../sync/progress/progress-sink.js';
 import {
   CERTAINLY_DOWN_CODES,
   PLATFORM_DOWN_CODES,
+  platformDownLimit,
   platformDownReason,
 } from '../sync/execute/platform-down.js';
 import { DownCountStreak } from './down-count-streak.js';
@@ -182,7 +183,7 @@ async function followPhase(
 ): Promise<{ enqueued: number; ended: number; abort?: string; stopped?: unknown }> {
   const { ledger, sink } = options;
   const { phase } = work;
-  const downStreak = new DownCountStreak(execute.platformDownLimit ?? Math.max(10, execute.concurrency * 2));
+  const downStreak = new DownCountStreak(platformDownLimit(execute));
   let pollMs = options.pollMs ?? 250;
   const stallMs = options.stallMs ?? 10_000;
   const progress = execute.progress ?? silentProgress;

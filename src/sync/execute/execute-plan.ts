@@ -13,7 +13,7 @@ import { silentProgress } from '../progress/progress-sink.js';
 import { createInlineQueue } from '../queue/inline-queue.js';
 import type { QueueOptions, WorkQueue } from '../queue/work-queue.js';
 import { intentResult, isSuccess } from './intent-result.js';
-import { PlatformDownStreak } from './platform-down.js';
+import { platformDownLimit, PlatformDownStreak } from './platform-down.js';
 import { feedOf, PlanStopped, type PlanFeed } from './plan-feed.js';
 
 export type QueueFactory = <W, R>(options: QueueOptions<W, R>) => WorkQueue<W, R>;
@@ -75,7 +75,7 @@ export function withoutFullStop(text: string): string {
 export async function executePlan(options: ExecuteOptions): Promise<ExecuteResult> {
   const progress = options.progress ?? silentProgress;
   const makeQueue = options.queueFactory ?? createInlineQueue;
-  const streak = new PlatformDownStreak(options.platformDownLimit ?? Math.max(10, options.concurrency * 2));
+  const streak = new PlatformDownStreak(platformDownLimit(options));
   let abortReason: string | undefined;
   let nextStep: string | undefined;
   let processed = 0;

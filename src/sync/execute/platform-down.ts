@@ -37,6 +37,11 @@ export const CERTAINLY_DOWN_CODES: readonly string[] = [
   PLATFORM_ERROR_CODES.unauthorized,
 ];
 
+/** How many platform-wide failures in a row stop a run: as asked, else max(10, 2 × concurrency). */
+export function platformDownLimit(options: { platformDownLimit?: number; concurrency: number }): number {
+  return options.platformDownLimit ?? Math.max(10, options.concurrency * 2);
+}
+
 /** Why a run stops after `count` failures of `code` in a row; undefined for a row's own failure. */
 export function platformDownReason(code: string, count: number, message: string): string | undefined {
   return WHY_STOPPED[code]?.(count, message);
