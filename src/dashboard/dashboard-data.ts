@@ -69,6 +69,11 @@ export interface RowData {
   history: KeyHistoryEntry[];
 }
 
+/** The status pages and events show: `cut off` for a `running` run whose process is gone. */
+export function shownStatus(run: Pick<RunSummaryData, 'status' | 'processGone'>): string {
+  return run.processGone ? 'cut off' : run.status;
+}
+
 export function runSummary(
   run: RunRecord,
   liveCounts?: RunResultCounts,

@@ -5,7 +5,7 @@ import type { Logger } from '../log/logger.js';
 import type { RunPhaseNote } from '../distributed/distributed-executor.js';
 import type { ActionCounts, RunResultCounts } from '../model/result-records.js';
 import { totalsOf } from '../sync/execute/run-summary.js';
-import { requireRun } from './dashboard-data.js';
+import { requireRun, shownStatus } from './dashboard-data.js';
 import type { LiveRuns, PhaseProgress } from './live-progress.js';
 
 /** One `progress` (or, last, `end`) event of a run's stream. */
@@ -78,7 +78,7 @@ export function runEvents(
         const oldest = samples[0]!;
         const rate = now > oldest.at ? ((moved - oldest.done) * 1000) / (now - oldest.at) : null;
         const event: RunProgressEvent = {
-          status: gone ? 'cut off' : run.status,
+          status: shownStatus({ status: run.status, processGone: gone }),
           counts,
           totals,
           done,

@@ -1,6 +1,6 @@
 import { html } from 'hono/html';
 import type { IntentKind } from '../../model/intent.js';
-import type { ResultsPage, ResultsQuery, RunData } from '../dashboard-data.js';
+import { shownStatus, type ResultsPage, type ResultsQuery, type RunData } from '../dashboard-data.js';
 import { formatDuration, formatTime, type Html, query, runPath } from './page-layout.js';
 import { resultsSection } from './results-view.js';
 import { countCells, SHOWN_ACTIONS, statusBadge } from './runs-view.js';
@@ -15,7 +15,7 @@ export function runView(data: RunData, filter: ResultsQuery, page: ResultsPage):
   const { run } = data;
   const base = runPath(run.id);
   const failed = run.counts.failed ?? 0;
-  return html`<div id="run" data-run="${run.id}" data-status="${run.processGone ? 'cut off' : run.status}">
+  return html`<div id="run" data-run="${run.id}" data-status="${shownStatus(run)}">
     <h1>Run ${run.id}</h1>
     <dl class="facts">
       <dt>Job</dt>

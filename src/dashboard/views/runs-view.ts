@@ -1,6 +1,6 @@
 import { html } from 'hono/html';
 import type { ActionCounts } from '../../model/result-records.js';
-import type { RunSummaryData } from '../dashboard-data.js';
+import { shownStatus, type RunSummaryData } from '../dashboard-data.js';
 import { formatDuration, formatTime, type Html, runPath } from './page-layout.js';
 
 /** The counts a run list shows, in the order an operator reads them. */
@@ -70,8 +70,8 @@ export function countCells(counts: ActionCounts): Html {
   })}`;
 }
 
-/** A run's status; a `running` one whose process ended shows as `cut off` (`Ledger.processGone`). */
+/** A run's status as `shownStatus` has it; its class as the page's script sets it when it changes. */
 export function statusBadge(run: Pick<RunSummaryData, 'status' | 'processGone'>): Html {
-  if (run.processGone) return html`<span class="badge s-cut-off" data-status>cut off</span>`;
-  return html`<span class="badge s-${run.status}" data-status>${run.status}</span>`;
+  const status = shownStatus(run);
+  return html`<span class="badge s-${status.replace(' ', '-')}" data-status>${status}</span>`;
 }
