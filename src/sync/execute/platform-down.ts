@@ -6,8 +6,9 @@ import type { ProcessOutcome } from '../processors/process-outcome.js';
  * after the client's retries, the platform could not be reached (nothing was sent), it
  * refused the signature (401, nothing was recorded), it answered 5xx (down or
  * overloaded), or its answers were lost (resets, timeouts). The processors look an object
- * up before creating it again, so sending such an intent again is safe. A streak of them stops the run instead of failing every
- * remaining row after its retries, and `resume` sends such intents again.
+ * up before creating it again, so sending such an intent again is safe. A streak of them
+ * stops the run instead of failing every remaining row after its retries, and `resume`
+ * sends such intents again.
  */
 const WHY_STOPPED: Readonly<Record<string, (count: number, message: string) => string>> = {
   [PLATFORM_ERROR_CODES.unreachable]: (count, message) =>
@@ -77,6 +78,7 @@ export class PlatformDownStreak {
       return undefined;
     }
     this.count += 1;
+    // Moved to the end: the set's last code is the latest failure's.
     this.codes.delete(code);
     this.codes.add(code);
     this.message = outcome.message ?? '';

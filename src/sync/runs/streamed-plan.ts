@@ -115,6 +115,7 @@ class StreamedRun {
       ...(this.deps.logger ? { logger: this.deps.logger } : {}),
     })[Symbol.asyncIterator]();
     try {
+      let users: PlannedIntent[] = [];
       // One row ahead: a chunk knows whether it is the last before its users go.
       let next = await source.next();
       while (!next.done) {
@@ -122,17 +123,15 @@ class StreamedRun {
         for (const result of next.value.rowResults) rows.push(result);
         next = await source.next();
         if (!next.done && intents.length < limit && rows.length < PLAN_CHUNK) continue;
-        const users = intents.length > 0 || rows.length > 0 ? await this.planChunk(intents, rows) : [];
+        users = intents.length > 0 || rows.length > 0 ? await this.planChunk(intents, rows) : [];
         intents = [];
         rows = [];
         limit = PLAN_CHUNK;
-        if (next.done) {
-          yield* this.lastUsers(users);
-          return;
-        }
+        if (next.done) break;
         if (users.length > 0) yield users;
+        users = [];
       }
-      yield* this.lastUsers([]);
+      yield* this.lastUsers(users);
     } finally {
       // Ends the sources' reading when the run stops before their end.
       await source.return?.(undefined);
