@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/start-sandbox.js';
+
+/** The built CLI (`npm test` builds it first; `npm ci` does through `prepare`). */
+export const BUILT_CLI = resolve(import.meta.dirname, '../../dist/cli/main.js');
+
+export interface SpawnedResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The platform settings a spawned evsync uses for one sandbox. */
+export function sandboxEnv(sandbox: RunningSandbox): NodeJS.ProcessEnv {
+  return {
+    EVSYNC_BASE_URL: sandbox.url,
+    EVSYNC_KEY_ID: sandbox.keyId,
+    EVSYNC_SIGNING_KEY: sandbox.signingKey,
+  };
+}
+
+/**
+ * `evsync ARGS` as a user runs it: the built CLI in its own process, in `cwd`, with a clean
+ * evsync environment (no ledger, Redis or platform settings leak from the test's own) plus
+ * `env`. Returns the process, so that a test can kill it.
+ */
+export function spawnBuiltCli(
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): ChildProcess {
+  if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run \`npm run build\` first`);
+  const base: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(base)) {
+    if (name.startsWith('EVSYNC_') || name === 'DATABASE_URL' || name === 'REDIS_URL') delete base[name];
+  }
+  return spawn(process.execPath, [BUILT_CLI, ...args], {
+    cwd: options.cwd,
+    env: { ...base, LOG_LEVEL: 'warn', EVSYNC_LOG_FORMAT: 'json', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** {@link spawnBuiltCli}, waited for, with what it printed. */
+export function runBuiltCli(
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<SpawnedResult> {
+  const child = spawnBuiltCli(args, options);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolveResult, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolveResult({ code, signal, stdout, stderr }));
+  });
+}
+
+/** A folder for job files and an embedded ledger, and sandboxes, closed together. */
+export interface CliWorkspace {
+  dir: string;
+  write(files: Record<string, string>): void;
+  sandbox(options?: SandboxOptions): Promise<RunningSandbox>;
+  close(): Promise<void>;
+}
+
+export function cliWorkspace(prefix = 'evsync-cli-'): CliWorkspace {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const sandboxes: RunningSandbox[] = [];
+  return {
+    dir,
+    write: (files) => {
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    },
+    sandbox: async (options = {}) => {
+      const sandbox = await startSandbox(options);
+      sandboxes.push(sandbox);
+      return sandbox;
+    },
+    close: async () => {
+      await Promise.all(sandboxes.map((sandbox) => sandbox.close()));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
