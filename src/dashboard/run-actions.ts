@@ -13,6 +13,7 @@ import { jobFileOf } from '../sync/runs/restore-params.js';
 import { retryRun, type RetryFilter } from '../sync/runs/retry-run.js';
 import { runJob } from '../sync/runs/run-job.js';
 import { rateOfRun } from '../sync/runs/run-rate.js';
+import { platformRefOfRun } from '../sync/runs/conference-scope.js';
 import { LiveProgress, type LiveRuns } from './live-progress.js';
 
 /** What a dashboard action answers at once: the run that now goes on in the background. */
@@ -109,6 +110,7 @@ export class RunActions {
     const task = (async () => {
       const engine = await openEngineForEnv({
         rate: how.rate ?? rateOfRun(base),
+        platform: platformRefOfRun(base),
         logger: engineLogger,
         signal: this.stop.signal,
         ledger: seen.ledger,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { platformConfigFromEnv, type PlatformConfig } from '../config/env-config.js';
+import { platformConfigFor } from '../config/conference.js';
+import type { PlatformConfig } from '../config/env-config.js';
 import type { Logger } from '../log/logger.js';
 import { PlatformClient } from '../platform/platform-client.js';
 import { openRedis } from '../sync/queue/redis-connection.js';
@@ -50,7 +51,7 @@ export async function openEngineForEnv(
 ): Promise<OpenEngine & { mode: 'inline' | 'distributed' }> {
   const config = options.client ? undefined : distributedConfigFromEnv();
   if (config === undefined) return { ...(await openEngine(options)), mode: 'inline' };
-  const platformConfig = platformConfigFromEnv();
+  const platformConfig = platformConfigFor(options.platform);
   const redis = await connectRedis(config, 'client');
   const queue = new IntentQueue(redis, config.prefix);
   const bucket = platformBucket(config.prefix, platformConfig);

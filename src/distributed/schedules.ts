@@ -9,6 +9,7 @@ import { loadJobFile, type LoadedJob } from '../sync/job-file.js';
 import { runJob } from '../sync/runs/run-job.js';
 import { resumeRun } from '../sync/runs/resume-run.js';
 import { rateOfRun } from '../sync/runs/run-rate.js';
+import { platformRefOfRun } from '../sync/runs/conference-scope.js';
 import { openLedger } from '../ledger/open-ledger.js';
 import { unknownRunError } from '../ledger/ledger-error.js';
 import { HANDED_TO_WORKERS } from './distributed-executor.js';
@@ -139,7 +140,14 @@ async function followRun(runId: string, logger: Logger, signal: AbortSignal): Pr
     await ledger.mergeRunOptions(runId, { [HANDED_TO_WORKERS]: false });
     // The command that detached it holds the job until it has handed the run over.
     const wait = (holder: string): void => logger.info({ holder }, 'waiting for the job to be let go');
-    const engine = await openEngineForEnv({ rate: rateOfRun(run), logger, signal, ledger, wait });
+    const engine = await openEngineForEnv({
+      rate: rateOfRun(run),
+      platform: platformRefOfRun(run),
+      logger,
+      signal,
+      ledger,
+      wait,
+    });
     try {
       const summary = await resumeRun(engine.deps, runId);
       return `${summary.run.id} ${summary.run.status}`;
@@ -153,7 +161,12 @@ async function followRun(runId: string, logger: Logger, signal: AbortSignal): Pr
 
 async function runScheduled(data: ScheduledRun, logger: Logger, signal: AbortSignal): Promise<string> {
   const job = loadJobFile(data.jobFile);
-  const engine = await openEngineForEnv({ rate: job.rate, logger, signal });
+  const engine = await openEngineForEnv({
+    rate: job.rate,
+    logger,
+    signal,
+    ...(job.platform ? { platform: job.platform } : {}),
+  });
   try {
     const summary = await runJob(engine.deps, { job, trigger: 'schedule' });
     return `${summary.run.id} ${summary.run.status}`;

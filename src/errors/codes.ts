@@ -69,6 +69,14 @@ export const ERROR_CATALOG = {
     action: 'Fix the setting the message names.',
     retry: 'permanent',
   },
+  EVSYNC_CONFERENCE_MISMATCH: {
+    layer: 'config',
+    meaning:
+      'A resume or retry would send a run to another conference than the one it wrote to (the message names both hosts).',
+    action:
+      "Point the job's platform variables (or EVSYNC_BASE_URL) back at the run's conference, or run the job against the new one instead.",
+    retry: 'permanent',
+  },
   EVSYNC_INVALID_FILE: {
     layer: 'config',
     meaning:

@@ -21,6 +21,8 @@ export interface RunRow {
   finished_at: Date | null;
   counts: ActionCounts | null;
   options: Record<string, unknown> | null;
+  conference_id: number | null;
+  conference_url: string | null;
 }
 
 export interface PlannedIntentRow {
@@ -73,6 +75,10 @@ export function toRunRecord(row: RunRow): RunRecord {
     finishedAt: row.finished_at === null ? null : new Date(row.finished_at),
     counts: row.counts ?? {},
     options: row.options ?? {},
+    conference:
+      row.conference_id === null || row.conference_url === null
+        ? null
+        : { id: Number(row.conference_id), baseUrl: row.conference_url },
   };
 }
 

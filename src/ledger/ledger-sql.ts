@@ -6,11 +6,12 @@
  * than 1,000 `($1, $2, …)` tuples on PGlite.
  */
 
-const RUN_COLUMNS = 'id, seq, job_name, mode, status, started_at, finished_at, counts, options';
+const RUN_COLUMNS = `id, seq, job_name, mode, status, started_at, finished_at, counts, options, conference_id,
+  (SELECT c.base_url FROM conferences c WHERE c.id = runs.conference_id) AS conference_url`;
 
-/** $1 id, $2 job name, $3 mode, $4 options JSON. */
-export const INSERT_RUN = `INSERT INTO runs (id, job_name, mode, status, options)
-VALUES ($1, $2, $3, 'running', $4::text::jsonb) RETURNING ${RUN_COLUMNS}`;
+/** $1 id, $2 job name, $3 mode, $4 options JSON, $5 conference id. */
+export const INSERT_RUN = `INSERT INTO runs (id, job_name, mode, status, options, conference_id)
+VALUES ($1, $2, $3, 'running', $4::text::jsonb, $5) RETURNING ${RUN_COLUMNS}`;
 
 /** $1 id, $2 status, $3 counts JSON. */
 export const FINISH_RUN = `UPDATE runs SET status = $2, finished_at = now(), counts = $3::text::jsonb
@@ -27,23 +28,30 @@ export const MERGE_RUN_OPTIONS = `UPDATE runs SET options = options || $2::text:
 /** $1 id. */
 export const SELECT_RUN = `SELECT ${RUN_COLUMNS} FROM runs WHERE id = $1`;
 
-/** $1 JSON array of run ids: those that exist. */
-export const SELECT_RUN_IDS = `SELECT id FROM runs WHERE id IN (SELECT jsonb_array_elements_text($1::text::jsonb))`;
+/** $1 JSON array of run ids: those that exist, with their conference (0 for a run that names none). */
+export const SELECT_RUN_CONFERENCES = `SELECT id, coalesce(conference_id, 0) AS conference_id FROM runs
+WHERE id IN (SELECT jsonb_array_elements_text($1::text::jsonb))`;
 
-/** $1 limit. Newest first by `seq` (migration 4): runs created in one instant still have an order. */
-export const SELECT_RUNS = `SELECT ${RUN_COLUMNS} FROM runs ORDER BY seq DESC LIMIT $1`;
+/**
+ * $1 limit, $2 conference id or NULL for every conference. Newest first by `seq` (migration
+ * 4): runs created in one instant still have an order.
+ */
+export const SELECT_RUNS = `SELECT ${RUN_COLUMNS} FROM runs
+WHERE $2::integer IS NULL OR conference_id = $2::integer ORDER BY seq DESC LIMIT $1`;
 
-/** $1 job name, $2 pid, $3 host: who holds the job's lock now (read to name it to others). */
-export const NOTE_JOB_LOCK = `INSERT INTO job_locks (job_name, run_id, pid, host, locked_at)
-VALUES ($1, NULL, $2, $3, now())
-ON CONFLICT (job_name) DO UPDATE SET run_id = NULL, pid = excluded.pid, host = excluded.host, locked_at = excluded.locked_at`;
+/** $1 job name, $2 pid, $3 host, $4 conference id: who holds the job's lock now (read to name it to others). */
+export const NOTE_JOB_LOCK = `INSERT INTO job_locks (job_name, run_id, pid, host, locked_at, conference_id)
+VALUES ($1, NULL, $2, $3, now(), $4)
+ON CONFLICT (conference_id, job_name) DO UPDATE SET run_id = NULL, pid = excluded.pid, host = excluded.host,
+  locked_at = excluded.locked_at`;
 
-/** $1 job name, $2 run id. */
-export const NOTE_JOB_LOCK_RUN = 'UPDATE job_locks SET run_id = $2 WHERE job_name = $1';
+/** $1 job name, $2 run id, $3 conference id. */
+export const NOTE_JOB_LOCK_RUN =
+  'UPDATE job_locks SET run_id = $2 WHERE job_name = $1 AND conference_id = $3';
 
-/** $1 job name. */
+/** $1 job name, $2 conference id. */
 export const SELECT_JOB_LOCK = `SELECT l.run_id, l.pid, l.host, l.locked_at, r.status AS run_status
-FROM job_locks l LEFT JOIN runs r ON r.id = l.run_id WHERE l.job_name = $1`;
+FROM job_locks l LEFT JOIN runs r ON r.id = l.run_id WHERE l.job_name = $1 AND l.conference_id = $2`;
 
 /** $1 run id, $2 JSON array of planned intents (a function scan keeps their order for `seq`). */
 export const INSERT_PLANNED = `INSERT INTO run_intents
@@ -87,21 +95,27 @@ results AS (
     attempts = excluded.attempts, duration_ms = excluded.duration_ms, params = excluded.params,
     worker = excluded.worker, recorded_at = excluded.recorded_at),
 hash_set AS (
-  INSERT INTO synced_hashes (kind, key, hash, run_id, synced_at)
-  SELECT h.*, now() FROM batch, jsonb_to_recordset(batch.b->'hashUpserts') AS h(kind text, key text, hash text, run_id text)
-  ON CONFLICT (kind, key) DO UPDATE SET hash = excluded.hash, run_id = excluded.run_id, synced_at = excluded.synced_at
+  INSERT INTO synced_hashes (conference_id, kind, key, hash, run_id, synced_at)
+  SELECT h.*, now() FROM batch,
+    jsonb_to_recordset(batch.b->'hashUpserts') AS h(conference_id integer, kind text, key text, hash text, run_id text)
+  ON CONFLICT (conference_id, kind, key) DO UPDATE SET hash = excluded.hash, run_id = excluded.run_id,
+    synced_at = excluded.synced_at
   WHERE synced_hashes.hash <> excluded.hash),
 hash_removed AS (
-  DELETE FROM synced_hashes s USING batch, jsonb_to_recordset(batch.b->'hashRemovals') AS d(kind text, key text)
-  WHERE s.kind = d.kind AND s.key = d.key),
+  DELETE FROM synced_hashes s USING batch,
+    jsonb_to_recordset(batch.b->'hashRemovals') AS d(conference_id integer, kind text, key text)
+  WHERE s.conference_id = d.conference_id AND s.kind = d.kind AND s.key = d.key),
 id_set AS (
-  INSERT INTO id_map (kind, client_id, platform_id, updated_at)
-  SELECT i.*, now() FROM batch, jsonb_to_recordset(batch.b->'idUpserts') AS i(kind text, key text, platform_id bigint)
-  ON CONFLICT (kind, client_id) DO UPDATE SET platform_id = excluded.platform_id, updated_at = excluded.updated_at
+  INSERT INTO id_map (conference_id, kind, client_id, platform_id, updated_at)
+  SELECT i.*, now() FROM batch,
+    jsonb_to_recordset(batch.b->'idUpserts') AS i(conference_id integer, kind text, key text, platform_id bigint)
+  ON CONFLICT (conference_id, kind, client_id) DO UPDATE SET platform_id = excluded.platform_id,
+    updated_at = excluded.updated_at
   WHERE id_map.platform_id <> excluded.platform_id),
 id_removed AS (
-  DELETE FROM id_map m USING batch, jsonb_to_recordset(batch.b->'idRemovals') AS d(kind text, key text)
-  WHERE m.kind = d.kind AND m.client_id = d.key)
+  DELETE FROM id_map m USING batch,
+    jsonb_to_recordset(batch.b->'idRemovals') AS d(conference_id integer, kind text, key text)
+  WHERE m.conference_id = d.conference_id AND m.kind = d.kind AND m.client_id = d.key)
 SELECT 1 AS done`;
 
 export const RESULT_COLUMNS = `r.seq, r.run_id, r.kind, r.key, r.action, r.origin_source, r.origin_row, r.origin_line,
@@ -112,51 +126,54 @@ export const RESULT_COLUMNS = `r.seq, r.run_id, r.kind, r.key, r.action, r.origi
 export const COUNT_RESULTS = `SELECT kind, action, count(*) AS n FROM intent_results WHERE run_id = $1
 GROUP BY kind, action`;
 
-/** $1 JSON array of {kind, key, hash, run_id}. */
-export const UPSERT_HASHES = `INSERT INTO synced_hashes (kind, key, hash, run_id, synced_at)
-SELECT e.v->>'kind', e.v->>'key', e.v->>'hash', e.v->>'run_id', now()
+/** $1 JSON array of {kind, key, hash, run_id}, $2 conference id. */
+export const UPSERT_HASHES = `INSERT INTO synced_hashes (conference_id, kind, key, hash, run_id, synced_at)
+SELECT $2, e.v->>'kind', e.v->>'key', e.v->>'hash', e.v->>'run_id', now()
 FROM jsonb_array_elements($1::text::jsonb) AS e(v)
-ON CONFLICT (kind, key) DO UPDATE SET hash = excluded.hash, run_id = excluded.run_id, synced_at = excluded.synced_at
+ON CONFLICT (conference_id, kind, key) DO UPDATE SET hash = excluded.hash, run_id = excluded.run_id,
+  synced_at = excluded.synced_at
 WHERE synced_hashes.hash <> excluded.hash`;
 
-/** $1 JSON array of {kind, key}. */
+/** $1 JSON array of {kind, key}, $2 conference id. */
 export const DELETE_HASHES = `DELETE FROM synced_hashes s USING jsonb_array_elements($1::text::jsonb) AS e(v)
-WHERE s.kind = e.v->>'kind' AND s.key = e.v->>'key'`;
+WHERE s.conference_id = $2 AND s.kind = e.v->>'kind' AND s.key = e.v->>'key'`;
 
-/** $1 JSON array of {kind, key, platform_id}. */
-export const UPSERT_IDS = `INSERT INTO id_map (kind, client_id, platform_id, updated_at)
-SELECT e.v->>'kind', e.v->>'key', (e.v->>'platform_id')::bigint, now()
+/** $1 JSON array of {kind, key, platform_id}, $2 conference id. */
+export const UPSERT_IDS = `INSERT INTO id_map (conference_id, kind, client_id, platform_id, updated_at)
+SELECT $2, e.v->>'kind', e.v->>'key', (e.v->>'platform_id')::bigint, now()
 FROM jsonb_array_elements($1::text::jsonb) AS e(v)
-ON CONFLICT (kind, client_id) DO UPDATE SET platform_id = excluded.platform_id, updated_at = excluded.updated_at
+ON CONFLICT (conference_id, kind, client_id) DO UPDATE SET platform_id = excluded.platform_id,
+  updated_at = excluded.updated_at
 WHERE id_map.platform_id <> excluded.platform_id`;
 
-/** $1 JSON array of {kind, key}. */
+/** $1 JSON array of {kind, key}, $2 conference id. */
 export const DELETE_IDS = `DELETE FROM id_map m USING jsonb_array_elements($1::text::jsonb) AS e(v)
-WHERE m.kind = e.v->>'kind' AND m.client_id = e.v->>'key'`;
+WHERE m.conference_id = $2 AND m.kind = e.v->>'kind' AND m.client_id = e.v->>'key'`;
 
-/** $1 kind, $2 client id. */
-export const SELECT_ID = 'SELECT platform_id FROM id_map WHERE kind = $1 AND client_id = $2';
+/** $1 kind, $2 client id, $3 conference id. */
+export const SELECT_ID =
+  'SELECT platform_id FROM id_map WHERE kind = $1 AND client_id = $2 AND conference_id = $3';
 
-/** $1 kind. */
-export const SELECT_IDS = 'SELECT client_id, platform_id FROM id_map WHERE kind = $1';
+/** $1 kind, $2 conference id. */
+export const SELECT_IDS = 'SELECT client_id, platform_id FROM id_map WHERE kind = $1 AND conference_id = $2';
 
-/** $1 kind. */
-export const SELECT_HASHES = 'SELECT key, hash FROM synced_hashes WHERE kind = $1';
+/** $1 kind, $2 conference id. */
+export const SELECT_HASHES = 'SELECT key, hash FROM synced_hashes WHERE kind = $1 AND conference_id = $2';
 
-/** $1 kind, $2 keys (text[]): one index lookup per key. */
+/** $1 kind, $2 keys (text[]), $3 conference id: one index lookup per key. */
 export const SELECT_HASHES_OF =
-  'SELECT key, hash FROM synced_hashes WHERE kind = $1 AND key = ANY($2::text[])';
+  'SELECT key, hash FROM synced_hashes WHERE conference_id = $3 AND kind = $1 AND key = ANY($2::text[])';
 
 /**
- * $1 kind, $2 keys (text[]): the non-empty param names the run that wrote each key's synced
- * hash planned for it (one index lookup per key on each table).
+ * $1 kind, $2 keys (text[]), $3 conference id: the non-empty param names the run that wrote
+ * each key's synced hash planned for it (one index lookup per key on each table).
  */
 export const SELECT_SYNCED_PARAM_NAMES = `SELECT s.key,
   coalesce((SELECT array_agg(e.name ORDER BY e.name) FROM jsonb_each_text(ri.params) AS e(name, value)
             WHERE e.value <> ''), '{}') AS names
 FROM synced_hashes s
 JOIN run_intents ri ON ri.run_id = s.run_id AND ri.kind = s.kind AND ri.key = s.key
-WHERE s.kind = $1 AND s.key = ANY($2::text[])`;
+WHERE s.conference_id = $3 AND s.kind = $1 AND s.key = ANY($2::text[])`;
 
 /**
  * $1 run id: keys that later runs of its job ended with a success or a delete. A retry
@@ -166,11 +183,12 @@ WHERE s.kind = $1 AND s.key = ANY($2::text[])`;
  */
 export const SELECT_HANDLED_LATER = `SELECT DISTINCT r.kind, r.key FROM runs this
 JOIN runs later ON later.job_name = this.job_name AND later.seq > this.seq
+  AND later.conference_id IS NOT DISTINCT FROM this.conference_id
   AND coalesce((SELECT base.seq > this.seq FROM runs base
     WHERE base.id = later.options->>'retryOf'), true)
 JOIN intent_results r ON r.run_id = later.id
 WHERE this.id = $1 AND r.action IN ('created', 'attached', 'updated', 'unchanged', 'deleted', 'retired')`;
 
-/** $1 kind, $2 job name. */
+/** $1 kind, $2 job name, $3 conference id. */
 export const SELECT_KNOWN_KEYS = `SELECT s.key FROM synced_hashes s JOIN runs r ON r.id = s.run_id
-WHERE s.kind = $1 AND r.job_name = $2 ORDER BY 1`;
+WHERE s.conference_id = $3 AND s.kind = $1 AND r.job_name = $2 ORDER BY 1`;

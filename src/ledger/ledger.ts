@@ -1,3 +1,4 @@
+import type { ConferenceRecord } from '../model/conference.js';
 import type { IntentKind } from '../model/intent.js';
 import type { PendingFilter, PlannedIntent, PlannedIntentRecord } from '../model/planned-intent.js';
 import type {
@@ -35,11 +36,47 @@ export interface JobLock {
   release(): Promise<void>;
 }
 
+/** What `adoptUnscopedState` took, and what no job has taken yet. */
+export interface AdoptedState {
+  runs: number;
+  hashes: number;
+  ids: number;
+  /** Conference-0 state left for other jobs (or for none: what no run recorded). */
+  left: { hashes: number; ids: number; jobs: number };
+}
+
 export interface Ledger {
   /** `embedded` (PGlite) or `postgres`. */
   readonly kind: 'embedded' | 'postgres';
   /** Where it lives, without credentials (a folder, or host/database). */
   readonly description: string;
+  /**
+   * The conference whose sync state this ledger reads and writes (id map, synced hashes,
+   * known keys, job locks), and that the runs it creates name: see `forConference`.
+   * Undefined for the ledger as a whole, whose state methods read and write conference 0:
+   * state recorded before runs named their conference (migration 8).
+   */
+  readonly conference: ConferenceRecord | undefined;
+
+  /** The conference of a normalised base URL, created on first use; `keyId` is kept as its attribute. */
+  conferenceFor(baseUrl: string, keyId: number | null): Promise<ConferenceRecord>;
+  /** The conference of a normalised base URL, if the ledger knows it. */
+  findConference(baseUrl: string): Promise<ConferenceRecord | undefined>;
+  /** Every conference the ledger knows, most recently used first. */
+  listConferences(): Promise<ConferenceRecord[]>;
+  /**
+   * This ledger seen from one conference: its sync state and its job locks are that
+   * conference's, and the runs it creates name it. Same connection: closing one closes both.
+   */
+  forConference(conference: ConferenceRecord): Ledger;
+  /**
+   * Takes for this ledger's conference the job's state recorded before runs named their
+   * conference (docs/ledger.md, "Conferences"): its runs, their synced hashes, and the id
+   * map entries its runs recorded, where the conference does not have the key already.
+   */
+  adoptUnscopedState(jobName: string): Promise<AdoptedState>;
+  /** The ledger's own id, written when it was created: tells one ledger from another. */
+  ledgerId(): Promise<string>;
 
   createRun(run: NewRun): Promise<RunRecord>;
   /** Terminal status. Without `counts`, they are computed from the run's results. */
@@ -65,8 +102,8 @@ export interface Ledger {
    * the call returns when the holder lets go.
    */
   lockJob(jobName: string, options?: LockJobOptions): Promise<JobLock>;
-  /** Newest first (by `seq`). @defaultValue limit 20 */
-  listRuns(limit?: number): Promise<RunRecord[]>;
+  /** Newest first (by `seq`), of every conference or of one. @defaultValue limit 20 */
+  listRuns(limit?: number, filter?: { conferenceId?: number }): Promise<RunRecord[]>;
   /**
    * Whether a `running` run's process is gone: no process holds the run's claim, nor its
    * job's lock for it (a process that dies lets go of both; a later run of the job may hold

@@ -55,12 +55,12 @@ describe('prepareResultBatch', () => {
     ];
     const batch = prepareResultBatch(inputs);
     expect(batch.hashUpserts).toEqual([
-      { kind: 'user', key: 'ok', hash: 'h1', run_id: 'r1' },
-      { kind: 'user', key: 'same', hash: 'h2', run_id: 'r1' },
+      { conference_id: 0, kind: 'user', key: 'ok', hash: 'h1', run_id: 'r1' },
+      { conference_id: 0, kind: 'user', key: 'same', hash: 'h2', run_id: 'r1' },
     ]);
-    expect(batch.hashRemovals).toEqual([{ kind: 'user', key: 'gone' }]);
-    expect(batch.idUpserts).toEqual([{ kind: 'user', key: 'ok', platform_id: 7 }]);
-    expect(batch.idRemovals).toEqual([{ kind: 'user', key: 'gone' }]);
+    expect(batch.hashRemovals).toEqual([{ conference_id: 0, kind: 'user', key: 'gone' }]);
+    expect(batch.idUpserts).toEqual([{ conference_id: 0, kind: 'user', key: 'ok', platform_id: 7 }]);
+    expect(batch.idRemovals).toEqual([{ conference_id: 0, kind: 'user', key: 'gone' }]);
   });
 
   it('never sets and removes the same key in one batch: the last outcome wins', () => {
@@ -70,7 +70,7 @@ describe('prepareResultBatch', () => {
     ]);
     expect(batch.hashRemovals).toEqual([]);
     expect(batch.idRemovals).toEqual([]);
-    expect(batch.hashUpserts).toEqual([{ kind: 'user', key: 'u1', hash: 'again', run_id: 'r2' }]);
-    expect(batch.idUpserts).toEqual([{ kind: 'user', key: 'u1', platform_id: 3 }]);
+    expect(batch.hashUpserts).toEqual([{ conference_id: 0, kind: 'user', key: 'u1', hash: 'again', run_id: 'r2' }]);
+    expect(batch.idUpserts).toEqual([{ conference_id: 0, kind: 'user', key: 'u1', platform_id: 3 }]);
   });
 });

@@ -21,7 +21,9 @@ export interface ResultRowInput {
   worker: string | null;
 }
 
+/** A key of one conference's sync state. */
 export interface KeyRef {
+  conference_id: number;
   kind: IntentKind;
   key: string;
 }
@@ -40,17 +42,21 @@ const SUCCESS = new Set<ResultAction>(SUCCESS_ACTIONS);
 /**
  * Redacts, de-duplicates (the last result of a `(run, kind, key)` wins, as a single
  * `ON CONFLICT DO UPDATE` statement cannot touch a row twice) and derives the hash and
- * id-map side effects: set after a success, removed after a delete, untouched otherwise.
+ * id-map side effects: set after a success, removed after a delete, untouched otherwise,
+ * in the conference of each result's run (`conferenceOf`; 0 for state recorded without one).
  */
-export function prepareResultBatch(inputs: readonly IntentResultInput[]): ResultBatch {
+export function prepareResultBatch(
+  inputs: readonly IntentResultInput[],
+  conferenceOf: (runId: string) => number = () => 0,
+): ResultBatch {
   const results = new Map<string, ResultRowInput>();
   const hashes = new Map<string, { ref: KeyRef; set?: { hash: string; runId: string } }>();
   const ids = new Map<string, { ref: KeyRef; platformId?: number }>();
 
   for (const input of inputs) {
-    const ref: KeyRef = { kind: input.kind, key: input.key };
-    const refId = `${input.kind}\u0000${input.key}`;
-    results.set(`${input.runId}\u0000${refId}`, toRow(input));
+    const ref: KeyRef = { conference_id: conferenceOf(input.runId), kind: input.kind, key: input.key };
+    const refId = `${ref.conference_id}\u0000${input.kind}\u0000${input.key}`;
+    results.set(`${input.runId}\u0000${input.kind}\u0000${input.key}`, toRow(input));
     if (SUCCESS.has(input.action)) {
       if (input.hash != null) hashes.set(refId, { ref, set: { hash: input.hash, runId: input.runId } });
       if (input.platformId != null) ids.set(refId, { ref, platformId: input.platformId });

@@ -1,8 +1,9 @@
 import { hostname } from 'node:os';
 import { CODE } from '../errors/codes.js';
+import type { ConferenceRecord } from '../model/conference.js';
 import type { IntentKind } from '../model/intent.js';
 import { isSecretName, redactParams } from '../log/redaction.js';
-import type { JobLock, Ledger, LockJobOptions } from './ledger.js';
+import type { AdoptedState, JobLock, Ledger, LockJobOptions } from './ledger.js';
 import type { HashEntry, PlatformIdEntry } from '../model/sync-state.js';
 import type { PendingFilter, PlannedIntent, PlannedIntentRecord } from '../model/planned-intent.js';
 import type {
@@ -26,6 +27,8 @@ import {
   type RunRow,
 } from './ledger-rows.js';
 import * as q from './ledger-sql.js';
+import * as cq from './conference-sql.js';
+import { dedupe, SqlSyncState } from './sql-sync-state.js';
 import { type LedgerInsights, SqlLedgerInsights } from './ledger-insights.js';
 import { prepareResultBatch } from './result-batch.js';
 import { storableJson } from './storable-json.js';
@@ -38,27 +41,97 @@ import {
 } from './result-query.js';
 import { BatchResultWriter, type ResultWriter, type ResultWriterOptions } from './result-writer.js';
 import { newRunId } from './run-id.js';
-import type { SqlClient, SqlExecutor } from './sql-client.js';
+import type { SqlClient } from './sql-client.js';
 
 /** Rows per bulk statement: large enough to amortise a round trip, small enough for memory. */
 const CHUNK = 1000;
+/** The conference of state recorded before runs named theirs, and of the unscoped ledger. */
+const NO_CONFERENCE = 0;
 const PAGE = 1000;
 const UNIQUE_VIOLATION = '23505';
 
+/** What the views of one ledger (`forConference`) share. */
+interface SharedState {
+  closed: boolean;
+  /**
+   * Runs known to exist, with their conference: runs are never deleted, so each id is
+   * checked once (see migration 2); a run naming no conference is asked again, as a later
+   * run of its job may adopt it.
+   */
+  knownRuns: Map<string, number>;
+}
+
 /** The one Ledger implementation; the adapters differ only in their `SqlClient`. */
 export class SqlLedger implements Ledger {
-  private closed = false;
-  /** Runs known to exist: runs are never deleted, so each id is checked once (see migration 2). */
-  private readonly knownRuns = new Set<string>();
+  private readonly state: SqlSyncState;
 
   constructor(
     private readonly db: SqlClient,
     readonly kind: 'embedded' | 'postgres',
     readonly description: string,
-  ) {}
+    readonly conference: ConferenceRecord | undefined = undefined,
+    private readonly shared: SharedState = { closed: false, knownRuns: new Map() },
+  ) {
+    this.state = new SqlSyncState(() => this.sql(), this.conferenceId);
+  }
+
+  private get conferenceId(): number {
+    return this.conference?.id ?? NO_CONFERENCE;
+  }
+
+  forConference(conference: ConferenceRecord): Ledger {
+    return new SqlLedger(this.db, this.kind, this.description, conference, this.shared);
+  }
+
+  async conferenceFor(baseUrl: string, keyId: number | null): Promise<ConferenceRecord> {
+    return toConference(one(await this.sql().query<ConferenceRow>(cq.UPSERT_CONFERENCE, [baseUrl, keyId])));
+  }
+
+  async findConference(baseUrl: string): Promise<ConferenceRecord | undefined> {
+    const [row] = await this.sql().query<ConferenceRow>(cq.SELECT_CONFERENCE, [baseUrl]);
+    return row === undefined ? undefined : toConference(row);
+  }
+
+  async listConferences(): Promise<ConferenceRecord[]> {
+    return (await this.sql().query<ConferenceRow>(cq.SELECT_CONFERENCES)).map(toConference);
+  }
+
+  async adoptUnscopedState(jobName: string): Promise<AdoptedState> {
+    if (this.conference === undefined)
+      throw new Error('adoptUnscopedState needs a conference (forConference)');
+    const id = this.conference.id;
+    return this.sql().transaction(async (tx) => {
+      const runs = (await tx.query(cq.ADOPT_RUNS, [jobName, id])).length;
+      const hashes = runs === 0 ? 0 : (await tx.query(cq.ADOPT_HASHES, [jobName, id])).length;
+      const ids = runs === 0 ? 0 : (await tx.query(cq.ADOPT_IDS, [jobName, id])).length;
+      const [left] = await tx.query<{ hashes: string | number; ids: string | number; jobs: string | number }>(
+        cq.COUNT_UNADOPTED,
+      );
+      return {
+        runs,
+        hashes,
+        ids,
+        left: {
+          hashes: toNumber(left?.hashes ?? 0),
+          ids: toNumber(left?.ids ?? 0),
+          jobs: toNumber(left?.jobs ?? 0),
+        },
+      };
+    });
+  }
+
+  async ledgerId(): Promise<string> {
+    return one(await this.sql().query<{ ledger_id: string }>(cq.SELECT_LEDGER_ID)).ledger_id;
+  }
 
   async createRun(run: NewRun): Promise<RunRecord> {
-    const params = (id: string): unknown[] => [id, run.jobName, run.mode, storableJson(run.options ?? {})];
+    const params = (id: string): unknown[] => [
+      id,
+      run.jobName,
+      run.mode,
+      storableJson(run.options ?? {}),
+      this.conference?.id ?? null,
+    ];
     let created: RunRecord;
     try {
       created = toRunRecord(one(await this.sql().query<RunRow>(q.INSERT_RUN, params(newRunId()))));
@@ -67,7 +140,7 @@ export class SqlLedger implements Ledger {
       if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
       created = toRunRecord(one(await this.sql().query<RunRow>(q.INSERT_RUN, params(newRunId()))));
     }
-    this.knownRuns.add(created.id);
+    if (created.conference) this.shared.knownRuns.set(created.id, created.conference.id);
     return created;
   }
 
@@ -106,7 +179,7 @@ export class SqlLedger implements Ledger {
   }
 
   async lockJob(jobName: string, options: LockJobOptions = {}): Promise<JobLock> {
-    const name = `job:${jobName}`;
+    const name = jobLockName(jobName, this.conferenceId);
     let release = await this.sql().tryLock(name);
     if (release === undefined) {
       const holder = await this.jobHolder(jobName);
@@ -126,7 +199,7 @@ export class SqlLedger implements Ledger {
     }
     const unlock = release;
     try {
-      await this.sql().query(q.NOTE_JOB_LOCK, [jobName, process.pid, hostname()]);
+      await this.sql().query(q.NOTE_JOB_LOCK, [jobName, process.pid, hostname(), this.conferenceId]);
     } catch (error) {
       await unlock();
       throw error;
@@ -135,7 +208,7 @@ export class SqlLedger implements Ledger {
     return {
       jobName,
       holding: async (runId) => {
-        await this.sql().query(q.NOTE_JOB_LOCK_RUN, [jobName, runId]);
+        await this.sql().query(q.NOTE_JOB_LOCK_RUN, [jobName, runId, this.conferenceId]);
       },
       release: async () => {
         if (released) return;
@@ -152,7 +225,7 @@ export class SqlLedger implements Ledger {
       pid: number;
       host: string;
       locked_at: Date;
-    }>(q.SELECT_JOB_LOCK, [jobName]);
+    }>(q.SELECT_JOB_LOCK, [jobName, this.conferenceId]);
     const row = rows[0];
     if (row === undefined) return { text: 'another evsync process' };
     const since = new Date(row.locked_at).toISOString().replace('T', ' ').slice(0, 19);
@@ -171,14 +244,21 @@ export class SqlLedger implements Ledger {
     if (run.status !== 'running') return false;
     const db = this.sql();
     if (await db.isLocked(`run:${run.id}`)) return false;
-    if (!(await db.isLocked(`job:${run.jobName}`))) return true;
+    const conferenceId = run.conference?.id ?? NO_CONFERENCE;
+    if (!(await db.isLocked(jobLockName(run.jobName, conferenceId)))) return true;
     // The job's lock is held, by this run (just created, not claimed yet) or by a later one.
-    const [holder] = await db.query<{ run_id: string | null }>(q.SELECT_JOB_LOCK, [run.jobName]);
+    const [holder] = await db.query<{ run_id: string | null }>(q.SELECT_JOB_LOCK, [
+      run.jobName,
+      conferenceId,
+    ]);
     return holder?.run_id !== run.id;
   }
 
-  async listRuns(limit = 20): Promise<RunRecord[]> {
-    const rows = await this.sql().query<RunRow>(q.SELECT_RUNS, [Math.max(0, Math.floor(limit))]);
+  async listRuns(limit = 20, filter: { conferenceId?: number } = {}): Promise<RunRecord[]> {
+    const rows = await this.sql().query<RunRow>(q.SELECT_RUNS, [
+      Math.max(0, Math.floor(limit)),
+      filter.conferenceId ?? null,
+    ]);
     return rows.map(toRunRecord);
   }
 
@@ -238,15 +318,16 @@ export class SqlLedger implements Ledger {
   async recordResults(results: readonly IntentResultInput[]): Promise<void> {
     if (results.length === 0) return;
     const db = this.sql();
-    await this.requireRuns(results.map((result) => result.runId));
+    const conferences = await this.requireRuns(results.map((result) => result.runId));
+    const conferenceOf = (runId: string): number => conferences.get(runId) ?? NO_CONFERENCE;
     // One statement is atomic by itself; bigger inputs are chunked inside one transaction.
     if (results.length <= CHUNK) {
-      await db.query(q.RECORD_RESULTS, [storableJson(prepareResultBatch(results))]);
+      await db.query(q.RECORD_RESULTS, [storableJson(prepareResultBatch(results, conferenceOf))]);
       return;
     }
     await db.transaction(async (tx) => {
       for (let start = 0; start < results.length; start += CHUNK) {
-        const batch = prepareResultBatch(results.slice(start, start + CHUNK));
+        const batch = prepareResultBatch(results.slice(start, start + CHUNK), conferenceOf);
         await tx.query(q.RECORD_RESULTS, [storableJson(batch)]);
       }
     });
@@ -294,66 +375,40 @@ export class SqlLedger implements Ledger {
     return new SqlLedgerInsights(() => this.sql());
   }
 
-  async getPlatformId(kind: IntentKind, clientId: string): Promise<number | undefined> {
-    const rows = await this.sql().query<{ platform_id: string | number }>(q.SELECT_ID, [kind, clientId]);
-    return rows[0] === undefined ? undefined : toNumber(rows[0].platform_id);
+  getPlatformId(kind: IntentKind, clientId: string): Promise<number | undefined> {
+    return this.state.getPlatformId(kind, clientId);
   }
 
-  async setPlatformIds(entries: readonly PlatformIdEntry[]): Promise<void> {
-    const rows = dedupe(entries.map((e) => ({ kind: e.kind, key: e.clientId, platform_id: e.platformId })));
-    await this.sql().transaction((tx) => inChunks(tx, q.UPSERT_IDS, rows));
+  setPlatformIds(entries: readonly PlatformIdEntry[]): Promise<void> {
+    return this.state.setPlatformIds(entries);
   }
 
-  async loadIdMap(kind: IntentKind): Promise<Map<string, number>> {
-    const rows = await this.sql().query<{ client_id: string; platform_id: string | number }>(q.SELECT_IDS, [
-      kind,
-    ]);
-    return new Map(rows.map((row) => [row.client_id, toNumber(row.platform_id)]));
+  loadIdMap(kind: IntentKind): Promise<Map<string, number>> {
+    return this.state.loadIdMap(kind);
   }
 
-  async removePlatformIds(kind: IntentKind, clientIds: readonly string[]): Promise<void> {
-    const rows = clientIds.map((key) => ({ kind, key }));
-    await this.sql().transaction((tx) => inChunks(tx, q.DELETE_IDS, rows));
+  removePlatformIds(kind: IntentKind, clientIds: readonly string[]): Promise<void> {
+    return this.state.removePlatformIds(kind, clientIds);
   }
 
-  async loadHashes(kind: IntentKind): Promise<Map<string, string>> {
-    const rows = await this.sql().query<{ key: string; hash: string }>(q.SELECT_HASHES, [kind]);
-    return new Map(rows.map((row) => [row.key, row.hash]));
+  loadHashes(kind: IntentKind): Promise<Map<string, string>> {
+    return this.state.loadHashes(kind);
   }
 
-  async hashesOf(kind: IntentKind, keys: readonly string[]): Promise<Map<string, string>> {
-    const hashes = new Map<string, string>();
-    for (let start = 0; start < keys.length; start += 5_000) {
-      const rows = await this.sql().query<{ key: string; hash: string }>(q.SELECT_HASHES_OF, [
-        kind,
-        keys.slice(start, start + 5_000),
-      ]);
-      for (const row of rows) hashes.set(row.key, row.hash);
-    }
-    return hashes;
+  hashesOf(kind: IntentKind, keys: readonly string[]): Promise<Map<string, string>> {
+    return this.state.hashesOf(kind, keys);
   }
 
-  async syncedParamNames(kind: IntentKind, keys: readonly string[]): Promise<Map<string, string[]>> {
-    const names = new Map<string, string[]>();
-    // Bounded statements: a plan may update every user of a big import.
-    for (let start = 0; start < keys.length; start += 5_000) {
-      const rows = await this.sql().query<{ key: string; names: string[] }>(q.SELECT_SYNCED_PARAM_NAMES, [
-        kind,
-        keys.slice(start, start + 5_000),
-      ]);
-      for (const row of rows) names.set(row.key, row.names);
-    }
-    return names;
+  syncedParamNames(kind: IntentKind, keys: readonly string[]): Promise<Map<string, string[]>> {
+    return this.state.syncedParamNames(kind, keys);
   }
 
-  async setHashes(entries: readonly HashEntry[]): Promise<void> {
-    const rows = dedupe(entries.map((e) => ({ kind: e.kind, key: e.key, hash: e.hash, run_id: e.runId })));
-    await this.sql().transaction((tx) => inChunks(tx, q.UPSERT_HASHES, rows));
+  setHashes(entries: readonly HashEntry[]): Promise<void> {
+    return this.state.setHashes(entries);
   }
 
-  async removeHashes(kind: IntentKind, keys: readonly string[]): Promise<void> {
-    const rows = keys.map((key) => ({ kind, key }));
-    await this.sql().transaction((tx) => inChunks(tx, q.DELETE_HASHES, rows));
+  removeHashes(kind: IntentKind, keys: readonly string[]): Promise<void> {
+    return this.state.removeHashes(kind, keys);
   }
 
   async handledLater(runId: string): Promise<Set<string>> {
@@ -361,36 +416,72 @@ export class SqlLedger implements Ledger {
     return new Set(rows.map((row) => `${row.kind}\u0000${row.key}`));
   }
 
-  async knownKeys(kind: IntentKind, jobName: string): Promise<string[]> {
-    return (await this.sql().query<{ key: string }>(q.SELECT_KNOWN_KEYS, [kind, jobName])).map(
-      (row) => row.key,
-    );
+  knownKeys(kind: IntentKind, jobName: string): Promise<string[]> {
+    return this.state.knownKeys(kind, jobName);
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+    if (this.shared.closed) return;
+    this.shared.closed = true;
     await this.db.close();
   }
 
-  /** Refuses rows of a run the ledger does not have, before any of them is written. */
-  private async requireRuns(runIds: readonly string[]): Promise<void> {
-    const unseen = [...new Set(runIds)].filter((id) => !this.knownRuns.has(id));
-    if (unseen.length === 0) return;
-    const found = await this.sql().query<{ id: string }>(q.SELECT_RUN_IDS, [JSON.stringify(unseen)]);
-    for (const { id } of found) this.knownRuns.add(id);
-    const missing = unseen.find((id) => !this.knownRuns.has(id));
-    if (missing !== undefined) throw unknownRunError(missing);
+  /**
+   * Refuses rows of a run the ledger does not have, before any of them is written; the
+   * conference of each run otherwise: its results' hashes and ids are that conference's.
+   */
+  private async requireRuns(runIds: readonly string[]): Promise<Map<string, number>> {
+    const known = this.shared.knownRuns;
+    const unique = [...new Set(runIds)];
+    const unseen = unique.filter((id) => !known.has(id));
+    const conferences = new Map<string, number>();
+    if (unseen.length > 0) {
+      const found = await this.sql().query<{ id: string; conference_id: number | string }>(
+        q.SELECT_RUN_CONFERENCES,
+        [JSON.stringify(unseen)],
+      );
+      for (const { id, conference_id } of found) {
+        const conference = toNumber(conference_id);
+        conferences.set(id, conference);
+        if (conference !== NO_CONFERENCE) known.set(id, conference);
+      }
+      const missing = unseen.find((id) => !conferences.has(id));
+      if (missing !== undefined) throw unknownRunError(missing);
+    }
+    for (const id of unique) {
+      const conference = known.get(id);
+      if (conference !== undefined) conferences.set(id, conference);
+    }
+    return conferences;
   }
 
   private sql(): SqlClient {
-    if (this.closed) {
+    if (this.shared.closed) {
       throw new LedgerError(`The ledger (${this.description}) was closed; open it again with openLedger().`, {
         code: CODE.EVSYNC_LEDGER_CLOSED,
       });
     }
     return this.db;
   }
+}
+
+interface ConferenceRow {
+  id: number;
+  base_url: string;
+  key_id: number | null;
+}
+
+function toConference(row: ConferenceRow): ConferenceRecord {
+  return {
+    id: Number(row.id),
+    baseUrl: row.base_url,
+    keyId: row.key_id === null ? null : Number(row.key_id),
+  };
+}
+
+/** The advisory lock of a job's runs against one conference (`Ledger.lockJob`). */
+function jobLockName(jobName: string, conferenceId: number): string {
+  return conferenceId === NO_CONFERENCE ? `job:${jobName}` : `job:${conferenceId}:${jobName}`;
 }
 
 interface JobHolder {
@@ -411,17 +502,6 @@ function jobBusy(jobName: string, holder: JobHolder): LedgerBusyError {
     CODE.EVSYNC_JOB_BUSY,
     `job "${jobName}" is being run by ${holder.text}`,
   );
-}
-
-async function inChunks(tx: SqlExecutor, statement: string, rows: readonly object[]): Promise<void> {
-  for (let start = 0; start < rows.length; start += CHUNK) {
-    await tx.query(statement, [storableJson(rows.slice(start, start + CHUNK))]);
-  }
-}
-
-/** Last entry wins per (kind, key): one upsert statement cannot touch a row twice. */
-function dedupe<T extends { kind: string; key: string }>(rows: readonly T[]): T[] {
-  return [...new Map(rows.map((row) => [`${row.kind}\u0000${row.key}`, row])).values()];
 }
 
 function sumByAction(counts: RunResultCounts): ActionCounts {

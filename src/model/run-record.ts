@@ -28,4 +28,9 @@ export interface RunRecord {
   /** Counts per action as recorded by `finishRun` (empty while running). */
   counts: ActionCounts;
   options: Record<string, unknown>;
+  /**
+   * The conference the run wrote to (its normalised base URL), or null for a run recorded
+   * before runs named theirs (ledger migration 8) and not yet taken by a later run of its job.
+   */
+  conference: { id: number; baseUrl: string } | null;
 }

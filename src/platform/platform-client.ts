@@ -84,6 +84,9 @@ export class PlatformClient {
   readonly contacts: ContactsApi;
   readonly checkIns: CheckInsApi;
   readonly vendor: string;
+  /** The conference this client writes to, as configured (docs/design.md, "What the ledger knows"). */
+  readonly baseUrl: string;
+  readonly keyId: number;
   readonly limiter: RequestLimiter;
   private readonly transport: HttpTransport;
   private readonly pipeline: SendRequest;
@@ -96,6 +99,8 @@ export class PlatformClient {
     }
     if (options.signingKey === '') throw new ConfigError('the signing key is empty');
     this.#signingKey = options.signingKey;
+    this.baseUrl = options.baseUrl;
+    this.keyId = Number(options.keyId);
     this.vendor = options.vendor ?? DEFAULT_VENDOR;
     const logger = (options.logger ?? rootLogger()).child({ component: 'platform' });
     this.limiter =

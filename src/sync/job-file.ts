@@ -1,5 +1,6 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { platformRefSchema } from '../config/conference.js';
 import { loadYamlFile } from '../config/yaml-file.js';
 import { sourceConfigSchema } from '../sources/source-config.js';
 import { isTimeZone } from '../time/time-zone.js';
@@ -31,6 +32,11 @@ export const jobFileSchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'use letters, digits, ".", "_" and "-" (at most 64)'),
   description: z.string().optional(),
+  /**
+   * The conference the job writes to, by the names of the environment variables holding its
+   * base URL, key id and signing key; each falls back to `EVSYNC_*` (docs/design.md).
+   */
+  platform: platformRefSchema.optional(),
   /** `mirror` also deletes what the source no longer has, guarded by `delete_threshold`. */
   mode: z.enum(['upsert', 'mirror']).default('upsert'),
   rate: z

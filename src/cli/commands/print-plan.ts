@@ -1,4 +1,6 @@
+import { conferenceUrlFor, platformVariables } from '../../config/conference.js';
 import { signingKeyFromEnv, vendorFromEnv } from '../../config/env-config.js';
+import { adoptUnscopedState } from '../../sync/runs/conference-scope.js';
 import { deriveKey } from '../../platform/derive-key.js';
 import { HASH_KEY_PURPOSE } from '../../sync/plan/params-hash.js';
 import { openLedger } from '../../ledger/open-ledger.js';
@@ -20,10 +22,16 @@ export async function printPlan(
   const vendor = vendorFromEnv();
   // Without the signing key, rows with a password cannot be compared with what was synced:
   // they are planned as changed (see hashIntent).
-  const signingKey = signingKeyFromEnv();
+  const variables = platformVariables(job.platform);
+  const signingKey = signingKeyFromEnv({ EVSYNC_SIGNING_KEY: process.env[variables.signing_key_env] });
   const hashKey = signingKey === undefined ? undefined : deriveKey(signingKey, HASH_KEY_PURPOSE);
-  const ledger = await openLedger();
+  const baseUrl = conferenceUrlFor(job.platform);
+  const opened = await openLedger();
   try {
+    // The plan is the one the job's next run would make: against this conference's state,
+    // the job's state from before conferences were recorded taken as the run would take it.
+    const ledger = opened.forConference(await opened.conferenceFor(baseUrl, null));
+    await adoptUnscopedState(ledger, job.name, options.logger);
     const plan = (force: boolean) =>
       planJob({ ledger, logger: options.logger, vendor, hashKey }, { job, force });
     try {
@@ -34,6 +42,6 @@ export async function printPlan(
       throw error;
     }
   } finally {
-    await ledger.close();
+    await opened.close();
   }
 }

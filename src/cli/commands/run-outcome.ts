@@ -11,6 +11,7 @@ import { rootLogger } from '../../log/logger.js';
 import { openEngineForEnv } from '../../distributed/open-distributed.js';
 import type { OpenEngine } from '../../sync/runs/open-engine.js';
 import { rateOfRun } from '../../sync/runs/run-rate.js';
+import { platformRefOfRun } from '../../sync/runs/conference-scope.js';
 import { stopOnSignals } from '../../sync/runs/stop-on-signals.js';
 import { EXIT } from '../exit-codes.js';
 
@@ -122,6 +123,7 @@ export async function withStoredRunEngine(
     const logger = rootLogger().child({ job: run.jobName, [logAs]: runId });
     const engine = await openEngineForEnv({
       rate: rateOfRun(run),
+      platform: platformRefOfRun(run),
       logger,
       signal: signals.signal,
       ledger,

@@ -70,6 +70,7 @@ export function registerRunCommand(program: Command): void {
           const wait = waitNotice(options.wait);
           const engine = await openEngineForEnv({
             rate: job.rate,
+            ...(job.platform ? { platform: job.platform } : {}),
             logger,
             signal: signals.signal,
             ...(wait ? { wait } : {}),

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { openLedger } from '../../ledger/open-ledger.js';
+import { conferenceHost } from '../../model/conference.js';
 import type { RunRecord } from '../../model/run-record.js';
 import { waitsForWorker } from '../../distributed/distributed-executor.js';
 
@@ -18,7 +19,9 @@ export function registerRunsCommand(program: Command): void {
             (await ledger.processGone(run)) ? { ...run, processGone: true as const } : run,
           ),
         );
-        process.stdout.write(options.json ? `${JSON.stringify(runs)}\n` : `${formatRuns(runs)}\n`);
+        process.stdout.write(
+          options.json ? `${JSON.stringify(runs.map(withConferenceHost))}\n` : `${formatRuns(runs)}\n`,
+        );
       } finally {
         await ledger.close();
       }
@@ -28,12 +31,23 @@ export function registerRunsCommand(program: Command): void {
 /** A listed run; `processGone` when it is `running` but its process ended (`Ledger.processGone`). */
 export type ListedRun = RunRecord & { processGone?: true };
 
+/** A run as people are shown it: its conference by host (never a key). */
+function withConferenceHost(run: ListedRun): Omit<ListedRun, 'conference'> & { conference: string | null } {
+  return { ...run, conference: shownConference(run) };
+}
+
+/** The host of a run's conference; null for a run recorded before runs named theirs. */
+export function shownConference(run: Pick<RunRecord, 'conference'>): string | null {
+  return run.conference === null ? null : conferenceHost(run.conference.baseUrl);
+}
+
 export function formatRuns(runs: readonly ListedRun[]): string {
   if (runs.length === 0) return 'No runs yet. Start one with `evsync run JOB.yaml` (or try `evsync demo`).';
-  const header = ['run', 'job', 'mode', 'status', 'started', 'took', 'results'];
+  const header = ['run', 'job', 'conference', 'mode', 'status', 'started', 'took', 'results'];
   const rows = runs.map((run) => [
     run.id,
     run.jobName,
+    shownConference(run) ?? '(not recorded)',
     run.mode,
     run.processGone ? 'cut off' : waitsForWorker(run) ? 'waiting for a worker' : run.status,
     run.startedAt.toISOString().replace('T', ' ').slice(0, 19),

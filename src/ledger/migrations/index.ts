@@ -5,6 +5,7 @@ import { migration0004 } from './0004-run-order-job-locks-keyed-hashes.js';
 import { migration0005 } from './0005-link-key-parts-and-retired.js';
 import { migration0006 } from './0006-result-worker.js';
 import { migration0007 } from './0007-result-pages-by-run.js';
+import { migration0008 } from './0008-conferences.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0005,
   migration0006,
   migration0007,
+  migration0008,
 ];

@@ -94,6 +94,7 @@ function fakeLedger(runs: StoredRun[] = [], synced: Intent[] = []): PlanLedger &
           finishedAt: run.finished === false ? null : new Date(0),
           counts: run.failed ? { failed: run.failed } : {},
           options: {},
+          conference: null,
         })),
       ),
     pendingIntents: (runId: string) =>

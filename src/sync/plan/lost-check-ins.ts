@@ -34,7 +34,7 @@ export type LostIn = { runId: string; unanswered?: boolean } | { runId: undefine
  * failure at all (their counts say so).
  */
 export async function findLostCheckIns(
-  ledger: Pick<Ledger, 'listRuns' | 'results' | 'pendingIntents'>,
+  ledger: Pick<Ledger, 'listRuns' | 'results' | 'pendingIntents'> & Partial<Pick<Ledger, 'conference'>>,
   keys: Iterable<string>,
   runsSearched = RUNS_SEARCHED,
   /**
@@ -48,7 +48,9 @@ export async function findLostCheckIns(
   /** Held back in a later run: the run that lost the answer is further back. */
   const seekingOrigin = new Set<string>();
   if (undecided.size === 0) return lost;
-  for (const run of await ledger.listRuns(runsSearched)) {
+  // Check-ins lost on another conference are that conference's: only this one's runs count.
+  const conferenceId = ledger.conference?.id;
+  for (const run of await ledger.listRuns(runsSearched, conferenceId === undefined ? {} : { conferenceId })) {
     if (undecided.size === 0 && seekingOrigin.size === 0) break;
     const { lostHere, unansweredHere, heldHere, refusedHere } = await lossesIn(ledger, run);
     const unanswered = new Set(unansweredHere);
@@ -105,7 +107,7 @@ async function lossesIn(
  * and which `evsync retry` sends it.
  */
 export async function holdBackLostCheckIns(
-  ledger: Pick<Ledger, 'listRuns' | 'results' | 'pendingIntents'>,
+  ledger: Pick<Ledger, 'listRuns' | 'results' | 'pendingIntents'> & Partial<Pick<Ledger, 'conference'>>,
   work: PlannedIntent[],
   /** See `findLostCheckIns`: the run a resume or a retry finishes. */
   ownRunId?: string,
@@ -164,7 +166,8 @@ export const CHECK_IN_POSTED_SINCE = CODE.EVSYNC_CHECK_IN_POSTED_SINCE;
  * its own lost answers are the operator's to send.
  */
 export async function guardCheckIns(
-  ledger: Pick<Ledger, 'listRuns' | 'results' | 'pendingIntents' | 'loadHashes'>,
+  ledger: Pick<Ledger, 'listRuns' | 'results' | 'pendingIntents' | 'loadHashes'> &
+    Partial<Pick<Ledger, 'conference'>>,
   work: PlannedIntent[],
   ownRunId: string,
 ): Promise<{ work: PlannedIntent[]; held: RowResult[] }> {

@@ -11,6 +11,9 @@ import type { ListOptions } from '../../platform/paginate.js';
  */
 export interface SyncPlatform {
   readonly vendor: string;
+  /** The conference written to; fakes without it share one unnamed conference. */
+  readonly baseUrl?: string;
+  readonly keyId?: number;
   /**
    * A key derived from the signing key for one purpose (`PlatformClient.deriveKey`): the
    * key of the change hashes of params with a secret. Fakes without it hash such params

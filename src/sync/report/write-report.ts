@@ -1,6 +1,7 @@
 import type { Ledger } from '../../ledger/ledger.js';
 import type { IntentResultRecord, ResultAction } from '../../model/result-records.js';
 import type { IntentKind } from '../../model/intent.js';
+import { conferenceHost } from '../../model/conference.js';
 import { csvLine } from '../../report/csv-cell.js';
 
 export const REPORT_FORMATS = ['csv', 'json'] as const;
@@ -16,6 +17,7 @@ export interface ReportOptions {
 
 const COLUMNS = [
   'run_id',
+  'conference',
   'kind',
   'key',
   'action',
@@ -39,6 +41,9 @@ export async function writeReport(
   write: (chunk: string) => void | Promise<void>,
 ): Promise<number> {
   let count = 0;
+  // Every row names the conference its run wrote to, by host: a report read on its own says where.
+  const run = await ledger.getRun(runId);
+  const conference = run?.conference ? conferenceHost(run.conference.baseUrl) : null;
   const filter = {
     ...(options.actions?.length ? { actions: options.actions } : {}),
     ...(options.kinds?.length ? { kinds: options.kinds } : {}),
@@ -47,7 +52,7 @@ export async function writeReport(
   if (options.format === 'csv') await write(csvLine(COLUMNS));
   else await write('[\n');
   for await (const result of ledger.eachResult(runId, filter)) {
-    const row = reportRow(result);
+    const row = reportRow(result, conference);
     if (options.format === 'csv') await write(csvLine(COLUMNS.map((column) => row[column])));
     else {
       // Distributed runs name the worker process of each row (docs/distributed.md).
@@ -62,9 +67,13 @@ export async function writeReport(
   return count;
 }
 
-function reportRow(result: IntentResultRecord): Record<(typeof COLUMNS)[number], string | number | null> {
+function reportRow(
+  result: IntentResultRecord,
+  conference: string | null,
+): Record<(typeof COLUMNS)[number], string | number | null> {
   return {
     run_id: result.runId,
+    conference,
     kind: result.kind,
     key: result.key,
     action: result.action,

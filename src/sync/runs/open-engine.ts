@@ -1,3 +1,4 @@
+import { platformConfigFor, type PlatformRef } from '../../config/conference.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { Logger } from '../../log/logger.js';
@@ -7,6 +8,7 @@ import type { ProgressSink } from '../progress/progress-sink.js';
 import { LogProgress } from '../progress/log-progress.js';
 import { TtyProgress } from '../progress/tty-progress.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
+import { ledgerForPlatform } from './conference-scope.js';
 
 export interface OpenEngineOptions {
   rate: JobFile['rate'];
@@ -14,6 +16,8 @@ export interface OpenEngineOptions {
   signal?: AbortSignal;
   /** A client to use instead of one built from `EVSYNC_*` (the demo's sandbox). */
   client?: PlatformClient;
+  /** The job's conference (`platform:`): variables to read instead of `EVSYNC_*`. */
+  platform?: PlatformRef;
   /** A ledger to use instead of the one the environment names. */
   ledger?: Ledger;
   progress?: ProgressSink;
@@ -30,26 +34,30 @@ export interface OpenEngine {
 }
 
 /**
- * The ledger the environment names (`DATABASE_URL`, else the embedded one), a client with
- * the job's rate (`rate.per_second`, `rate.concurrency`), and the progress display that
- * fits stderr: a bar on a TTY, JSON logs otherwise.
+ * The ledger the environment names (`DATABASE_URL`, else the embedded one) seen from the
+ * job's conference, a client for that conference with the job's rate (`rate.per_second`,
+ * `rate.concurrency`), and the progress display that fits stderr: a bar on a TTY, JSON
+ * logs otherwise.
  */
 export async function openEngine(options: OpenEngineOptions): Promise<OpenEngine> {
   const client =
     options.client ??
-    PlatformClient.fromEnv({
+    PlatformClient.fromConfig(platformConfigFor(options.platform), {
       rateLimit: { requestsPerSecond: options.rate.per_second, concurrency: options.rate.concurrency },
       logger: options.logger,
     });
+  let opened: Ledger | undefined;
   let ledger: Ledger;
   try {
-    ledger =
+    opened =
       options.ledger ??
       (await openLedger(
         options.wait ? { wait: options.wait, ...(options.signal ? { signal: options.signal } : {}) } : {},
       ));
+    ledger = await ledgerForPlatform(opened, client);
   } catch (error) {
     if (!options.client) await client.close();
+    if (!options.ledger) await opened?.close();
     throw error;
   }
   return {

@@ -13,6 +13,7 @@ import { isSuccess, rowResult } from '../execute/intent-result.js';
 import { PLATFORM_DOWN_CODES } from '../execute/platform-down.js';
 import { leaveHandledLater } from './handled-later.js';
 import { restoreIntents } from './restore-params.js';
+import { requireRunConference } from './conference-scope.js';
 import { whileClaimed, whileJobLocked } from './run-claim.js';
 import type { RunSummary } from '../execute/run-summary.js';
 import { totalsOf } from '../execute/run-summary.js';
@@ -33,6 +34,7 @@ export async function resumeRun(deps: EngineDeps, runId: string): Promise<RunSum
       // Read again once claimed: the run may have ended between the first read and the claim.
       const run = await deps.ledger.getRun(runId);
       if (!run) throw unknownRunError(runId);
+      requireRunConference(deps.ledger, run);
       await lock.holding(runId);
       return resumeClaimed(deps, run);
     }),

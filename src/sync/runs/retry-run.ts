@@ -12,6 +12,7 @@ import { leaveHandledLater } from './handled-later.js';
 import { rowResult } from '../execute/intent-result.js';
 import { restoreIntents } from './restore-params.js';
 import type { JobLock } from '../../ledger/ledger.js';
+import { requireRunConference } from './conference-scope.js';
 import { whileClaimed, whileJobLocked } from './run-claim.js';
 import type { RunSummary } from '../execute/run-summary.js';
 
@@ -41,7 +42,10 @@ export async function retryRun(
   const base = await ledger.getRun(runId);
   if (!base) throw unknownRunError(runId);
   const summary = await whileJobLocked(deps, base.jobName, (lock) =>
-    whileClaimed(ledger, runId, () => retryClaimed(deps, base, filter, lock)),
+    whileClaimed(ledger, runId, async () => {
+      requireRunConference(ledger, base);
+      return retryClaimed(deps, base, filter, lock);
+    }),
   );
   return summary ? { summary } : { nothingToRetry: await whyNothingToRetry(ledger, runId, filter) };
 }
@@ -97,6 +101,7 @@ async function retryClaimed(
     options: {
       retryOf: runId,
       trigger: 'retry',
+      ...(base.options.platform === undefined ? {} : { platform: base.options.platform }),
       filter: { since: filter.since?.toISOString(), kinds: filter.kinds, keys: filter.keys },
     },
   });

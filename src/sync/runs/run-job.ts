@@ -92,6 +92,8 @@ async function runLocked(deps: EngineDeps, options: RunJobOptions, lock: JobLock
       delete_threshold: describeThreshold(job.delete_threshold),
       force: options.force ?? false,
       trigger: options.trigger ?? 'manual',
+      // Names of variables, never their values: a resume reads the same ones.
+      ...(job.platform ? { platform: job.platform } : {}),
       ...(options.rerunOf === undefined ? {} : { rerunOf: options.rerunOf }),
       // `planned` is added once the sources are read: a resume before then knows the plan was cut short.
       planStreamed: true,

@@ -1,0 +1,111 @@
+import type { IntentKind } from '../model/intent.js';
+import type { HashEntry, PlatformIdEntry } from '../model/sync-state.js';
+import * as q from './ledger-sql.js';
+import { toNumber } from './ledger-rows.js';
+import type { SqlClient, SqlExecutor } from './sql-client.js';
+import { storableJson } from './storable-json.js';
+
+/** Rows per bulk statement: large enough to amortise a round trip, small enough for memory. */
+const CHUNK = 1000;
+/** Keys per look-up statement: a plan may ask about every user of a big import. */
+const LOOKUP = 5_000;
+
+/**
+ * The sync state of one conference (docs/ledger.md, "Conferences"): its id map and its
+ * last-synced hashes. `conferenceId` 0 is the state recorded before runs named their
+ * conference. The ledger's state methods delegate here.
+ */
+export class SqlSyncState {
+  constructor(
+    private readonly sql: () => SqlClient,
+    private readonly conferenceId: number,
+  ) {}
+
+  async getPlatformId(kind: IntentKind, clientId: string): Promise<number | undefined> {
+    const rows = await this.sql().query<{ platform_id: string | number }>(q.SELECT_ID, [
+      kind,
+      clientId,
+      this.conferenceId,
+    ]);
+    return rows[0] === undefined ? undefined : toNumber(rows[0].platform_id);
+  }
+
+  async setPlatformIds(entries: readonly PlatformIdEntry[]): Promise<void> {
+    const rows = dedupe(entries.map((e) => ({ kind: e.kind, key: e.clientId, platform_id: e.platformId })));
+    await this.sql().transaction((tx) => this.inChunks(tx, q.UPSERT_IDS, rows));
+  }
+
+  async loadIdMap(kind: IntentKind): Promise<Map<string, number>> {
+    const rows = await this.sql().query<{ client_id: string; platform_id: string | number }>(q.SELECT_IDS, [
+      kind,
+      this.conferenceId,
+    ]);
+    return new Map(rows.map((row) => [row.client_id, toNumber(row.platform_id)]));
+  }
+
+  async removePlatformIds(kind: IntentKind, clientIds: readonly string[]): Promise<void> {
+    const rows = clientIds.map((key) => ({ kind, key }));
+    await this.sql().transaction((tx) => this.inChunks(tx, q.DELETE_IDS, rows));
+  }
+
+  async loadHashes(kind: IntentKind): Promise<Map<string, string>> {
+    const rows = await this.sql().query<{ key: string; hash: string }>(q.SELECT_HASHES, [
+      kind,
+      this.conferenceId,
+    ]);
+    return new Map(rows.map((row) => [row.key, row.hash]));
+  }
+
+  async hashesOf(kind: IntentKind, keys: readonly string[]): Promise<Map<string, string>> {
+    const hashes = new Map<string, string>();
+    for (let start = 0; start < keys.length; start += LOOKUP) {
+      const rows = await this.sql().query<{ key: string; hash: string }>(q.SELECT_HASHES_OF, [
+        kind,
+        keys.slice(start, start + LOOKUP),
+        this.conferenceId,
+      ]);
+      for (const row of rows) hashes.set(row.key, row.hash);
+    }
+    return hashes;
+  }
+
+  async syncedParamNames(kind: IntentKind, keys: readonly string[]): Promise<Map<string, string[]>> {
+    const names = new Map<string, string[]>();
+    for (let start = 0; start < keys.length; start += LOOKUP) {
+      const rows = await this.sql().query<{ key: string; names: string[] }>(q.SELECT_SYNCED_PARAM_NAMES, [
+        kind,
+        keys.slice(start, start + LOOKUP),
+        this.conferenceId,
+      ]);
+      for (const row of rows) names.set(row.key, row.names);
+    }
+    return names;
+  }
+
+  async setHashes(entries: readonly HashEntry[]): Promise<void> {
+    const rows = dedupe(entries.map((e) => ({ kind: e.kind, key: e.key, hash: e.hash, run_id: e.runId })));
+    await this.sql().transaction((tx) => this.inChunks(tx, q.UPSERT_HASHES, rows));
+  }
+
+  async removeHashes(kind: IntentKind, keys: readonly string[]): Promise<void> {
+    const rows = keys.map((key) => ({ kind, key }));
+    await this.sql().transaction((tx) => this.inChunks(tx, q.DELETE_HASHES, rows));
+  }
+
+  async knownKeys(kind: IntentKind, jobName: string): Promise<string[]> {
+    return (
+      await this.sql().query<{ key: string }>(q.SELECT_KNOWN_KEYS, [kind, jobName, this.conferenceId])
+    ).map((row) => row.key);
+  }
+
+  private async inChunks(tx: SqlExecutor, statement: string, rows: readonly object[]): Promise<void> {
+    for (let start = 0; start < rows.length; start += CHUNK) {
+      await tx.query(statement, [storableJson(rows.slice(start, start + CHUNK)), this.conferenceId]);
+    }
+  }
+}
+
+/** Last entry wins per (kind, key): one upsert statement cannot touch a row twice. */
+export function dedupe<T extends { kind: string; key: string }>(rows: readonly T[]): T[] {
+  return [...new Map(rows.map((row) => [`${row.kind}\u0000${row.key}`, row])).values()];
+}

@@ -1,0 +1,74 @@
+import { conferenceUrl, type PlatformRef } from '../../config/conference.js';
+import { CODE } from '../../errors/codes.js';
+import { ConfigError } from '../../errors/evsync-error.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import { conferenceHost } from '../../model/conference.js';
+import type { RunRecord } from '../../model/run-record.js';
+import type { Logger } from '../../log/logger.js';
+
+/**
+ * The ledger seen from the conference a client writes to (docs/ledger.md, "Conferences"):
+ * its sync state and job locks are that conference's, and its runs name it. A platform
+ * without a base URL (a test's fake) gets the ledger as a whole.
+ */
+export async function ledgerForPlatform(
+  ledger: Ledger,
+  platform: { baseUrl?: string; keyId?: number },
+): Promise<Ledger> {
+  if (platform.baseUrl === undefined) return ledger;
+  const conference = await ledger.conferenceFor(conferenceUrl(platform.baseUrl), platform.keyId ?? null);
+  return ledger.forConference(conference);
+}
+
+/**
+ * Takes for the ledger's conference the job's state recorded before runs named their
+ * conference, and says so once (the job's runs name it afterwards, so there is nothing
+ * to take a second time).
+ */
+export async function adoptUnscopedState(
+  ledger: Pick<Ledger, 'conference' | 'adoptUnscopedState'>,
+  jobName: string,
+  logger: Logger | undefined,
+): Promise<void> {
+  if (ledger.conference === undefined) return;
+  const adopted = await ledger.adoptUnscopedState(jobName);
+  if (adopted.runs === 0) return;
+  const host = conferenceHost(ledger.conference.baseUrl);
+  logger?.warn(
+    {
+      conference: host,
+      adopted: { runs: adopted.runs, hashes: adopted.hashes, ids: adopted.ids },
+      left: adopted.left,
+    },
+    `job "${jobName}": its ${adopted.runs} earlier run(s) were recorded before runs named their conference; ` +
+      `they, ${adopted.hashes} synced key(s) and ${adopted.ids} platform id(s) are now taken as ${host}'s ` +
+      '(docs/ledger.md, "Conferences"). If those runs went to another conference, its next run there sends ' +
+      'everything again, and finds what exists instead of creating it twice.',
+  );
+}
+
+/** The job's `platform:` as a run keeps it in its options (names of variables only). */
+export function platformRefOfRun(run: Pick<RunRecord, 'options'>): PlatformRef {
+  const ref = run.options.platform;
+  if (ref === null || typeof ref !== 'object') return {};
+  const names = ref as Record<string, unknown>;
+  const pick = (name: keyof PlatformRef): PlatformRef =>
+    typeof names[name] === 'string' ? { [name]: names[name] } : {};
+  return { ...pick('base_url_env'), ...pick('key_id_env'), ...pick('signing_key_env') };
+}
+
+/**
+ * A resume or a retry sends a run to the conference it wrote to, never another: a run
+ * recorded without one is taken by the ledger's conference (see `adoptUnscopedState`).
+ */
+export function requireRunConference(ledger: Pick<Ledger, 'conference'>, run: RunRecord): void {
+  const here = ledger.conference;
+  if (here === undefined || run.conference === null || run.conference.id === here.id) return;
+  const theirs = conferenceHost(run.conference.baseUrl);
+  throw new ConfigError(
+    `Run ${run.id} wrote to ${theirs}, but this evsync points at ${conferenceHost(here.baseUrl)}: ` +
+      `nothing was sent. Point the job's platform variables (or EVSYNC_BASE_URL) at ${theirs} to finish it there, ` +
+      'or run the job to sync the other conference.',
+    { code: CODE.EVSYNC_CONFERENCE_MISMATCH },
+  );
+}
