@@ -70,7 +70,9 @@ describe('prepareResultBatch', () => {
     ]);
     expect(batch.hashRemovals).toEqual([]);
     expect(batch.idRemovals).toEqual([]);
-    expect(batch.hashUpserts).toEqual([{ conference_id: 0, kind: 'user', key: 'u1', hash: 'again', run_id: 'r2' }]);
+    expect(batch.hashUpserts).toEqual([
+      { conference_id: 0, kind: 'user', key: 'u1', hash: 'again', run_id: 'r2' },
+    ]);
     expect(batch.idUpserts).toEqual([{ conference_id: 0, kind: 'user', key: 'u1', platform_id: 3 }]);
   });
 });
