@@ -16,6 +16,7 @@ import { messageOf } from '../../errors/evsync-error.js';
 import { redactUrl } from '../../log/redaction.js';
 import type { ResultWriter } from '../../ledger/result-writer.js';
 import type { PlanFeed } from './plan-feed.js';
+import { SharedLinks, type LinkKind } from '../plan/link-pairs.js';
 
 /**
  * Skipped results that are data lost, not rows filtered out on purpose: they make the run
@@ -57,6 +58,8 @@ export interface StreamedWork {
   feed: PlanFeed;
   /** Whether the run's sources have this user or event (for mirror deletes of re-keyed records). */
   inSource: (kind: ParentKind, key: string) => boolean;
+  /** The keys of links and schedules its sources have (for mirror deletes of re-keyed links). */
+  liveLinks: (kind: LinkKind) => Iterable<string>;
 }
 
 /**
@@ -96,6 +99,7 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
         ids,
         markSendStarted: createSendMarker(ledger, input.runId),
         sharedWith: sharedWith(ids, streamed?.inSource ?? inSourceOf(input)),
+        sharedLink: sharedLink(ids, streamed?.liveLinks ?? ((kind) => liveLinksOf(input, kind))),
       },
       gate,
       writer,
@@ -157,6 +161,24 @@ function inSourceOf(input: RunWork): StreamedWork['inSource'] {
   for (const parent of input.settledParents ?? []) if (parent.ok) add(parent.kind, parent.key);
   for (const kept of input.keptKeys ?? []) add(kept.kind, kept.key);
   return (kind, key) => keys.has(`${kind}\u0000${key}`);
+}
+
+/** Links and schedules this run's source has: everything planned but deletes, and kept keys. */
+function* liveLinksOf(input: RunWork, kind: LinkKind): Iterable<string> {
+  for (const item of [...input.work, ...input.unchanged])
+    if (item.kind === kind && item.plannedAction !== 'delete' && item.plannedAction !== 'retire')
+      yield item.key;
+  for (const kept of input.keptKeys ?? []) if (kept.kind === kind) yield kept.key;
+}
+
+/**
+ * The key of this run's source that names the same platform records as the link `key`.
+ * Indexed on the first call: mirror deletes of links come after the users and events
+ * phases, when every source key has its id (one that found its user by e-mail in this run too).
+ */
+function sharedLink(ids: IdCache, liveLinks: StreamedWork['liveLinks']): ProcessorContext['sharedLink'] {
+  const links = new SharedLinks(liveLinks, (kind, key) => ids.get(kind, key));
+  return (kind, key) => links.sharedWith(kind, key);
 }
 
 /**

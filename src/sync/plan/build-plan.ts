@@ -76,6 +76,7 @@ export async function buildPlan(
   if (input.mode === 'mirror') {
     const mirror = await planMirrorDeletes({
       seen: diff.seen,
+      liveLinks: (kind) => diff.seen.get(kind) ?? [],
       rowResults: plan.rowResults,
       knownKeys: (kind) => ledger.knownKeys(kind, input.jobName),
       ids: state.ids,

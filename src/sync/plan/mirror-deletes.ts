@@ -1,9 +1,11 @@
 import type { IntentKind } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
+import { isParentKind } from '../../model/intent.js';
 import { isRowPlaceKey } from '../../model/row-origin.js';
 import type { DeleteThreshold } from '../job-file.js';
 import { allowedDeletes } from '../job-file.js';
 import { DeleteThresholdError } from './delete-threshold-error.js';
+import { isLinkKind, SharedLinks, type LinkKind } from './link-pairs.js';
 import type { DeleteCount, HeldDeletes, RowResult } from './sync-plan.js';
 
 /**
@@ -34,6 +36,11 @@ export interface MirrorDeleteInput {
   knownKeys: (kind: IntentKind) => Promise<readonly string[]>;
   /** The id map of users and events: a gone key whose record a kept key maps to is retired. */
   ids?: ReadonlyMap<IntentKind, ReadonlyMap<string, number>>;
+  /**
+   * The keys of links and schedules the sources yielded (`seen` may keep only their hashes):
+   * a gone key that names the same platform records as one of them is retired.
+   */
+  liveLinks?: (kind: LinkKind) => Iterable<string>;
   threshold: DeleteThreshold;
   force: boolean;
   /** Planned at the end of a streamed run, after its upserts were sent: the error says so. */
@@ -94,19 +101,27 @@ export async function planMirrorDeletes(input: MirrorDeleteInput): Promise<Mirro
   const deletes: PlannedIntent[] = [];
   const counts: DeleteCount[] = [];
   const failed = input.failed ?? failedRowKeys(input.rowResults ?? []);
+  const links = new SharedLinks(
+    (kind) => withKept(input.liveLinks?.(kind) ?? [], failed.kept.get(kind)),
+    (kind, key) => input.ids?.get(kind)?.get(key),
+  );
   for (const kind of DELETABLE_KINDS) {
     const seen = input.seen.get(kind);
     if (!seen) continue;
     const kept = failed.kept.get(kind);
     const known = await input.knownKeys(kind);
     const gone = known.filter((key) => !seen.has(key) && !kept?.has(key));
-    const shared = sharedRecords(input.ids?.get(kind), seen, kept);
+    const shared = isParentKind(kind) ? sharedRecords(input.ids?.get(kind), seen, kept) : undefined;
     let retired = 0;
     for (const key of gone) {
-      const id = input.ids?.get(kind)?.get(key);
-      // A key the source dropped whose platform record another source key maps to: the
-      // ledger forgets it (`retire`), nothing is sent.
-      if (id === undefined || !shared.has(id)) deletes.push(deleteIntent(kind, key));
+      // A key the source dropped whose platform record (a user, an event, or what a link
+      // joins) a key still in the source maps to: the ledger forgets it (`retire`), nothing is sent.
+      const id = shared ? input.ids?.get(kind)?.get(key) : undefined;
+      const retire =
+        shared !== undefined
+          ? id !== undefined && shared.has(id)
+          : isLinkKind(kind) && links.sharedWith(kind, key) !== undefined;
+      if (!retire) deletes.push(deleteIntent(kind, key));
       else {
         deletes.push({ ...deleteIntent(kind, key), plannedAction: 'retire' });
         retired += 1;
@@ -152,6 +167,11 @@ function sharedRecords(
     if (!shared.has(id) && (seen.has(key) || kept?.has(key) === true)) shared.set(id, key);
   }
   return shared;
+}
+
+function* withKept(keys: Iterable<string>, kept: ReadonlySet<string> | undefined): Iterable<string> {
+  yield* keys;
+  if (kept) yield* kept;
 }
 
 function deleteIntent(kind: IntentKind, key: string): PlannedIntent {

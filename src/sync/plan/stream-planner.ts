@@ -2,6 +2,7 @@ import type { Ledger } from '../../ledger/ledger.js';
 import type { Intent, IntentKind } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { KeyRegistry } from '../../mapping/key-registry.js';
+import { ownCopy } from '../processors/id-cache.js';
 import type { BuildPlanInput, PlanLedger } from './build-plan.js';
 import { addClearedFields } from './cleared-fields.js';
 import { holdBackLostCheckIns } from './lost-check-ins.js';
@@ -15,6 +16,7 @@ import {
   type KeySet,
 } from './mirror-deletes.js';
 import { DeleteThresholdError } from './delete-threshold-error.js';
+import { isLinkKind, type LinkKind } from './link-pairs.js';
 import { diffIntents } from './plan-intents.js';
 import { PlanTally, type PlanSummary } from './plan-summary.js';
 import type { RowResult } from './sync-plan.js';
@@ -47,6 +49,14 @@ export interface PlanEnd {
  */
 export class StreamPlanner {
   private readonly seen = new Map<IntentKind, SeenKeys>();
+  /**
+   * Mirror mode: the keys of links and schedules themselves, which the hashes of `seen`
+   * cannot give back, to tell a gone link that names the same platform records as one of
+   * them (a speaker re-keyed in the source). One string per link, about 100 bytes with its
+   * slot: 100,000 links cost some 10 MB, the order of the known keys `finish` loads for
+   * them anyway; links are few next to users, whose keys are never kept.
+   */
+  private readonly links = new Map<LinkKind, Set<string>>();
   private readonly failed: FailedRowKeys = { kept: new Map(), unreadable: [] };
   private readonly tally = new PlanTally();
   private refusal: DeleteThresholdError | undefined;
@@ -72,6 +82,7 @@ export class StreamPlanner {
       hashes.set(kind, await this.ledger.hashesOf(kind, keys));
       const seen = this.seenOf(kind);
       for (const key of keys) seen.add(key, ++this.rows);
+      if (this.input.mode === 'mirror' && isLinkKind(kind)) this.keepLinks(kind, keys);
     }
     const started = performance.now();
     const diff = diffIntents(unique, { hashes, ids: this.ids }, this.input.hashKey);
@@ -104,6 +115,7 @@ export class StreamPlanner {
         failed: this.failed,
         knownKeys: (kind) => this.ledger.knownKeys(kind, this.input.jobName),
         ids: this.ids,
+        liveLinks: (kind) => this.links.get(kind) ?? [],
         threshold: this.input.threshold,
         force: this.input.force,
         afterUpserts: true,
@@ -130,9 +142,22 @@ export class StreamPlanner {
     return this.seen.get(kind)?.has(key) === true;
   }
 
+  /** Keys of links and schedules still in the sources (read, or kept by a failed row); mirror mode only. */
+  *liveLinks(kind: LinkKind): Iterable<string> {
+    yield* this.links.get(kind) ?? [];
+    yield* this.failed.kept.get(kind) ?? [];
+  }
+
   /** The threshold error `finish` threw, if it did: the run ends aborted, its caller reports it. */
   get refused(): DeleteThresholdError | undefined {
     return this.refusal;
+  }
+
+  private keepLinks(kind: LinkKind, keys: readonly string[]): void {
+    let links = this.links.get(kind);
+    if (!links) this.links.set(kind, (links = new Set()));
+    // A copy: a key cut from a source's chunk would keep the whole chunk alive (IdCache).
+    for (const key of keys) links.add(ownCopy(key));
   }
 
   private seenOf(kind: IntentKind): SeenKeys {

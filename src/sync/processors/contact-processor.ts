@@ -4,7 +4,7 @@ import type { FlatParams } from '../../model/params.js';
 import { isAlreadyThere, isStatus } from './process-outcome.js';
 import type { Processor, ProcessorContext } from './processor.js';
 import { clientIdOfPart, splitLinkKey } from '../../model/link-key.js';
-import { isRemoval } from './processor.js';
+import { isRemoval, retireSharedLink } from './processor.js';
 
 /**
  * A user's contact (§4.3), key `<user>/<user|exhibitor>:<id>` (the user a key part, model/link-key.ts). The contact is
@@ -12,6 +12,8 @@ import { isRemoval } from './processor.js';
  * resolved through the id map.
  */
 export const processContact: Processor = async (item, context, counter) => {
+  const retired = retireSharedLink(item, 'contact', context, counter);
+  if (retired) return retired;
   const [ownerPart, target] = splitLinkKey(item.key);
   const params = contactParams(item.params, clientIdOfPart(ownerPart), target, context);
   if (isRemoval(item)) {

@@ -41,6 +41,6 @@ export class IdCache {
  * "Memory"). Joining forces V8 to flatten into a new string; the slice after it refers to
  * that copy only.
  */
-function ownCopy(text: string): string {
+export function ownCopy(text: string): string {
   return ` ${text}`.slice(1);
 }

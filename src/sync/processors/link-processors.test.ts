@@ -4,6 +4,7 @@ import type { MemberRef } from '../../platform/member-ref.js';
 import type { FlatParams } from '../../model/params.js';
 import { OutcomeUnknownError, PlatformHttpError } from '../../platform/platform-error.js';
 import { CHECK_IN_OUTCOME_UNKNOWN } from './check-in-processor.js';
+import { SharedLinks } from '../plan/link-pairs.js';
 import { IdCache } from './id-cache.js';
 import { processIntent } from './process-intent.js';
 import type { ProcessorContext } from './processor.js';
@@ -176,6 +177,60 @@ describe('speaker links', () => {
       context(linkPlatform().platform),
     );
     expect(mirrorDelete.action).toBe('deleted');
+  });
+});
+
+describe('mirror deletes of links a key still in the source names', () => {
+  // `ada` re-keyed as `ada-2` in the source: both map to platform user 11.
+  const shared = (platform: SyncPlatform): ProcessorContext => {
+    const base = context(platform);
+    base.ids.set('user', 'ada-2', 11);
+    const live = new SharedLinks(
+      (kind) => (kind === 'speaker' ? ['keynote/ada-2'] : kind === 'schedule' ? ['ada-2'] : []),
+      (kind, key) => base.ids.get(kind, key),
+    );
+    return { ...base, sharedLink: (kind, key) => live.sharedWith(kind, key) };
+  };
+
+  it('retires them with no call, naming the platform records and the live key', async () => {
+    const fake = linkPlatform();
+    const speaker = await processIntent(
+      intent('speaker', 'keynote/ada', { op: 'remove', plannedAction: 'delete' }),
+      shared(fake.platform),
+    );
+    const schedule = await processIntent(
+      intent('schedule', 'ada', { op: 'remove', plannedAction: 'delete' }),
+      shared(fake.platform),
+    );
+    expect(speaker).toMatchObject({
+      action: 'retired',
+      message:
+        'not deleted: platform speaker link (event 21, user 11) is also "keynote/ada-2", still in the source; the ledger forgets this key',
+    });
+    expect(schedule).toMatchObject({
+      action: 'retired',
+      message: expect.stringMatching(/schedule \(user 11\)/),
+    });
+    expect(fake.calls).toEqual([]);
+  });
+
+  it('a planned retire stays one; a source row that removes the link is sent', async () => {
+    const fake = linkPlatform();
+    const planned = await processIntent(
+      intent('rsvp', 'ada/keynote', { op: 'remove', plannedAction: 'retire' }),
+      context(fake.platform),
+    );
+    expect(planned).toMatchObject({
+      action: 'retired',
+      message: expect.stringMatching(/a key still in the source/),
+    });
+    expect(fake.calls).toEqual([]);
+    const removed = await processIntent(
+      intent('speaker', 'keynote/ada', { op: 'remove' }),
+      shared(fake.platform),
+    );
+    expect(removed.action).toBe('updated');
+    expect(fake.calls.map((call) => call.split(' ')[0])).toEqual(['speakerRemove']);
   });
 });
 

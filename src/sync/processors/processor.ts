@@ -1,4 +1,5 @@
 import type { PlannedIntent } from '../../model/planned-intent.js';
+import type { LinkKind, SharedLink } from '../plan/link-pairs.js';
 import type { ClearingParams } from '../../platform/write-params/clear-params.js';
 import type { IdCache } from './id-cache.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
@@ -18,6 +19,11 @@ export interface ProcessorContext {
    * any: a mirror delete of `key` then retires it instead of removing that record.
    */
   sharedWith?: (kind: 'user' | 'event', key: string, id: number) => string | undefined;
+  /**
+   * Another key of this run's source that names the same platform records as the link or
+   * schedule `key` (a speaker re-keyed in the source), if any: its mirror delete then retires it.
+   */
+  sharedLink?: (kind: LinkKind, key: string) => SharedLink | undefined;
 }
 
 /**
@@ -55,6 +61,36 @@ export function retireShared(
   return counter.done('retired', {
     platformId: id ?? null,
     message: `not deleted: platform ${kind} ${id ?? '?'} is also ${still}; the ledger forgets this key`,
+  });
+}
+
+/** How a result names the platform record of a link or schedule. */
+const LINK_RECORDS: Record<LinkKind, string> = {
+  speaker: 'speaker link',
+  rsvp: 'RSVP',
+  schedule: 'schedule',
+  contact: 'contact',
+};
+
+/**
+ * A mirror delete of a link or schedule whose platform records a key still in the source
+ * names too (its user re-keyed, found by e-mail): the platform keeps them, and the ledger
+ * forgets the old key, as {@link retireShared} does for users and events. A source row that
+ * removes a link is no mirror delete, and is sent.
+ */
+export function retireSharedLink(
+  item: PlannedIntent,
+  kind: LinkKind,
+  context: ProcessorContext,
+  counter: CallCounter,
+): ProcessOutcome | undefined {
+  if (item.plannedAction !== 'delete' && item.plannedAction !== 'retire') return undefined;
+  const shared = context.sharedLink?.(kind, item.key);
+  if (shared === undefined && item.plannedAction !== 'retire') return undefined;
+  const what = shared === undefined ? '' : ` (${shared.records})`;
+  const still = shared === undefined ? 'a key still in the source' : `"${shared.key}", still in the source`;
+  return counter.done('retired', {
+    message: `not deleted: platform ${LINK_RECORDS[kind]}${what} is also ${still}; the ledger forgets this key`,
   });
 }
 

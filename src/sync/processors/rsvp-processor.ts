@@ -2,13 +2,15 @@ import type { FlatParams } from '../../model/params.js';
 import { isStatus } from './process-outcome.js';
 import type { Processor } from './processor.js';
 import { clientIdOfPart, readUserPart, splitLinkKey, type UserPart } from '../../model/link-key.js';
-import { isRemoval } from './processor.js';
+import { isRemoval, retireSharedLink } from './processor.js';
 
 /**
  * One event in a user's schedule (§4.5 RSVP), key `<user>/<event>` (key parts, model/link-key.ts),
  * for additive feeds. Adding twice leaves one entry; removing what is not there is done.
  */
 export const processRsvp: Processor = async (item, context, counter) => {
+  const retired = retireSharedLink(item, 'rsvp', context, counter);
+  if (retired) return retired;
   const [userPart, eventPart] = splitLinkKey(item.key);
   const eventClientId = clientIdOfPart(eventPart);
   const params = userParams(item.params, readUserPart(userPart));

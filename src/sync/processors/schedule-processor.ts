@@ -1,7 +1,7 @@
 import type { FlatParams } from '../../model/params.js';
 import { readUserPart } from '../../model/link-key.js';
 import type { Processor } from './processor.js';
-import { isRemoval } from './processor.js';
+import { isRemoval, retireSharedLink } from './processor.js';
 
 /**
  * A user's whole schedule (§4.5 `PUT /event/schedule`), key = the user as a key part.
@@ -9,6 +9,8 @@ import { isRemoval } from './processor.js';
  * mirror delete clears the schedule.
  */
 export const processSchedule: Processor = async (item, context, counter) => {
+  const retired = retireSharedLink(item, 'schedule', context, counter);
+  if (retired) return retired;
   const params: FlatParams = isRemoval(item) ? userOf(item.key) : withUser(item.params, item.key);
   const entries = await counter.call(() => context.platform.events.replaceSchedule(params));
   if (isRemoval(item))

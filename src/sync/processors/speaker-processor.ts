@@ -6,7 +6,7 @@ import type { CallCounter } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
 import type { Processor, ProcessorContext } from './processor.js';
 import { clientIdOfPart, readUserPart, splitLinkKey, type UserPart } from '../../model/link-key.js';
-import { isRemoval, withoutClientId } from './processor.js';
+import { isRemoval, retireSharedLink, withoutClientId } from './processor.js';
 
 /** Sends of one add whose answer was lost, before the loss is the intent's failure. */
 const MAX_TRIES = 3;
@@ -19,6 +19,8 @@ const MAX_TRIES = 3;
  * and added as the source says: §4.4 does not say that adding again changes the type.
  */
 export const processSpeaker: Processor = async (item, context, counter) => {
+  const retired = retireSharedLink(item, 'speaker', context, counter);
+  if (retired) return retired;
   const [eventPart, userPart] = splitLinkKey(item.key);
   const event = eventRef(clientIdOfPart(eventPart), context);
   const params = linkParams(item.params, readUserPart(userPart), context, typeof event === 'number');

@@ -71,6 +71,7 @@ export function streamedPlan(
     return {
       feed: new StreamedRun(deps, input, made, context).phases(),
       inSource: (kind, key) => made.has(kind, key),
+      liveLinks: (kind) => made.liveLinks(kind),
     };
   };
   return { stream, summary: () => planner?.summary(), refused: () => planner?.refused };
