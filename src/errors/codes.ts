@@ -548,14 +548,6 @@ export const ERROR_CATALOG = {
       'Start Redis or fix REDIS_URL, then run the command again; unset REDIS_URL to run in one process.',
     retry: 'retryable',
   },
-  EVSYNC_QUEUE_LOST: {
-    layer: 'sync',
-    meaning:
-      'Distributed mode: Redis stopped answering during a queue operation, so some of the work may not have been enqueued or followed.',
-    action:
-      'Check Redis (is it up, is it out of memory?), then `evsync resume RUN`: it enqueues again every intent without a final result, and job ids keep the ones still queued from being added twice.',
-    retry: 'retryable',
-  },
   EVSYNC_WORKER_GAVE_UP: {
     layer: 'sync',
     meaning:

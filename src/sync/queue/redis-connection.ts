@@ -7,12 +7,12 @@ import { redactUrl } from '../../log/redaction.js';
  * What a connection is for:
  * - `client` (a producer's commands): fails fast when Redis is down, so a command line
  *   process reports it instead of hanging;
- * - `worker` and `blocking` (a BullMQ Worker, QueueEvents): wait out a Redis restart,
- *   which BullMQ requires of blocking connections (`maxRetriesPerRequest: null`).
+ * - `worker` (a BullMQ Worker): waits out a Redis restart, which BullMQ requires of
+ *   blocking connections (`maxRetriesPerRequest: null`).
  */
-export type RedisRole = 'client' | 'worker' | 'blocking';
+export type RedisRole = 'client' | 'worker';
 
-/** A Redis that cannot be reached, or that stopped answering (`code` tells which). */
+/** A Redis that cannot be reached. */
 export class QueueConnectionError extends EvsyncError {
   override readonly name = 'QueueConnectionError';
 }
@@ -22,7 +22,6 @@ const OPTIONS: Record<RedisRole, RedisOptions> = {
   // No auto-pipelining: a worker's commands rarely share a tick, and each auto-pipeline
   // copies every script BullMQ defines onto a new Pipeline (about a tenth of its CPU).
   worker: { maxRetriesPerRequest: null },
-  blocking: { maxRetriesPerRequest: null },
 };
 
 /** Opens a connection for `role` and waits until it answers; a typed error if it cannot. */
@@ -41,18 +40,4 @@ export async function openRedis(redisUrl: string, role: RedisRole): Promise<Redi
     );
   }
   return redis;
-}
-
-/**
- * `error` as a `QueueConnectionError` when the connection is why it failed (Redis went
- * away mid-operation), else `error` itself: a refused job id is no connection problem.
- */
-export function connectionErrorOf(redis: Redis, what: string, error: unknown): Error {
-  if (error instanceof QueueConnectionError || redis.status === 'ready')
-    return error instanceof Error ? error : new Error(messageOf(error));
-  return new QueueConnectionError(
-    `Redis stopped answering while ${what} (${messageOf(error)}). ` +
-      'Check Redis, then `evsync resume RUN` enqueues again what has no result.',
-    { code: CODE.EVSYNC_QUEUE_LOST, retryable: true, cause: error },
-  );
 }

@@ -1,7 +1,9 @@
 /**
  * The queue carries planned work to the processors (docs/design.md, "The flow of one run").
- * The engine sees only this interface; the inline queue and the BullMQ queue are its
- * adapters, and an adapter must pass `test/helpers/queue-conformance.ts`.
+ * The engine sees only this interface; the inline queue is its adapter in one process, and
+ * an adapter must pass `test/helpers/queue-conformance.ts`. Distributed mode does not put
+ * the engine's queue on Redis: its coordinator enqueues intent jobs that workers in other
+ * processes take (`src/distributed/intent-queue.ts`).
  *
  * The queue is transport only: the ledger decides what is still to do, so work that a
  * closed or crashed queue never started is found again by `evsync resume`.
