@@ -16,17 +16,31 @@ import { unknownRunError } from '../ledger/ledger-error.js';
 import { CODE } from '../errors/codes.js';
 import { messageOf } from '../errors/evsync-error.js';
 import { pendingReads } from './pending-reads.js';
-import { IntentRateLimited, WORKER_NAME, type IntentJob, type IntentJobResult } from './intent-job.js';
+import {
+  ConferenceUnavailable,
+  IntentRateLimited,
+  WORKER_NAME,
+  type IntentJob,
+  type IntentJobResult,
+} from './intent-job.js';
 
 export interface IntentHandlerDeps {
   ledger: Ledger;
-  platform: SyncPlatform;
+  /**
+   * The client for the conference a run wrote to, signed with that conference's key from
+   * this worker's environment (`ConferencePlatforms`); throws `ConferenceUnavailable`
+   * when this worker has no credentials for it.
+   */
+  platformFor: (run: RunRecord) => Promise<SyncPlatform>;
   logger?: Logger;
 }
 
 /** What one phase of one coordinator's pass needs around each intent, read once per worker. */
 interface PhaseContext {
   run: RunRecord;
+  /** The run's conference: its client, and the ledger seen from it (its id map). */
+  platform: SyncPlatform;
+  ledger: Ledger;
   ids: IdCache;
   gate: DependencyGate;
   markSendStarted: (item: { kind: IntentJob['kind']; key: string }) => Promise<void>;
@@ -50,6 +64,8 @@ export class IntentHandler {
   private readonly sourcesRead = new Map<string, Promise<SourceReadAgain>>();
   private readonly record: (result: IntentResultInput) => Promise<void>;
   private readonly pending: ReturnType<typeof pendingReads>;
+  /** Runs whose conference this worker refused, and why: said in the result if the queue gives up. */
+  private readonly unserved = new Map<string, ConferenceUnavailable>();
 
   constructor(private readonly deps: IntentHandlerDeps) {
     this.record = coalescedWrites((results: IntentResultInput[]) => deps.ledger.recordResults(results));
@@ -59,16 +75,21 @@ export class IntentHandler {
   async handle(job: IntentJob): Promise<IntentJobResult> {
     const record = await this.pending(job);
     if (record === undefined) return { action: 'already recorded', worker: WORKER_NAME };
-    const context = await this.contextOf(job);
+    const context = await this.contextOf(job).catch((error: unknown) => {
+      if (error instanceof ConferenceUnavailable) this.unserved.set(job.runId, error);
+      throw error;
+    });
     const started = performance.now();
     let result: IntentResultInput;
     if (record.sendStartedAt !== null) {
       // Its call had started under a worker that died before recording the answer.
       result = answerLostInCrash(job.runId, record);
     } else {
-      const restored = await restoreIntents({ ...this.deps, sourcesRead: this.sourcesRead }, context.run, [
-        record,
-      ]);
+      const restored = await restoreIntents(
+        { ...this.deps, ledger: context.ledger, platform: context.platform, sourcesRead: this.sourcesRead },
+        context.run,
+        [record],
+      );
       const item = restored.items.get(record);
       if (item === undefined) {
         const [unsendable] = restored.unsendable;
@@ -79,7 +100,7 @@ export class IntentHandler {
         const outcome = await runIntent(item, {
           gate: context.gate,
           context: {
-            platform: this.deps.platform,
+            platform: context.platform,
             ids: context.ids,
             markSendStarted: context.markSendStarted,
           },
@@ -101,6 +122,24 @@ export class IntentHandler {
   async gaveUp(job: IntentJob, error: unknown, tries: number): Promise<void> {
     const record = await this.pending(job);
     if (record === undefined) return;
+    const unserved = this.unserved.get(job.runId);
+    if (unserved !== undefined) {
+      await this.record({
+        runId: job.runId,
+        kind: job.kind,
+        key: job.key,
+        action: 'failed',
+        origin: record.origin,
+        attempts: 0,
+        errorCode: CODE.EVSYNC_CONFERENCE_UNSERVED,
+        errorMessage:
+          `Not sent: no worker took it for ${unserved.host} after ${tries} offers (this one: ${unserved.reason}). ` +
+          `Start a worker whose environment has the job's platform variables, then: evsync retry ${job.runId}`,
+        params: record.params,
+        worker: WORKER_NAME,
+      });
+      return;
+    }
     await this.record({
       runId: job.runId,
       kind: job.kind,
@@ -137,9 +176,14 @@ export class IntentHandler {
    * are final for this phase.
    */
   private async loadContext(runId: string): Promise<PhaseContext> {
-    const { ledger } = this.deps;
-    const run = await ledger.getRun(runId);
+    const run = await this.deps.ledger.getRun(runId);
     if (run === undefined) throw unknownRunError(runId);
+    // Refused here, before anything is read or sent, when this worker cannot sign for the run's conference.
+    const platform = await this.deps.platformFor(run);
+    const ledger =
+      run.conference === null
+        ? this.deps.ledger
+        : this.deps.ledger.forConference({ ...run.conference, keyId: null });
     const ids = new IdCache(
       await Promise.all(PARENT_KINDS.map(async (kind) => [kind, await ledger.loadIdMap(kind)] as const)),
     );
@@ -151,6 +195,6 @@ export class IntentHandler {
       if (isParentKind(result.kind) && !isSuccess(result.action))
         gate.settle({ kind: result.kind, clientId: result.key }, false, result.errorMessage ?? result.action);
     }
-    return { run, ids, gate, markSendStarted: createSendMarker(ledger, runId) };
+    return { run, platform, ledger, ids, gate, markSendStarted: createSendMarker(ledger, runId) };
   }
 }

@@ -30,6 +30,21 @@ export class IntentRateLimited extends Error {
   }
 }
 
+/**
+ * This worker cannot sign for a run's conference (`ConferencePlatforms`): the job goes back
+ * to the queue for a worker that can, and the try does not count as a failed attempt
+ * (docs/distributed.md, "Several conferences").
+ */
+export class ConferenceUnavailable extends Error {
+  override readonly name = 'ConferenceUnavailable';
+  constructor(
+    readonly host: string,
+    readonly reason: string,
+  ) {
+    super(`this worker cannot send to ${host}: ${reason}`);
+  }
+}
+
 /** `host:pid` of this process, recorded with each result it writes (docs/distributed.md). */
 export const WORKER_NAME = `${hostname()}:${process.pid}`;
 

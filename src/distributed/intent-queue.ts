@@ -1,7 +1,8 @@
 import { jobIdFor } from '../sync/queue/job-id.js';
-import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
+  ConferenceUnavailable,
   IntentRateLimited,
   WORKER_NAME,
   intentJobSchema,
@@ -141,6 +142,8 @@ export class IntentQueue implements IntentJobSink {
 
 /** Tries of a job that failed (the ledger or Redis was down under the worker). */
 const ATTEMPTS = 5;
+/** How long a job refused for its conference waits before a worker may take it again. */
+const REFUSED_DELAY_MS = 500;
 /** Starts of a job in all, rate-limited ones included: bounds a job the platform always refuses with 429. */
 const MAX_STARTED_ATTEMPTS = 50;
 
@@ -157,13 +160,19 @@ export interface IntentWorkerOptions {
 export function startIntentWorker(options: IntentWorkerOptions): Worker<IntentJob, IntentJobResult> {
   const worker: Worker<IntentJob, IntentJobResult> = new Worker<IntentJob, IntentJobResult>(
     INTENT_QUEUE,
-    async (job: Job<IntentJob, IntentJobResult>) => {
+    async (job: Job<IntentJob, IntentJobResult>, token?: string) => {
       const parsed = intentJobSchema.safeParse(job.data);
       // Not a job evsync wrote: nothing to send, and no try will make it one.
       if (!parsed.success) throw new UnrecoverableError(`not an intent job: ${parsed.error.message}`);
       try {
         return await options.handle(parsed.data);
       } catch (error) {
+        if (error instanceof ConferenceUnavailable && token !== undefined) {
+          // Back to the queue a moment later, for a worker that can sign for its conference;
+          // without counting a failed try. A job no worker takes ends at MAX_STARTED_ATTEMPTS.
+          await job.moveToDelayed(Date.now() + REFUSED_DELAY_MS + Math.floor(Math.random() * 500), token);
+          throw new DelayedError();
+        }
         if (!(error instanceof IntentRateLimited)) throw error;
         // Every worker stops taking jobs for the pause; this one goes back unharmed.
         await worker.rateLimit(error.waitMs);

@@ -1,8 +1,7 @@
-import { platformConfigFromEnv } from '../config/env-config.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { DistributedConfig } from './distributed-config.js';
 import { IntentQueue } from './intent-queue.js';
-import { connectRedis, platformBucket } from './open-distributed.js';
+import { connectRedis } from './open-distributed.js';
 import { queueStatus, type QueueStatus } from './queue-status.js';
 import { Schedules } from './schedules.js';
 
@@ -18,12 +17,11 @@ export async function openQueueStatusReader(
   config: DistributedConfig,
   ledger: Ledger,
 ): Promise<QueueStatusReader> {
-  const bucket = platformBucket(config.prefix, platformConfigFromEnv());
   const redis = await connectRedis(config, 'client');
   const queue = new IntentQueue(redis, config.prefix);
   const schedules = new Schedules(redis, config.prefix);
   return {
-    read: () => queueStatus({ config, redis, queue, schedules, ledger, bucket }),
+    read: () => queueStatus({ config, redis, queue, schedules, ledger }),
     queue,
     close: async () => {
       await Promise.all([queue.close(), schedules.close()]);

@@ -1,9 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { Ledger } from '../ledger/ledger.js';
+import { conferenceHost } from '../model/conference.js';
 import type { RunRecord } from '../model/run-record.js';
 import type { DistributedConfig } from './distributed-config.js';
 import { waitsForWorker, type RunPhaseNote } from './distributed-executor.js';
+import { workerConferences } from './conference-platforms.js';
 import type { IntentQueue } from './intent-queue.js';
+import { platformBucket } from './open-distributed.js';
 import { RedisRateLimiter, type SharedRate } from './redis-rate-limiter.js';
 import type { ScheduleInfo, Schedules } from './schedules.js';
 
@@ -12,8 +15,12 @@ export interface QueueStatus {
   redis: string;
   prefix: string;
   jobs: { waiting: number; active: number; delayed: number; failed: number; completed: number };
-  workers: string[];
-  rate: (SharedRate & { globalConcurrency: number | null }) | undefined;
+  /** Each worker alive (`host:pid`), with the conferences it served and those it refused, and why. */
+  workers: Array<{ name: string; serves: string[]; refuses: Record<string, string> }>;
+  /** Intents in flight at once across all workers (the last run's `rate.concurrency`). */
+  globalConcurrency: number | null;
+  /** The rate in force per conference key (host, key id), as its last run set it. */
+  rates: Array<{ conference: string; keyId: number | null; rate: SharedRate }>;
   /** Runs the ledger has as running, with their current phase when distributed. */
   runs: Array<{
     run: RunRecord;
@@ -34,8 +41,6 @@ export async function queueStatus(input: {
   queue: IntentQueue;
   schedules: Schedules;
   ledger: Ledger;
-  /** The platform key's bucket (`platformBucket`). */
-  bucket: string;
 }): Promise<QueueStatus> {
   const { queue, ledger } = input;
   const counts = await queue.queue.getJobCounts(
@@ -47,10 +52,22 @@ export async function queueStatus(input: {
     'completed',
   );
   // BullMQ names a worker's connection `<prefix>:<queue>:w:<worker name>`: ours is host:pid.
-  const workers = (await queue.queue.getWorkers()).map(
-    (worker) => /:w:(.+)$/.exec(worker.rawname ?? '')?.[1] ?? worker.addr ?? '?',
-  );
-  const shared = await RedisRateLimiter.rateInForce(input.redis, input.bucket);
+  const noted = await workerConferences(input.redis, input.config.prefix);
+  const workers = (await queue.queue.getWorkers()).map((worker) => {
+    const name = /:w:(.+)$/.exec(worker.rawname ?? '')?.[1] ?? worker.addr ?? '?';
+    const note = noted.get(name);
+    return { name, serves: note?.serves ?? [], refuses: note?.refuses ?? {} };
+  });
+  const rates: QueueStatus['rates'] = [];
+  for (const conference of await ledger.listConferences()) {
+    if (conference.keyId === null) continue;
+    const bucket = platformBucket(input.config.prefix, {
+      baseUrl: conference.baseUrl,
+      keyId: conference.keyId,
+    });
+    const rate = await RedisRateLimiter.rateInForce(input.redis, bucket);
+    if (rate) rates.push({ conference: conferenceHost(conference.baseUrl), keyId: conference.keyId, rate });
+  }
   const notes = await queue.phaseNotes();
   const running = (await ledger.listRuns(50)).filter(
     (run) => run.status === 'running' || waitsForWorker(run),
@@ -83,8 +100,30 @@ export async function queueStatus(input: {
       completed: counts.completed ?? 0,
     },
     workers,
-    rate: shared && { ...shared, globalConcurrency: await queue.queue.getGlobalConcurrency() },
+    globalConcurrency: await queue.queue.getGlobalConcurrency(),
+    rates,
     runs,
     schedules: await input.schedules.list(),
   };
+}
+
+/** A worker in words: `host:pid (serves a.example; refuses b.example: why)`. */
+export function describeWorker(worker: QueueStatus['workers'][number]): string {
+  const parts = [
+    ...(worker.serves.length > 0 ? [`serves ${worker.serves.join(', ')}`] : []),
+    ...Object.entries(worker.refuses).map(([host, why]) => `refuses ${host}: ${why}`),
+  ];
+  return parts.length === 0 ? `${worker.name} (no run taken yet)` : `${worker.name} (${parts.join('; ')})`;
+}
+
+/** The rate limits in force, one line per conference key. */
+export function describeRates(status: Pick<QueueStatus, 'rates' | 'globalConcurrency'>): string[] {
+  if (status.rates.length === 0) return ['none yet (set by the first run)'];
+  return [
+    ...status.rates.map(
+      ({ conference, keyId, rate }) =>
+        `${conference} (key ${keyId ?? '?'}): ${rate.requestsPerSecond} requests/s (burst ${rate.burst})`,
+    ),
+    `${status.globalConcurrency ?? 'no limit of'} intents at a time across all workers`,
+  ];
 }

@@ -1,15 +1,13 @@
 import { once } from 'node:events';
-import { platformConfigFromEnv } from '../config/env-config.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { openLedger } from '../ledger/open-ledger.js';
 import type { Logger } from '../log/logger.js';
-import { PlatformClient } from '../platform/platform-client.js';
 import type { DistributedConfig } from './distributed-config.js';
 import { IntentHandler } from './intent-handler.js';
 import { WORKER_NAME } from './intent-job.js';
 import { startIntentWorker } from './intent-queue.js';
-import { connectRedis, platformBucket } from './open-distributed.js';
-import { RedisRateLimiter } from './redis-rate-limiter.js';
+import { ConferencePlatforms } from './conference-platforms.js';
+import { connectRedis } from './open-distributed.js';
 import { startControlWorker } from './schedules.js';
 
 export interface WorkerOptions {
@@ -30,21 +28,19 @@ export interface WorkerOptions {
  */
 export async function runWorker(options: WorkerOptions): Promise<void> {
   const { config, logger } = options;
-  const platformConfig = platformConfigFromEnv();
   const ledger = options.ledger ?? (await openLedger());
   const redis = await connectRedis(config, 'worker');
   // Set below: a 429's pause also stops every worker taking new jobs for as long.
   let pauseQueue = (_ms: number): void => undefined;
-  const platform = PlatformClient.fromConfig(platformConfig, {
-    rateLimit: new RedisRateLimiter({
-      redis,
-      key: platformBucket(config.prefix, platformConfig),
-      concurrency: options.concurrency,
-      onPause: (ms) => pauseQueue(ms),
-    }),
+  // One client per conference the runs name, signed with the keys of this worker's environment.
+  const platforms = new ConferencePlatforms({
+    redis,
+    prefix: config.prefix,
+    concurrency: options.concurrency,
     logger,
+    onPause: (ms) => pauseQueue(ms),
   });
-  const handler = new IntentHandler({ ledger, platform, logger });
+  const handler = new IntentHandler({ ledger, platformFor: (run) => platforms.platformFor(run), logger });
   const worker = startIntentWorker({
     connection: redis,
     prefix: config.prefix,
@@ -81,7 +77,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     // A scheduled run this process coordinates stops as `evsync run` does on a signal.
     await Promise.all([worker.close(), control.close()]);
   } finally {
-    await platform.close();
+    await platforms.close();
     redis.disconnect();
     if (!options.ledger) await ledger.close();
   }

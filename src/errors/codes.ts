@@ -582,6 +582,14 @@ export const ERROR_CATALOG = {
       'Wait for it with `--wait` (run, resume, retry), or stop that process; set DATABASE_URL to share a PostgreSQL ledger.',
     retry: 'permanent',
   },
+  EVSYNC_CONFERENCE_UNSERVED: {
+    layer: 'sync',
+    meaning:
+      "Distributed mode: no worker had credentials for the run's conference (the job's platform variables), so the intent was not sent.",
+    action:
+      "Start an `evsync worker` whose environment sets the job's platform variables for that conference, then `evsync retry RUN`.",
+    retry: 'permanent',
+  },
   EVSYNC_JOB_BUSY: {
     layer: 'ledger',
     meaning:

@@ -219,7 +219,7 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
     const detached = await env.cli(['run', env.usersJob('alone', 40, 500, 8), '--detach'], alone);
     const runId = /^(\d{8}-\d{6}-[0-9a-f]+)$/m.exec(detached.output)![1]!;
     const runs = await env.cli(['runs', '--limit', '1'], alone);
-    expect(runs.output).toMatch(new RegExp(`^${runId} +alone +upsert +waiting for a worker `, 'm'));
+    expect(runs.output).toMatch(new RegExp(`^${runId} +alone +\\S+ +upsert +waiting for a worker `, 'm'));
     const status = await env.cli(['status'], alone);
     expect(status.output).toContain(`${runId}  alone  0 of 40 intents done; waiting for a worker to take it`);
     const worker = env.spawnCli(['worker', '--concurrency', '4'], alone);
@@ -227,7 +227,7 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
       const ledger = await env.ledger();
       await waitFor(async () => (await ledger.getRun(runId))?.status === 'completed');
       expect((await env.cli(['runs', '--limit', '1'], alone)).output).toMatch(
-        new RegExp(`^${runId} +alone +upsert +completed `, 'm'),
+        new RegExp(`^${runId} +alone +\\S+ +upsert +completed `, 'm'),
       );
     } finally {
       worker.child.kill('SIGTERM');

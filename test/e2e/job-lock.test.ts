@@ -127,7 +127,9 @@ describe('one run of a job at a time (spawned evsync processes)', () => {
         const [running] = await ledger.listRuns(1);
         await ledger.close();
         const listing = await evsync(dir, sandbox, env, 'runs').done;
-        expect(listing.stdout).toMatch(new RegExp(`^${running!.id} +two-at-once +upsert +running `, 'm'));
+        expect(listing.stdout).toMatch(
+          new RegExp(`^${running!.id} +two-at-once +\\S+ +upsert +running `, 'm'),
+        );
         expect(listing.stdout).not.toContain('cut off');
         const [second, resume] = await Promise.all([
           evsync(dir, sandbox, env, 'run', join(dir, 'job.yaml')).done,
@@ -189,7 +191,9 @@ describe('one run of a job at a time (spawned evsync processes)', () => {
       await ledger.close();
       expect(killed!.status).toBe('running');
       const listing = await evsync(dir, sandbox, env, 'runs').done;
-      expect(listing.stdout).toMatch(new RegExp(`^${killed!.id} +killed-holder +upsert +cut off `, 'm'));
+      expect(listing.stdout).toMatch(
+        new RegExp(`^${killed!.id} +killed-holder +\\S+ +upsert +cut off `, 'm'),
+      );
       expect(listing.stdout).toContain(`finish it with: evsync resume ${killed!.id}`);
 
       const sentBefore = sandbox.counters.callsTo('POST', '/user');
@@ -201,8 +205,8 @@ describe('one run of a job at a time (spawned evsync processes)', () => {
       );
       // The second run holds the job's lock: the killed one is still cut off, the second running.
       const during = await evsync(dir, sandbox, env, 'runs').done;
-      expect(during.stdout).toMatch(new RegExp(`^${killed!.id} +killed-holder +upsert +cut off `, 'm'));
-      expect(during.stdout).toMatch(/^\S+ +killed-holder +upsert +running /m);
+      expect(during.stdout).toMatch(new RegExp(`^${killed!.id} +killed-holder +\\S+ +upsert +cut off `, 'm'));
+      expect(during.stdout).toMatch(/^\S+ +killed-holder +\S+ +upsert +running /m);
       const rerun = await rerunning.done;
       expect(rerun.stderr).toBe('');
       expect(rerun.code).toBe(0);

@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
+import { BUILT_CLI } from './built-cli.js';
 import { ROOT, startSandboxProcess, type SandboxProcess } from './sandbox-process.js';
 import { SERVICES } from './services.js';
 import { people, usersCsv } from './users-csv.js';
@@ -53,7 +54,13 @@ export interface DistributedEnv {
   close(): Promise<void>;
 }
 
-export async function startDistributedEnv(options: { sandboxArgs?: string[] } = {}): Promise<DistributedEnv> {
+export async function startDistributedEnv(
+  options: {
+    sandboxArgs?: string[];
+    /** Spawn the built CLI (`dist/`) as users run it, not the sources through tsx. */
+    built?: boolean;
+  } = {},
+): Promise<DistributedEnv> {
   const id = randomBytes(4).toString('hex');
   const database = `evsync_dist_${id}`;
   const databases: string[] = [];
@@ -95,7 +102,8 @@ export async function startDistributedEnv(options: { sandboxArgs?: string[] } = 
   let ledger: Ledger | undefined;
 
   const spawnCli = (args: string[], extraEnv: NodeJS.ProcessEnv = {}): CliProcess => {
-    const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {
+    const command = options.built ? [BUILT_CLI, ...args] : ['--import', TSX, CLI, ...args];
+    const child = spawn(process.execPath, command, {
       cwd: dir,
       env: { ...env, ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -47,7 +47,7 @@ export function formatRuns(runs: readonly ListedRun[]): string {
   const rows = runs.map((run) => [
     run.id,
     run.jobName,
-    shownConference(run) ?? '(not recorded)',
+    shownConference(run) ?? '-',
     run.mode,
     run.processGone ? 'cut off' : waitsForWorker(run) ? 'waiting for a worker' : run.status,
     run.startedAt.toISOString().replace('T', ' ').slice(0, 19),
@@ -70,6 +70,11 @@ export function formatRuns(runs: readonly ListedRun[]): string {
       '',
       'cut off: its process ended before the run did (killed, or its machine stopped); only a resume finishes it.',
       ...cutOff.map((run) => `  finish it with: evsync resume ${run.id}`),
+    );
+  if (runs.some((run) => run.conference === null))
+    table.push(
+      '',
+      'conference -: recorded before runs named their conference (docs/ledger.md, "Conferences").',
     );
   if (runs.some(waitsForWorker))
     table.push(

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { QueueStatus } from '../../distributed/queue-status.js';
+import { describeRates, describeWorker, type QueueStatus } from '../../distributed/queue-status.js';
 import { openQueueStatusReader } from '../../distributed/queue-status-reader.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import { formatNext, requireDistributed } from './schedule.js';
@@ -33,10 +33,10 @@ function formatStatus(status: QueueStatus): string {
   const lines = [
     `Queue ${status.prefix} on ${status.redis}`,
     `  intents: ${jobs.waiting} waiting, ${jobs.active} active, ${jobs.delayed} delayed (retrying), ${jobs.failed} failed`,
-    `  workers: ${status.workers.length === 0 ? 'none connected' : `${status.workers.length}: ${status.workers.join(', ')}`}`,
-    status.rate
-      ? `  rate limit in force: ${status.rate.requestsPerSecond} requests/s (burst ${status.rate.burst}), ${status.rate.globalConcurrency ?? 'no'} intents at a time across all workers`
-      : '  rate limit in force: none yet (set by the first run)',
+    status.workers.length === 0 ? '  workers: none connected' : `  workers: ${status.workers.length}`,
+    ...status.workers.map((worker) => `    ${describeWorker(worker)}`),
+    '  rate limit in force:',
+    ...describeRates(status).map((line) => `    ${line}`),
     '',
     status.runs.length === 0 ? 'No run in progress.' : 'Runs in progress:',
     ...status.runs.map(({ run, done, planned, phase, processGone, waitingForWorker }) => {

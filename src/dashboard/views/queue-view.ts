@@ -1,9 +1,9 @@
 import { html } from 'hono/html';
-import type { QueueStatus } from '../../distributed/queue-status.js';
+import { describeRates, describeWorker, type QueueStatus } from '../../distributed/queue-status.js';
 import { type Html, formatTime, runPath } from './page-layout.js';
 
 export function queueView(status: QueueStatus): Html {
-  const { jobs, rate } = status;
+  const { jobs } = status;
   return html`<h1>Queue <code>${status.prefix}</code></h1>
     <dl class="facts">
       <dt>Redis</dt>
@@ -15,16 +15,16 @@ export function queueView(status: QueueStatus): Html {
       </dd>
       <dt>Workers</dt>
       <dd>
-        ${status.workers.length === 0 ? 'none connected' : `${status.workers.length}: ${status.workers.join(', ')}`}
-      </dd>
-      <dt>Rate limit</dt>
-      <dd>
         ${
-          rate
-            ? `${rate.requestsPerSecond} requests/s (burst ${rate.burst}), ${rate.globalConcurrency ?? 'no limit of'} intents at a time across all workers`
-            : 'none yet (set by the first run)'
+          status.workers.length === 0
+            ? 'none connected'
+            : html`<ul>
+                ${status.workers.map((worker) => html`<li>${describeWorker(worker)}</li>`)}
+              </ul>`
         }
       </dd>
+      <dt>Rate limit</dt>
+      <dd>${describeRates(status).map((line) => html`${line}<br />`)}</dd>
     </dl>
     <h2>Runs in progress</h2>
     ${

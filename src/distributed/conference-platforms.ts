@@ -1,0 +1,147 @@
+import type { Redis } from 'ioredis';
+import { platformConfigFor, platformVariables } from '../config/conference.js';
+import { ConfigError } from '../errors/evsync-error.js';
+import type { Logger } from '../log/logger.js';
+import { conferenceHost } from '../model/conference.js';
+import type { RunRecord } from '../model/run-record.js';
+import { PlatformClient } from '../platform/platform-client.js';
+import { platformRefOfRun } from '../sync/runs/conference-scope.js';
+import { ConferenceUnavailable, WORKER_NAME } from './intent-job.js';
+import { platformBucket } from './open-distributed.js';
+import { RedisRateLimiter } from './redis-rate-limiter.js';
+
+/** What a worker notes in Redis of the conferences it served and refused (`evsync status`). */
+export interface WorkerConferences {
+  worker: string;
+  serves: string[];
+  refuses: Record<string, string>;
+}
+
+const noteKey = (prefix: string, worker: string): string => `${prefix}:evsync-worker:${worker}`;
+/** A note outlives its worker by at most this long: refreshed while the worker lives. */
+const NOTE_TTL_S = 60;
+
+export interface ConferencePlatformsOptions {
+  redis: Redis;
+  prefix: string;
+  /** Intents this process sends at once, per conference. */
+  concurrency: number;
+  logger: Logger;
+  /** A 429's pause: every worker stops taking jobs for as long. */
+  onPause: (ms: number) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * A worker's clients, one per conference (base URL and key id), each signed with that
+ * conference's key as this worker's environment holds it under the names the run's job
+ * gave (`platform:`, else `EVSYNC_*`), and each drawing from that key's shared bucket in
+ * Redis: the rate limit is per conference key, as the platform counts it. A run whose
+ * conference this environment does not name, or names at another URL, is refused: a
+ * worker never sends a job to another conference than the job's.
+ */
+export class ConferencePlatforms {
+  private readonly clients = new Map<string, PlatformClient>();
+  private readonly serves = new Set<string>();
+  private readonly refuses = new Map<string, string>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly options: ConferencePlatformsOptions) {
+    this.timer = setInterval(() => void this.note(), (NOTE_TTL_S / 3) * 1000);
+    this.timer.unref();
+  }
+
+  /** The client for the run's conference; throws `ConferenceUnavailable` when this worker has none. */
+  async platformFor(run: RunRecord): Promise<PlatformClient> {
+    const ref = platformRefOfRun(run);
+    const host =
+      run.conference === null ? '(the default conference)' : conferenceHost(run.conference.baseUrl);
+    let config;
+    try {
+      config = platformConfigFor(ref, this.options.env);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      const names = Object.values(platformVariables(ref)).join(', ');
+      return this.refuse(host, `its variables (${names}) are not all set in this worker's environment`);
+    }
+    if (run.conference !== null && config.baseUrl !== run.conference.baseUrl) {
+      return this.refuse(
+        host,
+        `${platformVariables(ref).base_url_env} here points at ${conferenceHost(config.baseUrl)}, not at the run's conference`,
+      );
+    }
+    const id = `${config.baseUrl}\u0000${config.keyId}`;
+    let client = this.clients.get(id);
+    if (client === undefined) {
+      client = PlatformClient.fromConfig(config, {
+        rateLimit: new RedisRateLimiter({
+          redis: this.options.redis,
+          key: platformBucket(this.options.prefix, config),
+          concurrency: this.options.concurrency,
+          onPause: this.options.onPause,
+        }),
+        logger: this.options.logger,
+      });
+      this.clients.set(id, client);
+    }
+    if (!this.serves.has(host)) {
+      this.serves.add(host);
+      this.refuses.delete(host);
+      this.options.logger.info({ conference: host }, `serving conference ${host}`);
+      await this.note();
+    }
+    return client;
+  }
+
+  private async refuse(host: string, reason: string): Promise<never> {
+    if (this.refuses.get(host) !== reason) {
+      this.refuses.set(host, reason);
+      this.options.logger.warn(
+        { conference: host, reason },
+        `refusing intents of ${host}: ${reason}; another worker takes them`,
+      );
+      await this.note();
+    }
+    throw new ConferenceUnavailable(host, reason);
+  }
+
+  /** Notes this worker's conferences in Redis for `evsync status`; best effort. */
+  private async note(): Promise<void> {
+    const note: WorkerConferences = {
+      worker: WORKER_NAME,
+      serves: [...this.serves],
+      refuses: Object.fromEntries(this.refuses),
+    };
+    await this.options.redis
+      .set(noteKey(this.options.prefix, WORKER_NAME), JSON.stringify(note), 'EX', NOTE_TTL_S)
+      .catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.options.redis.del(noteKey(this.options.prefix, WORKER_NAME)).catch(() => 0);
+    await Promise.all([...this.clients.values()].map((client) => client.close()));
+  }
+}
+
+/** The notes of the workers alive, by worker name (`host:pid`). */
+export async function workerConferences(
+  redis: Redis,
+  prefix: string,
+): Promise<Map<string, WorkerConferences>> {
+  const notes = new Map<string, WorkerConferences>();
+  const pattern = noteKey(prefix, '*');
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+    cursor = next;
+    for (const key of keys) {
+      const text = await redis.get(key);
+      if (text !== null) {
+        const note = JSON.parse(text) as WorkerConferences;
+        notes.set(note.worker, note);
+      }
+    }
+  } while (cursor !== '0');
+  return notes;
+}
