@@ -125,3 +125,10 @@ function toOrigin(row: ResultRow): RowOrigin | null {
   if (row.origin_line !== null) origin.line = row.origin_line;
   return origin;
 }
+
+/** The one row a statement returns (an INSERT … RETURNING, a single-row read). */
+export function one<T>(rows: T[]): T {
+  const [row] = rows;
+  if (row === undefined) throw new Error('The ledger statement returned no row.');
+  return row;
+}

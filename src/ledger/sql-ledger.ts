@@ -1,4 +1,3 @@
-import { hostname } from 'node:os';
 import { CODE } from '../errors/codes.js';
 import type { ConferenceRecord } from '../model/conference.js';
 import type { IntentKind } from '../model/intent.js';
@@ -16,8 +15,9 @@ import type {
   RunResultCounts,
 } from '../model/result-records.js';
 import type { NewRun, RunRecord, RunStatus } from '../model/run-record.js';
-import { LedgerBusyError, LedgerError, unknownRunError } from './ledger-error.js';
+import { LedgerError, unknownRunError } from './ledger-error.js';
 import {
+  one,
   toNumber,
   toPlannedIntentRecord,
   toResultRecord,
@@ -27,7 +27,8 @@ import {
   type RunRow,
 } from './ledger-rows.js';
 import * as q from './ledger-sql.js';
-import * as cq from './conference-sql.js';
+import { SqlConferences } from './sql-conferences.js';
+import { SqlLocks } from './sql-locks.js';
 import { dedupe, SqlSyncState } from './sql-sync-state.js';
 import { type LedgerInsights, SqlLedgerInsights } from './ledger-insights.js';
 import { prepareResultBatch } from './result-batch.js';
@@ -64,6 +65,8 @@ interface SharedState {
 /** The one Ledger implementation; the adapters differ only in their `SqlClient`. */
 export class SqlLedger implements Ledger {
   private readonly state: SqlSyncState;
+  private readonly locks: SqlLocks;
+  private readonly conferences: SqlConferences;
 
   constructor(
     private readonly db: SqlClient,
@@ -73,6 +76,8 @@ export class SqlLedger implements Ledger {
     private readonly shared: SharedState = { closed: false, knownRuns: new Map() },
   ) {
     this.state = new SqlSyncState(() => this.sql(), this.conferenceId);
+    this.locks = new SqlLocks(() => this.sql(), this.conferenceId);
+    this.conferences = new SqlConferences(() => this.sql());
   }
 
   private get conferenceId(): number {
@@ -83,45 +88,26 @@ export class SqlLedger implements Ledger {
     return new SqlLedger(this.db, this.kind, this.description, conference, this.shared);
   }
 
-  async conferenceFor(baseUrl: string, keyId: number | null): Promise<ConferenceRecord> {
-    return toConference(one(await this.sql().query<ConferenceRow>(cq.UPSERT_CONFERENCE, [baseUrl, keyId])));
+  conferenceFor(baseUrl: string, keyId: number | null): Promise<ConferenceRecord> {
+    return this.conferences.conferenceFor(baseUrl, keyId);
   }
 
-  async findConference(baseUrl: string): Promise<ConferenceRecord | undefined> {
-    const [row] = await this.sql().query<ConferenceRow>(cq.SELECT_CONFERENCE, [baseUrl]);
-    return row === undefined ? undefined : toConference(row);
+  findConference(baseUrl: string): Promise<ConferenceRecord | undefined> {
+    return this.conferences.findConference(baseUrl);
   }
 
-  async listConferences(): Promise<ConferenceRecord[]> {
-    return (await this.sql().query<ConferenceRow>(cq.SELECT_CONFERENCES)).map(toConference);
+  listConferences(): Promise<ConferenceRecord[]> {
+    return this.conferences.listConferences();
   }
 
-  async adoptUnscopedState(jobName: string): Promise<AdoptedState> {
+  adoptUnscopedState(jobName: string): Promise<AdoptedState> {
     if (this.conference === undefined)
       throw new Error('adoptUnscopedState needs a conference (forConference)');
-    const id = this.conference.id;
-    return this.sql().transaction(async (tx) => {
-      const runs = (await tx.query(cq.ADOPT_RUNS, [jobName, id])).length;
-      const hashes = runs === 0 ? 0 : (await tx.query(cq.ADOPT_HASHES, [jobName, id])).length;
-      const ids = runs === 0 ? 0 : (await tx.query(cq.ADOPT_IDS, [jobName, id])).length;
-      const [left] = await tx.query<{ hashes: string | number; ids: string | number; jobs: string | number }>(
-        cq.COUNT_UNADOPTED,
-      );
-      return {
-        runs,
-        hashes,
-        ids,
-        left: {
-          hashes: toNumber(left?.hashes ?? 0),
-          ids: toNumber(left?.ids ?? 0),
-          jobs: toNumber(left?.jobs ?? 0),
-        },
-      };
-    });
+    return this.conferences.adoptUnscopedState(jobName, this.conference.id);
   }
 
-  async ledgerId(): Promise<string> {
-    return one(await this.sql().query<{ ledger_id: string }>(cq.SELECT_LEDGER_ID)).ledger_id;
+  ledgerId(): Promise<string> {
+    return this.conferences.ledgerId();
   }
 
   async createRun(run: NewRun): Promise<RunRecord> {
@@ -166,92 +152,16 @@ export class SqlLedger implements Ledger {
     return rows[0] === undefined ? undefined : toRunRecord(rows[0]);
   }
 
-  async claimRun(runId: string): Promise<() => Promise<void>> {
-    const release = await this.sql().tryLock(`run:${runId}`);
-    if (release === undefined) {
-      throw new LedgerError(
-        `Run ${runId} is being worked on by another evsync process (its run, a resume or a retry of it). ` +
-          'Wait for that to end (see `evsync runs`), then try again.',
-        { code: CODE.EVSYNC_RUN_BUSY },
-      );
-    }
-    return release;
+  claimRun(runId: string): Promise<() => Promise<void>> {
+    return this.locks.claimRun(runId);
   }
 
-  async lockJob(jobName: string, options: LockJobOptions = {}): Promise<JobLock> {
-    const name = jobLockName(jobName, this.conferenceId);
-    let release = await this.sql().tryLock(name);
-    if (release === undefined) {
-      const holder = await this.jobHolder(jobName);
-      if (options.wait === undefined) throw jobBusy(jobName, holder);
-      options.wait(`job "${jobName}" is being run by ${holder.text}`);
-      release = await this.sql().tryLock(name, {
-        wait: true,
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
-      if (release === undefined) {
-        throw new LedgerBusyError(
-          `Stopped while waiting for job "${jobName}" (run by ${holder.text}): nothing was run.`,
-          CODE.EVSYNC_JOB_BUSY,
-          `job "${jobName}" is being run by ${holder.text}`,
-        );
-      }
-    }
-    const unlock = release;
-    try {
-      await this.sql().query(q.NOTE_JOB_LOCK, [jobName, process.pid, hostname(), this.conferenceId]);
-    } catch (error) {
-      await unlock();
-      throw error;
-    }
-    let released = false;
-    return {
-      jobName,
-      holding: async (runId) => {
-        await this.sql().query(q.NOTE_JOB_LOCK_RUN, [jobName, runId, this.conferenceId]);
-      },
-      release: async () => {
-        if (released) return;
-        released = true;
-        await unlock();
-      },
-    };
+  lockJob(jobName: string, options: LockJobOptions = {}): Promise<JobLock> {
+    return this.locks.lockJob(jobName, options);
   }
 
-  /** Who holds a job's lock, as the holder noted it (see `NOTE_JOB_LOCK`), in words. */
-  private async jobHolder(jobName: string): Promise<JobHolder> {
-    const rows = await this.sql().query<{
-      run_id: string | null;
-      pid: number;
-      host: string;
-      locked_at: Date;
-    }>(q.SELECT_JOB_LOCK, [jobName, this.conferenceId]);
-    const row = rows[0];
-    if (row === undefined) return { text: 'another evsync process' };
-    const since = new Date(row.locked_at).toISOString().replace('T', ' ').slice(0, 19);
-    const where = `process ${row.pid} on ${row.host}`;
-    return {
-      text:
-        row.run_id === null
-          ? `another evsync process (${where}, planning since ${since} UTC)`
-          : `run ${row.run_id} (${where}, since ${since} UTC)`,
-      pid: row.pid,
-      host: row.host,
-    };
-  }
-
-  async processGone(run: RunRecord): Promise<boolean> {
-    if (run.status !== 'running') return false;
-    const db = this.sql();
-    if (await db.isLocked(`run:${run.id}`)) return false;
-    const conferenceId = run.conference?.id ?? NO_CONFERENCE;
-    if (!(await db.isLocked(jobLockName(run.jobName, conferenceId)))) return true;
-    // The job's lock is held, by this run (just created, not claimed yet) or by a later one.
-    const [holder] = await db.query<{ run_id: string | null }>(q.SELECT_JOB_LOCK, [
-      run.jobName,
-      conferenceId,
-    ]);
-    return holder?.run_id !== run.id;
+  processGone(run: RunRecord): Promise<boolean> {
+    return this.locks.processGone(run);
   }
 
   async listRuns(limit = 20, filter: { conferenceId?: number } = {}): Promise<RunRecord[]> {
@@ -465,45 +375,6 @@ export class SqlLedger implements Ledger {
   }
 }
 
-interface ConferenceRow {
-  id: number;
-  base_url: string;
-  key_id: number | null;
-}
-
-function toConference(row: ConferenceRow): ConferenceRecord {
-  return {
-    id: Number(row.id),
-    baseUrl: row.base_url,
-    keyId: row.key_id === null ? null : Number(row.key_id),
-  };
-}
-
-/** The advisory lock of a job's runs against one conference (`Ledger.lockJob`). */
-function jobLockName(jobName: string, conferenceId: number): string {
-  return conferenceId === NO_CONFERENCE ? `job:${jobName}` : `job:${conferenceId}:${jobName}`;
-}
-
-interface JobHolder {
-  text: string;
-  pid?: number;
-  host?: string;
-}
-
-function jobBusy(jobName: string, holder: JobHolder): LedgerBusyError {
-  const stop =
-    holder.pid === undefined
-      ? 'stop it (Ctrl-C in its terminal)'
-      : `stop it (Ctrl-C in its terminal, or \`kill ${holder.pid}\` on ${holder.host ?? 'its machine'})`;
-  return new LedgerBusyError(
-    `Job "${jobName}" is already being run by ${holder.text}: two runs of one job at once would send its rows twice. ` +
-      `Wait for it with --wait (run, resume and retry then wait for it to end and go on), or ${stop}; ` +
-      'a run that was killed lets go of the job at once.',
-    CODE.EVSYNC_JOB_BUSY,
-    `job "${jobName}" is being run by ${holder.text}`,
-  );
-}
-
 function sumByAction(counts: RunResultCounts): ActionCounts {
   const totals: ActionCounts = {};
   for (const byAction of Object.values(counts)) {
@@ -512,10 +383,4 @@ function sumByAction(counts: RunResultCounts): ActionCounts {
     }
   }
   return totals;
-}
-
-function one<T>(rows: T[]): T {
-  const [row] = rows;
-  if (row === undefined) throw new Error('The ledger statement returned no row.');
-  return row;
 }

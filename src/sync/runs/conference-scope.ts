@@ -58,6 +58,16 @@ export function platformRefOfRun(run: Pick<RunRecord, 'options'>): PlatformRef {
 }
 
 /**
+ * The engine's deps seen from a stored run's conference when their ledger is the ledger as
+ * a whole (a caller that opened none for a conference): the run's job lock and state are
+ * its conference's. A ledger seen from a conference is kept; `requireRunConference` checks it.
+ */
+export function depsForRun<D extends { ledger: Ledger }>(deps: D, run: RunRecord): D {
+  if (deps.ledger.conference !== undefined || run.conference === null) return deps;
+  return { ...deps, ledger: deps.ledger.forConference({ ...run.conference, keyId: null }) };
+}
+
+/**
  * A resume or a retry sends a run to the conference it wrote to, never another: a run
  * recorded without one is taken by the ledger's conference (see `adoptUnscopedState`).
  */

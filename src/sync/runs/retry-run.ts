@@ -12,7 +12,7 @@ import { leaveHandledLater } from './handled-later.js';
 import { rowResult } from '../execute/intent-result.js';
 import { restoreIntents } from './restore-params.js';
 import type { JobLock } from '../../ledger/ledger.js';
-import { requireRunConference } from './conference-scope.js';
+import { depsForRun, requireRunConference } from './conference-scope.js';
 import { whileClaimed, whileJobLocked } from './run-claim.js';
 import type { RunSummary } from '../execute/run-summary.js';
 
@@ -34,13 +34,14 @@ export type RetryOutcome = { summary: RunSummary } | { summary?: undefined; noth
  * and run the job again.
  */
 export async function retryRun(
-  deps: EngineDeps,
+  engine: EngineDeps,
   runId: string,
   filter: RetryFilter = {},
 ): Promise<RetryOutcome> {
-  const { ledger } = deps;
-  const base = await ledger.getRun(runId);
+  const base = await engine.ledger.getRun(runId);
   if (!base) throw unknownRunError(runId);
+  const deps = depsForRun(engine, base);
+  const { ledger } = deps;
   const summary = await whileJobLocked(deps, base.jobName, (lock) =>
     whileClaimed(ledger, runId, async () => {
       requireRunConference(ledger, base);
