@@ -99,8 +99,10 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
 
   it('retries them with the platform now accepting them, and watches them turn green live', async () => {
     f.acceptFailed();
-    // Slow answers, so that the run is still going when its page opens.
-    f.sandbox.faults.set({ latency: { minMs: 500, maxMs: 500 } });
+    // Slow answers, so that the run is still going when its page opens and its first rows
+    // land: 40 intents, 8 at a time, take about 5 s (at 500 ms, 2.5 s was too short on a
+    // loaded machine: the run ended before the check that its progress shows).
+    f.sandbox.faults.set({ latency: { minMs: 1000, maxMs: 1000 } });
     await page.goto(`${dashboard.url}/runs/${f.runId}`);
     await page.click('a.button[href$="/retry"]');
     await page.waitForSelector('form.confirm');
