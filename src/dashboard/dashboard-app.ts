@@ -7,12 +7,12 @@ import type { Logger } from '../log/logger.js';
 import { writeReport } from '../sync/report/write-report.js';
 import { DashboardAuth, type DashboardEnv, formField, safeNext } from './dashboard-auth.js';
 import { registerActionRoutes } from './action-routes.js';
+import { loadRunList, parseRunListQuery } from './run-list.js';
 import {
   FinishedRunFacts,
   loadResults,
   loadRow,
   loadRun,
-  loadRuns,
   parseResultsQuery,
   requireRun,
   type ResultsQuery,
@@ -142,10 +142,10 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
   app.route('/assets', dashboardAssets());
 
   app.get('/runs', async (c) => {
-    const limit = Math.min(Math.max(Number(c.req.query('limit') ?? 50) || 50, 1), 500);
-    const runs = await loadRuns(ledger, limit);
-    if (wantsJson(c)) return c.json({ runs });
-    return show(c, 'Runs', runsView(runs));
+    const filter = parseRunListQuery(c.req.query());
+    const data = await loadRunList(ledger, filter);
+    if (wantsJson(c)) return c.json(data);
+    return show(c, 'Runs', runsView(data, filter));
   });
 
   app.get('/runs/:id', async (c) => {

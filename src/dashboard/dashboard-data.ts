@@ -4,6 +4,7 @@ import { unknownRunError } from '../ledger/ledger-error.js';
 import type { ErrorGroup, KeyHistoryEntry, SearchFilter } from '../ledger/ledger-insights.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { isSecretName, redactParams } from '../log/redaction.js';
+import { runConferenceHost } from '../model/conference.js';
 import { INTENT_KINDS } from '../model/intent.js';
 import {
   RESULT_ACTIONS,
@@ -22,6 +23,13 @@ import { totalsOf } from '../sync/execute/run-summary.js';
 export interface RunSummaryData {
   id: string;
   jobName: string;
+  /**
+   * The host of the conference the run wrote to (`conferenceHost`: never a key), or null
+   * for a run recorded before runs named theirs (ledger migration 8).
+   */
+  conference: string | null;
+  /** That conference's id in the ledger: what `/runs?conference=` takes. */
+  conferenceId: number | null;
   mode: string;
   status: string;
   /** `manual`, `schedule` or `retry` (`options.trigger`). */
@@ -85,6 +93,8 @@ export function runSummary(
   return {
     id: run.id,
     jobName: run.jobName,
+    conference: runConferenceHost(run),
+    conferenceId: run.conference?.id ?? null,
     mode: run.mode,
     status: run.status,
     trigger,
@@ -100,9 +110,13 @@ export function runSummary(
   };
 }
 
-/** The newest runs; a run still going counts its results as they land. */
-export async function loadRuns(ledger: Ledger, limit: number): Promise<RunSummaryData[]> {
-  const runs = await ledger.listRuns(limit);
+/** The newest runs, of every conference or of one; a run still going counts its results as they land. */
+export async function loadRuns(
+  ledger: Ledger,
+  limit: number,
+  conferenceId?: number,
+): Promise<RunSummaryData[]> {
+  const runs = await ledger.listRuns(limit, conferenceId === undefined ? {} : { conferenceId });
   return Promise.all(
     runs.map(async (run) =>
       run.status === 'running'

@@ -151,25 +151,31 @@ function watchRunStart(
     onStart(run.id);
     resolve(run);
   };
-  const watched = new Proxy(ledger, {
-    get(target, name) {
-      if (name === 'createRun') {
-        return async (...args: Parameters<Ledger['createRun']>) => {
-          const run = await target.createRun(...args);
-          tell(run);
-          return run;
-        };
-      }
-      if (name === 'setRunStatus' && knownRunId !== undefined) {
-        return async (...args: Parameters<Ledger['setRunStatus']>) => {
-          await target.setRunStatus(...args);
-          const run = args[0] === knownRunId ? await target.getRun(knownRunId) : undefined;
-          if (run) tell(run);
-        };
-      }
-      const value: unknown = Reflect.get(target, name, target);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return { ledger: watched, started };
+  // The engine creates its run through the ledger of the run's conference
+  // (`forConference`, migration 8): that view is watched too.
+  const watch = (of: Ledger): Ledger =>
+    new Proxy(of, {
+      get(target, name) {
+        if (name === 'forConference') {
+          return (...args: Parameters<Ledger['forConference']>) => watch(target.forConference(...args));
+        }
+        if (name === 'createRun') {
+          return async (...args: Parameters<Ledger['createRun']>) => {
+            const run = await target.createRun(...args);
+            tell(run);
+            return run;
+          };
+        }
+        if (name === 'setRunStatus' && knownRunId !== undefined) {
+          return async (...args: Parameters<Ledger['setRunStatus']>) => {
+            await target.setRunStatus(...args);
+            const run = args[0] === knownRunId ? await target.getRun(knownRunId) : undefined;
+            if (run) tell(run);
+          };
+        }
+        const value: unknown = Reflect.get(target, name, target);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  return { ledger: watch(ledger), started };
 }

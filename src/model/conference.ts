@@ -18,3 +18,11 @@ export function conferenceHost(baseUrl: string): string {
     return baseUrl;
   }
 }
+
+/**
+ * The host of the conference a run wrote to, or null for a run recorded before runs named
+ * theirs (ledger migration 8): what `evsync runs`, `evsync status` and the dashboard show.
+ */
+export function runConferenceHost(run: { conference: { baseUrl: string } | null }): string | null {
+  return run.conference === null ? null : conferenceHost(run.conference.baseUrl);
+}

@@ -4,6 +4,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveDashboard, type RunningDashboard } from '../../src/dashboard/serve-dashboard.js';
 import { createLogger } from '../../src/log/logger.js';
+import { conferenceHost } from '../../src/model/conference.js';
 import { dashboardFixture, XSS, type DashboardFixture } from '../integration/dashboard/dashboard-fixture.js';
 
 /** Debian's Chromium (`apt-get install -y chromium`, as .ci/run does): never a browser download. */
@@ -62,6 +63,13 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await expect
       .poll(() => page.locator(`tr[data-run="${f.runId}"] [data-count=failed]`).textContent())
       .toMatch(String(FAILING + 1));
+    // Its conference, by host; the select of the known conferences narrows the list to it.
+    const host = conferenceHost(f.sandbox.url);
+    expect(await page.locator(`tr[data-run="${f.runId}"] [data-conference]`).textContent()).toContain(host);
+    await page.selectOption('select[name=conference]', { label: host });
+    await page.click('form.filters button');
+    await page.waitForURL((url) => url.searchParams.has('conference'));
+    expect(await page.locator('h1').textContent()).toBe(`Runs of ${host}`);
     await page.screenshot({ path: join(SHOTS, '1-runs.png'), fullPage: true });
   });
 
@@ -91,8 +99,10 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
 
   it('retries them with the platform now accepting them, and watches them turn green live', async () => {
     f.acceptFailed();
-    // Slow answers, so that the run is still going when its page opens.
-    f.sandbox.faults.set({ latency: { minMs: 500, maxMs: 500 } });
+    // Slow answers, so that the run is still going when its page opens and its first rows
+    // land: 40 intents, 8 at a time, take about 5 s (at 500 ms, 2.5 s was too short on a
+    // loaded machine: the run ended before the check that its progress shows).
+    f.sandbox.faults.set({ latency: { minMs: 1000, maxMs: 1000 } });
     await page.goto(`${dashboard.url}/runs/${f.runId}`);
     await page.click('a.button[href$="/retry"]');
     await page.waitForSelector('form.confirm');

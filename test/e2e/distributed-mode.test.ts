@@ -7,6 +7,7 @@ import { serviceAvailable } from '../helpers/services.js';
 import { startDistributedEnv, type CliProcess, type DistributedEnv } from '../helpers/distributed-env.js';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
+import { conferenceHost } from '../../src/model/conference.js';
 import { PLATFORM_DOWN_CODES } from '../../src/sync/execute/platform-down.js';
 
 const ready = (await serviceAvailable('redis')) && (await serviceAvailable('postgres'));
@@ -218,16 +219,19 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
     const alone = { EVSYNC_QUEUE_PREFIX: `${env.prefix}-alone` };
     const detached = await env.cli(['run', env.usersJob('alone', 40, 500, 8), '--detach'], alone);
     const runId = /^(\d{8}-\d{6}-[0-9a-f]+)$/m.exec(detached.output)![1]!;
+    const host = conferenceHost(env.sandbox.url);
     const runs = await env.cli(['runs', '--limit', '1'], alone);
-    expect(runs.output).toMatch(new RegExp(`^${runId} +alone +\\S+ +upsert +waiting for a worker `, 'm'));
+    expect(runs.output).toMatch(new RegExp(`^${runId} +alone +${host} +upsert +waiting for a worker `, 'm'));
     const status = await env.cli(['status'], alone);
-    expect(status.output).toContain(`${runId}  alone  0 of 40 intents done; waiting for a worker to take it`);
+    expect(status.output).toContain(
+      `${runId}  alone  ${host}  0 of 40 intents done; waiting for a worker to take it`,
+    );
     const worker = env.spawnCli(['worker', '--concurrency', '4'], alone);
     try {
       const ledger = await env.ledger();
       await waitFor(async () => (await ledger.getRun(runId))?.status === 'completed');
       expect((await env.cli(['runs', '--limit', '1'], alone)).output).toMatch(
-        new RegExp(`^${runId} +alone +\\S+ +upsert +completed `, 'm'),
+        new RegExp(`^${runId} +alone +${host} +upsert +completed `, 'm'),
       );
     } finally {
       worker.child.kill('SIGTERM');

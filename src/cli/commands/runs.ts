@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { openLedger } from '../../ledger/open-ledger.js';
-import { conferenceHost } from '../../model/conference.js';
+import { runConferenceHost } from '../../model/conference.js';
 import type { RunRecord } from '../../model/run-record.js';
 import { waitsForWorker } from '../../distributed/distributed-executor.js';
 
@@ -33,12 +33,7 @@ export type ListedRun = RunRecord & { processGone?: true };
 
 /** A run as people are shown it: its conference by host (never a key). */
 function withConferenceHost(run: ListedRun): Omit<ListedRun, 'conference'> & { conference: string | null } {
-  return { ...run, conference: shownConference(run) };
-}
-
-/** The host of a run's conference; null for a run recorded before runs named theirs. */
-export function shownConference(run: Pick<RunRecord, 'conference'>): string | null {
-  return run.conference === null ? null : conferenceHost(run.conference.baseUrl);
+  return { ...run, conference: runConferenceHost(run) };
 }
 
 export function formatRuns(runs: readonly ListedRun[]): string {
@@ -47,7 +42,7 @@ export function formatRuns(runs: readonly ListedRun[]): string {
   const rows = runs.map((run) => [
     run.id,
     run.jobName,
-    shownConference(run) ?? '-',
+    runConferenceHost(run) ?? '-',
     run.mode,
     run.processGone ? 'cut off' : waitsForWorker(run) ? 'waiting for a worker' : run.status,
     run.startedAt.toISOString().replace('T', ' ').slice(0, 19),

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { describeRates, describeWorker, type QueueStatus } from '../../distributed/queue-status.js';
 import { openQueueStatusReader } from '../../distributed/queue-status-reader.js';
 import { openLedger } from '../../ledger/open-ledger.js';
+import { runConferenceHost } from '../../model/conference.js';
 import { formatNext, requireDistributed } from './schedule.js';
 
 export function registerStatusCommand(program: Command): void {
@@ -28,7 +29,7 @@ export function registerStatusCommand(program: Command): void {
     });
 }
 
-function formatStatus(status: QueueStatus): string {
+export function formatStatus(status: QueueStatus): string {
   const { jobs } = status;
   const lines = [
     `Queue ${status.prefix} on ${status.redis}`,
@@ -49,7 +50,8 @@ function formatStatus(status: QueueStatus): string {
           : phase
             ? `; phase ${phase.phase}: ${phase.done} of ${phase.total}`
             : '';
-      return `  ${run.id}  ${run.jobName}  ${done}${total} intents done${now}`;
+      const conference = runConferenceHost(run) ?? '(conference not recorded)';
+      return `  ${run.id}  ${run.jobName}  ${conference}  ${done}${total} intents done${now}`;
     }),
     '',
     status.schedules.length === 0 ? 'No schedules.' : 'Schedules:',

@@ -1,5 +1,6 @@
 import { html } from 'hono/html';
 import { describeRates, describeWorker, type QueueStatus } from '../../distributed/queue-status.js';
+import { runConferenceHost } from '../../model/conference.js';
 import { type Html, formatTime, runPath } from './page-layout.js';
 
 export function queueView(status: QueueStatus): Html {
@@ -34,7 +35,8 @@ export function queueView(status: QueueStatus): Html {
             ${status.runs.map(
               ({ run, done, planned, phase }) =>
                 html`<li>
-                  <a href="${runPath(run.id)}">${run.id}</a> ${run.jobName}:
+                  <a href="${runPath(run.id)}">${run.id}</a> ${run.jobName}
+                  (${runConferenceHost(run) ?? 'conference not recorded'}):
                   ${done}${planned === undefined ? '' : ` of ${planned}`} intents
                   done${phase ? `; phase ${phase.phase}: ${phase.done} of ${phase.total}` : ''}
                 </li>`,

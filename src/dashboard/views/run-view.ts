@@ -3,7 +3,7 @@ import type { IntentKind } from '../../model/intent.js';
 import { shownStatus, type ResultsPage, type ResultsQuery, type RunData } from '../dashboard-data.js';
 import { formatDuration, formatTime, type Html, query, runPath } from './page-layout.js';
 import { resultsSection } from './results-view.js';
-import { countCells, SHOWN_ACTIONS, statusBadge } from './runs-view.js';
+import { countCells, notRecorded, SHOWN_ACTIONS, statusBadge } from './runs-view.js';
 
 /**
  * Statuses a resume can finish. `running` too: a run whose process died stays marked
@@ -20,6 +20,16 @@ export function runView(data: RunData, filter: ResultsQuery, page: ResultsPage):
     <dl class="facts">
       <dt>Job</dt>
       <dd>${run.jobName} (${run.mode})</dd>
+      <dt>Conference</dt>
+      <dd data-conference>
+        ${
+          run.conference === null || run.conferenceId === null
+            ? notRecorded()
+            : html`<a href="/runs${query({ conference: run.conferenceId })}" title="this conference's runs"
+                >${run.conference}</a
+              >`
+        }
+      </dd>
       <dt>Trigger</dt>
       <dd>
         ${run.trigger}${run.retryOf ? html` of <a href="${runPath(run.retryOf)}">${run.retryOf}</a>` : ''}${

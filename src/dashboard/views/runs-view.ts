@@ -1,7 +1,8 @@
 import { html } from 'hono/html';
 import type { ActionCounts } from '../../model/result-records.js';
 import { shownStatus, type RunSummaryData } from '../dashboard-data.js';
-import { formatDuration, formatTime, type Html, runPath } from './page-layout.js';
+import { type ConferenceOption, RUN_LIST_LIMIT, type RunListData, type RunListQuery } from '../run-list.js';
+import { formatDuration, formatTime, type Html, query, runPath } from './page-layout.js';
 
 /** The counts a run list shows, in the order an operator reads them. */
 export const SHOWN_ACTIONS = [
@@ -14,17 +15,23 @@ export const SHOWN_ACTIONS = [
   'failed',
 ] as const;
 
-export function runsView(runs: readonly RunSummaryData[]): Html {
-  return html`<h1>Runs</h1>
+export function runsView(data: RunListData, filter: RunListQuery): Html {
+  const { runs, conferences } = data;
+  const shown = conferences.find((conference) => conference.id === filter.conferenceId);
+  return html`<h1>Runs${shown ? html` of ${shown.host}` : ''}</h1>
+    ${conferences.length > 0 ? conferenceFilter(conferences, filter) : ''}
     ${
       runs.length === 0
-        ? html`<p>No runs yet. Run a job with <code>evsync run JOB_FILE</code>.</p>`
+        ? shown
+          ? html`<p>No runs of ${shown.host} yet. <a href="${runsPath(filter, undefined)}">All runs</a></p>`
+          : html`<p>No runs yet. Run a job with <code>evsync run JOB_FILE</code>.</p>`
         : html`<div class="scroll">
             <table class="runs">
               <thead>
                 <tr>
                   <th>Run</th>
                   <th>Job</th>
+                  <th>Conference</th>
                   <th>Mode</th>
                   <th>Trigger</th>
                   <th>Started (UTC)</th>
@@ -34,14 +41,39 @@ export function runsView(runs: readonly RunSummaryData[]): Html {
                 </tr>
               </thead>
               <tbody>
-                ${runs.map(runRow)}
+                ${runs.map((run) => runRow(run, filter))}
               </tbody>
             </table>
           </div>`
     }`;
 }
 
-function runRow(run: RunSummaryData): Html {
+/** The select of the known conferences; the limit asked for goes along. */
+function conferenceFilter(conferences: readonly ConferenceOption[], filter: RunListQuery): Html {
+  return html`<form method="get" action="/runs" class="filters">
+    <label
+      >Conference
+      <select name="conference">
+        <option value="">any</option>
+        ${conferences.map(
+          (conference) =>
+            html`<option value="${conference.id}" ${conference.id === filter.conferenceId ? 'selected' : ''}>
+              ${conference.host}
+            </option>`,
+        )}
+      </select></label
+    >
+    ${filter.limit === RUN_LIST_LIMIT ? '' : html`<input type="hidden" name="limit" value="${filter.limit}" />`}
+    <button>Filter</button>
+  </form>`;
+}
+
+/** `/runs` with the limit asked for (when not the default) and a conference. */
+function runsPath(filter: RunListQuery, conferenceId: number | undefined): string {
+  return `/runs${query({ conference: conferenceId, limit: filter.limit === RUN_LIST_LIMIT ? undefined : filter.limit })}`;
+}
+
+function runRow(run: RunSummaryData, filter: RunListQuery): Html {
   return html`<tr data-run="${run.id}">
     <td>
       <a href="${runPath(run.id)}">${run.id}</a
@@ -52,6 +84,7 @@ function runRow(run: RunSummaryData): Html {
       }
     </td>
     <td>${run.jobName}</td>
+    <td data-conference>${conferenceCell(run, filter)}</td>
     <td>${run.mode}</td>
     <td>${run.trigger}</td>
     <td>${formatTime(run.startedAt)}</td>
@@ -59,6 +92,22 @@ function runRow(run: RunSummaryData): Html {
     <td>${statusBadge(run)}</td>
     ${countCells(run.counts)}
   </tr>`;
+}
+
+/** The run's conference, a link to its runs alone; a run from before migration 8 names none. */
+function conferenceCell(run: RunSummaryData, filter: RunListQuery): Html {
+  if (run.conference === null || run.conferenceId === null) return notRecorded();
+  if (run.conferenceId === filter.conferenceId) return html`${run.conference}`;
+  return html`<a href="${runsPath(filter, run.conferenceId)}" title="only this conference's runs"
+    >${run.conference}</a
+  >`;
+}
+
+/** What a run recorded before runs named their conference shows instead of one. */
+export function notRecorded(): Html {
+  return html`<span class="note" title="recorded before evsync kept each run's conference"
+    >not recorded</span
+  >`;
 }
 
 export function countCells(counts: ActionCounts): Html {

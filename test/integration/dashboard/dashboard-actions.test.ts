@@ -33,7 +33,11 @@ describe('dashboard actions', () => {
   });
 
   it('answers 409 with the holder when the job is busy, and sends nothing', async () => {
-    const lock = await f.ledger.lockJob('dash');
+    // Job locks belong to a conference (migration 8): the run's, which its retry and rerun take.
+    const conference = (await f.ledger.getRun(f.runId))?.conference;
+    if (!conference) throw new Error(`run ${f.runId} names no conference`);
+    const ofConference = await f.ledger.findConference(conference.baseUrl);
+    const lock = await f.ledger.forConference(ofConference!).lockJob('dash');
     try {
       const calls = f.sandbox.counters.snapshot().total;
       const busy = await f.request(`/runs/${f.runId}/retry`, { method: 'POST', headers: JSON_ACCEPT });
@@ -53,6 +57,8 @@ describe('dashboard actions', () => {
 
   it('retries one row as a new run linked to its parent (JSON answer)', async () => {
     f.acceptFailed();
+    // A slow platform: the answer comes as soon as the run exists, while it still runs.
+    f.sandbox.faults.set({ latency: { minMs: 400, maxMs: 400 } });
     const response = await f.request(`/runs/${f.runId}/retry`, {
       method: 'POST',
       headers: { ...JSON_ACCEPT, 'content-type': 'application/json' },
@@ -61,7 +67,9 @@ describe('dashboard actions', () => {
     expect(response.status).toBe(200);
     const { runId } = (await response.json()) as { runId: string };
     expect(runId).not.toBe(f.runId);
+    expect((await f.ledger.getRun(runId))?.status).toBe('running');
     await untilFinished(f.ledger, runId);
+    f.sandbox.faults.set({});
     const retry = await f.ledger.getRun(runId);
     expect(retry).toMatchObject({ status: 'completed', options: { retryOf: f.runId, trigger: 'retry' } });
     expect(await f.ledger.resultCounts(runId)).toEqual({ event: { created: 1 } });

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { QueueStatus } from '../../distributed/queue-status.js';
+import type { RunRecord } from '../../model/run-record.js';
+import { formatStatus } from './status.js';
+
+function runOf(id: string, conference: RunRecord['conference']): RunRecord {
+  return {
+    id,
+    seq: 1,
+    jobName: 'nightly',
+    mode: 'upsert',
+    status: 'running',
+    startedAt: new Date('2026-11-22T01:45:12Z'),
+    finishedAt: null,
+    counts: {},
+    options: {},
+    conference,
+  };
+}
+
+function statusWith(runs: RunRecord[]): QueueStatus {
+  return {
+    redis: 'redis://127.0.0.1:6379',
+    prefix: 'evsync',
+    jobs: { waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0 },
+    workers: [{ name: 'box:41', serves: ['conf-a.example'], refuses: { 'conf-b.example': 'no key here' } }],
+    globalConcurrency: 8,
+    rates: [{ conference: 'conf-a.example', keyId: 7, rate: { requestsPerSecond: 50, burst: 1 } }],
+    runs: runs.map((run) => ({
+      run,
+      done: 3,
+      planned: 10,
+      phase: undefined,
+      processGone: false,
+      waitingForWorker: false,
+    })),
+    schedules: [],
+  };
+}
+
+describe('evsync status', () => {
+  it("names each run's conference by host, or says it was not recorded", () => {
+    const text = formatStatus(
+      statusWith([
+        runOf('20261122-014512-aaaa', { id: 1, baseUrl: 'https://conf-a.example' }),
+        runOf('20261122-014512-bbbb', null),
+      ]),
+    );
+    expect(text).toContain('  20261122-014512-aaaa  nightly  conf-a.example  3 of 10 intents done');
+    expect(text).toContain(
+      '  20261122-014512-bbbb  nightly  (conference not recorded)  3 of 10 intents done',
+    );
+    expect(text).not.toContain('https://');
+  });
+
+  it('names the conferences each worker serves and refuses, and the rate in force per conference key', () => {
+    const text = formatStatus(statusWith([]));
+    expect(text).toContain('    box:41 (serves conf-a.example; refuses conf-b.example: no key here)');
+    expect(text).toContain('    conf-a.example (key 7): 50 requests/s (burst 1)');
+    expect(text).toContain('    8 intents at a time across all workers');
+  });
+});
