@@ -6,7 +6,7 @@ import { conferenceHost } from '../model/conference.js';
 import type { RunRecord } from '../model/run-record.js';
 import { PlatformClient } from '../platform/platform-client.js';
 import { platformRefOfRun } from '../sync/runs/conference-scope.js';
-import { ConferenceUnavailable, WORKER_NAME } from './intent-job.js';
+import { JobRefused, WORKER_NAME } from './intent-job.js';
 import { platformBucket } from './open-distributed.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 
@@ -51,7 +51,7 @@ export class ConferencePlatforms {
     this.timer.unref();
   }
 
-  /** The client for the run's conference; throws `ConferenceUnavailable` when this worker has none. */
+  /** The client for the run's conference; throws `JobRefused` when this worker has none. */
   async platformFor(run: RunRecord): Promise<PlatformClient> {
     const ref = platformRefOfRun(run);
     const host =
@@ -93,6 +93,12 @@ export class ConferencePlatforms {
     return client;
   }
 
+  /** Notes a refusal decided elsewhere (a job of another ledger) for `evsync status`. */
+  noteRefused(what: string, reason: string): void {
+    this.refuses.set(what, reason);
+    void this.note();
+  }
+
   private async refuse(host: string, reason: string): Promise<never> {
     if (this.refuses.get(host) !== reason) {
       this.refuses.set(host, reason);
@@ -102,7 +108,7 @@ export class ConferencePlatforms {
       );
       await this.note();
     }
-    throw new ConferenceUnavailable(host, reason);
+    throw new JobRefused(host, reason);
   }
 
   /** Notes this worker's conferences in Redis for `evsync status`; best effort. */

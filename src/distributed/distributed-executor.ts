@@ -63,6 +63,8 @@ export interface DistributedExecutorOptions {
   stallMs?: number;
   /** Writes the run's rate and the queue's limits again: Redis lost them with the jobs. */
   restoreSettings?: () => Promise<void>;
+  /** The ledger's id (`Ledger.ledgerId`), carried by each job: a worker of another ledger refuses it. */
+  ledgerId?: string;
 }
 
 /**
@@ -217,6 +219,7 @@ async function followPhase(
           phase,
           kind: item.kind,
           key: item.key,
+          ...(options.ledgerId === undefined ? {} : { ledger: options.ledgerId }),
         })),
       );
       for (const item of items) kinds.add(item.kind);
@@ -296,7 +299,9 @@ async function followPhase(
       if (over || Date.now() - lastChange < stallMs) continue;
       if (!feeding && (await sink.outstanding()) === 0) {
         // Under a pass id of their own: a lost job's id may be taken by what is left of it.
-        const missing = await withoutResult(ledger, execute.runId, `${epoch}-${++requeued}`, phase, kinds);
+        const missing = (
+          await withoutResult(ledger, execute.runId, `${epoch}-${++requeued}`, phase, kinds)
+        ).map((job) => (options.ledgerId === undefined ? job : { ...job, ledger: options.ledgerId }));
         if (missing.length === 0) {
           // Every intent has its result, some written where this pass could not count them.
           execute.logger?.info(

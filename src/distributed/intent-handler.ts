@@ -12,12 +12,13 @@ import { IdCache } from '../sync/processors/id-cache.js';
 import type { SyncPlatform } from '../sync/processors/sync-platform.js';
 import { answerLostInCrash } from '../sync/runs/resume-run.js';
 import { restoreIntents, type SourceReadAgain } from '../sync/runs/restore-params.js';
+import { withWriteCheck, type WriteCheck } from '../platform/write-guard.js';
 import { unknownRunError } from '../ledger/ledger-error.js';
 import { CODE } from '../errors/codes.js';
 import { messageOf } from '../errors/evsync-error.js';
 import { pendingReads } from './pending-reads.js';
 import {
-  ConferenceUnavailable,
+  JobRefused,
   IntentRateLimited,
   WORKER_NAME,
   type IntentJob,
@@ -28,11 +29,13 @@ export interface IntentHandlerDeps {
   ledger: Ledger;
   /**
    * The client for the conference a run wrote to, signed with that conference's key from
-   * this worker's environment (`ConferencePlatforms`); throws `ConferenceUnavailable`
+   * this worker's environment (`ConferencePlatforms`); throws `JobRefused`
    * when this worker has no credentials for it.
    */
   platformFor: (run: RunRecord) => Promise<SyncPlatform>;
   logger?: Logger;
+  /** Told once per ledger this worker refuses jobs of (for `evsync status`). */
+  onRefused?: (refusal: JobRefused) => void;
 }
 
 /** What one phase of one coordinator's pass needs around each intent, read once per worker. */
@@ -48,6 +51,9 @@ interface PhaseContext {
 
 /** How long the whole queue pauses when the platform rate limits through every wait. */
 const RATE_LIMIT_PAUSE_MS = 5_000;
+
+/** How long the keys newer runs recorded are trusted (`newerResults`). */
+const NEWER_RESULTS_MS = 1_000;
 
 /** Phases kept: a worker may take jobs of a few runs at once. */
 const CONTEXTS_KEPT = 8;
@@ -65,18 +71,26 @@ export class IntentHandler {
   private readonly record: (result: IntentResultInput) => Promise<void>;
   private readonly pending: ReturnType<typeof pendingReads>;
   /** Runs whose conference this worker refused, and why: said in the result if the queue gives up. */
-  private readonly unserved = new Map<string, ConferenceUnavailable>();
+  private readonly unserved = new Map<string, JobRefused>();
+  /** See `newerResults`. */
+  private readonly later = new Map<string, { at: number; keys: Promise<Set<string>> }>();
+  private ledgerId: Promise<string> | undefined;
+  private readonly refusedLedgers = new Set<string>();
 
   constructor(private readonly deps: IntentHandlerDeps) {
     this.record = coalescedWrites((results: IntentResultInput[]) => deps.ledger.recordResults(results));
     this.pending = pendingReads(deps.ledger);
   }
 
-  async handle(job: IntentJob): Promise<IntentJobResult> {
+  async handle(
+    job: IntentJob,
+    holdsLock: () => Promise<boolean> = () => Promise.resolve(true),
+  ): Promise<IntentJobResult> {
+    await this.requireLedger(job);
     const record = await this.pending(job);
     if (record === undefined) return { action: 'already recorded', worker: WORKER_NAME };
     const context = await this.contextOf(job).catch((error: unknown) => {
-      if (error instanceof ConferenceUnavailable) this.unserved.set(job.runId, error);
+      if (error instanceof JobRefused) this.unserved.set(job.runId, error);
       throw error;
     });
     const started = performance.now();
@@ -97,14 +111,24 @@ export class IntentHandler {
           throw new Error(`intent ${job.kind} "${job.key}" could not be read back`);
         result = rowResult(job.runId, unsendable);
       } else {
-        const outcome = await runIntent(item, {
-          gate: context.gate,
-          context: {
-            platform: context.platform,
-            ids: context.ids,
-            markSendStarted: context.markSendStarted,
-          },
-        });
+        const outcome = await withWriteCheck(this.writeCheck(job, context.run, holdsLock), () =>
+          runIntent(item, {
+            gate: context.gate,
+            context: {
+              platform: context.platform,
+              ids: context.ids,
+              markSendStarted: context.markSendStarted,
+            },
+          }),
+        );
+        if (outcome.errorCode === CODE.EVSYNC_PLATFORM_WRITE_STALE) {
+          // Not ours to record: the worker that holds the job, or the newer run, has the say.
+          this.deps.logger?.warn(
+            { runId: job.runId, kind: job.kind, key: job.key, reason: outcome.message },
+            'write dropped: this worker no longer holds the job, or a newer run has recorded the key',
+          );
+          return { action: 'dropped', worker: WORKER_NAME };
+        }
         // Rate limited through all of the client's waits: the queue waits, and tries it later.
         if (outcome.errorCode === CODE.EVSYNC_PLATFORM_RATE_LIMITED)
           throw new IntentRateLimited(RATE_LIMIT_PAUSE_MS);
@@ -152,6 +176,59 @@ export class IntentHandler {
       params: record.params,
       worker: WORKER_NAME,
     });
+  }
+
+  /**
+   * Asked before each platform write of the job (`withWriteCheck`): whether this worker still
+   * holds the job's lock (a worker paused past it, SIGSTOP or a long GC, finds another has
+   * taken the job), and whether a newer run of the job has recorded the key since.
+   */
+  private writeCheck(job: IntentJob, run: RunRecord, holdsLock: () => Promise<boolean>): WriteCheck {
+    return async () => {
+      if (!(await holdsLock()))
+        return 'this worker no longer holds the job (paused past its lock; another worker has it)';
+      if ((await this.newerResults(run)).has(`${job.kind}\u0000${job.key}`))
+        return 'a newer run of the job has recorded this key since';
+      return undefined;
+    };
+  }
+
+  /** Keys newer runs of the run's job have recorded (`Ledger.handledLater`), read at most once a second. */
+  private newerResults(run: RunRecord): Promise<Set<string>> {
+    const now = Date.now();
+    const cached = this.later.get(run.id);
+    if (cached !== undefined && now - cached.at < NEWER_RESULTS_MS) return cached.keys;
+    const keys = this.deps.ledger.handledLater(run.id);
+    keys.catch(() => this.later.delete(run.id));
+    this.later.set(run.id, { at: now, keys });
+    if (this.later.size > CONTEXTS_KEPT) {
+      const oldest = this.later.keys().next().value;
+      if (oldest !== undefined) this.later.delete(oldest);
+    }
+    return keys;
+  }
+
+  /** A job of another ledger is refused, before anything is read: its run is not in this one. */
+  private async requireLedger(job: IntentJob): Promise<void> {
+    if (job.ledger === undefined) return;
+    this.ledgerId ??= this.deps.ledger.ledgerId();
+    const mine = await this.ledgerId;
+    if (job.ledger !== mine) {
+      const error = new JobRefused(
+        `ledger ${job.ledger.slice(0, 8)}`,
+        `this worker's ledger is ${mine.slice(0, 8)} (${this.deps.ledger.description}); check its DATABASE_URL`,
+      );
+      if (!this.refusedLedgers.has(job.ledger)) {
+        this.refusedLedgers.add(job.ledger);
+        this.deps.logger?.warn(
+          { ledger: job.ledger, mine },
+          `refusing jobs of another ledger: ${error.reason}`,
+        );
+        this.deps.onRefused?.(error);
+      }
+      this.unserved.set(job.runId, error);
+      throw error;
+    }
   }
 
   private contextOf(job: IntentJob): Promise<PhaseContext> {

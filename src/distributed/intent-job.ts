@@ -15,6 +15,11 @@ export const intentJobSchema = z.object({
   phase: z.enum(PHASES),
   kind: z.enum(INTENT_KINDS),
   key: z.string(),
+  /**
+   * The ledger the run is in (`Ledger.ledgerId`): a worker of another ledger refuses the job.
+   * Absent in jobs enqueued before jobs named their ledger.
+   */
+  ledger: z.string().optional(),
 });
 
 export type IntentJob = z.infer<typeof intentJobSchema>;
@@ -31,13 +36,15 @@ export class IntentRateLimited extends Error {
 }
 
 /**
- * This worker cannot sign for a run's conference (`ConferencePlatforms`): the job goes back
- * to the queue for a worker that can, and the try does not count as a failed attempt
+ * This worker cannot do the job: it cannot sign for the run's conference
+ * (`ConferencePlatforms`), or it serves another ledger than the job's. The job goes back to
+ * the queue for a worker that can, and the try does not count as a failed attempt
  * (docs/distributed.md, "Several conferences").
  */
-export class ConferenceUnavailable extends Error {
-  override readonly name = 'ConferenceUnavailable';
+export class JobRefused extends Error {
+  override readonly name = 'JobRefused';
   constructor(
+    /** What this worker cannot serve: a conference's host, or another ledger. */
     readonly host: string,
     readonly reason: string,
   ) {

@@ -2,7 +2,7 @@ import { jobIdFor } from '../sync/queue/job-id.js';
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
-  ConferenceUnavailable,
+  JobRefused,
   IntentRateLimited,
   WORKER_NAME,
   intentJobSchema,
@@ -151,7 +151,8 @@ export interface IntentWorkerOptions {
   connection: Redis;
   prefix: string;
   concurrency: number;
-  handle: (job: IntentJob) => Promise<IntentJobResult>;
+  /** `holdsLock` tells whether this worker still holds the job's lock (`writeCheck` asks it before each write). */
+  handle: (job: IntentJob, holdsLock: () => Promise<boolean>) => Promise<IntentJobResult>;
   /** A job the queue gives up on, with its last error and how often it was started. */
   gaveUp: (job: IntentJob, error: unknown, tries: number) => Promise<void>;
 }
@@ -165,9 +166,13 @@ export function startIntentWorker(options: IntentWorkerOptions): Worker<IntentJo
       // Not a job evsync wrote: nothing to send, and no try will make it one.
       if (!parsed.success) throw new UnrecoverableError(`not an intent job: ${parsed.error.message}`);
       try {
-        return await options.handle(parsed.data);
+        // BullMQ keeps a job's lock at `<job key>:lock`, its value the holder's token.
+        const lockKey = `${options.prefix}:${INTENT_QUEUE}:${job.id ?? ''}:lock`;
+        const holdsLock = async (): Promise<boolean> =>
+          token !== undefined && (await options.connection.get(lockKey)) === token;
+        return await options.handle(parsed.data, holdsLock);
       } catch (error) {
-        if (error instanceof ConferenceUnavailable && token !== undefined) {
+        if (error instanceof JobRefused && token !== undefined) {
           // Back to the queue a moment later, for a worker that can sign for its conference;
           // without counting a failed try. A job no worker takes ends at MAX_STARTED_ATTEMPTS.
           await job.moveToDelayed(Date.now() + REFUSED_DELAY_MS + Math.floor(Math.random() * 500), token);

@@ -65,6 +65,7 @@ export async function openEngineForEnv(
     const engine = await openEngine({ ...options, client });
     engine.deps.executor = distributedExecutor({
       ledger: engine.deps.ledger,
+      ledgerId: await engine.deps.ledger.ledgerId(),
       sink: queue,
       restoreSettings: () => setSharedRate(redis, queue, bucket, options.rate),
     });

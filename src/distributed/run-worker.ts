@@ -40,12 +40,17 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     logger,
     onPause: (ms) => pauseQueue(ms),
   });
-  const handler = new IntentHandler({ ledger, platformFor: (run) => platforms.platformFor(run), logger });
+  const handler = new IntentHandler({
+    ledger,
+    platformFor: (run) => platforms.platformFor(run),
+    logger,
+    onRefused: (refusal) => platforms.noteRefused(refusal.host, refusal.reason),
+  });
   const worker = startIntentWorker({
     connection: redis,
     prefix: config.prefix,
     concurrency: options.concurrency,
-    handle: (job) => handler.handle(job),
+    handle: (job, holdsLock) => handler.handle(job, holdsLock),
     gaveUp: (job, error, tries) => handler.gaveUp(job, error, tries),
   });
   pauseQueue = (ms) => void worker.rateLimit(ms).catch(() => undefined);

@@ -752,6 +752,13 @@ export const ERROR_CATALOG = {
     action: '`evsync resume RUN` sends it.',
     retry: 'permanent',
   },
+  EVSYNC_PLATFORM_WRITE_STALE: {
+    layer: 'platform',
+    meaning:
+      'Not sent: a distributed worker no longer held the job it was writing for (it was paused past its lock, and another worker took the job), or a newer run had recorded the key since.',
+    action: 'Nothing to do: the worker that holds the job, or the newer run, sends the current content.',
+    retry: 'permanent',
+  },
   EVSYNC_PLATFORM_PASSWORD_IN_UPDATE: {
     layer: 'platform',
     meaning: 'An update carried a password param; it would change the stored password, so it was not sent.',

@@ -23,6 +23,7 @@ import { signatureTestSchema } from './response-schemas.js';
 import { signedSender } from './signed-sender.js';
 import { SpeakersApi } from './speakers-api.js';
 import { UsersApi } from './users-api.js';
+import { guardedWrites } from './write-guard.js';
 import { DEFAULT_VENDOR } from './vendor.js';
 
 export interface PlatformClientOptions {
@@ -123,7 +124,8 @@ export class PlatformClient {
     setMaxListeners(0, signal);
     if (options.signal?.aborted) this.stop.abort(options.signal.reason);
     options.signal?.addEventListener('abort', () => this.stop.abort(options.signal?.reason), { once: true });
-    this.pipeline = retrying(rateLimited(signed, this.limiter, { signal, logger }), policy, {
+    // The write guard sits after the limiter: its check is the last thing before the send.
+    this.pipeline = retrying(rateLimited(guardedWrites(signed), this.limiter, { signal, logger }), policy, {
       logger,
       signal,
     });

@@ -21,6 +21,7 @@ export const PLATFORM_ERROR_CODES = {
   outcomeUnknown: CODE.EVSYNC_PLATFORM_OUTCOME_UNKNOWN,
   badResponse: CODE.EVSYNC_PLATFORM_BAD_RESPONSE,
   closed: CODE.EVSYNC_PLATFORM_CLOSED,
+  stale: CODE.EVSYNC_PLATFORM_WRITE_STALE,
 } as const;
 export type PlatformErrorCode = (typeof PLATFORM_ERROR_CODES)[keyof typeof PLATFORM_ERROR_CODES];
 
@@ -178,6 +179,14 @@ export class PlatformClientClosedError extends PlatformError {
       retryable: false,
       cause,
     });
+  }
+}
+
+/** A write-guard check failed before this write was sent (see `write-guard.ts`): nothing was sent. */
+export class StaleWriteError extends PlatformError {
+  override readonly name = 'StaleWriteError';
+  constructor(site: PlatformCallSite, why: string) {
+    super(`${site.method} ${site.path}: not sent, ${why}`, site, { code: PLATFORM_ERROR_CODES.stale, retryable: false });
   }
 }
 
