@@ -90,11 +90,12 @@ describe.runIf(ready)('stale workers', () => {
     });
     const other = env.spawnCli(['worker'], { DATABASE_URL: await env.otherDatabase('elsewhere') });
     const run = env.spawnCli(['run', 'ledgers.yaml']);
-    await waitFor(async () => other.output().includes('refusing jobs of another ledger'), 30_000).catch(
-      (error: unknown) => {
-        throw new Error(`${String(error)}\n${other.output().slice(-3000)}\n${run.output().slice(-3000)}`);
-      },
-    );
+    await waitFor(
+      () => Promise.resolve(other.output().includes('refusing jobs of another ledger')),
+      30_000,
+    ).catch((error: unknown) => {
+      throw new Error(`${String(error)}\n${other.output().slice(-3000)}\n${run.output().slice(-3000)}`);
+    });
     const status = await env.cli(['status']);
     expect(status.output).toMatch(/refuses ledger [0-9a-f]{8}: this worker's ledger is/);
     expect((await env.sandbox.counters()).calls['POST /user'] ?? 0).toBe(0);
