@@ -110,6 +110,7 @@ export class RunActions {
     const task = (async () => {
       const engine = await openEngineForEnv({
         rate: how.rate ?? rateOfRun(base),
+        jobName: base.jobName,
         platform: platformRefOfRun(base),
         logger: engineLogger,
         signal: this.stop.signal,

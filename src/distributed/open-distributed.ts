@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { platformConfigFor } from '../config/conference.js';
 import type { PlatformConfig } from '../config/env-config.js';
@@ -9,6 +9,8 @@ import type { JobFile } from '../sync/job-file.js';
 import { openEngine, type OpenEngine, type OpenEngineOptions } from '../sync/runs/open-engine.js';
 import { distributedConfigFromEnv, type DistributedConfig } from './distributed-config.js';
 import { distributedExecutor } from './distributed-executor.js';
+import { declareRate, withdrawRate } from './declared-rates.js';
+import { WORKER_NAME } from './intent-job.js';
 import { IntentQueue } from './intent-queue.js';
 import { rateLimitKey, RedisRateLimiter } from './redis-rate-limiter.js';
 
@@ -26,20 +28,37 @@ export function platformBucket(prefix: string, platform: Pick<PlatformConfig, 'b
   return rateLimitKey(prefix, id);
 }
 
-/** Sets the job's rate for every worker: the request bucket, and the queue's global limits. */
+/**
+ * Sets the job's rate for every worker: the request bucket, and the queue's global limits.
+ * With `declared`, the job's rate is declared for the key (`declareRate`) and the lowest
+ * rate any running job declared for it is the one in force.
+ */
 export async function setSharedRate(
   redis: Redis,
   queue: IntentQueue,
   bucket: string,
   rate: JobFile['rate'],
+  declared?: { declarer: string; job: string },
 ): Promise<void> {
-  await RedisRateLimiter.setRate(redis, bucket, {
-    requestsPerSecond: rate.per_second,
-    burst: Math.ceil(rate.per_second / 1000),
-  });
+  let perSecond = rate.per_second;
+  if (declared === undefined) {
+    await RedisRateLimiter.setRate(redis, bucket, {
+      requestsPerSecond: rate.per_second,
+      burst: Math.ceil(rate.per_second / 1000),
+    });
+  } else {
+    const inForce = await declareRate(redis, bucket, declared.declarer, {
+      job: declared.job,
+      requestsPerSecond: rate.per_second,
+    });
+    perSecond = inForce.rate.requestsPerSecond;
+  }
   await queue.setConcurrency(rate.concurrency);
-  await queue.queue.setGlobalRateLimit(rate.per_second, 1000);
+  await queue.queue.setGlobalRateLimit(perSecond, 1000);
 }
+
+/** How often a running command refreshes its rate declaration (well inside `DECLARATION_TTL_MS`). */
+const DECLARATION_REFRESH_MS = 20_000;
 
 /**
  * The engine `run`, `resume` and `retry` use: in one process (`openEngine`), or, when
@@ -47,7 +66,12 @@ export async function setSharedRate(
  * and draws its own calls (mirror deletes of users and events) from the shared bucket.
  */
 export async function openEngineForEnv(
-  options: OpenEngineOptions & { rate: JobFile['rate']; logger: Logger },
+  options: OpenEngineOptions & {
+    rate: JobFile['rate'];
+    logger: Logger;
+    /** The job the engine runs: named with its rate declaration (`evsync status`). */
+    jobName?: string;
+  },
 ): Promise<OpenEngine & { mode: 'inline' | 'distributed' }> {
   const config = options.client ? undefined : distributedConfigFromEnv();
   if (config === undefined) return { ...(await openEngine(options)), mode: 'inline' };
@@ -56,8 +80,17 @@ export async function openEngineForEnv(
   const queue = new IntentQueue(redis, config.prefix);
   const bucket = platformBucket(config.prefix, platformConfig);
   let client: PlatformClient | undefined;
+  const declared = {
+    declarer: `${WORKER_NAME}:${randomBytes(3).toString('hex')}`,
+    job: options.jobName ?? 'a job',
+  };
+  const refresh = setInterval(
+    () => void setSharedRate(redis, queue, bucket, options.rate, declared).catch(() => undefined),
+    DECLARATION_REFRESH_MS,
+  );
+  refresh.unref();
   try {
-    await setSharedRate(redis, queue, bucket, options.rate);
+    await setSharedRate(redis, queue, bucket, options.rate, declared);
     client = PlatformClient.fromConfig(platformConfig, {
       rateLimit: new RedisRateLimiter({ redis, key: bucket, concurrency: options.rate.concurrency }),
       logger: options.logger,
@@ -67,7 +100,7 @@ export async function openEngineForEnv(
       ledger: engine.deps.ledger,
       ledgerId: await engine.deps.ledger.ledgerId(),
       sink: queue,
-      restoreSettings: () => setSharedRate(redis, queue, bucket, options.rate),
+      restoreSettings: () => setSharedRate(redis, queue, bucket, options.rate, declared),
     });
     options.logger.info(
       { redis: config.description, prefix: config.prefix },
@@ -77,6 +110,8 @@ export async function openEngineForEnv(
       mode: 'distributed',
       deps: engine.deps,
       close: async () => {
+        clearInterval(refresh);
+        await withdrawRate(redis, bucket, declared.declarer).catch(() => undefined);
         await engine.close();
         await client?.close();
         await queue.close();
@@ -84,6 +119,8 @@ export async function openEngineForEnv(
       },
     };
   } catch (error) {
+    clearInterval(refresh);
+    await withdrawRate(redis, bucket, declared.declarer).catch(() => undefined);
     await client?.close();
     await queue.close();
     redis.disconnect();

@@ -7,6 +7,7 @@ import { waitsForWorker, type RunPhaseNote } from './distributed-executor.js';
 import { workerConferences } from './conference-platforms.js';
 import type { IntentQueue } from './intent-queue.js';
 import { platformBucket } from './open-distributed.js';
+import { declarations, type RateDeclaration } from './declared-rates.js';
 import { RedisRateLimiter, type SharedRate } from './redis-rate-limiter.js';
 import type { ScheduleInfo, Schedules } from './schedules.js';
 
@@ -20,7 +21,7 @@ export interface QueueStatus {
   /** Intents in flight at once across all workers (the last run's `rate.concurrency`). */
   globalConcurrency: number | null;
   /** The rate in force per conference key (host, key id), as its last run set it. */
-  rates: Array<{ conference: string; keyId: number | null; rate: SharedRate }>;
+  rates: Array<{ conference: string; keyId: number | null; rate: SharedRate; declared: RateDeclaration[] }>;
   /** Runs the ledger has as running, with their current phase when distributed. */
   runs: Array<{
     run: RunRecord;
@@ -66,7 +67,13 @@ export async function queueStatus(input: {
       keyId: conference.keyId,
     });
     const rate = await RedisRateLimiter.rateInForce(input.redis, bucket);
-    if (rate) rates.push({ conference: conferenceHost(conference.baseUrl), keyId: conference.keyId, rate });
+    if (rate)
+      rates.push({
+        conference: conferenceHost(conference.baseUrl),
+        keyId: conference.keyId,
+        rate,
+        declared: await declarations(input.redis, bucket),
+      });
   }
   const notes = await queue.phaseNotes();
   const running = (await ledger.listRuns(50)).filter(
@@ -121,9 +128,18 @@ export function describeRates(status: Pick<QueueStatus, 'rates' | 'globalConcurr
   if (status.rates.length === 0) return ['none yet (set by the first run)'];
   return [
     ...status.rates.map(
-      ({ conference, keyId, rate }) =>
-        `${conference} (key ${keyId ?? '?'}): ${rate.requestsPerSecond} requests/s (burst ${rate.burst})`,
+      ({ conference, keyId, rate, declared }) =>
+        `${conference} (key ${keyId ?? '?'}): ${rate.requestsPerSecond} requests/s (burst ${rate.burst}), ${rateSource(declared)}`,
     ),
     `${status.globalConcurrency ?? 'no limit of'} intents at a time across all workers`,
   ];
+}
+
+/** Where a key's rate in force comes from, in words. */
+function rateSource(declared: readonly RateDeclaration[]): string {
+  if (declared.length === 0) return 'as the last run of this key left it (no job sends with it now)';
+  const jobs = declared.map((d) => `${d.job} ${d.requestsPerSecond}/s`).join(', ');
+  return declared.length === 1
+    ? `the rate of ${jobs}, running`
+    : `the lowest of the jobs running with this key: ${jobs}`;
 }

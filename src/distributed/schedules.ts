@@ -142,6 +142,7 @@ async function followRun(runId: string, logger: Logger, signal: AbortSignal): Pr
     const wait = (holder: string): void => logger.info({ holder }, 'waiting for the job to be let go');
     const engine = await openEngineForEnv({
       rate: rateOfRun(run),
+      jobName: run.jobName,
       platform: platformRefOfRun(run),
       logger,
       signal,
@@ -163,6 +164,7 @@ async function runScheduled(data: ScheduledRun, logger: Logger, signal: AbortSig
   const job = loadJobFile(data.jobFile);
   const engine = await openEngineForEnv({
     rate: job.rate,
+    jobName: job.name,
     logger,
     signal,
     ...(job.platform ? { platform: job.platform } : {}),

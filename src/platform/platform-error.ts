@@ -186,7 +186,10 @@ export class PlatformClientClosedError extends PlatformError {
 export class StaleWriteError extends PlatformError {
   override readonly name = 'StaleWriteError';
   constructor(site: PlatformCallSite, why: string) {
-    super(`${site.method} ${site.path}: not sent, ${why}`, site, { code: PLATFORM_ERROR_CODES.stale, retryable: false });
+    super(`${site.method} ${site.path}: not sent, ${why}`, site, {
+      code: PLATFORM_ERROR_CODES.stale,
+      retryable: false,
+    });
   }
 }
 

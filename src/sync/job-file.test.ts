@@ -45,6 +45,21 @@ steps:
     expect(resolveJobPath(job, './data/users.csv')).toBe(join(dir, 'data/users.csv'));
   });
 
+  it('refuses a six-field cron (seconds) unless the schedule says seconds: true', () => {
+    const steps = 'steps:\n  - { mapping: users, source: { csv: ./u.csv } }\n';
+    expect(() =>
+      loadJobFile(jobFile('sec.yaml', `name: sec\nschedule: { cron: '*/2 * * * * *' }\n${steps}`)),
+    ).toThrow(/schedule\.cron.*six fields: the first is seconds/s);
+    const meant = loadJobFile(
+      jobFile('meant.yaml', `name: meant\nschedule: { cron: '*/2 * * * * *', seconds: true }\n${steps}`),
+    );
+    expect(meant.schedule).toEqual({ cron: '*/2 * * * * *', timezone: 'UTC' });
+    expect(
+      loadJobFile(jobFile('five.yaml', `name: five\nschedule: { cron: '0 2 * * *' }\n${steps}`)).schedule
+        ?.cron,
+    ).toBe('0 2 * * *');
+  });
+
   it('reports all problems at once with file, line and path', () => {
     const file = jobFile(
       'bad.yaml',

@@ -55,6 +55,14 @@ export const jobFileSchema = z.strictObject({
       cron: z.string().min(9, 'write a cron pattern such as "0 2 * * *" (at 02:00 every day)'),
       tz: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').optional(),
       timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').optional(),
+      /** A six-field pattern's first field is seconds: taken only when the job says so. */
+      seconds: z.boolean().optional(),
+    })
+    .refine(({ cron, seconds }) => seconds === true || cron.trim().split(/\s+/).length !== 6, {
+      path: ['cron'],
+      message:
+        'has six fields: the first is seconds, so it fires up to every second. Write five fields ' +
+        '("0 2 * * *": minute, hour, day, month, weekday), or add `seconds: true` to schedule: if you mean it',
     })
     .transform(({ cron, tz, timezone }) => ({ cron, timezone: tz ?? timezone ?? 'UTC' }))
     .optional(),

@@ -123,6 +123,7 @@ export async function withStoredRunEngine(
     const logger = rootLogger().child({ job: run.jobName, [logAs]: runId });
     const engine = await openEngineForEnv({
       rate: rateOfRun(run),
+      jobName: run.jobName,
       platform: platformRefOfRun(run),
       logger,
       signal: signals.signal,

@@ -70,6 +70,7 @@ export function registerRunCommand(program: Command): void {
           const wait = waitNotice(options.wait);
           const engine = await openEngineForEnv({
             rate: job.rate,
+            jobName: job.name,
             ...(job.platform ? { platform: job.platform } : {}),
             logger,
             signal: signals.signal,

@@ -25,7 +25,17 @@ function statusWith(runs: RunRecord[]): QueueStatus {
     jobs: { waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0 },
     workers: [{ name: 'box:41', serves: ['conf-a.example'], refuses: { 'conf-b.example': 'no key here' } }],
     globalConcurrency: 8,
-    rates: [{ conference: 'conf-a.example', keyId: 7, rate: { requestsPerSecond: 50, burst: 1 } }],
+    rates: [
+      {
+        conference: 'conf-a.example',
+        keyId: 7,
+        rate: { requestsPerSecond: 50, burst: 1 },
+        declared: [
+          { job: 'conf-a', requestsPerSecond: 50, expiresAt: 0 },
+          { job: 'bulk', requestsPerSecond: 200, expiresAt: 0 },
+        ],
+      },
+    ],
     runs: runs.map((run) => ({
       run,
       done: 3,
@@ -56,7 +66,9 @@ describe('evsync status', () => {
   it('names the conferences each worker serves and refuses, and the rate in force per conference key', () => {
     const text = formatStatus(statusWith([]));
     expect(text).toContain('    box:41 (serves conf-a.example; refuses conf-b.example: no key here)');
-    expect(text).toContain('    conf-a.example (key 7): 50 requests/s (burst 1)');
+    expect(text).toContain(
+      '    conf-a.example (key 7): 50 requests/s (burst 1), the lowest of the jobs running with this key: conf-a 50/s, bulk 200/s',
+    );
     expect(text).toContain('    8 intents at a time across all workers');
   });
 });

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDistributedEnv, type CliProcess, type DistributedEnv } from '../helpers/distributed-env.js';
+import { serviceAvailable } from '../helpers/services.js';
+
+// Two jobs with different rates on one platform key, at once (docs/distributed.md, "One
+// rate limit"): the lowest rate a running job declares for the key is in force, not the
+// last one set, and `evsync status` says where it comes from. The built CLI.
+const ready = (await serviceAvailable('redis')) && (await serviceAvailable('postgres'));
+
+describe.runIf(ready)('two jobs, two rates, one platform key', () => {
+  let env: DistributedEnv;
+  let workers: CliProcess[] = [];
+
+  beforeAll(async () => {
+    env = await startDistributedEnv({ built: true, sandboxArgs: ['--rate-limit', '40/s'] });
+    workers = [env.startWorker(8), env.startWorker(8)];
+  }, 120_000);
+  afterAll(async () => {
+    for (const worker of workers) worker.child.kill('SIGTERM');
+    await Promise.all(workers.map((worker) => worker.exited));
+    await env?.close();
+  }, 60_000);
+
+  it('the lower rate holds for both while both run; status names both jobs', async () => {
+    const slow = env.usersJob('slowjob', 400, 40, 8);
+    const fast = env.usersJob('fastjob', 200, 200, 8);
+    const first = env.spawnCli(['run', slow]);
+    // The fast job starts once the slow one sends: the last rate set is the fast one's.
+    const until = Date.now() + 30_000;
+    while (((await env.sandbox.counters()).calls['POST /user'] ?? 0) < 10 && Date.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = env.spawnCli(['run', fast]);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const during = await env.cli(['status']);
+    // Both declared: the fast job's process has started and planned by now.
+    expect(during.output).toMatch(
+      /40 requests\/s \(burst 1\), the lowest of the jobs running with this key: slowjob 40\/s, fastjob 200\/s/,
+    );
+    expect([await first.exited, await second.exited]).toEqual([0, 0]);
+    const counters = await env.sandbox.counters();
+    expect(counters.calls['POST /user']).toBe(600);
+    // The platform's burst may draw one or two; not a storm of them.
+    expect(counters.statuses['429'] ?? 0).toBeLessThanOrEqual(3);
+    const after = await env.cli(['status']);
+    expect(after.output).toContain('as the last run of this key left it (no job sends with it now)');
+  }, 180_000);
+});
