@@ -1,11 +1,15 @@
 import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { except } from 'hono/combine';
 import { stream } from 'hono/streaming';
+import { CODE } from '../errors/codes.js';
 import type { ErrorCode } from '../errors/codes.js';
 import { isEvsyncError } from '../errors/evsync-error.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { Logger } from '../log/logger.js';
 import { writeReport } from '../sync/report/write-report.js';
-import { DashboardAuth, type DashboardEnv, formField, safeNext } from './dashboard-auth.js';
+import { DashboardAuth, type DashboardEnv, formField, lockedOut, safeNext } from './dashboard-auth.js';
+import { LoginThrottle, type LoginThrottleOptions, type LoginVerdict } from './login-throttle.js';
 import { registerActionRoutes } from './action-routes.js';
 import { loadRunList, parseRunListQuery } from './run-list.js';
 import {
@@ -42,6 +46,13 @@ export interface DashboardAppOptions {
   queue?: QueuePanel | undefined;
   /** Between two live events. @defaultValue 1000 */
   eventsIntervalMs?: number;
+  /** How wrong tokens are slowed and locked out (`LoginThrottle`). */
+  loginThrottle?: LoginThrottleOptions;
+  /**
+   * The address a request comes from, for the throttle. @defaultValue the socket's peer
+   * (`clientAddress`); a proxy in front is one address for all its clients.
+   */
+  clientAddress?: (c: Context) => string;
 }
 
 type Env = DashboardEnv;
@@ -68,7 +79,11 @@ const STATUS_OF: Partial<Record<ErrorCode, 400 | 404 | 409>> = {
  */
 export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
   const { ledger, actions, live, queue } = options;
-  const auth = new DashboardAuth(options.token);
+  const auth = new DashboardAuth(
+    options.token,
+    new LoginThrottle(options.logger, options.loginThrottle),
+    options.clientAddress,
+  );
   const app = new Hono<Env>();
   const distributed = queue !== undefined;
   const finished = new FinishedRunFacts();
@@ -85,8 +100,7 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
 
   app.use('*', async (c, next) => {
     await next();
-    // Our pages only: Bull Board serves its own scripts and styles.
-    if (c.req.path.startsWith('/queues')) return;
+    // Bull Board's pages and API too: its scripts and styles are served from here as well.
     c.header(
       'Content-Security-Policy',
       "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'",
@@ -95,8 +109,14 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
     // A login URL carries the token: never send it on as a referrer.
     c.header('Referrer-Policy', 'no-referrer');
     // The ledger's data stays out of shared caches and the browser's disk cache.
-    if (!c.req.path.startsWith('/assets/')) c.header('Cache-Control', 'no-store');
+    if (!/^\/(assets|queues\/static)\//.test(c.req.path)) c.header('Cache-Control', 'no-store');
   });
+
+  // Before anything reads a body (the login form, the CSRF field): `Content-Length` is
+  // checked first, a body without one is counted as it is read.
+  const limit = (maxSize: number) => bodyLimit({ maxSize, onError: (c) => tooLarge(c, maxSize) });
+  app.use('*', except('/queues/api/*', limit(FORM_BODY_LIMIT)));
+  app.use('/queues/api/*', limit(BOARD_BODY_LIMIT));
 
   app.onError((error, c) => {
     const code = isEvsyncError(error) ? error.code : undefined;
@@ -113,24 +133,30 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
   });
 
   app.get('/login', async (c) => {
-    const next = safeNext(c.req.query('next'));
+    const next = safeNext(c.req.query('next'), originOf(c));
+    const token = c.req.query('token');
     // The URL printed at start logs the browser in at once, as notebook servers do.
-    if (auth.tokenMatches(c.req.query('token'))) {
+    if (token === undefined || token === '') return c.html(page({ title: 'Log in' }, loginView(next)));
+    return signedIn(c, await auth.signIn(c, 'url', token), next);
+  });
+  app.post('/login', async (c) => {
+    const next = safeNext(await formField(c, 'next'), originOf(c));
+    return signedIn(c, await auth.signIn(c, 'form', await formField(c, 'token')), next);
+  });
+
+  /** The answer to a login: in, or the form again with why not. */
+  function signedIn(c: Context<Env>, verdict: LoginVerdict, next: string): Response | Promise<Response> {
+    if (verdict.outcome === 'right') {
       auth.login(c);
       return c.redirect(next, 303);
     }
-    return c.html(page({ title: 'Log in' }, loginView(next, false)));
-  });
-  app.post('/login', async (c) => {
-    const next = safeNext(await formField(c, 'next'));
-    if (!auth.tokenMatches(await formField(c, 'token'))) {
-      // Slows down guessing a token set by hand (a generated one is 192 random bits).
-      await new Promise((resolve) => setTimeout(resolve, FAILED_LOGIN_DELAY_MS));
-      return c.html(page({ title: 'Log in' }, loginView(next, true)), 401);
+    if (verdict.outcome === 'locked') {
+      if (wantsJson(c)) return lockedOut(c, verdict.retryAfterSeconds);
+      c.header('Retry-After', String(verdict.retryAfterSeconds));
+      return c.html(page({ title: 'Log in' }, loginView(next, verdict)), 429);
     }
-    auth.login(c);
-    return c.redirect(next, 303);
-  });
+    return c.html(page({ title: 'Log in' }, loginView(next, verdict)), 401);
+  }
 
   app.use('*', auth.middleware());
 
@@ -241,7 +267,26 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
   return app;
 }
 
-const FAILED_LOGIN_DELAY_MS = 500;
+/** What a form or an action's JSON may carry: a token, a CSRF token, a `next` path, a few fields. */
+const FORM_BODY_LIMIT = 8 * 1024;
+/** Bull Board's API (its actions, when enabled, send small JSON). */
+const BOARD_BODY_LIMIT = 64 * 1024;
+
+function tooLarge(c: Context, maxSize: number): Response {
+  return c.json(
+    {
+      error: {
+        code: CODE.EVSYNC_DASHBOARD_BODY_TOO_LARGE,
+        message: `This request's body is larger than the ${maxSize} bytes this address takes.`,
+      },
+    },
+    413,
+  );
+}
+
+function originOf(c: Context): string {
+  return new URL(c.req.url).origin;
+}
 
 const SCRIPTS = ['/assets/uplot.min.js', '/assets/dashboard.js'];
 const STYLES = ['/assets/uplot.min.css'];

@@ -1,7 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import { CODE } from '../errors/codes.js';
+import { ConfigError } from '../errors/evsync-error.js';
+import type { LoginThrottle, LoginVerdict, LoginWay } from './login-throttle.js';
 import { wantsJson } from './negotiate.js';
 
 /**
@@ -31,8 +34,20 @@ export class DashboardAuth {
   private readonly sessions = new Map<string, Session>();
   private readonly tokenDigest: Buffer;
 
-  constructor(token: string) {
+  constructor(
+    token: string,
+    private readonly throttle: LoginThrottle,
+    private readonly addressOf: (c: Context) => string = clientAddress,
+  ) {
     this.tokenDigest = digest(token);
+  }
+
+  /**
+   * Every way a token comes in goes through here: compared unless the client's address (or
+   * everyone) is locked out, a wrong one answered only when the throttle lets it.
+   */
+  signIn(c: Context, way: LoginWay, candidate: string | undefined): Promise<LoginVerdict> {
+    return this.throttle.check(this.addressOf(c), way, () => this.tokenMatches(candidate));
   }
 
   /** Compared digest to digest: equal lengths for `timingSafeEqual`, whatever was sent. */
@@ -80,14 +95,16 @@ export class DashboardAuth {
     return async (c, next) => {
       const bearer = /^Bearer (.+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
       if (bearer !== undefined) {
-        if (!this.tokenMatches(bearer)) return refuse(c);
+        const verdict = await this.signIn(c, 'bearer', bearer);
+        if (verdict.outcome === 'locked') return lockedOut(c, verdict.retryAfterSeconds);
+        if (verdict.outcome === 'wrong') return refuse(c);
         c.set('session', undefined);
         return next();
       }
       const session = this.sessionOf(c);
       if (session === undefined) return refuse(c);
       c.set('session', session);
-      if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && !boardCallOfThisPage(c)) {
         const sent = c.req.header(CSRF_HEADER) ?? (await formField(c, CSRF_FIELD));
         if (sent === undefined || !sameText(sent, session.csrf)) {
           return c.json(
@@ -104,6 +121,42 @@ export class DashboardAuth {
       return next();
     };
   }
+}
+
+/** The answer while the throttle refuses to compare tokens: the same for a right and a wrong one. */
+export function lockedOut(c: Context, retryAfterSeconds: number): Response {
+  c.header('Retry-After', String(retryAfterSeconds));
+  return c.json(
+    {
+      error: {
+        code: CODE.EVSYNC_DASHBOARD_LOCKED,
+        message: `Too many wrong tokens: try again in ${retryAfterSeconds} s.`,
+      },
+    },
+    429,
+  );
+}
+
+/**
+ * The address a request came from: the socket's peer. A proxy in front makes every client
+ * one address, so its lockouts lock everyone behind it out together.
+ */
+export function clientAddress(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    // `app.request` in tests: no socket.
+    return 'local';
+  }
+}
+
+/**
+ * Bull Board's own page calls its API without our CSRF token. A browser marks such a call
+ * `Sec-Fetch-Site: same-origin`, which no other site's page can send (and the session
+ * cookie is `SameSite=Strict` besides); its actions are off unless `--queue-actions`.
+ */
+function boardCallOfThisPage(c: Context): boolean {
+  return c.req.path.startsWith('/queues/api/') && c.req.header('sec-fetch-site') === 'same-origin';
 }
 
 function refuse(c: Context): Response {
@@ -147,7 +200,30 @@ function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
-/** A path to go back to after login: only a path of this site, never `//elsewhere`. */
-export function safeNext(next: string | undefined): string {
-  return next !== undefined && /^\/(?![/\\])/.test(next) ? next : '/runs';
+/**
+ * A path to go back to after login: only a path of this dashboard. `next` is parsed as a URL
+ * against the dashboard's own origin, as a browser would read it (which drops tabs, so
+ * `/\t/host` is `//host`, another host), and kept only when its origin is the same; the
+ * path sent on is the parsed one. A line break or NUL cannot go into a header: a 400.
+ */
+export function safeNext(next: string | undefined, origin: string): string {
+  if (next === undefined || next === '') return DEFAULT_NEXT;
+  if (/[\r\n\0]/.test(next)) {
+    throw new ConfigError('next: a path of this dashboard, without line breaks or NUL', {
+      code: CODE.EVSYNC_USAGE,
+    });
+  }
+  if (!next.startsWith('/')) return DEFAULT_NEXT;
+  let url: URL;
+  try {
+    url = new URL(next, origin);
+  } catch {
+    return DEFAULT_NEXT;
+  }
+  if (url.origin !== new URL(origin).origin) return DEFAULT_NEXT;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  // `/.//host` parses to the path `//host`: as a Location, another host again.
+  return /^\/(?![/\\])/.test(path) ? path : DEFAULT_NEXT;
 }
+
+const DEFAULT_NEXT = '/runs';

@@ -1,9 +1,12 @@
+import { vendorFromEnv } from '../config/env-config.js';
 import { ERROR_CATALOG, isErrorCode } from '../errors/codes.js';
 import { ConfigError } from '../errors/evsync-error.js';
 import { unknownRunError } from '../ledger/ledger-error.js';
 import type { ErrorGroup, KeyHistoryEntry, SearchFilter } from '../ledger/ledger-insights.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { isSecretName, redactParams } from '../log/redaction.js';
+import { DEFAULT_VENDOR, emailParam } from '../platform/vendor.js';
+import { EVENT_NAME_PARAM } from '../platform/write-params/event-params.js';
 import { runConferenceHost } from '../model/conference.js';
 import { INTENT_KINDS } from '../model/intent.js';
 import {
@@ -210,7 +213,10 @@ export function parseResultsQuery(query: ResultsQuery): SearchFilter {
   const codes = listOf(query.code);
   if (codes.length > 0) filter.errorCodes = codes;
   const text = query.q?.trim();
-  if (text) filter.text = text;
+  if (text) {
+    filter.text = text;
+    filter.textParams = searchedParams();
+  }
   if (query.after !== undefined && query.after !== '') {
     const after = Number(query.after);
     if (!Number.isSafeInteger(after) || after < 0)
@@ -222,6 +228,30 @@ export function parseResultsQuery(query: ResultsQuery): SearchFilter {
     throw new ConfigError(`limit=${query.limit}: a whole number from 1 to ${MAX_PAGE_SIZE}`);
   filter.limit = Math.min(limit, MAX_PAGE_SIZE);
   return filter;
+}
+
+/**
+ * What `q` reads besides the key and the message: the params a person means when searching
+ * for someone or something: a whole name (first and last), a nickname, an e-mail address
+ * (under the vendor word in force and the spec's), an event's name.
+ */
+export function searchedParams(vendor = vendorInForce()): Array<string | string[]> {
+  return [
+    ['user[first_name]', 'user[last_name]'],
+    'user[nickname]',
+    'user[email]',
+    ...new Set([emailParam(vendor), emailParam(DEFAULT_VENDOR)]),
+    EVENT_NAME_PARAM,
+  ];
+}
+
+function vendorInForce(): string {
+  try {
+    return vendorFromEnv();
+  } catch {
+    // A word a run would refuse made no results either.
+    return DEFAULT_VENDOR;
+  }
 }
 
 /** How long one request may spend reading windows of a text search before it answers. */

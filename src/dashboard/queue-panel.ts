@@ -2,7 +2,7 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { HonoAdapter } from '@bull-board/hono';
 import { serveStatic } from '@hono/node-server/serve-static';
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import type { DistributedConfig } from '../distributed/distributed-config.js';
 import type { RunPhaseNote } from '../distributed/distributed-executor.js';
 import type { QueueStatus } from '../distributed/queue-status.js';
@@ -19,18 +19,58 @@ export interface QueuePanel {
   close(): Promise<void>;
 }
 
-export async function openQueuePanel(config: DistributedConfig, ledger: Ledger): Promise<QueuePanel> {
+export interface QueuePanelOptions {
+  /**
+   * Bull Board's job actions (retry, clean, pause, add…): off, the board is read-only, as
+   * jobs are the engine's to retry or remove, through runs. `--queue-actions` turns them on.
+   * @defaultValue false
+   */
+  actions?: boolean;
+}
+
+export async function openQueuePanel(
+  config: DistributedConfig,
+  ledger: Ledger,
+  options: QueuePanelOptions = {},
+): Promise<QueuePanel> {
   const reader = await openQueueStatusReader(config, ledger);
   const board = new HonoAdapter(serveStatic).setBasePath('/queues');
-  // Read-only: jobs are the engine's to retry or remove, through runs (docs/dashboard.md).
+  const readOnly = options.actions !== true;
   createBullBoard({
-    queues: [new BullMQAdapter(reader.queue.queue, { readOnlyMode: true })],
+    queues: [new BullMQAdapter(reader.queue.queue, { readOnlyMode: readOnly })],
     serverAdapter: board,
   });
   return {
     status: () => reader.read(),
     phaseOf: async (runId) => (await reader.queue.phaseNotes()).get(runId),
-    bullBoard: board.registerPlugin(),
+    bullBoard: withoutThirdParties(board.registerPlugin(), readOnly),
     close: () => reader.close(),
   };
 }
+
+/**
+ * Bull Board as the dashboard serves it: its page without the stylesheet it links from
+ * Google Fonts (the dashboard's CSP forbids other hosts anyway: this spares the browser
+ * the blocked request; the page falls back to the system's sans-serif), and, read-only,
+ * nothing but reads, whatever its own routes would take.
+ */
+function withoutThirdParties(plugin: Hono, readOnly: boolean): Hono {
+  const app = new Hono();
+  app.use('*', async (c, next) => {
+    if (readOnly && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      return c.json(
+        { error: { code: null, message: 'The queue board is read-only (see --queue-actions).' } },
+        405,
+      );
+    }
+    await next();
+    if (!c.res.headers.get('content-type')?.startsWith('text/html')) return;
+    const text = await c.res.text();
+    c.res = new Response(text.replace(OTHER_HOST_LINK, ''), c.res);
+  });
+  app.route('/', plugin);
+  return app;
+}
+
+/** A `<link>` (stylesheet, font, preconnect) to another host: `https://…` or `//…`. */
+const OTHER_HOST_LINK = /<link\b[^>]*\bhref=["']?(?:https?:)?\/\/[^>]*>/gi;

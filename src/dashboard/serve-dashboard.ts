@@ -23,6 +23,11 @@ export interface ServeDashboardOptions {
   client?: PlatformClient;
   /** Between two live events. @defaultValue 1000 */
   eventsIntervalMs?: number;
+  /**
+   * Bull Board's job actions in distributed mode (`--queue-actions`,
+   * `EVSYNC_DASHBOARD_QUEUE_ACTIONS=1`). @defaultValue false: read-only
+   */
+  queueActions?: boolean;
   /** Where the generated login URL is printed. @defaultValue standard output */
   print?: (line: string) => void;
 }
@@ -50,7 +55,8 @@ export async function serveDashboard(options: ServeDashboardOptions): Promise<Ru
   });
   const config = options.client ? undefined : distributedConfigFromEnv();
   let queue: QueuePanel | undefined;
-  if (config) queue = await openQueuePanel(config, options.ledger);
+  const queueActions = options.queueActions ?? process.env.EVSYNC_DASHBOARD_QUEUE_ACTIONS === '1';
+  if (config) queue = await openQueuePanel(config, options.ledger, { actions: queueActions });
   const app = createDashboardApp({
     ledger: options.ledger,
     token,

@@ -664,6 +664,20 @@ export const ERROR_CATALOG = {
     action: 'Use the button on the dashboard page (reload it first); scripts send a Bearer token instead.',
     retry: 'permanent',
   },
+  EVSYNC_DASHBOARD_LOCKED: {
+    layer: 'cli',
+    meaning:
+      'Too many wrong dashboard tokens came from this address (or from all addresses together): tokens are not even compared until the lockout ends.',
+    action:
+      'Wait the seconds `Retry-After` says, then log in with the right token; a session already open goes on working. The dashboard log names the address the wrong tokens came from.',
+    retry: 'retryable',
+  },
+  EVSYNC_DASHBOARD_BODY_TOO_LARGE: {
+    layer: 'cli',
+    meaning: 'A request to the dashboard carried a body larger than its route takes (a few KB for a form).',
+    action: 'Send the form or JSON fields the route names, nothing else.',
+    retry: 'permanent',
+  },
 
   // Calls to the platform.
   EVSYNC_PLATFORM_BAD_REQUEST: {

@@ -28,10 +28,18 @@ export interface LedgerInsights {
 
 export interface SearchFilter extends Omit<ResultFilter, 'since'> {
   /**
-   * Matched, case-insensitively, anywhere in the key (client_id) or the stored params
-   * (an e-mail address, a name). Params are stored redacted, so a secret never matches.
+   * Matched, case-insensitively, anywhere in the key (client_id), the error message, or the
+   * values of `textParams`, as text: `%` and `_` are themselves. Params are stored
+   * redacted, so a secret never matches.
    */
   text?: string;
+  /**
+   * The params a text search reads, by name (`user[email]`): those a person means when
+   * searching for someone or something. A list of names is one value, its parts joined by a
+   * space (a whole name). Never the stored JSON text, whose quotes, brackets and param names
+   * would match every row. @defaultValue none: the key and the message only
+   */
+  textParams?: ReadonlyArray<string | readonly string[]>;
   /** Results read per call by a text search. @defaultValue 5,000 */
   window?: number;
 }
@@ -88,7 +96,8 @@ export class SqlLedgerInsights implements LedgerInsights {
     }
     const pattern = param(params, `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     const window = Math.max(1, Math.floor(filter.window ?? 5000));
-    const sql = searchWindow(where.join(' AND '), pattern, param(params, window), param(params, limit + 1));
+    const hit = searchedText(pattern, filter.textParams ?? [], params);
+    const sql = searchWindow(where.join(' AND '), hit, param(params, window), param(params, limit + 1));
     const rows = await this.db().query<ResultRow & { window_end: Int8 | null; window_rows: Int8 }>(
       sql,
       params,
@@ -172,15 +181,35 @@ function param(params: unknown[], value: unknown): string {
 }
 
 /**
+ * Whether row `x` holds the text (`pattern`): its key, its message, or one of `names`, each
+ * read with `->>` (a lookup, cheaper than reading the whole params as text).
+ */
+function searchedText(
+  pattern: string,
+  names: ReadonlyArray<string | readonly string[]>,
+  params: unknown[],
+): string {
+  const like = (value: string) => `${value} ILIKE ${pattern} ESCAPE '\\'`;
+  const value = (name: string) => `x.params->>${param(params, name)}`;
+  return [
+    like('x.key'),
+    like('x.error_message'),
+    ...names.map((name) =>
+      like(typeof name === 'string' ? value(name) : `concat_ws(' ', ${name.map(value).join(', ')})`),
+    ),
+  ].join(' OR ');
+}
+
+/**
  * The next `window` results of the filter (`where`) in `seq` order, then, among them, the
- * first `limit` whose key or params hold the text. Each row of the window costs a read of
+ * first `limit` that hold the text (`hit`, of row `x`). Each row of the window costs a read of
  * its params (about 3 µs on PostgreSQL): the window bounds the time of one call. The stats
  * row (`window_end`, `window_rows`) comes even without a match, to go on from.
  */
-function searchWindow(where: string, pattern: string, window: string, limit: string): string {
+function searchWindow(where: string, hit: string, window: string, limit: string): string {
   return `WITH w AS MATERIALIZED (
-  SELECT x.seq, (x.key ILIKE ${pattern} OR x.params::text ILIKE ${pattern}) AS hit
-  FROM (SELECT r.seq, r.key, r.params FROM intent_results r WHERE ${where} ORDER BY r.seq LIMIT ${window}) x),
+  SELECT x.seq, (${hit}) AS hit
+  FROM (SELECT r.seq, r.key, r.params, r.error_message FROM intent_results r WHERE ${where} ORDER BY r.seq LIMIT ${window}) x),
 s AS (SELECT max(seq) AS window_end, count(*) AS window_rows FROM w)
 SELECT s.window_end, s.window_rows, ${RESULT_COLUMNS} FROM s
 LEFT JOIN LATERAL (SELECT r.* FROM w JOIN intent_results r ON r.seq = w.seq WHERE w.hit ORDER BY w.seq LIMIT ${limit}) r ON true

@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/start-sandbox.js';
 
 /** The built CLI (`npm test` builds it first; `npm ci` does through `prepare`). */
-export const BUILT_CLI = process.env.EVSYNC_TEST_BUILT_CLI ?? resolve(import.meta.dirname, '../../dist/cli/main.js');
+export const BUILT_CLI =
+  process.env.EVSYNC_TEST_BUILT_CLI ?? resolve(import.meta.dirname, '../../dist/cli/main.js');
 
 export interface SpawnedResult {
   code: number | null;

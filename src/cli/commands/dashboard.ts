@@ -16,7 +16,11 @@ export function registerDashboardCommand(program: Command): void {
       'the address to listen on; anything but loopback exposes it to the network',
       '127.0.0.1',
     )
-    .action(async (options: { port: string; host: string }) => {
+    .option(
+      '--queue-actions',
+      'distributed mode: let Bull Board retry, clean and pause jobs (read-only without it; also EVSYNC_DASHBOARD_QUEUE_ACTIONS=1)',
+    )
+    .action(async (options: { port: string; host: string; queueActions?: boolean }) => {
       const port = Number(options.port);
       if (!Number.isInteger(port) || port < 0 || port > 65_535) {
         throw new ConfigError(`--port ${options.port}: a port number from 0 to 65535`, {
@@ -26,7 +30,13 @@ export function registerDashboardCommand(program: Command): void {
       const logger = rootLogger().child({ component: 'dashboard' });
       const ledger = await openLedger();
       try {
-        const dashboard = await serveDashboard({ ledger, logger, host: options.host, port });
+        const dashboard = await serveDashboard({
+          ledger,
+          logger,
+          host: options.host,
+          port,
+          ...(options.queueActions ? { queueActions: true } : {}),
+        });
         process.stderr.write(`evsync dashboard on ${dashboard.url} (Ctrl-C to stop)\n`);
         await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
         process.stderr.write('evsync dashboard: stopping\n');

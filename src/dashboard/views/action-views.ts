@@ -1,5 +1,6 @@
 import { html } from 'hono/html';
 import type { Session } from '../dashboard-auth.js';
+import type { LoginVerdict } from '../login-throttle.js';
 import { csrfInput, type Html, runPath } from './page-layout.js';
 
 export interface ConfirmOptions {
@@ -45,9 +46,15 @@ export function problemView(title: string, message: string, code?: string): Html
     <p><a href="/runs">Back to the runs</a></p>`;
 }
 
-export function loginView(next: string, failed: boolean): Html {
+/** @param verdict the last try's, when it failed */
+export function loginView(next: string, verdict?: LoginVerdict): Html {
   return html`<h1>Log in</h1>
-    ${failed ? html`<p class="problem">That token is not the dashboard's.</p>` : ''}
+    ${verdict?.outcome === 'wrong' ? html`<p class="problem">That token is not the dashboard's.</p>` : ''}
+    ${
+      verdict?.outcome === 'locked'
+        ? html`<p class="problem">Too many wrong tokens: try again in ${verdict.retryAfterSeconds} s.</p>`
+        : ''
+    }
     <form method="post" action="/login" class="login">
       <input type="hidden" name="next" value="${next}" />
       <label

@@ -3,7 +3,9 @@ import { SPEAKER_TYPES } from './enums.js';
 import { IndexedGroups } from './indexed-groups.js';
 import type { ParamChecker } from './param-checker.js';
 
-const NAME = 'event[item_attributes][display_value]';
+/** An event's name, as a person knows it. */
+export const EVENT_NAME_PARAM = 'event[item_attributes][display_value]';
+const NAME = EVENT_NAME_PARAM;
 const DESCRIPTION = 'event[item_attributes][article][content]';
 const START = 'event[start]';
 const FINISH = 'event[finish]';

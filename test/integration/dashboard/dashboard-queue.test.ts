@@ -84,6 +84,51 @@ describe.skipIf(!available)('dashboard queue view', () => {
     expect(secrets).not.toContain('queue-test-signing-key');
   });
 
+  it('serves Bull Board with the dashboard headers, no third-party fonts, and refuses its actions', async () => {
+    for (const path of ['/queues', '/queues/api/queues']) {
+      const answer = await get(path);
+      expect(answer.status, path).toBe(200);
+      expect(answer.headers.get('content-security-policy'), path).toMatch(
+        /default-src 'self'.*frame-ancestors 'none'/,
+      );
+      expect(answer.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(answer.headers.get('cache-control'), path).toBe('no-store');
+      expect(answer.headers.get('referrer-policy'), path).toBe('no-referrer');
+    }
+    const html = await (await get('/queues')).text();
+    expect(html).not.toMatch(/fonts\.googleapis|fonts\.gstatic/);
+    expect(html).not.toMatch(/(src|href)=["']?(https?:)?\/\//);
+    // Read-only: no action reaches a queue, whatever Bull Board's own routes would take.
+    for (const path of ['/queues/api/queues/intents/pause', '/queues/api/queues/pause']) {
+      const put = await app.request(path, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(put.status, path).toBe(405);
+    }
+    const after = (await (await get('/queues/api/queues')).json()) as {
+      queues: Array<{ isPaused: boolean }>;
+    };
+    expect(after.queues.map((q) => q.isPaused)).toEqual([false]);
+  });
+
+  it('lets Bull Board act only when the operator enables queue actions', async () => {
+    const acting = await openQueuePanel(
+      { redisUrl: SERVICES.redis.url, prefix, description: SERVICES.redis.url },
+      ledger,
+      { actions: true },
+    );
+    try {
+      const api = (await (await acting.bullBoard.request('/api/queues')).json()) as {
+        queues: Array<{ readOnlyMode: boolean }>;
+      };
+      expect(api.queues.map((q) => q.readOnlyMode)).toEqual([false]);
+    } finally {
+      await acting.close();
+    }
+  });
+
   it("follows a distributed run's phase from the note its `evsync run` keeps in Redis", async () => {
     const run = await ledger.createRun({ jobName: 'noted', mode: 'upsert', options: { planned: 40 } });
     // What the coordinator holds while it runs (without it, the run's process is gone).

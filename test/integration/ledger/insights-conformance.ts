@@ -46,8 +46,9 @@ export function describeInsightsConformance(context: ConformanceContext): void {
         }),
       ]);
       const insights = l.insights();
+      const textParams = ['user[first_name]', 'user[svc_auth_attributes][email]'];
       const keys = async (filter: SearchFilter): Promise<string[]> =>
-        (await insights.searchResults(run.id, filter)).results.map((r) => r.key);
+        (await insights.searchResults(run.id, { textParams, ...filter })).results.map((r) => r.key);
       expect(await keys({ text: 'IN-7@EXAMPLE' })).toEqual(['in-7']);
       expect(await keys({ text: 'name1' })).toEqual([
         'in-1',
@@ -60,9 +61,12 @@ export function describeInsightsConformance(context: ConformanceContext): void {
       expect(await everyPage({ limit: 7 })).toEqual(all);
       // A text search reads a window of the run per call: pages of fewer matches, or none,
       // until the run is read to its end, and never a match twice.
-      expect(await everyPage({ limit: 2, text: 'name1', window: 3 })).toEqual(await keys({ text: 'name1' }));
+      expect(await everyPage({ limit: 2, text: 'name1', textParams, window: 3 })).toEqual(
+        await keys({ text: 'name1' }),
+      );
       const quiet = await insights.searchResults(run.id, {
         text: 'name1',
+        textParams,
         window: 1,
         afterSeq: (await l.results(run.id))[2]!.seq,
       });
@@ -83,6 +87,56 @@ export function describeInsightsConformance(context: ConformanceContext): void {
         }
         return found;
       }
+    });
+
+    it('searches the fields a person means, not the stored JSON: quotes, brackets and _ match nothing', async () => {
+      const l = context.ledger();
+      const run = await l.createRun({ jobName: 'insights-fields', mode: 'upsert' });
+      await l.recordResults([
+        ...Array.from({ length: 5 }, (_, i) => result(run.id, i, {}, 'plain')),
+        result(run.id, 5, {
+          key: 'ada_1',
+          params: {
+            'user[first_name]': 'Ada',
+            'user[last_name]': 'Lovelace',
+            'user[acme_auth_attributes][email]': 'ada.l@example.org',
+            'user[bio]': 'wrote "notes" [1]',
+          },
+        }),
+        result(run.id, 6, {
+          kind: 'event',
+          key: 'ev-6',
+          params: {
+            'event[item_attributes][display_value]': 'Opening keynote',
+            'event[item_attributes][article][content]': 'Keynote, 100% fun',
+          },
+          action: 'failed',
+          errorCode: 'EVSYNC_PLATFORM_INVALID',
+          errorMessage: 'sponsor sp-x does not exist',
+        }),
+      ]);
+      const textParams = [
+        ['user[first_name]', 'user[last_name]'],
+        'user[acme_auth_attributes][email]',
+        'event[item_attributes][display_value]',
+      ];
+      const keys = async (text: string): Promise<string[]> =>
+        (await l.insights().searchResults(run.id, { text, textParams })).results.map((r) => r.key);
+      // Characters of every row's JSON text and param names: no longer a match for all.
+      for (const text of ['"', '[', ']', '{', ':', 'user[', 'first_name', 'svc', 'acme', '1"'])
+        expect(await keys(text), text).toEqual([]);
+      expect(await keys('_')).toEqual(['ada_1']);
+      expect(await keys('%')).toEqual([]);
+      // The key, an e-mail address under any vendor word, a name, the whole name, a message.
+      expect(await keys('ADA_')).toEqual(['ada_1']);
+      expect(await keys('ada.l@')).toEqual(['ada_1']);
+      expect(await keys('lovel')).toEqual(['ada_1']);
+      expect(await keys('ada lovelace')).toEqual(['ada_1']);
+      expect(await keys('keynote')).toEqual(['ev-6']);
+      expect(await keys('sp-x')).toEqual(['ev-6']);
+      // Other params are not what a person searching for someone means.
+      expect(await keys('notes')).toEqual([]);
+      expect(await keys('100')).toEqual([]);
     });
 
     it('groups failed and skipped results by code and message, most first, then by code', async () => {
