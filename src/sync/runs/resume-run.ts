@@ -96,11 +96,13 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
   }
   deps.logger?.info({ pending: pending.length, reopened, sendCutOff: cutOff.length }, 'resuming run');
   const cut = await planCutShort(ledger, run);
+  // Decided from the ledger as read before any wait: in distributed mode, jobs of the killed
+  // pass that workers still hold record their real outcome meanwhile, and that one stays.
   const summary = await executeAndFinish(deps, {
     runId,
     work,
     unchanged,
-    preResults: cutOff,
+    unlessRecorded: cutOff,
     settledParents,
   });
   if (cut === undefined || summary.stopped) return summary;
