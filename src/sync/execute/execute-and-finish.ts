@@ -148,11 +148,13 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
     errorCodes: LOST_ROW_CODES,
     limit: 1,
   });
+  const uncertainCheckIns = await uncertainCheckInsOf(ledger, input.runId, counts);
   return {
     run,
     counts,
     totals: totalsOf(counts),
     rowsLost: lost.length > 0,
+    ...(uncertainCheckIns ? { uncertainCheckIns } : {}),
     ...(stopped ? { stopped } : {}),
     ...(reason ? { reason } : {}),
     ...(nextStep ? { nextStep } : {}),
@@ -232,4 +234,27 @@ async function writeUnlessRecorded(
   for (const result of results) {
     if (!recorded.has(`${result.kind}/${result.key}`)) await writer.write(result);
   }
+}
+
+/** See `RunSummary.uncertainCheckIns`: read only when some check-ins failed. */
+async function uncertainCheckInsOf(
+  ledger: EngineDeps['ledger'],
+  runId: string,
+  counts: RunSummary['counts'],
+): Promise<RunSummary['uncertainCheckIns']> {
+  if (!counts.check_in?.failed) return undefined;
+  const codes = [CODE.EVSYNC_CHECK_IN_OUTCOME_UNKNOWN, CODE.EVSYNC_CHECK_IN_HELD_BACK];
+  const [lost, held] = await Promise.all(
+    codes.map(
+      async (code) => (await ledger.resultCounts(runId, { errorCodes: [code] })).check_in?.failed ?? 0,
+    ),
+  );
+  if (!lost && !held) return undefined;
+  const first = await ledger.results(runId, {
+    kinds: ['check_in'],
+    actions: ['failed'],
+    errorCodes: codes,
+    limit: 5,
+  });
+  return { lost: lost ?? 0, held: held ?? 0, keys: first.map((result) => result.key) };
 }
