@@ -31,14 +31,17 @@ export function registerActionRoutes(app: Hono<Env>, { ledger, actions, show }: 
     const filter = retryFilter(c.req.query());
     // What retryRun will send: failed intents that were planned (a row the source or the
     // mapping refused never was, and only a fixed source sends it).
-    const [planned, counts] = await Promise.all([
+    const [planned, counts, lostCheckIns] = await Promise.all([
       ledger.plannedByResult(runId, {
         actions: ['failed'],
         ...(filter.kinds ? { kinds: filter.kinds } : {}),
         ...(filter.keys ? { keys: filter.keys } : {}),
       }),
       ledger.resultCounts(runId),
+      ledger.resultCounts(runId, { errorCodes: [CODE.EVSYNC_CHECK_IN_OUTCOME_UNKNOWN] }),
     ]);
+    const lost =
+      !filter.kinds || filter.kinds.includes('check_in') ? (lostCheckIns.check_in?.failed ?? 0) : 0;
     const kinds = filter.kinds ?? (Object.keys(counts) as IntentKind[]);
     const unplanned = filter.keys
       ? 0
@@ -56,6 +59,12 @@ export function registerActionRoutes(app: Hono<Env>, { ledger, actions, show }: 
           'they failed, as a new run linked to this one.' +
           (unplanned > 0
             ? ` ${unplanned} row(s) failed in the source or the mapping before anything was sent: they are not retried; fix them in the source and run the job again.`
+            : '') +
+          (lost > 0
+            ? ` ${lost} of them are check-ins whose answer was lost: the platform may have them, so they are not simply posted again. ` +
+              "The retry looks up the key owner's own (GET /check_in/my): found, it records them; missing, it posts them. " +
+              "Those in another user's name cannot be looked up: they are held back, and the new run lists them. " +
+              `After checking the platform, post the missing ones with \`evsync retry ${runId} --kind check_in --resend-unknown\`.`
             : ''),
         fields: { kind: filter.kinds?.join(','), client_id: filter.keys?.[0], status: 'failed' },
         session: c.get('session'),

@@ -503,7 +503,7 @@ export const ERROR_CATALOG = {
     layer: 'sync',
     meaning: 'The answer to a check-in was lost; it may have been recorded, so it was not sent again.',
     action:
-      'Check the platform: if the check-in is missing, send it with `evsync retry RUN --client-id KEY`.',
+      "`evsync retry RUN` looks up the key owner's own check-ins (GET /check_in/my) and posts only those missing; one in another user's name cannot be looked up: check the platform, and if it is missing, post it with `evsync retry RUN --client-id KEY --resend-unknown`.",
     retry: 'permanent',
   },
   EVSYNC_CHECK_IN_HELD_BACK: {

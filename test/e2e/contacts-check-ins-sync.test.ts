@@ -258,7 +258,9 @@ describe('contacts and check-ins against the sandbox', () => {
       expect(next.plan?.notices.join('\n')).toMatch(/1 check-in is held back/);
       const [held] = await h.ledger.results(next.run.id, { kinds: ['check_in'] });
       expect(held).toMatchObject({ key: 'ln-a', action: 'failed', errorCode: 'EVSYNC_CHECK_IN_HELD_BACK' });
-      expect(held?.errorMessage).toContain(`\`evsync retry ${lost.run.id} --client-id ln-a\``);
+      expect(held?.errorMessage).toContain(
+        `\`evsync retry ${lost.run.id} --client-id ln-a --resend-unknown\``,
+      );
     }
   });
 });

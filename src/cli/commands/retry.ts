@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../errors/evsync-error.js';
 import type { IntentKind } from '../../model/intent.js';
 import { INTENT_KINDS } from '../../model/intent.js';
-import { retryRun } from '../../sync/runs/retry-run.js';
+import { retryRun, type RetryFilter } from '../../sync/runs/retry-run.js';
 import { finishRunCommand, waitNotice, withReportFile, withStoredRunEngine } from './run-outcome.js';
 
 interface RetryCliOptions {
@@ -11,6 +11,7 @@ interface RetryCliOptions {
   clientId?: string[];
   report?: string;
   wait?: boolean;
+  resendUnknown?: boolean;
 }
 
 export function registerRetryCommand(program: Command): void {
@@ -24,6 +25,10 @@ export function registerRetryCommand(program: Command): void {
     )
     .option('--kind <kind...>', `only these kinds (${INTENT_KINDS.join(', ')})`)
     .option('--client-id <id...>', 'only these client_ids (keys of link intents also work)')
+    .option(
+      '--resend-unknown',
+      'also post the check-ins whose answer was lost and that cannot be looked up (check the platform first: the platform may have them, and a second POST is a second check-in)',
+    )
     .option('--report <file>', "also write the new run's results to this file (.csv, or .json)")
     .option(
       '--wait',
@@ -49,8 +54,8 @@ export function registerRetryCommand(program: Command): void {
     });
 }
 
-function parseFilter(options: RetryCliOptions): { since?: Date; kinds?: IntentKind[]; keys?: string[] } {
-  const filter: { since?: Date; kinds?: IntentKind[]; keys?: string[] } = {};
+function parseFilter(options: RetryCliOptions): RetryFilter {
+  const filter: RetryFilter = options.resendUnknown === true ? { resendUnknown: true } : {};
   if (options.since !== undefined) {
     const since = new Date(options.since);
     if (Number.isNaN(since.getTime())) {

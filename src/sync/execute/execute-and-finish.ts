@@ -33,6 +33,14 @@ export interface RunWork {
   /** Results known before any call (invalid rows, duplicates…). */
   preResults?: readonly IntentResultInput[];
   /**
+   * Results a resume decided from the ledger as it read it before the wait for an earlier
+   * pass (a check-in's lost answer guessed from its send mark, one posted since…): written
+   * after the run's work, and only for intents that still have no result then. Jobs of the
+   * killed pass that workers held may have recorded the real outcome meanwhile, and that
+   * wins over a guess.
+   */
+  unlessRecorded?: readonly IntentResultInput[];
+  /**
    * Keys of users and events the run's source still has beyond `work` and `unchanged` (rows
    * that failed but whose keys were read): a mirror delete never removes their records.
    */
@@ -113,6 +121,7 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
     stopped = outcome.stopped;
     reason = outcome.reason;
     nextStep = outcome.nextStep;
+    await writeUnlessRecorded(deps.ledger, writer, input.runId, input.unlessRecorded ?? []);
   } catch (error) {
     failure = { error };
   } finally {
@@ -139,11 +148,13 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
     errorCodes: LOST_ROW_CODES,
     limit: 1,
   });
+  const uncertainCheckIns = await uncertainCheckInsOf(ledger, input.runId, counts);
   return {
     run,
     counts,
     totals: totalsOf(counts),
     rowsLost: lost.length > 0,
+    ...(uncertainCheckIns ? { uncertainCheckIns } : {}),
     ...(stopped ? { stopped } : {}),
     ...(reason ? { reason } : {}),
     ...(nextStep ? { nextStep } : {}),
@@ -199,4 +210,51 @@ function sharedWith(ids: IdCache, inSource: StreamedWork['inSource']): Processor
     const other = index.get(id);
     return other === key ? undefined : other;
   };
+}
+
+/** See `RunWork.unlessRecorded`: the writer is flushed first, so the ledger has all of this run's. */
+async function writeUnlessRecorded(
+  ledger: EngineDeps['ledger'],
+  writer: ResultWriter,
+  runId: string,
+  results: readonly IntentResultInput[],
+): Promise<void> {
+  if (results.length === 0) return;
+  await writer.flush();
+  const recorded = new Set<string>();
+  const keysOf = new Map<IntentResultInput['kind'], string[]>();
+  for (const result of results) keysOf.set(result.kind, [...(keysOf.get(result.kind) ?? []), result.key]);
+  for (const [kind, keys] of keysOf) {
+    for (let start = 0; start < keys.length; start += 1000) {
+      const chunk = keys.slice(start, start + 1000);
+      for (const found of await ledger.results(runId, { kinds: [kind], keys: chunk }))
+        recorded.add(`${kind}/${found.key}`);
+    }
+  }
+  for (const result of results) {
+    if (!recorded.has(`${result.kind}/${result.key}`)) await writer.write(result);
+  }
+}
+
+/** See `RunSummary.uncertainCheckIns`: read only when some check-ins failed. */
+async function uncertainCheckInsOf(
+  ledger: EngineDeps['ledger'],
+  runId: string,
+  counts: RunSummary['counts'],
+): Promise<RunSummary['uncertainCheckIns']> {
+  if (!counts.check_in?.failed) return undefined;
+  const codes = [CODE.EVSYNC_CHECK_IN_OUTCOME_UNKNOWN, CODE.EVSYNC_CHECK_IN_HELD_BACK];
+  const [lost, held] = await Promise.all(
+    codes.map(
+      async (code) => (await ledger.resultCounts(runId, { errorCodes: [code] })).check_in?.failed ?? 0,
+    ),
+  );
+  if (!lost && !held) return undefined;
+  const first = await ledger.results(runId, {
+    kinds: ['check_in'],
+    actions: ['failed'],
+    errorCodes: codes,
+    limit: 5,
+  });
+  return { lost: lost ?? 0, held: held ?? 0, keys: first.map((result) => result.key) };
 }

@@ -20,6 +20,12 @@ export interface RunSummary {
   /** What to do next when it is not `evsync resume RUN` (see `ExecuteResult.nextStep`). */
   nextStep?: string;
   plan?: PlanSummary;
+  /**
+   * Failed check-ins the platform may have: `lost` their answer in this run
+   * (`EVSYNC_CHECK_IN_OUTCOME_UNKNOWN`), `held` back for a lost answer (`EVSYNC_CHECK_IN_HELD_BACK`);
+   * `keys`: the first few of them. A plain `evsync retry` does not post these twice.
+   */
+  uncertainCheckIns?: { lost: number; held: number; keys: string[] };
 }
 
 export function totalsOf(counts: RunResultCounts): ActionCounts {
@@ -70,13 +76,55 @@ export function formatRunSummary(summary: RunSummary): string {
   }
   if (failed > 0) {
     out.push('', `${failed} intent(s) failed. See them:  evsync report ${run.id} --status failed`);
+    const uncertain = summary.uncertainCheckIns ?? { lost: 0, held: 0, keys: [] };
+    const retryOf = typeof run.options.retryOf === 'string' ? run.options.retryOf : undefined;
+    out.push(...uncertainCheckInLines(run.id, uncertain, retryOf));
+    const others = failed - uncertain.lost - uncertain.held;
     // A retry now would send some intents that the step above sends as well.
-    out.push(
-      summary.stopped
-        ? 'Finish the run first (above); then re-send what still failed, after fixing: ' +
-            `evsync retry ${run.id}`
-        : `Re-send them after fixing:   evsync retry ${run.id}`,
-    );
+    if (summary.stopped)
+      out.push(
+        'Finish the run first (above); then re-send what still failed, after fixing: ' +
+          `evsync retry ${run.id}`,
+      );
+    else if (others > 0)
+      out.push(
+        uncertain.lost + uncertain.held > 0
+          ? `Re-send the other ${others} after fixing:   evsync retry ${run.id}`
+          : `Re-send them after fixing:   evsync retry ${run.id}`,
+      );
   }
   return out.join('\n');
+}
+
+/**
+ * Check-ins that may be on the platform already: said plainly, with what `evsync retry`
+ * does with them, so that nobody posts them twice by following the summary.
+ */
+function uncertainCheckInLines(
+  runId: string,
+  { lost, held, keys }: NonNullable<RunSummary['uncertainCheckIns']>,
+  /** The run this one retries: its lost answers are the ones held here. */
+  retryOf: string | undefined,
+): string[] {
+  if (lost + held === 0) return [];
+  const first = `${keys.slice(0, 5).join(', ')}${lost + held > 5 ? ', …' : ''}`;
+  const lines = [
+    `${lost + held} of them are check-ins the platform may have already (first: ${first}); they are held back, not posted again.`,
+  ];
+  if (lost > 0)
+    lines.push(
+      `  ${lost} lost their answer in this run: \`evsync retry ${runId}\` looks up those the platform lists (the key owner's own, GET /check_in/my), records those it finds and posts those it does not; ` +
+        `the others (in another user's name) nothing can look up: check the platform, then post the missing ones with  evsync retry ${runId} --kind check_in --resend-unknown` +
+        '  (or --client-id KEY --resend-unknown).',
+    );
+  if (held > 0 && retryOf !== undefined)
+    lines.push(
+      `  ${held} lost their answer in run ${retryOf} and nothing can look them up (each row says why: evsync report ${runId} --status failed). ` +
+        `Check the platform, then post the missing ones with  evsync retry ${retryOf} --kind check_in --resend-unknown  (or --client-id KEY --resend-unknown).`,
+    );
+  else if (held > 0)
+    lines.push(
+      `  ${held} were held back because an earlier run lost their answer: each row names the run to retry and the command (evsync report ${runId} --status failed).`,
+    );
+  return lines;
 }

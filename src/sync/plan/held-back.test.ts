@@ -313,7 +313,7 @@ describe('check-ins whose answer was lost', () => {
     expect(plan.rowResults[0]).toMatchObject({ key: 'cut', errorCode: CHECK_IN_HELD_BACK });
     // Not "lost": the run had no answer recorded yet, and may still have been going.
     expect(plan.rowResults[0]?.message).toMatch(
-      /run r2 had started sending this check-in and had no answer recorded.*cut off, or was still going.*`evsync retry r2 --client-id cut`/,
+      /run r2 had started sending this check-in and had no answer recorded.*cut off, or was still going.*`evsync retry r2 --client-id cut --resend-unknown`/,
     );
   });
 
@@ -341,7 +341,7 @@ describe('check-ins whose answer was lost', () => {
       }),
     ]);
     expect(plan.rowResults[0]?.message).toMatch(
-      /lost in run r1, so the platform may have it already.*`evsync retry r1 --client-id lost`/,
+      /lost in run r1, so the platform may have it already.*`evsync retry r1 --client-id lost --resend-unknown`/,
     );
     const summary = summarizePlan(plan);
     expect(summary.counts.check_in).toEqual({ create: 1, held: 1 });

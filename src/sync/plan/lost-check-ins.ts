@@ -4,6 +4,7 @@ import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { RunRecord } from '../../model/run-record.js';
 import { CHECK_IN_OUTCOME_UNKNOWN } from '../processors/check-in-processor.js';
 import type { RowResult } from './sync-plan.js';
+import { isKeyOwners } from './key-owners-check-in.js';
 
 /** The plan's code for such a check-in in every later run, until an operator retries it. */
 export const CHECK_IN_HELD_BACK = CODE.EVSYNC_CHECK_IN_HELD_BACK;
@@ -140,10 +141,12 @@ function heldResult(item: PlannedIntent, lostIn: LostIn): RowResult {
       : 'unanswered' in lostIn && lostIn.unanswered === true
         ? `run ${lostIn.runId} had started sending this check-in and had no answer recorded for it when this run planned (that run was cut off, or was still going)`
         : `the answer to this check-in was lost in run ${lostIn.runId}`;
+  // The key owner's own check-ins are looked up by a retry; another user's only the operator can check.
+  const force = isKeyOwners(item) ? '' : ' --resend-unknown';
   const retry =
     lostIn.runId === undefined
-      ? '`evsync retry RUN --client-id <key>`'
-      : `\`evsync retry ${lostIn.runId} --client-id ${item.key}\``;
+      ? `\`evsync retry RUN --client-id <key>${force}\``
+      : `\`evsync retry ${lostIn.runId} --client-id ${item.key}${force}\``;
   return {
     kind: item.kind,
     key: item.key,

@@ -152,7 +152,7 @@ export class PlanTally {
     if (held > 0) {
       summary.notices.push(
         `${held} check-in${held === 1 ? ' is' : 's are'} held back: an earlier run sent ${held === 1 ? 'it' : 'them'} and has no answer recorded (lost, or that run was cut off), so the platform may have ${held === 1 ? 'it' : 'them'} already. ` +
-          'Check the platform, then send the missing ones with `evsync retry RUN --client-id KEY…` (each held row names its run).',
+          'Check the platform, then send the missing ones with `evsync retry RUN --client-id KEY… --resend-unknown` (each held row names its run and the command).',
       );
     }
     return summary;

@@ -2,6 +2,7 @@ import { CODE } from '../../errors/codes.js';
 import { EvsyncError } from '../../errors/evsync-error.js';
 import { isOutcomeUnknown } from './process-outcome.js';
 import type { Processor } from './processor.js';
+import { isKeyOwners } from '../plan/key-owners-check-in.js';
 
 /** A check-in POST whose answer never came back; the plan holds such a check-in back later. */
 export const CHECK_IN_OUTCOME_UNKNOWN = CODE.EVSYNC_CHECK_IN_OUTCOME_UNKNOWN;
@@ -27,7 +28,10 @@ export const processCheckIn: Processor = async (item, context, counter) => {
   } catch (error) {
     if (!isOutcomeUnknown(error)) throw error;
     throw new EvsyncError(
-      'The answer to the check-in was lost; it may have been recorded. It was not sent again to avoid a duplicate: check the platform, then `evsync retry` it if it is missing.',
+      'The answer to the check-in was lost; it may have been recorded. It was not sent again to avoid a duplicate. ' +
+        (isKeyOwners(item)
+          ? "`evsync retry RUN` looks it up among the key owner's check-ins and posts it only if it is missing."
+          : "Nothing can look up a check-in in another user's name: check the platform, then `evsync retry RUN --client-id KEY --resend-unknown` if it is missing."),
       { code: CHECK_IN_OUTCOME_UNKNOWN, cause: error },
     );
   }

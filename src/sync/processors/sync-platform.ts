@@ -46,5 +46,10 @@ export interface SyncPlatform {
   };
   readonly checkIns: {
     create(params: FlatParams): Promise<CheckIn>;
+    /**
+     * `GET /check_in/my`, newest first: the key owner's own check-ins, the only ones §4.1
+     * lets a caller list back (a lost answer of one is looked for there).
+     */
+    my?(options?: ListOptions): AsyncIterable<CheckIn>;
   };
 }

@@ -5,6 +5,7 @@ import type { RunRecord } from '../../model/run-record.js';
 import { isParentKind, PARENT_KINDS } from '../../model/intent.js';
 import { PARENT_MISSING } from '../phases/dependency-gate.js';
 import { guardCheckIns } from '../plan/lost-check-ins.js';
+import { isKeyOwners } from '../plan/key-owners-check-in.js';
 import { CHECK_IN_OUTCOME_UNKNOWN } from '../processors/check-in-processor.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 import type { RunWork } from '../execute/execute-and-finish.js';
@@ -96,11 +97,13 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
   }
   deps.logger?.info({ pending: pending.length, reopened, sendCutOff: cutOff.length }, 'resuming run');
   const cut = await planCutShort(ledger, run);
+  // Decided from the ledger as read before any wait: in distributed mode, jobs of the killed
+  // pass that workers still hold record their real outcome meanwhile, and that one stays.
   const summary = await executeAndFinish(deps, {
     runId,
     work,
     unchanged,
-    preResults: cutOff,
+    unlessRecorded: cutOff,
     settledParents,
   });
   if (cut === undefined || summary.stopped) return summary;
@@ -138,7 +141,8 @@ export function answerLostInCrash(runId: string, item: PlannedIntent): IntentRes
     errorCode: CHECK_IN_OUTCOME_UNKNOWN,
     errorMessage:
       'The run stopped while this check-in was being sent, before its answer was recorded, so the platform may have it. ' +
-      `It was not sent again to avoid a duplicate: check the platform, then \`evsync retry ${runId} --client-id ${item.key}\` if it is missing.`,
+      `It was not sent again to avoid a duplicate: check the platform, then \`evsync retry ${runId} --client-id ${item.key}${isKeyOwners(item) ? '' : ' --resend-unknown'}\` if it is missing` +
+      (isKeyOwners(item) ? " (the retry looks it up among the key owner's check-ins first)." : '.'),
     params: item.params,
   };
 }

@@ -6,6 +6,7 @@ import type { RunRecord } from '../../model/run-record.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { PARENT_MISSING } from '../phases/dependency-gate.js';
 import { guardCheckIns } from '../plan/lost-check-ins.js';
+import { settleLostCheckIns } from './settle-lost-check-ins.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 import { executeAndFinish } from '../execute/execute-and-finish.js';
 import { leaveHandledLater } from './handled-later.js';
@@ -22,6 +23,12 @@ export interface RetryFilter {
   kinds?: IntentKind[];
   /** Keys (client_ids for users and events). */
   keys?: string[];
+  /**
+   * Also post the check-ins whose answer was lost and that nothing can look up (posted in
+   * another user's name): the operator has checked that the platform misses them. Without
+   * it they are held back, never posted twice (docs/sync-engine.md, "Lost answers").
+   */
+  resendUnknown?: boolean;
 }
 
 /** The new run, or why there was nothing to retry (a sentence or two for the operator). */
@@ -95,7 +102,14 @@ async function retryClaimed(
   const readBack = await restoreIntents(deps, base, records);
   const fresh = await leaveHandledLater(ledger, runId, [...readBack.items.values()]);
   const guarded = await guardCheckIns(ledger, fresh.items, runId);
-  const work = guarded.work;
+  const settled = await settleLostCheckIns(
+    deps,
+    base,
+    [...failed],
+    guarded.work,
+    filter.resendUnknown === true,
+  );
+  const work = settled.work;
   const run = await ledger.createRun({
     jobName: base.jobName,
     mode: 'upsert',
@@ -103,7 +117,12 @@ async function retryClaimed(
       retryOf: runId,
       trigger: 'retry',
       ...(base.options.platform === undefined ? {} : { platform: base.options.platform }),
-      filter: { since: filter.since?.toISOString(), kinds: filter.kinds, keys: filter.keys },
+      filter: {
+        since: filter.since?.toISOString(),
+        kinds: filter.kinds,
+        keys: filter.keys,
+        ...(filter.resendUnknown === true ? { resendUnknown: true } : {}),
+      },
     },
   });
   await lock.holding(run.id);
@@ -111,7 +130,8 @@ async function retryClaimed(
     await ledger.recordPlannedIntents(run.id, work);
     const preResults = [
       ...[...readBack.unsendable, ...fresh.skipped].map((row) => rowResult(run.id, row)),
-      ...guarded.held.map((row) => rowResult(run.id, row)),
+      ...[...guarded.held, ...settled.held].map((row) => rowResult(run.id, row)),
+      ...settled.found.map((found) => ({ ...found, runId: run.id })),
     ];
     return executeAndFinish(deps, { runId: run.id, work, unchanged: [], preResults });
   });
