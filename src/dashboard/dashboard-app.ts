@@ -58,7 +58,8 @@ export interface DashboardAppOptions {
 type Env = DashboardEnv;
 
 /** HTTP statuses of the codes an action or a page can end with; anything else is a 500. */
-const STATUS_OF: Partial<Record<ErrorCode, 400 | 404 | 409>> = {
+const STATUS_OF: Partial<Record<ErrorCode, 400 | 404 | 409 | 503>> = {
+  EVSYNC_QUEUE_UNREACHABLE: 503,
   EVSYNC_LEDGER_UNKNOWN_RUN: 404,
   EVSYNC_RUN_BUSY: 409,
   EVSYNC_JOB_BUSY: 409,
@@ -91,7 +92,7 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
     c: Context<Env>,
     title: string,
     body: Parameters<typeof page>[1],
-    status?: 200 | 400 | 404 | 409 | 500,
+    status?: 200 | 400 | 404 | 409 | 500 | 503,
   ) =>
     c.html(
       page({ title, session: c.get('session'), distributed, scripts: SCRIPTS, styles: STYLES }, body),

@@ -8,6 +8,9 @@ import type { RunPhaseNote } from '../distributed/distributed-executor.js';
 import type { QueueStatus } from '../distributed/queue-status.js';
 import { openQueueStatusReader } from '../distributed/queue-status-reader.js';
 import type { Ledger } from '../ledger/ledger.js';
+import { CODE } from '../errors/codes.js';
+import { messageOf } from '../errors/evsync-error.js';
+import { isRedisUnavailable, QueueConnectionError } from '../sync/queue/redis-connection.js';
 
 /** Distributed mode on the dashboard: what `evsync status` shows, and Bull Board. */
 export interface QueuePanel {
@@ -41,7 +44,20 @@ export async function openQueuePanel(
     serverAdapter: board,
   });
   return {
-    status: () => reader.read(),
+    status: async () => {
+      try {
+        return await reader.read();
+      } catch (error) {
+        if (!isRedisUnavailable(error)) throw error;
+        // The ledger's pages still answer: only the queue's state is out of reach.
+        throw new QueueConnectionError(
+          `Redis at ${config.description} is not answering (${messageOf(error)}), so the queue cannot be shown. ` +
+            'Runs and their results (the ledger) still can. Start Redis or fix REDIS_URL; a run it stopped ' +
+            'is finished with `evsync resume RUN` once it answers.',
+          { code: CODE.EVSYNC_QUEUE_UNREACHABLE, retryable: true, cause: error },
+        );
+      }
+    },
     phaseOf: async (runId) => (await reader.queue.phaseNotes()).get(runId),
     bullBoard: withoutThirdParties(board.registerPlugin(), readOnly),
     close: () => reader.close(),

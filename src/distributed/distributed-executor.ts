@@ -14,6 +14,8 @@ import type { PlannedIntent } from '../model/planned-intent.js';
 import type { RunRecord } from '../model/run-record.js';
 import { feedOf, PlanStopped, wholePhase, type PhaseWork } from '../sync/execute/plan-feed.js';
 import { silentProgress } from '../sync/progress/progress-sink.js';
+import { isRedisUnavailable } from '../sync/queue/redis-connection.js';
+import { messageOf } from '../errors/evsync-error.js';
 import {
   CERTAINLY_DOWN_CODES,
   PLATFORM_DOWN_CODES,
@@ -107,7 +109,7 @@ async function runPhases(
       if (done.ended < done.enqueued) break;
     }
   } catch (error) {
-    return stoppedBy(error, processed);
+    return stoppedBy(error, processed, execute.runId);
   }
   if (execute.signal?.aborted) return { stopped: 'interrupted', reason: 'stopped by a signal', processed };
   return { stopped: undefined, processed };
@@ -466,7 +468,16 @@ export function detachedExecutor(follow: (runId: string) => Promise<void>): Plan
 }
 
 /** The run's end when its streamed plan stopped it (`PlanStopped`); any other error goes on. */
-function stoppedBy(error: unknown, processed: number): ExecuteResult {
+function stoppedBy(error: unknown, processed: number, runId?: string): ExecuteResult {
+  if (isRedisUnavailable(error) && runId !== undefined) {
+    // The ledger holds every result recorded so far; only the queue is gone.
+    return {
+      stopped: 'aborted',
+      reason: `Redis stopped answering (${redisProblem(error)}): the run stopped; the workers' results so far are in the ledger`,
+      nextStep: `Once Redis answers again (REDIS_URL), finish it with: evsync resume ${runId} (it sends what is left, nothing twice)`,
+      processed,
+    };
+  }
   if (!(error instanceof PlanStopped)) throw error;
   return {
     stopped: 'aborted',
@@ -474,4 +485,11 @@ function stoppedBy(error: unknown, processed: number): ExecuteResult {
     ...(error.nextStep ? { nextStep: error.nextStep } : {}),
     processed,
   };
+}
+
+/** What went wrong with Redis, in a few words (ioredis's own message names its options). */
+function redisProblem(error: unknown): string {
+  return error instanceof Error && error.name === 'MaxRetriesPerRequestError'
+    ? 'the connection was lost and a command given up'
+    : messageOf(error);
 }

@@ -10,6 +10,7 @@ import {
   type IntentJobResult,
 } from './intent-job.js';
 import type { IntentJobSink, RunPhaseNote } from './distributed-executor.js';
+import { reportQueueErrors } from './queue-errors.js';
 
 /** The queue every run's intents go through; several installations share a Redis by prefix. */
 export const INTENT_QUEUE = 'intents';
@@ -44,6 +45,7 @@ export class IntentQueue implements IntentJobSink {
     private readonly prefix: string,
   ) {
     this.queue = new Queue<IntentJob, IntentJobResult>(INTENT_QUEUE, { connection, prefix });
+    reportQueueErrors(this.queue, 'intent queue');
   }
 
   async notePhase(runId: string, note: RunPhaseNote): Promise<void> {

@@ -6,6 +6,7 @@ import type { DistributedConfig } from './distributed-config.js';
 import { IntentHandler } from './intent-handler.js';
 import { WORKER_NAME } from './intent-job.js';
 import { startIntentWorker } from './intent-queue.js';
+import { reportQueueErrors } from './queue-errors.js';
 import { ConferencePlatforms } from './conference-platforms.js';
 import { connectRedis } from './open-distributed.js';
 import { startControlWorker } from './schedules.js';
@@ -57,13 +58,14 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   worker.on('failed', (job, error) =>
     logger.error({ err: error, runId: job?.data.runId, kind: job?.data.kind }, 'intent job failed'),
   );
-  worker.on('error', (error) => logger.warn({ err: error }, 'queue connection trouble; retrying'));
+  reportQueueErrors(worker, 'worker', logger);
   const control = startControlWorker({
     connection: redis,
     prefix: config.prefix,
     logger,
     signal: options.signal,
   });
+  reportQueueErrors(control, 'schedules worker', logger);
   control.on('failed', (job, error) =>
     logger.error({ err: error, control: job?.name, data: job?.data }, 'scheduled or detached run failed'),
   );

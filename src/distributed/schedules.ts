@@ -14,6 +14,7 @@ import { openLedger } from '../ledger/open-ledger.js';
 import { unknownRunError } from '../ledger/ledger-error.js';
 import { HANDED_TO_WORKERS } from './distributed-executor.js';
 import { openEngineForEnv } from './open-distributed.js';
+import { reportQueueErrors } from './queue-errors.js';
 
 /** Where schedules fire: a queue of its own, so a run never waits behind intents. */
 export const CONTROL_QUEUE = 'control';
@@ -42,6 +43,7 @@ export class Schedules {
 
   constructor(connection: Redis, prefix: string) {
     this.queue = new Queue<ControlJob>(CONTROL_QUEUE, { connection, prefix });
+    reportQueueErrors(this.queue, 'schedules queue');
   }
 
   /** Hands a detached run to the workers: one of them sends its recorded plan. */

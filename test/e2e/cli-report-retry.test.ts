@@ -71,7 +71,7 @@ describe('evsync report and evsync retry', () => {
     expect(csv.code).toBe(0);
     const rows = csv.stdout.split('\r\n').filter(Boolean);
     expect(rows).toHaveLength(1 + 3 + 6 + 2);
-    const keys = rows.slice(1).map((row) => row.split(',')[2]);
+    const keys = rows.slice(1).map((row) => row.split(',')[3]);
     expect(keys).toEqual(expect.arrayContaining(["'=1+2", "'+cmd", "'-5", "'@SUM(A1)", 'rte1', 'rt1']));
     // The key of a row that failed the mapping names its file, and starts with "@".
     expect(keys).toContain("'@./users.csv:3");

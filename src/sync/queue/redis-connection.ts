@@ -41,3 +41,24 @@ export async function openRedis(redisUrl: string, role: RedisRole): Promise<Redi
   }
   return redis;
 }
+
+/** Codes of a connection Redis dropped or refused. */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+
+/**
+ * Whether an error means Redis stopped answering: a `client` connection gave a command up
+ * (`MaxRetriesPerRequestError`), or the connection was refused, reset or closed.
+ */
+export function isRedisUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'MaxRetriesPerRequestError') return true;
+  const code = (error as NodeJS.ErrnoException).code;
+  return (code !== undefined && CONNECTION_CODES.has(code)) || /Connection is closed/.test(error.message);
+}
