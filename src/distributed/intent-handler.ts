@@ -146,33 +146,29 @@ export class IntentHandler {
   async gaveUp(job: IntentJob, error: unknown, tries: number): Promise<void> {
     const record = await this.pending(job);
     if (record === undefined) return;
+    // Refused by the workers for its conference or ledger: never tried, and why it says so.
     const unserved = this.unserved.get(job.runId);
-    if (unserved !== undefined) {
-      await this.record({
-        runId: job.runId,
-        kind: job.kind,
-        key: job.key,
-        action: 'failed',
-        origin: record.origin,
-        attempts: 0,
-        errorCode: CODE.EVSYNC_CONFERENCE_UNSERVED,
-        errorMessage:
-          `Not sent: no worker took it for ${unserved.host} after ${tries} offers (this one: ${unserved.reason}). ` +
-          `Start a worker whose environment has the job's platform variables, then: evsync retry ${job.runId}`,
-        params: record.params,
-        worker: WORKER_NAME,
-      });
-      return;
-    }
+    const why =
+      unserved === undefined
+        ? {
+            attempts: tries,
+            errorCode: CODE.EVSYNC_WORKER_GAVE_UP,
+            errorMessage: `The workers gave this intent up after ${tries} tries: ${messageOf(error)}`,
+          }
+        : {
+            attempts: 0,
+            errorCode: CODE.EVSYNC_CONFERENCE_UNSERVED,
+            errorMessage:
+              `Not sent: no worker took it for ${unserved.host} after ${tries} offers (this one: ${unserved.reason}). ` +
+              `Start a worker whose environment has the job's platform variables, then: evsync retry ${job.runId}`,
+          };
     await this.record({
       runId: job.runId,
       kind: job.kind,
       key: job.key,
       action: 'failed',
       origin: record.origin,
-      attempts: tries,
-      errorCode: CODE.EVSYNC_WORKER_GAVE_UP,
-      errorMessage: `The workers gave this intent up after ${tries} tries: ${messageOf(error)}`,
+      ...why,
       params: record.params,
       worker: WORKER_NAME,
     });

@@ -42,7 +42,8 @@ function readOwner(lockPath: string): number | undefined {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process of this machine exists (signal 0 checks without sending). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -5,6 +5,7 @@ import type { JobLock, LockJobOptions } from './ledger.js';
 import { LedgerBusyError, LedgerError } from './ledger-error.js';
 import * as q from './ledger-sql.js';
 import type { SqlClient } from './sql-client.js';
+import { isAlive } from './folder-lock.js';
 
 /** The conference of the unscoped ledger (see `Ledger.conference`). */
 const NO_CONFERENCE = 0;
@@ -81,7 +82,7 @@ export class SqlLocks {
    */
   private async afterDeadHolder(jobName: string, name: string): Promise<(() => Promise<void>) | undefined> {
     const holder = await this.jobHolder(jobName);
-    if (holder.host !== hostname() || holder.pid === undefined || processExists(holder.pid)) return undefined;
+    if (holder.host !== hostname() || holder.pid === undefined || isAlive(holder.pid)) return undefined;
     const until = Date.now() + DEAD_HOLDER_MS;
     while (Date.now() < until) {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -130,16 +131,6 @@ export class SqlLocks {
 
 /** How long a lock whose holder died on this machine may take to be let go (`afterDeadHolder`). */
 const DEAD_HOLDER_MS = 10_000;
-
-/** Whether a process of this machine exists (signal 0 checks without sending). */
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** The advisory lock of a job's runs against one conference (`Ledger.lockJob`). */
 function jobLockName(jobName: string, conferenceId: number): string {

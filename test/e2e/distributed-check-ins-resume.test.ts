@@ -1,18 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/wait-for.js';
 import { serviceAvailable } from '../helpers/services.js';
 import { startDistributedEnv, type CliProcess, type DistributedEnv } from '../helpers/distributed-env.js';
 import { people, usersCsv } from '../helpers/users-csv.js';
 
 const ready = (await serviceAvailable('redis')) && (await serviceAvailable('postgres'));
-
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await sleep(50);
-  }
-}
 
 // Issue 25, point 3: a resume started while the workers still hold the killed coordinator's
 // check-in jobs waits for them; what that earlier pass records (posted, synced) is the

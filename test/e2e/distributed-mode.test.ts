@@ -1,8 +1,8 @@
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/sandbox-process.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { serviceAvailable } from '../helpers/services.js';
 import { startDistributedEnv, type CliProcess, type DistributedEnv } from '../helpers/distributed-env.js';
 import { openLedger } from '../../src/ledger/open-ledger.js';
@@ -24,14 +24,6 @@ function runIdOf(output: string): string {
   const match = /Run (\d{8}-\d{6}-[0-9a-f]+)/.exec(output);
   if (!match?.[1]) throw new Error(`no run id in:\n${output}`);
   return match[1];
-}
-
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await sleep(100);
-  }
 }
 
 describe.runIf(ready)('distributed mode: evsync run with evsync worker processes', () => {

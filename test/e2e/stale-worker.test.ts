@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDistributedEnv, type CliProcess, type DistributedEnv } from '../helpers/distributed-env.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { serviceAvailable } from '../helpers/services.js';
 import { people, usersCsv } from '../helpers/users-csv.js';
 
@@ -10,14 +11,6 @@ import { people, usersCsv } from '../helpers/users-csv.js';
 // another ledger refuses the jobs instead of acknowledging them. The built CLI.
 const ready = (await serviceAvailable('redis')) && (await serviceAvailable('postgres'));
 const USERS = 30;
-
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await sleep(100);
-  }
-}
 
 describe.runIf(ready)('stale workers', () => {
   let env: DistributedEnv;

@@ -71,6 +71,18 @@ class Calls {
 const noGiveUp: IntentWorkerOptions['gaveUp'] = (job) =>
   Promise.reject(new Error(`gave up on ${job.key}, which should not happen`));
 
+/** A worker whose handler notes each intent in `calls` and succeeds. */
+function recording(calls: Calls, concurrency: number): Parameters<IntentQueueUnderTest['startWorker']>[0] {
+  return {
+    concurrency,
+    handle: (intent) => {
+      calls.record(intent);
+      return Promise.resolve(done());
+    },
+    gaveUp: noGiveUp,
+  };
+}
+
 /**
  * What distributed mode relies on from its queue (docs/distributed.md), checked against
  * the producer and the worker it runs: the coordinator's `IntentJobSink` on one side,
@@ -95,15 +107,7 @@ export function describeIntentQueueConformance(open: () => Promise<IntentQueueUn
       await iq.producer.enqueue([...keys(2500), ...odd].map((key) => job(key)));
       // In chunks of 1,000, several at once: all of them are there before any worker.
       expect(await iq.producer.outstanding()).toBe(2504);
-      for (let i = 0; i < 2; i += 1)
-        await iq.startWorker({
-          concurrency: 8,
-          handle: (intent) => {
-            calls.record(intent);
-            return Promise.resolve(done());
-          },
-          gaveUp: noGiveUp,
-        });
+      for (let i = 0; i < 2; i += 1) await iq.startWorker(recording(calls, 8));
       await until('the queue to empty', async () => (await iq.producer.outstanding()) === 0);
       expect(calls.keys).toHaveLength(2504);
       expect(new Set(calls.keys)).toEqual(new Set([...keys(2500), ...odd]));
@@ -115,14 +119,7 @@ export function describeIntentQueueConformance(open: () => Promise<IntentQueueUn
       await iq.producer.enqueue([job('u1'), job('u1'), job('u2')]);
       await iq.producer.enqueue([job('u1')]);
       expect(await iq.producer.outstanding()).toBe(2);
-      await iq.startWorker({
-        concurrency: 2,
-        handle: (intent) => {
-          calls.record(intent);
-          return Promise.resolve(done());
-        },
-        gaveUp: noGiveUp,
-      });
+      await iq.startWorker(recording(calls, 2));
       await until('both handled', () => calls.keys.length === 2);
       // Its finished job is kept a while, and still holds its id.
       await iq.producer.enqueue([job('u1')]);
@@ -138,14 +135,7 @@ export function describeIntentQueueConformance(open: () => Promise<IntentQueueUn
       const calls = new Calls();
       const order = keys(30).reverse();
       await iq.producer.enqueue(order.map((key) => job(key)));
-      await iq.startWorker({
-        concurrency: 1,
-        handle: (intent) => {
-          calls.record(intent);
-          return Promise.resolve(done());
-        },
-        gaveUp: noGiveUp,
-      });
+      await iq.startWorker(recording(calls, 1));
       await until('all handled', () => calls.keys.length === 30);
       expect(calls.keys).toEqual(order);
     });
@@ -338,14 +328,7 @@ export function describeIntentQueueConformance(open: () => Promise<IntentQueueUn
     it('fails a job that is not an intent at once, without a handler or a give-up', async () => {
       const iq = await install();
       const calls = new Calls();
-      await iq.startWorker({
-        concurrency: 1,
-        handle: (intent) => {
-          calls.record(intent);
-          return Promise.resolve(done());
-        },
-        gaveUp: noGiveUp,
-      });
+      await iq.startWorker(recording(calls, 1));
       // As another program, or an older evsync, could have written it.
       const foreign = await (iq.queue as Queue).add(
         'user',
@@ -400,14 +383,7 @@ export function describeIntentQueueConformance(open: () => Promise<IntentQueueUn
       await iq.producer.enqueue([job('u1')]);
       await taken;
       const calls = new Calls();
-      await iq.startWorker({
-        concurrency: 1,
-        handle: (intent) => {
-          calls.record(intent);
-          return Promise.resolve(done());
-        },
-        gaveUp: noGiveUp,
-      });
+      await iq.startWorker(recording(calls, 1));
       await killed.kill();
       const killedAt = Date.now();
       expect(await iq.producer.activeOf('run-a')).toBe(1);
