@@ -236,7 +236,7 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
     // Each run takes about 3 s (90 users at 30/s), longer than the 2 s between ticks.
     const job = env.usersJob('tick', 90, 30, 4);
     env.write({
-      [job]: `${readFileSync(join(env.dir, job), 'utf8')}schedule: { cron: "*/2 * * * * *", tz: Europe/Berlin }\n`,
+      [job]: `${readFileSync(join(env.dir, job), 'utf8')}schedule: { cron: "*/2 * * * * *", tz: Europe/Berlin, seconds: true }\n`,
     });
     const registered = await env.cli(['schedule', job]);
     expect(registered.code).toBe(0);

@@ -325,6 +325,8 @@ function recording(platform: SyncPlatform, calls: string[]): SyncPlatform {
     });
   return {
     vendor: platform.vendor,
+    // The same conference as the client it wraps: its sync state is that conference's.
+    ...(platform.baseUrl === undefined ? {} : { baseUrl: platform.baseUrl }),
     users: wrap(platform.users, 'users'),
     events: wrap(platform.events, 'events'),
     speakers: wrap(platform.speakers, 'speakers'),
