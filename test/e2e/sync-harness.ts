@@ -10,6 +10,7 @@ import { startSandbox } from '../../src/sandbox/start-sandbox.js';
 import type { EngineDeps } from '../../src/sync/execute/engine-deps.js';
 import { resumeRun } from '../../src/sync/runs/resume-run.js';
 import { runJob } from '../../src/sync/runs/run-job.js';
+import { ledgerForPlatform } from '../../src/sync/runs/conference-scope.js';
 import type { RunSummary } from '../../src/sync/execute/run-summary.js';
 import { loadJobFile } from '../../src/sync/job-file.js';
 
@@ -42,10 +43,15 @@ export interface HarnessOptions {
 export async function startHarness(options: HarnessOptions = {}): Promise<SyncHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'evsync-e2e-'));
   const sandbox = await startSandbox(options.sandbox ?? {});
-  const ledger = await openLedger(
-    options.databaseUrl
-      ? { databaseUrl: options.databaseUrl, ...(options.schema ? { schema: options.schema } : {}) }
-      : { dataDir: join(dir, 'ledger') },
+  // Seen from the sandbox's conference, as a run sees it (`ledgerForPlatform`): a test that
+  // wraps it (a proxy) still watches what the run does.
+  const ledger = await ledgerForPlatform(
+    await openLedger(
+      options.databaseUrl
+        ? { databaseUrl: options.databaseUrl, ...(options.schema ? { schema: options.schema } : {}) }
+        : { dataDir: join(dir, 'ledger') },
+    ),
+    { baseUrl: sandbox.url, keyId: Number(sandbox.keyId) },
   );
   const concurrency = options.concurrency ?? 8;
   const client = new PlatformClient({
@@ -64,7 +70,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<SyncHa
     reopenLedger: async () => {
       await harness.ledger.close();
       rmSync(join(dir, 'ledger'), { recursive: true, force: true });
-      harness.ledger = await openLedger({ dataDir: join(dir, 'ledger') });
+      harness.ledger = await ledgerForPlatform(await openLedger({ dataDir: join(dir, 'ledger') }), {
+        baseUrl: sandbox.url,
+        keyId: Number(sandbox.keyId),
+      });
     },
     write: (files) => {
       for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
