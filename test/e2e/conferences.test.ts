@@ -126,6 +126,11 @@ function describeLedger(name: string, ledgerEnv: () => NodeJS.ProcessEnv): void 
       const bare = await evsync('run', 'bare.yaml');
       expect(bare.code).toBe(2);
       expect(bare.stderr).toContain('EVSYNC_BASE_URL');
+      // A plan sends nothing: without a conference it is a first run's, and says so.
+      const plan = await evsync('plan', 'bare.yaml');
+      expect(plan.code, plan.stderr).toBe(0);
+      expect(plan.stderr).toContain('EVSYNC_BASE_URL is not set, so this plan compares with nothing synced');
+      expect(plan.stdout).toMatch(/user +12 +0 +0 +0/);
     }, 60_000);
   });
 }

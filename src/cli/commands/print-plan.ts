@@ -10,6 +10,9 @@ import type { LoadedJob } from '../../sync/job-file.js';
 import { DeleteThresholdError } from '../../sync/plan/delete-threshold-error.js';
 import type { PlanSummary } from '../../sync/plan/plan-summary.js';
 
+/** A conference no state belongs to: what a plan without a base URL compares with. */
+const NO_CONFERENCE_YET = { id: -1, baseUrl: '', keyId: null };
+
 /**
  * Plans a job without sending or recording anything, and prints it. Above the delete
  * threshold the plan is printed as `--force` would make it, so that the operator sees the
@@ -25,13 +28,23 @@ export async function printPlan(
   const variables = platformVariables(job.platform);
   const signingKey = signingKeyFromEnv({ EVSYNC_SIGNING_KEY: process.env[variables.signing_key_env] });
   const hashKey = signingKey === undefined ? undefined : deriveKey(signingKey, HASH_KEY_PURPOSE);
-  const baseUrl = conferenceUrlFor(job.platform);
+  // Without a conference's URL there is nothing synced to compare with: the plan is the one
+  // a first run would make (a run itself refuses to start without one).
+  const baseUrl = process.env[variables.base_url_env] ? conferenceUrlFor(job.platform) : undefined;
+  if (baseUrl === undefined) {
+    process.stderr.write(
+      `evsync: ${variables.base_url_env} is not set, so this plan compares with nothing synced: ` +
+        "it is a first run's. Set it to the conference's base URL to see what a run there would send.\n",
+    );
+  }
   const opened = await openLedger();
   try {
     // The plan is the one the job's next run would make: against this conference's state,
     // the job's state from before conferences were recorded taken as the run would take it.
-    const ledger = opened.forConference(await opened.conferenceFor(baseUrl, null));
-    await adoptUnscopedState(ledger, job.name, options.logger);
+    const ledger = opened.forConference(
+      baseUrl === undefined ? NO_CONFERENCE_YET : await opened.conferenceFor(baseUrl, null),
+    );
+    if (baseUrl !== undefined) await adoptUnscopedState(ledger, job.name, options.logger);
     const plan = (force: boolean) =>
       planJob({ ledger, logger: options.logger, vendor, hashKey }, { job, force });
     try {
