@@ -58,13 +58,16 @@ export function platformRefOfRun(run: Pick<RunRecord, 'options'>): PlatformRef {
 }
 
 /**
- * The engine's deps seen from a stored run's conference when their ledger is the ledger as
- * a whole (a caller that opened none for a conference): the run's job lock and state are
- * its conference's. A ledger seen from a conference is kept; `requireRunConference` checks it.
+ * The engine's deps seen from its client's conference when their ledger is the ledger as a
+ * whole (the demo, a script, a test): a run, resume or retry always works on the state and
+ * the job lock of the conference it sends to, and `requireRunConference` then compares that
+ * with a stored run's. A ledger already seen from a conference (`openEngine`) is kept.
  */
-export function depsForRun<D extends { ledger: Ledger }>(deps: D, run: RunRecord): D {
-  if (deps.ledger.conference !== undefined || run.conference === null) return deps;
-  return { ...deps, ledger: deps.ledger.forConference({ ...run.conference, keyId: null }) };
+export async function depsForPlatform<
+  D extends { ledger: Ledger; platform: { baseUrl?: string; keyId?: number } },
+>(deps: D): Promise<D> {
+  if (deps.ledger.conference !== undefined) return deps;
+  return { ...deps, ledger: await ledgerForPlatform(deps.ledger, deps.platform) };
 }
 
 /**

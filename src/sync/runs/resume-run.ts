@@ -14,7 +14,7 @@ import { isSuccess, rowResult } from '../execute/intent-result.js';
 import { PLATFORM_DOWN_CODES } from '../execute/platform-down.js';
 import { leaveHandledLater } from './handled-later.js';
 import { restoreIntents } from './restore-params.js';
-import { depsForRun, requireRunConference } from './conference-scope.js';
+import { depsForPlatform, requireRunConference } from './conference-scope.js';
 import { whileClaimed, whileJobLocked } from './run-claim.js';
 import type { RunSummary } from '../execute/run-summary.js';
 import { totalsOf } from '../execute/run-summary.js';
@@ -28,9 +28,9 @@ import { totalsOf } from '../execute/run-summary.js';
  * run (a retry, the job's next run) has posted since is not posted again.
  */
 export async function resumeRun(engine: EngineDeps, runId: string): Promise<RunSummary> {
-  const stored = await engine.ledger.getRun(runId);
+  const deps = await depsForPlatform(engine);
+  const stored = await deps.ledger.getRun(runId);
   if (!stored) throw unknownRunError(runId);
-  const deps = depsForRun(engine, stored);
   return whileJobLocked(deps, stored.jobName, (lock) =>
     whileClaimed(deps.ledger, runId, async () => {
       // Read again once claimed: the run may have ended between the first read and the claim.

@@ -13,7 +13,7 @@ import { leaveHandledLater } from './handled-later.js';
 import { rowResult } from '../execute/intent-result.js';
 import { restoreIntents } from './restore-params.js';
 import type { JobLock } from '../../ledger/ledger.js';
-import { depsForRun, requireRunConference } from './conference-scope.js';
+import { depsForPlatform, requireRunConference } from './conference-scope.js';
 import { whileClaimed, whileJobLocked } from './run-claim.js';
 import type { RunSummary } from '../execute/run-summary.js';
 
@@ -45,10 +45,10 @@ export async function retryRun(
   runId: string,
   filter: RetryFilter = {},
 ): Promise<RetryOutcome> {
-  const base = await engine.ledger.getRun(runId);
-  if (!base) throw unknownRunError(runId);
-  const deps = depsForRun(engine, base);
+  const deps = await depsForPlatform(engine);
   const { ledger } = deps;
+  const base = await ledger.getRun(runId);
+  if (!base) throw unknownRunError(runId);
   const summary = await whileJobLocked(deps, base.jobName, (lock) =>
     whileClaimed(ledger, runId, async () => {
       requireRunConference(ledger, base);

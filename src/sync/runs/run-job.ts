@@ -12,7 +12,7 @@ import { checkSteps, collectIntents } from '../collect/collect-intents.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 import { executeAndFinish } from '../execute/execute-and-finish.js';
 import { streamedPlan } from './streamed-plan.js';
-import { ledgerForPlatform } from './conference-scope.js';
+import { depsForPlatform } from './conference-scope.js';
 import { whileClaimed, whileJobLocked } from './run-claim.js';
 import type { RunSummary } from '../execute/run-summary.js';
 
@@ -77,11 +77,7 @@ export async function planJob(
  * before the plan reads the ledger to the end: see `whileJobLocked`.
  */
 export async function runJob(engine: EngineDeps, options: RunJobOptions): Promise<RunSummary> {
-  // Whoever passes the ledger as a whole (the demo, a script), the run is its client's conference's.
-  const deps =
-    engine.ledger.conference === undefined
-      ? { ...engine, ledger: await ledgerForPlatform(engine.ledger, engine.platform) }
-      : engine;
+  const deps = await depsForPlatform(engine);
   return whileJobLocked(deps, options.job.name, (lock) => runLocked(deps, options, lock));
 }
 
