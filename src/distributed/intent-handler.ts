@@ -58,6 +58,15 @@ const NEWER_RESULTS_MS = 1_000;
 /** Phases kept: a worker may take jobs of a few runs at once. */
 const CONTEXTS_KEPT = 8;
 
+/** Sets `key` in a map of at most `CONTEXTS_KEPT` entries, the oldest set going first. */
+function keepNewest<K, V>(map: Map<K, V>, key: K, value: V): void {
+  map.set(key, value);
+  if (map.size > CONTEXTS_KEPT) {
+    const oldest = map.keys().next().value;
+    if (oldest !== undefined) map.delete(oldest);
+  }
+}
+
 /**
  * A distributed worker's side of a run: takes one job (a run id and an intent's key),
  * reads the planned intent from the ledger, sends it as the inline engine would and
@@ -196,11 +205,7 @@ export class IntentHandler {
     if (cached !== undefined && now - cached.at < NEWER_RESULTS_MS) return cached.keys;
     const keys = this.deps.ledger.handledLater(run.id);
     keys.catch(() => this.later.delete(run.id));
-    this.later.set(run.id, { at: now, keys });
-    if (this.later.size > CONTEXTS_KEPT) {
-      const oldest = this.later.keys().next().value;
-      if (oldest !== undefined) this.later.delete(oldest);
-    }
+    keepNewest(this.later, run.id, { at: now, keys });
     return keys;
   }
 
@@ -234,11 +239,7 @@ export class IntentHandler {
       context = this.loadContext(job.runId);
       // A failed load is not kept: the next job of the phase tries again.
       context.catch(() => this.contexts.delete(id));
-      this.contexts.set(id, context);
-      if (this.contexts.size > CONTEXTS_KEPT) {
-        const oldest = this.contexts.keys().next().value;
-        if (oldest !== undefined) this.contexts.delete(oldest);
-      }
+      keepNewest(this.contexts, id, context);
     }
     return context;
   }

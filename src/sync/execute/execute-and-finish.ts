@@ -223,7 +223,11 @@ async function writeUnlessRecorded(
   await writer.flush();
   const recorded = new Set<string>();
   const keysOf = new Map<IntentResultInput['kind'], string[]>();
-  for (const result of results) keysOf.set(result.kind, [...(keysOf.get(result.kind) ?? []), result.key]);
+  for (const result of results) {
+    const keys = keysOf.get(result.kind);
+    if (keys === undefined) keysOf.set(result.kind, [result.key]);
+    else keys.push(result.key);
+  }
   for (const [kind, keys] of keysOf) {
     for (let start = 0; start < keys.length; start += 1000) {
       const chunk = keys.slice(start, start + 1000);
