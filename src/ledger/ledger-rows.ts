@@ -38,6 +38,7 @@ export interface PlannedIntentRow {
   depends_on: IntentDependency[];
   hash: string;
   send_started_at: Date | null;
+  aliases: string[] | null;
 }
 
 export interface ResultRow {
@@ -94,6 +95,7 @@ export function toPlannedIntentRecord(row: PlannedIntentRow): PlannedIntentRecor
     redactedParams: row.redacted_params,
     origin: row.origin,
     dependsOn: row.depends_on,
+    ...(row.aliases?.length ? { aliases: row.aliases } : {}),
     hash: row.hash,
     sendStartedAt: row.send_started_at === null ? null : new Date(row.send_started_at),
   };

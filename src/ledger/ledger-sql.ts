@@ -55,18 +55,18 @@ FROM job_locks l LEFT JOIN runs r ON r.id = l.run_id WHERE l.job_name = $1 AND l
 
 /** $1 run id, $2 JSON array of planned intents (a function scan keeps their order for `seq`). */
 export const INSERT_PLANNED = `INSERT INTO run_intents
-  (run_id, kind, key, op, planned_action, params, redacted_params, origin, depends_on, hash)
+  (run_id, kind, key, op, planned_action, params, redacted_params, origin, depends_on, hash, aliases)
 SELECT $1, p.* FROM jsonb_to_recordset($2::text::jsonb) AS p(kind text, key text, op text, planned_action text,
-  params jsonb, redacted_params jsonb, origin jsonb, depends_on jsonb, hash text)
+  params jsonb, redacted_params jsonb, origin jsonb, depends_on jsonb, hash text, aliases jsonb)
 ON CONFLICT (run_id, kind, key) DO UPDATE SET op = excluded.op, planned_action = excluded.planned_action,
   params = excluded.params, redacted_params = excluded.redacted_params, origin = excluded.origin,
-  depends_on = excluded.depends_on, hash = excluded.hash`;
+  depends_on = excluded.depends_on, hash = excluded.hash, aliases = excluded.aliases`;
 
 /** $1 run id. */
 export const COUNT_PLANNED = 'SELECT count(*) AS n FROM run_intents WHERE run_id = $1';
 
 export const PLANNED_COLUMNS =
-  'ri.seq, ri.run_id, ri.kind, ri.key, ri.op, ri.planned_action, ri.params, ri.redacted_params, ri.origin, ri.depends_on, ri.hash, ri.send_started_at';
+  'ri.seq, ri.run_id, ri.kind, ri.key, ri.op, ri.planned_action, ri.params, ri.redacted_params, ri.origin, ri.depends_on, ri.hash, ri.send_started_at, ri.aliases';
 
 /** $1 run id, $2 JSON array of {kind, key}. A mark already set keeps its first time. */
 export const MARK_SEND_STARTED = `UPDATE run_intents ri SET send_started_at = clock_timestamp()

@@ -59,7 +59,16 @@ export function prepareResultBatch(
     results.set(`${input.runId}\u0000${input.kind}\u0000${input.key}`, toRow(input));
     if (SUCCESS.has(input.action)) {
       if (input.hash != null) hashes.set(refId, { ref, set: { hash: input.hash, runId: input.runId } });
-      if (input.platformId != null) ids.set(refId, { ref, platformId: input.platformId });
+      if (input.platformId != null) {
+        ids.set(refId, { ref, platformId: input.platformId });
+        for (const alias of input.aliases ?? []) {
+          const aliasRef: KeyRef = { ...ref, key: alias };
+          ids.set(`${ref.conference_id}\u0000${input.kind}\u0000${alias}`, {
+            ref: aliasRef,
+            platformId: input.platformId,
+          });
+        }
+      }
     } else if (input.action === 'deleted' || input.action === 'retired') {
       hashes.set(refId, { ref });
       ids.set(refId, { ref });

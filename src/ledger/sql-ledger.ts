@@ -186,6 +186,7 @@ export class SqlLedger implements Ledger {
         origin: intent.origin,
         depends_on: intent.dependsOn,
         hash: intent.hash,
+        aliases: intent.aliases ?? null,
       })),
     );
     await this.sql().transaction(async (tx) => {

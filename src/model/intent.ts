@@ -37,4 +37,20 @@ export interface Intent {
   params: FlatParams;
   origin: RowOrigin;
   dependsOn: IntentDependency[];
+  /**
+   * A user merged from rows of several steps (docs/sync-engine.md, "One person, many
+   * sources"): the other client_ids of the person, which name the same platform user.
+   */
+  aliases?: string[];
+}
+
+/** The parent refs a user or event answers to: its key, and a merged user's other client_ids. */
+export function parentRefs(item: {
+  kind: ParentKind;
+  key: string;
+  aliases?: readonly string[];
+}): IntentDependency[] {
+  const refs: IntentDependency[] = [{ kind: item.kind, clientId: item.key }];
+  for (const alias of item.aliases ?? []) refs.push({ kind: item.kind, clientId: alias });
+  return refs;
 }

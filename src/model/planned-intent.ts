@@ -23,6 +23,8 @@ export interface PlannedIntent {
   params: FlatParams;
   origin: RowOrigin | null;
   dependsOn: IntentDependency[];
+  /** The other client_ids of a merged user (see `Intent.aliases`). */
+  aliases?: string[];
   /** Hash of the full (unredacted) params, written to `synced_hashes` after a success. */
   hash: string;
 }

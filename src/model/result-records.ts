@@ -52,6 +52,12 @@ export interface IntentResultInput {
   hash?: string | null;
   /** The distributed worker that sent it (`host:pid`); null in a single process. */
   worker?: string | null;
+  /**
+   * A merged user's other client_ids (`Intent.aliases`): on a success each maps to
+   * `platformId` in the id map too, so that links and schedules naming any of them find the
+   * user. Not stored with the result.
+   */
+  aliases?: readonly string[];
 }
 
 /**

@@ -6,6 +6,7 @@ import { migration0005 } from './0005-link-key-parts-and-retired.js';
 import { migration0006 } from './0006-result-worker.js';
 import { migration0007 } from './0007-result-pages-by-run.js';
 import { migration0008 } from './0008-conferences.js';
+import { migration0009 } from './0009-merged-user-aliases.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0006,
   migration0007,
   migration0008,
+  migration0009,
 ];

@@ -1,7 +1,7 @@
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { IntentResultInput } from '../../model/result-records.js';
 import type { RunStatus } from '../../model/run-record.js';
-import { isParentKind, PARENT_KINDS, type ParentKind } from '../../model/intent.js';
+import { isParentKind, PARENT_KINDS, parentRefs, type ParentKind } from '../../model/intent.js';
 import { DependencyGate } from '../phases/dependency-gate.js';
 import { IdCache } from '../processors/id-cache.js';
 import type { ProcessorContext } from '../processors/processor.js';
@@ -94,7 +94,9 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
     for (const result of input.preResults ?? []) await writer.write(result);
     for (const item of input.unchanged) {
       await writer.write(unchangedResult(input.runId, item, ids.get(item.kind, item.key)));
-      if (isParentKind(item.kind)) gate.settle({ kind: item.kind, clientId: item.key }, true);
+      if (isParentKind(item.kind))
+        for (const ref of parentRefs({ kind: item.kind, key: item.key, aliases: item.aliases }))
+          gate.settle(ref, true);
     }
     const streamed = input.stream?.({ writer, ids, gate });
     const execute = deps.executor ?? executePlan;

@@ -1,7 +1,7 @@
 import type { ResultWriter } from '../../ledger/result-writer.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { Logger } from '../../log/logger.js';
-import { isParentKind } from '../../model/intent.js';
+import { isParentKind, parentRefs } from '../../model/intent.js';
 import { PARENT_MISSING, type DependencyGate } from '../phases/dependency-gate.js';
 import type { PhaseName } from '../phases/sync-phases.js';
 import { PHASES } from '../phases/sync-phases.js';
@@ -161,11 +161,8 @@ export async function runIntent(
     ? { action: 'skipped', errorCode: PARENT_MISSING, message: missing.message, attempts: 0 }
     : await processIntent(item, options.context);
   if (isParentKind(item.kind) && item.plannedAction !== 'delete' && item.plannedAction !== 'retire') {
-    options.gate.settle(
-      { kind: item.kind, clientId: item.key },
-      isSuccess(outcome.action),
-      outcome.message ?? outcome.action,
-    );
+    for (const ref of parentRefs({ kind: item.kind, key: item.key, aliases: item.aliases }))
+      options.gate.settle(ref, isSuccess(outcome.action), outcome.message ?? outcome.action);
   }
   return outcome;
 }

@@ -30,6 +30,7 @@ export function intentResult(
     durationMs: Math.round(durationMs),
     params: item.params,
     hash: isSuccess(outcome.action) ? item.hash : null,
+    ...(item.aliases ? { aliases: item.aliases } : {}),
   };
 }
 
@@ -50,6 +51,7 @@ export function unchangedResult(
     durationMs: 0,
     params: item.params,
     hash: item.hash,
+    ...(item.aliases ? { aliases: item.aliases } : {}),
   };
 }
 

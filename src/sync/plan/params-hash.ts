@@ -36,9 +36,16 @@ function isSecret(name: string): boolean {
  * SHA-256 of earlier versions: nothing in them is hidden, and their stored hashes still
  * match (docs/ledger.md, "Change hashes").
  */
-export function hashIntent(op: 'upsert' | 'remove', params: FlatParams, key?: Uint8Array): string {
+export function hashIntent(
+  op: 'upsert' | 'remove',
+  params: FlatParams,
+  key?: Uint8Array,
+  /** A merged user's other client_ids: one more of them is sent, to be added to the user. */
+  aliases?: readonly string[],
+): string {
   const names = Object.keys(params).sort();
-  let text: string = op;
+  // Only merged users have it, so that every other hash already in a ledger still matches.
+  let text: string = aliases?.length ? `${op}\u0000aliases:${[...aliases].sort().join('\u0000')}` : op;
   let secret = false;
   for (const name of names) {
     // Length-prefixed so that `a=bc` and `ab=c` can never collide.

@@ -39,10 +39,13 @@ export function diffIntents(
       continue;
     }
     keys.add(intent.key);
+    // A merged user's other client_ids are in the sources too: mirror mode keeps them.
+    for (const alias of intent.aliases ?? []) keys.add(alias);
     firstOrigin.set(`${intent.kind}\u0000${intent.key}`, intent.origin);
 
     const previous = known.hashes.get(intent.kind)?.get(intent.key);
-    const hash = previous === undefined ? undefined : hashIntent(intent.op, intent.params, hashKey);
+    const hash =
+      previous === undefined ? undefined : hashIntent(intent.op, intent.params, hashKey, intent.aliases);
     const planned = plannedIntent(intent, actionFor(intent, previous, hash, known), hash, hashKey);
     (planned.plannedAction === 'unchanged' ? unchanged : work).push(planned);
   }
@@ -70,10 +73,11 @@ function plannedIntent(
     params: intent.params,
     origin: intent.origin,
     dependsOn: intent.dependsOn,
+    ...(intent.aliases ? { aliases: intent.aliases } : {}),
     get hash(): string {
       // `this`, not `intent`: the closure then holds only the hash and key, so the source's
       // `Intent` can be collected once its planned intent is made.
-      return (hash ??= hashIntent(this.op, this.params, hashKey));
+      return (hash ??= hashIntent(this.op, this.params, hashKey, this.aliases));
     },
   };
 }

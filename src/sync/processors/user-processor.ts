@@ -7,6 +7,7 @@ import {
   type ClearingParams,
 } from '../../platform/write-params/clear-params.js';
 import { emailParam, passwordParam } from '../../platform/vendor.js';
+import { messageOf } from '../../errors/evsync-error.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
 import type { Processor, ProcessorContext } from './processor.js';
@@ -26,20 +27,37 @@ const MAX_CREATE_TRIES = 3;
  */
 export const processUser: Processor = async (item, context, counter) => {
   if (isRemoval(item)) return removeUser(item, context, counter);
-  const known = context.ids.get('user', item.key);
+  const known = knownId(item, context);
   if (known !== undefined) {
     try {
       // Fields the source cleared are in the params empty (plan/cleared-fields.ts).
       const clearing = clearingParams(updateParams(item.params, context.platform.vendor));
       const user = await counter.call(() => context.platform.users.update(known, clearing.params));
-      return counter.done('updated', { platformId: user.id, ...clearingNote(clearing) });
+      return remember(
+        item,
+        context,
+        counter.done('updated', { platformId: user.id, ...clearingNote(clearing) }),
+        user,
+      );
     } catch (error) {
       if (!isStatus(error, 404)) throw error;
       context.ids.delete('user', item.key);
+      for (const alias of item.aliases ?? []) context.ids.delete('user', alias);
     }
   }
   return createUser(item, context, counter);
 };
+
+/** The user's platform id, by its key or, for a merged user, by any of its other client_ids. */
+function knownId(item: PlannedIntent, context: ProcessorContext): number | undefined {
+  const own = context.ids.get('user', item.key);
+  if (own !== undefined || item.aliases === undefined) return own;
+  for (const alias of item.aliases) {
+    const id = context.ids.get('user', alias);
+    if (id !== undefined) return id;
+  }
+  return undefined;
+}
 
 async function createUser(
   item: PlannedIntent,
@@ -55,11 +73,21 @@ async function createUser(
     try {
       const { outcome, user } = await counter.call(() => context.platform.users.create(params));
       if (outcome === 'created')
-        return remember(item, context, counter.done('created', { platformId: user.id, httpStatus: 200 }));
+        return remember(
+          item,
+          context,
+          counter.done('created', { platformId: user.id, httpStatus: 200 }),
+          user,
+        );
       await counter.call(() =>
         context.platform.users.update(user.id, updateParams(details, context.platform.vendor)),
       );
-      return remember(item, context, counter.done('attached', { platformId: user.id, httpStatus: 203 }));
+      return remember(
+        item,
+        context,
+        counter.done('attached', { platformId: user.id, httpStatus: 203 }),
+        user,
+      );
     } catch (error) {
       const lost = isOutcomeUnknown(error);
       if (!lost && !isAlreadyThere(error)) throw error;
@@ -82,6 +110,7 @@ async function createUser(
           platformId: user.id,
           message: cleared ? `${note}; ${cleared}` : note,
         }),
+        user,
       );
     }
   }
@@ -133,7 +162,41 @@ export function updateParams(params: FlatParams, vendor: string): FlatParams {
   return copy;
 }
 
-function remember(item: PlannedIntent, context: ProcessorContext, outcome: ProcessOutcome): ProcessOutcome {
-  if (typeof outcome.platformId === 'number') context.ids.set('user', item.key, outcome.platformId);
-  return outcome;
+/**
+ * Keeps the user's id for this run, under every client_id of a merged user. A merged user's
+ * other client_ids are added to the platform user (one `PUT` each that it lacks, a
+ * client_id beside an id in the path being one more client id): a schedule or RSVP names
+ * its user by client_id (`user[client_id]`), whichever step's row it came from.
+ */
+async function remember(
+  item: PlannedIntent,
+  context: ProcessorContext,
+  outcome: ProcessOutcome,
+  user?: PlatformUser,
+): Promise<ProcessOutcome> {
+  const id = outcome.platformId;
+  if (typeof id !== 'number') return outcome;
+  context.ids.set('user', item.key, id);
+  if (item.aliases === undefined) return outcome;
+  const has = new Set(user?.client_ids ?? []);
+  const refused: string[] = [];
+  let added = 0;
+  for (const alias of item.aliases) {
+    if (!has.has(alias)) {
+      try {
+        await context.platform.users.update(id, { client_id: alias });
+        added += 1;
+      } catch (error) {
+        // 422: the client_id belongs to another user; anything else ends the intent as usual.
+        if (!isStatus(error, 422)) throw error;
+        refused.push(`${alias} (${messageOf(error)})`);
+        continue;
+      }
+    }
+    context.ids.set('user', alias, id);
+  }
+  const counted = { ...outcome, attempts: outcome.attempts + added };
+  if (refused.length === 0) return counted;
+  const note = `the platform refused these client_ids of the merged person: ${refused.join('; ')}`;
+  return { ...counted, message: outcome.message ? `${outcome.message}; ${note}` : note };
 }

@@ -88,7 +88,7 @@ export async function restoreIntents(
  * ledger stored it, and its secret is taken as the source has it now.
  */
 function asPlanned(fresh: Intent, record: PlannedIntentRecord, hashKey: Uint8Array | undefined): boolean {
-  if (hashIntent(fresh.op, fresh.params, hashKey) === record.hash) return true;
+  if (hashIntent(fresh.op, fresh.params, hashKey, fresh.aliases) === record.hash) return true;
   const plannedUnder = fingerprintOf(record.hash);
   if (hashKey === undefined || plannedUnder === undefined || plannedUnder === keyFingerprint(hashKey))
     return false;
@@ -108,6 +108,7 @@ function plannedOf(record: PlannedIntentRecord): PlannedIntent {
     params: record.params,
     origin: record.origin,
     dependsOn: record.dependsOn,
+    ...(record.aliases ? { aliases: record.aliases } : {}),
     hash: record.hash,
   };
 }
