@@ -19,7 +19,13 @@ const deleteThreshold = z.union([
     .transform((count) => ({ count })),
 ]);
 
+const stepName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'use letters, digits, ".", "_" and "-" (at most 64)');
+
 export const jobStepSchema = z.strictObject({
+  /** What `merge:` and messages call the step; `step N` when not given. */
+  name: stepName.optional(),
   /** A shipped mapping name (`users`) or a path to a mapping file, relative to the job file. */
   mapping: z.string().min(1),
   source: sourceConfigSchema,
@@ -27,50 +33,104 @@ export const jobStepSchema = z.strictObject({
   schedule_mode: z.enum(['replace', 'rsvp']).optional(),
 });
 
-export const jobFileSchema = z.strictObject({
-  name: z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'use letters, digits, ".", "_" and "-" (at most 64)'),
-  description: z.string().optional(),
-  /**
-   * The conference the job writes to, by the names of the environment variables holding its
-   * base URL, key id and signing key; each falls back to `EVSYNC_*` (docs/design.md).
-   */
-  platform: platformRefSchema.optional(),
-  /** `mirror` also deletes what the source no longer has, guarded by `delete_threshold`. */
-  mode: z.enum(['upsert', 'mirror']).default('upsert'),
-  rate: z
-    .strictObject({
-      per_second: z.number().positive().max(10_000).default(10),
-      concurrency: z.number().int().min(1).max(256).default(4),
-    })
-    .default({ per_second: 10, concurrency: 4 }),
-  delete_threshold: deleteThreshold.default({ percent: 10 }),
-  /**
-   * Cron pattern of the scheduled (nightly) run, with its IANA time zone (`tz` or
-   * `timezone`); `evsync schedule JOB` registers it (docs/distributed.md, "Schedules").
-   */
-  schedule: z
-    .strictObject({
-      cron: z.string().min(9, 'write a cron pattern such as "0 2 * * *" (at 02:00 every day)'),
-      tz: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').optional(),
-      timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').optional(),
-      /** A six-field pattern's first field is seconds: taken only when the job says so. */
-      seconds: z.boolean().optional(),
-    })
-    .refine(({ cron, seconds }) => seconds === true || cron.trim().split(/\s+/).length !== 6, {
-      path: ['cron'],
-      message:
-        'has six fields: the first is seconds, so it fires up to every second. Write five fields ' +
-        '("0 2 * * *": minute, hour, day, month, weekday), or add `seconds: true` to schedule: if you mean it',
-    })
-    .transform(({ cron, tz, timezone }) => ({ cron, timezone: tz ?? timezone ?? 'UTC' }))
+/**
+ * How rows of several steps that describe one person (the same normalised e-mail) become
+ * one user (docs/sync-engine.md, "One person, many sources"). `false` keeps each step's
+ * users apart, as the platform then sees them: the later row updates the earlier.
+ */
+const mergeSchema = z.strictObject({
+  users: z
+    .union([
+      z.literal(false),
+      z.strictObject({
+        /** Step names, first wins: the first non-empty value of a field in this order. */
+        precedence: z.array(stepName).min(1).optional(),
+        /** Per field (a param name such as `user[membership]`, or `membership`): its own order. */
+        fields: z.record(z.string().min(1), z.array(stepName).min(1)).optional(),
+      }),
+    ])
     .optional(),
-  steps: z.array(jobStepSchema).min(1, 'a job needs at least one step'),
 });
+
+export const jobFileSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'use letters, digits, ".", "_" and "-" (at most 64)'),
+    description: z.string().optional(),
+    /**
+     * The conference the job writes to, by the names of the environment variables holding its
+     * base URL, key id and signing key; each falls back to `EVSYNC_*` (docs/design.md).
+     */
+    platform: platformRefSchema.optional(),
+    /** `mirror` also deletes what the source no longer has, guarded by `delete_threshold`. */
+    mode: z.enum(['upsert', 'mirror']).default('upsert'),
+    rate: z
+      .strictObject({
+        per_second: z.number().positive().max(10_000).default(10),
+        concurrency: z.number().int().min(1).max(256).default(4),
+      })
+      .default({ per_second: 10, concurrency: 4 }),
+    delete_threshold: deleteThreshold.default({ percent: 10 }),
+    /**
+     * Cron pattern of the scheduled (nightly) run, with its IANA time zone (`tz` or
+     * `timezone`); `evsync schedule JOB` registers it (docs/distributed.md, "Schedules").
+     */
+    schedule: z
+      .strictObject({
+        cron: z.string().min(9, 'write a cron pattern such as "0 2 * * *" (at 02:00 every day)'),
+        tz: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').optional(),
+        timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').optional(),
+        /** A six-field pattern's first field is seconds: taken only when the job says so. */
+        seconds: z.boolean().optional(),
+      })
+      .refine(({ cron, seconds }) => seconds === true || cron.trim().split(/\s+/).length !== 6, {
+        path: ['cron'],
+        message:
+          'has six fields: the first is seconds, so it fires up to every second. Write five fields ' +
+          '("0 2 * * *": minute, hour, day, month, weekday), or add `seconds: true` to schedule: if you mean it',
+      })
+      .transform(({ cron, tz, timezone }) => ({ cron, timezone: tz ?? timezone ?? 'UTC' }))
+      .optional(),
+    steps: z.array(jobStepSchema).min(1, 'a job needs at least one step'),
+    merge: mergeSchema.optional(),
+  })
+  .superRefine((job, context) => {
+    const names = new Set<string>();
+    job.steps.forEach((step, index) => {
+      if (step.name === undefined) return;
+      if (names.has(step.name))
+        context.addIssue({
+          code: 'custom',
+          path: ['steps', index, 'name'],
+          message: `"${step.name}" names two steps`,
+        });
+      names.add(step.name);
+    });
+    const users = job.merge?.users;
+    if (!users) return;
+    const check = (list: readonly string[], path: (string | number)[]): void =>
+      list.forEach((name, index) => {
+        if (!names.has(name))
+          context.addIssue({
+            code: 'custom',
+            path: [...path, index],
+            message: `"${name}" is no step's name: give the step \`name: ${name}\``,
+          });
+      });
+    check(users.precedence ?? [], ['merge', 'users', 'precedence']);
+    for (const [field, list] of Object.entries(users.fields ?? {}))
+      check(list, ['merge', 'users', 'fields', field]);
+  });
 
 export type JobFile = z.infer<typeof jobFileSchema>;
 export type JobStep = z.infer<typeof jobStepSchema>;
+export type MergeSettings = NonNullable<JobFile['merge']>;
+
+/** What messages call a step: its `name`, or `step N` (from 1). */
+export function stepLabel(step: Pick<JobStep, 'name'>, index: number): string {
+  return step.name ?? `step ${index + 1}`;
+}
 export type DeleteThreshold = JobFile['delete_threshold'];
 
 export interface LoadedJob extends JobFile {

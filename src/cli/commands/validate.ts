@@ -17,7 +17,11 @@ import { openSource } from '../../sources/open-source.js';
 import { sourceConfigSchema } from '../../sources/source-config.js';
 import { rootLogger } from '../../log/logger.js';
 import { redactUrl } from '../../log/redaction.js';
-import { loadJobFile } from '../../sync/job-file.js';
+import { loadJobFile, type LoadedJob } from '../../sync/job-file.js';
+import { loadMapping } from '../../mapping/load-mapping.js';
+import type { Intent } from '../../model/intent.js';
+import { peopleMerger } from '../../sync/collect/collect-intents.js';
+import { formatMergeReport, type MergeReport, type PeopleMerger } from '../../sync/collect/merge-people.js';
 import { EXIT } from '../exit-codes.js';
 
 interface ValidateCliOptions {
@@ -63,27 +67,35 @@ async function validateCommand(jobPath: string | undefined, options: ValidateCli
   const report = options.report === undefined ? undefined : openReport(options.report, options.source);
   const progress = new RowProgress();
   const dependencies = new DependencyCheck();
+  const merger = jobPath === undefined ? undefined : await mergerOf(loadJobFile(jobPath), vendor);
   let results: StepResult[];
+  let merged: MergeReport | undefined;
   try {
     results = await validateSteps(steps, {
       vendor,
       progress,
       dependencies,
       ...(report ? { report } : {}),
+      ...(merger ? { onIntents: mergeInto(merger) } : {}),
     });
+    if (merger) {
+      for await (const users of merger.merged()) void users;
+      merged = merger.report();
+    }
   } catch (error) {
     // The validation's own error is the one to show, not a report that could not be finished.
     report?.abandon();
     throw error;
   } finally {
     progress.stop();
+    await merger?.dispose();
   }
   await report?.close();
   const dangling = dependencies.result();
   process.stdout.write(
     options.json
-      ? `${JSON.stringify({ steps: results.map(toJson), danglingLinks: dangling }, null, 2)}\n`
-      : formatResults(results, options.report, formatDanglingLinks(dangling)),
+      ? `${JSON.stringify({ steps: results.map(toJson), danglingLinks: dangling, ...(merged ? { merged } : {}) }, null, 2)}\n`
+      : formatResults(results, options.report, formatDanglingLinks(dangling), formatMergeReport(merged)),
   );
   // A row skipped because a value it needs is empty is lost, like an invalid one.
   return results.every((result) => result.summary.allValid && result.summary.rowsIncomplete === 0)
@@ -199,7 +211,26 @@ function sameFile(a: string, b: string): boolean {
   return statA !== undefined && statB !== undefined && statA.dev === statB.dev && statA.ino === statB.ino;
 }
 
-function formatResults(results: StepResult[], reportFile: string | undefined, dangling: string): string {
+/** The job's people merger (docs/sync-engine.md, "One person, many sources"), if it merges. */
+async function mergerOf(job: LoadedJob, vendor: string): Promise<PeopleMerger | undefined> {
+  const mappings = await Promise.all(
+    job.steps.map((step) => loadMapping(step.mapping, { baseDir: job.baseDir, vendor })),
+  );
+  return peopleMerger(job, mappings, { vendor });
+}
+
+function mergeInto(merger: PeopleMerger): (step: number, intents: readonly Intent[]) => Promise<void> {
+  return async (step, intents) => {
+    for (const intent of intents) if (merger.accepts(intent)) await merger.add(step, intent);
+  };
+}
+
+function formatResults(
+  results: StepResult[],
+  reportFile: string | undefined,
+  dangling: string,
+  merged: readonly string[],
+): string {
   const parts = results.map((result) => {
     const notes = result.notes.map((note) => `  note: ${note}`);
     if (result.header && result.header.missing.length > 0) {
@@ -210,6 +241,7 @@ function formatResults(results: StepResult[], reportFile: string | undefined, da
     return [formatValidationSummary(title, result.summary), ...notes].join('\n');
   });
   if (dangling !== '') parts.push(dangling);
+  if (merged.length > 0) parts.push(merged.join('\n'));
   if (reportFile !== undefined) parts.push(`Report written to ${reportFile}`);
   return `${parts.join('\n\n')}\n`;
 }

@@ -1,3 +1,4 @@
+import type { Intent } from '../../model/intent.js';
 import type { Source } from '../../sources/source-row.js';
 import { loadMapping } from '../load-mapping.js';
 import { mapSource, mergeHeaderReports } from '../map-source.js';
@@ -31,6 +32,8 @@ export interface ValidateOptions {
   progress?: RowProgress;
   /** Told every item of every step: links that name what no step creates. */
   dependencies?: DependencyCheck;
+  /** Told the intents of every valid row, with its step's index (people merged across steps). */
+  onIntents?: (step: number, intents: readonly Intent[]) => Promise<void>;
 }
 
 /**
@@ -42,7 +45,7 @@ export async function validateSteps(
   options: ValidateOptions,
 ): Promise<StepResult[]> {
   const results: StepResult[] = [];
-  for (const step of steps) {
+  for (const [index, step] of steps.entries()) {
     const mapping = await loadMapping(step.mapping, { baseDir: step.baseDir, vendor: options.vendor });
     const summary = new ValidationSummary();
     const headers: HeaderReport[] = [];
@@ -57,6 +60,8 @@ export async function validateSteps(
       options.dependencies?.add(item);
       options.report?.add(mapping.name, item);
       options.progress?.tick();
+      if (options.onIntents && (item.type === 'intents' || item.type === 'duplicate'))
+        await options.onIntents(index, item.intents);
     }
     results.push({
       mapping: mapping.name,

@@ -9,19 +9,24 @@ import type { Logger } from '../../log/logger.js';
 import { openSource } from '../../sources/open-source.js';
 import type { LoadedJob } from '../job-file.js';
 import type { RowResult } from '../plan/sync-plan.js';
+import { PeopleMerger, type MergeReport } from './merge-people.js';
 import { scheduleToRsvps } from './schedule-to-rsvps.js';
 
 export interface CollectedIntents {
-  /** One intent per `(kind, key)`, in source order. */
+  /** One intent per `(kind, key)`, in source order (merged users last). */
   intents: Intent[];
   /** Rows that will not be sent, each with its reason. */
   rowResults: RowResult[];
+  /** People merged across steps, when users of several steps were. */
+  merged?: MergeReport;
 }
 
 export interface CollectOptions {
   vendor: string;
   logger?: Logger;
   env?: NodeJS.ProcessEnv;
+  /** Called once every source is read, when users of several steps were merged. */
+  onMerge?: (report: MergeReport) => void;
 }
 
 /**
@@ -32,12 +37,17 @@ export interface CollectOptions {
 export async function collectIntents(job: LoadedJob, options: CollectOptions): Promise<CollectedIntents> {
   const byKey = new Map<string, Intent>();
   const rowResults: RowResult[] = [];
-  for await (const row of streamCollected(job, options)) {
+  let merged: MergeReport | undefined;
+  const onMerge = (report: MergeReport): void => {
+    merged = report;
+    options.onMerge?.(report);
+  };
+  for await (const row of streamCollected(job, { ...options, onMerge })) {
     // A later step's intent of a key takes the earlier one's place.
     for (const intent of row.intents) byKey.set(`${intent.kind}\u0000${intent.key}`, intent);
     for (const result of row.rowResults) rowResults.push(result);
   }
-  return { intents: [...byKey.values()], rowResults };
+  return { intents: [...byKey.values()], rowResults, ...(merged ? { merged } : {}) };
 }
 
 /** What one mapped row adds to a streamed run: its intents, or its result. */
@@ -52,44 +62,93 @@ export interface CollectedRow {
  * whole first, its intents held by key, so a replaced row is never planned. A row of
  * another step with a key already planned is planned again after it (the earlier one may
  * be sent already), and its content is what the platform keeps.
+ *
+ * When two steps or more yield users, users wait for every step to be read and come last,
+ * one per person (`PeopleMerger`; docs/sync-engine.md, "One person, many sources"), unless
+ * the job says `merge: { users: false }`. They are still the first phase sent: links wait
+ * for the users phase to drain.
  */
 export async function* streamCollected(
   job: LoadedJob,
   options: CollectOptions,
 ): AsyncGenerator<CollectedRow> {
-  for (const step of job.steps) {
-    const mapping = await loadMapping(step.mapping, { baseDir: job.baseDir, vendor: options.vendor });
-    const source = openSource(step.source, {
-      baseDir: job.baseDir,
-      ...(options.env === undefined ? {} : { env: options.env }),
-      ...(options.logger === undefined ? {} : { logger: options.logger }),
-    });
-    // A schedule source shows one header per record type: a column is missing only when
-    // none of them has it, so the headers are merged before anything is said.
-    const headers: HeaderReport[] = [];
-    const onHeader = (report: HeaderReport): void => void headers.push(report);
-    // With `on_duplicate: last` a row may be replaced by any later one: such a step is read
-    // whole before its intents are planned, so that a replaced row is never sent.
-    const held = mapping.onDuplicate === 'last' ? new Map<string, Intent>() : undefined;
-    for await (const item of mapSource(source, mapping, { onHeader })) {
-      const intents: Intent[] = [];
-      const accept = (intent: Intent): void => {
-        const expanded =
-          step.schedule_mode === 'rsvp' && intent.kind === 'schedule' ? scheduleToRsvps(intent) : [intent];
-        for (const one of expanded) {
-          if (held) held.set(`${one.kind}\u0000${one.key}`, one);
-          else intents.push(one);
+  const mappings: LoadedMapping[] = [];
+  for (const step of job.steps)
+    mappings.push(await loadMapping(step.mapping, { baseDir: job.baseDir, vendor: options.vendor }));
+  const merger = peopleMerger(job, mappings, options);
+  try {
+    for (const [index, step] of job.steps.entries()) {
+      const take = merger ? (intent: Intent) => merger.accepts(intent) : undefined;
+      for await (const row of readStep(job, step, mappings[index]!, options)) {
+        if (!take || !row.intents.some(take)) {
+          yield row;
+          continue;
         }
-      };
-      // Only `on_duplicate: last` replaces rows, and its intents are held until the step ends.
-      const drop = (gone: { kind: Intent['kind']; key: string }): void =>
-        void held?.delete(`${gone.kind}\u0000${gone.key}`);
-      const rowResults = resultsOf(item, mapping, accept, drop);
-      if (intents.length > 0 || rowResults.length > 0) yield { intents, rowResults };
+        const rest: Intent[] = [];
+        for (const intent of row.intents) {
+          if (take(intent)) await merger!.add(index, intent);
+          else rest.push(intent);
+        }
+        if (rest.length > 0 || row.rowResults.length > 0) yield { intents: rest, rowResults: row.rowResults };
+      }
     }
-    if (held) yield { intents: [...held.values()], rowResults: [] };
-    logMissingColumns(options.logger, source.description, mapping.name, headers);
+    if (!merger) return;
+    for await (const users of merger.merged()) yield { intents: users, rowResults: [] };
+    options.onMerge?.(merger.report());
+  } finally {
+    await merger?.dispose();
   }
+}
+
+/** The merger of a job whose users come from two steps or more, unless it opted out. */
+export function peopleMerger(
+  job: Pick<LoadedJob, 'steps' | 'merge'>,
+  mappings: readonly Pick<LoadedMapping, 'kinds'>[],
+  options: Pick<CollectOptions, 'vendor'>,
+): PeopleMerger | undefined {
+  const settings = job.merge?.users;
+  if (settings === false) return undefined;
+  if (mappings.filter((mapping) => mapping.kinds.includes('user')).length < 2) return undefined;
+  return new PeopleMerger(job.steps, settings, options.vendor);
+}
+
+/** One step's source read through its mapping (see {@link streamCollected}). */
+async function* readStep(
+  job: LoadedJob,
+  step: LoadedJob['steps'][number],
+  mapping: LoadedMapping,
+  options: CollectOptions,
+): AsyncGenerator<CollectedRow> {
+  const source = openSource(step.source, {
+    baseDir: job.baseDir,
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
+  // A schedule source shows one header per record type: a column is missing only when
+  // none of them has it, so the headers are merged before anything is said.
+  const headers: HeaderReport[] = [];
+  const onHeader = (report: HeaderReport): void => void headers.push(report);
+  // With `on_duplicate: last` a row may be replaced by any later one: such a step is read
+  // whole before its intents are planned, so that a replaced row is never sent.
+  const held = mapping.onDuplicate === 'last' ? new Map<string, Intent>() : undefined;
+  for await (const item of mapSource(source, mapping, { onHeader })) {
+    const intents: Intent[] = [];
+    const accept = (intent: Intent): void => {
+      const expanded =
+        step.schedule_mode === 'rsvp' && intent.kind === 'schedule' ? scheduleToRsvps(intent) : [intent];
+      for (const one of expanded) {
+        if (held) held.set(`${one.kind}\u0000${one.key}`, one);
+        else intents.push(one);
+      }
+    };
+    // Only `on_duplicate: last` replaces rows, and its intents are held until the step ends.
+    const drop = (gone: { kind: Intent['kind']; key: string }): void =>
+      void held?.delete(`${gone.kind}\u0000${gone.key}`);
+    const rowResults = resultsOf(item, mapping, accept, drop);
+    if (intents.length > 0 || rowResults.length > 0) yield { intents, rowResults };
+  }
+  if (held) yield { intents: [...held.values()], rowResults: [] };
+  logMissingColumns(options.logger, source.description, mapping.name, headers);
 }
 
 /**

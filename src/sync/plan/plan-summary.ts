@@ -3,6 +3,7 @@ import type { IntentKind } from '../../model/intent.js';
 import { INTENT_KINDS } from '../../model/intent.js';
 import { describeOrigin } from '../../model/row-origin.js';
 import { LossTally, reasonKind } from '../../mapping/validate/loss-tally.js';
+import { formatMergeReport, type MergeReport } from '../collect/merge-people.js';
 import { CHECK_IN_HELD_BACK } from './lost-check-ins.js';
 import type { RunResultCounts } from '../../model/result-records.js';
 import type { HeldDeletes, RowResult, SyncPlan } from './sync-plan.js';
@@ -34,12 +35,15 @@ export interface PlanSummary {
   notices: string[];
   /** One line per kind that loses most of its rows for one reason, with the fix. */
   losses: string[];
+  /** People merged across steps (docs/sync-engine.md, "One person, many sources"). */
+  merged?: MergeReport;
 }
 
 /** Counts per kind and planned action, with the first examples of each: what `evsync plan` prints. */
-export function summarizePlan(plan: SyncPlan, examplesPerGroup = 3): PlanSummary {
+export function summarizePlan(plan: SyncPlan, examplesPerGroup = 3, merged?: MergeReport): PlanSummary {
   const tally = new PlanTally(examplesPerGroup);
   tally.add(plan);
+  if (merged) tally.mergedPeople(merged);
   if (plan.heldDeletes) tally.heldDeletes(plan.heldDeletes);
   return tally.summary(plan.planMs);
 }
@@ -84,8 +88,14 @@ export class PlanTally {
   private total = 0;
   private heldCheckIns = 0;
   private held: HeldDeletes | undefined;
+  private merged: MergeReport | undefined;
 
   constructor(private readonly examplesPerGroup = 3) {}
+
+  /** People merged across steps, once every source is read. */
+  mergedPeople(report: MergeReport): void {
+    this.merged = report;
+  }
 
   /** A part of a plan: its work, unchanged intents and row results. */
   add(plan: Pick<SyncPlan, 'work' | 'unchanged' | 'rowResults' | 'parentMissing'>): void {
@@ -146,6 +156,7 @@ export class PlanTally {
       planMs,
       notices: [],
       losses: this.losses.lines(),
+      ...(this.merged && this.merged.people > 0 ? { merged: this.merged } : {}),
     };
     if (this.held) summary.notices.push(heldDeletesNotice(this.held));
     const held = this.heldCheckIns;
@@ -225,6 +236,8 @@ export function formatPlanSummary(summary: PlanSummary): string {
   );
   out.push('', `${summary.total} intents, ${calls} to send; planned in ${summary.planMs.toFixed(0)} ms.`);
   if (summary.losses.length > 0) out.push('', ...summary.losses.map((line) => `! ${line}`));
+  const merged = formatMergeReport(summary.merged);
+  if (merged.length > 0) out.push('', ...merged);
   for (const notice of summary.notices) out.push('', notice);
   const interesting = summary.examples.filter((e) => e.column !== 'unchanged');
   if (interesting.length > 0) {

@@ -18,6 +18,7 @@ import {
 import { DeleteThresholdError } from './delete-threshold-error.js';
 import { isLinkKind, type LinkKind } from './link-pairs.js';
 import { diffIntents } from './plan-intents.js';
+import type { MergeReport } from '../collect/merge-people.js';
 import { PlanTally, type PlanSummary } from './plan-summary.js';
 import type { RowResult } from './sync-plan.js';
 
@@ -82,6 +83,9 @@ export class StreamPlanner {
       hashes.set(kind, await this.ledger.hashesOf(kind, keys));
       const seen = this.seenOf(kind);
       for (const key of keys) seen.add(key, ++this.rows);
+      // A merged user's other client_ids are in the sources too: mirror mode keeps them.
+      if (kind === 'user')
+        for (const intent of unique) for (const alias of intent.aliases ?? []) seen.add(alias, ++this.rows);
       if (this.input.mode === 'mirror' && isLinkKind(kind)) this.keepLinks(kind, keys);
     }
     const started = performance.now();
@@ -131,6 +135,11 @@ export class StreamPlanner {
     this.tally.add({ work: mirror.deletes, unchanged: [], rowResults });
     if (held) this.tally.heldDeletes(held);
     return { deletes: mirror.deletes, rowResults };
+  }
+
+  /** People merged across steps, once every source is read. */
+  mergedPeople(report: MergeReport): void {
+    this.tally.mergedPeople(report);
   }
 
   summary(): PlanSummary {

@@ -68,7 +68,7 @@ export async function planJob(
     },
     known,
   );
-  return { plan, summary: summarizePlan(plan) };
+  return { plan, summary: summarizePlan(plan, 3, collected.merged) };
 }
 
 /**

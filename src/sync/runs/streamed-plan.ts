@@ -1,6 +1,6 @@
 import { messageOf } from '../../errors/evsync-error.js';
 import type { Intent, IntentKind } from '../../model/intent.js';
-import { isParentKind, PARENT_KINDS } from '../../model/intent.js';
+import { isParentKind, PARENT_KINDS, parentRefs } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { RunRecord } from '../../model/run-record.js';
 import { streamCollected } from '../collect/collect-intents.js';
@@ -113,6 +113,7 @@ class StreamedRun {
     let limit = FIRST_PLAN_CHUNK;
     const source = streamCollected(this.input.job, {
       vendor: this.deps.platform.vendor,
+      onMerge: (report) => this.planner.mergedPeople(report),
       ...(this.deps.logger ? { logger: this.deps.logger } : {}),
     })[Symbol.asyncIterator]();
     try {
@@ -163,7 +164,9 @@ class StreamedRun {
     for (const row of plan.rowResults) await writer.write(rowResult(runId, row));
     for (const item of plan.unchanged) {
       await writer.write(unchangedResult(runId, item, ids.get(item.kind, item.key)));
-      if (isParentKind(item.kind)) gate.settle({ kind: item.kind, clientId: item.key }, true);
+      if (isParentKind(item.kind))
+        for (const ref of parentRefs({ kind: item.kind, key: item.key, aliases: item.aliases }))
+          gate.settle(ref, true);
     }
     const users = plan.work.filter((item) => phaseOf(item) === 'users');
     this.users += users.length;

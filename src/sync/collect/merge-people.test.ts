@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import type { Intent } from '../../model/intent.js';
+import { PeopleMerger } from './merge-people.js';
+
+const EMAIL = 'user[svc_auth_attributes][email]';
+
+function user(key: string, source: string, params: Record<string, string>): Intent {
+  return {
+    kind: 'user',
+    key,
+    op: 'upsert',
+    params: { client_id: key, ...params },
+    origin: { source, row: 1 },
+    dependsOn: [],
+  };
+}
+
+async function merge(
+  settings: ConstructorParameters<typeof PeopleMerger>[1],
+  rows: Array<[step: number, intent: Intent]>,
+): Promise<{ users: Intent[]; merger: PeopleMerger }> {
+  const merger = new PeopleMerger(
+    [{ name: 'tickets' }, { name: 'comp' }, { name: 'speakers' }],
+    settings,
+    'svc',
+  );
+  for (const [step, intent] of rows) if (merger.accepts(intent)) await merger.add(step, intent);
+  const users: Intent[] = [];
+  for await (const batch of merger.merged()) users.push(...batch);
+  await merger.dispose();
+  return { users, merger };
+}
+
+const ticket = user('eb-1', 'tickets.csv', {
+  [EMAIL]: 'ada@example.org',
+  'user[first_name]': 'Ada',
+  'user[membership]': 'member',
+  'user[salutation]': '',
+});
+const comp = user('comp-1', 'comp.csv', {
+  [EMAIL]: ' ADA@example.org',
+  'user[first_name]': 'Augusta Ada',
+  'user[membership]': 'press',
+  'user[salutation]': 'Ms',
+});
+const speaker = user('spk-1', 'speakers.csv', { [EMAIL]: 'ada@example.org', 'user[membership]': 'speaker' });
+
+describe('PeopleMerger', () => {
+  it('without settings: the earlier step wins each field it fills, membership by rank', async () => {
+    const { users, merger } = await merge(undefined, [
+      [0, ticket],
+      [1, comp],
+      [2, speaker],
+    ]);
+    expect(users).toHaveLength(1);
+    expect(users[0]!.key).toBe('eb-1');
+    expect(users[0]!.aliases).toEqual(['comp-1', 'spk-1']);
+    expect(users[0]!.params).toMatchObject({
+      client_id: 'eb-1',
+      'user[first_name]': 'Ada',
+      'user[membership]': 'speaker',
+      // Empty in tickets, filled in the comp list: the first non-empty value.
+      'user[salutation]': 'Ms',
+    });
+    const report = merger.report();
+    expect(report).toMatchObject({ people: 1, rows: 3, conflicts: 2 });
+    expect(report.conflictExamples.map((c) => [c.field, c.won.step, c.by])).toEqual(
+      expect.arrayContaining([
+        ['user[first_name]', 'tickets', 'precedence'],
+        ['user[membership]', 'speakers', 'membership rank'],
+      ]),
+    );
+  });
+
+  it('gives the same user whichever order the rows come in, and follows the job’s precedence and fields', async () => {
+    const settings = { precedence: ['speakers', 'comp', 'tickets'], fields: { first_name: ['tickets'] } };
+    const one = await merge(settings, [
+      [0, ticket],
+      [1, comp],
+      [2, speaker],
+    ]);
+    const other = await merge(settings, [
+      [2, speaker],
+      [1, comp],
+      [0, ticket],
+    ]);
+    expect(one.users).toEqual(other.users);
+    expect(one.users[0]!.key).toBe('spk-1');
+    expect(one.users[0]!.params).toMatchObject({
+      'user[first_name]': 'Ada',
+      'user[membership]': 'speaker',
+      'user[salutation]': 'Ms',
+    });
+  });
+
+  it('leaves a person of one step, and users without an e-mail, as they are', async () => {
+    const lone = user('eb-2', 'tickets.csv', { [EMAIL]: 'grace@example.org' });
+    const { users, merger } = await merge(undefined, [[0, lone]]);
+    expect(users).toEqual([lone]);
+    expect(merger.report().people).toBe(0);
+    expect(merger.accepts(user('x', 'a.csv', { 'user[first_name]': 'X' }))).toBe(false);
+  });
+});
