@@ -63,6 +63,13 @@ export function formatRunSummary(summary: RunSummary): string {
   const failed = summary.totals.failed ?? 0;
   if (summary.plan && summary.plan.losses.length > 0)
     out.push('', ...summary.plan.losses.map((loss) => `! ${loss}`));
+  const merged = summary.plan?.merged;
+  if (merged)
+    out.push(
+      '',
+      `Merged people: ${merged.people} people described by ${merged.rows} rows of several steps, one user each; ` +
+        `${merged.conflicts} fields differed between steps (evsync plan shows examples).`,
+    );
   if (summary.stopped)
     out.push(
       '',
