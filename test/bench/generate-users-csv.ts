@@ -138,14 +138,20 @@ export function usersCsvLine(i: number): string {
   return `${fields.join(',')}\n`;
 }
 
-export async function generateUsersCsv(file: string, rows: number): Promise<void> {
+export async function generateUsersCsv(
+  file: string,
+  rows: number,
+  /** Rows `from`..`rows` only, their client_ids `<prefix>-<i>`: a second source of the same people. */
+  part: { from: number; prefix: string } = { from: 1, prefix: 'u' },
+): Promise<void> {
   const out = createWriteStream(file);
   const write = (text: string): Promise<void> =>
     out.write(text) ? Promise.resolve() : new Promise((resolve) => out.once('drain', () => resolve()));
   await write(`${USERS_CSV_COLUMNS.join(',')}\n`);
   let batch = '';
-  for (let i = 1; i <= rows; i++) {
-    batch += usersCsvLine(i);
+  for (let i = part.from; i <= rows; i++) {
+    const line = usersCsvLine(i);
+    batch += part.prefix === 'u' ? line : `${part.prefix}${line.slice(1)}`;
     if (i % 1000 === 0) {
       await write(batch);
       batch = '';

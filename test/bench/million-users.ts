@@ -6,7 +6,10 @@
  * RSS ≤ 1 GB with the embedded ledger and ≤ 600 MB with PostgreSQL, RSS flat in the
  * number of users, and the first request within 2× of a small run's.
  *
- *   npx tsx test/bench/million-users.ts [sizes=1000,100000,200000,1000000] [ledgers=embedded,postgres]
+ * With `shared=P` the same number of people come from two steps that share P % of them
+ * (issue #26: people merged across steps, peak RSS within 1.2× of the one-step figure).
+ *
+ *   npx tsx test/bench/million-users.ts [sizes=1000,100000,200000,1000000] [ledgers=embedded,postgres] [shared=0]
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +21,7 @@ import { machineLoad, peakRssOf, ROOT, startSandboxProcess } from './sync-bench-
 
 const sizes = (process.argv[2] ?? '1000,100000,200000,1000000').split(',').map(Number);
 const ledgers = (process.argv[3] ?? 'embedded,postgres').split(',') as Array<'embedded' | 'postgres'>;
+const shared = Number(process.argv[4] ?? 0);
 const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CLI = join(ROOT, 'dist/cli/main.js');
 
@@ -31,12 +35,27 @@ interface Measured {
   calls: number;
 }
 
-async function csvOf(rows: number): Promise<string> {
+async function csvOf(rows: number, part?: { from: number; prefix: string }): Promise<string> {
   const dir = join(tmpdir(), 'evsync-bench-csv');
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `users-v${USERS_CSV_VERSION}-${rows}.csv`);
-  if (!existsSync(file)) await generateUsersCsv(file, rows);
+  const name = part ? `-${part.prefix}${part.from}` : '';
+  const file = join(dir, `users-v${USERS_CSV_VERSION}-${rows}${name}.csv`);
+  if (!existsSync(file)) await generateUsersCsv(file, rows, part);
   return file;
+}
+
+/**
+ * The job's steps: one CSV of `users` people, or (`shared` > 0) two whose rows overlap by
+ * `shared` % of the people, the second's keyed `c-<i>`: people 1..a and a-s+1..users.
+ */
+async function stepsOf(users: number): Promise<string> {
+  const step = (csv: string) => `  - { mapping: users, source: { csv: ${JSON.stringify(csv)} } }\n`;
+  if (shared <= 0) return step(await csvOf(users));
+  const both = Math.round((users * shared) / 100);
+  const first = Math.round((users + both) / 2);
+  const a = await csvOf(first);
+  const b = await csvOf(users, { from: first - both + 1, prefix: 'c' });
+  return step(a) + step(b);
 }
 
 async function freshDatabase(name: string): Promise<string> {
@@ -58,15 +77,12 @@ async function dropDatabase(name: string): Promise<void> {
 }
 
 async function measure(ledger: 'embedded' | 'postgres', users: number): Promise<Measured> {
-  const csv = await csvOf(users);
+  const steps = await stepsOf(users);
   const dir = join(tmpdir(), `evsync-bench-million-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const job = join(dir, 'job.yaml');
-  writeFileSync(
-    job,
-    `name: million\nrate: { per_second: 10000, concurrency: 16 }\nsteps:\n  - { mapping: users, source: { csv: ${JSON.stringify(csv)} } }\n`,
-  );
+  writeFileSync(job, `name: million\nrate: { per_second: 10000, concurrency: 16 }\nsteps:\n${steps}`);
   const database = `evsync_bench_million_${process.pid}`;
   const sandbox = await startSandboxProcess();
   try {
@@ -114,7 +130,9 @@ async function measure(ledger: 'embedded' | 'postgres', users: number): Promise<
 }
 
 if (!existsSync(CLI)) throw new Error('build the CLI first: npm run build');
-console.log(`million-users: sizes ${sizes.join(', ')}; ${machineLoad()}`);
+console.log(
+  `million-users: sizes ${sizes.join(', ')}${shared > 0 ? `, two steps sharing ${shared} % of the people` : ''}; ${machineLoad()}`,
+);
 const results: Measured[] = [];
 for (const ledger of ledgers) {
   for (const users of sizes) {
