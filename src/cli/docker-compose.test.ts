@@ -18,7 +18,7 @@ const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true 
   services: Record<string, ComposeService>;
   volumes: Record<string, unknown>;
 };
-const program = buildProgram();
+const program = await buildProgram();
 
 function evsyncArgs(service: ComposeService): string[] {
   const argv = [...(service.entrypoint ?? []), ...(service.command ?? [])];

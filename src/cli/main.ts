@@ -9,7 +9,11 @@ import { redactUrl } from '../log/redaction.js';
 import { commandRegistrars } from './commands/index.js';
 import { EXIT, exitCodeFor, userFileError } from './exit-codes.js';
 
-export function buildProgram(): Command {
+/**
+ * The program with the command `argv` names, or with every command (help, a usage error):
+ * commands load on demand (commands/index.ts).
+ */
+export async function buildProgram(argv?: readonly string[]): Promise<Command> {
   const program = new Command('evsync')
     .description('Sync attendees, sessions, speakers and schedules to the Event Platform API.')
     .version('0.1.0')
@@ -20,7 +24,9 @@ export function buildProgram(): Command {
   program.hook('preAction', (command) => {
     if (command.opts<{ logJson?: boolean }>().logJson) process.env.EVSYNC_LOG_FORMAT = 'json';
   });
-  for (const register of commandRegistrars) register(program);
+  const named = argv === undefined ? undefined : commandOf(argv);
+  for (const register of await commandRegistrars(named === undefined ? undefined : [named]))
+    register(program);
   return program;
 }
 
@@ -29,7 +35,7 @@ export async function main(argv: string[] = process.argv): Promise<number> {
   loadDotenvFile();
   const output = watchStdout();
   try {
-    await buildProgram().parseAsync(argv);
+    await (await buildProgram(argv)).parseAsync(argv);
     await output.settled();
     const code = typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
     return output.error ? stdoutFailed(output.error, code) : code;
@@ -99,6 +105,15 @@ function givenPaths(argv: readonly string[]): string[] {
     .slice(2)
     .map((arg) => (arg.startsWith('-') ? arg.slice(arg.indexOf('=') + 1 || arg.length) : arg))
     .filter((arg) => arg !== '');
+}
+
+/**
+ * The command `argv` runs: its first argument that is no option (the program's own options
+ * take no value). Undefined for help or `--version`: then every command is loaded.
+ */
+function commandOf(argv: readonly string[]): string | undefined {
+  const first = argv.slice(2).find((arg) => !arg.startsWith('-'));
+  return first === 'help' ? undefined : first;
 }
 
 /** True when this file is the process's entry point, also through npm's bin symlink. */

@@ -1,35 +1,32 @@
 import type { Command } from 'commander';
-import { registerPingCommand } from './ping.js';
-import { registerSignCommand } from './sign.js';
-import { registerSandboxCommand } from './sandbox.js';
-import { registerRunCommand } from './run.js';
-import { registerPlanCommand } from './plan.js';
-import { registerResumeCommand } from './resume.js';
-import { registerRetryCommand } from './retry.js';
-import { registerRunsCommand } from './runs.js';
-import { registerReportCommand } from './report.js';
-import { registerDemoCommand } from './demo.js';
-import { registerValidateCommand } from './validate.js';
-import { registerWorkerCommand } from './worker.js';
-import { registerScheduleCommand } from './schedule.js';
-import { registerStatusCommand } from './status.js';
-import { registerDashboardCommand } from './dashboard.js';
 
-/** Each command lives in its own file and adds itself to the program here. */
-export const commandRegistrars: Array<(program: Command) => void> = [
-  registerSignCommand,
-  registerPingCommand,
-  registerSandboxCommand,
-  registerRunCommand,
-  registerPlanCommand,
-  registerResumeCommand,
-  registerRetryCommand,
-  registerRunsCommand,
-  registerReportCommand,
-  registerDemoCommand,
-  registerValidateCommand,
-  registerWorkerCommand,
-  registerScheduleCommand,
-  registerStatusCommand,
-  registerDashboardCommand,
-];
+type Registrar = (program: Command) => void;
+
+/**
+ * Each command lives in its own file and adds itself to the program; here each is named
+ * and loaded on demand. A process loads only the command it runs (`evsync runs` never
+ * loads BullMQ, the MySQL driver or the dashboard): half a second less at every start.
+ */
+export const COMMANDS: Readonly<Record<string, () => Promise<Registrar>>> = {
+  sign: async () => (await import('./sign.js')).registerSignCommand,
+  ping: async () => (await import('./ping.js')).registerPingCommand,
+  sandbox: async () => (await import('./sandbox.js')).registerSandboxCommand,
+  run: async () => (await import('./run.js')).registerRunCommand,
+  plan: async () => (await import('./plan.js')).registerPlanCommand,
+  resume: async () => (await import('./resume.js')).registerResumeCommand,
+  retry: async () => (await import('./retry.js')).registerRetryCommand,
+  runs: async () => (await import('./runs.js')).registerRunsCommand,
+  report: async () => (await import('./report.js')).registerReportCommand,
+  demo: async () => (await import('./demo.js')).registerDemoCommand,
+  validate: async () => (await import('./validate.js')).registerValidateCommand,
+  worker: async () => (await import('./worker.js')).registerWorkerCommand,
+  schedule: async () => (await import('./schedule.js')).registerScheduleCommand,
+  status: async () => (await import('./status.js')).registerStatusCommand,
+  dashboard: async () => (await import('./dashboard.js')).registerDashboardCommand,
+};
+
+/** The registrars of `names`, or of every command (help, an unknown or a missing command). */
+export async function commandRegistrars(names?: readonly string[]): Promise<Registrar[]> {
+  const wanted = names?.every((name) => name in COMMANDS) ? names : Object.keys(COMMANDS);
+  return Promise.all(wanted.map((name) => COMMANDS[name]!()));
+}
