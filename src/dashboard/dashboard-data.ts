@@ -17,6 +17,7 @@ import {
 } from '../model/result-records.js';
 import type { RunRecord } from '../model/run-record.js';
 import { totalsOf } from '../sync/execute/run-summary.js';
+import { SKIPPED_FOR_MISSING_DATA, SKIPPED_ON_PURPOSE } from '../sync/plan/plan-summary.js';
 
 /**
  * What the dashboard's pages and JSON answers show, read from the ledger. The HTML views
@@ -64,6 +65,8 @@ export interface RunData {
   run: RunSummaryData;
   countsByKind: RunResultCounts;
   errors: ErrorGroupData[];
+  /** Skipped results meant (a `when:` condition…) and lost for missing data, as `evsync run` splits them. */
+  skipped: { onPurpose: number; lost: number };
   /** Runs that retry this one or run its job again, newest first (among the latest 200 runs). */
   retries: string[];
 }
@@ -141,14 +144,14 @@ export async function requireRun(ledger: Ledger, runId: string): Promise<RunReco
  * going again, and then it ends at another time. An operator reloads that page often.
  */
 export class FinishedRunFacts {
-  private readonly facts = new Map<string, Promise<Pick<RunData, 'countsByKind' | 'errors'>>>();
+  private readonly facts = new Map<string, Promise<Pick<RunData, 'countsByKind' | 'errors' | 'skipped'>>>();
 
   constructor(private readonly size = 50) {}
 
   get(
     run: RunRecord,
-    read: () => Promise<Pick<RunData, 'countsByKind' | 'errors'>>,
-  ): Promise<Pick<RunData, 'countsByKind' | 'errors'>> {
+    read: () => Promise<Pick<RunData, 'countsByKind' | 'errors' | 'skipped'>>,
+  ): Promise<Pick<RunData, 'countsByKind' | 'errors' | 'skipped'>> {
     if (run.finishedAt === null || run.status === 'running') return read();
     const key = `${run.id}\u0000${run.finishedAt.getTime()}`;
     let found = this.facts.get(key);
@@ -164,18 +167,22 @@ export class FinishedRunFacts {
 
 export async function loadRun(ledger: Ledger, runId: string, cache?: FinishedRunFacts): Promise<RunData> {
   const run = await requireRun(ledger, runId);
-  const read = async (): Promise<Pick<RunData, 'countsByKind' | 'errors'>> => {
-    const [countsByKind, groups] = await Promise.all([
+  const read = async (): Promise<Pick<RunData, 'countsByKind' | 'errors' | 'skipped'>> => {
+    const skippedWith = async (codes: ReadonlySet<string>): Promise<number> =>
+      totalsOf(await ledger.resultCounts(runId, { errorCodes: [...codes] })).skipped ?? 0;
+    const [countsByKind, groups, onPurpose, lost] = await Promise.all([
       ledger.resultCounts(runId),
       ledger.insights().errorGroups(runId),
+      skippedWith(SKIPPED_ON_PURPOSE),
+      skippedWith(SKIPPED_FOR_MISSING_DATA),
     ]);
     const errors = groups.map((group) => {
       const info = isErrorCode(group.code) ? ERROR_CATALOG[group.code] : undefined;
       return { ...group, meaning: info?.meaning ?? null, action_hint: info?.action ?? null };
     });
-    return { countsByKind, errors };
+    return { countsByKind, errors, skipped: { onPurpose, lost } };
   };
-  const [{ countsByKind, errors }, recent, processGone] = await Promise.all([
+  const [{ countsByKind, errors, skipped }, recent, processGone] = await Promise.all([
     cache ? cache.get(run, read) : read(),
     ledger.listRuns(200),
     ledger.processGone(run),
@@ -184,6 +191,7 @@ export async function loadRun(ledger: Ledger, runId: string, cache?: FinishedRun
     run: runSummary(run, run.status === 'running' ? countsByKind : undefined, processGone),
     countsByKind,
     errors,
+    skipped,
     retries: recent
       .filter((other) => other.options.retryOf === runId || other.options.rerunOf === runId)
       .map((other) => other.id),

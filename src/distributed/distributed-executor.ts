@@ -102,6 +102,9 @@ async function runPhases(
         if (inline.stopped) return { ...inline, processed };
         continue;
       }
+      // Workers read this run's results when they take a phase's first job: the rows the plan
+      // left out on purpose (written here, batched) must be in the ledger by then.
+      if (work.phase !== 'users') await execute.writer.flush();
       const done = await followPhase(options, execute, work, epoch, earlierPass);
       processed += done.ended;
       if (done.stopped !== undefined) return stoppedBy(done.stopped, processed);

@@ -7,7 +7,8 @@ import { coalescedWrites } from '../sync/execute/coalesced-calls.js';
 import { runIntent } from '../sync/execute/execute-plan.js';
 import { intentResult, isSuccess, rowResult } from '../sync/execute/intent-result.js';
 import { createSendMarker } from '../sync/execute/send-marks.js';
-import { DependencyGate } from '../sync/phases/dependency-gate.js';
+import { DependencyGate, removalLookup } from '../sync/phases/dependency-gate.js';
+import { noteLeftOut } from '../sync/phases/left-out-parents.js';
 import { IdCache } from '../sync/processors/id-cache.js';
 import type { SyncPlatform } from '../sync/processors/sync-platform.js';
 import { answerLostInCrash } from '../sync/runs/resume-run.js';
@@ -261,7 +262,9 @@ export class IntentHandler {
     const ids = new IdCache(
       await Promise.all(PARENT_KINDS.map(async (kind) => [kind, await ledger.loadIdMap(kind)] as const)),
     );
-    const gate = new DependencyGate((dep) => ids.has(dep.kind, dep.clientId));
+    // As the inline engine's gate: it asks the ledger what deleted a parent, and knows the
+    // parents rows left out on purpose (docs/sync-engine.md, "Phases").
+    const gate = new DependencyGate((dep) => ids.has(dep.kind, dep.clientId), removalLookup(ledger));
     for await (const result of ledger.eachResult(runId, {
       kinds: PARENT_KINDS,
       actions: ['failed', 'skipped'],
@@ -269,6 +272,11 @@ export class IntentHandler {
       if (isParentKind(result.kind) && !isSuccess(result.action))
         gate.settle({ kind: result.kind, clientId: result.key }, false, result.errorMessage ?? result.action);
     }
+    for await (const result of ledger.eachResult(runId, {
+      actions: ['skipped'],
+      errorCodes: [CODE.EVSYNC_ROW_SKIPPED],
+    }))
+      noteLeftOut(gate, { ...result, message: result.errorMessage });
     return { run, platform, ledger, ids, gate, markSendStarted: createSendMarker(ledger, runId) };
   }
 }

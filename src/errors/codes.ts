@@ -488,6 +488,32 @@ export const ERROR_CATALOG = {
     action:
       'Fix the parent row the message names; `evsync resume` or `evsync retry` sends the dependent then.',
   },
+  EVSYNC_PARENT_SKIPPED: {
+    layer: 'sync',
+    meaning:
+      'A dependent was skipped on purpose: its user or event was filtered out in this run by a `when:` condition. Not a failure: the run’s exit code stays 0.',
+    action: 'Nothing, unless the parent should be sent: then change the condition that filters it.',
+  },
+  EVSYNC_PARENT_DELETED: {
+    layer: 'sync',
+    meaning:
+      'A dependent names a user or event that an earlier run deleted (mirror mode) or retired; the message names that run and its date. Not a failure.',
+    action:
+      'Nothing, unless the parent is back: then add its row again. Drop the dependent from its source to silence it.',
+  },
+  EVSYNC_SCHEDULE_PICKS_LEFT_OUT: {
+    layer: 'sync',
+    meaning:
+      'A warning on a schedule that was sent: some of its events were left out because they were deleted by a run or filtered out on purpose; the message names each and why.',
+    action:
+      'Nothing, unless those events should be there: then add them back, or drop the picks from the schedule export.',
+  },
+  EVSYNC_SCHEDULE_PICKS_MISSING: {
+    layer: 'sync',
+    meaning:
+      'A warning on a schedule that was sent: some of its events were left out because they failed in this run or are in no source; data lost, so the run ends with exit code 1.',
+    action: 'Fix or add the events the message names; the next run sends the schedule with them.',
+  },
   EVSYNC_SYNCED_SINCE: {
     layer: 'sync',
     meaning: 'Not sent by a resume or retry: a later run of the job has synced it since, with newer content.',

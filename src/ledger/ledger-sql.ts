@@ -192,3 +192,15 @@ WHERE this.id = $1 AND r.action IN ('created', 'attached', 'updated', 'unchanged
 /** $1 kind, $2 job name, $3 conference id. */
 export const SELECT_KNOWN_KEYS = `SELECT s.key FROM synced_hashes s JOIN runs r ON r.id = s.run_id
 WHERE s.conference_id = $3 AND s.kind = $1 AND r.job_name = $2 ORDER BY 1`;
+
+/**
+ * $1 kind, $2 keys, $3 conference id (0: runs that name none): the newest `deleted` or
+ * `retired` result of each key. Few keys are asked (parents a dependent names that the id
+ * map does not have): each run of the conference is probed through the results' unique
+ * `(run_id, kind, key)` index.
+ */
+export const SELECT_LAST_REMOVALS = `SELECT DISTINCT ON (r.key) r.key, r.run_id, r.action, r.recorded_at
+FROM runs ru JOIN intent_results r ON r.run_id = ru.id
+WHERE coalesce(ru.conference_id, 0) = $3 AND r.kind = $1 AND r.key = ANY($2::text[])
+  AND r.action IN ('deleted', 'retired')
+ORDER BY r.key, r.seq DESC`;

@@ -174,6 +174,12 @@ export interface Ledger {
    * must not overwrite with older content.
    */
   handledLater(runId: string): Promise<Set<string>>;
+  /**
+   * The newest delete or retire of each of these keys in this conference's runs: what a
+   * dependent naming a key the id map no longer has says about it ("deleted by run R on D"),
+   * instead of calling it unknown (docs/sync-engine.md, "Phases").
+   */
+  lastRemovals(kind: IntentKind, keys: readonly string[]): Promise<Map<string, KeyRemoval>>;
   setHashes(entries: readonly HashEntry[]): Promise<void>;
   removeHashes(kind: IntentKind, keys: readonly string[]): Promise<void>;
   /**
@@ -183,4 +189,11 @@ export interface Ledger {
   knownKeys(kind: IntentKind, jobName: string): Promise<string[]>;
 
   close(): Promise<void>;
+}
+
+/** The run that last deleted (mirror mode) or retired a key, and when: `Ledger.lastRemovals`. */
+export interface KeyRemoval {
+  runId: string;
+  action: 'deleted' | 'retired';
+  at: Date;
 }

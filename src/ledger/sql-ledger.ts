@@ -2,7 +2,7 @@ import { CODE } from '../errors/codes.js';
 import type { ConferenceRecord } from '../model/conference.js';
 import type { IntentKind } from '../model/intent.js';
 import { isSecretName, redactParams } from '../log/redaction.js';
-import type { AdoptedState, JobLock, Ledger, LockJobOptions } from './ledger.js';
+import type { AdoptedState, JobLock, KeyRemoval, Ledger, LockJobOptions } from './ledger.js';
 import type { HashEntry, PlatformIdEntry } from '../model/sync-state.js';
 import type { PendingFilter, PlannedIntent, PlannedIntentRecord } from '../model/planned-intent.js';
 import type {
@@ -325,6 +325,10 @@ export class SqlLedger implements Ledger {
   async handledLater(runId: string): Promise<Set<string>> {
     const rows = await this.sql().query<{ kind: string; key: string }>(q.SELECT_HANDLED_LATER, [runId]);
     return new Set(rows.map((row) => `${row.kind}\u0000${row.key}`));
+  }
+
+  lastRemovals(kind: IntentKind, keys: readonly string[]): Promise<Map<string, KeyRemoval>> {
+    return this.state.lastRemovals(kind, keys);
   }
 
   knownKeys(kind: IntentKind, jobName: string): Promise<string[]> {

@@ -1,5 +1,6 @@
 import type { IntentKind } from '../model/intent.js';
 import type { HashEntry, PlatformIdEntry } from '../model/sync-state.js';
+import type { KeyRemoval } from './ledger.js';
 import * as q from './ledger-sql.js';
 import { toNumber } from './ledger-rows.js';
 import type { SqlClient, SqlExecutor } from './sql-client.js';
@@ -80,6 +81,21 @@ export class SqlSyncState {
       for (const row of rows) names.set(row.key, row.names);
     }
     return names;
+  }
+
+  async lastRemovals(kind: IntentKind, keys: readonly string[]): Promise<Map<string, KeyRemoval>> {
+    const found = new Map<string, KeyRemoval>();
+    for (let start = 0; start < keys.length; start += LOOKUP) {
+      const rows = await this.sql().query<{
+        key: string;
+        run_id: string;
+        action: KeyRemoval['action'];
+        recorded_at: Date | string;
+      }>(q.SELECT_LAST_REMOVALS, [kind, keys.slice(start, start + LOOKUP), this.conferenceId]);
+      for (const row of rows)
+        found.set(row.key, { runId: row.run_id, action: row.action, at: new Date(row.recorded_at) });
+    }
+    return found;
   }
 
   async setHashes(entries: readonly HashEntry[]): Promise<void> {

@@ -44,6 +44,11 @@ export interface RowSkip {
   reason: string;
   kind?: IntentKind;
   incomplete?: boolean;
+  /**
+   * The users and events the row would have synced, when it is left out on purpose and their
+   * client_ids could be read: links naming them are skipped on purpose, not lost.
+   */
+  keys?: Array<{ kind: IntentKind; key: string }>;
 }
 
 export type RowMapping = RowSkip | { type: 'drafts'; drafts: IntentDraft[]; problems: DraftProblem[] };

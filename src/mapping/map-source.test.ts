@@ -175,6 +175,8 @@ intents:
       origin: { source: 'mem.csv', row: 1, line: 2 },
       reason: 'cancelled ticket (Status is "REFUNDED")',
       kind: 'user',
+      // Read so that links naming the user are skipped on purpose too.
+      keys: [{ kind: 'user', key: '1' }],
     });
     expect(items[1]?.type).toBe('intents');
   });

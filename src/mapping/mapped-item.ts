@@ -41,6 +41,8 @@ export interface SkippedItem {
   kind?: IntentKind;
   /** Left out because a value it needs is empty, not filtered out on purpose (see `RowSkip`). */
   incomplete?: boolean;
+  /** The users and events it would have synced, when read (see `RowSkip.keys`). */
+  keys?: Array<{ kind: IntentKind; key: string }>;
 }
 
 /** A row that cannot be sent: every problem of the row, all at once. */

@@ -3,6 +3,7 @@ import type { IntentKind } from '../../model/intent.js';
 import { shownStatus, type ResultsPage, type ResultsQuery, type RunData } from '../dashboard-data.js';
 import { formatDuration, formatTime, type Html, query, runPath } from './page-layout.js';
 import { resultsSection } from './results-view.js';
+import { skippedLine } from '../../sync/plan/plan-summary.js';
 import { countCells, notRecorded, SHOWN_ACTIONS, statusBadge } from './runs-view.js';
 
 /**
@@ -112,6 +113,11 @@ export function runView(data: RunData, filter: ResultsQuery, page: ResultsPage):
         </tbody>
       </table>
     </div>
+    ${
+      skippedLine(data.skipped)
+        ? html`<p class="note" data-skipped-split>${skippedLine(data.skipped)}</p>`
+        : ''
+    }
     ${errorsSection(data)}
     <section class="chart-box">
       <h2>Requests over the run</h2>

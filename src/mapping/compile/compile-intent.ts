@@ -4,6 +4,8 @@ import type { DraftProblem, IntentDraft } from '../loaded-mapping.js';
 import { conditions } from '../mapping-file-rules.js';
 import type { IntentSpec } from '../mapping-file-schema.js';
 import { resolveParamName } from '../param-aliases.js';
+import { intentKey } from '../intent-identity.js';
+import { isParentKind } from '../../model/intent.js';
 import { quote } from '../../platform/write-params/text-rules.js';
 import { compileCondition } from './compile-condition.js';
 import { compileParamsWriter, type ParamPlan } from './compile-params-writer.js';
@@ -18,7 +20,14 @@ import {
 export type IntentOutcome =
   | { type: 'draft'; draft: IntentDraft; problems: DraftProblem[] }
   /** `passed`: how many of the intent's conditions held before one did not. */
-  | { type: 'skip'; reason: string; passed: number; incomplete: boolean };
+  | {
+      type: 'skip';
+      reason: string;
+      passed: number;
+      incomplete: boolean;
+      /** A user's or event's client_id, read although the row is left out on purpose (see `RowSkip.keys`). */
+      key?: string;
+    };
 
 export type CompiledIntent = (values: RawRecord) => IntentOutcome;
 
@@ -61,12 +70,25 @@ export function compileIntent(spec: IntentSpec, context: CompileContext, vendor:
 
   const writeParams = compileParamsWriter(params, blocks);
 
+  // The key of a user or event left out on purpose: the links that name it are then
+  // skipped on purpose too, not lost (docs/sync-engine.md, "Phases"). Read only for such rows.
+  const skippedKey = (values: RawRecord): string | undefined => {
+    if (key !== undefined) {
+      const value = key.read(values);
+      if (value instanceof ValueProblem) return undefined;
+      return (typeof value === 'string' ? value : value.join(',')) || undefined;
+    }
+    return intentKey(kind, writeParams(values, []));
+  };
+
   return (values) => {
     for (let passed = 0; passed < when.length; passed++) {
       const condition = when[passed]!;
       const reason = condition(values);
-      if (reason !== undefined)
-        return { type: 'skip', reason, passed, incomplete: condition.requiresValue === true };
+      if (reason === undefined) continue;
+      const incomplete = condition.requiresValue === true;
+      const leftOut = incomplete || !isParentKind(kind) ? undefined : skippedKey(values);
+      return { type: 'skip', reason, passed, incomplete, ...(leftOut ? { key: leftOut } : {}) };
     }
     const problems: DraftProblem[] = [];
     const out = writeParams(values, problems);

@@ -52,6 +52,7 @@ export function compileMappingFile(file: MappingFile, identity: MappingIdentity)
         let closestKinds = new Set<IntentKind>();
         let incomplete = false;
         let closest = -1;
+        let keys: Array<{ kind: IntentKind; key: string }> = [];
         for (let index = 0; index < intents.length; index++) {
           const outcome = intents[index]!(values);
           if (outcome.type === 'skip') {
@@ -60,11 +61,13 @@ export function compileMappingFile(file: MappingFile, identity: MappingIdentity)
               reasons = [];
               closestKinds = new Set();
               incomplete = false;
+              keys = [];
             }
             if (outcome.passed === closest) {
               reasons.push(outcome.reason);
               closestKinds.add(file.intents[index]!.kind);
               incomplete ||= outcome.incomplete;
+              if (outcome.key !== undefined) keys.push({ kind: file.intents[index]!.kind, key: outcome.key });
             }
           } else {
             drafts.push(outcome.draft);
@@ -77,7 +80,7 @@ export function compileMappingFile(file: MappingFile, identity: MappingIdentity)
             type: 'skip',
             reason: [...new Set(reasons)].join('; '),
             ...(closestKinds.size === 1 && kind !== undefined ? { kind } : {}),
-            ...(incomplete ? { incomplete } : {}),
+            ...(incomplete ? { incomplete } : keys.length > 0 ? { keys } : {}),
           };
         }
         return { type: 'drafts', drafts, problems };

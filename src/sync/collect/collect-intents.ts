@@ -1,4 +1,5 @@
 import { CODE } from '../../errors/codes.js';
+import { leftOutParams } from '../phases/left-out-parents.js';
 import type { Intent } from '../../model/intent.js';
 import { rowPlaceKey } from '../../model/row-origin.js';
 import { loadMapping } from '../../mapping/load-mapping.js';
@@ -220,6 +221,8 @@ function resultsOf(
           origin: item.origin,
           errorCode: item.incomplete ? ROW_INCOMPLETE : ROW_SKIPPED,
           message: item.reason,
+          // Not kept from mirror deletes: recorded so that links naming them are skipped on purpose.
+          ...(item.keys ? { params: leftOutParams(item.keys) } : {}),
         },
       ];
     case 'invalid':

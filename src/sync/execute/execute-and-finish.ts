@@ -2,7 +2,9 @@ import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { IntentResultInput } from '../../model/result-records.js';
 import type { RunStatus } from '../../model/run-record.js';
 import { isParentKind, PARENT_KINDS, parentRefs, type ParentKind } from '../../model/intent.js';
-import { DependencyGate } from '../phases/dependency-gate.js';
+import { DependencyGate, removalLookup } from '../phases/dependency-gate.js';
+import { noteLeftOut } from '../phases/left-out-parents.js';
+import type { FlatParams } from '../../model/params.js';
 import { IdCache } from '../processors/id-cache.js';
 import type { ProcessorContext } from '../processors/processor.js';
 import type { EngineDeps } from './engine-deps.js';
@@ -11,6 +13,7 @@ import { unchangedResult } from './intent-result.js';
 import type { RunSummary } from './run-summary.js';
 import { createSendMarker } from './send-marks.js';
 import { totalsOf } from './run-summary.js';
+import { SKIPPED_FOR_MISSING_DATA, SKIPPED_ON_PURPOSE } from '../plan/plan-summary.js';
 import { CODE } from '../../errors/codes.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import { redactUrl } from '../../log/redaction.js';
@@ -22,7 +25,12 @@ import { SharedLinks, type LinkKind } from '../plan/link-pairs.js';
  * Skipped results that are data lost, not rows filtered out on purpose: they make the run
  * end with exit code 1 (see README, exit codes).
  */
-const LOST_ROW_CODES = [CODE.EVSYNC_ROW_INCOMPLETE, CODE.EVSYNC_PARENT_MISSING];
+const LOST_ROW_CODES = [
+  CODE.EVSYNC_ROW_INCOMPLETE,
+  CODE.EVSYNC_PARENT_MISSING,
+  // A schedule sent without events that failed or are in no source: a success, with picks lost.
+  CODE.EVSYNC_SCHEDULE_PICKS_MISSING,
+];
 
 export interface RunWork {
   runId: string;
@@ -45,6 +53,11 @@ export interface RunWork {
    * that failed but whose keys were read): a mirror delete never removes their records.
    */
   keptKeys?: ReadonlyArray<{ kind: string; key: string }>;
+  /**
+   * Results of rows a `when:` condition left out earlier in this run (resume): links naming
+   * the users and events they left out are skipped on purpose (`phases/left-out-parents.ts`).
+   */
+  leftOutRows?: ReadonlyArray<{ errorCode: string | null; params: FlatParams; message: string | null }>;
   /** Parents that ended earlier in this run (resume): their outcome decides their dependents. */
   settledParents?: ReadonlyArray<{ kind: ParentKind; key: string; ok: boolean; reason: string }>;
   /**
@@ -79,9 +92,10 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
   const ids = new IdCache(
     await Promise.all(PARENT_KINDS.map(async (kind) => [kind, await ledger.loadIdMap(kind)] as const)),
   );
-  const gate = new DependencyGate((dep) => ids.has(dep.kind, dep.clientId));
+  const gate = new DependencyGate((dep) => ids.has(dep.kind, dep.clientId), removalLookup(ledger));
   for (const parent of input.settledParents ?? [])
     gate.settle({ kind: parent.kind, clientId: parent.key }, parent.ok, parent.reason);
+  for (const row of input.leftOutRows ?? []) noteLeftOut(gate, row);
 
   // Big, infrequent batches: one statement per 1,000 results keeps the ledger's share of
   // the run small (the embedded ledger works in its own thread; PostgreSQL in its server).
@@ -91,7 +105,10 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
   let nextStep: string | undefined;
   let failure: { error: unknown } | undefined;
   try {
-    for (const result of input.preResults ?? []) await writer.write(result);
+    for (const result of input.preResults ?? []) {
+      await writer.write(result);
+      noteLeftOut(gate, { ...result, message: result.errorMessage ?? null });
+    }
     for (const item of input.unchanged) {
       await writer.write(unchangedResult(input.runId, item, ids.get(item.kind, item.key)));
       if (isParentKind(item.kind))
@@ -145,17 +162,15 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
   const status: RunStatus = stopped ?? 'completed';
   const counts = await ledger.resultCounts(input.runId);
   const run = await ledger.finishRun(input.runId, status);
-  const lost = await ledger.results(input.runId, {
-    actions: ['skipped'],
-    errorCodes: LOST_ROW_CODES,
-    limit: 1,
-  });
+  const lost = await ledger.results(input.runId, { errorCodes: LOST_ROW_CODES, limit: 1 });
   const uncertainCheckIns = await uncertainCheckInsOf(ledger, input.runId, counts);
+  const skipped = await skippedSplit(ledger, input.runId, counts);
   return {
     run,
     counts,
     totals: totalsOf(counts),
     rowsLost: lost.length > 0,
+    ...(skipped ? { skipped } : {}),
     ...(uncertainCheckIns ? { uncertainCheckIns } : {}),
     ...(stopped ? { stopped } : {}),
     ...(reason ? { reason } : {}),
@@ -240,6 +255,35 @@ async function writeUnlessRecorded(
   for (const result of results) {
     if (!recorded.has(`${result.kind}/${result.key}`)) await writer.write(result);
   }
+}
+
+/**
+ * See `RunSummary.skipped`: read only when something was skipped; `schedulesShort`, the
+ * schedules sent without some events, only when some schedule was sent.
+ */
+async function skippedSplit(
+  ledger: EngineDeps['ledger'],
+  runId: string,
+  counts: RunSummary['counts'],
+): Promise<RunSummary['skipped']> {
+  const anySkipped = Object.values(counts).some((perKind) => (perKind?.skipped ?? 0) > 0);
+  const schedules = counts.schedule ?? {};
+  const anySchedule = (schedules.created ?? 0) + (schedules.updated ?? 0) > 0;
+  if (!anySkipped && !anySchedule) return undefined;
+  const skippedWith = async (codes: ReadonlySet<string>): Promise<number> =>
+    anySkipped ? (totalsOf(await ledger.resultCounts(runId, { errorCodes: [...codes] })).skipped ?? 0) : 0;
+  const short = anySchedule
+    ? totalsOf(
+        await ledger.resultCounts(runId, {
+          errorCodes: [CODE.EVSYNC_SCHEDULE_PICKS_LEFT_OUT, CODE.EVSYNC_SCHEDULE_PICKS_MISSING],
+        }),
+      )
+    : {};
+  return {
+    onPurpose: await skippedWith(SKIPPED_ON_PURPOSE),
+    lost: await skippedWith(SKIPPED_FOR_MISSING_DATA),
+    schedulesShort: (short.created ?? 0) + (short.updated ?? 0),
+  };
 }
 
 /** See `RunSummary.uncertainCheckIns`: read only when some check-ins failed. */

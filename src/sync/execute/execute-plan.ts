@@ -2,7 +2,8 @@ import type { ResultWriter } from '../../ledger/result-writer.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { Logger } from '../../log/logger.js';
 import { isParentKind, parentRefs } from '../../model/intent.js';
-import { PARENT_MISSING, type DependencyGate } from '../phases/dependency-gate.js';
+import type { DependencyGate } from '../phases/dependency-gate.js';
+import { withoutMissingPicks } from '../phases/schedule-picks.js';
 import type { PhaseName } from '../phases/sync-phases.js';
 import { PHASES } from '../phases/sync-phases.js';
 import type { ProcessOutcome } from '../processors/process-outcome.js';
@@ -156,15 +157,36 @@ export async function runIntent(
   item: PlannedIntent,
   options: Pick<ExecuteOptions, 'gate' | 'context'>,
 ): Promise<ProcessOutcome> {
-  const missing = item.dependsOn.length > 0 ? options.gate.check(item.dependsOn) : undefined;
-  const outcome: ProcessOutcome = missing
-    ? { action: 'skipped', errorCode: PARENT_MISSING, message: missing.message, attempts: 0 }
-    : await processIntent(item, options.context);
+  const outcome = await gatedOutcome(item, options);
   if (isParentKind(item.kind) && item.plannedAction !== 'delete' && item.plannedAction !== 'retire') {
     for (const ref of parentRefs({ kind: item.kind, key: item.key, aliases: item.aliases }))
       options.gate.settle(ref, isSuccess(outcome.action), outcome.message ?? outcome.action);
   }
   return outcome;
+}
+
+/**
+ * The dependency gate's say, then the processor's: a dependent whose parent is missing is
+ * skipped with the parent's true reason and code; a schedule goes without the events that
+ * are missing, its result carrying the warning (`schedule-picks.ts`).
+ */
+async function gatedOutcome(
+  item: PlannedIntent,
+  options: Pick<ExecuteOptions, 'gate' | 'context'>,
+): Promise<ProcessOutcome> {
+  if (item.dependsOn.length === 0) return processIntent(item, options.context);
+  const missing = await options.gate.missing(item.dependsOn);
+  if (missing.length === 0) return processIntent(item, options.context);
+  const partial = withoutMissingPicks(item, missing, (m) => options.gate.known(m.parent));
+  if (partial === undefined) {
+    const first = (await options.gate.first(item.dependsOn))!;
+    return { action: 'skipped', errorCode: first.code, message: first.message, attempts: 0 };
+  }
+  const outcome = await processIntent(partial.item, options.context);
+  if (!isSuccess(outcome.action) || partial.warning === '') return outcome;
+  // A success that carries a warning: the code says which, the message names every missing pick.
+  const message = [outcome.message, partial.warning].filter(Boolean).join('; ');
+  return { ...outcome, errorCode: partial.code, message, hash: partial.item.hash };
 }
 
 /** Intents waiting in the queue before a streamed plan reads on. */

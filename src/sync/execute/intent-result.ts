@@ -29,7 +29,7 @@ export function intentResult(
     attempts: outcome.attempts,
     durationMs: Math.round(durationMs),
     params: item.params,
-    hash: isSuccess(outcome.action) ? item.hash : null,
+    hash: isSuccess(outcome.action) ? (outcome.hash ?? item.hash) : null,
     ...(item.aliases ? { aliases: item.aliases } : {}),
   };
 }

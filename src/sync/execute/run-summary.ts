@@ -1,7 +1,7 @@
 import { type ActionCounts, type RunResultCounts, RESULT_ACTIONS } from '../../model/result-records.js';
 import type { RunRecord } from '../../model/run-record.js';
 import { INTENT_KINDS } from '../../model/intent.js';
-import type { PlanSummary } from '../plan/plan-summary.js';
+import { skippedLine, type PlanSummary } from '../plan/plan-summary.js';
 import { withoutFullStop } from './execute-plan.js';
 
 /** How a run ended, for the CLI and the tests. */
@@ -15,6 +15,12 @@ export interface RunSummary {
    * user or event), not filtered out on purpose: the run did not sync all it was given.
    */
   rowsLost?: boolean;
+  /**
+   * The skipped results split into those meant (`onPurpose`: a `when:` condition, and links
+   * naming what it left out or a run deleted) and data `lost` (exit 1); `schedulesShort`:
+   * schedules sent without some of their events (each result's message names them).
+   */
+  skipped?: { onPurpose: number; lost: number; schedulesShort: number };
   stopped?: 'interrupted' | 'aborted';
   reason?: string;
   /** What to do next when it is not `evsync resume RUN` (see `ExecuteResult.nextStep`). */
@@ -75,7 +81,17 @@ export function formatRunSummary(summary: RunSummary): string {
       '',
       `Stopped early: ${withoutFullStop(summary.reason ?? summary.stopped)}. ${summary.nextStep ?? `Finish it with: evsync resume ${run.id}`}`,
     );
-  if (summary.rowsLost) {
+  const skipped = skippedLine(summary.skipped);
+  if (skipped) out.push('', skipped);
+  const short = summary.skipped?.schedulesShort ?? 0;
+  if (short > 0)
+    out.push(
+      ...(skipped ? [] : ['']),
+      `${short} schedule${short === 1 ? ' was' : 's were'} sent without some of ${short === 1 ? 'its' : 'their'} events; each result says which and why:  evsync report ${run.id} --status created updated`,
+    );
+  if (summary.rowsLost && summary.skipped?.lost === 0) {
+    out.push('', 'Some events of those schedules failed or are in no source: data lost (exit code 1).');
+  } else if (summary.rowsLost) {
     out.push(
       '',
       `Some rows were skipped because data they need is missing. See them:  evsync report ${run.id} --status skipped`,

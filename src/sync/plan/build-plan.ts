@@ -8,14 +8,16 @@ import { hasUnreadableKey, noteHeldDeletes, planMirrorDeletes } from './mirror-d
 import { diffIntents } from './plan-intents.js';
 import type { KnownState, RowResult, SyncPlan } from './sync-plan.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
-import { DependencyGate, type MissingParent } from '../phases/dependency-gate.js';
+import { DependencyGate, removalLookup, type MissingParent } from '../phases/dependency-gate.js';
+import { noteLeftOut } from '../phases/left-out-parents.js';
+import { withoutMissingPicks } from '../phases/schedule-picks.js';
 
 /** The part of the ledger a plan reads. */
 export type PlanLedger = Pick<
   Ledger,
   'loadHashes' | 'loadIdMap' | 'knownKeys' | 'listRuns' | 'results' | 'pendingIntents'
 > &
-  Partial<Pick<Ledger, 'syncedParamNames'>>;
+  Partial<Pick<Ledger, 'syncedParamNames' | 'lastRemovals'>>;
 
 export interface BuildPlanInput {
   /** The job's name: mirror mode deletes only what runs of this job synced. */
@@ -71,8 +73,9 @@ export async function buildPlan(
     deletes: [],
     planMs,
   };
-  const parentMissing = linksWithoutParent(plan, state);
-  if (parentMissing.size > 0) plan.parentMissing = parentMissing;
+  const gated = await linksWithoutParent(plan, state, ledger);
+  if (gated.missing.size > 0) plan.parentMissing = gated.missing;
+  if (gated.warnings.size > 0) plan.pickWarnings = gated.warnings;
   if (input.mode === 'mirror') {
     const mirror = await planMirrorDeletes({
       seen: diff.seen,
@@ -96,25 +99,37 @@ export async function buildPlan(
 }
 
 /**
- * The planned links the run's {@link DependencyGate} will skip: a parent must be sent or
- * left unchanged in this run, or be known to the ledger from an earlier one.
+ * The planned links the run's {@link DependencyGate} will skip (a parent must be sent or left
+ * unchanged in this run, or be known to the ledger from an earlier one), with the reason the
+ * run will record; and the schedules it will send without some events, with their warning.
  */
-function linksWithoutParent(
-  plan: Pick<SyncPlan, 'work' | 'unchanged'>,
+async function linksWithoutParent(
+  plan: Pick<SyncPlan, 'work' | 'unchanged' | 'rowResults'>,
   state: KnownState,
-): Map<PlannedIntent, MissingParent> {
+  ledger: PlanLedger,
+): Promise<{ missing: Map<PlannedIntent, MissingParent>; warnings: Map<PlannedIntent, string> }> {
   const inRun = new Set<string>();
   for (const item of [...plan.work, ...plan.unchanged])
     if (item.op === 'upsert') inRun.add(`${item.kind}\u0000${item.key}`);
   const gate = new DependencyGate(
     (dep) =>
       inRun.has(`${dep.kind}\u0000${dep.clientId}`) || state.ids.get(dep.kind)?.has(dep.clientId) === true,
+    ledger.lastRemovals ? removalLookup({ lastRemovals: ledger.lastRemovals.bind(ledger) }) : undefined,
   );
+  for (const row of plan.rowResults) noteLeftOut(gate, row);
   const missing = new Map<PlannedIntent, MissingParent>();
+  const warnings = new Map<PlannedIntent, string>();
   for (const item of plan.work) {
     if (item.op !== 'upsert' || item.dependsOn.length === 0) continue;
-    const parent = gate.check(item.dependsOn);
-    if (parent) missing.set(item, parent);
+    const parents = await gate.missing(item.dependsOn);
+    if (parents.length === 0) continue;
+    const partial = withoutMissingPicks(item, parents, (m) => gate.known(m.parent));
+    if (partial) {
+      if (partial.warning !== '') warnings.set(item, partial.warning);
+      continue;
+    }
+    const first = await gate.first(item.dependsOn);
+    if (first) missing.set(item, first);
   }
-  return missing;
+  return { missing, warnings };
 }

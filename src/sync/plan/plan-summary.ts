@@ -37,6 +37,29 @@ export interface PlanSummary {
   losses: string[];
   /** People merged across steps (docs/sync-engine.md, "One person, many sources"). */
   merged?: MergeReport;
+  /** Of the `skipped` column: how many were meant, how many are data lost (see `skippedLine`). */
+  skipped?: { onPurpose: number; lost: number };
+}
+
+/**
+ * Skips that were meant: a `when:` condition left the row out, or a link names a user or
+ * event that one left out or a run deleted. They do not make the exit code 1.
+ */
+export const SKIPPED_ON_PURPOSE: ReadonlySet<string> = new Set([
+  CODE.EVSYNC_ROW_SKIPPED,
+  CODE.EVSYNC_PARENT_SKIPPED,
+  CODE.EVSYNC_PARENT_DELETED,
+]);
+/** Skips that are data lost: a value a row needs is empty, a user or event failed or is unknown (exit 1). */
+export const SKIPPED_FOR_MISSING_DATA: ReadonlySet<string> = new Set([
+  CODE.EVSYNC_ROW_INCOMPLETE,
+  CODE.EVSYNC_PARENT_MISSING,
+]);
+
+/** The line under a plan's or a run's table that tells meant skips from data lost; '' when none. */
+export function skippedLine(skipped: { onPurpose: number; lost: number } | undefined): string {
+  if (!skipped || skipped.onPurpose + skipped.lost === 0) return '';
+  return `Skipped: ${skipped.onPurpose} on purpose (left out by a \`when:\` condition, or naming a user or event that was, or that a run deleted), ${skipped.lost} lost for missing data.`;
 }
 
 /** Counts per kind and planned action, with the first examples of each: what `evsync plan` prints. */
@@ -87,6 +110,8 @@ export class PlanTally {
   private readonly losses = new LossTally();
   private total = 0;
   private heldCheckIns = 0;
+  private onPurpose = 0;
+  private lost = 0;
   private held: HeldDeletes | undefined;
   private merged: MergeReport | undefined;
 
@@ -98,7 +123,7 @@ export class PlanTally {
   }
 
   /** A part of a plan: its work, unchanged intents and row results. */
-  add(plan: Pick<SyncPlan, 'work' | 'unchanged' | 'rowResults' | 'parentMissing'>): void {
+  add(plan: Pick<SyncPlan, 'work' | 'unchanged' | 'rowResults' | 'parentMissing' | 'pickWarnings'>): void {
     const tally = this.losses;
     for (const item of plan.work) {
       const where = item.origin
@@ -109,13 +134,21 @@ export class PlanTally {
       const skip = plan.parentMissing?.get(item);
       if (skip !== undefined) {
         this.count(item.kind, 'skipped', item.key, where, skip.message);
+        this.skipped(skip.code);
         const parent = skip.parent.kind;
-        tally.add(
-          item.kind,
-          'skipped',
-          `their ${parent} is neither synced in this run nor known from an earlier one`,
-          `Make the ${parent}s sync first (see why their rows are left out), then run again`,
-        );
+        if (skip.why === 'filtered' || skip.why === 'deleted')
+          tally.add(
+            item.kind,
+            'skipped',
+            `their ${parent} was ${skip.why === 'filtered' ? 'filtered out on purpose' : 'deleted by a run'}`,
+          );
+        else
+          tally.add(
+            item.kind,
+            'skipped',
+            `their ${parent} is neither synced in this run nor known from an earlier one`,
+            `Make the ${parent}s sync first (see why their rows are left out), then run again`,
+          );
         continue;
       }
       const column: PlanColumn = item.plannedAction === 'unchanged' ? 'unchanged' : item.plannedAction;
@@ -124,7 +157,7 @@ export class PlanTally {
         column,
         item.key,
         where,
-        column === 'update' ? clearsNote(item.params) : undefined,
+        plan.pickWarnings?.get(item) ?? (column === 'update' ? clearsNote(item.params) : undefined),
       );
       tally.add(item.kind, 'kept');
     }
@@ -136,11 +169,18 @@ export class PlanTally {
       const column = columnOf(row);
       this.count(row.kind, column, row.key, originText(row.origin), row.message);
       if (column === 'held') this.heldCheckIns += 1;
+      if (column === 'skipped') this.skipped(row.errorCode);
       if (column === 'skipped' && row.errorCode !== DUPLICATE_ROW)
         tally.add(row.kind, 'skipped', reasonKind(row.message));
       else if (column === 'invalid')
         tally.add(row.kind, 'invalid', row.errorCode, 'See them with --report, or `evsync validate`');
     }
+  }
+
+  /** Counts a skip as meant or as data lost (see `SKIPPED_ON_PURPOSE`). */
+  private skipped(code: string): void {
+    if (SKIPPED_ON_PURPOSE.has(code)) this.onPurpose += 1;
+    else if (SKIPPED_FOR_MISSING_DATA.has(code)) this.lost += 1;
   }
 
   /** Mirror mode held its deletes back (see {@link HeldDeletes}). */
@@ -157,6 +197,7 @@ export class PlanTally {
       notices: [],
       losses: this.losses.lines(),
       ...(this.merged && this.merged.people > 0 ? { merged: this.merged } : {}),
+      skipped: { onPurpose: this.onPurpose, lost: this.lost },
     };
     if (this.held) summary.notices.push(heldDeletesNotice(this.held));
     const held = this.heldCheckIns;
@@ -235,6 +276,8 @@ export function formatPlanSummary(summary: PlanSummary): string {
     0,
   );
   out.push('', `${summary.total} intents, ${calls} to send; planned in ${summary.planMs.toFixed(0)} ms.`);
+  const skipped = skippedLine(summary.skipped);
+  if (skipped) out.push(skipped);
   if (summary.losses.length > 0) out.push('', ...summary.losses.map((line) => `! ${line}`));
   const merged = formatMergeReport(summary.merged);
   if (merged.length > 0) out.push('', ...merged);

@@ -61,6 +61,11 @@ export interface SyncPlan {
    * ahead). They stay in `work` so that a resume or retry finds them planned.
    */
   parentMissing?: ReadonlyMap<PlannedIntent, MissingParent>;
+  /**
+   * Schedules the run will send without some of their events (unknown, deleted by a run,
+   * filtered out on purpose), with the warning their result will carry.
+   */
+  pickWarnings?: ReadonlyMap<PlannedIntent, string>;
   /** Set when mirror mode held back its deletes (see {@link HeldDeletes}). */
   heldDeletes?: HeldDeletes;
   /** Milliseconds spent diffing (hashes already loaded). */

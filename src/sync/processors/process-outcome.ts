@@ -13,6 +13,11 @@ export interface ProcessOutcome {
   message?: string | null;
   /** Platform calls made for this intent (the client's own retries are inside one call). */
   attempts: number;
+  /**
+   * The hash of what was sent, when it is not the plan's (a schedule sent without events
+   * that are missing): written as the synced hash, so the next run sends it again.
+   */
+  hash?: string;
 }
 
 /** Counts the calls a processor makes, so the ledger can show them. */

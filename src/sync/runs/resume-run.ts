@@ -12,6 +12,7 @@ import type { RunWork } from '../execute/execute-and-finish.js';
 import { executeAndFinish } from '../execute/execute-and-finish.js';
 import { isSuccess, rowResult } from '../execute/intent-result.js';
 import { PLATFORM_DOWN_CODES } from '../execute/platform-down.js';
+import { CODE } from '../../errors/codes.js';
 import { leaveHandledLater } from './handled-later.js';
 import { restoreIntents } from './restore-params.js';
 import { depsForPlatform, requireRunConference } from './conference-scope.js';
@@ -74,6 +75,13 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
       reason: result.errorMessage ?? result.action,
     });
   }
+  // Rows a `when:` condition left out: links naming what they left out are skipped on purpose.
+  const leftOutRows: NonNullable<RunWork['leftOutRows']>[number][] = [];
+  for await (const result of ledger.eachResult(runId, {
+    actions: ['skipped'],
+    errorCodes: [CODE.EVSYNC_ROW_SKIPPED],
+  }))
+    leftOutRows.push({ errorCode: result.errorCode, params: result.params, message: result.errorMessage });
   const readBack = await restoreIntents(deps, run, pending);
   const restored = new Map(
     pending.flatMap((record) => {
@@ -105,6 +113,7 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
     unchanged,
     unlessRecorded: cutOff,
     settledParents,
+    leftOutRows,
   });
   if (cut === undefined || summary.stopped) return summary;
   // Every sent intent was in the recorded part (the engine sends an intent only once its

@@ -1,4 +1,5 @@
 import { unknownRunError } from '../../ledger/ledger-error.js';
+import { CODE } from '../../errors/codes.js';
 import { isParentKind, type IntentKind } from '../../model/intent.js';
 import type { PlannedIntentRecord } from '../../model/planned-intent.js';
 import { isRowPlaceKey } from '../../model/row-origin.js';
@@ -165,7 +166,11 @@ async function dependentsOf(
     retried.filter((item) => isParentKind(item.kind)).map((item) => `${item.kind}/${item.key}`),
   );
   if (parents.size === 0) return [];
-  const skipped = await ledger.plannedByResult(runId, { actions: ['skipped'], errorCodes: [PARENT_MISSING] });
+  const skipped = [
+    ...(await ledger.plannedByResult(runId, { actions: ['skipped'], errorCodes: [PARENT_MISSING] })),
+    // Schedules sent without events that failed (docs/sync-engine.md, "Phases"): sent whole again.
+    ...(await ledger.plannedByResult(runId, { errorCodes: [CODE.EVSYNC_SCHEDULE_PICKS_MISSING] })),
+  ];
   return skipped.filter((record) =>
     record.dependsOn.some((dep) => parents.has(`${dep.kind}/${dep.clientId}`)),
   );

@@ -1,4 +1,5 @@
 import { messageOf } from '../../errors/evsync-error.js';
+import { noteLeftOut } from '../phases/left-out-parents.js';
 import type { Intent, IntentKind } from '../../model/intent.js';
 import { isParentKind, PARENT_KINDS, parentRefs } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
@@ -161,7 +162,10 @@ class StreamedRun {
     const runId = this.input.run.id;
     const plan = await this.planner.planChunk(intents, rows);
     await this.record([...plan.work, ...plan.unchanged]);
-    for (const row of plan.rowResults) await writer.write(rowResult(runId, row));
+    for (const row of plan.rowResults) {
+      await writer.write(rowResult(runId, row));
+      noteLeftOut(gate, row);
+    }
     for (const item of plan.unchanged) {
       await writer.write(unchangedResult(runId, item, ids.get(item.kind, item.key)));
       if (isParentKind(item.kind))
@@ -190,7 +194,10 @@ class StreamedRun {
     for (let start = 0; start < end.deletes.length; start += PLAN_CHUNK)
       await this.record(end.deletes.slice(start, start + PLAN_CHUNK));
     this.countLater(end.deletes);
-    for (const row of end.rowResults) await this.context.writer.write(rowResult(runId, row));
+    for (const row of end.rowResults) {
+      await this.context.writer.write(rowResult(runId, row));
+      noteLeftOut(this.context.gate, row);
+    }
     // From now on a resume knows the whole plan is recorded.
     const planned = await ledger.countPlanned(runId);
     await ledger.mergeRunOptions(runId, { planned });
