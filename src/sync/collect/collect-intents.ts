@@ -1,10 +1,10 @@
 import { CODE } from '../../errors/codes.js';
 import type { Intent } from '../../model/intent.js';
-import { rowPlaceKey } from '../../model/row-origin.js';
+import { repeatedRowKey, rowPlaceKey } from '../../model/row-origin.js';
 import { loadMapping } from '../../mapping/load-mapping.js';
 import type { LoadedMapping } from '../../mapping/loaded-mapping.js';
 import { mapSource, mergeHeaderReports } from '../../mapping/map-source.js';
-import type { DuplicateItem, HeaderReport, MappedItem } from '../../mapping/mapped-item.js';
+import type { DuplicateItem, HeaderReport, InvalidItem, MappedItem } from '../../mapping/mapped-item.js';
 import type { Logger } from '../../log/logger.js';
 import { openSource } from '../../sources/open-source.js';
 import type { LoadedJob } from '../job-file.js';
@@ -57,6 +57,8 @@ export async function* streamCollected(
   job: LoadedJob,
   options: CollectOptions,
 ): AsyncGenerator<CollectedRow> {
+  // The keys failed rows are recorded under, so that a second failed row of a key gets its own.
+  const failedKeys = new Set<string>();
   for (const step of job.steps) {
     const mapping = await loadMapping(step.mapping, { baseDir: job.baseDir, vendor: options.vendor });
     const source = openSource(step.source, {
@@ -84,7 +86,7 @@ export async function* streamCollected(
       // Only `on_duplicate: last` replaces rows, and its intents are held until the step ends.
       const drop = (gone: { kind: Intent['kind']; key: string }): void =>
         void held?.delete(`${gone.kind}\u0000${gone.key}`);
-      const rowResults = resultsOf(item, mapping, accept, drop);
+      const rowResults = resultsOf(item, mapping, accept, drop, failedKeys);
       if (intents.length > 0 || rowResults.length > 0) yield { intents, rowResults };
     }
     if (held) yield { intents: [...held.values()], rowResults: [] };
@@ -139,6 +141,7 @@ function resultsOf(
   mapping: LoadedMapping,
   accept: (intent: Intent) => void,
   drop: (replaced: { kind: Intent['kind']; key: string }, source: string) => void,
+  failedKeys: Set<string>,
 ): RowResult[] {
   // A row of a many-kind mapping (a schedule) counts under the kind it came closest to.
   const kind =
@@ -167,13 +170,15 @@ function resultsOf(
       return [
         {
           kind,
-          key: rowKey,
+          key: failedRowKey(item, kind, failedKeys) ?? rowKey,
           action: 'failed',
           origin: item.origin,
           errorCode: item.problems[0]?.code ?? CODE.EVSYNC_ROW_INVALID,
           message: item.problems.map((problem) => problem.message).join('; '),
           // Mirror mode keeps what a failed row still names, instead of deleting it.
           ...(item.keys ? { keptKeys: item.keys } : {}),
+          // What a person finds the row by (a name, an e-mail); the ledger stores it redacted.
+          ...(item.params ? { params: item.params } : {}),
         },
       ];
     case 'duplicate':
@@ -185,13 +190,36 @@ function resultsOf(
   }
 }
 
+/**
+ * The key a failed row is recorded under: its client_id (its key of the row's kind) when
+ * the mapping could read it, so that the report, the dashboard and `evsync retry
+ * --client-id` find the person (docs/sync-engine.md, "Rows are found by the person"); its
+ * place stays in the origin. A row that repeats a key (`MAPPING_DUPLICATE`), or a second
+ * failed row of one key, is `<key>#row<n>` as other repeated rows are: one result per key
+ * and run. `undefined`: the key could not be read, the row is named by its place.
+ */
+export function failedRowKey(
+  item: InvalidItem,
+  kind: Intent['kind'],
+  failedKeys: Set<string>,
+): string | undefined {
+  if (item.groupedRows !== undefined) return undefined;
+  const key = item.keys?.find((one) => one.kind === kind)?.key;
+  if (key === undefined) return undefined;
+  const id = `${kind}\u0000${key}`;
+  if (item.problems.some((problem) => problem.code === CODE.MAPPING_DUPLICATE) || failedKeys.has(id))
+    return repeatedRowKey(key, item.origin.row);
+  failedKeys.add(id);
+  return key;
+}
+
 // A duplicate row is still in the source: mirror mode keeps its keys (`keptKeys`). Its
 // user may be the same platform user as the row that won (one user per e-mail).
 
 function repeatLeftOut(item: DuplicateItem): RowResult {
   return {
     kind: item.kind,
-    key: `${item.key}#row${item.origin.row}`,
+    key: repeatedRowKey(item.key, item.origin.row),
     action: 'skipped',
     origin: item.origin,
     errorCode: CODE.EVSYNC_DUPLICATE_ROW,
@@ -206,7 +234,7 @@ function replacedBy(
 ): RowResult {
   return {
     kind: replaced.kind,
-    key: `${replaced.key}#row${replaced.row}`,
+    key: repeatedRowKey(replaced.key, replaced.row),
     action: 'skipped',
     origin: { source: item.origin.source, row: replaced.row },
     errorCode: CODE.EVSYNC_DUPLICATE_ROW,

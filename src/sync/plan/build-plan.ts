@@ -4,7 +4,12 @@ import type { Ledger } from '../../ledger/ledger.js';
 import type { DeleteThreshold } from '../job-file.js';
 import { addClearedFields } from './cleared-fields.js';
 import { holdBackLostCheckIns } from './lost-check-ins.js';
-import { hasUnreadableKey, noteHeldDeletes, planMirrorDeletes } from './mirror-deletes.js';
+import {
+  hasUnreadableKey,
+  keyApartFromIntents,
+  noteHeldDeletes,
+  planMirrorDeletes,
+} from './mirror-deletes.js';
 import { diffIntents } from './plan-intents.js';
 import type { KnownState, RowResult, SyncPlan } from './sync-plan.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
@@ -64,10 +69,15 @@ export async function buildPlan(
   if (ledger.syncedParamNames)
     await addClearedFields({ syncedParamNames: ledger.syncedParamNames.bind(ledger) }, diff.work);
   const checkIns = await holdBackLostCheckIns(ledger, diff.work);
+  const inRun = (kind: IntentKind, key: string): boolean => diff.seen.get(kind)?.has(key) === true;
   const plan: SyncPlan = {
     work: checkIns.work,
     unchanged: diff.unchanged,
-    rowResults: [...input.rowResults, ...diff.duplicates, ...checkIns.held],
+    rowResults: [
+      ...input.rowResults.map((row) => keyApartFromIntents(row, inRun)),
+      ...diff.duplicates,
+      ...checkIns.held,
+    ],
     deletes: [],
     planMs,
   };

@@ -1,7 +1,7 @@
 import type { IntentKind } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { isParentKind } from '../../model/intent.js';
-import { isRowPlaceKey } from '../../model/row-origin.js';
+import { isRowPlaceKey, repeatedRowKey } from '../../model/row-origin.js';
 import type { DeleteThreshold } from '../job-file.js';
 import { allowedDeletes } from '../job-file.js';
 import { DeleteThresholdError } from './delete-threshold-error.js';
@@ -84,6 +84,20 @@ export function addFailedRow(failed: FailedRowKeys, row: RowResult): void {
       keys.add(key);
     }
   } else if (hasUnreadableKey(row)) failed.unreadable.push(row);
+}
+
+/**
+ * A failed row keyed by its client_id (`collect/collect-intents.ts`, `failedRowKey`) whose
+ * key a valid row of the run also has (`has`): keyed `<key>#row<n>` instead, so that its
+ * result and the intent's do not take each other's place. Its kept keys stay as they are.
+ */
+export function keyApartFromIntents(
+  row: RowResult,
+  has: (kind: IntentKind, key: string) => boolean,
+): RowResult {
+  if (row.action !== 'failed' || row.origin === null || isRowPlaceKey(row.key) || !has(row.kind, row.key))
+    return row;
+  return { ...row, key: repeatedRowKey(row.key, row.origin.row) };
 }
 
 /** A failed row named by its place (`rowPlaceKey`: it has no key of its own) and no kept key. */
