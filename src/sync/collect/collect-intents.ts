@@ -9,6 +9,7 @@ import type { Logger } from '../../log/logger.js';
 import { openSource } from '../../sources/open-source.js';
 import type { LoadedJob } from '../job-file.js';
 import type { RowResult } from '../plan/sync-plan.js';
+import type { StepRows } from './min-rows.js';
 import { scheduleToRsvps } from './schedule-to-rsvps.js';
 
 export interface CollectedIntents {
@@ -22,6 +23,8 @@ export interface CollectOptions {
   vendor: string;
   logger?: Logger;
   env?: NodeJS.ProcessEnv;
+  /** Called once a step's source is read to its end, with the rows it yielded. */
+  onStepRead?: (read: StepRows) => void;
 }
 
 /**
@@ -59,7 +62,7 @@ export async function* streamCollected(
 ): AsyncGenerator<CollectedRow> {
   // The keys failed rows are recorded under, so that a second failed row of a key gets its own.
   const failedKeys = new Set<string>();
-  for (const step of job.steps) {
+  for (const [index, step] of job.steps.entries()) {
     const mapping = await loadMapping(step.mapping, { baseDir: job.baseDir, vendor: options.vendor });
     const source = openSource(step.source, {
       baseDir: job.baseDir,
@@ -73,7 +76,10 @@ export async function* streamCollected(
     // With `on_duplicate: last` a row may be replaced by any later one: such a step is read
     // whole before its intents are planned, so that a replaced row is never sent.
     const held = mapping.onDuplicate === 'last' ? new Map<string, Intent>() : undefined;
+    let rows = 0;
     for await (const item of mapSource(source, mapping, { onHeader })) {
+      // A grouped schedule comes after the last row: it is no row of its own.
+      if (!('groupedRows' in item) || item.groupedRows === undefined) rows += 1;
       const intents: Intent[] = [];
       const accept = (intent: Intent): void => {
         const expanded =
@@ -91,6 +97,13 @@ export async function* streamCollected(
     }
     if (held) yield { intents: [...held.values()], rowResults: [] };
     logMissingColumns(options.logger, source.description, mapping.name, headers);
+    // A header-only file or a query that found nothing is said, naming it (`min_rows` can stop the run).
+    if (rows === 0)
+      options.logger?.warn(
+        { step: index + 1, source: source.description, mapping: mapping.name },
+        `step ${index + 1}: ${source.description} yielded no rows`,
+      );
+    options.onStepRead?.({ step: index, source: source.description, rows });
   }
 }
 

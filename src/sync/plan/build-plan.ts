@@ -14,13 +14,14 @@ import { diffIntents } from './plan-intents.js';
 import type { KnownState, RowResult, SyncPlan } from './sync-plan.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { DependencyGate, type MissingParent } from '../phases/dependency-gate.js';
+import { labelsOf } from '../report/person-params.js';
 
 /** The part of the ledger a plan reads. */
 export type PlanLedger = Pick<
   Ledger,
   'loadHashes' | 'loadIdMap' | 'knownKeys' | 'listRuns' | 'results' | 'pendingIntents'
 > &
-  Partial<Pick<Ledger, 'syncedParamNames'>>;
+  Partial<Pick<Ledger, 'syncedParamNames' | 'syncedParams'>>;
 
 export interface BuildPlanInput {
   /** The job's name: mirror mode deletes only what runs of this job synced. */
@@ -92,9 +93,11 @@ export async function buildPlan(
       ids: state.ids,
       threshold: input.threshold,
       force: input.force,
+      labels: (kind, keys) => labelsOf(ledger, kind, keys),
     });
     plan.work.push(...mirror.deletes);
     plan.deletes = mirror.counts;
+    if (mirror.labels.size > 0) plan.deleteLabels = mirror.labels;
     if (mirror.held) {
       plan.heldDeletes = mirror.held;
       plan.rowResults = plan.rowResults.map((row) =>

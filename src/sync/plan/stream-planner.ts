@@ -20,6 +20,7 @@ import {
 import { DeleteThresholdError } from './delete-threshold-error.js';
 import { isLinkKind, type LinkKind } from './link-pairs.js';
 import { diffIntents } from './plan-intents.js';
+import { labelsOf } from '../report/person-params.js';
 import { PlanTally, type PlanSummary } from './plan-summary.js';
 import type { RowResult } from './sync-plan.js';
 
@@ -143,6 +144,7 @@ export class StreamPlanner {
         threshold: this.input.threshold,
         force: this.input.force,
         afterUpserts: true,
+        labels: (kind, keys) => labelsOf(this.ledger, kind, keys),
       });
     } catch (error) {
       if (error instanceof DeleteThresholdError) this.refusal = error;
@@ -152,7 +154,7 @@ export class StreamPlanner {
     const rowResults = held
       ? this.failed.unreadable.map((row) => noteHeldDeletes(row, held))
       : this.failed.unreadable;
-    this.tally.add({ work: mirror.deletes, unchanged: [], rowResults });
+    this.tally.add({ work: mirror.deletes, unchanged: [], rowResults, deleteLabels: mirror.labels });
     if (held) this.tally.heldDeletes(held);
     return { deletes: mirror.deletes, rowResults };
   }

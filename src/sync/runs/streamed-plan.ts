@@ -4,6 +4,7 @@ import { isParentKind, PARENT_KINDS } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { RunRecord } from '../../model/run-record.js';
 import { streamCollected } from '../collect/collect-intents.js';
+import { STEP_ROWS_OPTION, type StepRows } from '../collect/min-rows.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 import type { RunContext, StreamedWork } from '../execute/execute-and-finish.js';
 import { PLAN_NOT_RECORDED_STEP, withoutFullStop } from '../execute/execute-plan.js';
@@ -82,6 +83,8 @@ class StreamedRun {
   /** Work of the phases after the first, counted as it is recorded (their progress totals). */
   private readonly later = new Map<PhaseName, number>();
   private users = 0;
+  /** The rows each step's source yielded, as it is read to its end. */
+  private readonly stepRows: StepRows[] = [];
   /** Until the sources are read to their end, the users phase may grow. */
   private reading = true;
 
@@ -114,6 +117,7 @@ class StreamedRun {
     const source = streamCollected(this.input.job, {
       vendor: this.deps.platform.vendor,
       ...(this.deps.logger ? { logger: this.deps.logger } : {}),
+      onStepRead: (read) => void this.stepRows.push(read),
     })[Symbol.asyncIterator]();
     try {
       let users: PlannedIntent[] = [];
@@ -191,7 +195,8 @@ class StreamedRun {
     for (const row of end.rowResults) await this.context.writer.write(rowResult(runId, row));
     // From now on a resume knows the whole plan is recorded.
     const planned = await ledger.countPlanned(runId);
-    await ledger.mergeRunOptions(runId, { planned });
+    // Rows per step: what a later run's percentage `min_rows` compares with (collect/min-rows.ts).
+    await ledger.mergeRunOptions(runId, { planned, [STEP_ROWS_OPTION]: this.stepRows });
     logger?.info({ runId, planned, planMs: Math.round(this.planner.planMs) }, 'run planned');
   }
 
