@@ -5,8 +5,8 @@ import { unknownRunError } from '../ledger/ledger-error.js';
 import type { ErrorGroup, KeyHistoryEntry, SearchFilter } from '../ledger/ledger-insights.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { isSecretName, redactParams } from '../log/redaction.js';
-import { DEFAULT_VENDOR, emailParam } from '../platform/vendor.js';
-import { EVENT_NAME_PARAM } from '../platform/write-params/event-params.js';
+import { DEFAULT_VENDOR } from '../platform/vendor.js';
+import { searchedParams as personParams } from '../sync/report/person-params.js';
 import { runConferenceHost } from '../model/conference.js';
 import { INTENT_KINDS } from '../model/intent.js';
 import {
@@ -238,19 +238,9 @@ export function parseResultsQuery(query: ResultsQuery): SearchFilter {
   return filter;
 }
 
-/**
- * What `q` reads besides the key and the message: the params a person means when searching
- * for someone or something: a whole name (first and last), a nickname, an e-mail address
- * (under the vendor word in force and the spec's), an event's name.
- */
+/** What `q` reads besides the key and the message (`searchedParams` of the report). */
 export function searchedParams(vendor = vendorInForce()): Array<string | string[]> {
-  return [
-    ['user[first_name]', 'user[last_name]'],
-    'user[nickname]',
-    'user[email]',
-    ...new Set([emailParam(vendor), emailParam(DEFAULT_VENDOR)]),
-    EVENT_NAME_PARAM,
-  ];
+  return personParams(vendor);
 }
 
 function vendorInForce(): string {

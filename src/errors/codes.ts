@@ -587,6 +587,14 @@ export const ERROR_CATALOG = {
     action: 'Check that the source is complete; if the deletes are intended, run again with --force.',
     retry: 'permanent',
   },
+  EVSYNC_TOO_FEW_ROWS: {
+    layer: 'sync',
+    meaning:
+      'A step’s source yielded fewer rows than its `min_rows` (a count, or a percentage of its rows in the job’s last completed run); nothing was sent.',
+    action:
+      'Check the export or query the message names (a truncated or empty export); if so few rows are right, run again with --force.',
+    retry: 'permanent',
+  },
   EVSYNC_ABORTED: {
     layer: 'sync',
     meaning: 'The run stopped before its end (a signal, or the platform down for many intents in a row).',

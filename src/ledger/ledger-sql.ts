@@ -176,6 +176,16 @@ JOIN run_intents ri ON ri.run_id = s.run_id AND ri.kind = s.kind AND ri.key = s.
 WHERE s.conference_id = $3 AND s.kind = $1 AND s.key = ANY($2::text[])`;
 
 /**
+ * $1 kind, $2 keys, $3 conference id: the params each key was last synced with (the planned
+ * params of the run whose result wrote its synced hash), as stored: redacted, so a secret
+ * is never read. What a mirror delete preview names a key by (a name, an e-mail).
+ */
+export const SELECT_SYNCED_PARAMS = `SELECT s.key, ri.params
+FROM synced_hashes s
+JOIN run_intents ri ON ri.run_id = s.run_id AND ri.kind = s.kind AND ri.key = s.key
+WHERE s.conference_id = $3 AND s.kind = $1 AND s.key = ANY($2::text[])`;
+
+/**
  * $1 run id: keys that later runs of its job ended with a success or a delete. A retry
  * carries the content of the run it retries, so it counts as later only when that run
  * was created after this one. "Later" is by `seq` (migration 4), never by time. Results,

@@ -1,3 +1,4 @@
+import type { FlatParams } from '../model/params.js';
 import type { ConferenceRecord } from '../model/conference.js';
 import type { IntentKind } from '../model/intent.js';
 import type { PendingFilter, PlannedIntent, PlannedIntentRecord } from '../model/planned-intent.js';
@@ -167,6 +168,12 @@ export interface Ledger {
    * fields"). Names only: values, secrets among them, are not read.
    */
   syncedParamNames(kind: IntentKind, keys: readonly string[]): Promise<Map<string, string[]>>;
+  /**
+   * The params each of these keys was last synced with, as stored (redacted: a secret never
+   * comes back): what a mirror delete preview names a key by (docs/sync-engine.md, "Rows are
+   * found by the person"). Keys never synced are absent.
+   */
+  syncedParams(kind: IntentKind, keys: readonly string[]): Promise<Map<string, FlatParams>>;
   /**
    * `kind` + `\u0000` + `key` of every key that a run of the same job, created after this
    * one (by `seq`), ended with a success or a delete (a retry only when the run it retries

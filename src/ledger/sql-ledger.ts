@@ -1,3 +1,4 @@
+import type { FlatParams } from '../model/params.js';
 import { CODE } from '../errors/codes.js';
 import type { ConferenceRecord } from '../model/conference.js';
 import type { IntentKind } from '../model/intent.js';
@@ -312,6 +313,10 @@ export class SqlLedger implements Ledger {
 
   syncedParamNames(kind: IntentKind, keys: readonly string[]): Promise<Map<string, string[]>> {
     return this.state.syncedParamNames(kind, keys);
+  }
+
+  syncedParams(kind: IntentKind, keys: readonly string[]): Promise<Map<string, FlatParams>> {
+    return this.state.syncedParams(kind, keys);
   }
 
   setHashes(entries: readonly HashEntry[]): Promise<void> {

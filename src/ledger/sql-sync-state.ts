@@ -1,3 +1,4 @@
+import type { FlatParams } from '../model/params.js';
 import type { IntentKind } from '../model/intent.js';
 import type { HashEntry, PlatformIdEntry } from '../model/sync-state.js';
 import type { KeyRemoval } from './ledger.js';
@@ -96,6 +97,22 @@ export class SqlSyncState {
         found.set(row.key, { runId: row.run_id, action: row.action, at: new Date(row.recorded_at) });
     }
     return found;
+  }
+
+  async syncedParams(kind: IntentKind, keys: readonly string[]): Promise<Map<string, FlatParams>> {
+    const params = new Map<string, FlatParams>();
+    for (let start = 0; start < keys.length; start += LOOKUP) {
+      const rows = await this.sql().query<{ key: string; params: FlatParams | string }>(
+        q.SELECT_SYNCED_PARAMS,
+        [kind, keys.slice(start, start + LOOKUP), this.conferenceId],
+      );
+      for (const row of rows)
+        params.set(
+          row.key,
+          typeof row.params === 'string' ? (JSON.parse(row.params) as FlatParams) : row.params,
+        );
+    }
+    return params;
   }
 
   async setHashes(entries: readonly HashEntry[]): Promise<void> {

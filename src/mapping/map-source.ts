@@ -176,12 +176,14 @@ class RowState {
       const keys = readableKeys(mapped.drafts, problems);
       const kinds = new Set(mapped.drafts.map((draft) => draft.kind));
       const [kind] = kinds;
+      const params = mapped.drafts[0]?.params;
       return {
         type: 'invalid',
         origin,
         problems: located,
         ...(kinds.size === 1 && kind !== undefined ? { kind } : {}),
         ...(keys ? { keys } : {}),
+        ...(params ? { params } : {}),
       };
     }
     if (schedules.length > 0 && intents.length === 0 && this.schedules !== undefined) {
@@ -259,7 +261,14 @@ class RowState {
         code: CODE.MAPPING_DUPLICATE,
       };
       // Each key is readable: a repeated e-mail may belong to a user the ledger knows.
-      return { type: 'invalid', origin, problems: [problem], keys: keysOf(intents) };
+      const params = intents[0]?.params;
+      return {
+        type: 'invalid',
+        origin,
+        problems: [problem],
+        keys: keysOf(intents),
+        ...(params ? { params } : {}),
+      };
     }
     this.store(owned, origin.row);
     let replaces: Array<{ kind: IntentKind; key: string; row: number }> | undefined;

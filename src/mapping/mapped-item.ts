@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../errors/codes.js';
 import type { RowOrigin } from '../model/row-origin.js';
 import type { Intent, IntentKind } from '../model/intent.js';
+import type { FlatParams } from '../model/params.js';
 
 /**
  * One problem with one row, ready for a person: `message` already carries the origin and
@@ -61,6 +62,13 @@ export interface InvalidItem {
    * not read.
    */
   keys?: Array<{ kind: IntentKind; key: string }>;
+  /**
+   * The params of the row's first intent, valid or not: what a
+   * person searches the row by (a name, an e-mail). Stored redacted with the row's result
+   * (docs/sync-engine.md, "Rows are found by the person"). Absent for rows the source could
+   * not read.
+   */
+  params?: FlatParams;
 }
 
 /**

@@ -25,3 +25,12 @@ export function rowPlaceKey(origin: RowOrigin): string {
 export function isRowPlaceKey(key: string): boolean {
   return key.startsWith('@');
 }
+
+/**
+ * The key of a row that repeats `key` (a duplicate row, a second failed row of one
+ * client_id, a failed row whose client_id a valid row has): `<key>#row<n>`, so that each
+ * row keeps a result of its own (one per run, kind and key) and is still found by its key.
+ */
+export function repeatedRowKey(key: string, row: number): string {
+  return `${key}#row${row}`;
+}

@@ -23,6 +23,21 @@ const stepName = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'use letters, digits, ".", "_" and "-" (at most 64)');
 
+/** `80%` of the step's rows in the last completed run, or a count of rows. */
+const minRows = z.union([
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?%$/, 'write a number of rows, or a percentage of the last run’s such as "80%"')
+    .transform((text) => ({ percent: Number(text.slice(0, -1)) }))
+    .refine((t) => t.percent <= 100, 'a percentage is at most 100%'),
+  z
+    .number()
+    .int()
+    .nonnegative()
+    .transform((count) => ({ count })),
+]);
+export type MinRows = z.infer<typeof minRows>;
+
 export const jobStepSchema = z.strictObject({
   /** What `merge:` and messages call the step; `step N` when not given. */
   name: stepName.optional(),
@@ -31,6 +46,12 @@ export const jobStepSchema = z.strictObject({
   source: sourceConfigSchema,
   /** Schedules: `replace` sends PUT /event/schedule; `rsvp` adds and removes single events. */
   schedule_mode: z.enum(['replace', 'rsvp']).optional(),
+  /**
+   * Fewer rows than this in the step's source stop the run before anything is sent (exit 3)
+   * unless `--force`: a count, or a percentage of the step's rows in the job's last
+   * completed run (docs/sync-engine.md, "Empty sources"). @defaultValue no minimum
+   */
+  min_rows: minRows.optional(),
 });
 
 /**

@@ -73,8 +73,9 @@ describe('evsync report and evsync retry', () => {
     expect(rows).toHaveLength(1 + 3 + 6 + 2);
     const keys = rows.slice(1).map((row) => row.split(',')[3]);
     expect(keys).toEqual(expect.arrayContaining(["'=1+2", "'+cmd", "'-5", "'@SUM(A1)", 'rte1', 'rt1']));
-    // The key of a row that failed the mapping names its file, and starts with "@".
-    expect(keys).toContain("'@./users.csv:3");
+    // A row that failed the mapping is keyed by its client_id; its name and e-mail are shown.
+    expect(keys).toContain('rtbad');
+    expect(rows.find((row) => row.split(',')[3] === 'rtbad')).toMatch(/,Cy Three,nope$/);
     for (const row of rows.slice(1)) expect(row.split(',').some((cell) => /^[=+\-@]/.test(cell))).toBe(false);
 
     const json = await runCli('report', runId, '--format', 'json');
@@ -102,13 +103,12 @@ describe('evsync report and evsync retry', () => {
     expect(badSince.stderr).toMatch(/--since "yesterday" is not a time/);
     expect((await runCli('retry', 'no-such-run')).code).toBe(2);
 
-    // Users failed only in the mapping (never planned): retry says what to do instead.
+    // Users failed only in the mapping (never planned): read again, the row still fails.
     const users = await runCli('retry', runId, '--kind', 'user');
     expect(users.code).toBe(0);
     expect(users.stdout).toBe(
       `Run ${runId} has no failed intents matching that filter: nothing to retry.\n` +
-        `1 row(s) failed before anything was sent (the source or the mapping refused them: evsync report ${runId} --status failed). ` +
-        'Fix them in the source and run the job again: only those rows and what changed are sent.\n',
+        'Not sent: user rtbad still fails: row 3 (line 4), email: "nope" is not an e-mail address.\n',
     );
     // The rest failed before this instant.
     for (const filter of [

@@ -49,7 +49,7 @@ describe('evsync demo', () => {
       expect(report.status).toBe(0);
       const lines = report.stdout.trim().split('\r\n');
       expect(lines[0]).toBe(
-        'run_id,conference,kind,key,action,source,row,line,platform_id,http_status,error_code,message,attempts,duration_ms,recorded_at',
+        'run_id,conference,kind,key,action,source,row,line,platform_id,http_status,error_code,message,attempts,duration_ms,recorded_at,name,email',
       );
       expect(lines).toHaveLength(1 + 5);
       expect(cli('report', 'no-such-run').status).toBe(2);

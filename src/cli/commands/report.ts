@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { unknownRunError } from '../../ledger/ledger-error.js';
 import { openLedger } from '../../ledger/open-ledger.js';
+import { vendorFromEnv } from '../../config/env-config.js';
+import { DEFAULT_VENDOR } from '../../platform/vendor.js';
 import { type ResultAction, RESULT_ACTIONS } from '../../model/result-records.js';
 import type { ReportFormat } from '../../sync/report/write-report.js';
 import { REPORT_FORMATS, writeReport } from '../../sync/report/write-report.js';
@@ -14,7 +16,8 @@ export function registerReportCommand(program: Command): void {
     .argument('<run>', 'the run id (see `evsync runs`)')
     .option('--status <action...>', `only these outcomes (${RESULT_ACTIONS.join(', ')})`)
     .option('--format <format>', 'csv or json', 'csv')
-    .action(async (runId: string, options: { status?: string[]; format: string }) => {
+    .option('--search <text>', 'only rows whose client_id, name, e-mail or message holds this text')
+    .action(async (runId: string, options: { status?: string[]; format: string; search?: string }) => {
       if (!(REPORT_FORMATS as readonly string[]).includes(options.format)) {
         throw new ConfigError(`--format ${options.format}: use csv or json`);
       }
@@ -29,7 +32,11 @@ export function registerReportCommand(program: Command): void {
         await writeReport(
           ledger,
           runId,
-          { format: options.format as ReportFormat, actions: (options.status ?? []) as ResultAction[] },
+          {
+            format: options.format as ReportFormat,
+            actions: (options.status ?? []) as ResultAction[],
+            ...(options.search?.trim() ? { search: options.search.trim(), vendor: vendorOrDefault() } : {}),
+          },
           async (chunk) => {
             if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
           },
@@ -38,4 +45,13 @@ export function registerReportCommand(program: Command): void {
         await ledger.close();
       }
     });
+}
+
+/** The vendor word of e-mail params; one a run would refuse made no results to search either. */
+function vendorOrDefault(): string {
+  try {
+    return vendorFromEnv();
+  } catch {
+    return DEFAULT_VENDOR;
+  }
 }

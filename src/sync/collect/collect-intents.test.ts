@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -44,5 +46,37 @@ describe('collectIntents over a schedule export', () => {
       new Set([`user ${ROW_INCOMPLETE}`]),
     );
     expect(lines.join('')).not.toContain('source lacks columns');
+  });
+});
+
+describe('collectIntents keys a failed row by its person', () => {
+  it('uses the client_id it can read, apart for a repeat, and its place when none can be read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evsync-collect-'));
+    writeFileSync(
+      join(dir, 'people.csv'),
+      'client_id,email,first_name,last_name\n' +
+        'u1,u1@example.org,Ann,One\n' +
+        'u2,nope,Bo,Two\n' +
+        'u2,still-nope,Bo,Two\n' +
+        ',u4@example.org,Cy,Four\n',
+    );
+    const collected = await collectIntents(
+      { ...job('users', { csv: 'people.csv' }), baseDir: dir },
+      {
+        vendor: 'svc',
+      },
+    );
+    rmSync(dir, { recursive: true, force: true });
+    expect(collected.rowResults.map((row) => [row.key, row.origin?.row])).toEqual([
+      ['u2', 2],
+      ['u2#row3', 3],
+      ['@people.csv:4', 4],
+    ]);
+    // What a person searches by travels with the result (the ledger stores it redacted).
+    expect(collected.rowResults[0]?.params).toMatchObject({
+      'user[first_name]': 'Bo',
+      'user[last_name]': 'Two',
+    });
+    expect(collected.rowResults[0]?.keptKeys).toEqual([{ kind: 'user', key: 'u2' }]);
   });
 });

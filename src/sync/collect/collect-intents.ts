@@ -1,16 +1,17 @@
 import { CODE } from '../../errors/codes.js';
 import { leftOutParams } from '../phases/left-out-parents.js';
 import type { Intent } from '../../model/intent.js';
-import { rowPlaceKey } from '../../model/row-origin.js';
+import { repeatedRowKey, rowPlaceKey } from '../../model/row-origin.js';
 import { loadMapping } from '../../mapping/load-mapping.js';
 import type { LoadedMapping } from '../../mapping/loaded-mapping.js';
 import { mapSource, mergeHeaderReports } from '../../mapping/map-source.js';
-import type { DuplicateItem, HeaderReport, MappedItem } from '../../mapping/mapped-item.js';
+import type { DuplicateItem, HeaderReport, InvalidItem, MappedItem } from '../../mapping/mapped-item.js';
 import type { Logger } from '../../log/logger.js';
 import { openSource } from '../../sources/open-source.js';
-import type { LoadedJob } from '../job-file.js';
+import { stepLabel, type LoadedJob } from '../job-file.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import { PeopleMerger, type MergeReport } from './merge-people.js';
+import type { StepRows } from './min-rows.js';
 import { scheduleToRsvps } from './schedule-to-rsvps.js';
 
 export interface CollectedIntents {
@@ -28,6 +29,8 @@ export interface CollectOptions {
   env?: NodeJS.ProcessEnv;
   /** Called once every source is read, when users of several steps were merged. */
   onMerge?: (report: MergeReport) => void;
+  /** Called once a step's source is read to its end, with the rows it yielded. */
+  onStepRead?: (read: StepRows) => void;
 }
 
 /**
@@ -77,10 +80,12 @@ export async function* streamCollected(
   for (const step of job.steps)
     mappings.push(await loadMapping(step.mapping, { baseDir: job.baseDir, vendor: options.vendor }));
   const merger = peopleMerger(job, mappings, options);
+  // The keys failed rows are recorded under, so that a second failed row of a key gets its own.
+  const failedKeys = new Set<string>();
   try {
-    for (const [index, step] of job.steps.entries()) {
+    for (const index of job.steps.keys()) {
       const take = merger ? (intent: Intent) => merger.accepts(intent) : undefined;
-      for await (const row of readStep(job, step, mappings[index]!, options)) {
+      for await (const row of readStep(job, index, mappings[index]!, options, failedKeys)) {
         if (!take || !row.intents.some(take)) {
           yield row;
           continue;
@@ -116,10 +121,12 @@ export function peopleMerger(
 /** One step's source read through its mapping (see {@link streamCollected}). */
 async function* readStep(
   job: LoadedJob,
-  step: LoadedJob['steps'][number],
+  index: number,
   mapping: LoadedMapping,
   options: CollectOptions,
+  failedKeys: Set<string>,
 ): AsyncGenerator<CollectedRow> {
+  const step = job.steps[index]!;
   const source = openSource(step.source, {
     baseDir: job.baseDir,
     ...(options.env === undefined ? {} : { env: options.env }),
@@ -132,7 +139,10 @@ async function* readStep(
   // With `on_duplicate: last` a row may be replaced by any later one: such a step is read
   // whole before its intents are planned, so that a replaced row is never sent.
   const held = mapping.onDuplicate === 'last' ? new Map<string, Intent>() : undefined;
+  let rows = 0;
   for await (const item of mapSource(source, mapping, { onHeader })) {
+    // A grouped schedule comes after the last row: it is no row of its own.
+    if (!('groupedRows' in item) || item.groupedRows === undefined) rows += 1;
     const intents: Intent[] = [];
     const accept = (intent: Intent): void => {
       const expanded =
@@ -145,11 +155,18 @@ async function* readStep(
     // Only `on_duplicate: last` replaces rows, and its intents are held until the step ends.
     const drop = (gone: { kind: Intent['kind']; key: string }): void =>
       void held?.delete(`${gone.kind}\u0000${gone.key}`);
-    const rowResults = resultsOf(item, mapping, accept, drop);
+    const rowResults = resultsOf(item, mapping, accept, drop, failedKeys);
     if (intents.length > 0 || rowResults.length > 0) yield { intents, rowResults };
   }
   if (held) yield { intents: [...held.values()], rowResults: [] };
   logMissingColumns(options.logger, source.description, mapping.name, headers);
+  // A header-only file or a query that found nothing is said, naming it (`min_rows` can stop the run).
+  if (rows === 0)
+    options.logger?.warn(
+      { step: index + 1, source: source.description, mapping: mapping.name },
+      `${stepLabel(step, index)}: ${source.description} yielded no rows`,
+    );
+  options.onStepRead?.({ step: index, source: source.description, rows });
 }
 
 /**
@@ -199,6 +216,7 @@ function resultsOf(
   mapping: LoadedMapping,
   accept: (intent: Intent) => void,
   drop: (replaced: { kind: Intent['kind']; key: string }, source: string) => void,
+  failedKeys: Set<string>,
 ): RowResult[] {
   // A row of a many-kind mapping (a schedule) counts under the kind it came closest to.
   const kind =
@@ -229,13 +247,15 @@ function resultsOf(
       return [
         {
           kind,
-          key: rowKey,
+          key: failedRowKey(item, kind, failedKeys) ?? rowKey,
           action: 'failed',
           origin: item.origin,
           errorCode: item.problems[0]?.code ?? CODE.EVSYNC_ROW_INVALID,
           message: item.problems.map((problem) => problem.message).join('; '),
           // Mirror mode keeps what a failed row still names, instead of deleting it.
           ...(item.keys ? { keptKeys: item.keys } : {}),
+          // What a person finds the row by (a name, an e-mail); the ledger stores it redacted.
+          ...(item.params ? { params: item.params } : {}),
         },
       ];
     case 'duplicate':
@@ -247,13 +267,36 @@ function resultsOf(
   }
 }
 
+/**
+ * The key a failed row is recorded under: its client_id (its key of the row's kind) when
+ * the mapping could read it, so that the report, the dashboard and `evsync retry
+ * --client-id` find the person (docs/sync-engine.md, "Rows are found by the person"); its
+ * place stays in the origin. A row that repeats a key (`MAPPING_DUPLICATE`), or a second
+ * failed row of one key, is `<key>#row<n>` as other repeated rows are: one result per key
+ * and run. `undefined`: the key could not be read, the row is named by its place.
+ */
+export function failedRowKey(
+  item: InvalidItem,
+  kind: Intent['kind'],
+  failedKeys: Set<string>,
+): string | undefined {
+  if (item.groupedRows !== undefined) return undefined;
+  const key = item.keys?.find((one) => one.kind === kind)?.key;
+  if (key === undefined) return undefined;
+  const id = `${kind}\u0000${key}`;
+  if (item.problems.some((problem) => problem.code === CODE.MAPPING_DUPLICATE) || failedKeys.has(id))
+    return repeatedRowKey(key, item.origin.row);
+  failedKeys.add(id);
+  return key;
+}
+
 // A duplicate row is still in the source: mirror mode keeps its keys (`keptKeys`). Its
 // user may be the same platform user as the row that won (one user per e-mail).
 
 function repeatLeftOut(item: DuplicateItem): RowResult {
   return {
     kind: item.kind,
-    key: `${item.key}#row${item.origin.row}`,
+    key: repeatedRowKey(item.key, item.origin.row),
     action: 'skipped',
     origin: item.origin,
     errorCode: CODE.EVSYNC_DUPLICATE_ROW,
@@ -268,7 +311,7 @@ function replacedBy(
 ): RowResult {
   return {
     kind: replaced.kind,
-    key: `${replaced.key}#row${replaced.row}`,
+    key: repeatedRowKey(replaced.key, replaced.row),
     action: 'skipped',
     origin: { source: item.origin.source, row: replaced.row },
     errorCode: CODE.EVSYNC_DUPLICATE_ROW,

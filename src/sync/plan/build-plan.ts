@@ -4,20 +4,26 @@ import type { Ledger } from '../../ledger/ledger.js';
 import type { DeleteThreshold } from '../job-file.js';
 import { addClearedFields } from './cleared-fields.js';
 import { holdBackLostCheckIns } from './lost-check-ins.js';
-import { hasUnreadableKey, noteHeldDeletes, planMirrorDeletes } from './mirror-deletes.js';
+import {
+  hasUnreadableKey,
+  keyApartFromIntents,
+  noteHeldDeletes,
+  planMirrorDeletes,
+} from './mirror-deletes.js';
 import { diffIntents } from './plan-intents.js';
 import type { KnownState, RowResult, SyncPlan } from './sync-plan.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { DependencyGate, removalLookup, type MissingParent } from '../phases/dependency-gate.js';
 import { noteLeftOut } from '../phases/left-out-parents.js';
 import { withoutMissingPicks } from '../phases/schedule-picks.js';
+import { labelsOf } from '../report/person-params.js';
 
 /** The part of the ledger a plan reads. */
 export type PlanLedger = Pick<
   Ledger,
   'loadHashes' | 'loadIdMap' | 'knownKeys' | 'listRuns' | 'results' | 'pendingIntents'
 > &
-  Partial<Pick<Ledger, 'syncedParamNames' | 'lastRemovals'>>;
+  Partial<Pick<Ledger, 'syncedParamNames' | 'lastRemovals' | 'syncedParams'>>;
 
 export interface BuildPlanInput {
   /** The job's name: mirror mode deletes only what runs of this job synced. */
@@ -66,10 +72,15 @@ export async function buildPlan(
   if (ledger.syncedParamNames)
     await addClearedFields({ syncedParamNames: ledger.syncedParamNames.bind(ledger) }, diff.work);
   const checkIns = await holdBackLostCheckIns(ledger, diff.work);
+  const inRun = (kind: IntentKind, key: string): boolean => diff.seen.get(kind)?.has(key) === true;
   const plan: SyncPlan = {
     work: checkIns.work,
     unchanged: diff.unchanged,
-    rowResults: [...input.rowResults, ...diff.duplicates, ...checkIns.held],
+    rowResults: [
+      ...input.rowResults.map((row) => keyApartFromIntents(row, inRun)),
+      ...diff.duplicates,
+      ...checkIns.held,
+    ],
     deletes: [],
     planMs,
   };
@@ -85,9 +96,11 @@ export async function buildPlan(
       ids: state.ids,
       threshold: input.threshold,
       force: input.force,
+      labels: (kind, keys) => labelsOf(ledger, kind, keys),
     });
     plan.work.push(...mirror.deletes);
     plan.deletes = mirror.counts;
+    if (mirror.labels.size > 0) plan.deleteLabels = mirror.labels;
     if (mirror.held) {
       plan.heldDeletes = mirror.held;
       plan.rowResults = plan.rowResults.map((row) =>

@@ -12,11 +12,16 @@ export class DeleteThresholdError extends EvsyncError {
     thresholdText: string,
     /** A streamed run found it at the end of its sources, after sending what they have. */
     afterUpserts = false,
+    /** The first keys of a kind it would delete, each with the name and e-mail last sent. */
+    firstOf: (kind: DeleteCount['kind']) => string[] = () => [],
   ) {
-    const parts = over.map(
-      (c) =>
-        `${c.deletes} of ${c.known} known ${c.kind}s (${percent(c.deletes, c.known)}; the threshold allows ${c.allowed})`,
-    );
+    const parts = over.map((c) => {
+      const first = firstOf(c.kind);
+      return (
+        `${c.deletes} of ${c.known} known ${c.kind}s (${percent(c.deletes, c.known)}; the threshold allows ${c.allowed}` +
+        `${first.length > 0 ? `; first: ${first.join(', ')}${c.deletes > first.length ? ', …' : ''}` : ''})`
+      );
+    });
     super(
       `Mirror mode would delete ${parts.join(' and ')}, above delete_threshold ${thresholdText}. ` +
         (afterUpserts ? 'Nothing was deleted (what the sources have was synced). ' : 'Nothing was sent. ') +

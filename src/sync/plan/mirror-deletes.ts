@@ -1,7 +1,7 @@
 import type { IntentKind } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { isParentKind } from '../../model/intent.js';
-import { isRowPlaceKey } from '../../model/row-origin.js';
+import { isRowPlaceKey, repeatedRowKey } from '../../model/row-origin.js';
 import type { DeleteThreshold } from '../job-file.js';
 import { allowedDeletes } from '../job-file.js';
 import { DeleteThresholdError } from './delete-threshold-error.js';
@@ -45,11 +45,26 @@ export interface MirrorDeleteInput {
   force: boolean;
   /** Planned at the end of a streamed run, after its upserts were sent: the error says so. */
   afterUpserts?: boolean;
+  /**
+   * The name and e-mail the ledger last sent for some keys of a kind (`labelsOf`): the
+   * first deletes of each kind are shown by them in the plan and the threshold message.
+   */
+  labels?: (kind: IntentKind, keys: readonly string[]) => Promise<Map<string, string>>;
+}
+
+/** Deletes per kind shown with the name and e-mail last sent (the plan shows 3 examples). */
+export const LABELLED_DELETES = 5;
+
+/** The `labels` map key of a kind's key. */
+export function labelId(kind: IntentKind, key: string): string {
+  return `${kind}\u0000${key}`;
 }
 
 export interface MirrorDeletes {
   deletes: PlannedIntent[];
   counts: DeleteCount[];
+  /** `labelId(kind, key)` → `Ann One <ann@example.org>`, for the first deletes of each kind. */
+  labels: Map<string, string>;
   /** Set (and `deletes` empty) when failed rows without a readable key held the deletes back. */
   held?: HeldDeletes;
 }
@@ -84,6 +99,20 @@ export function addFailedRow(failed: FailedRowKeys, row: RowResult): void {
       keys.add(key);
     }
   } else if (hasUnreadableKey(row)) failed.unreadable.push(row);
+}
+
+/**
+ * A failed row keyed by its client_id (`collect/collect-intents.ts`, `failedRowKey`) whose
+ * key a valid row of the run also has (`has`): keyed `<key>#row<n>` instead, so that its
+ * result and the intent's do not take each other's place. Its kept keys stay as they are.
+ */
+export function keyApartFromIntents(
+  row: RowResult,
+  has: (kind: IntentKind, key: string) => boolean,
+): RowResult {
+  if (row.action !== 'failed' || row.origin === null || isRowPlaceKey(row.key) || !has(row.kind, row.key))
+    return row;
+  return { ...row, key: repeatedRowKey(row.key, row.origin.row) };
 }
 
 /** A failed row named by its place (`rowPlaceKey`: it has no key of its own) and no kept key. */
@@ -138,12 +167,45 @@ export async function planMirrorDeletes(input: MirrorDeleteInput): Promise<Mirro
     // Retiring only makes the ledger forget a key, but it waits with the deletes all the same.
     // Deleting nothing is always safe; the threshold is not checked against deletes not made.
     const first = failed.unreadable[0]?.origin ?? null;
-    return { deletes: [], counts: [], held: { counts, rows: failed.unreadable.length, first } };
+    return {
+      deletes: [],
+      counts: [],
+      labels: new Map(),
+      held: { counts, rows: failed.unreadable.length, first },
+    };
   }
+  const labels = await firstLabels(deletes, input.labels);
   const over = counts.filter((c) => c.deletes > c.allowed);
-  if (over.length > 0 && !input.force)
-    throw new DeleteThresholdError(over, describeThreshold(input.threshold), input.afterUpserts);
-  return { deletes, counts };
+  if (over.length > 0 && !input.force) {
+    const first = (kind: IntentKind): string[] =>
+      deletes
+        .filter((item) => item.kind === kind && item.plannedAction === 'delete')
+        .slice(0, LABELLED_DELETES)
+        .map((item) => {
+          const label = labels.get(labelId(kind, item.key));
+          return label === undefined ? item.key : `${item.key} (${label})`;
+        });
+    throw new DeleteThresholdError(over, describeThreshold(input.threshold), input.afterUpserts, first);
+  }
+  return { deletes, counts, labels };
+}
+
+/** The name and e-mail last sent for the first deletes of each kind (never a secret: stored redacted). */
+async function firstLabels(
+  deletes: readonly PlannedIntent[],
+  labelsOf: MirrorDeleteInput['labels'],
+): Promise<Map<string, string>> {
+  const labels = new Map<string, string>();
+  if (labelsOf === undefined) return labels;
+  const firstKeys = new Map<IntentKind, string[]>();
+  for (const item of deletes) {
+    if (item.plannedAction !== 'delete') continue;
+    const keys = firstKeys.get(item.kind) ?? [];
+    if (keys.length < LABELLED_DELETES) firstKeys.set(item.kind, [...keys, item.key]);
+  }
+  for (const [kind, keys] of firstKeys)
+    for (const [key, label] of await labelsOf(kind, keys)) labels.set(labelId(kind, key), label);
+  return labels;
 }
 
 export function describeThreshold(threshold: DeleteThreshold): string {

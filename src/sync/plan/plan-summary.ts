@@ -7,6 +7,7 @@ import { formatMergeReport, type MergeReport } from '../collect/merge-people.js'
 import { CHECK_IN_HELD_BACK } from './lost-check-ins.js';
 import type { RunResultCounts } from '../../model/result-records.js';
 import type { HeldDeletes, RowResult, SyncPlan } from './sync-plan.js';
+import { labelId } from './mirror-deletes.js';
 
 export const PLAN_COLUMNS = [
   'create',
@@ -123,7 +124,12 @@ export class PlanTally {
   }
 
   /** A part of a plan: its work, unchanged intents and row results. */
-  add(plan: Pick<SyncPlan, 'work' | 'unchanged' | 'rowResults' | 'parentMissing' | 'pickWarnings'>): void {
+  add(
+    plan: Pick<
+      SyncPlan,
+      'work' | 'unchanged' | 'rowResults' | 'parentMissing' | 'pickWarnings' | 'deleteLabels'
+    >,
+  ): void {
     const tally = this.losses;
     for (const item of plan.work) {
       const where = item.origin
@@ -152,12 +158,19 @@ export class PlanTally {
         continue;
       }
       const column: PlanColumn = item.plannedAction === 'unchanged' ? 'unchanged' : item.plannedAction;
+      // A delete names whom it removes: the name and e-mail last sent (never a secret).
+      const label = column === 'delete' ? plan.deleteLabels?.get(labelId(item.kind, item.key)) : undefined;
       this.count(
         item.kind,
         column,
         item.key,
         where,
-        plan.pickWarnings?.get(item) ?? (column === 'update' ? clearsNote(item.params) : undefined),
+        plan.pickWarnings?.get(item) ??
+          (column === 'update'
+            ? clearsNote(item.params)
+            : label === undefined
+              ? undefined
+              : `last sent: ${label}`),
       );
       tally.add(item.kind, 'kept');
     }

@@ -125,7 +125,7 @@ describe('planMirrorDeletes', () => {
     const error = await planMirrorDeletes({ ...input, force: false }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DeleteThresholdError);
     expect((error as Error).message).toMatch(
-      /delete 3 of 10 known users \(30.0%; the threshold allows 1\).*10%.*--force/,
+      /delete 3 of 10 known users \(30.0%; the threshold allows 1; first: u0, u1, u2\).*10%.*--force/,
     );
     expect((error as DeleteThresholdError).code).toBe('EVSYNC_DELETE_THRESHOLD');
     const forced = await planMirrorDeletes({ ...input, force: true });

@@ -2,6 +2,7 @@ import type { Ledger } from '../../ledger/ledger.js';
 import type { Intent, IntentKind } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { KeyRegistry } from '../../mapping/key-registry.js';
+import { isRowPlaceKey } from '../../model/row-origin.js';
 import { ownCopy } from '../processors/id-cache.js';
 import type { BuildPlanInput, PlanLedger } from './build-plan.js';
 import { addClearedFields } from './cleared-fields.js';
@@ -9,6 +10,7 @@ import { holdBackLostCheckIns } from './lost-check-ins.js';
 import {
   addFailedRow,
   hasUnreadableKey,
+  keyApartFromIntents,
   noteHeldDeletes,
   planMirrorDeletes,
   type FailedRowKeys,
@@ -19,6 +21,7 @@ import { DeleteThresholdError } from './delete-threshold-error.js';
 import { isLinkKind, type LinkKind } from './link-pairs.js';
 import { diffIntents } from './plan-intents.js';
 import type { MergeReport } from '../collect/merge-people.js';
+import { labelsOf } from '../report/person-params.js';
 import { PlanTally, type PlanSummary } from './plan-summary.js';
 import type { RowResult } from './sync-plan.js';
 
@@ -59,6 +62,12 @@ export class StreamPlanner {
    */
   private readonly links = new Map<LinkKind, Set<string>>();
   private readonly failed: FailedRowKeys = { kept: new Map(), unreadable: [] };
+  /**
+   * Failed rows keyed by their client_id, recorded once every source is read: a later row
+   * of the run may have that key and be valid, and then the failed one is keyed apart
+   * (`keyApartFromIntents`), as `buildPlan` keys it. At most {@link HELD_FAILED_ROWS}.
+   */
+  private heldFailed: RowResult[] = [];
   private readonly tally = new PlanTally();
   private refusal: DeleteThresholdError | undefined;
   private rows = 0;
@@ -95,10 +104,15 @@ export class StreamPlanner {
       await addClearedFields({ syncedParamNames: this.ledger.syncedParamNames.bind(this.ledger) }, diff.work);
     const checkIns = await holdBackLostCheckIns(this.ledger, diff.work);
     const now: RowResult[] = [...checkIns.held];
-    for (const row of rowResults) {
+    for (const read of rowResults) {
+      const row = keyApartFromIntents(read, (kind, key) => this.has(kind, key));
       if (this.input.mode === 'mirror') addFailedRow(this.failed, row);
       // Its message says whether mirror mode held its deletes back, known only at the end.
-      if (this.input.mode !== 'mirror' || !hasUnreadableKey(row)) now.push(row);
+      if (this.input.mode === 'mirror' && hasUnreadableKey(row)) continue;
+      // Keyed by its client_id, which a later valid row may have too: recorded at the end.
+      if (row === read && keyedByPerson(row) && this.heldFailed.length < HELD_FAILED_ROWS)
+        this.heldFailed.push(row);
+      else now.push(row);
     }
     const plan = { work: checkIns.work, unchanged: diff.unchanged, rowResults: now };
     this.tally.add(plan);
@@ -110,6 +124,17 @@ export class StreamPlanner {
    * the threshold unless forced. Nothing has been deleted by then: deletes go in the last
    * phases, after what the sources still have.
    */
+  /**
+   * The failed rows held until every source was read, each keyed apart from the valid rows
+   * of the run that have its client_id: to record before {@link finish}, which may stop.
+   */
+  failedRows(): RowResult[] {
+    const failed = this.heldFailed.map((row) => keyApartFromIntents(row, (kind, key) => this.has(kind, key)));
+    this.heldFailed = [];
+    this.tally.add({ work: [], unchanged: [], rowResults: failed });
+    return failed;
+  }
+
   async finish(): Promise<PlanEnd> {
     if (this.input.mode !== 'mirror') return { deletes: [], rowResults: [] };
     let mirror: MirrorDeletes;
@@ -123,6 +148,7 @@ export class StreamPlanner {
         threshold: this.input.threshold,
         force: this.input.force,
         afterUpserts: true,
+        labels: (kind, keys) => labelsOf(this.ledger, kind, keys),
       });
     } catch (error) {
       if (error instanceof DeleteThresholdError) this.refusal = error;
@@ -132,7 +158,7 @@ export class StreamPlanner {
     const rowResults = held
       ? this.failed.unreadable.map((row) => noteHeldDeletes(row, held))
       : this.failed.unreadable;
-    this.tally.add({ work: mirror.deletes, unchanged: [], rowResults });
+    this.tally.add({ work: mirror.deletes, unchanged: [], rowResults, deleteLabels: mirror.labels });
     if (held) this.tally.heldDeletes(held);
     return { deletes: mirror.deletes, rowResults };
   }
@@ -174,6 +200,22 @@ export class StreamPlanner {
     if (!seen) this.seen.set(kind, (seen = new SeenKeys()));
     return seen;
   }
+}
+
+/**
+ * Failed rows a streamed plan holds until the end (about 1 KB each): past them, a failed
+ * row is recorded at once, keyed apart only from the valid rows read before it.
+ */
+export const HELD_FAILED_ROWS = 5_000;
+
+/** A failed row recorded under its client_id (not its place, not as a repeat). */
+function keyedByPerson(row: RowResult): boolean {
+  return (
+    row.action === 'failed' &&
+    row.keptKeys !== undefined &&
+    !isRowPlaceKey(row.key) &&
+    !row.key.includes('#row')
+  );
 }
 
 /** Keys of one kind the sources yielded, as hashes in a {@link KeyRegistry}. */

@@ -68,6 +68,8 @@ export interface SyncPlan {
   pickWarnings?: ReadonlyMap<PlannedIntent, string>;
   /** Set when mirror mode held back its deletes (see {@link HeldDeletes}). */
   heldDeletes?: HeldDeletes;
+  /** The name and e-mail last sent for the first mirror deletes of each kind, by `labelId`. */
+  deleteLabels?: ReadonlyMap<string, string>;
   /** Milliseconds spent diffing (hashes already loaded). */
   planMs: number;
 }

@@ -3,6 +3,9 @@ import type { IntentResultRecord, ResultAction } from '../../model/result-record
 import type { IntentKind } from '../../model/intent.js';
 import { conferenceHost } from '../../model/conference.js';
 import { csvLine } from '../../report/csv-cell.js';
+import type { SearchFilter } from '../../ledger/ledger-insights.js';
+import { DEFAULT_VENDOR } from '../../platform/vendor.js';
+import { personOf, searchedParams } from './person-params.js';
 
 export const REPORT_FORMATS = ['csv', 'json'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -13,6 +16,13 @@ export interface ReportOptions {
   kinds?: IntentKind[];
   /** Only results with one of these error codes. */
   errorCodes?: readonly string[];
+  /**
+   * Only results that hold this text (without case) in their key, message, name or e-mail
+   * (`searchedParams`): how an operator finds a person's rows.
+   */
+  search?: string;
+  /** The vendor word of e-mail params (`EVSYNC_VENDOR`). @defaultValue `svc` */
+  vendor?: string;
 }
 
 const COLUMNS = [
@@ -31,6 +41,8 @@ const COLUMNS = [
   'attempts',
   'duration_ms',
   'recorded_at',
+  'name',
+  'email',
 ] as const;
 
 /** One line per intent result, streamed from the ledger (bounded memory however big the run). */
@@ -51,8 +63,12 @@ export async function writeReport(
   };
   if (options.format === 'csv') await write(csvLine(COLUMNS));
   else await write('[\n');
-  for await (const result of ledger.eachResult(runId, filter)) {
-    const row = reportRow(result, conference);
+  const vendor = options.vendor ?? DEFAULT_VENDOR;
+  const results = options.search
+    ? searched(ledger, runId, { ...filter, text: options.search, textParams: searchedParams(vendor) })
+    : ledger.eachResult(runId, filter);
+  for await (const result of results) {
+    const row = reportRow(result, conference, vendor);
     if (options.format === 'csv') await write(csvLine(COLUMNS.map((column) => row[column])));
     else {
       // Distributed runs name the worker process of each row (docs/distributed.md).
@@ -67,10 +83,28 @@ export async function writeReport(
   return count;
 }
 
+/** The results of a text search, page after page (a search reads the run a window at a time). */
+async function* searched(
+  ledger: Ledger,
+  runId: string,
+  filter: SearchFilter,
+): AsyncGenerator<IntentResultRecord> {
+  let afterSeq = 0;
+  for (;;) {
+    const page = await ledger.insights().searchResults(runId, { ...filter, afterSeq, limit: 1000 });
+    yield* page.results;
+    if (page.next === null) return;
+    afterSeq = page.next;
+  }
+}
+
 function reportRow(
   result: IntentResultRecord,
   conference: string | null,
+  vendor: string,
 ): Record<(typeof COLUMNS)[number], string | number | null> {
+  // The name and e-mail the row had (params are stored redacted: never a password).
+  const person = personOf(result.params, vendor);
   return {
     run_id: result.runId,
     conference,
@@ -87,6 +121,8 @@ function reportRow(
     attempts: result.attempts,
     duration_ms: result.durationMs,
     recorded_at: result.recordedAt.toISOString(),
+    name: person.name,
+    email: person.email,
   };
 }
 

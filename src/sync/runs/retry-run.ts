@@ -13,6 +13,7 @@ import { executeAndFinish } from '../execute/execute-and-finish.js';
 import { leaveHandledLater } from './handled-later.js';
 import { rowResult } from '../execute/intent-result.js';
 import { restoreIntents } from './restore-params.js';
+import { rowsReadAgain } from './rows-read-again.js';
 import type { JobLock } from '../../ledger/ledger.js';
 import { depsForPlatform, requireRunConference } from './conference-scope.js';
 import { whileClaimed, whileJobLocked } from './run-claim.js';
@@ -38,8 +39,9 @@ export type RetryOutcome = { summary: RunSummary } | { summary?: undefined; noth
 /**
  * Re-sends the intents that failed in a run, with the dependents skipped because of them,
  * as a new run (`retryOf` in its options) so that the first run's history stays as it
- * was. Rows that failed in mapping were never planned and are not retried: fix the source
- * and run the job again.
+ * was. Rows that failed in mapping were never planned: those keyed by their client_id are
+ * read again from the job's source and sent when fixed there (`rowsReadAgain`); those named
+ * by their place are not retried: fix the source and run the job again.
  */
 export async function retryRun(
   engine: EngineDeps,
@@ -56,15 +58,22 @@ export async function retryRun(
       return retryClaimed(deps, base, filter, lock);
     }),
   );
-  return summary ? { summary } : { nothingToRetry: await whyNothingToRetry(ledger, runId, filter) };
+  if (summary && 'run' in summary) return { summary };
+  return { nothingToRetry: await whyNothingToRetry(ledger, runId, filter, summary?.notSent ?? []) };
 }
 
 /**
- * Rows that failed in the source or the mapping were never planned: retry has nothing to
- * send for them, and only a fixed source can. They are named by their place, so a key
- * filter never matches them.
+ * Rows that failed in the source or the mapping were never planned. Those keyed by their
+ * client_id were read again from the source (`rowsReadAgain`): `notSent` says why each was
+ * not sent. Those named by their place cannot be looked up, so a key filter never matches
+ * them: only running the job again sends them once fixed.
  */
-async function whyNothingToRetry(ledger: Ledger, runId: string, filter: RetryFilter): Promise<string> {
+async function whyNothingToRetry(
+  ledger: Ledger,
+  runId: string,
+  filter: RetryFilter,
+  notSent: readonly string[],
+): Promise<string> {
   const unplanned = filter.keys?.length
     ? 0
     : (
@@ -76,6 +85,7 @@ async function whyNothingToRetry(ledger: Ledger, runId: string, filter: RetryFil
       ).filter((result) => isRowPlaceKey(result.key)).length;
   return (
     `Run ${runId} has no failed intents matching that filter: nothing to retry.` +
+    notSent.map((line) => `\nNot sent: ${line}.`).join('') +
     (unplanned === 0
       ? ''
       : `\n${unplanned} row(s) failed before anything was sent (the source or the mapping refused them: evsync report ${runId} --status failed). ` +
@@ -88,18 +98,27 @@ async function retryClaimed(
   base: RunRecord,
   filter: RetryFilter,
   lock: JobLock,
-): Promise<RunSummary | undefined> {
+): Promise<RunSummary | { notSent: string[] }> {
   const { ledger } = deps;
   const runId = base.id;
-  const failed = await ledger.plannedByResult(runId, {
-    actions: ['failed'],
+  const asked = {
+    actions: ['failed'] as const,
     ...(filter.since ? { since: filter.since } : {}),
     ...(filter.kinds?.length ? { kinds: filter.kinds } : {}),
     ...(filter.keys?.length ? { keys: filter.keys } : {}),
-  });
+  };
+  const failed = await ledger.plannedByResult(runId, asked);
   failed.push(...(await cutOffCheckIns(ledger, runId, filter)));
-  if (failed.length === 0) return undefined;
-  const records = [...failed, ...(await dependentsOf(ledger, runId, failed))];
+  // Rows that failed the mapping were never planned: read again from the source, by key.
+  const planned = new Set(failed.map((record) => `${record.kind}\u0000${record.key}`));
+  const unplanned = (await ledger.results(runId, asked)).filter(
+    (result) => !planned.has(`${result.kind}\u0000${result.key}`),
+  );
+  const reread = await rowsReadAgain(deps, base, unplanned);
+  if (failed.length === 0 && reread.work.length === 0 && reread.unchanged.length === 0)
+    return { notSent: reread.notSent };
+  const parents = [...failed, ...reread.work, ...reread.unchanged];
+  const records = [...failed, ...(await dependentsOf(ledger, runId, parents))];
   const readBack = await restoreIntents(deps, base, records);
   const fresh = await leaveHandledLater(ledger, runId, [...readBack.items.values()]);
   const guarded = await guardCheckIns(ledger, fresh.items, runId);
@@ -110,7 +129,7 @@ async function retryClaimed(
     guarded.work,
     filter.resendUnknown === true,
   );
-  const work = settled.work;
+  const work = [...settled.work, ...reread.work];
   const run = await ledger.createRun({
     jobName: base.jobName,
     mode: 'upsert',
@@ -134,7 +153,7 @@ async function retryClaimed(
       ...[...guarded.held, ...settled.held].map((row) => rowResult(run.id, row)),
       ...settled.found.map((found) => ({ ...found, runId: run.id })),
     ];
-    return executeAndFinish(deps, { runId: run.id, work, unchanged: [], preResults });
+    return executeAndFinish(deps, { runId: run.id, work, unchanged: reread.unchanged, preResults });
   });
 }
 
@@ -160,7 +179,7 @@ async function cutOffCheckIns(
 async function dependentsOf(
   ledger: EngineDeps['ledger'],
   runId: string,
-  retried: readonly PlannedIntentRecord[],
+  retried: ReadonlyArray<Pick<PlannedIntentRecord, 'kind' | 'key'>>,
 ): Promise<PlannedIntentRecord[]> {
   const parents = new Set(
     retried.filter((item) => isParentKind(item.kind)).map((item) => `${item.kind}/${item.key}`),

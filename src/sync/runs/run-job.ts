@@ -9,6 +9,7 @@ import { PARENT_MISSING } from '../phases/dependency-gate.js';
 import type { SyncPlan } from '../plan/sync-plan.js';
 import type { CollectedIntents } from '../collect/collect-intents.js';
 import { checkSteps, collectIntents } from '../collect/collect-intents.js';
+import { checkMinRows } from '../collect/min-rows.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 import { executeAndFinish } from '../execute/execute-and-finish.js';
 import { streamedPlan } from './streamed-plan.js';
@@ -45,6 +46,9 @@ export async function planJob(
   },
   options: RunJobOptions,
 ): Promise<PlannedJob> {
+  // As a run checks it, so that `plan` and `run` agree (`--force` goes on in both).
+  if (options.collected === undefined)
+    await checkMinRows({ ledger: deps.ledger, logger: deps.logger }, options.job, options.force ?? false);
   const collected =
     options.collected ??
     (await collectIntents(options.job, {
@@ -85,6 +89,8 @@ async function runLocked(deps: EngineDeps, options: RunJobOptions, lock: JobLock
   const { ledger, logger } = deps;
   const { job } = options;
   await checkSteps(job, { vendor: deps.platform.vendor, ...(logger ? { logger } : {}) });
+  // Before the run exists: a run stopped for too few rows has no plan a resume could send.
+  await checkMinRows({ ledger, logger }, job, options.force ?? false);
   const run = await ledger.createRun({
     jobName: job.name,
     mode: job.mode,

@@ -5,6 +5,7 @@ import { isParentKind, PARENT_KINDS, parentRefs } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { RunRecord } from '../../model/run-record.js';
 import { streamCollected } from '../collect/collect-intents.js';
+import { STEP_ROWS_OPTION, type StepRows } from '../collect/min-rows.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 import type { RunContext, StreamedWork } from '../execute/execute-and-finish.js';
 import { PLAN_NOT_RECORDED_STEP, withoutFullStop } from '../execute/execute-plan.js';
@@ -83,6 +84,8 @@ class StreamedRun {
   /** Work of the phases after the first, counted as it is recorded (their progress totals). */
   private readonly later = new Map<PhaseName, number>();
   private users = 0;
+  /** The rows each step's source yielded, as it is read to its end. */
+  private readonly stepRows: StepRows[] = [];
   /** Until the sources are read to their end, the users phase may grow. */
   private reading = true;
 
@@ -116,6 +119,7 @@ class StreamedRun {
       vendor: this.deps.platform.vendor,
       onMerge: (report) => this.planner.mergedPeople(report),
       ...(this.deps.logger ? { logger: this.deps.logger } : {}),
+      onStepRead: (read) => void this.stepRows.push(read),
     })[Symbol.asyncIterator]();
     try {
       let users: PlannedIntent[] = [];
@@ -182,6 +186,7 @@ class StreamedRun {
   private async finishPlan(): Promise<void> {
     const { ledger, logger } = this.deps;
     const runId = this.input.run.id;
+    for (const row of this.planner.failedRows()) await this.context.writer.write(rowResult(runId, row));
     let end;
     try {
       end = await this.planner.finish();
@@ -200,7 +205,8 @@ class StreamedRun {
     }
     // From now on a resume knows the whole plan is recorded.
     const planned = await ledger.countPlanned(runId);
-    await ledger.mergeRunOptions(runId, { planned });
+    // Rows per step: what a later run's percentage `min_rows` compares with (collect/min-rows.ts).
+    await ledger.mergeRunOptions(runId, { planned, [STEP_ROWS_OPTION]: this.stepRows });
     logger?.info({ runId, planned, planMs: Math.round(this.planner.planMs) }, 'run planned');
   }
 

@@ -191,7 +191,9 @@ describe('dashboard pages', () => {
       expect(failedEvents.next).toBeNull();
       expect((await results('q=DU1@EXAMPLE')).results.map((row) => row.key)).toEqual(['du1']);
       expect((await results('q=Two')).results.map((row) => row.key)).toEqual(['du2']);
-      expect((await results('code=INVALID_EMAIL')).results.map((row) => row.key)).toEqual(['@./users.csv:3']);
+      // A row that failed the mapping is keyed by its client_id, and found by its name.
+      expect((await results('code=INVALID_EMAIL')).results.map((row) => row.key)).toEqual(['dubad']);
+      expect((await results('q=Cy Three')).results.map((row) => row.key)).toEqual(['dubad']);
       // A password is stored redacted: searching for it finds nothing.
       expect((await results(`q=${PASSWORD}`)).results).toEqual([]);
       const bad = await f.request(`/runs/${f.runId}/results?status=sent`, { headers: JSON_ACCEPT });
@@ -215,10 +217,10 @@ describe('dashboard pages', () => {
       expect(row.platformId).toEqual(expect.any(Number));
       expect(row.history).toHaveLength(1);
       expect(row.history[0]!.jobName).toBe('dash');
-      // A key with "/" and "@" travels URL-encoded.
-      const placed = await f.request(`/runs/${f.runId}/results/user/${encodeURIComponent('@./users.csv:3')}`);
-      expect(placed.status).toBe(200);
-      expect(await placed.text()).toContain('is not an e-mail address');
+      // A row that failed the mapping, by its client_id: it can be retried alone.
+      const placed = await (await f.request(`/runs/${f.runId}/results/user/dubad`)).text();
+      expect(placed).toContain('is not an e-mail address');
+      expect(placed).toContain('Retry this row');
       expect((await f.request(`/runs/${f.runId}/results/user/nobody`)).status).toBe(404);
       const failedRow = await (await f.request(`/runs/${f.runId}/results/event/de1`)).text();
       expect(failedRow).toContain('Retry this row');
