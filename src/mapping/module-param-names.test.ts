@@ -61,6 +61,13 @@ describe('ModuleParamNames: a module is held to the param names of a YAML mappin
       type: 'invalid',
       kind: 'user',
       origin: { source: 'mem.csv', row: 1, line: 2 },
+      // What the row could be read as, so that a report finds it by name and e-mail.
+      params: {
+        client_id: 'm-1',
+        'user[first_name]': 'Ada',
+        'user[last_name]': 'L',
+        'user[svc_auth_attributes][email]': 'ada@x.org',
+      },
       problems: [
         {
           field: 'Vorname',

@@ -34,6 +34,7 @@ describe('ScheduleGrouper', () => {
       type: 'invalid',
       kind: 'schedule',
       origin: { source: 'mem.csv', row: 1, line: 2 },
+      params: { 'user[client_id]': 'u9' },
       problems: [
         {
           field: 'event_client_id',
