@@ -130,19 +130,25 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
     expect(h.sandbox.counters.snapshot().total).toBe(rows.length);
   });
 
-  it('a key repeated a chunk later is sent again after the first: the later row is what the platform keeps', async () => {
+  it('a person in two user steps is one user: the earlier step wins; with merge off the later row is kept', async () => {
     const rows = people(FIRST_PLAN_CHUNK + 10, 'rp');
     const later = { ...rows[0]!, first: 'Later' };
+    const steps =
+      '  - { mapping: users, source: { csv: ./repeat-a.csv } }\n  - { mapping: users, source: { csv: ./repeat-b.csv } }\n';
     h.write({
-      'repeat.yaml': jobYaml(
-        'repeat',
-        '  - { mapping: users, source: { csv: ./repeat-a.csv } }\n  - { mapping: users, source: { csv: ./repeat-b.csv } }\n',
-      ),
+      'repeat.yaml': jobYaml('repeat', steps),
+      'repeat-apart.yaml': jobYaml('repeat-apart', `${steps}merge: { users: false }\n`),
       'repeat-a.csv': usersCsv(rows),
       'repeat-b.csv': usersCsv([later]),
     });
-    const summary = await h.run('repeat.yaml');
-    expect(summary.run.status).toBe('completed');
+    const merged = await h.run('repeat.yaml');
+    expect(merged.run.status).toBe('completed');
+    // Merged before planning (docs/sync-engine.md, "One person, many sources"): sent once.
+    expect(merged.counts.user).toMatchObject({ created: rows.length });
+    expect(h.sandbox.state.userByClientId(later.id)?.firstName).toBe(rows[0]!.first);
+    // Kept apart, a key repeated a chunk later is sent again after the first.
+    const apart = await h.run('repeat-apart.yaml');
+    expect(apart.run.status).toBe('completed');
     expect(h.sandbox.state.userByClientId(later.id)?.firstName).toBe('Later');
     expect(h.sandbox.counters.duplicates()).toEqual({});
   });
