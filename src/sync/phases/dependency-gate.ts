@@ -147,7 +147,7 @@ export class DependencyGate {
         });
       } else if (removal) found.push(removed(parent, removal));
       else {
-        const reason = `${name} is unknown: it is not in any source of this run, and the ledger has no run that synced it`;
+        const reason = `${name} is unknown: no valid row of this run has it, and the ledger has no run that synced it`;
         found.push({
           parent,
           why: 'unknown',

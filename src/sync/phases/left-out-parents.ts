@@ -1,6 +1,7 @@
 import { CODE } from '../../errors/codes.js';
 import { isParentKind, type IntentDependency, type IntentKind } from '../../model/intent.js';
 import type { FlatParams } from '../../model/params.js';
+import { isRowPlaceKey } from '../../model/row-origin.js';
 import type { DependencyGate } from './dependency-gate.js';
 
 /**
@@ -40,10 +41,31 @@ export function leftOutParents(result: {
   return parents;
 }
 
-/** Tells the gate which parents a row result left out on purpose, if it is such a row. */
+/**
+ * Tells the gate what a row result says of parents: those it left out on purpose, or, for a
+ * user or event row that failed validation (keyed by its client_id), that this parent
+ * failed in this run, so a link naming it gives that reason rather than "unknown".
+ */
 export function noteLeftOut(
   gate: DependencyGate,
-  result: { errorCode?: string | null; params?: FlatParams | null; message?: string | null },
+  result: {
+    kind?: IntentKind;
+    key?: string;
+    action?: string;
+    errorCode?: string | null;
+    params?: FlatParams | null;
+    message?: string | null;
+  },
 ): void {
   for (const parent of leftOutParents(result)) gate.filtered(parent, result.message ?? 'a `when:` condition');
+  const { kind, key } = result;
+  if (result.action !== 'failed' || kind === undefined || key === undefined || !isParentKind(kind)) return;
+  // A place key names no parent; a repeated row's (`<client_id>#row<n>`) may share its
+  // client_id with a valid row, which decides.
+  if (isRowPlaceKey(key) || /#row\d+$/.test(key)) return;
+  gate.settle(
+    { kind, clientId: key },
+    false,
+    `its row failed (${result.message ?? result.errorCode ?? 'invalid'})`,
+  );
 }

@@ -186,7 +186,10 @@ class StreamedRun {
   private async finishPlan(): Promise<void> {
     const { ledger, logger } = this.deps;
     const runId = this.input.run.id;
-    for (const row of this.planner.failedRows()) await this.context.writer.write(rowResult(runId, row));
+    for (const row of this.planner.failedRows()) {
+      await this.context.writer.write(rowResult(runId, row));
+      noteLeftOut(this.context.gate, row);
+    }
     let end;
     try {
       end = await this.planner.finish();
