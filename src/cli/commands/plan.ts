@@ -12,11 +12,13 @@ export function registerPlanCommand(program: Command): void {
     )
     .argument('<job>', 'the job file (YAML)')
     .option('--force', 'plan mirror deletes even above delete_threshold')
+    .option('--full', 'plan a full run: every row is sent, whatever the ledger says was synced')
     .option('--json', 'print the plan as JSON')
-    .action(async (jobPath: string, options: { force?: boolean; json?: boolean }) => {
+    .action(async (jobPath: string, options: { force?: boolean; full?: boolean; json?: boolean }) => {
       const job = loadJobFile(jobPath);
       await printPlan(job, {
         force: options.force ?? false,
+        full: options.full ?? false,
         logger: rootLogger().child({ job: job.name }),
         print: (summary) =>
           options.json

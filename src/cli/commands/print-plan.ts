@@ -20,7 +20,13 @@ const NO_CONFERENCE_YET = { id: -1, baseUrl: '', keyId: null };
  */
 export async function printPlan(
   job: LoadedJob,
-  options: { force: boolean; logger: Logger; print: (summary: PlanSummary) => string },
+  options: {
+    force: boolean;
+    /** The plan of a full run (`--full`). @defaultValue `false` */
+    full?: boolean;
+    logger: Logger;
+    print: (summary: PlanSummary) => string;
+  },
 ): Promise<void> {
   const vendor = vendorFromEnv();
   // Without the signing key, rows with a password cannot be compared with what was synced:
@@ -46,7 +52,10 @@ export async function printPlan(
     );
     if (baseUrl !== undefined) await adoptUnscopedState(ledger, job.name, options.logger);
     const plan = (force: boolean) =>
-      planJob({ ledger, logger: options.logger, vendor, hashKey }, { job, force });
+      planJob(
+        { ledger, logger: options.logger, vendor, hashKey },
+        { job, force, ...(options.full ? { full: true } : {}) },
+      );
     try {
       process.stdout.write(options.print((await plan(options.force)).summary));
     } catch (error) {

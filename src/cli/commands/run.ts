@@ -18,6 +18,7 @@ interface RunCliOptions {
   report?: string;
   dryRun?: boolean;
   force?: boolean;
+  full?: boolean;
   wait?: boolean;
   detach?: boolean;
 }
@@ -30,6 +31,10 @@ export function registerRunCommand(program: Command): void {
     .option('--report <file>', 'also write every row result to this file (.csv, or .json)')
     .option('--dry-run', 'plan and print what would be sent; send and record nothing')
     .option('--force', "let mirror mode delete more than the job's delete_threshold")
+    .option(
+      '--full',
+      'send every row, whatever the ledger says was synced (puts back what was removed on the platform by hand)',
+    )
     .option(
       '--wait',
       'if another process runs this job (or holds the embedded ledger), wait for it to end instead of stopping',
@@ -58,6 +63,7 @@ export function registerRunCommand(program: Command): void {
       if (options.dryRun) {
         await printPlan(job, {
           force: options.force ?? false,
+          full: options.full ?? false,
           logger,
           print: (summary) =>
             `Dry run of ${job.name} (${job.mode}): nothing is sent.\n\n${formatPlanSummary(summary)}\n`,
@@ -84,10 +90,14 @@ export function registerRunCommand(program: Command): void {
           );
           try {
             if (options.detach) {
-              await runDetached(engine, job, options.force ?? false);
+              await runDetached(engine, job, { force: options.force ?? false, full: options.full ?? false });
               return;
             }
-            const summary = await runJob(engine.deps, { job, force: options.force ?? false });
+            const summary = await runJob(engine.deps, {
+              job,
+              force: options.force ?? false,
+              full: options.full ?? false,
+            });
             process.exitCode = await finishRunCommand(engine.deps.ledger, summary, report);
           } finally {
             await engine.close();
@@ -103,7 +113,7 @@ export function registerRunCommand(program: Command): void {
 async function runDetached(
   engine: Awaited<ReturnType<typeof openEngineForEnv>>,
   job: LoadedJob,
-  force: boolean,
+  flags: { force: boolean; full: boolean },
 ): Promise<void> {
   if (engine.mode !== 'distributed') {
     throw new ConfigError(
@@ -124,7 +134,7 @@ async function runDetached(
           await control.follow(runId);
         }),
       },
-      { job, force },
+      { job, ...flags },
     );
     if (summary.reason !== DETACHED) {
       process.exitCode = await finishRunCommand(engine.deps.ledger, summary, undefined);

@@ -43,7 +43,8 @@ export function formatRuns(runs: readonly ListedRun[]): string {
     run.id,
     run.jobName,
     runConferenceHost(run) ?? '-',
-    run.mode,
+    // `--full` runs sent every row: said beside the mode (docs/sync-engine.md, "Full runs").
+    run.options.full === true ? `${run.mode}, full` : run.mode,
     run.processGone ? 'cut off' : waitsForWorker(run) ? 'waiting for a worker' : run.status,
     run.startedAt.toISOString().replace('T', ' ').slice(0, 19),
     run.finishedAt ? `${((run.finishedAt.getTime() - run.startedAt.getTime()) / 1000).toFixed(1)}s` : '',

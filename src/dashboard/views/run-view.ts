@@ -20,7 +20,7 @@ export function runView(data: RunData, filter: ResultsQuery, page: ResultsPage):
     <h1>Run ${run.id}</h1>
     <dl class="facts">
       <dt>Job</dt>
-      <dd>${run.jobName} (${run.mode})</dd>
+      <dd>${run.jobName} (${run.mode}${run.options.full === true ? ', full run' : ''})</dd>
       <dt>Conference</dt>
       <dd data-conference>
         ${

@@ -85,7 +85,7 @@ function runRow(run: RunSummaryData, filter: RunListQuery): Html {
     </td>
     <td>${run.jobName}</td>
     <td data-conference>${conferenceCell(run, filter)}</td>
-    <td>${run.mode}</td>
+    <td>${run.mode}${run.options.full === true ? ', full' : ''}</td>
     <td>${run.trigger}</td>
     <td>${formatTime(run.startedAt)}</td>
     <td>${formatDuration(run.durationMs)}</td>

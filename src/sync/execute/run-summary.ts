@@ -1,7 +1,7 @@
 import { type ActionCounts, type RunResultCounts, RESULT_ACTIONS } from '../../model/result-records.js';
 import type { RunRecord } from '../../model/run-record.js';
 import { INTENT_KINDS } from '../../model/intent.js';
-import { skippedLine, type PlanSummary } from '../plan/plan-summary.js';
+import { FULL_RUN_LINE, skippedLine, type PlanSummary } from '../plan/plan-summary.js';
 import { withoutFullStop } from './execute-plan.js';
 
 /** How a run ended, for the CLI and the tests. */
@@ -63,6 +63,8 @@ export function formatRunSummary(summary: RunSummary): string {
   const out = [
     `Run ${run.id} (${run.jobName}, ${run.mode}): ${run.status}${took}`,
     '',
+    // A resume of a full run says it too: the flag is the run's, recorded with its options.
+    ...(run.options.full === true ? [FULL_RUN_LINE, ''] : []),
     line(header),
     ...rows.map(line),
   ];

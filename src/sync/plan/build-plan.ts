@@ -36,6 +36,11 @@ export interface BuildPlanInput {
   force: boolean;
   /** The key of hashes of params with a secret (see `hashIntent`); without it they always differ. */
   hashKey?: Uint8Array;
+  /**
+   * A full run (`--full`, docs/sync-engine.md "Full runs"): rows the ledger says are synced
+   * are sent too. Mirror deletes are planned as in any run. @defaultValue `false`
+   */
+  full?: boolean;
 }
 
 /** What the ledger knows that a plan of these intents needs: hashes of their kinds, ids of users and events. */
@@ -67,7 +72,7 @@ export async function buildPlan(
       input.intents.map((intent) => intent.kind),
     ));
   const started = performance.now();
-  const diff = diffIntents(input.intents, state, input.hashKey);
+  const diff = diffIntents(input.intents, state, input.hashKey, input.full ?? false);
   const planMs = performance.now() - started;
   if (ledger.syncedParamNames)
     await addClearedFields({ syncedParamNames: ledger.syncedParamNames.bind(ledger) }, diff.work);

@@ -17,13 +17,16 @@ export interface IntentDiff {
 /**
  * New → create, changed → update, unchanged → no call. A row that failed last time has no
  * synced hash for its params (hashes are written only after a success), so it is sent again
- * without any special case.
+ * without any special case. A full run (`full`) sends the unchanged rows too: see
+ * {@link actionFor}.
  */
 export function diffIntents(
   intents: Iterable<Intent>,
   known: KnownState,
   /** The key of hashes of params with a secret: see `hashIntent`. */
   hashKey?: Uint8Array,
+  /** A full run (`evsync run --full`): nothing is `unchanged` but check-ins. @defaultValue `false` */
+  full = false,
 ): IntentDiff {
   const work: PlannedIntent[] = [];
   const unchanged: PlannedIntent[] = [];
@@ -46,7 +49,7 @@ export function diffIntents(
     const previous = known.hashes.get(intent.kind)?.get(intent.key);
     const hash =
       previous === undefined ? undefined : hashIntent(intent.op, intent.params, hashKey, intent.aliases);
-    const planned = plannedIntent(intent, actionFor(intent, previous, hash, known), hash, hashKey);
+    const planned = plannedIntent(intent, actionFor(intent, previous, hash, known, full), hash, hashKey);
     (planned.plannedAction === 'unchanged' ? unchanged : work).push(planned);
   }
   return { work, unchanged, duplicates, seen };
@@ -82,13 +85,23 @@ function plannedIntent(
   };
 }
 
+/**
+ * The one place a row is found `unchanged`. A full run (docs/sync-engine.md, "Full runs")
+ * plans such a row as if its hash were lost: an update when the id map knows the object (a
+ * user the organiser removed by hand answers the PUT with 404 and is created again), a
+ * create otherwise (links: an add of a link that is there is done, §4.4). A changed row
+ * stays an update (a speaker link's new type is removed and added again). Check-ins stay
+ * unchanged: §4.1 has nothing to find a posted one by, so a second POST is a second check-in.
+ */
 function actionFor(
   intent: Intent,
   previous: string | undefined,
   hash: string | undefined,
   known: KnownState,
+  full: boolean,
 ): PlannedAction {
-  if (previous !== undefined) return previous === hash ? 'unchanged' : 'update';
+  if (previous !== undefined && previous !== hash) return 'update';
+  if (previous !== undefined && (!full || intent.kind === 'check_in')) return 'unchanged';
   // An object the id map knows (synced by an earlier run whose hash was lost, or failed
   // after being created) is updated rather than created again.
   return known.ids.get(intent.kind)?.has(intent.key) ? 'update' : 'create';

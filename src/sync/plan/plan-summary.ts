@@ -40,7 +40,16 @@ export interface PlanSummary {
   merged?: MergeReport;
   /** Of the `skipped` column: how many were meant, how many are data lost (see `skippedLine`). */
   skipped?: { onPurpose: number; lost: number };
+  /** A full run's plan (`--full`): rows the ledger says are synced are sent too. */
+  full?: true;
 }
+
+/**
+ * Said above a full run's plan and its summary (docs/sync-engine.md, "Full runs"), so that
+ * nobody reads its updates as changes in the source.
+ */
+export const FULL_RUN_LINE =
+  'Full run: every row is sent, whatever the ledger says was synced (check-ins posted before are not posted again).';
 
 /**
  * Skips that were meant: a `when:` condition left the row out, or a link names a user or
@@ -280,7 +289,12 @@ export function formatPlanSummary(summary: PlanSummary): string {
       .map((cell, i) => cell.padEnd(widths[i] ?? 0))
       .join('  ')
       .trimEnd();
-  const out = [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+  const out = [
+    ...(summary.full ? [FULL_RUN_LINE, ''] : []),
+    line(header),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map(line),
+  ];
   if (kinds.length === 0) out.push('(nothing to do: the sources yielded no rows)');
   const calls = kinds.reduce(
     (sum, kind) =>

@@ -98,7 +98,9 @@ export class StreamPlanner {
       if (this.input.mode === 'mirror' && isLinkKind(kind)) this.keepLinks(kind, keys);
     }
     const started = performance.now();
-    const diff = diffIntents(unique, { hashes, ids: this.ids }, this.input.hashKey);
+    // A full run still reads the hashes of the chunk's keys (one statement per kind, as any
+    // run): a changed link is told from one to add again, and a synced check-in is not posted twice.
+    const diff = diffIntents(unique, { hashes, ids: this.ids }, this.input.hashKey, this.input.full ?? false);
     this.planMs += performance.now() - started;
     if (this.ledger.syncedParamNames)
       await addClearedFields({ syncedParamNames: this.ledger.syncedParamNames.bind(this.ledger) }, diff.work);

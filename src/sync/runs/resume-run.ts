@@ -130,7 +130,12 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
     run: await ledger.finishRun(runId, 'aborted'),
     stopped: 'aborted',
     reason,
-    nextStep: 'Run the job again to send them (nothing is sent twice).',
+    // The rows of a full run never planned are synced as far as the ledger knows: only
+    // another full run sends them (docs/sync-engine.md, "Full runs").
+    nextStep:
+      run.options.full === true
+        ? 'Run the job again with --full to send them (nothing is sent twice).'
+        : 'Run the job again to send them (nothing is sent twice).',
   };
 }
 

@@ -21,6 +21,12 @@ export interface RunJobOptions {
   job: LoadedJob;
   /** Mirror deletes above the threshold go ahead. */
   force?: boolean;
+  /**
+   * Send every row, whatever the ledger says was synced (`--full`, docs/sync-engine.md "Full
+   * runs"): what was removed on the platform by hand comes back. Kept in the run's options.
+   * @defaultValue `false`
+   */
+  full?: boolean;
   /** Intents already collected (tests, benchmarks) for `planJob`; read from the job's sources otherwise. */
   collected?: CollectedIntents;
   /** What started the run, kept with it. @defaultValue `manual` */
@@ -69,10 +75,12 @@ export async function planJob(
       threshold: options.job.delete_threshold,
       force: options.force ?? false,
       ...(deps.hashKey ? { hashKey: deps.hashKey } : {}),
+      ...(options.full ? { full: true } : {}),
     },
     known,
   );
-  return { plan, summary: summarizePlan(plan, 3, collected.merged) };
+  const summary = summarizePlan(plan, 3, collected.merged);
+  return { plan, summary: options.full ? { ...summary, full: true } : summary };
 }
 
 /**
@@ -100,6 +108,8 @@ async function runLocked(deps: EngineDeps, options: RunJobOptions, lock: JobLock
       delete_threshold: describeThreshold(job.delete_threshold),
       force: options.force ?? false,
       trigger: options.trigger ?? 'manual',
+      // Only when set, so that the options of ordinary runs stay as they were.
+      ...(options.full ? { full: true } : {}),
       // Names of variables, never their values: a resume reads the same ones.
       ...(job.platform ? { platform: job.platform } : {}),
       ...(options.rerunOf === undefined ? {} : { rerunOf: options.rerunOf }),
@@ -118,20 +128,23 @@ async function runLocked(deps: EngineDeps, options: RunJobOptions, lock: JobLock
       threshold: job.delete_threshold,
       force: options.force ?? false,
       ...(deps.platform.deriveKey ? { hashKey: deps.platform.deriveKey(HASH_KEY_PURPOSE) } : {}),
+      ...(options.full ? { full: true } : {}),
     },
   });
   const result = withNextStepWhenCutShort(
     await whileClaimed(ledger, run.id, () =>
       executeAndFinish(deps, { runId: run.id, work: [], unchanged: [], stream: plan.stream }),
     ),
-    job.file,
+    // A full run cut short is run again as one: a plain run would skip the rows it never sent.
+    `evsync run ${job.file}${options.full ? ' --full' : ''}`,
   );
   logger?.info({ runId: run.id, status: result.run.status, totals: result.totals }, 'run finished');
   // The run is finished (`aborted`, its upserts sent); the caller reports the refusal as before.
   const refused = plan.refused();
   if (refused) throw refused;
-  const summary = plan.summary();
-  if (summary === undefined) return result;
+  const planned = plan.summary();
+  if (planned === undefined) return result;
+  const summary = options.full ? { ...planned, full: true as const } : planned;
   if ((result.totals.skipped ?? 0) > 0) {
     const missing = await ledger.resultCounts(run.id, { errorCodes: [PARENT_MISSING] });
     summary.losses = withParentLosses(summary.losses, result.counts, missing);
@@ -144,13 +157,13 @@ async function runLocked(deps: EngineDeps, options: RunJobOptions, lock: JobLock
  * they are): a resume sends only what was planned, and then says so. Running the job again
  * sends the rest, and nothing twice (what was sent is synced), so that is the advice.
  */
-function withNextStepWhenCutShort(summary: RunSummary, jobFile: string): RunSummary {
+function withNextStepWhenCutShort(summary: RunSummary, runAgain: string): RunSummary {
   const { options } = summary.run;
   if (!summary.stopped || summary.nextStep || typeof options.planned === 'number') return summary;
   return {
     ...summary,
     nextStep:
       'Its sources were not read to the end, so a resume would send only what was planned: ' +
-      `run the job again (evsync run ${jobFile}); it sends the rest, and nothing twice.`,
+      `run the job again (${runAgain}); it sends the rest, and nothing twice.`,
   };
 }
