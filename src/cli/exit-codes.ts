@@ -16,6 +16,8 @@ const ABORT_CODES = new Set<ErrorCode>([
   CODE.EVSYNC_PLATFORM_UNREACHABLE,
   CODE.EVSYNC_DELETE_THRESHOLD,
   CODE.EVSYNC_TOO_FEW_ROWS,
+  // `evsync audit` could not read the platform (docs/audit.md, "Exit codes").
+  CODE.EVSYNC_AUDIT_READ_FAILED,
 ]);
 
 /**

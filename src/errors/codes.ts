@@ -601,6 +601,13 @@ export const ERROR_CATALOG = {
     action: 'Fix the cause the message names, then finish the run with `evsync resume RUN`.',
     retry: 'permanent',
   },
+  EVSYNC_AUDIT_READ_FAILED: {
+    layer: 'sync',
+    meaning:
+      '`evsync audit` could not read the platform back (unreachable, key refused, or an answer it cannot read): it compared nothing.',
+    action: 'Fix the cause the message names (`evsync ping` tests the key), then audit again.',
+    retry: 'by status',
+  },
 
   // The ledger.
   EVSYNC_LEDGER_UNAVAILABLE: {
