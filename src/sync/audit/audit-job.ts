@@ -1,0 +1,56 @@
+import type { IntentKind } from '../../model/intent.js';
+import type { Logger } from '../../log/logger.js';
+import type { LoadedJob } from '../job-file.js';
+import { auditEvents } from './audit-events.js';
+import { auditUsers } from './audit-users.js';
+import type { AuditLedger, AuditPlatform, AuditSummary, DriftSink } from './drift.js';
+import { emptyKindAudit } from './drift.js';
+import { indexSources, NOT_AUDITABLE } from './source-index.js';
+
+export interface AuditDeps {
+  /** The ledger seen from the platform's conference. */
+  ledger: AuditLedger;
+  platform: AuditPlatform;
+  logger?: Logger;
+  /** Each drift entry as it is found. */
+  sink: DriftSink;
+}
+
+/**
+ * Reads the job's sources as a run would, reads the platform back through its list
+ * endpoints, and says per kind what is in sync, missing, changed or extra
+ * (docs/audit.md). Only GET calls: nothing is written, not even to the ledger.
+ */
+export async function auditJob(deps: AuditDeps, job: LoadedJob): Promise<AuditSummary> {
+  const index = await indexSources(job, {
+    vendor: deps.platform.vendor,
+    ...(deps.logger ? { logger: deps.logger } : {}),
+  });
+  const summary: AuditSummary = {};
+  const hasLinks = index.linkCount > 0;
+  // A kind the job does not yield is not read: its objects are no business of this job.
+  let seen = new Map<string, number>();
+  if (index.users.size > 0) {
+    const users = await auditUsers(deps, index);
+    summary.user = users.audit;
+    seen = users.seen;
+  }
+  if (index.events.size > 0 || hasLinks) {
+    const { events, speakers } = await auditEvents(deps, index, seen);
+    if (index.events.size > 0) summary.event = events;
+    if (hasLinks) summary.speaker = speakers;
+  }
+  for (const [kind, count] of index.notAuditable) {
+    const audit = (summary[kind] ??= emptyKindAudit());
+    audit.not_auditable += count;
+  }
+  return summary;
+}
+
+/** True when the platform lacks or contradicts something the source says: exit 1. */
+export function hasDrift(summary: AuditSummary): boolean {
+  return Object.values(summary).some((audit) => audit.missing + audit.changed > 0);
+}
+
+/** The kinds in the order of a run's phases, for tables. */
+export const AUDIT_KIND_ORDER: readonly IntentKind[] = ['user', 'event', 'speaker', ...NOT_AUDITABLE];

@@ -1,0 +1,74 @@
+import type { IntentKind } from '../../model/intent.js';
+import type { ListOptions } from '../../platform/paginate.js';
+import type { PlatformEvent, PlatformUser } from '../../platform/response-schemas.js';
+import type { Ledger } from '../../ledger/ledger.js';
+
+/**
+ * - `missing`: the source has it and a run synced it, the platform no longer has it;
+ * - `changed`: the platform shows another value than the source says now;
+ * - `extra`: on the platform, carrying no key of this job nor any the ledger knows.
+ */
+export type DriftType = 'missing' | 'changed' | 'extra';
+
+/** One difference between the platform and the source (docs/audit.md). */
+export interface DriftEntry {
+  kind: IntentKind;
+  /** The source's key; for an extra, its first client_id, or `#<platform id>`. */
+  key: string;
+  type: DriftType;
+  /** The write params that differ (`changed` only). */
+  fields: string[];
+  platform_id: number | null;
+  /** For a person: which values differ, or what is missing or extra. */
+  detail: string;
+}
+
+/** Per kind: what the audit found. */
+export interface KindAudit {
+  in_sync: number;
+  missing: number;
+  changed: number;
+  extra: number;
+  /** In the source but never synced: a run would create it; no drift. */
+  not_synced: number;
+  /** Source intents of a kind the platform gives no read for. */
+  not_auditable: number;
+}
+
+export type AuditSummary = Partial<Record<IntentKind, KindAudit>>;
+
+export function emptyKindAudit(): KindAudit {
+  return { in_sync: 0, missing: 0, changed: 0, extra: 0, not_synced: 0, not_auditable: 0 };
+}
+
+/** The read endpoints the audit uses; `PlatformClient` satisfies it. */
+export interface AuditPlatform {
+  readonly vendor: string;
+  readonly users: { list(options?: ListOptions): AsyncIterable<PlatformUser> };
+  readonly events: { list(options?: ListOptions): AsyncIterable<PlatformEvent> };
+}
+
+export type AuditLedger = Pick<Ledger, 'loadIdMap' | 'hashesOf'>;
+
+/** Where an audit's findings go, one at a time (the CLI keeps examples, writes the report). */
+export type DriftSink = (entry: DriftEntry) => void;
+
+/** The largest page §4 allows (docs/design.md, "our conventions"): fewest calls. */
+export const AUDIT_PAGE_LIMIT = 100;
+
+/** Keys asked of the ledger at once. */
+const HASH_CHUNK = 1_000;
+
+/** The keys among `keys` a run synced (they have a synced hash). */
+export async function syncedAmong(
+  ledger: AuditLedger,
+  kind: IntentKind,
+  keys: readonly string[],
+): Promise<Set<string>> {
+  const synced = new Set<string>();
+  for (let at = 0; at < keys.length; at += HASH_CHUNK) {
+    const hashes = await ledger.hashesOf(kind, keys.slice(at, at + HASH_CHUNK));
+    for (const key of hashes.keys()) synced.add(key);
+  }
+  return synced;
+}
