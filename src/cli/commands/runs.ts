@@ -41,7 +41,8 @@ export function formatRuns(runs: readonly ListedRun[]): string {
   const header = ['run', 'job', 'conference', 'mode', 'status', 'started', 'took', 'results'];
   const rows = runs.map((run) => [
     run.id,
-    run.jobName,
+    // A repair sent by `evsync audit --repair` (docs/audit.md) is told apart from a plain run.
+    run.options.trigger === 'audit' ? `${run.jobName} (audit repair)` : run.jobName,
     runConferenceHost(run) ?? '-',
     // `--full` runs sent every row: said beside the mode (docs/sync-engine.md, "Full runs").
     run.options.full === true ? `${run.mode}, full` : run.mode,

@@ -35,8 +35,11 @@ export interface RunJobOptions {
   rerunOf?: string;
 }
 
-/** What started a run: a person (or script), or a schedule (docs/distributed.md). */
-export type RunTrigger = 'manual' | 'schedule';
+/**
+ * What started a run: a person (or script), a schedule (docs/distributed.md), or
+ * `evsync audit --repair` (docs/audit.md).
+ */
+export type RunTrigger = 'manual' | 'schedule' | 'audit';
 
 export interface PlannedJob {
   plan: SyncPlan;
