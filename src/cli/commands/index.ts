@@ -13,6 +13,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Registrar>>> = {
   sandbox: async () => (await import('./sandbox.js')).registerSandboxCommand,
   run: async () => (await import('./run.js')).registerRunCommand,
   plan: async () => (await import('./plan.js')).registerPlanCommand,
+  audit: async () => (await import('./audit.js')).registerAuditCommand,
   resume: async () => (await import('./resume.js')).registerResumeCommand,
   retry: async () => (await import('./retry.js')).registerRetryCommand,
   runs: async () => (await import('./runs.js')).registerRunsCommand,
