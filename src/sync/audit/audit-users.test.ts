@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import type { Intent } from '../../model/intent.js';
+import type { PlatformEvent, PlatformUser } from '../../platform/response-schemas.js';
+import { auditUsers } from './audit-users.js';
+import type { AuditLedger, AuditPlatform, DriftEntry } from './drift.js';
+import { SourceIndex } from './source-index.js';
+
+function user(key: string, first: string, aliases?: string[]): Intent {
+  return {
+    kind: 'user',
+    key,
+    op: 'upsert',
+    params: { 'user[first_name]': first, 'user[last_name]': 'X' },
+    origin: { source: 'users.csv', row: 1 },
+    dependsOn: [],
+    ...(aliases ? { aliases } : {}),
+  };
+}
+
+/** A platform that answers pages of `users` (3 a page) and remembers the pages asked. */
+function platform(users: PlatformUser[]): AuditPlatform & { limits: Array<number | undefined> } {
+  const limits: Array<number | undefined> = [];
+  return {
+    vendor: 'svc',
+    limits,
+    users: {
+      async *list(options) {
+        limits.push(options?.limit);
+        await Promise.resolve();
+        yield* users;
+      },
+    },
+    events: {
+      // eslint-disable-next-line require-yield
+      async *list(): AsyncGenerator<PlatformEvent> {
+        await Promise.resolve();
+      },
+    },
+  };
+}
+
+function ledger(ids: Record<string, number>, synced: string[]): AuditLedger {
+  return {
+    loadIdMap: () => Promise.resolve(new Map(Object.entries(ids))),
+    hashesOf: (_kind, keys) =>
+      Promise.resolve(new Map(keys.filter((key) => synced.includes(key)).map((key) => [key, 'h']))),
+  };
+}
+
+describe('auditUsers', () => {
+  it('matches by client_ids, aliases and the id map; tells missing from never synced', async () => {
+    const index = new SourceIndex();
+    index.add(user('a', 'Ann', ['eb-1']));
+    index.add(user('b', 'Bob'));
+    index.add(user('c', 'Cy'));
+    index.add(user('d', 'Dee'));
+    index.add(user('new', 'Neo'));
+    const drift: DriftEntry[] = [];
+    const read = platform([
+      // Known by a merged user's other client_id only.
+      { id: 1, client_ids: ['eb-1'], first_name: 'Ann', last_name: 'X' },
+      // Its client_id lost on the platform: the id map still names it.
+      { id: 2, client_ids: [], first_name: 'Robert', last_name: 'X' },
+      // Another job of this conference synced it: not this job's extra.
+      { id: 7, client_ids: ['other-job'], first_name: 'O', last_name: 'J' },
+      { id: 8, client_ids: ['desk-1'], first_name: 'Walk', last_name: 'In' },
+    ]);
+    const { audit, seen } = await auditUsers(
+      {
+        ledger: ledger({ a: 1, 'eb-1': 1, b: 2, c: 3, d: 4, 'other-job': 7 }, ['a', 'b', 'c', 'd']),
+        platform: read,
+        sink: (entry) => drift.push(entry),
+      },
+      index,
+    );
+    expect(read.limits).toEqual([100]);
+    expect(audit).toEqual({ in_sync: 1, missing: 2, changed: 1, extra: 1, not_synced: 1, not_auditable: 0 });
+    expect(drift.map(({ key, type, fields }) => `${key} ${type} ${fields.join(' ')}`)).toEqual([
+      'b changed user[first_name]',
+      'desk-1 extra ',
+      'c missing ',
+      'd missing ',
+    ]);
+    expect(seen.get('eb-1')).toBe(1);
+    expect(seen.get('a')).toBe(1);
+  });
+});
