@@ -5,37 +5,31 @@ import { loadYamlFile } from '../config/yaml-file.js';
 import { sourceConfigSchema } from '../sources/source-config.js';
 import { isTimeZone } from '../time/time-zone.js';
 
+/** A percentage (`"10%"`, at most 100) or a whole number: a threshold of a job file. */
+function percentOrCount(percentHint: string) {
+  return z.union([
+    z
+      .string()
+      .regex(/^\d+(\.\d+)?%$/, percentHint)
+      .transform((text) => ({ percent: Number(text.slice(0, -1)) }))
+      .refine((t) => t.percent <= 100, 'a percentage is at most 100%'),
+    z
+      .number()
+      .int()
+      .nonnegative()
+      .transform((count) => ({ count })),
+  ]);
+}
+
 /** `10%` of known objects, or an absolute count. */
-const deleteThreshold = z.union([
-  z
-    .string()
-    .regex(/^\d+(\.\d+)?%$/, 'write a percentage such as "10%", or a whole number of objects')
-    .transform((text) => ({ percent: Number(text.slice(0, -1)) }))
-    .refine((t) => t.percent <= 100, 'a percentage is at most 100%'),
-  z
-    .number()
-    .int()
-    .nonnegative()
-    .transform((count) => ({ count })),
-]);
+const deleteThreshold = percentOrCount('write a percentage such as "10%", or a whole number of objects');
 
 const stepName = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'use letters, digits, ".", "_" and "-" (at most 64)');
 
 /** `80%` of the step's rows in the last completed run, or a count of rows. */
-const minRows = z.union([
-  z
-    .string()
-    .regex(/^\d+(\.\d+)?%$/, 'write a number of rows, or a percentage of the last run’s such as "80%"')
-    .transform((text) => ({ percent: Number(text.slice(0, -1)) }))
-    .refine((t) => t.percent <= 100, 'a percentage is at most 100%'),
-  z
-    .number()
-    .int()
-    .nonnegative()
-    .transform((count) => ({ count })),
-]);
+const minRows = percentOrCount('write a number of rows, or a percentage of the last run’s such as "80%"');
 export type MinRows = z.infer<typeof minRows>;
 
 export const jobStepSchema = z.strictObject({
