@@ -19,14 +19,14 @@ export function auditPath(auditId: string): string {
 
 /**
  * An audit's status, its table per kind and its drift entries, as `evsync audit` prints
- * them (docs/audit.md). While it reads, the page reloads itself every two seconds: a
+ * them (docs/audit.md). While it reads, the page reloads itself every second: a
  * `<meta>` refresh, since the CSP allows no inline script.
  */
 export function auditView(audit: DashboardAudit): Html {
   const summary = audit.summary ?? {};
   const kinds = AUDIT_KIND_ORDER.filter((kind) => summary[kind] !== undefined);
   const notAuditable = kinds.filter((kind) => (summary[kind]?.not_auditable ?? 0) > 0);
-  return html`${audit.status === 'running' ? html`<meta http-equiv="refresh" content="2" />` : ''}
+  return html`${audit.status === 'running' ? html`<meta http-equiv="refresh" content="1" />` : ''}
     <div id="audit" data-audit="${audit.id}" data-status="${audit.status}">
       <h1>Audit of ${audit.jobName}</h1>
       <dl class="facts">
