@@ -11,6 +11,8 @@ import { writeReport } from '../sync/report/write-report.js';
 import { DashboardAuth, type DashboardEnv, formField, lockedOut, safeNext } from './dashboard-auth.js';
 import { LoginThrottle, type LoginThrottleOptions, type LoginVerdict } from './login-throttle.js';
 import { registerActionRoutes } from './action-routes.js';
+import { registerAuditRoutes } from './audit-routes.js';
+import { JobAudits } from './job-audits.js';
 import { loadRunList, parseRunListQuery } from './run-list.js';
 import {
   FinishedRunFacts,
@@ -44,6 +46,8 @@ export interface DashboardAppOptions {
   live: LiveRuns;
   /** Distributed mode's queue view and Bull Board; absent in inline mode. */
   queue?: QueuePanel | undefined;
+  /** The audits of jobs. @defaultValue kept in this app, run and stopped through `actions` */
+  audits?: JobAudits;
   /** Between two live events. @defaultValue 1000 */
   eventsIntervalMs?: number;
   /** How wrong tokens are slowed and locked out (`LoginThrottle`). */
@@ -229,6 +233,11 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
   });
 
   registerActionRoutes(app, { ledger, actions, show });
+  registerAuditRoutes(app, {
+    ledger,
+    audits: options.audits ?? new JobAudits({ ledger, logger: options.logger, actions }),
+    show,
+  });
 
   if (queue) {
     app.get('/queue', async (c) => {

@@ -6,7 +6,9 @@ import type { Logger } from '../log/logger.js';
 import type { RunRecord } from '../model/run-record.js';
 import { openEngineForEnv } from '../distributed/open-distributed.js';
 import type { PlatformClient } from '../platform/platform-client.js';
-import { loadJobFile, type JobFile } from '../sync/job-file.js';
+import type { DriftEntry } from '../sync/audit/drift.js';
+import { repairDrift } from '../sync/audit/repair-drift.js';
+import { loadJobFile, type JobFile, type LoadedJob } from '../sync/job-file.js';
 import type { OpenEngine } from '../sync/runs/open-engine.js';
 import { resumeRun } from '../sync/runs/resume-run.js';
 import { jobFileOf } from '../sync/runs/restore-params.js';
@@ -83,6 +85,28 @@ export class RunActions {
     );
   }
 
+  /**
+   * Puts right what an audit of the run's job found (`repairDrift`, docs/audit.md
+   * "Repair"): a new run with trigger `audit`, through the workers in distributed mode as
+   * the other actions (the CLI's `--repair` sends from its own process).
+   */
+  repair(runId: string, job: LoadedJob, drift: readonly DriftEntry[]): Promise<ActionStarted> {
+    return this.start(runId, 'auditOf', async (engine) => (await repairDrift(engine.deps, job, drift)).run, {
+      rate: job.rate,
+    });
+  }
+
+  /**
+   * Other work of the dashboard's in the background (an audit): told to stop by `close()`
+   * through the signal, and waited for, as the actions are.
+   */
+  track<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const task = work(this.stop.signal);
+    this.running.add(task);
+    void task.catch(() => undefined).finally(() => this.running.delete(task));
+    return task;
+  }
+
   /** Stops taking new work in every action going on and waits for them to end. */
   async close(): Promise<void> {
     this.stop.abort();
@@ -97,7 +121,7 @@ export class RunActions {
    */
   private async start(
     runId: string,
-    logAs: 'runId' | 'retryOf' | 'rerunOf',
+    logAs: 'runId' | 'retryOf' | 'rerunOf' | 'auditOf',
     work: (engine: Engine) => Promise<RunRecord>,
     how: { knownRunId?: string; rate?: JobFile['rate'] } = {},
   ): Promise<ActionStarted> {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveDashboard, type RunningDashboard } from '../../src/dashboard/serve-dashboard.js';
 import { createLogger } from '../../src/log/logger.js';
 import { conferenceHost } from '../../src/model/conference.js';
+import { PlatformClient } from '../../src/platform/platform-client.js';
 import { dashboardFixture, XSS, type DashboardFixture } from '../integration/dashboard/dashboard-fixture.js';
 
 /** Debian's Chromium (`apt-get install -y chromium`, as .ci/run does): never a browser download. */
@@ -22,7 +23,8 @@ function chromiumAvailable(): boolean {
 }
 
 // The operator's morning, in a real browser: log in, open last night's run, find the rows
-// that failed, retry them once the platform accepts them, and watch them land live.
+// that failed, retry them once the platform accepts them, and watch them land live; then
+// audit the job against the platform and repair what an organiser changed there by hand.
 describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
   let f: DashboardFixture;
   let dashboard: RunningDashboard;
@@ -133,11 +135,60 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     f.sandbox.faults.set({});
   });
 
+  it('audits the job, finds what was changed by hand, and repairs it', async () => {
+    await page.goto(`${dashboard.url}/runs/${f.runId}`);
+    await page.click('a.button[href$="/audit"]');
+    await page.waitForSelector('form.confirm');
+    expect(await page.locator('main').textContent()).toContain('It only reads');
+    await page.click('form.confirm button');
+    await page.waitForURL(/\/audits\/[^/]+$/);
+    // The page reloads itself while the audit reads; the retry above synced every row.
+    await page.waitForSelector('#audit[data-status=finished]', { timeout: 20_000 });
+    expect(await page.locator('[data-verdict]').textContent()).toBe('the platform is as the source says.');
+    expect(await page.locator('tr[data-kind=event] [data-count=in_sync]').textContent()).toBe(
+      String(FAILING + 1),
+    );
+    expect(await page.locator('#drift').count()).toBe(0);
+    expect(await page.locator('a.button[href$="/repair"]').count()).toBe(0);
+
+    // An organiser renames a session on the platform by hand.
+    const admin = new PlatformClient({
+      baseUrl: f.sandbox.url,
+      keyId: f.sandbox.keyId,
+      signingKey: f.sandbox.signingKey,
+    });
+    try {
+      await admin.events.update({ clientId: 'de1' }, { 'event[item_attributes][display_value]': XSS });
+    } finally {
+      await admin.close();
+    }
+    await page.goto(`${dashboard.url}/runs/${f.runId}/audit`);
+    await page.click('form.confirm button');
+    await page.waitForSelector('#audit[data-status=finished]', { timeout: 20_000 });
+    expect(await page.locator('#drift tbody tr').count()).toBe(1);
+    const entry = page.locator('#drift tbody tr[data-type=changed]');
+    expect(await entry.locator('td').nth(1).textContent()).toBe('de1');
+    expect(await entry.textContent()).toContain('event[item_attributes][display_value]');
+    expect(await page.locator('tr[data-kind=event] [data-count=changed]').textContent()).toBe('1');
+    expect(await page.locator('main img').count()).toBe(0);
+    await page.screenshot({ path: join(SHOTS, '8-audit-drift.png'), fullPage: true });
+
+    await page.click('a.button[href$="/repair"]');
+    await page.waitForSelector('form.confirm');
+    await page.click('form.confirm button');
+    await page.waitForURL((url) => /^\/runs\/[^/]+$/.test(url.pathname) && !url.pathname.endsWith(f.runId));
+    await page.waitForSelector('#run dd .badge.s-completed', { timeout: 30_000 });
+    expect(await page.locator('#run dl.facts').textContent()).toContain('audit');
+    expect(await page.locator('tr[data-kind=event] [data-count=updated]').textContent()).toBe('1');
+    expect(f.sandbox.state.eventByClientId('de1')?.name).toBe('Sponsored 1');
+    expect(alerts).toEqual([]);
+  });
+
   it('stays usable on a phone', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${dashboard.url}/runs/${f.runId}`);
     await page.waitForSelector('#chart .uplot');
-    await page.screenshot({ path: join(SHOTS, '8-phone-run.png'), fullPage: false });
+    await page.screenshot({ path: join(SHOTS, '9-phone-run.png'), fullPage: false });
     // Nothing wider than the screen but the tables, which scroll inside their box.
     const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow).toBeLessThanOrEqual(0);

@@ -1,17 +1,15 @@
 import { closeSync, writeSync } from 'node:fs';
 import type { Command } from 'commander';
-import { platformConfigFor } from '../../config/conference.js';
 import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { rootLogger } from '../../log/logger.js';
-import { PlatformClient } from '../../platform/platform-client.js';
 import { csvLine } from '../../report/csv-cell.js';
-import { auditJob, hasDrift } from '../../sync/audit/audit-job.js';
+import { hasDrift } from '../../sync/audit/audit-job.js';
 import { formatAudit } from '../../sync/audit/audit-summary.js';
 import type { DriftEntry } from '../../sync/audit/drift.js';
 import { repairDrift } from '../../sync/audit/repair-drift.js';
 import { loadJobFile } from '../../sync/job-file.js';
-import { openEngine } from '../../sync/runs/open-engine.js';
+import { openAuditEngine, type AuditEngine } from '../../sync/runs/open-audit-engine.js';
 import { stopOnSignals } from '../../sync/runs/stop-on-signals.js';
 import { EXIT } from '../exit-codes.js';
 import { announceStop, finishRunCommand, withReportFile, type RunReportFile } from './run-outcome.js';
@@ -46,41 +44,35 @@ export function registerAuditCommand(program: Command): void {
       await withReportFile(options.report, async (report) => {
         const signals = stopOnSignals(announceStop);
         // The read-back goes through the client a run uses: its rate limit and retries.
-        const client = PlatformClient.fromConfig(platformConfigFor(job.platform), {
-          rateLimit: { requestsPerSecond: job.rate.per_second, concurrency: job.rate.concurrency },
-          logger,
-          signal: signals.signal,
-        });
+        let engine: AuditEngine;
         try {
-          const engine = await openEngine({ rate: job.rate, logger, client, signal: signals.signal });
-          try {
-            const drift: DriftEntry[] = [];
-            const summary = await auditJob(
-              { ledger: engine.deps.ledger, platform: client, logger, sink: (entry) => drift.push(entry) },
-              job,
+          engine = await openAuditEngine(job, { logger, signal: signals.signal });
+        } catch (error) {
+          signals.dispose();
+          throw error;
+        }
+        try {
+          const drift: DriftEntry[] = [];
+          const summary = await engine.audit((entry) => drift.push(entry));
+          if (report) writeDriftReport(report, drift);
+          const found = hasDrift(summary);
+          if (options.json) process.stdout.write(`${JSON.stringify({ summary, drift })}\n`);
+          else {
+            process.stdout.write(
+              `Audit of ${job.name}: ${verdict(found, drift)}\n\n${formatAudit(summary, drift)}\n`,
             );
-            if (report) writeDriftReport(report, drift);
-            const found = hasDrift(summary);
-            if (options.json) process.stdout.write(`${JSON.stringify({ summary, drift })}\n`);
-            else {
-              process.stdout.write(
-                `Audit of ${job.name}: ${verdict(found, drift)}\n\n${formatAudit(summary, drift)}\n`,
-              );
-              if (report) process.stdout.write(`Report: ${drift.length} entries in ${report.file}\n`);
-            }
-            if (!options.repair || !found) {
-              process.exitCode = found ? EXIT.someRowsFailed : EXIT.ok;
-              if (options.repair) process.stdout.write('\nNothing to repair: nothing was sent.\n');
-              return;
-            }
-            process.stdout.write('\nRepair: sending what puts the platform back as the source says.\n');
-            const run = await repairDrift(engine.deps, job, drift);
-            process.exitCode = await finishRunCommand(engine.deps.ledger, run, undefined);
-          } finally {
-            await engine.close();
+            if (report) process.stdout.write(`Report: ${drift.length} entries in ${report.file}\n`);
           }
+          if (!options.repair || !found) {
+            process.exitCode = found ? EXIT.someRowsFailed : EXIT.ok;
+            if (options.repair) process.stdout.write('\nNothing to repair: nothing was sent.\n');
+            return;
+          }
+          process.stdout.write('\nRepair: sending what puts the platform back as the source says.\n');
+          const run = await repairDrift(engine.deps, job, drift);
+          process.exitCode = await finishRunCommand(engine.deps.ledger, run, undefined);
         } finally {
-          await client.close();
+          await engine.close();
           signals.dispose();
         }
       });

@@ -15,12 +15,14 @@ export interface ConfirmOptions {
   session: Session | undefined;
   /** Why it cannot be done, instead of the button. */
   refusal?: string | undefined;
+  /** The page the action is asked from, when not the run's (an audit's repair). */
+  from?: { path: string; label: string };
 }
 
 /** Every action asks first: this page says what it will do, and its button does it. */
 export function confirmView(options: ConfirmOptions): Html {
-  const base = runPath(options.runId);
-  return html`<p><a href="${base}">← run ${options.runId}</a></p>
+  const base = options.from?.path ?? runPath(options.runId);
+  return html`<p><a href="${base}">← ${options.from?.label ?? `run ${options.runId}`}</a></p>
     <h1>${options.title}</h1>
     <p>${options.what}</p>
     ${

@@ -79,6 +79,7 @@ export function runView(data: RunData, filter: ResultsQuery, page: ResultsPage):
           : ''
       }
       <a class="button secondary" href="${base}/rerun">Run the job again…</a>
+      <a class="button secondary" href="${base}/audit">Audit this job…</a>
     </div>
     <section id="live" ${run.status === 'running' ? '' : 'hidden'}>
       <h2>Progress <small data-rate></small></h2>
