@@ -29,7 +29,8 @@ const spec = { path: '/item', pageParam: 'page', item: z.number() };
 
 async function all(caller: PlatformCaller, ahead?: number): Promise<number[]> {
   const out: number[] = [];
-  for await (const item of paginate(caller, spec, ahead === undefined ? {} : { ahead })) out.push(item);
+  for await (const item of paginate(caller, spec, ahead === undefined ? { limit: 2 } : { limit: 2, ahead }))
+    out.push(item);
   return out;
 }
 
@@ -45,9 +46,15 @@ describe('paginate', () => {
     const caller = fakeCaller(9);
     expect(await all(caller, 3)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(caller.peak).toBe(3);
-    // Pages 1–5 hold the items; 6 is the empty one; 7 and 8 were asked ahead: ahead − 1 extra.
-    expect(caller.asked).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    // Pages 1–5 hold the items (5 is short); 6 is the empty one; 7 was asked ahead.
+    expect(caller.asked).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(caller.open).toBe(0);
+  });
+
+  it('asks a short list one page at a time: the window grows after full pages only', async () => {
+    const caller = fakeCaller(1);
+    expect(await all(caller, 16)).toEqual([1]);
+    expect(caller.asked).toEqual([1, 2]);
   });
 
   it('waits for the pages asked ahead when the reader stops early', async () => {

@@ -18,7 +18,8 @@ export interface ListOptions {
    * (§8), so reading ahead costs up to `ahead - 1` empty pages past the end; it pays when
    * a page's latency is longer than the rate limit's interval, where one page at a time
    * could never reach the rate (docs/audit.md, "Memory and calls"). Pages still come out
-   * in order, and at most `ahead` pages are held.
+   * in order, and at most `ahead` pages are held. The window starts at one page and doubles
+   * after each full page, so a short list costs no more calls than one page at a time.
    * @defaultValue 1 (one page at a time)
    */
   ahead?: number;
@@ -76,9 +77,10 @@ export async function* paginate<T>(
     nextPage += 1;
   };
   let previous: string | undefined;
+  let window = 1;
   try {
     for (;;) {
-      while (inFlight.length < ahead) askNext();
+      while (inFlight.length < window) askNext();
       const { page, request, response: pending } = inFlight.shift()!;
       const response = await pending;
       const items = parseBody(request, response, pageSchema);
@@ -92,6 +94,9 @@ export async function* paginate<T>(
         );
       }
       previous = fingerprint;
+      // A short page is most likely the last: ask no further ahead than the empty page.
+      const full = limit === undefined || items.length >= limit;
+      window = full ? Math.min(ahead, window * 2) : 1;
       yield* items;
     }
   } finally {
