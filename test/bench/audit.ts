@@ -10,7 +10,11 @@
  * operator sets it to the platform's published limit. 100,000 users are 1,001 pages of 100
  * (the last one empty, docs/audit.md "Memory and calls"): 50 s at 20 pages/s.
  *
- *   npx tsx test/bench/audit.ts [sizes=10000,100000] [rate=20]
+ * With `changed=P`, P % of the users get another last name on the platform after the run
+ * (signed PUTs, as an organiser's edits), so the audit finds and writes that many `changed`
+ * entries (exit 1): its memory with drift.
+ *
+ *   npx tsx test/bench/audit.ts [sizes=10000,100000] [rate=20] [changed=0]
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,10 +22,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { generateUsersCsv, USERS_CSV_VERSION } from './generate-users-csv.js';
-import { machineLoad, peakRssOf, ROOT, startSandboxProcess } from './sync-bench-support.js';
+import type { PlatformClient } from '../../src/platform/platform-client.js';
+import {
+  clientFor,
+  machineLoad,
+  peakRssOf,
+  ROOT,
+  startSandboxProcess,
+  type SandboxProcess,
+} from './sync-bench-support.js';
 
 const sizes = (process.argv[2] ?? '10000,100000').split(',').map(Number);
 const rate = Number(process.argv[3] ?? 20);
+const changedPercent = Number(process.argv[4] ?? 0);
 const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CLI = join(ROOT, 'dist/cli/main.js');
 
@@ -40,7 +53,7 @@ async function spawnCli(args: string[], cwd: string, env: NodeJS.ProcessEnv): Pr
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => {
-    if (stdout.length < 20_000) stdout += chunk.toString();
+    stdout += chunk.toString();
   });
   child.stderr.on('data', (chunk: Buffer) => {
     if (stderr.length < 4_000) stderr += chunk.toString();
@@ -55,6 +68,26 @@ async function spawnCli(args: string[], cwd: string, env: NodeJS.ProcessEnv): Pr
   }
   const code = await exited;
   return { code, seconds: (performance.now() - started) / 1000, peakRssMb: Math.round(peak), stdout, stderr };
+}
+
+/** Renames every (100 / `percent`)th user of the conference, 16 at a time; answers how many. */
+async function changeOnPlatform(sandbox: SandboxProcess, percent: number): Promise<number> {
+  const client: PlatformClient = clientFor(sandbox, 10_000, 16);
+  try {
+    const every = Math.round(100 / percent);
+    const ids: number[] = [];
+    let at = 0;
+    for await (const user of client.users.list({ limit: 100 })) if (at++ % every === 0) ids.push(user.id);
+    const rename = async (): Promise<void> => {
+      for (let id = ids.pop(); id !== undefined; id = ids.pop())
+        await client.users.update(id, { 'user[last_name]': `Renamed${id}` });
+    };
+    const count = ids.length;
+    await Promise.all(Array.from({ length: 16 }, rename));
+    return count;
+  } finally {
+    await client.close();
+  }
 }
 
 async function csvOf(rows: number): Promise<string> {
@@ -106,6 +139,7 @@ async function measure(size: number): Promise<void> {
     // Exit 1: the generator's invalid rows failed, as they must. Anything else is no figure.
     if (run.code !== 0 && run.code !== 1) throw new Error(`evsync run exited ${run.code}: ${run.stderr}`);
 
+    const renamed = changedPercent > 0 ? await changeOnPlatform(sandbox, changedPercent) : 0;
     const limited = await fetch(`${sandbox.url}/_sandbox/rate-limit`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
@@ -115,7 +149,8 @@ async function measure(size: number): Promise<void> {
     await sandbox.resetCounters();
     const spawnedAt = Date.now();
     const audit = await spawnCli(['audit', '--json', jobFile(dir, csv, rate)], dir, env);
-    if (audit.code !== 0)
+    // Exit 1 when users were renamed on the platform: the drift it must find.
+    if (audit.code !== (renamed > 0 ? 1 : 0))
       throw new Error(`evsync audit exited ${audit.code}: ${audit.stderr}\n${audit.stdout}`);
     const counters = await sandbox.counters();
     const refused = counters.statuses['429'] ?? 0;
@@ -133,7 +168,8 @@ async function measure(size: number): Promise<void> {
         `× ${(audit.seconds / floor).toFixed(2)} (target ≤ 1.2); peak RSS ${audit.peakRssMb} MB, ` +
         `× ${(audit.peakRssMb / run.peakRssMb).toFixed(2)} of the run's (target ≤ 1.2)\n` +
         `    ${counters.total} calls (${refused} answered 429); spawn to first call ${sourcesS.toFixed(1)} s, ` +
-        `first to last call ${pagingS.toFixed(1)} s; users ${JSON.stringify(users)}`,
+        `first to last call ${pagingS.toFixed(1)} s; users ${JSON.stringify(users)}` +
+        (renamed > 0 ? `; ${renamed} renamed on the platform` : ''),
     );
   } finally {
     await sandbox.stop();
@@ -143,5 +179,8 @@ async function measure(size: number): Promise<void> {
 }
 
 if (!existsSync(CLI)) throw new Error('build the CLI first: npm run build');
-console.log(`audit: sizes ${sizes.join(', ')}, read rate ${rate}/s, PostgreSQL ledger; ${machineLoad()}`);
+console.log(
+  `audit: sizes ${sizes.join(', ')}, read rate ${rate}/s, ${changedPercent} % renamed on the platform, ` +
+    `PostgreSQL ledger; ${machineLoad()}`,
+);
 for (const size of sizes) await measure(size);
