@@ -1,18 +1,16 @@
-import { closeSync, writeSync } from 'node:fs';
 import type { Command } from 'commander';
 import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { rootLogger } from '../../log/logger.js';
-import { csvLine } from '../../report/csv-cell.js';
 import { hasDrift } from '../../sync/audit/audit-job.js';
 import { formatAudit } from '../../sync/audit/audit-summary.js';
-import type { DriftEntry } from '../../sync/audit/drift.js';
 import { repairDrift } from '../../sync/audit/repair-drift.js';
 import { loadJobFile } from '../../sync/job-file.js';
 import { openAuditEngine, type AuditEngine } from '../../sync/runs/open-audit-engine.js';
 import { stopOnSignals } from '../../sync/runs/stop-on-signals.js';
 import { EXIT } from '../exit-codes.js';
-import { announceStop, finishRunCommand, withReportFile, type RunReportFile } from './run-outcome.js';
+import { AuditDriftOutput } from './audit-drift-output.js';
+import { announceStop, finishRunCommand, withReportFile } from './run-outcome.js';
 
 interface AuditCliOptions {
   json?: boolean;
@@ -20,7 +18,8 @@ interface AuditCliOptions {
   repair?: boolean;
 }
 
-const REPORT_COLUMNS = ['kind', 'key', 'type', 'fields', 'platform_id', 'detail'] as const;
+/** Drift entries shown per kind and type on a terminal. */
+const EXAMPLES = 5;
 
 export function registerAuditCommand(program: Command): void {
   program
@@ -51,17 +50,24 @@ export function registerAuditCommand(program: Command): void {
           signals.dispose();
           throw error;
         }
+        let output: AuditDriftOutput | undefined;
         try {
-          const drift: DriftEntry[] = [];
-          const summary = await engine.audit((entry) => drift.push(entry));
-          if (report) writeDriftReport(report, drift);
+          // Entries go to the report and --json's spool as found; memory keeps the examples.
+          const drift = (output = new AuditDriftOutput({
+            report,
+            json: options.json ?? false,
+            repair: options.repair ?? false,
+            examples: EXAMPLES,
+          }));
+          const summary = await engine.audit(drift.add);
+          drift.closeReport();
           const found = hasDrift(summary);
-          if (options.json) process.stdout.write(`${JSON.stringify({ summary, drift })}\n`);
+          if (options.json) await drift.printJson(summary);
           else {
             process.stdout.write(
-              `Audit of ${job.name}: ${verdict(found, drift)}\n\n${formatAudit(summary, drift)}\n`,
+              `Audit of ${job.name}: ${verdict(found, drift.extras)}\n\n${formatAudit(summary, drift.examples, EXAMPLES)}\n`,
             );
-            if (report) process.stdout.write(`Report: ${drift.length} entries in ${report.file}\n`);
+            if (report) process.stdout.write(`Report: ${drift.count} entries in ${report.file}\n`);
           }
           if (!options.repair || !found) {
             process.exitCode = found ? EXIT.someRowsFailed : EXIT.ok;
@@ -69,9 +75,10 @@ export function registerAuditCommand(program: Command): void {
             return;
           }
           process.stdout.write('\nRepair: sending what puts the platform back as the source says.\n');
-          const run = await repairDrift(engine.deps, job, drift);
+          const run = await repairDrift(engine.deps, job, drift.toRepair);
           process.exitCode = await finishRunCommand(engine.deps.ledger, run, undefined);
         } finally {
+          output?.dispose();
           await engine.close();
           signals.dispose();
         }
@@ -79,27 +86,9 @@ export function registerAuditCommand(program: Command): void {
     });
 }
 
-function verdict(found: boolean, drift: readonly DriftEntry[]): string {
-  const extras = drift.filter((entry) => entry.type === 'extra').length;
+function verdict(found: boolean, extras: number): string {
   if (found) return 'the platform differs from the source.';
   return extras > 0
     ? `in sync (${extras} extra on the platform, reported, never deleted).`
     : 'the platform is as the source says.';
-}
-
-/** Every entry, CSV cells neutralised as the run report's are (src/report/csv-cell.ts). */
-function writeDriftReport(report: RunReportFile, drift: readonly DriftEntry[]): void {
-  if (report.file.toLowerCase().endsWith('.json'))
-    writeSync(report.fd, `${JSON.stringify(drift, null, 2)}\n`);
-  else {
-    writeSync(report.fd, csvLine(REPORT_COLUMNS));
-    for (const entry of drift) {
-      writeSync(
-        report.fd,
-        csvLine([entry.kind, entry.key, entry.type, entry.fields.join(' '), entry.platform_id, entry.detail]),
-      );
-    }
-  }
-  closeSync(report.fd);
-  report.written = true;
 }

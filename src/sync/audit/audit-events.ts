@@ -23,6 +23,7 @@ export async function auditEvents(
   deps: { ledger: AuditLedger; platform: AuditPlatform; sink: DriftSink },
   index: SourceIndex,
   users: SeenUserIds,
+  ahead = 1,
 ): Promise<{ events: KindAudit; speakers: KindAudit }> {
   const events = emptyKindAudit();
   const speakers = emptyKindAudit();
@@ -38,7 +39,7 @@ export async function auditEvents(
   const absent: AbsentLink[] = [];
   for await (const event of readBack(
     'the events (GET /event)',
-    deps.platform.events.list({ limit: AUDIT_PAGE_LIMIT }),
+    deps.platform.events.list({ limit: AUDIT_PAGE_LIMIT, ahead }),
   )) {
     const clientIds = event.client_ids ?? [];
     const key =

@@ -21,6 +21,8 @@ export interface AuditDeps {
  * endpoints, and says per kind what is in sync, missing, changed or extra
  * (docs/audit.md). Only GET calls: nothing is written, not even to the ledger.
  */
+const MAX_PAGES_AHEAD = 16;
+
 export async function auditJob(deps: AuditDeps, job: LoadedJob): Promise<AuditSummary> {
   const index = await indexSources(job, {
     vendor: deps.platform.vendor,
@@ -30,13 +32,18 @@ export async function auditJob(deps: AuditDeps, job: LoadedJob): Promise<AuditSu
   const hasLinks = index.linkCount > 0;
   // A kind the job does not yield is not read: its objects are no business of this job.
   let seen = new Map<string, number>();
+  // Pages are asked for as many at once as the job lets writes go (its concurrency), so
+  // the read-back keeps to its rate limit whatever a page's latency (docs/audit.md,
+  // "Memory and calls"); the client's limiter still paces every call. At most 16: past the
+  // end each page asked ahead is an empty call, and 16 cover 320 ms a page at 50/s.
+  const ahead = Math.min(job.rate.concurrency, MAX_PAGES_AHEAD);
   if (index.users.size > 0) {
-    const users = await auditUsers(deps, index);
+    const users = await auditUsers(deps, index, ahead);
     summary.user = users.audit;
     seen = users.seen;
   }
   if (index.events.size > 0 || hasLinks) {
-    const { events, speakers } = await auditEvents(deps, index, seen);
+    const { events, speakers } = await auditEvents(deps, index, seen, ahead);
     if (index.events.size > 0) summary.event = events;
     if (hasLinks) summary.speaker = speakers;
   }

@@ -12,10 +12,12 @@ export type SeenUserIds = Map<string, number>;
  * `GET /user` page by page (§4.2, `user_page`, `limit` 100): each platform user is matched
  * to a source user by its `client_ids`, else by the id map, and compared field by field
  * while its page is in hand. Source users no page showed are missing, if a run synced them.
+ * `ahead`: pages asked for at once (`ListOptions.ahead`), the job's concurrency.
  */
 export async function auditUsers(
   deps: { ledger: AuditLedger; platform: AuditPlatform; sink: DriftSink },
   index: SourceIndex,
+  ahead = 1,
 ): Promise<{ audit: KindAudit; seen: SeenUserIds }> {
   const audit = emptyKindAudit();
   const ids = await deps.ledger.loadIdMap('user');
@@ -31,7 +33,7 @@ export async function auditUsers(
   const seen: SeenUserIds = new Map();
   for await (const user of readBack(
     'the users (GET /user)',
-    deps.platform.users.list({ limit: AUDIT_PAGE_LIMIT }),
+    deps.platform.users.list({ limit: AUDIT_PAGE_LIMIT, ahead }),
   )) {
     const clientIds = user.client_ids ?? [];
     const key =
