@@ -2,7 +2,7 @@ import type { PlatformEvent } from '../../platform/response-schemas.js';
 import { differences } from './audited-fields.js';
 import { readBack } from './audit-read-error.js';
 import type { AuditLedger, AuditPlatform, DriftSink, KindAudit } from './drift.js';
-import { AUDIT_PAGE_LIMIT, emptyKindAudit, syncedAmong } from './drift.js';
+import { AUDIT_PAGE_LIMIT, emptyKindAudit, reportUnmatched, syncedAmong } from './drift.js';
 import type { SourceIndex, SourceLink } from './source-index.js';
 import type { SeenUserIds } from './audit-users.js';
 
@@ -94,22 +94,7 @@ export async function auditEvents(
     for (const link of links) absent.push({ link, eventKey, eventId: null });
   }
   const unmatched = [...index.events.keys()].filter((key) => !matched.has(key));
-  const synced = await syncedAmong(deps.ledger, 'event', unmatched);
-  for (const key of unmatched) {
-    if (!synced.has(key)) {
-      events.not_synced += 1;
-      continue;
-    }
-    events.missing += 1;
-    deps.sink({
-      kind: 'event',
-      key,
-      type: 'missing',
-      fields: [],
-      platform_id: ids.get(key) ?? null,
-      detail: 'synced, but no longer on the platform',
-    });
-  }
+  await reportUnmatched(deps, 'event', unmatched, events, ids, 'synced, but no longer on the platform');
   const linksSynced = await syncedAmong(
     deps.ledger,
     'speaker',

@@ -2,7 +2,7 @@ import type { PlatformUser } from '../../platform/response-schemas.js';
 import { differences } from './audited-fields.js';
 import { readBack } from './audit-read-error.js';
 import type { AuditLedger, AuditPlatform, DriftSink, KindAudit } from './drift.js';
-import { AUDIT_PAGE_LIMIT, emptyKindAudit, syncedAmong } from './drift.js';
+import { AUDIT_PAGE_LIMIT, emptyKindAudit, reportUnmatched } from './drift.js';
 import type { SourceIndex } from './source-index.js';
 
 /** What the users pass leaves for the links: the platform id of each source user's client_ids. */
@@ -73,22 +73,7 @@ export async function auditUsers(
     });
   }
   const unmatched = [...index.users.keys()].filter((key) => !matched.has(key));
-  const synced = await syncedAmong(deps.ledger, 'user', unmatched);
-  for (const key of unmatched) {
-    if (!synced.has(key)) {
-      audit.not_synced += 1;
-      continue;
-    }
-    audit.missing += 1;
-    deps.sink({
-      kind: 'user',
-      key,
-      type: 'missing',
-      fields: [],
-      platform_id: ids.get(key) ?? null,
-      detail: 'synced, but not in this conference any more',
-    });
-  }
+  await reportUnmatched(deps, 'user', unmatched, audit, ids, 'synced, but not in this conference any more');
   return { audit, seen };
 }
 

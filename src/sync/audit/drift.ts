@@ -72,3 +72,26 @@ export async function syncedAmong(
   }
   return synced;
 }
+
+/**
+ * The source's keys no platform page showed: `missing` when a run synced them (the sink is
+ * told, with the platform id the id map had), `not synced` otherwise.
+ */
+export async function reportUnmatched(
+  deps: { ledger: AuditLedger; sink: DriftSink },
+  kind: 'user' | 'event',
+  unmatched: readonly string[],
+  audit: KindAudit,
+  ids: ReadonlyMap<string, number>,
+  detail: string,
+): Promise<void> {
+  const synced = await syncedAmong(deps.ledger, kind, unmatched);
+  for (const key of unmatched) {
+    if (!synced.has(key)) {
+      audit.not_synced += 1;
+      continue;
+    }
+    audit.missing += 1;
+    deps.sink({ kind, key, type: 'missing', fields: [], platform_id: ids.get(key) ?? null, detail });
+  }
+}
