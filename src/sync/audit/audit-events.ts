@@ -1,8 +1,7 @@
 import type { PlatformEvent } from '../../platform/response-schemas.js';
-import { differences } from './audited-fields.js';
 import { readBack } from './audit-read-error.js';
 import type { AuditLedger, AuditPlatform, DriftSink, KindAudit } from './drift.js';
-import { AUDIT_PAGE_LIMIT, emptyKindAudit, reportUnmatched, syncedAmong } from './drift.js';
+import { AUDIT_PAGE_LIMIT, compareFields, emptyKindAudit, reportUnmatched, syncedAmong } from './drift.js';
 import type { SourceIndex, SourceLink } from './source-index.js';
 import type { SeenUserIds } from './audit-users.js';
 
@@ -62,21 +61,7 @@ export async function auditEvents(
     if (matched.has(key)) continue;
     matched.add(key);
     const object = index.events.get(key);
-    if (object) {
-      const found = differences('event', object.fields, event);
-      if (found.length === 0) events.in_sync += 1;
-      else {
-        events.changed += 1;
-        deps.sink({
-          kind: 'event',
-          key,
-          type: 'changed',
-          fields: found.map((field) => field.param),
-          platform_id: event.id,
-          detail: found.map((f) => `${f.param}: platform "${f.platform}", source "${f.source}"`).join('; '),
-        });
-      }
-    }
+    if (object) compareFields(deps.sink, 'event', key, object.fields, event, events);
     for (const link of index.linksByEvent.get(key) ?? []) {
       checkLink(
         link,

@@ -1,8 +1,7 @@
 import type { PlatformUser } from '../../platform/response-schemas.js';
-import { differences } from './audited-fields.js';
 import { readBack } from './audit-read-error.js';
 import type { AuditLedger, AuditPlatform, DriftSink, KindAudit } from './drift.js';
-import { AUDIT_PAGE_LIMIT, emptyKindAudit, reportUnmatched } from './drift.js';
+import { AUDIT_PAGE_LIMIT, compareFields, emptyKindAudit, reportUnmatched } from './drift.js';
 import type { SourceIndex } from './source-index.js';
 
 /** What the users pass leaves for the links: the platform id of each source user's client_ids. */
@@ -57,20 +56,7 @@ export async function auditUsers(
     matched.add(key);
     const object = index.users.get(key)!;
     for (const ref of [object.key, ...object.aliases]) seen.set(ref, user.id);
-    const found = differences('user', object.fields, user);
-    if (found.length === 0) {
-      audit.in_sync += 1;
-      continue;
-    }
-    audit.changed += 1;
-    deps.sink({
-      kind: 'user',
-      key,
-      type: 'changed',
-      fields: found.map((field) => field.param),
-      platform_id: user.id,
-      detail: found.map((f) => `${f.param}: platform "${f.platform}", source "${f.source}"`).join('; '),
-    });
+    compareFields(deps.sink, 'user', key, object.fields, user, audit);
   }
   const unmatched = [...index.users.keys()].filter((key) => !matched.has(key));
   await reportUnmatched(deps, 'user', unmatched, audit, ids, 'synced, but not in this conference any more');

@@ -2,6 +2,7 @@ import type { IntentKind } from '../../model/intent.js';
 import type { ListOptions } from '../../platform/paginate.js';
 import type { PlatformEvent, PlatformUser } from '../../platform/response-schemas.js';
 import type { Ledger } from '../../ledger/ledger.js';
+import { differences, type AuditedKind, type PlatformObject, type SourceField } from './audited-fields.js';
 
 /**
  * - `missing`: the source has it and a run synced it, the platform no longer has it;
@@ -94,4 +95,32 @@ export async function reportUnmatched(
     audit.missing += 1;
     deps.sink({ kind, key, type: 'missing', fields: [], platform_id: ids.get(key) ?? null, detail });
   }
+}
+
+/**
+ * A source object compared with the platform's answer for it: `in sync`, or `changed`
+ * (the sink is told the params that differ, with both values).
+ */
+export function compareFields(
+  sink: DriftSink,
+  kind: AuditedKind,
+  key: string,
+  fields: readonly SourceField[],
+  shown: PlatformObject & { id: number },
+  audit: KindAudit,
+): void {
+  const found = differences(kind, fields, shown);
+  if (found.length === 0) {
+    audit.in_sync += 1;
+    return;
+  }
+  audit.changed += 1;
+  sink({
+    kind,
+    key,
+    type: 'changed',
+    fields: found.map((field) => field.param),
+    platform_id: shown.id,
+    detail: found.map((f) => `${f.param}: platform "${f.platform}", source "${f.source}"`).join('; '),
+  });
 }
