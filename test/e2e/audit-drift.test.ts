@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlatformClient } from '../../src/platform/platform-client.js';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
-import { cliWorkspace, runBuiltCli, sandboxEnv, type CliWorkspace } from '../helpers/built-cli.js';
+import { cliWorkspace, type CliWorkspace } from '../helpers/built-cli.js';
 
 const USERS = [
   'client_id,email,first_name,last_name,company,position,tags',
@@ -47,11 +47,7 @@ describe('evsync audit (built CLI)', () => {
   let workspace: CliWorkspace;
   let sandbox: RunningSandbox;
   let admin: PlatformClient;
-  const cli = (...args: string[]) =>
-    runBuiltCli(args, {
-      cwd: workspace.dir,
-      env: { ...sandboxEnv(sandbox), EVSYNC_DATA_DIR: join(workspace.dir, 'data') },
-    });
+  const cli = (...args: string[]) => workspace.run(sandbox, args);
 
   beforeAll(async () => {
     workspace = cliWorkspace('evsync-audit-');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
-import { cliWorkspace, runBuiltCli, sandboxEnv, type CliWorkspace } from '../helpers/built-cli.js';
+import { cliWorkspace, runBuiltCli, type CliWorkspace } from '../helpers/built-cli.js';
 import { people, usersCsv } from '../helpers/users-csv.js';
 
 const CHECK_INS = 300;
@@ -28,7 +28,7 @@ describe('evsync retry of check-ins whose answer was lost', () => {
   beforeAll(async () => {
     ws = cliWorkspace('evsync-check-in-retry-');
     sandbox = await ws.sandbox({ faults: 'reset=0.15,503=0.15,commit-drop=0.05,seed=25' });
-    env = { ...sandboxEnv(sandbox), EVSYNC_DATA_DIR: join(ws.dir, 'data') };
+    env = ws.envFor(sandbox);
     const users = people(30, 'cr');
     const rows = Array.from({ length: CHECK_INS }, (_, i) => {
       const user = isOwn(i) ? '' : users[i % users.length]!.id;

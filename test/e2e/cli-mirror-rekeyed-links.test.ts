@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
-import { cliWorkspace, runBuiltCli, sandboxEnv, type CliWorkspace } from '../helpers/built-cli.js';
+import { cliWorkspace, type CliWorkspace } from '../helpers/built-cli.js';
 import { sandboxCounters } from './cli-in-process.js';
 
 /** pretalx's own DemoCon export (the c3voc JSON). */
@@ -142,10 +142,7 @@ describe('mirror mode and speakers re-keyed between two exports of one schedule'
   let sandbox: RunningSandbox;
   const schedule = democon();
   const run = async () => {
-    const result = await runBuiltCli(['run', 'job.yaml'], {
-      cwd: workspace.dir,
-      env: { ...sandboxEnv(sandbox), EVSYNC_DATA_DIR: join(workspace.dir, 'data') },
-    });
+    const result = await workspace.run(sandbox, ['run', 'job.yaml']);
     expect(result.stderr).not.toMatch(/"level":[56]\d/);
     return result;
   };

@@ -1,6 +1,5 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliWorkspace, runBuiltCli, sandboxEnv, type CliWorkspace } from '../helpers/built-cli.js';
+import { cliWorkspace, runBuiltCli, type CliWorkspace } from '../helpers/built-cli.js';
 import { startDistributedEnv, type DistributedEnv } from '../helpers/distributed-env.js';
 import { serviceAvailable } from '../helpers/services.js';
 
@@ -80,7 +79,7 @@ interface Setup {
 async function inline(): Promise<Setup> {
   const workspace: CliWorkspace = cliWorkspace('evsync-sched-whole-');
   const sandbox = await workspace.sandbox();
-  const env = { ...sandboxEnv(sandbox), EVSYNC_DATA_DIR: join(workspace.dir, 'data') };
+  const env = workspace.envFor(sandbox);
   return {
     cli: async (args) => {
       const result = await runBuiltCli(args, { cwd: workspace.dir, env });
@@ -164,17 +163,15 @@ describe.each(setups)('schedules stay whole, meant skips are no failure ($name)'
     const deletedBy = /Run (\d{8}-\d{6}-[0-9a-f]+)/.exec(deleting.output)?.[1];
 
     // Both attendees who still list it pick another session; one row names a user in no source.
-    setup.write({
-      'schedules.csv': schedules([
-        ['w1', 1],
-        ['w1', 2],
-        ['w1', 3],
-        ['w2', 1],
-        ['w2', 3],
-        ['w3', 1],
-        ['ghost', 2],
-      ]),
-    });
+    const picks: Array<[string, number]> = [
+      ['w1', 1],
+      ['w1', 2],
+      ['w1', 3],
+      ['w2', 1],
+      ['w2', 3],
+      ['w3', 1],
+    ];
+    setup.write({ 'schedules.csv': schedules([...picks, ['ghost', 2]]) });
     const third = await planAndRun();
     expect(table(third.output).schedule).toEqual({ updated: 2, skipped: 2 });
     // The schedule of a user in no source is data lost: exit code 1.
@@ -196,16 +193,7 @@ describe.each(setups)('schedules stay whole, meant skips are no failure ($name)'
 
     // Without the unknown user, the nightly run is healthy: exit 0, though the schedules are
     // sent again (their synced hash is of what was sent) with the same warning.
-    setup.write({
-      'schedules.csv': schedules([
-        ['w1', 1],
-        ['w1', 2],
-        ['w1', 3],
-        ['w2', 1],
-        ['w2', 3],
-        ['w3', 1],
-      ]),
-    });
+    setup.write({ 'schedules.csv': schedules(picks) });
     const nightly = await setup.cli(['run', 'job.yaml']);
     expect(nightly.code, nightly.output).toBe(0);
     expect(table(nightly.output).schedule).toEqual({ updated: 2, skipped: 1 });

@@ -1,8 +1,11 @@
-import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliWorkspace, spawnBuiltCli, type CliWorkspace } from '../helpers/built-cli.js';
+import {
+  cliWorkspace,
+  startBuiltDashboard,
+  type BuiltDashboard,
+  type CliWorkspace,
+} from '../helpers/built-cli.js';
 
 const TOKEN = 'doors-test-token-0123456789';
 const CLIENTS = 8;
@@ -116,30 +119,20 @@ async function guessRate(
 // connections: wrong tokens on every way in, `next=` and request bodies.
 describe('the dashboard doors (built CLI)', () => {
   let workspace: CliWorkspace;
-  let child: ChildProcess;
+  let dashboard: BuiltDashboard | undefined;
   let base: string;
-  let stderr = '';
+  const stderr = (): string => dashboard?.stderr() ?? '';
 
   beforeAll(async () => {
     workspace = cliWorkspace('evsync-dashboard-doors-');
-    child = spawnBuiltCli(['dashboard', '--port', '0'], {
+    dashboard = await startBuiltDashboard({
       cwd: workspace.dir,
       env: { EVSYNC_DASHBOARD_TOKEN: TOKEN, EVSYNC_DATA_DIR: `${workspace.dir}/data`, LOG_LEVEL: 'info' },
     });
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const started = Date.now();
-    while (!/evsync dashboard on (http:\S+)/.test(stderr)) {
-      if (child.exitCode !== null || Date.now() - started > 60_000)
-        throw new Error(`the dashboard did not start: ${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    base = /evsync dashboard on (http:\S+)/.exec(stderr)![1]!;
+    base = dashboard.base;
   }, 90_000);
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'close');
-    }
+    await dashboard?.stop();
     await workspace?.close();
   });
 
@@ -172,13 +165,15 @@ describe('the dashboard doors (built CLI)', () => {
       headers: { authorization: `Bearer ${TOKEN}`, accept: 'application/json' },
     });
     expect(other.status).toBe(200);
-    const logged = stderr.split('\n').filter((line) => line.includes('wrong token'));
+    const logged = stderr()
+      .split('\n')
+      .filter((line) => line.includes('wrong token'));
     expect(logged.length).toBeGreaterThan(10);
     expect(
       logged.some((line) => line.includes('"address":"127.0.0.3"') && line.includes('"way":"url"')),
     ).toBe(true);
-    expect(stderr).toContain('address locked out');
-    expect(stderr).not.toMatch(/guess-\d/);
+    expect(stderr()).toContain('address locked out');
+    expect(stderr()).not.toMatch(/guess-\d/);
   }, 60_000);
 
   it('answers 413 to a body larger than a form, from Content-Length or while reading, before it is all sent', async () => {

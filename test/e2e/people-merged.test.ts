@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
-import { cliWorkspace, runBuiltCli, sandboxEnv, type CliWorkspace } from '../helpers/built-cli.js';
+import { cliWorkspace, type CliWorkspace } from '../helpers/built-cli.js';
 
 /**
  * Three sources sharing 9 people, as organisers keep them: an Eventbrite export (UTF-8
@@ -32,11 +32,7 @@ const WITH_SCHEDULES = [
 describe('one person in several sources (built CLI)', () => {
   let workspace: CliWorkspace;
   let sandbox: RunningSandbox;
-  const cli = (...args: string[]) =>
-    runBuiltCli(args, {
-      cwd: workspace.dir,
-      env: { ...sandboxEnv(sandbox), EVSYNC_DATA_DIR: join(workspace.dir, 'data') },
-    });
+  const cli = (...args: string[]) => workspace.run(sandbox, args);
   const user = (email: string) => sandbox.state.userByEmail(email);
   const editComp = (from: string, to: string): void => {
     const file = join(workspace.dir, 'comp-list.csv');

@@ -1,12 +1,8 @@
-import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import {
   cliWorkspace,
-  runBuiltCli,
-  sandboxEnv,
-  spawnBuiltCli,
+  startBuiltDashboard,
   type CliWorkspace,
   type SpawnedResult,
 } from '../helpers/built-cli.js';
@@ -29,11 +25,7 @@ describe('rows found by the person, empty sources said (built CLI)', () => {
   let workspace: CliWorkspace;
   let sandbox: RunningSandbox;
   let runId: string;
-  const cli = (...args: string[]): Promise<SpawnedResult> =>
-    runBuiltCli(args, {
-      cwd: workspace.dir,
-      env: { ...sandboxEnv(sandbox), EVSYNC_DATA_DIR: `${workspace.dir}/data` },
-    });
+  const cli = (...args: string[]): Promise<SpawnedResult> => workspace.run(sandbox, args);
 
   beforeAll(async () => {
     workspace = cliWorkspace('evsync-rows-by-person-');
@@ -126,21 +118,12 @@ describe('rows found by the person, empty sources said (built CLI)', () => {
   }, 90_000);
 
   it('the dashboard’s search finds the failed row by client_id, e-mail and name', async () => {
-    let child: ChildProcess | undefined;
-    let stderr = '';
+    const dashboard = await startBuiltDashboard({
+      cwd: workspace.dir,
+      env: { EVSYNC_DASHBOARD_TOKEN: TOKEN, EVSYNC_DATA_DIR: `${workspace.dir}/data`, LOG_LEVEL: 'info' },
+    });
     try {
-      child = spawnBuiltCli(['dashboard', '--port', '0'], {
-        cwd: workspace.dir,
-        env: { EVSYNC_DASHBOARD_TOKEN: TOKEN, EVSYNC_DATA_DIR: `${workspace.dir}/data`, LOG_LEVEL: 'info' },
-      });
-      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const started = Date.now();
-      while (!/evsync dashboard on (http:\S+)/.test(stderr)) {
-        if (child.exitCode !== null || Date.now() - started > 60_000)
-          throw new Error(`the dashboard did not start: ${stderr}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      const base = /evsync dashboard on (http:\S+)/.exec(stderr)![1]!;
+      const { base } = dashboard;
       for (const q of ['p2', 'zoe.at', 'Zoe Quill']) {
         const response = await fetch(`${base}/runs/${runId}/results?q=${encodeURIComponent(q)}`, {
           headers: { authorization: `Bearer ${TOKEN}`, accept: 'application/json' },
@@ -150,10 +133,7 @@ describe('rows found by the person, empty sources said (built CLI)', () => {
         expect(page.results.map((result) => [result.key, result.action])).toEqual([['p2', 'failed']]);
       }
     } finally {
-      if (child && child.exitCode === null) {
-        child.kill('SIGTERM');
-        await once(child, 'close');
-      }
+      await dashboard.stop();
     }
   }, 90_000);
 });

@@ -1,15 +1,8 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import type { PlanSummary } from '../../src/sync/plan/plan-summary.js';
 import { FULL_RUN_LINE } from '../../src/sync/plan/plan-summary.js';
-import {
-  cliWorkspace,
-  runBuiltCli,
-  sandboxEnv,
-  spawnBuiltCli,
-  type CliWorkspace,
-} from '../helpers/built-cli.js';
+import { cliWorkspace, spawnBuiltCli, type CliWorkspace } from '../helpers/built-cli.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { conferenceFiles } from './conference-fixture.js';
 
@@ -20,11 +13,7 @@ import { conferenceFiles } from './conference-fixture.js';
 describe('evsync run --full (built CLI)', () => {
   let workspace: CliWorkspace;
   let sandbox: RunningSandbox;
-  const cli = (...args: string[]) =>
-    runBuiltCli(args, {
-      cwd: workspace.dir,
-      env: { ...sandboxEnv(sandbox), EVSYNC_DATA_DIR: join(workspace.dir, 'data') },
-    });
+  const cli = (...args: string[]) => workspace.run(sandbox, args);
   /** kind, created, attached, updated, unchanged, deleted, skipped, failed */
   const row = (kind: string, ...counts: number[]) => new RegExp(`^${kind} +${counts.join(' +')}$`, 'm');
   const inConference = () => sandbox.state.conferenceUsers().map((user) => user.email);
@@ -129,7 +118,7 @@ describe('evsync run --full (built CLI)', () => {
     sandbox.counters.reset();
     const child = spawnBuiltCli(['run', 'f.yaml', '--full'], {
       cwd: workspace.dir,
-      env: { ...sandboxEnv(sandbox), EVSYNC_DATA_DIR: join(workspace.dir, 'data') },
+      env: workspace.envFor(sandbox),
     });
     const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
     await waitFor(() => Promise.resolve(sandbox.counters.callsTo('PUT', '/user/member/{id}') >= 1));

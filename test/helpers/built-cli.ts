@@ -61,10 +61,50 @@ export function runBuiltCli(
   });
 }
 
+/** A built `evsync dashboard` process, once it has said its address. */
+export interface BuiltDashboard {
+  child: ChildProcess;
+  base: string;
+  /** What it wrote on standard error so far (its logs). */
+  stderr(): string;
+  /** SIGTERM, and waits for it to end. */
+  stop(): Promise<void>;
+}
+
+/** `evsync dashboard --port 0` as a user starts it, waited for until it says its address (60 s). */
+export async function startBuiltDashboard(options: {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+}): Promise<BuiltDashboard> {
+  const child = spawnBuiltCli(['dashboard', '--port', '0'], options);
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const closed = new Promise((resolveClosed) => child.once('close', resolveClosed));
+    child.kill('SIGTERM');
+    await closed;
+  };
+  const started = Date.now();
+  let address: RegExpExecArray | null;
+  while ((address = /evsync dashboard on (http:\S+)/.exec(stderr)) === null) {
+    if (child.exitCode !== null || Date.now() - started > 60_000) {
+      await stop();
+      throw new Error(`the dashboard did not start: ${stderr}`);
+    }
+    await new Promise((resolveTick) => setTimeout(resolveTick, 50));
+  }
+  return { child, base: address[1]!, stderr: () => stderr, stop };
+}
+
 /** A folder for job files and an embedded ledger, and sandboxes, closed together. */
 export interface CliWorkspace {
   dir: string;
   write(files: Record<string, string>): void;
+  /** The env of `evsync` against `sandbox`, with an embedded ledger in the workspace's `data` folder. */
+  envFor(sandbox: RunningSandbox): NodeJS.ProcessEnv;
+  /** `evsync ARGS` in the workspace against `sandbox` ({@link envFor}), plus `env`. */
+  run(sandbox: RunningSandbox, args: readonly string[], env?: NodeJS.ProcessEnv): Promise<SpawnedResult>;
   sandbox(options?: SandboxOptions): Promise<RunningSandbox>;
   close(): Promise<void>;
 }
@@ -72,8 +112,14 @@ export interface CliWorkspace {
 export function cliWorkspace(prefix = 'evsync-cli-'): CliWorkspace {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const sandboxes: RunningSandbox[] = [];
+  const envFor = (sandbox: RunningSandbox): NodeJS.ProcessEnv => ({
+    ...sandboxEnv(sandbox),
+    EVSYNC_DATA_DIR: join(dir, 'data'),
+  });
   return {
     dir,
+    envFor,
+    run: (sandbox, args, env = {}) => runBuiltCli(args, { cwd: dir, env: { ...envFor(sandbox), ...env } }),
     write: (files) => {
       for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
     },
