@@ -20,22 +20,23 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
-import { generateUsersCsv, USERS_CSV_VERSION } from './generate-users-csv.js';
 import type { PlatformClient } from '../../src/platform/platform-client.js';
 import {
+  cliEnvFor,
   clientFor,
+  dropDatabase,
+  freshDatabase,
   machineLoad,
   peakRssOf,
   ROOT,
   startSandboxProcess,
+  usersCsvFile,
   type SandboxProcess,
 } from './sync-bench-support.js';
 
 const sizes = (process.argv[2] ?? '10000,100000').split(',').map(Number);
 const rate = Number(process.argv[3] ?? 20);
 const changedPercent = Number(process.argv[4] ?? 0);
-const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CLI = join(ROOT, 'dist/cli/main.js');
 
 interface Spawned {
@@ -90,21 +91,6 @@ async function changeOnPlatform(sandbox: SandboxProcess, percent: number): Promi
   }
 }
 
-async function csvOf(rows: number): Promise<string> {
-  const dir = join(tmpdir(), 'evsync-bench-csv');
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `users-v${USERS_CSV_VERSION}-${rows}.csv`);
-  if (!existsSync(file)) await generateUsersCsv(file, rows);
-  return file;
-}
-
-async function admin(query: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_ADMIN });
-  await client.connect();
-  await client.query(query);
-  await client.end();
-}
-
 function jobFile(dir: string, csv: string, perSecond: number): string {
   const file = join(dir, 'job.yaml');
   writeFileSync(
@@ -116,25 +102,15 @@ function jobFile(dir: string, csv: string, perSecond: number): string {
 }
 
 async function measure(size: number): Promise<void> {
-  const csv = await csvOf(size);
+  const csv = await usersCsvFile(size);
   const dir = join(tmpdir(), `evsync-bench-audit-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const database = `evsync_bench_audit_${process.pid}`;
-  await admin(`DROP DATABASE IF EXISTS ${database}`);
-  await admin(`CREATE DATABASE ${database}`);
-  const url = new URL(PG_ADMIN);
-  url.pathname = `/${database}`;
+  const url = await freshDatabase(database);
   const sandbox = await startSandboxProcess();
   try {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      EVSYNC_BASE_URL: sandbox.url,
-      EVSYNC_KEY_ID: sandbox.keyId,
-      EVSYNC_SIGNING_KEY: sandbox.signingKey,
-      DATABASE_URL: url.toString(),
-      LOG_LEVEL: 'warn',
-    };
+    const env = cliEnvFor(sandbox, { DATABASE_URL: url });
     const run = await spawnCli(['run', jobFile(dir, csv, 10_000)], dir, env);
     // Exit 1: the generator's invalid rows failed, as they must. Anything else is no figure.
     if (run.code !== 0 && run.code !== 1) throw new Error(`evsync run exited ${run.code}: ${run.stderr}`);
@@ -173,7 +149,7 @@ async function measure(size: number): Promise<void> {
     );
   } finally {
     await sandbox.stop();
-    await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await dropDatabase(database);
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -15,14 +15,21 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
-import { generateUsersCsv, INVALID_ROW_SHARE, USERS_CSV_VERSION } from './generate-users-csv.js';
-import { machineLoad, peakRssOf, ROOT, startSandboxProcess } from './sync-bench-support.js';
+import { INVALID_ROW_SHARE } from './generate-users-csv.js';
+import {
+  cliEnvFor,
+  dropDatabase,
+  freshDatabase,
+  machineLoad,
+  peakRssOf,
+  ROOT,
+  startSandboxProcess,
+  usersCsvFile,
+} from './sync-bench-support.js';
 
 const sizes = (process.argv[2] ?? '1000,100000,200000,1000000').split(',').map(Number);
 const ledgers = (process.argv[3] ?? 'embedded,postgres').split(',') as Array<'embedded' | 'postgres'>;
 const shared = Number(process.argv[4] ?? 0);
-const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CLI = join(ROOT, 'dist/cli/main.js');
 
 interface Measured {
@@ -35,45 +42,18 @@ interface Measured {
   calls: number;
 }
 
-async function csvOf(rows: number, part?: { from: number; prefix: string }): Promise<string> {
-  const dir = join(tmpdir(), 'evsync-bench-csv');
-  mkdirSync(dir, { recursive: true });
-  const name = part ? `-${part.prefix}${part.from}` : '';
-  const file = join(dir, `users-v${USERS_CSV_VERSION}-${rows}${name}.csv`);
-  if (!existsSync(file)) await generateUsersCsv(file, rows, part);
-  return file;
-}
-
 /**
  * The job's steps: one CSV of `users` people, or (`shared` > 0) two whose rows overlap by
  * `shared` % of the people, the second's keyed `c-<i>`: people 1..a and a-s+1..users.
  */
 async function stepsOf(users: number): Promise<string> {
   const step = (csv: string) => `  - { mapping: users, source: { csv: ${JSON.stringify(csv)} } }\n`;
-  if (shared <= 0) return step(await csvOf(users));
+  if (shared <= 0) return step(await usersCsvFile(users));
   const both = Math.round((users * shared) / 100);
   const first = Math.round((users + both) / 2);
-  const a = await csvOf(first);
-  const b = await csvOf(users, { from: first - both + 1, prefix: 'c' });
+  const a = await usersCsvFile(first);
+  const b = await usersCsvFile(users, { from: first - both + 1, prefix: 'c' });
   return step(a) + step(b);
-}
-
-async function freshDatabase(name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: PG_ADMIN });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(PG_ADMIN);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function dropDatabase(name: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: PG_ADMIN });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
 }
 
 async function measure(ledger: 'embedded' | 'postgres', users: number): Promise<Measured> {
@@ -86,15 +66,10 @@ async function measure(ledger: 'embedded' | 'postgres', users: number): Promise<
   const database = `evsync_bench_million_${process.pid}`;
   const sandbox = await startSandboxProcess();
   try {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      EVSYNC_BASE_URL: sandbox.url,
-      EVSYNC_KEY_ID: sandbox.keyId,
-      EVSYNC_SIGNING_KEY: sandbox.signingKey,
+    const env = cliEnvFor(sandbox, {
       EVSYNC_DATA_DIR: join(dir, 'ledger'),
       DATABASE_URL: ledger === 'postgres' ? await freshDatabase(database) : '',
-      LOG_LEVEL: 'warn',
-    };
+    });
     const started = performance.now();
     const child = spawn(process.execPath, [CLI, 'run', job], {
       cwd: dir,

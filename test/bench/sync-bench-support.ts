@@ -1,11 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
 import { PlatformClient } from '../../src/platform/platform-client.js';
 import { silentProgress, type ProgressSink } from '../../src/sync/progress/progress-sink.js';
 import type { SandboxProcess } from '../helpers/sandbox-process.js';
+import { generateUsersCsv, USERS_CSV_VERSION } from './generate-users-csv.js';
 
 export { ROOT } from '../helpers/sandbox-process.js';
 
@@ -119,4 +121,55 @@ export function peakRssOf(pid: number | undefined): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The PostgreSQL server benches make their databases on (`BENCH_PG_URL`). */
+const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function adminQuery(query: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  try {
+    await admin.query(query);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A new, empty database `name` (dropped first if there), answered by its URL. */
+export async function freshDatabase(name: string): Promise<string> {
+  await adminQuery(`DROP DATABASE IF EXISTS ${name}`);
+  await adminQuery(`CREATE DATABASE ${name}`);
+  const url = new URL(PG_ADMIN);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function dropDatabase(name: string): Promise<void> {
+  await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+}
+
+/**
+ * The generated users CSV of `rows` rows, made once per generator version in the temp
+ * folder; `part` takes rows `from`..`rows` with client_ids `<prefix>-<i>` (generate-users-csv.ts).
+ */
+export async function usersCsvFile(rows: number, part?: { from: number; prefix: string }): Promise<string> {
+  const dir = join(tmpdir(), 'evsync-bench-csv');
+  mkdirSync(dir, { recursive: true });
+  const name = part ? `-${part.prefix}${part.from}` : '';
+  const file = join(dir, `users-v${USERS_CSV_VERSION}-${rows}${name}.csv`);
+  if (!existsSync(file)) await generateUsersCsv(file, rows, part);
+  return file;
+}
+
+/** The environment of a built `evsync` against `sandbox`, with `extra` (the ledger's settings). */
+export function cliEnvFor(sandbox: SandboxProcess, extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    EVSYNC_BASE_URL: sandbox.url,
+    EVSYNC_KEY_ID: sandbox.keyId,
+    EVSYNC_SIGNING_KEY: sandbox.signingKey,
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
 }
