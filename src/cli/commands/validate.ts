@@ -221,7 +221,7 @@ async function mergerOf(job: LoadedJob, vendor: string): Promise<PeopleMerger | 
 
 function mergeInto(merger: PeopleMerger): (step: number, intents: readonly Intent[]) => Promise<void> {
   return async (step, intents) => {
-    for (const intent of intents) if (merger.accepts(intent)) await merger.add(step, intent);
+    for (const intent of intents) await merger.take(step, intent);
   };
 }
 

@@ -84,18 +84,16 @@ export async function* streamCollected(
   const failedKeys = new Set<string>();
   try {
     for (const index of job.steps.keys()) {
-      const take = merger ? (intent: Intent) => merger.accepts(intent) : undefined;
       for await (const row of readStep(job, index, mappings[index]!, options, failedKeys)) {
-        if (!take || !row.intents.some(take)) {
+        if (!merger) {
           yield row;
           continue;
         }
         const rest: Intent[] = [];
-        for (const intent of row.intents) {
-          if (take(intent)) await merger!.add(index, intent);
-          else rest.push(intent);
-        }
-        if (rest.length > 0 || row.rowResults.length > 0) yield { intents: rest, rowResults: row.rowResults };
+        for (const intent of row.intents) if (!(await merger.take(index, intent))) rest.push(intent);
+        if (rest.length === row.intents.length) yield row;
+        else if (rest.length > 0 || row.rowResults.length > 0)
+          yield { intents: rest, rowResults: row.rowResults };
       }
     }
     if (!merger) return;

@@ -24,7 +24,7 @@ async function merge(
     settings,
     'svc',
   );
-  for (const [step, intent] of rows) if (merger.accepts(intent)) await merger.add(step, intent);
+  for (const [step, intent] of rows) await merger.take(step, intent);
   const users: Intent[] = [];
   for await (const batch of merger.merged()) users.push(...batch);
   await merger.dispose();

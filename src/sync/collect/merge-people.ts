@@ -95,9 +95,13 @@ export class PeopleMerger {
     return intent.kind === 'user' && personKey(intent.params[this.emailName]) !== undefined;
   }
 
-  async add(step: number, intent: Intent): Promise<void> {
-    const person = personKey(intent.params[this.emailName])!;
+  /** Keeps `intent` to be merged if it {@link accepts} it; answers whether it did. */
+  async take(step: number, intent: Intent): Promise<boolean> {
+    if (intent.kind !== 'user') return false;
+    const person = personKey(intent.params[this.emailName]);
+    if (person === undefined) return false;
     await this.spill.add(person, { s: step, o: this.ordinal++, i: intent });
+    return true;
   }
 
   /** The users, one per person, bucket by bucket; the spill is removed as it is read. */
