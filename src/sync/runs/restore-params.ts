@@ -4,11 +4,11 @@ import type { PlannedIntent, PlannedIntentRecord } from '../../model/planned-int
 import type { RunRecord } from '../../model/run-record.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import type { Intent } from '../../model/intent.js';
-import { loadJobFile } from '../job-file.js';
+import { loadJobFile, type LoadedJob } from '../job-file.js';
 import { redactParams } from '../../log/redaction.js';
 import { fingerprintOf, HASH_KEY_PURPOSE, hashIntent, keyFingerprint } from '../plan/params-hash.js';
 import type { RowResult } from '../plan/sync-plan.js';
-import { collectIntents } from '../collect/collect-intents.js';
+import { collectIntents, type CollectedIntents } from '../collect/collect-intents.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 
 export const SECRET_NOT_RESTORED = CODE.EVSYNC_SECRET_NOT_RESTORED;
@@ -54,7 +54,7 @@ export async function restoreIntents(
   const hashKey = deps.platform.deriveKey?.(HASH_KEY_PURPOSE);
   const unsendable: RowResult[] = [];
   for (const record of secret) {
-    const fresh = 'intents' in source ? source.intents.get(idOf(record)) : undefined;
+    const fresh = 'intents' in source ? source.intents.get(intentId(record)) : undefined;
     if (fresh !== undefined && asPlanned(fresh, record, hashKey)) {
       // The fields the plan clears (empty params, plan/cleared-fields.ts) are not the source's.
       items.set(record, { ...plannedOf(record), params: { ...clearedOf(record.params), ...fresh.params } });
@@ -119,7 +119,8 @@ function clearedOf(params: PlannedIntent['params']): PlannedIntent['params'] {
   return cleared;
 }
 
-function idOf(intent: Pick<Intent, 'kind' | 'key'>): string {
+/** An intent's `(kind, key)` as one map key. */
+export function intentId(intent: Pick<Intent, 'kind' | 'key'>): string {
   return `${intent.kind}\u0000${intent.key}`;
 }
 
@@ -132,19 +133,31 @@ function readOnce(deps: RestoreDeps, run: RunRecord): Promise<SourceReadAgain> {
 
 /** Every intent of the run's job, by kind and key; a retry reads the job of the run it retries. */
 async function readSourceAgain(deps: RestoreDeps, run: RunRecord): Promise<SourceReadAgain> {
+  const read = await readJobAgain(deps, run, 'for its secret params');
+  if ('problem' in read) return read;
+  return { intents: new Map(read.collected.intents.map((intent) => [intentId(intent), intent])) };
+}
+
+/**
+ * The run's job read again from its sources as they are now (a retry reads the job of the
+ * run it retries), or why it could not be: for `why`, as the warning logs it.
+ */
+export async function readJobAgain(
+  deps: Pick<RestoreDeps, 'ledger' | 'platform' | 'logger'>,
+  run: RunRecord,
+  why: string,
+): Promise<{ job: LoadedJob; collected: CollectedIntents } | { problem: string }> {
   const file = await jobFileOf(deps.ledger, run);
   if (file === undefined) return { problem: 'the run does not name its job file' };
   try {
-    const collected = await collectIntents(loadJobFile(file), {
+    const job = loadJobFile(file);
+    const collected = await collectIntents(job, {
       vendor: deps.platform.vendor,
       ...(deps.logger ? { logger: deps.logger } : {}),
     });
-    return { intents: new Map(collected.intents.map((intent) => [idOf(intent), intent])) };
+    return { job, collected };
   } catch (error) {
-    deps.logger?.warn(
-      { err: error, runId: run.id, file },
-      'could not read the job again for its secret params',
-    );
+    deps.logger?.warn({ err: error, runId: run.id, file }, `could not read the job again ${why}`);
     return { problem: `the job could not be read again (${messageOf(error)})` };
   }
 }

@@ -1,16 +1,13 @@
-import { messageOf } from '../../errors/evsync-error.js';
 import type { Intent } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { isRowPlaceKey } from '../../model/row-origin.js';
 import type { IntentResultRecord } from '../../model/result-records.js';
 import type { RunRecord } from '../../model/run-record.js';
-import { collectIntents } from '../collect/collect-intents.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
-import { loadJobFile } from '../job-file.js';
 import { buildPlan } from '../plan/build-plan.js';
 import { HASH_KEY_PURPOSE } from '../plan/params-hash.js';
 import type { RowResult } from '../plan/sync-plan.js';
-import { jobFileOf } from './restore-params.js';
+import { intentId, readJobAgain } from './restore-params.js';
 
 /** What a retry found of the rows that failed the mapping, read again from the job's sources. */
 export interface RowsReadAgain {
@@ -39,30 +36,20 @@ export async function rowsReadAgain(
 ): Promise<RowsReadAgain> {
   const asked = failed.filter((result) => !isRowPlaceKey(result.key) && !result.key.includes('#row'));
   if (asked.length === 0) return NOTHING;
-  const file = await jobFileOf(deps.ledger, base);
-  if (file === undefined) return { ...NOTHING, notSent: ['the run does not name its job file'] };
-  let job;
-  let collected;
-  try {
-    job = loadJobFile(file);
-    collected = await collectIntents(job, {
-      vendor: deps.platform.vendor,
-      ...(deps.logger ? { logger: deps.logger } : {}),
-    });
-  } catch (error) {
-    return { ...NOTHING, notSent: [`the job could not be read again (${messageOf(error)})`] };
-  }
-  const byKey = new Map(collected.intents.map((intent) => [idOf(intent), intent]));
-  const stillFailing = new Map(collected.rowResults.map((row) => [idOf(row), row]));
+  const read = await readJobAgain(deps, base, 'for the rows that failed the mapping');
+  if ('problem' in read) return { ...NOTHING, notSent: [read.problem] };
+  const { job, collected } = read;
+  const byKey = new Map(collected.intents.map((intent) => [intentId(intent), intent]));
+  const stillFailing = new Map(collected.rowResults.map((row) => [intentId(row), row]));
   const intents = new Map<string, Intent>();
   const notSent: string[] = [];
   for (const result of asked) {
-    const fresh = byKey.get(idOf(result));
+    const fresh = byKey.get(intentId(result));
     if (fresh !== undefined) {
-      for (const intent of fromRow(collected.intents, fresh)) intents.set(idOf(intent), intent);
+      for (const intent of fromRow(collected.intents, fresh)) intents.set(intentId(intent), intent);
       continue;
     }
-    const still: RowResult | undefined = stillFailing.get(idOf(result));
+    const still: RowResult | undefined = stillFailing.get(intentId(result));
     notSent.push(
       still === undefined
         ? `${result.kind} ${result.key}: the job's source no longer has this row`
@@ -88,8 +75,4 @@ function fromRow(intents: readonly Intent[], intent: Intent): Intent[] {
   return intents.filter(
     (other) => other === intent || (other.origin.source === origin.source && other.origin.row === origin.row),
   );
-}
-
-function idOf(item: Pick<Intent, 'kind' | 'key'>): string {
-  return `${item.kind}\u0000${item.key}`;
 }
