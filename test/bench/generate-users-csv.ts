@@ -96,11 +96,19 @@ function asciiLocalPart(name: string): string {
     .replace(/[^a-z0-9.-]/g, '');
 }
 
-/** Row `i` (1-based) as a CSV line with its line break. */
-export function usersCsvLine(i: number): string {
+/**
+ * Whether row `i` is one of the `changedPercent` % a "nightly" copy of the file renames
+ * (never an invalid row: a changed row must be sent).
+ */
+export function isChangedUsersRow(i: number, changedPercent: number): boolean {
+  return changedPercent > 0 && i % Math.round(100 / changedPercent) === 7 % Math.round(100 / changedPercent);
+}
+
+/** Row `i` (1-based) as a CSV line with its line break; a changed row has another last name. */
+export function usersCsvLine(i: number, changed = false): string {
   const first = FIRST[i % FIRST.length]!;
   const invalid = isInvalidUsersRow(i);
-  const last = invalid && i % 200 === 150 ? '' : LAST[(i * 7) % LAST.length]!;
+  const last = invalid && i % 200 === 150 ? '' : changed ? `Changed${i}` : LAST[(i * 7) % LAST.length]!;
   const [city, state, zip, country] = i % 3 === 0 ? CITIES[i % CITIES.length]! : ['', '', '', ''];
   const company = i % 4 === 0 ? 'Example Corp' : '';
   const position = company === '' ? '' : 'Engineer';
@@ -143,6 +151,8 @@ export async function generateUsersCsv(
   rows: number,
   /** Rows `from`..`rows` only, their client_ids `<prefix>-<i>`: a second source of the same people. */
   part: { from: number; prefix: string } = { from: 1, prefix: 'u' },
+  /** The share of rows renamed (`isChangedUsersRow`): the same people a night later. */
+  changedPercent = 0,
 ): Promise<void> {
   const out = createWriteStream(file);
   const write = (text: string): Promise<void> =>
@@ -150,7 +160,7 @@ export async function generateUsersCsv(
   await write(`${USERS_CSV_COLUMNS.join(',')}\n`);
   let batch = '';
   for (let i = part.from; i <= rows; i++) {
-    const line = usersCsvLine(i);
+    const line = usersCsvLine(i, isChangedUsersRow(i, changedPercent));
     batch += part.prefix === 'u' ? line : `${part.prefix}${line.slice(1)}`;
     if (i % 1000 === 0) {
       await write(batch);

@@ -153,12 +153,17 @@ export async function dropDatabase(name: string): Promise<void> {
  * The generated users CSV of `rows` rows, made once per generator version in the temp
  * folder; `part` takes rows `from`..`rows` with client_ids `<prefix>-<i>` (generate-users-csv.ts).
  */
-export async function usersCsvFile(rows: number, part?: { from: number; prefix: string }): Promise<string> {
+export async function usersCsvFile(
+  rows: number,
+  part?: { from: number; prefix: string },
+  /** The same file with this share of the people renamed (`isChangedUsersRow`). */
+  changedPercent = 0,
+): Promise<string> {
   const dir = join(tmpdir(), 'evsync-bench-csv');
   mkdirSync(dir, { recursive: true });
-  const name = part ? `-${part.prefix}${part.from}` : '';
+  const name = `${part ? `-${part.prefix}${part.from}` : ''}${changedPercent > 0 ? `-changed${changedPercent}` : ''}`;
   const file = join(dir, `users-v${USERS_CSV_VERSION}-${rows}${name}.csv`);
-  if (!existsSync(file)) await generateUsersCsv(file, rows, part);
+  if (!existsSync(file)) await generateUsersCsv(file, rows, part, changedPercent);
   return file;
 }
 
