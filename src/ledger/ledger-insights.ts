@@ -3,6 +3,12 @@ import type { IntentResultRecord, ResultAction, ResultFilter } from '../model/re
 import { toNumber, toResultRecord, type ResultRow } from './ledger-rows.js';
 import { RESULT_COLUMNS } from './ledger-sql.js';
 import { resultConditions } from './result-query.js';
+import {
+  admitsUnchanged,
+  selectUnchanged,
+  UNCHANGED_KEY_RESULT,
+  UNCHANGED_SEQ_BASE,
+} from './unchanged-sql.js';
 import type { SqlExecutor } from './sql-client.js';
 
 /**
@@ -90,7 +96,14 @@ export class SqlLedgerInsights implements LedgerInsights {
     if (!filter.text) {
       // One more than the page, to know whether there is a next one.
       const sql = `SELECT ${RESULT_COLUMNS} FROM intent_results r WHERE ${where.join(' AND ')} ORDER BY r.seq LIMIT ${param(params, limit + 1)}`;
-      const rows = (await this.db().query<ResultRow>(sql, params)).map(toResultRecord);
+      const after = filter.afterSeq ?? 0;
+      const rows =
+        after < UNCHANGED_SEQ_BASE ? (await this.db().query<ResultRow>(sql, params)).map(toResultRecord) : [];
+      // Then the keys kept unchanged (migration 11), whose made-up `seq` sorts after every result.
+      if (rows.length <= limit && admitsUnchanged(filter)) {
+        const unchanged = selectUnchanged(runId, { ...filter, limit: limit + 1 - rows.length });
+        rows.push(...(await this.db().query<ResultRow>(unchanged.sql, unchanged.params)).map(toResultRecord));
+      }
       const results = rows.slice(0, limit);
       return { results, next: rows.length > limit ? (results[results.length - 1]?.seq ?? null) : null };
     }
@@ -239,9 +252,14 @@ FROM intent_results r WHERE r.run_id = $1 GROUP BY 1 ORDER BY 1`;
 
 /**
  * $1 kind, $2 key, $3 how many runs back. Each of those runs is one lookup in the
- * `(run_id, kind, key)` unique index: no index on `(kind, key)` is kept for this alone.
+ * `(run_id, kind, key)` unique index: no index on `(kind, key)` is kept for this alone. A
+ * run that kept the key unchanged (migration 11) reads its chunks of the kind instead.
  */
-const KEY_HISTORY = `SELECT ${RESULT_COLUMNS}, runs.job_name, runs.started_at AS run_started_at
+const KEY_HISTORY = `SELECT x.*, runs.job_name, runs.started_at AS run_started_at
 FROM (SELECT id, job_name, started_at, seq FROM runs ORDER BY seq DESC LIMIT $3) runs
-JOIN intent_results r ON r.run_id = runs.id AND r.kind = $1 AND r.key = $2
+CROSS JOIN LATERAL (
+  SELECT ${RESULT_COLUMNS} FROM intent_results r WHERE r.run_id = runs.id AND r.kind = $1 AND r.key = $2
+  UNION ALL
+  (${UNCHANGED_KEY_RESULT} LIMIT 1)
+) x
 ORDER BY runs.seq DESC`;

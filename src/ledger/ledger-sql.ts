@@ -165,39 +165,55 @@ export const SELECT_HASHES_OF =
   'SELECT key, hash FROM synced_hashes WHERE conference_id = $3 AND kind = $1 AND key = ANY($2::text[])';
 
 /**
- * $1 kind, $2 keys (text[]), $3 conference id: the non-empty param names the run that wrote
- * each key's synced hash planned for it (one index lookup per key on each table).
+ * The synced hashes of $1 kind, $2 keys, $3 conference id, with the result that wrote each
+ * (`r`) and its planned intent while the run keeps it (`ri`).
  */
-export const SELECT_SYNCED_PARAM_NAMES = `SELECT s.key,
-  coalesce((SELECT array_agg(e.name ORDER BY e.name) FROM jsonb_each_text(ri.params) AS e(name, value)
-            WHERE e.value <> ''), '{}') AS names
-FROM synced_hashes s
-JOIN run_intents ri ON ri.run_id = s.run_id AND ri.kind = s.kind AND ri.key = s.key
+const SYNCED_RESULT = `FROM synced_hashes s
+JOIN intent_results r ON r.run_id = s.run_id AND r.kind = s.kind AND r.key = s.key
+LEFT JOIN run_intents ri ON ri.run_id = s.run_id AND ri.kind = s.kind AND ri.key = s.key
 WHERE s.conference_id = $3 AND s.kind = $1 AND s.key = ANY($2::text[])`;
 
+/** The result's params; a result recorded without them (none the engine writes) reads its planned intent's. */
+const SYNCED_PARAMS = `CASE WHEN r.params IS NULL OR r.params = '{}'::jsonb THEN ri.params ELSE r.params END`;
+
 /**
- * $1 kind, $2 keys, $3 conference id: the params each key was last synced with (the planned
- * params of the run whose result wrote its synced hash), as stored: redacted, so a secret
- * is never read. What a mirror delete preview names a key by (a name, an e-mail).
+ * $1 kind, $2 keys (text[]), $3 conference id: the non-empty param names of the result that
+ * wrote each key's synced hash (one index lookup per key on each table). The result, not
+ * the planned intent: a completed run keeps only the planned intents of rows that failed
+ * (migration 11), and its results carry the params it planned.
  */
-export const SELECT_SYNCED_PARAMS = `SELECT s.key, ri.params
-FROM synced_hashes s
-JOIN run_intents ri ON ri.run_id = s.run_id AND ri.kind = s.kind AND ri.key = s.key
-WHERE s.conference_id = $3 AND s.kind = $1 AND s.key = ANY($2::text[])`;
+export const SELECT_SYNCED_PARAM_NAMES = `SELECT s.key,
+  coalesce((SELECT array_agg(e.name ORDER BY e.name) FROM jsonb_each_text(${SYNCED_PARAMS}) AS e(name, value)
+            WHERE e.value <> ''), '{}') AS names
+${SYNCED_RESULT}`;
+
+/**
+ * $1 kind, $2 keys, $3 conference id: the params each key was last synced with (those of
+ * the result that wrote its synced hash), as stored: redacted, so a secret is never read.
+ * What a mirror delete preview names a key by (a name, an e-mail).
+ */
+export const SELECT_SYNCED_PARAMS = `SELECT s.key, ${SYNCED_PARAMS} AS params
+${SYNCED_RESULT}`;
 
 /**
  * $1 run id: keys that later runs of its job ended with a success or a delete. A retry
  * carries the content of the run it retries, so it counts as later only when that run
- * was created after this one. "Later" is by `seq` (migration 4), never by time. Results,
- * not synced hashes: an unchanged key keeps the hash row of the run that last changed it.
+ * was created after this one. "Later" is by `seq` (migration 4), never by time. Results
+ * and the keys kept unchanged (migration 11), not synced hashes: an unchanged key keeps the
+ * hash row of the run that last changed it.
  */
 export const SELECT_HANDLED_LATER = `SELECT DISTINCT r.kind, r.key FROM runs this
 JOIN runs later ON later.job_name = this.job_name AND later.seq > this.seq
   AND later.conference_id IS NOT DISTINCT FROM this.conference_id
   AND coalesce((SELECT base.seq > this.seq FROM runs base
     WHERE base.id = later.options->>'retryOf'), true)
-JOIN intent_results r ON r.run_id = later.id
-WHERE this.id = $1 AND r.action IN ('created', 'attached', 'updated', 'unchanged', 'deleted', 'retired')`;
+JOIN LATERAL (
+  SELECT r.kind, r.key FROM intent_results r
+  WHERE r.run_id = later.id AND r.action IN ('created', 'attached', 'updated', 'unchanged', 'deleted', 'retired')
+  UNION ALL
+  SELECT u.kind, k.key FROM run_unchanged u CROSS JOIN LATERAL unnest(u.keys) AS k(key) WHERE u.run_id = later.id
+) r ON true
+WHERE this.id = $1`;
 
 /** $1 kind, $2 job name, $3 conference id. */
 export const SELECT_KNOWN_KEYS = `SELECT s.key FROM synced_hashes s JOIN runs r ON r.id = s.run_id

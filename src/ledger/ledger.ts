@@ -80,7 +80,10 @@ export interface Ledger {
   ledgerId(): Promise<string>;
 
   createRun(run: NewRun): Promise<RunRecord>;
-  /** Terminal status. Without `counts`, they are computed from the run's results. */
+  /**
+   * Terminal status. Without `counts`, they are computed from the run's results. A run
+   * `completed` loses the planned intents that ended in a success: only a resume needed them.
+   */
   finishRun(runId: string, status: RunStatus, counts?: ActionCounts): Promise<RunRecord>;
   /** Non-terminal change, e.g. `resume` sets `running` again (clears `finishedAt`). */
   setRunStatus(runId: string, status: RunStatus): Promise<void>;
@@ -140,6 +143,12 @@ export interface Ledger {
   /** Batched, one transaction; last one wins per `(run, kind, key)`. See `IntentResultInput.hash`. */
   recordResults(results: readonly IntentResultInput[]): Promise<void>;
   resultWriter(options?: ResultWriterOptions): ResultWriter;
+  /**
+   * Records rows whose content was synced already, compactly: their keys per kind, no
+   * result row each (docs/ledger.md, "What a run stores"). Reads (`results`, `eachResult`,
+   * `resultCounts`, a key's history) give them back as `unchanged` results.
+   */
+  recordUnchanged(runId: string, items: ReadonlyArray<{ kind: IntentKind; key: string }>): Promise<void>;
   /** In `seq` order. */
   results(runId: string, filter?: ResultFilter): Promise<IntentResultRecord[]>;
   /** Every matching result, paged internally (bounded memory for big reports). */

@@ -21,10 +21,8 @@ import {
   one,
   toNumber,
   toPlannedIntentRecord,
-  toResultRecord,
   toRunRecord,
   type PlannedIntentRow,
-  type ResultRow,
   type RunRow,
 } from './ledger-rows.js';
 import * as q from './ledger-sql.js';
@@ -32,15 +30,9 @@ import { SqlConferences } from './sql-conferences.js';
 import { SqlLocks } from './sql-locks.js';
 import { dedupe, SqlSyncState } from './sql-sync-state.js';
 import { type LedgerInsights, SqlLedgerInsights } from './ledger-insights.js';
-import { prepareResultBatch } from './result-batch.js';
 import { storableJson } from './storable-json.js';
-import {
-  countResults,
-  reopenResults,
-  selectPending,
-  selectPlannedByResult,
-  selectResults,
-} from './result-query.js';
+import { reopenResults, selectPending, selectPlannedByResult } from './result-query.js';
+import { SqlRunResults } from './sql-run-results.js';
 import { BatchResultWriter, type ResultWriter, type ResultWriterOptions } from './result-writer.js';
 import { newRunId } from './run-id.js';
 import type { SqlClient } from './sql-client.js';
@@ -49,7 +41,6 @@ import type { SqlClient } from './sql-client.js';
 const CHUNK = 1000;
 /** The conference of state recorded before runs named theirs, and of the unscoped ledger. */
 const NO_CONFERENCE = 0;
-const PAGE = 1000;
 const UNIQUE_VIOLATION = '23505';
 
 /** What the views of one ledger (`forConference`) share. */
@@ -68,6 +59,7 @@ export class SqlLedger implements Ledger {
   private readonly state: SqlSyncState;
   private readonly locks: SqlLocks;
   private readonly conferences: SqlConferences;
+  private readonly runResults: SqlRunResults;
 
   constructor(
     private readonly db: SqlClient,
@@ -79,6 +71,10 @@ export class SqlLedger implements Ledger {
     this.state = new SqlSyncState(() => this.sql(), this.conferenceId);
     this.locks = new SqlLocks(() => this.sql(), this.conferenceId);
     this.conferences = new SqlConferences(() => this.sql());
+    this.runResults = new SqlRunResults(
+      () => this.sql(),
+      (runIds) => this.requireRuns(runIds),
+    );
   }
 
   private get conferenceId(): number {
@@ -135,6 +131,8 @@ export class SqlLedger implements Ledger {
     const totals = counts ?? sumByAction(await this.resultCounts(runId));
     const rows = await this.sql().query<RunRow>(q.FINISH_RUN, [runId, status, JSON.stringify(totals)]);
     if (rows.length === 0) throw unknownRunError(runId);
+    // What only a resume needed goes once nothing is left to resume (docs/ledger.md).
+    if (status === 'completed') await this.runResults.dropSettledPlan(runId);
     return toRunRecord(one(rows));
   }
 
@@ -227,60 +225,31 @@ export class SqlLedger implements Ledger {
     return (await this.sql().query<PlannedIntentRow>(sql, params)).map(toPlannedIntentRecord);
   }
 
-  async recordResults(results: readonly IntentResultInput[]): Promise<void> {
-    if (results.length === 0) return;
-    const db = this.sql();
-    const conferences = await this.requireRuns(results.map((result) => result.runId));
-    const conferenceOf = (runId: string): number => conferences.get(runId) ?? NO_CONFERENCE;
-    // One statement is atomic by itself; bigger inputs are chunked inside one transaction.
-    if (results.length <= CHUNK) {
-      await db.query(q.RECORD_RESULTS, [storableJson(prepareResultBatch(results, conferenceOf))]);
-      return;
-    }
-    await db.transaction(async (tx) => {
-      for (let start = 0; start < results.length; start += CHUNK) {
-        const batch = prepareResultBatch(results.slice(start, start + CHUNK), conferenceOf);
-        await tx.query(q.RECORD_RESULTS, [storableJson(batch)]);
-      }
-    });
+  recordResults(results: readonly IntentResultInput[]): Promise<void> {
+    return this.runResults.record(results);
+  }
+
+  recordUnchanged(runId: string, items: ReadonlyArray<{ kind: IntentKind; key: string }>): Promise<void> {
+    return this.runResults.recordUnchanged(runId, items);
   }
 
   resultWriter(options?: ResultWriterOptions): ResultWriter {
     return new BatchResultWriter((results) => this.recordResults(results), options);
   }
 
-  async results(runId: string, filter?: ResultFilter): Promise<IntentResultRecord[]> {
-    const { sql, params } = selectResults(runId, filter);
-    return (await this.sql().query<ResultRow>(sql, params)).map(toResultRecord);
+  results(runId: string, filter?: ResultFilter): Promise<IntentResultRecord[]> {
+    return this.runResults.results(runId, filter);
   }
 
-  async *eachResult(
+  eachResult(
     runId: string,
-    filter: Omit<ResultFilter, 'afterSeq' | 'limit'> = {},
+    filter?: Omit<ResultFilter, 'afterSeq' | 'limit'>,
   ): AsyncIterable<IntentResultRecord> {
-    let afterSeq: number | undefined;
-    for (;;) {
-      const page = await this.results(runId, {
-        ...filter,
-        limit: PAGE,
-        ...(afterSeq === undefined ? {} : { afterSeq }),
-      });
-      yield* page;
-      if (page.length < PAGE) return;
-      afterSeq = page[page.length - 1]?.seq;
-    }
+    return this.runResults.each(runId, filter);
   }
 
-  async resultCounts(runId: string, filter?: ResultCountFilter): Promise<RunResultCounts> {
-    const { sql, params } =
-      filter === undefined ? { sql: q.COUNT_RESULTS, params: [runId] } : countResults(runId, filter);
-    const rows = await this.sql().query<{ kind: IntentKind; action: ResultAction; n: number | string }>(
-      sql,
-      params,
-    );
-    const counts: RunResultCounts = {};
-    for (const row of rows) (counts[row.kind] ??= {})[row.action] = toNumber(row.n);
-    return counts;
+  resultCounts(runId: string, filter?: ResultCountFilter): Promise<RunResultCounts> {
+    return this.runResults.counts(runId, filter);
   }
 
   insights(): LedgerInsights {

@@ -9,7 +9,7 @@ import { STEP_ROWS_OPTION, type StepRows } from '../collect/min-rows.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 import type { RunContext, StreamedWork } from '../execute/execute-and-finish.js';
 import { PLAN_NOT_RECORDED_STEP, withoutFullStop } from '../execute/execute-plan.js';
-import { rowResult, unchangedResult } from '../execute/intent-result.js';
+import { rowResult } from '../execute/intent-result.js';
 import { PlanStopped, type PhaseWork } from '../execute/plan-feed.js';
 import type { LoadedJob } from '../job-file.js';
 import { DeleteThresholdError } from '../plan/delete-threshold-error.js';
@@ -162,16 +162,18 @@ class StreamedRun {
 
   /** Plans and records one chunk, writes what needs no call; resolves to its users. */
   private async planChunk(intents: readonly Intent[], rows: readonly RowResult[]): Promise<PlannedIntent[]> {
-    const { writer, ids, gate } = this.context;
+    const { writer, gate } = this.context;
     const runId = this.input.run.id;
     const plan = await this.planner.planChunk(intents, rows);
-    await this.record([...plan.work, ...plan.unchanged]);
+    await this.record(plan.work);
     for (const row of plan.rowResults) {
       await writer.write(rowResult(runId, row));
       noteLeftOut(gate, row);
     }
+    // Unchanged rows cost a key each, not a planned intent and a result (docs/ledger.md,
+    // "What a run stores"): nothing is sent for them, so a resume has nothing to finish.
+    await this.recordUnchanged(plan.unchanged);
     for (const item of plan.unchanged) {
-      await writer.write(unchangedResult(runId, item, ids.get(item.kind, item.key)));
       if (isParentKind(item.kind))
         for (const ref of parentRefs({ kind: item.kind, key: item.key, aliases: item.aliases }))
           gate.settle(ref, true);
@@ -221,8 +223,17 @@ class StreamedRun {
   }
 
   private async record(items: readonly PlannedIntent[]): Promise<void> {
+    await this.recorded(() => this.deps.ledger.recordPlannedIntents(this.input.run.id, items));
+  }
+
+  private async recordUnchanged(items: readonly PlannedIntent[]): Promise<void> {
+    await this.recorded(() => this.deps.ledger.recordUnchanged(this.input.run.id, items));
+  }
+
+  /** A write of the plan; one that fails stops the run before anything more is sent. */
+  private async recorded(write: () => Promise<void>): Promise<void> {
     try {
-      await this.deps.ledger.recordPlannedIntents(this.input.run.id, items);
+      await write();
     } catch (error) {
       this.deps.logger?.error({ err: error, runId: this.input.run.id }, 'recording the plan failed');
       throw new PlanStopped(

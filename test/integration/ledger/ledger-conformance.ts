@@ -4,6 +4,7 @@ import type { SqlClient } from '../../../src/ledger/sql-client.js';
 import { describeInsightsConformance } from './insights-conformance.js';
 import { describeResultConformance } from './result-conformance.js';
 import { describeSchemaConformance } from './schema-conformance.js';
+import { describeUnchangedConformance } from './unchanged-conformance.js';
 
 /**
  * One store (a PGlite folder, or a PostgreSQL schema) per suite. `openLedger` and
@@ -208,6 +209,7 @@ export function describeLedgerConformance(
     describeResultConformance(context);
     describeInsightsConformance(context);
     describeSchemaConformance(context);
+    describeUnchangedConformance(context);
   });
 }
 
