@@ -160,18 +160,37 @@ export const SELECT_IDS = 'SELECT client_id, platform_id FROM id_map WHERE kind 
 /** $1 kind, $2 conference id. */
 export const SELECT_HASHES = 'SELECT key, hash FROM synced_hashes WHERE kind = $1 AND conference_id = $2';
 
+/**
+ * $1 kind, $2 conference id, $3 the last key of the page before ('' first), $4 page size:
+ * keys and the last 16 characters of their synced hash, in key order (a range of the
+ * primary key): what a streamed plan reads once to tell unchanged rows (sync/plan/synced-hashes.ts).
+ */
+export const SELECT_HASH_TAILS = `SELECT key, right(hash, 16) AS tail FROM synced_hashes
+WHERE conference_id = $2 AND kind = $1 AND key > $3 ORDER BY key LIMIT $4`;
+
+/**
+ * The synced hashes of $1 kind, $2 keys (text[]), $3 conference id, one primary-key probe per
+ * key whatever the statistics say: the lateral subquery, kept apart by `OFFSET 0`, pins that
+ * plan. As `key = ANY($2)`, a table never analyzed (the embedded ledger has no autovacuum,
+ * and a server may have none) was read whole per statement, each row compared with every
+ * key asked: 4 s per 1,000 keys at 200,000 synced keys on PostgreSQL.
+ */
+const HASHES_OF_KEYS = `unnest($2::text[]) AS asked (key) CROSS JOIN LATERAL
+  (SELECT * FROM synced_hashes s WHERE s.conference_id = $3 AND s.kind = $1 AND s.key = asked.key OFFSET 0) s`;
+
 /** $1 kind, $2 keys (text[]), $3 conference id: one index lookup per key. */
-export const SELECT_HASHES_OF =
-  'SELECT key, hash FROM synced_hashes WHERE conference_id = $3 AND kind = $1 AND key = ANY($2::text[])';
+export const SELECT_HASHES_OF = `SELECT s.key, s.hash FROM ${HASHES_OF_KEYS}`;
 
 /**
  * The synced hashes of $1 kind, $2 keys, $3 conference id, with the result that wrote each
- * (`r`) and its planned intent while the run keeps it (`ri`).
+ * (`r`) and its planned intent while the run keeps it (`ri`): index probes each, as
+ * {@link HASHES_OF_KEYS}.
  */
-const SYNCED_RESULT = `FROM synced_hashes s
-JOIN intent_results r ON r.run_id = s.run_id AND r.kind = s.kind AND r.key = s.key
-LEFT JOIN run_intents ri ON ri.run_id = s.run_id AND ri.kind = s.kind AND ri.key = s.key
-WHERE s.conference_id = $3 AND s.kind = $1 AND s.key = ANY($2::text[])`;
+const SYNCED_RESULT = `FROM ${HASHES_OF_KEYS}
+CROSS JOIN LATERAL (SELECT r.params FROM intent_results r
+  WHERE r.run_id = s.run_id AND r.kind = s.kind AND r.key = s.key OFFSET 0) r
+LEFT JOIN LATERAL (SELECT ri.params FROM run_intents ri
+  WHERE ri.run_id = s.run_id AND ri.kind = s.kind AND ri.key = s.key OFFSET 0) ri ON true`;
 
 /** The result's params; a result recorded without them (none the engine writes) reads its planned intent's. */
 const SYNCED_PARAMS = `CASE WHEN r.params IS NULL OR r.params = '{}'::jsonb THEN ri.params ELSE r.params END`;

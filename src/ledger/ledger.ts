@@ -168,6 +168,11 @@ export interface Ledger {
 
   /** Last-synced hash per key. */
   loadHashes(kind: IntentKind): Promise<Map<string, string>>;
+  /**
+   * Every key of a kind with the last 16 characters of its synced hash, page by page in key
+   * order: what a streamed plan reads once to tell unchanged rows without a look-up each.
+   */
+  hashTails(kind: IntentKind): AsyncIterable<Array<[key: string, tail: string]>>;
   /** Last-synced hashes of these keys only (those that have one): a streamed plan asks chunk by chunk. */
   hashesOf(kind: IntentKind, keys: readonly string[]): Promise<Map<string, string>>;
   /**

@@ -280,6 +280,10 @@ export class SqlLedger implements Ledger {
     return this.state.hashesOf(kind, keys);
   }
 
+  hashTails(kind: IntentKind): AsyncIterable<Array<[key: string, tail: string]>> {
+    return this.state.hashTails(kind);
+  }
+
   syncedParamNames(kind: IntentKind, keys: readonly string[]): Promise<Map<string, string[]>> {
     return this.state.syncedParamNames(kind, keys);
   }

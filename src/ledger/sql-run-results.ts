@@ -29,9 +29,10 @@ const PAGE = 1000;
 /** Settled planned intents deleted per statement: short statements, no long lock. */
 const SETTLED_BATCH = 10_000;
 /**
- * A completed run that deleted at least this many planned intents vacuums the table: the
- * rows it leaves at the end of the file are then given back to the file system (the
- * embedded ledger has no autovacuum; PostgreSQL's would come later).
+ * A completed run that deleted at least this many planned intents vacuums the table (the
+ * rows it leaves at the end of the file are then given back to the file system) and
+ * analyzes the tables it wrote: the embedded ledger has no autovacuum, and a server may
+ * have it off, as this machine's has.
  */
 const VACUUM_AFTER = 20_000;
 
@@ -143,7 +144,11 @@ export class SqlRunResults {
       deleted += n;
       if (n < SETTLED_BATCH) break;
     }
-    if (deleted >= VACUUM_AFTER) await this.sql().query('VACUUM run_intents');
+    if (deleted >= VACUUM_AFTER) {
+      await this.sql().query('VACUUM run_intents');
+      // Fresh statistics after a big run: the embedded ledger has no autovacuum to gather them.
+      await this.sql().query('ANALYZE synced_hashes, id_map, intent_results, run_unchanged');
+    }
     return deleted;
   }
 

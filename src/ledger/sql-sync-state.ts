@@ -11,6 +11,8 @@ import { storableJson } from './storable-json.js';
 const CHUNK = 1000;
 /** Keys per look-up statement: a plan may ask about every user of a big import. */
 const LOOKUP = 5_000;
+/** Hash tails per page of `hashTails`: about 1 MB a page. */
+const TAIL_PAGE = 20_000;
 
 /**
  * The sync state of one conference (docs/ledger.md, "Conferences"): its id map and its
@@ -56,6 +58,21 @@ export class SqlSyncState {
       this.conferenceId,
     ]);
     return new Map(rows.map((row) => [row.key, row.hash]));
+  }
+
+  async *hashTails(kind: IntentKind): AsyncIterable<Array<[key: string, tail: string]>> {
+    let after = '';
+    for (;;) {
+      const rows = await this.sql().query<{ key: string; tail: string }>(q.SELECT_HASH_TAILS, [
+        kind,
+        this.conferenceId,
+        after,
+        TAIL_PAGE,
+      ]);
+      if (rows.length > 0) yield rows.map((row) => [row.key, row.tail]);
+      if (rows.length < TAIL_PAGE) return;
+      after = rows[rows.length - 1]!.key;
+    }
   }
 
   async hashesOf(kind: IntentKind, keys: readonly string[]): Promise<Map<string, string>> {

@@ -47,12 +47,24 @@ export function diffIntents(
     firstOrigin.set(`${intent.kind}\u0000${intent.key}`, intent.origin);
 
     const previous = known.hashes.get(intent.kind)?.get(intent.key);
-    const hash =
-      previous === undefined ? undefined : hashIntent(intent.op, intent.params, hashKey, intent.aliases);
+    const hash = previous === undefined ? undefined : intentHash(intent, hashKey);
     const planned = plannedIntent(intent, actionFor(intent, previous, hash, known, full), hash, hashKey);
     (planned.plannedAction === 'unchanged' ? unchanged : work).push(planned);
   }
   return { work, unchanged, duplicates, seen };
+}
+
+const hashed = new WeakMap<Intent, string>();
+
+/**
+ * The hash of an intent's params (`hashIntent`), computed once per intent: a streamed plan
+ * asks for it to find an unchanged row (synced-hashes.ts) before the diff compares it.
+ */
+export function intentHash(intent: Intent, hashKey: Uint8Array | undefined): string {
+  let hash = hashed.get(intent);
+  if (hash === undefined)
+    hashed.set(intent, (hash = hashIntent(intent.op, intent.params, hashKey, intent.aliases)));
+  return hash;
 }
 
 /**

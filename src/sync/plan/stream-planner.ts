@@ -19,14 +19,15 @@ import {
 } from './mirror-deletes.js';
 import { DeleteThresholdError } from './delete-threshold-error.js';
 import { isLinkKind, type LinkKind } from './link-pairs.js';
-import { diffIntents } from './plan-intents.js';
+import { diffIntents, intentHash } from './plan-intents.js';
+import { SyncedHashes } from './synced-hashes.js';
 import type { MergeReport } from '../collect/merge-people.js';
 import { labelsOf } from '../report/person-params.js';
 import { PlanTally, type PlanSummary } from './plan-summary.js';
 import type { RowResult } from './sync-plan.js';
 
 /** The ledger a streamed plan reads: hashes chunk by chunk instead of all at once. */
-export type StreamPlanLedger = PlanLedger & Pick<Ledger, 'hashesOf'>;
+export type StreamPlanLedger = PlanLedger & Pick<Ledger, 'hashesOf' | 'hashTails'>;
 
 export type StreamPlanInput = Omit<BuildPlanInput, 'intents' | 'rowResults'>;
 
@@ -69,6 +70,7 @@ export class StreamPlanner {
    */
   private heldFailed: RowResult[] = [];
   private readonly tally = new PlanTally();
+  private readonly synced: SyncedHashes;
   private refusal: DeleteThresholdError | undefined;
   private rows = 0;
   /** Milliseconds spent diffing. */
@@ -79,7 +81,9 @@ export class StreamPlanner {
     private readonly input: StreamPlanInput,
     /** Ids of users and events the ledger knows, as the run's id cache holds them. */
     private readonly ids: ReadonlyMap<IntentKind, ReadonlyMap<string, number>>,
-  ) {}
+  ) {
+    this.synced = new SyncedHashes(ledger);
+  }
 
   async planChunk(intents: readonly Intent[], rowResults: readonly RowResult[]): Promise<ChunkPlan> {
     // Within a chunk a later intent of a key replaces the earlier, as `collectIntents` does.
@@ -88,9 +92,17 @@ export class StreamPlanner {
     const unique = [...byKey.values()];
     const hashes = new Map<IntentKind, ReadonlyMap<string, string>>();
     for (const kind of new Set(unique.map((intent) => intent.kind))) {
-      const keys = unique.filter((intent) => intent.kind === kind).map((intent) => intent.key);
-      hashes.set(kind, await this.ledger.hashesOf(kind, keys));
+      const ofKind = unique.filter((intent) => intent.kind === kind);
+      const keys = ofKind.map((intent) => intent.key);
       const seen = this.seenOf(kind);
+      hashes.set(
+        kind,
+        await this.synced.of(
+          kind,
+          ofKind.map((intent) => ({ key: intent.key, hash: () => intentHash(intent, this.input.hashKey) })),
+          (key) => seen.has(key),
+        ),
+      );
       for (const key of keys) seen.add(key, ++this.rows);
       // A merged user's other client_ids are in the sources too: mirror mode keeps them.
       if (kind === 'user')
