@@ -32,6 +32,8 @@ import { SqlConferences } from './sql-conferences.js';
 import { SqlLocks } from './sql-locks.js';
 import { dedupe, SqlSyncState } from './sql-sync-state.js';
 import { type LedgerInsights, SqlLedgerInsights } from './ledger-insights.js';
+import type { LedgerPruning } from './ledger-pruning.js';
+import { SqlPruning } from './sql-prune.js';
 import { prepareResultBatch } from './result-batch.js';
 import { storableJson } from './storable-json.js';
 import {
@@ -285,6 +287,10 @@ export class SqlLedger implements Ledger {
 
   insights(): LedgerInsights {
     return new SqlLedgerInsights(() => this.sql());
+  }
+
+  pruning(): LedgerPruning {
+    return new SqlPruning(() => this.sql());
   }
 
   getPlatformId(kind: IntentKind, clientId: string): Promise<number | undefined> {

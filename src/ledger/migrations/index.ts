@@ -7,6 +7,7 @@ import { migration0006 } from './0006-result-worker.js';
 import { migration0007 } from './0007-result-pages-by-run.js';
 import { migration0008 } from './0008-conferences.js';
 import { migration0009 } from './0009-merged-user-aliases.js';
+import { migration0010 } from './0010-run-pruning.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0007,
   migration0008,
   migration0009,
+  migration0010,
 ];
