@@ -1,6 +1,7 @@
 import { CODE } from '../../errors/codes.js';
 import { EvsyncError } from '../../errors/evsync-error.js';
 import type { RunRecord } from '../../model/run-record.js';
+import { pruneDay } from './pruned-note.js';
 
 /**
  * `resume` and `retry` read a run's planned intents and results: a run whose rows
@@ -12,15 +13,11 @@ export function refusePrunedRun(run: RunRecord, doing: 'resume' | 'retry'): void
   const when = run.pruned.prunedAt ?? run.pruned.startedAt;
   const state =
     run.pruned.prunedAt === null
-      ? `a prune of its rows started on ${day(when)} and was cut off (\`evsync prune\` finishes it)`
-      : `its rows were pruned on ${day(when)} (retention: ${run.pruned.rule})`;
+      ? `a prune of its rows started on ${pruneDay(when)} and was cut off (\`evsync prune\` finishes it)`
+      : `its rows were pruned on ${pruneDay(when)} (retention: ${run.pruned.rule})`;
   throw new EvsyncError(
     `Cannot ${doing} run ${run.id}: ${state}; its counts are kept, its per-row data is not. ` +
       `Run the job again instead: it sends what changed and what failed.`,
     { code: CODE.EVSYNC_RUN_PRUNED },
   );
-}
-
-function day(date: Date): string {
-  return date.toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 }
