@@ -91,10 +91,10 @@ const retentionEnvSchema = z.object({
  * value counts as unset.
  */
 export function retentionFromEnv(env: NodeJS.ProcessEnv = process.env): Retention | undefined {
-  const set = (name: string): string | undefined => (env[name]?.trim() ? env[name].trim() : undefined);
+  const set = (value: string | undefined): string | undefined => (value?.trim() ? value.trim() : undefined);
   const parsed = retentionEnvSchema.safeParse({
-    EVSYNC_RETENTION_OLDER_THAN: set('EVSYNC_RETENTION_OLDER_THAN'),
-    EVSYNC_RETENTION_KEEP_RUNS: set('EVSYNC_RETENTION_KEEP_RUNS'),
+    EVSYNC_RETENTION_OLDER_THAN: set(env.EVSYNC_RETENTION_OLDER_THAN),
+    EVSYNC_RETENTION_KEEP_RUNS: set(env.EVSYNC_RETENTION_KEEP_RUNS),
   });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);

@@ -208,8 +208,8 @@ export function describeLedgerConformance(
 
     describeResultConformance(context);
     describeInsightsConformance(context);
-    describeSchemaConformance(context);
     describePruneConformance(context);
+    describeSchemaConformance(context);
   });
 }
 
