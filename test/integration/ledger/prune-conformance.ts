@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Ledger } from '../../../src/ledger/ledger.js';
-import { SqlPruning } from '../../../src/ledger/sql-prune.js';
+import { PER_RUN_TABLES, SqlPruning } from '../../../src/ledger/sql-prune.js';
 import type { SqlClient } from '../../../src/ledger/sql-client.js';
 import type { PlannedIntent } from '../../../src/model/planned-intent.js';
 import type { IntentResultInput } from '../../../src/model/result-records.js';
@@ -160,6 +160,47 @@ export function describePruneConformance(context: ConformanceContext): void {
       const done = await l.getRun(first);
       expect(done?.pruned?.prunedAt).toBeInstanceOf(Date);
       expect(done?.pruned?.countsByKind).toEqual(counts);
+    });
+
+    it('prunes every table of the per-run list, one that keeps nothing by ctid batches, and skips one not there yet', async () => {
+      const job = `prune-tables-${Date.now()}`;
+      let l = context.ledger();
+      const first = await completedRun(l, job, { sent: ['pt-1'] });
+      const fixture = context.fixture();
+      if (!fixture.sharedAccess) await l.close();
+      const client = await fixture.openClient();
+      try {
+        await client.execScript(
+          `CREATE TABLE prune_test_rows (run_id text NOT NULL, kind text NOT NULL, n integer NOT NULL);
+           CREATE INDEX prune_test_rows_run ON prune_test_rows (run_id);`,
+        );
+        await client.query(
+          `INSERT INTO prune_test_rows SELECT r, 'user', g FROM (VALUES ($1), ('other-run')) AS v(r), generate_series(1, 5) AS g`,
+          [first],
+        );
+        const tables = [
+          ...PER_RUN_TABLES,
+          { table: 'prune_test_rows', keepsSyncedRows: false, optional: true },
+          { table: 'prune_test_missing', keepsSyncedRows: false, optional: true },
+        ];
+        const tally = await new SqlPruning(() => client, tables).pruneRun(first, {
+          rule: 'tables',
+          countsByKind: {},
+          batchSize: 2,
+        });
+        expect(tally.tables.prune_test_rows).toEqual({ removed: 5, kept: 0 });
+        expect(tally.tables).not.toHaveProperty('prune_test_missing');
+        expect(tally.tables.intent_results).toEqual({ removed: 0, kept: 1 });
+        const left = await client.query<{ run_id: string; n: number | string }>(
+          'SELECT run_id, count(*) AS n FROM prune_test_rows GROUP BY run_id',
+        );
+        expect(left.map((row) => [row.run_id, Number(row.n)])).toEqual([['other-run', 5]]);
+        await client.execScript('DROP TABLE prune_test_rows');
+      } finally {
+        await client.close();
+      }
+      l = fixture.sharedAccess ? l : await context.reopen();
+      expect((await l.getRun(first))?.pruned?.removed).toMatchObject({ prune_test_rows: 5 });
     });
 
     it('prunes oldest first, never a resumable run, one with pending intents, the newest completed, or any after them', async () => {
