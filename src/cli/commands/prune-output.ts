@@ -8,6 +8,11 @@ const TABLE_WORDS: Record<string, string> = {
 };
 
 const word = (table: string): string => TABLE_WORDS[table] ?? table;
+/** Results first: what people look for. */
+const order = (table: string): number => {
+  const known = Object.keys(TABLE_WORDS).indexOf(table);
+  return known === -1 ? Number.MAX_SAFE_INTEGER : known;
+};
 const count = (n: number): string => n.toLocaleString('en-US');
 
 /** `evsync prune`'s report for people: each run, the totals, what stays and why. */
@@ -17,14 +22,16 @@ export function formatPruneReport(report: PruneReport): string {
   if (report.runs.length === 0) {
     lines.push(report.dryRun ? 'Nothing would be pruned.' : 'Nothing to prune.');
   } else {
-    const tables = [...new Set(report.runs.flatMap((run) => Object.keys(run.tally.tables)))];
-    const header = ['run', 'job', 'finished', ...tables.map(word), 'kept', 'rule'];
+    const tables = [...new Set(report.runs.flatMap((run) => Object.keys(run.tally.tables)))].sort(
+      (a, b) => order(a) - order(b),
+    );
+    const header = ['run', 'job', 'finished', ...tables.map(word), 'results kept', 'rule'];
     const rows = report.runs.map((run) => [
       run.runId,
       run.jobName,
       run.finishedAt?.toISOString().slice(0, 16).replace('T', ' ') ?? '',
       ...tables.map((table) => count(run.tally.tables[table]?.removed ?? 0)),
-      count(Object.values(run.tally.tables).reduce((sum, n) => sum + n.kept, 0)),
+      count(run.tally.tables.intent_results?.kept ?? 0),
       run.rule,
     ]);
     lines.push(`${verb} ${count(report.runs.length)} run${report.runs.length === 1 ? '' : 's'}:`, '');
@@ -33,7 +40,7 @@ export function formatPruneReport(report: PruneReport): string {
     lines.push(
       `${report.dryRun ? 'Would remove' : 'Removed'} ${removed}: about ${bytes(report.totals.bytes)} of row data` +
         (report.dryRun ? '.' : ' (the ledger reuses the space; its files shrink only after VACUUM FULL).'),
-      'Kept: each run with its counts, the synced hashes, the id map, and the rows the synced state points at ("kept").',
+      'Kept: each run with its counts, the synced hashes, the id map, and the results the synced state points at ("results kept").',
     );
   }
   if (report.held.length > 0) {
