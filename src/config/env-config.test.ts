@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../errors/evsync-error.js';
-import { platformConfigFromEnv, vendorFromEnv } from './env-config.js';
+import { platformConfigFromEnv, retentionFromEnv, vendorFromEnv } from './env-config.js';
 
 describe('platformConfigFromEnv', () => {
   it('reads the settings, trims the URL, defaults the vendor word', () => {
@@ -64,5 +64,24 @@ describe('vendorFromEnv', () => {
       expect(() => vendorFromEnv(env)).toThrow(ConfigError);
       expect(() => vendorFromEnv(env)).toThrow(run.message);
     }
+  });
+});
+
+describe('retentionFromEnv', () => {
+  it('reads the two rules, unset or empty as none, and names a bad value', () => {
+    expect(retentionFromEnv({})).toBeUndefined();
+    expect(
+      retentionFromEnv({ EVSYNC_RETENTION_OLDER_THAN: ' ', EVSYNC_RETENTION_KEEP_RUNS: '' }),
+    ).toBeUndefined();
+    expect(
+      retentionFromEnv({ EVSYNC_RETENTION_OLDER_THAN: '90d', EVSYNC_RETENTION_KEEP_RUNS: '30' }),
+    ).toEqual({
+      olderThan: '90d',
+      keepRuns: 30,
+    });
+    expect(() => retentionFromEnv({ EVSYNC_RETENTION_OLDER_THAN: '3 months' })).toThrow(
+      /EVSYNC_RETENTION_OLDER_THAN: write a whole number and a unit/,
+    );
+    expect(() => retentionFromEnv({ EVSYNC_RETENTION_KEEP_RUNS: '0' })).toThrow(/EVSYNC_RETENTION_KEEP_RUNS/);
   });
 });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { config as loadDotenv } from 'dotenv';
 import { z } from 'zod';
 import { ConfigError } from '../errors/evsync-error.js';
+import { keepRunsSchema, type Retention, retentionAgeSchema } from './retention.js';
 
 /** Loads `.env` from the working directory once, never overriding the real environment. */
 export function loadDotenvFile(path = '.env'): void {
@@ -71,6 +72,40 @@ export function vendorFromEnv(env: NodeJS.ProcessEnv = process.env): string {
 export function signingKeyFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const key = env.EVSYNC_SIGNING_KEY;
   return key === undefined || key === '' ? undefined : key;
+}
+
+const retentionEnvSchema = z.object({
+  EVSYNC_RETENTION_OLDER_THAN: retentionAgeSchema.optional(),
+  EVSYNC_RETENTION_KEEP_RUNS: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of runs, e.g. 30')
+    .transform(Number)
+    .pipe(keepRunsSchema)
+    .optional(),
+});
+
+/**
+ * The installation's default retention (docs/ledger.md, "Retention"), the same two rules as
+ * a job file's `retention:`: `EVSYNC_RETENTION_OLDER_THAN` (`90d`, `12h`, `2w`) and
+ * `EVSYNC_RETENTION_KEEP_RUNS` (a number of runs). Undefined when neither is set; an empty
+ * value counts as unset.
+ */
+export function retentionFromEnv(env: NodeJS.ProcessEnv = process.env): Retention | undefined {
+  const set = (value: string | undefined): string | undefined => (value?.trim() ? value.trim() : undefined);
+  const parsed = retentionEnvSchema.safeParse({
+    EVSYNC_RETENTION_OLDER_THAN: set(env.EVSYNC_RETENTION_OLDER_THAN),
+    EVSYNC_RETENTION_KEEP_RUNS: set(env.EVSYNC_RETENTION_KEEP_RUNS),
+  });
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`The retention settings are not valid:\n${lines.join('\n')}`);
+  }
+  const { EVSYNC_RETENTION_OLDER_THAN: olderThan, EVSYNC_RETENTION_KEEP_RUNS: keepRuns } = parsed.data;
+  if (olderThan === undefined && keepRuns === undefined) return undefined;
+  return {
+    ...(olderThan === undefined ? {} : { olderThan: olderThan.replace(/\s+/g, '') }),
+    ...(keepRuns === undefined ? {} : { keepRuns }),
+  };
 }
 
 /** One message for every bad setting, by variable name; values are never echoed. */

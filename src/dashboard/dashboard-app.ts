@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { prunedNote } from '../sync/prune/pruned-note.js';
 import { bodyLimit } from 'hono/body-limit';
 import { except } from 'hono/combine';
 import { stream } from 'hono/streaming';
@@ -194,10 +195,10 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
     if (format === 'csv' || format === 'json') return download(c, runId, format);
     const filter = resultsQuery(c);
     const parsed = parseResultsQuery(filter);
-    await requireRun(ledger, runId);
+    const run = await requireRun(ledger, runId);
     const results = await loadResults(ledger, runId, parsed);
     if (wantsJson(c)) return c.json({ runId, ...results });
-    const section = resultsSection(runId, filter, results);
+    const section = resultsSection(runId, filter, results, run.pruned ? prunedNote(run.pruned) : null);
     if (c.req.header('x-fragment') === 'results') return c.html(section);
     return show(c, `Results of ${runId}`, resultsPageView(runId, section));
   });

@@ -1,4 +1,5 @@
 import { vendorFromEnv } from '../config/env-config.js';
+import { prunedMarker, prunedNote } from '../sync/prune/pruned-note.js';
 import { ERROR_CATALOG, isErrorCode } from '../errors/codes.js';
 import { ConfigError } from '../errors/evsync-error.js';
 import { unknownRunError } from '../ledger/ledger-error.js';
@@ -53,6 +54,10 @@ export interface RunSummaryData {
   options: Record<string, unknown>;
   /** `running`, but its process ended before it did: only a resume finishes it (`Ledger.processGone`). */
   processGone: boolean;
+  /** `pruned` (or `pruning cut off`) once `evsync prune` removed its rows; null otherwise. */
+  pruned: string | null;
+  /** What its page says about that (docs/ledger.md, "Retention"); null when not pruned. */
+  prunedNote: string | null;
 }
 
 export interface ErrorGroupData extends ErrorGroup {
@@ -113,6 +118,8 @@ export function runSummary(
     planned: typeof run.options.planned === 'number' ? run.options.planned : null,
     options: Object.fromEntries(Object.entries(run.options).filter(([name]) => !isSecretName(name))),
     processGone,
+    pruned: prunedMarker(run) ?? null,
+    prunedNote: run.pruned ? prunedNote(run.pruned) : null,
   };
 }
 
@@ -189,7 +196,8 @@ export async function loadRun(ledger: Ledger, runId: string, cache?: FinishedRun
   ]);
   return {
     run: runSummary(run, run.status === 'running' ? countsByKind : undefined, processGone),
-    countsByKind,
+    // A pruned run's results are gone: its counts per kind are those kept when it was pruned.
+    countsByKind: run.pruned?.countsByKind ?? countsByKind,
     errors,
     skipped,
     retries: recent

@@ -7,6 +7,7 @@ import { LedgerBusyError } from '../ledger/ledger-error.js';
 import type { Logger } from '../log/logger.js';
 import { loadJobFile, type LoadedJob } from '../sync/job-file.js';
 import { runJob } from '../sync/runs/run-job.js';
+import { pruneAfterScheduledRun } from '../sync/prune/prune-after-run.js';
 import { resumeRun } from '../sync/runs/resume-run.js';
 import { rateOfRun } from '../sync/runs/run-rate.js';
 import { platformRefOfRun } from '../sync/runs/conference-scope.js';
@@ -173,6 +174,8 @@ async function runScheduled(data: ScheduledRun, logger: Logger, signal: AbortSig
   });
   try {
     const summary = await runJob(engine.deps, { job, trigger: 'schedule' });
+    // The job's retention, once its run is done; a failure is logged, the run's outcome stands.
+    await pruneAfterScheduledRun(engine.deps.ledger, job, logger);
     return `${summary.run.id} ${summary.run.status}`;
   } catch (error) {
     if (!(error instanceof LedgerBusyError) || error.code !== CODE.EVSYNC_JOB_BUSY) throw error;

@@ -680,6 +680,14 @@ export const ERROR_CATALOG = {
     action: 'Wait for it to end (`evsync runs`), then try again.',
     retry: 'permanent',
   },
+  EVSYNC_RUN_PRUNED: {
+    layer: 'sync',
+    meaning:
+      'The run’s per-row data was removed by `evsync prune` (its retention), so it cannot be resumed or retried; its counts are kept.',
+    action:
+      'Run the job again: it sends what changed, and what failed since is sent again. `evsync runs` marks pruned runs.',
+    retry: 'permanent',
+  },
   EVSYNC_NOTHING_TO_RETRY: {
     layer: 'sync',
     meaning: 'A retry found no failed intent of the run matching its filter: no run was started.',

@@ -3,7 +3,7 @@ import type { FlatParams } from '../model/params.js';
 import type { RowOrigin } from '../model/row-origin.js';
 import type { PlannedAction, PlannedIntentRecord } from '../model/planned-intent.js';
 import type { ActionCounts, IntentResultRecord, ResultAction } from '../model/result-records.js';
-import type { RunMode, RunRecord, RunStatus } from '../model/run-record.js';
+import type { RunMode, RunPruning, RunRecord, RunStatus } from '../model/run-record.js';
 
 /**
  * Database rows → ledger records. pg returns int8 as strings and PGlite as numbers or
@@ -23,6 +23,19 @@ export interface RunRow {
   options: Record<string, unknown> | null;
   conference_id: number | null;
   conference_url: string | null;
+  pruned_at?: Date | null;
+  prune?: PruneNote | null;
+}
+
+/** `runs.prune` (migration 10), as `SqlPruning` writes it. */
+export interface PruneNote {
+  started_at: string;
+  rule: string;
+  counts_by_kind: RunPruning['countsByKind'];
+  /** Rows per table when the first prune of the run started. */
+  rows_before?: Record<string, number>;
+  removed?: Record<string, number>;
+  kept?: Record<string, number>;
 }
 
 export interface PlannedIntentRow {
@@ -80,6 +93,18 @@ export function toRunRecord(row: RunRow): RunRecord {
       row.conference_id === null || row.conference_url === null
         ? null
         : { id: Number(row.conference_id), baseUrl: row.conference_url },
+    ...(row.prune ? { pruned: toRunPruning(row.prune, row.pruned_at ?? null) } : {}),
+  };
+}
+
+function toRunPruning(note: PruneNote, prunedAt: Date | null): RunPruning {
+  return {
+    startedAt: new Date(note.started_at),
+    prunedAt: prunedAt === null ? null : new Date(prunedAt),
+    rule: note.rule,
+    countsByKind: note.counts_by_kind,
+    removed: note.removed ?? {},
+    kept: note.kept ?? {},
   };
 }
 

@@ -7,7 +7,7 @@
  */
 
 const RUN_COLUMNS = `id, seq, job_name, mode, status, started_at, finished_at, counts, options, conference_id,
-  (SELECT c.base_url FROM conferences c WHERE c.id = runs.conference_id) AS conference_url`;
+  (SELECT c.base_url FROM conferences c WHERE c.id = runs.conference_id) AS conference_url, pruned_at, prune`;
 
 /** $1 id, $2 job name, $3 mode, $4 options JSON, $5 conference id. */
 export const INSERT_RUN = `INSERT INTO runs (id, job_name, mode, status, options, conference_id)

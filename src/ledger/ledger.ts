@@ -13,6 +13,7 @@ import type {
 import type { NewRun, RunRecord, RunStatus } from '../model/run-record.js';
 import type { HashEntry, PlatformIdEntry } from '../model/sync-state.js';
 import type { LedgerInsights } from './ledger-insights.js';
+import type { LedgerPruning } from './ledger-pruning.js';
 import type { ResultWriter, ResultWriterOptions } from './result-writer.js';
 
 /**
@@ -160,6 +161,8 @@ export interface Ledger {
   resultCounts(runId: string, filter?: ResultCountFilter): Promise<RunResultCounts>;
   /** Searches, groups and histories for a person browsing the ledger (the dashboard). */
   insights(): LedgerInsights;
+  /** Retention: old runs' per-row data removed, the synced state kept (docs/ledger.md, "Retention"). */
+  pruning(): LedgerPruning;
 
   getPlatformId(kind: IntentKind, clientId: string): Promise<number | undefined>;
   setPlatformIds(entries: readonly PlatformIdEntry[]): Promise<void>;

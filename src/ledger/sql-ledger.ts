@@ -30,6 +30,8 @@ import { SqlConferences } from './sql-conferences.js';
 import { SqlLocks } from './sql-locks.js';
 import { dedupe, SqlSyncState } from './sql-sync-state.js';
 import { type LedgerInsights, SqlLedgerInsights } from './ledger-insights.js';
+import type { LedgerPruning } from './ledger-pruning.js';
+import { SqlPruning } from './sql-prune.js';
 import { storableJson } from './storable-json.js';
 import { reopenResults, selectPending, selectPlannedByResult } from './result-query.js';
 import { SqlRunResults } from './sql-run-results.js';
@@ -254,6 +256,10 @@ export class SqlLedger implements Ledger {
 
   insights(): LedgerInsights {
     return new SqlLedgerInsights(() => this.sql());
+  }
+
+  pruning(): LedgerPruning {
+    return new SqlPruning(() => this.sql());
   }
 
   getPlatformId(kind: IntentKind, clientId: string): Promise<number | undefined> {

@@ -1,4 +1,4 @@
-import type { ActionCounts } from './result-records.js';
+import type { ActionCounts, RunResultCounts } from './result-records.js';
 
 /** `skipped`: a scheduled run that did not start, its job's previous run still going. */
 export const RUN_STATUSES = ['running', 'completed', 'failed', 'interrupted', 'aborted', 'skipped'] as const;
@@ -33,4 +33,22 @@ export interface RunRecord {
    * before runs named theirs (ledger migration 8) and not yet taken by a later run of its job.
    */
   conference: { id: number; baseUrl: string } | null;
+  /** Set once `evsync prune` started on the run (docs/ledger.md, "Retention"); absent otherwise. */
+  pruned?: RunPruning;
+}
+
+/** What `evsync prune` did to a run: its per-row data removed, the run and its counts kept. */
+export interface RunPruning {
+  /** When a prune of the run started. */
+  startedAt: Date;
+  /** When its rows were gone; null while a prune cut off before its end waits for the next one to finish it. */
+  prunedAt: Date | null;
+  /** The retention that selected it, in words (`older than 90d, beyond the newest 30 runs`). */
+  rule: string;
+  /** The run's results per kind and action as they were before the prune. */
+  countsByKind: RunResultCounts;
+  /** Rows removed per table (`intent_results`, `run_intents`…), once pruned. */
+  removed: Record<string, number>;
+  /** Rows kept per table: those the synced state points at. */
+  kept: Record<string, number>;
 }

@@ -60,6 +60,20 @@ steps:
     ).toBe('0 2 * * *');
   });
 
+  it('reads a retention and names a bad one', () => {
+    const steps = 'steps:\n  - { mapping: users, source: { csv: ./u.csv } }\n';
+    const job = loadJobFile(
+      jobFile('kept.yaml', `name: kept\nretention: { older_than: 90d, keep_runs: 30 }\n${steps}`),
+    );
+    expect(job.retention).toEqual({ older_than: '90d', keep_runs: 30 });
+    expect(() =>
+      loadJobFile(jobFile('months.yaml', `name: m\nretention: { older_than: 3mo }\n${steps}`)),
+    ).toThrow(/retention\.older_than.*12h \(hours\), 90d \(days\) or 2w \(weeks\)/s);
+    expect(() => loadJobFile(jobFile('empty-ret.yaml', `name: e\nretention: {}\n${steps}`))).toThrow(
+      /retention.*say what to keep/s,
+    );
+  });
+
   it('reports all problems at once with file, line and path', () => {
     const file = jobFile(
       'bad.yaml',

@@ -1,6 +1,7 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { platformRefSchema } from '../config/conference.js';
+import { retentionSchema } from '../config/retention.js';
 import { loadYamlFile } from '../config/yaml-file.js';
 import { sourceConfigSchema } from '../sources/source-config.js';
 import { isTimeZone } from '../time/time-zone.js';
@@ -107,6 +108,12 @@ export const jobFileSchema = z
       })
       .transform(({ cron, tz, timezone }) => ({ cron, timezone: tz ?? timezone ?? 'UTC' }))
       .optional(),
+    /**
+     * How long the per-row data of the job's runs is kept: `evsync prune` without flags, and
+     * the prune after each scheduled run, apply it (docs/ledger.md, "Retention").
+     * @defaultValue `EVSYNC_RETENTION_OLDER_THAN` / `EVSYNC_RETENTION_KEEP_RUNS`, else kept for ever
+     */
+    retention: retentionSchema.optional(),
     steps: z.array(jobStepSchema).min(1, 'a job needs at least one step'),
     merge: mergeSchema.optional(),
   })

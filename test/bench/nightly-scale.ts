@@ -137,7 +137,8 @@ async function measure(ledger: 'embedded' | 'postgres'): Promise<void> {
   const base = await usersCsvFile(users);
   const changedFile = await usersCsvFile(users, undefined, CHANGED_PERCENT);
   let changed = 0;
-  for (let i = 1; i <= users; i++) if (isChangedUsersRow(i, CHANGED_PERCENT) && !isInvalidUsersRow(i)) changed++;
+  for (let i = 1; i <= users; i++)
+    if (isChangedUsersRow(i, CHANGED_PERCENT) && !isInvalidUsersRow(i)) changed++;
   const dir = join(tmpdir(), `evsync-bench-nightly-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });

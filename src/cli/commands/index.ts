@@ -18,6 +18,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Registrar>>> = {
   retry: async () => (await import('./retry.js')).registerRetryCommand,
   runs: async () => (await import('./runs.js')).registerRunsCommand,
   report: async () => (await import('./report.js')).registerReportCommand,
+  prune: async () => (await import('./prune.js')).registerPruneCommand,
   demo: async () => (await import('./demo.js')).registerDemoCommand,
   validate: async () => (await import('./validate.js')).registerValidateCommand,
   worker: async () => (await import('./worker.js')).registerWorkerCommand,

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { unknownRunError } from '../../ledger/ledger-error.js';
 import { openLedger } from '../../ledger/open-ledger.js';
+import { prunedNote } from '../../sync/prune/pruned-note.js';
 import { vendorFromEnv } from '../../config/env-config.js';
 import { DEFAULT_VENDOR } from '../../platform/vendor.js';
 import { type ResultAction, RESULT_ACTIONS } from '../../model/result-records.js';
@@ -28,7 +29,10 @@ export function registerReportCommand(program: Command): void {
         throw new ConfigError(`--status ${unknown.join(', ')}: use ${RESULT_ACTIONS.join(', ')}`);
       const ledger = await openLedger();
       try {
-        if (!(await ledger.getRun(runId))) throw unknownRunError(runId);
+        const run = await ledger.getRun(runId);
+        if (!run) throw unknownRunError(runId);
+        // Said on standard error: the CSV or JSON on standard output stays what it was.
+        if (run.pruned) process.stderr.write(`Run ${run.id}: ${prunedNote(run.pruned)}\n`);
         await writeReport(
           ledger,
           runId,

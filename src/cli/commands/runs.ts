@@ -3,6 +3,7 @@ import { openLedger } from '../../ledger/open-ledger.js';
 import { runConferenceHost } from '../../model/conference.js';
 import type { RunRecord } from '../../model/run-record.js';
 import { waitsForWorker } from '../../distributed/distributed-executor.js';
+import { prunedMarker } from '../../sync/prune/pruned-note.js';
 
 export function registerRunsCommand(program: Command): void {
   program
@@ -46,7 +47,11 @@ export function formatRuns(runs: readonly ListedRun[]): string {
     runConferenceHost(run) ?? '-',
     // `--full` runs sent every row: said beside the mode (docs/sync-engine.md, "Full runs").
     run.options.full === true ? `${run.mode}, full` : run.mode,
-    run.processGone ? 'cut off' : waitsForWorker(run) ? 'waiting for a worker' : run.status,
+    run.processGone
+      ? 'cut off'
+      : waitsForWorker(run)
+        ? 'waiting for a worker'
+        : [run.status, prunedMarker(run)].filter(Boolean).join(', '),
     run.startedAt.toISOString().replace('T', ' ').slice(0, 19),
     run.finishedAt ? `${((run.finishedAt.getTime() - run.startedAt.getTime()) / 1000).toFixed(1)}s` : '',
     Object.entries(run.counts)
@@ -67,6 +72,11 @@ export function formatRuns(runs: readonly ListedRun[]): string {
       '',
       'cut off: its process ended before the run did (killed, or its machine stopped); only a resume finishes it.',
       ...cutOff.map((run) => `  finish it with: evsync resume ${run.id}`),
+    );
+  if (runs.some((run) => run.pruned !== undefined))
+    table.push(
+      '',
+      'pruned: `evsync prune` removed the run’s per-row results and planned intents (its retention); its counts are kept.',
     );
   if (runs.some((run) => run.conference === null))
     table.push(

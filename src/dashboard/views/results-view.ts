@@ -9,11 +9,18 @@ import { type Html, query, rowPath, runPath } from './page-layout.js';
  * A run's results: the filter form, one page of the table, and the link to the next page
  * (keyset: `after` is the last `seq` shown). `#results` is what the live script reloads.
  */
-export function resultsSection(runId: string, filter: ResultsQuery, page: ResultsPage): Html {
+export function resultsSection(
+  runId: string,
+  filter: ResultsQuery,
+  page: ResultsPage,
+  /** A pruned run's note: said above its results, most of which are gone. */
+  prunedNote: string | null = null,
+): Html {
   const base = runPath(runId);
   const keep = { status: filter.status, kind: filter.kind, code: filter.code, q: filter.q };
   return html`<section id="results" data-results="${`${base}/results${query(keep)}`}">
     <h2>Results</h2>
+    ${prunedNote ? html`<p class="note" data-pruned-results>${prunedNote}</p>` : ''}
     <form method="get" action="${base}/results" class="filters">
       <label
         >Action

@@ -4,7 +4,7 @@ import { shownStatus, type ResultsPage, type ResultsQuery, type RunData } from '
 import { formatDuration, formatTime, type Html, query, runPath } from './page-layout.js';
 import { resultsSection } from './results-view.js';
 import { skippedLine } from '../../sync/plan/plan-summary.js';
-import { countCells, notRecorded, SHOWN_ACTIONS, statusBadge } from './runs-view.js';
+import { countCells, notRecorded, prunedBadge, SHOWN_ACTIONS, statusBadge } from './runs-view.js';
 
 /**
  * Statuses a resume can finish. `running` too: a run whose process died stays marked
@@ -44,7 +44,7 @@ export function runView(data: RunData, filter: ResultsQuery, page: ResultsPage):
       <dt>Duration</dt>
       <dd data-duration>${formatDuration(run.durationMs)}</dd>
       <dt>Status</dt>
-      <dd>${statusBadge(run)}</dd>
+      <dd>${statusBadge(run)}${prunedBadge(run)}</dd>
       ${
         run.processGone
           ? html`<dt>Why it stopped</dt>
@@ -66,10 +66,11 @@ export function runView(data: RunData, filter: ResultsQuery, page: ResultsPage):
           : ''
       }
     </dl>
+    ${run.prunedNote ? html`<p class="note" data-pruned-note>${run.prunedNote}</p>` : ''}
     <div class="actions">
-      ${failed > 0 ? html`<a class="button" href="${base}/retry">Retry failed rows…</a>` : ''}
+      ${failed > 0 && run.pruned === null ? html`<a class="button" href="${base}/retry">Retry failed rows…</a>` : ''}
       ${
-        RESUMABLE.includes(run.status)
+        RESUMABLE.includes(run.status) && run.pruned === null
           ? html`<a
               class="button"
               href="${base}/resume"
@@ -124,7 +125,7 @@ export function runView(data: RunData, filter: ResultsQuery, page: ResultsPage):
       <h2>Requests over the run</h2>
       <div id="chart" data-timeline="${base}/timeline"></div>
     </section>
-    ${resultsSection(run.id, filter, page)}
+    ${resultsSection(run.id, filter, page, run.prunedNote)}
   </div>`;
 }
 

@@ -89,7 +89,7 @@ function runRow(run: RunSummaryData, filter: RunListQuery): Html {
     <td>${run.trigger}</td>
     <td>${formatTime(run.startedAt)}</td>
     <td>${formatDuration(run.durationMs)}</td>
-    <td>${statusBadge(run)}</td>
+    <td>${statusBadge(run)}${prunedBadge(run)}</td>
     ${countCells(run.counts)}
   </tr>`;
 }
@@ -123,4 +123,10 @@ export function countCells(counts: ActionCounts): Html {
 export function statusBadge(run: Pick<RunSummaryData, 'status' | 'processGone'>): Html {
   const status = shownStatus(run);
   return html`<span class="badge s-${status.replace(' ', '-')}" data-status>${status}</span>`;
+}
+
+/** Beside a pruned run's status: its rows are gone, its counts stay (docs/ledger.md, "Retention"). */
+export function prunedBadge(run: Pick<RunSummaryData, 'pruned' | 'prunedNote'>): Html {
+  if (run.pruned === null) return html``;
+  return html` <span class="badge s-pruned" data-pruned title="${run.prunedNote ?? ''}">${run.pruned}</span>`;
 }

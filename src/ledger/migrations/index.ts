@@ -7,6 +7,7 @@ import { migration0006 } from './0006-result-worker.js';
 import { migration0007 } from './0007-result-pages-by-run.js';
 import { migration0008 } from './0008-conferences.js';
 import { migration0009 } from './0009-merged-user-aliases.js';
+import { migration0010 } from './0010-run-pruning.js';
 import { migration0011 } from './0011-unchanged-keys-per-chunk.js';
 import type { Migration } from './migration.js';
 
@@ -23,5 +24,6 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0007,
   migration0008,
   migration0009,
+  migration0010,
   migration0011,
 ];

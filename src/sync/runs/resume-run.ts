@@ -17,6 +17,7 @@ import { leaveHandledLater } from './handled-later.js';
 import { restoreIntents } from './restore-params.js';
 import { depsForPlatform, requireRunConference } from './conference-scope.js';
 import { whileClaimed, whileJobLocked } from './run-claim.js';
+import { refusePrunedRun } from '../prune/refuse-pruned.js';
 import type { RunSummary } from '../execute/run-summary.js';
 import { totalsOf } from '../execute/run-summary.js';
 
@@ -32,11 +33,13 @@ export async function resumeRun(engine: EngineDeps, runId: string): Promise<RunS
   const deps = await depsForPlatform(engine);
   const stored = await deps.ledger.getRun(runId);
   if (!stored) throw unknownRunError(runId);
+  refusePrunedRun(stored, 'resume');
   return whileJobLocked(deps, stored.jobName, (lock) =>
     whileClaimed(deps.ledger, runId, async () => {
       // Read again once claimed: the run may have ended between the first read and the claim.
       const run = await deps.ledger.getRun(runId);
       if (!run) throw unknownRunError(runId);
+      refusePrunedRun(run, 'resume');
       requireRunConference(deps.ledger, run);
       await lock.holding(runId);
       return resumeClaimed(deps, run);

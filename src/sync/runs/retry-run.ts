@@ -17,6 +17,7 @@ import { rowsReadAgain } from './rows-read-again.js';
 import type { JobLock } from '../../ledger/ledger.js';
 import { depsForPlatform, requireRunConference } from './conference-scope.js';
 import { whileClaimed, whileJobLocked } from './run-claim.js';
+import { refusePrunedRun } from '../prune/refuse-pruned.js';
 import type { RunSummary } from '../execute/run-summary.js';
 
 export interface RetryFilter {
@@ -52,8 +53,11 @@ export async function retryRun(
   const { ledger } = deps;
   const base = await ledger.getRun(runId);
   if (!base) throw unknownRunError(runId);
+  refusePrunedRun(base, 'retry');
   const summary = await whileJobLocked(deps, base.jobName, (lock) =>
     whileClaimed(ledger, runId, async () => {
+      // Read again once claimed: a prune may have taken its rows since.
+      refusePrunedRun((await ledger.getRun(runId)) ?? base, 'retry');
       requireRunConference(ledger, base);
       return retryClaimed(deps, base, filter, lock);
     }),

@@ -116,6 +116,8 @@ async function runLocked(deps: EngineDeps, options: RunJobOptions, lock: JobLock
       // Names of variables, never their values: a resume reads the same ones.
       ...(job.platform ? { platform: job.platform } : {}),
       ...(options.rerunOf === undefined ? {} : { rerunOf: options.rerunOf }),
+      // The job file's retention, as written: what `evsync prune` applies to the job (docs/ledger.md).
+      ...(job.retention ? { retention: job.retention } : {}),
       // `planned` is added once the sources are read: a resume before then knows the plan was cut short.
       planStreamed: true,
     },

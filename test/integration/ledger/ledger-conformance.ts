@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../../../src/ledger/ledger.js';
 import type { SqlClient } from '../../../src/ledger/sql-client.js';
 import { describeInsightsConformance } from './insights-conformance.js';
+import { describePruneConformance } from './prune-conformance.js';
 import { describeResultConformance } from './result-conformance.js';
 import { describeSchemaConformance } from './schema-conformance.js';
 import { describeUnchangedConformance } from './unchanged-conformance.js';
@@ -209,6 +210,7 @@ export function describeLedgerConformance(
     describeResultConformance(context);
     describeInsightsConformance(context);
     describeUnchangedConformance(context);
+    describePruneConformance(context);
     describeSchemaConformance(context);
   });
 }
