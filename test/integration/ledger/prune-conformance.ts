@@ -21,7 +21,17 @@ function planned(key: string, hash = `h-${key}`): PlannedIntent {
 }
 
 function result(runId: string, key: string, extra: Partial<IntentResultInput> = {}): IntentResultInput {
-  return { runId, kind: 'user', key, action: 'created', platformId: 1, hash: `h-${key}`, ...extra };
+  // Results carry the params planned for them, as the engine writes them.
+  return {
+    runId,
+    kind: 'user',
+    key,
+    action: 'created',
+    platformId: 1,
+    hash: `h-${key}`,
+    params: { 'user[first_name]': key },
+    ...extra,
+  };
 }
 
 /** A completed run of `job` that planned `keys` and sent each; `unchanged` keys were left as they were. */
@@ -69,22 +79,23 @@ export function describePruneConformance(context: ConformanceContext): void {
 
       const measured = await l.pruning().measure(first);
       expect(measured.tables.intent_results).toEqual({ removed: 4, kept: 8 });
-      expect(measured.tables.run_intents).toEqual({ removed: 4, kept: 8 });
+      // A completed run keeps only the planned intents of rows that failed (docs/ledger.md).
+      expect(measured.tables.run_intents).toEqual({ removed: 1, kept: 0 });
       expect(measured.bytes).toBeGreaterThan(0);
-      expect(await rowCount(l, first)).toEqual({ results: 12, planned: 12 });
+      expect(await rowCount(l, first)).toEqual({ results: 12, planned: 1 });
 
       const counts = await l.resultCounts(first);
       const tally = await l
         .pruning()
         .pruneRun(first, { rule: 'test rule', countsByKind: counts, batchSize: 2 });
       expect(tally.tables.intent_results).toEqual({ removed: 4, kept: 8 });
-      expect(tally.tables.run_intents).toEqual({ removed: 4, kept: 8 });
+      expect(tally.tables.run_intents).toEqual({ removed: 1, kept: 0 });
       // An estimate: a row's size as a whole-row value differs by a few bytes from its stored tuple.
       expect(Math.abs(tally.bytes - measured.bytes)).toBeLessThan(measured.bytes * 0.05);
 
       const left = await l.results(first);
       expect(left.map((r) => r.key).sort()).toEqual(keys.slice(3).sort());
-      expect(await l.countPlanned(first)).toBe(8);
+      expect(await l.countPlanned(first)).toBe(0);
       // Nothing of the synced state moved; what reads it still finds the person.
       expect(await l.loadHashes('user')).toEqual(hashesBefore);
       expect(await l.loadIdMap('user')).toEqual(idsBefore);
@@ -96,12 +107,12 @@ export function describePruneConformance(context: ConformanceContext): void {
       expect(run?.pruned).toMatchObject({
         rule: 'test rule',
         countsByKind: counts,
-        removed: { intent_results: 4, run_intents: 4 },
-        kept: { intent_results: 8, run_intents: 8 },
+        removed: { intent_results: 4, run_intents: 1 },
+        kept: { intent_results: 8, run_intents: 0 },
       });
       expect(run?.pruned?.prunedAt).toBeInstanceOf(Date);
       // The other run is untouched; pruning again removes nothing more.
-      expect(await rowCount(l, second)).toEqual({ results: 11, planned: 11 });
+      expect(await rowCount(l, second)).toEqual({ results: 11, planned: 0 });
       const again = await l.pruning().pruneRun(first, { rule: 'again', countsByKind: {} });
       expect(again.tables.intent_results).toEqual({ removed: 4, kept: 8 });
       expect((await l.getRun(first))?.pruned).toMatchObject({ rule: 'test rule', countsByKind: counts });
