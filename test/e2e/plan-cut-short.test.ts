@@ -73,8 +73,10 @@ describe('a run whose plan was only partly recorded', () => {
 
   it('a whole plan recorded while sending: resume of a finished run finds nothing cut', async () => {
     const again = await h.run('job.yaml');
-    expect(await h.ledger.countPlanned(again.run.id)).toBe(USERS);
-    expect(again.run.options.planned).toBe(USERS);
+    // Every row unchanged: kept as keys, no planned intent (docs/ledger.md, "What a run stores").
+    expect(again.counts.user).toEqual({ unchanged: USERS });
+    expect(await h.ledger.countPlanned(again.run.id)).toBe(0);
+    expect(again.run.options.planned).toBe(0);
     const resumed = await h.resume(again.run.id);
     expect(resumed.stopped).toBeUndefined();
     // A completed run is left as it was: its status and timings stay those of its own end.

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/open-ledger.js';
+import { UNCHANGED_SEQ_BASE } from '../../src/ledger/unchanged-sql.js';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import {
   cliWorkspace,
@@ -39,7 +40,8 @@ describe('evsync prune (built CLI)', () => {
     try {
       const counts: LedgerCounts = { results: {}, planned: {}, hashes: new Map(), ids: new Map(), kept: {} };
       for (const [name, id] of Object.entries(runs)) {
-        const results = await ledger.results(id);
+        // Recorded result rows: unchanged keys, kept apart (docs/ledger.md), are their own table.
+        const results = (await ledger.results(id)).filter((result) => result.seq < UNCHANGED_SEQ_BASE);
         counts.results[name] = results.length;
         counts.kept[name] = results.map((result) => result.key).sort();
         counts.planned[name] = await ledger.countPlanned(id);
@@ -93,7 +95,8 @@ describe('evsync prune (built CLI)', () => {
 
   it('removes what it says and nothing else: synced state, its result rows, a resumable run and the newest stay', async () => {
     const before = await ledgerCounts();
-    expect(before.results).toMatchObject({ created: 4, p1: 4, p2: 4, unchanged: 4 });
+    // Each later run recorded the one row it changed; its unchanged rows are keys (docs/ledger.md).
+    expect(before.results).toMatchObject({ created: 4, p1: 1, p2: 1, unchanged: 0 });
     const pruned = await cli('prune', '--keep-runs', '1', '--json');
     expect(pruned.code).toBe(0);
     const report = JSON.parse(pruned.stdout) as {
@@ -112,8 +115,9 @@ describe('evsync prune (built CLI)', () => {
     // The first run still holds the synced content of p3 and p4; the second that of p1.
     expect(after.kept.created).toEqual(['p3', 'p4']);
     expect(after.kept.p1).toEqual(['p1']);
-    expect(after.results).toMatchObject({ aborted: before.results.aborted, p2: 4, unchanged: 4 });
-    expect(after.planned).toMatchObject({ aborted: before.planned.aborted, p2: 4, unchanged: 4 });
+    // The runs held back keep what they had; completed, they had no planned intent of a success.
+    expect(after.results).toMatchObject({ aborted: before.results.aborted, p2: 1, unchanged: 0 });
+    expect(after.planned).toMatchObject({ aborted: before.planned.aborted, p2: 0, unchanged: 0 });
     expect(after.hashes).toEqual(before.hashes);
     expect(after.ids).toEqual(before.ids);
     expect(after.hashes.size).toBe(4);
