@@ -11,7 +11,10 @@
  * peak RSS ≤ 400 MB on PostgreSQL, ledger growth ≤ 5 % of the import's; the 0 % run ≤ 8 %;
  * the ledger ≤ 300 MB after the import.
  *
- *   npx tsx test/bench/nightly-scale.ts [users=200000] [ledgers=embedded,postgres]
+ * The third argument runs another build's CLI (a checkout of the commit before a change,
+ * built), so that a before/after pair is measured in one sitting.
+ *
+ *   npx tsx test/bench/nightly-scale.ts [users=200000] [ledgers=embedded,postgres] [cli=dist/cli/main.js]
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -38,7 +41,7 @@ import {
 const users = Number(process.argv[2] ?? 200_000);
 const ledgers = (process.argv[3] ?? 'embedded,postgres').split(',') as Array<'embedded' | 'postgres'>;
 const CHANGED_PERCENT = 1;
-const CLI = join(ROOT, 'dist/cli/main.js');
+const CLI = process.argv[4] ?? join(ROOT, 'dist/cli/main.js');
 
 interface RunFigures {
   code: number | null;
@@ -192,5 +195,5 @@ async function measure(ledger: 'embedded' | 'postgres'): Promise<void> {
 }
 
 if (!existsSync(CLI)) throw new Error('build the CLI first: npm run build');
-console.log(`nightly-scale: ${fmt(users)} users, ${machineLoad()}`);
+console.log(`nightly-scale: ${fmt(users)} users, ${CLI}, ${machineLoad()}`);
 for (const ledger of ledgers) await measure(ledger);
