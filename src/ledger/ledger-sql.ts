@@ -199,6 +199,21 @@ JOIN runs later ON later.job_name = this.job_name AND later.seq > this.seq
 JOIN intent_results r ON r.run_id = later.id
 WHERE this.id = $1 AND r.action IN ('created', 'attached', 'updated', 'unchanged', 'deleted', 'retired')`;
 
+/**
+ * $1 run id, $2 kind, $3 keys (text[]): those of the keys that later runs of its job ended
+ * with a success or a delete, as `SELECT_HANDLED_LATER` says "later". One probe of the
+ * results' `(run_id, kind, key)` index per key and later run: a resume or a retry asks
+ * page by page, never for every key of the later runs.
+ */
+export const SELECT_HANDLED_LATER_OF = `SELECT DISTINCT r.key FROM runs this
+JOIN runs later ON later.job_name = this.job_name AND later.seq > this.seq
+  AND later.conference_id IS NOT DISTINCT FROM this.conference_id
+  AND coalesce((SELECT base.seq > this.seq FROM runs base
+    WHERE base.id = later.options->>'retryOf'), true)
+CROSS JOIN LATERAL (SELECT ri.key, ri.action FROM intent_results ri
+  WHERE ri.run_id = later.id AND ri.kind = $2 AND ri.key = ANY($3::text[]) OFFSET 0) r
+WHERE this.id = $1 AND r.action IN ('created', 'attached', 'updated', 'unchanged', 'deleted', 'retired')`;
+
 /** $1 kind, $2 job name, $3 conference id. */
 export const SELECT_KNOWN_KEYS = `SELECT s.key FROM synced_hashes s JOIN runs r ON r.id = s.run_id
 WHERE s.conference_id = $3 AND s.kind = $1 AND r.job_name = $2 ORDER BY 1`;

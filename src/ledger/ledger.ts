@@ -182,6 +182,11 @@ export interface Ledger {
    */
   handledLater(runId: string): Promise<Set<string>>;
   /**
+   * Those of `keys` (of one kind) that `handledLater` would list: what a resume or a retry
+   * asks page by page, so that it never holds every key the later runs handled.
+   */
+  handledLaterOf(runId: string, kind: IntentKind, keys: readonly string[]): Promise<Set<string>>;
+  /**
    * The newest delete or retire of each of these keys in this conference's runs: what a
    * dependent naming a key the id map no longer has says about it ("deleted by run R on D"),
    * instead of calling it unknown (docs/sync-engine.md, "Phases").

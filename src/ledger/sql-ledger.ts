@@ -332,6 +332,19 @@ export class SqlLedger implements Ledger {
     return new Set(rows.map((row) => `${row.kind}\u0000${row.key}`));
   }
 
+  async handledLaterOf(runId: string, kind: IntentKind, keys: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let start = 0; start < keys.length; start += CHUNK) {
+      const rows = await this.sql().query<{ key: string }>(q.SELECT_HANDLED_LATER_OF, [
+        runId,
+        kind,
+        keys.slice(start, start + CHUNK),
+      ]);
+      for (const row of rows) found.add(row.key);
+    }
+    return found;
+  }
+
   lastRemovals(kind: IntentKind, keys: readonly string[]): Promise<Map<string, KeyRemoval>> {
     return this.state.lastRemovals(kind, keys);
   }

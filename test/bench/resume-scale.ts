@@ -64,7 +64,11 @@ async function spawnCli(
   until?: () => Promise<boolean>,
 ): Promise<Spawned> {
   const started = performance.now();
-  const child = spawn(process.execPath, [cli, ...args], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [cli, ...args], {
+    cwd: dir,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     if (stderr.length < 4000) stderr += chunk.toString();
@@ -136,7 +140,8 @@ async function measure(label: string, cli: string, csv: string): Promise<Measure
       lastCheck = performance.now();
       return (await counters()).total >= half;
     });
-    if (run.code !== null) throw new Error(
+    if (run.code !== null)
+      throw new Error(
         `evsync run ended (exit ${run.code}) before it was killed, ${JSON.stringify((await counters()).calls)}: ${run.stderr}`,
       );
     const killedAtCalls = (await counters()).total;
@@ -165,7 +170,8 @@ async function measure(label: string, cli: string, csv: string): Promise<Measure
   }
 }
 
-for (const build of builds) if (!existsSync(build.cli)) throw new Error(`no CLI at ${build.cli}: npm run build`);
+for (const build of builds)
+  if (!existsSync(build.cli)) throw new Error(`no CLI at ${build.cli}: npm run build`);
 const csv = await usersCsvFile(rows);
 const valid = Math.round(rows * (1 - INVALID_ROW_SHARE));
 console.log(`resume-scale: ${rows} rows (~${valid} valid), PostgreSQL; ${machineLoad()}`);
