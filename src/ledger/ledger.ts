@@ -117,6 +117,12 @@ export interface Ledger {
   recordPlannedIntents(runId: string, intents: readonly PlannedIntent[]): Promise<void>;
   /** How many intents of the run's plan are recorded. */
   countPlanned(runId: string): Promise<number>;
+  /** How many planned intents of the run have no final result, per kind and planned action. */
+  countPending(
+    runId: string,
+  ): Promise<Array<{ kind: IntentKind; plannedAction: PlannedIntent['plannedAction']; count: number }>>;
+  /** The first and last `seq` of the run's recorded plan; undefined when nothing is recorded. */
+  planSpan(runId: string): Promise<{ first: number; last: number } | undefined>;
   /** Planned intents of the run without a final result, in plan order. */
   pendingIntents(runId: string, filter?: PendingFilter): Promise<PlannedIntentRecord[]>;
   /**
@@ -147,6 +153,11 @@ export interface Ledger {
     runId: string,
     filter?: Omit<ResultFilter, 'afterSeq' | 'limit'>,
   ): AsyncIterable<IntentResultRecord>;
+  /**
+   * The run's outcome of each of these keys (of one kind) that has a result: one index probe
+   * per key, what a resume asks per page about the parents its dependents name.
+   */
+  outcomesOf(runId: string, kind: IntentKind, keys: readonly string[]): Promise<Map<string, KeyOutcome>>;
   /** The run's results per kind and action, all of them or those of the filter. */
   resultCounts(runId: string, filter?: ResultCountFilter): Promise<RunResultCounts>;
   /** Searches, groups and histories for a person browsing the ledger (the dashboard). */
@@ -201,6 +212,12 @@ export interface Ledger {
   knownKeys(kind: IntentKind, jobName: string): Promise<string[]>;
 
   close(): Promise<void>;
+}
+
+/** A key's final result in a run, in brief: `Ledger.outcomesOf`. */
+export interface KeyOutcome {
+  action: IntentResultRecord['action'];
+  errorMessage: string | null;
 }
 
 /** The run that last deleted (mirror mode) or retired a key, and when: `Ledger.lastRemovals`. */

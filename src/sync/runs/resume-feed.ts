@@ -69,15 +69,15 @@ class ResumedRun {
 
   async *phases(): AsyncGenerator<PhaseWork> {
     await this.noteLeftOutRows();
+    // One count per phase up front: phases with nothing pending are not read at all.
+    const pending = new Map<PhaseName, number>();
+    for (const { kind, plannedAction, count } of await this.deps.ledger.countPending(this.run.id)) {
+      const phase = phaseOf({ kind, plannedAction });
+      pending.set(phase, (pending.get(phase) ?? 0) + count);
+    }
     for (const phase of PHASES) {
-      let seen = 0;
-      let reading = true;
-      const chunks = this.pages(
-        phase,
-        (count) => (seen += count),
-        () => (reading = false),
-      );
-      yield { phase, chunks, total: () => seen, growing: () => reading };
+      const total = pending.get(phase) ?? 0;
+      if (total > 0) yield { phase, chunks: this.pages(phase), total: () => total };
     }
   }
 
@@ -106,40 +106,35 @@ class ResumedRun {
   }
 
   /** A phase's pending intents, page by page, made ready to send. */
-  private async *pages(
-    phase: PhaseName,
-    seen: (count: number) => void,
-    done: () => void,
-  ): AsyncGenerator<PlannedIntent[]> {
+  private async *pages(phase: PhaseName): AsyncGenerator<PlannedIntent[]> {
     const { ledger } = this.deps;
-    let afterSeq: number | undefined;
-    let first = true;
-    try {
-      for (;;) {
-        const page = await ledger.pendingIntents(this.run.id, {
-          kinds: PHASE_KINDS[phase],
-          limit: RESUME_PAGE,
-          ...(afterSeq === undefined ? {} : { afterSeq }),
-        });
-        const last = page[page.length - 1];
-        if (last === undefined) return;
-        afterSeq = last.seq;
-        const mine = page.filter((record) => phaseOf(record) === phase);
-        if (mine.length === 0) continue;
-        if (first) {
-          first = false;
-          // The results this resume wrote so far (the parents' phases) are what the ledger answers from.
-          await this.context.writer.flush();
-          await this.beforePhase(phase);
-        }
-        this.tally.pending += mine.length;
-        const items = await this.ready(mine);
-        seen(items.length);
-        if (items.length > 0) yield items;
-      }
-    } finally {
-      done();
+    const span = await this.planSpan();
+    if (span === undefined) return;
+    // The results this resume wrote so far (the parents' phases) are what the ledger answers from.
+    await this.context.writer.flush();
+    await this.beforePhase(phase);
+    // Spans of the plan by `seq`, each read by the primary key: a page costs the same at the
+    // end of a million-intent plan as at its start.
+    for (let afterSeq = span.first - 1; afterSeq < span.last; afterSeq += RESUME_PAGE) {
+      const page = await ledger.pendingIntents(this.run.id, {
+        kinds: PHASE_KINDS[phase],
+        afterSeq,
+        throughSeq: Math.min(afterSeq + RESUME_PAGE, span.last),
+      });
+      const mine = page.filter((record) => phaseOf(record) === phase);
+      if (mine.length === 0) continue;
+      this.tally.pending += mine.length;
+      const items = await this.ready(mine);
+      if (items.length > 0) yield items;
     }
+  }
+
+  private span: Promise<{ first: number; last: number } | undefined> | undefined;
+
+  /** The run's plan is recorded before a resume, and does not grow while it runs. */
+  private planSpan(): Promise<{ first: number; last: number } | undefined> {
+    this.span ??= this.deps.ledger.planSpan(this.run.id);
+    return this.span;
   }
 
   /** Mirror deletes compare with the run's source: its planned keys, read when one is pending. */
@@ -242,8 +237,8 @@ class ResumedRun {
     const { writer } = this.context;
     const recorded = new Set<string>();
     for (const [kind, keys] of byKind(results)) {
-      for (const found of await this.deps.ledger.results(this.run.id, { kinds: [kind], keys }))
-        recorded.add(`${kind}\u0000${found.key}`);
+      for (const key of (await this.deps.ledger.outcomesOf(this.run.id, kind, keys)).keys())
+        recorded.add(`${kind}\u0000${key}`);
     }
     for (const result of results)
       if (!recorded.has(`${result.kind}\u0000${result.key}`)) await writer.write(result);
@@ -264,12 +259,12 @@ class ResumedRun {
         keys.add(dep.clientId);
       }
     for (const [kind, keys] of parents) {
-      const found = await this.deps.ledger.results(this.run.id, { kinds: [kind], keys: [...keys] });
-      for (const result of found)
+      const found = await this.deps.ledger.outcomesOf(this.run.id, kind, [...keys]);
+      for (const [key, outcome] of found)
         this.context.gate.settle(
-          { kind, clientId: result.key },
-          isSuccess(result.action),
-          result.errorMessage ?? result.action,
+          { kind, clientId: key },
+          isSuccess(outcome.action),
+          outcome.errorMessage ?? outcome.action,
         );
     }
   }
