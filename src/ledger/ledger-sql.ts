@@ -234,6 +234,41 @@ JOIN LATERAL (
 ) r ON true
 WHERE this.id = $1`;
 
+/**
+ * $1 run id, $2 kind, $3 keys (text[]): those of the keys that later runs of its job ended
+ * with a success or a delete, as `SELECT_HANDLED_LATER` says "later". One probe of the
+ * results' `(run_id, kind, key)` index per key and later run: a resume or a retry asks
+ * page by page, never for every key of the later runs.
+ */
+export const SELECT_HANDLED_LATER_OF = `SELECT DISTINCT r.key FROM runs this
+JOIN runs later ON later.job_name = this.job_name AND later.seq > this.seq
+  AND later.conference_id IS NOT DISTINCT FROM this.conference_id
+  AND coalesce((SELECT base.seq > this.seq FROM runs base
+    WHERE base.id = later.options->>'retryOf'), true)
+CROSS JOIN LATERAL (SELECT ri.key, ri.action FROM intent_results ri
+  WHERE ri.run_id = later.id AND ri.kind = $2 AND ri.key = ANY($3::text[]) OFFSET 0) r
+WHERE this.id = $1 AND r.action IN ('created', 'attached', 'updated', 'unchanged', 'deleted', 'retired')`;
+
+/**
+ * $1 run id, $2 kind, $3 keys (text[]): the run's result of each key that has one, one
+ * probe of the `(run_id, kind, key)` index per key (the lateral subquery, kept apart by
+ * `OFFSET 0`, pins that plan: left to itself, the planner joins the keys to every result of
+ * the run's kind whenever its statistics predate the run).
+ */
+export const SELECT_OUTCOMES_OF = `SELECT r.key, r.action, r.error_message FROM unnest($3::text[]) AS wanted(key)
+CROSS JOIN LATERAL (SELECT r.key, r.action, r.error_message FROM intent_results r
+  WHERE r.run_id = $1 AND r.kind = $2 AND r.key = wanted.key OFFSET 0) r`;
+
+/** $1 run id: the run's planned intents without a final result, counted per kind and planned action. */
+export const COUNT_PENDING = `SELECT ri.kind, ri.planned_action, count(*) AS n FROM run_intents ri
+WHERE ri.run_id = $1
+  AND NOT EXISTS (SELECT 1 FROM intent_results r WHERE r.run_id = ri.run_id AND r.kind = ri.kind AND r.key = ri.key)
+GROUP BY ri.kind, ri.planned_action`;
+
+/** $1 run id: the first and last `seq` of the run's plan. */
+export const SELECT_PLAN_SPAN =
+  'SELECT min(seq) AS first, max(seq) AS last FROM run_intents WHERE run_id = $1';
+
 /** $1 kind, $2 job name, $3 conference id. */
 export const SELECT_KNOWN_KEYS = `SELECT s.key FROM synced_hashes s JOIN runs r ON r.id = s.run_id
 WHERE s.conference_id = $3 AND s.kind = $1 AND r.job_name = $2 ORDER BY 1`;

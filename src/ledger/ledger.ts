@@ -121,6 +121,12 @@ export interface Ledger {
   recordPlannedIntents(runId: string, intents: readonly PlannedIntent[]): Promise<void>;
   /** How many intents of the run's plan are recorded. */
   countPlanned(runId: string): Promise<number>;
+  /** How many planned intents of the run have no final result, per kind and planned action. */
+  countPending(
+    runId: string,
+  ): Promise<Array<{ kind: IntentKind; plannedAction: PlannedIntent['plannedAction']; count: number }>>;
+  /** The first and last `seq` of the run's recorded plan; undefined when nothing is recorded. */
+  planSpan(runId: string): Promise<{ first: number; last: number } | undefined>;
   /** Planned intents of the run without a final result, in plan order. */
   pendingIntents(runId: string, filter?: PendingFilter): Promise<PlannedIntentRecord[]>;
   /**
@@ -157,6 +163,11 @@ export interface Ledger {
     runId: string,
     filter?: Omit<ResultFilter, 'afterSeq' | 'limit'>,
   ): AsyncIterable<IntentResultRecord>;
+  /**
+   * The run's outcome of each of these keys (of one kind) that has a result: one index probe
+   * per key, what a resume asks per page about the parents its dependents name.
+   */
+  outcomesOf(runId: string, kind: IntentKind, keys: readonly string[]): Promise<Map<string, KeyOutcome>>;
   /** The run's results per kind and action, all of them or those of the filter. */
   resultCounts(runId: string, filter?: ResultCountFilter): Promise<RunResultCounts>;
   /** Searches, groups and histories for a person browsing the ledger (the dashboard). */
@@ -199,6 +210,11 @@ export interface Ledger {
    */
   handledLater(runId: string): Promise<Set<string>>;
   /**
+   * Those of `keys` (of one kind) that `handledLater` would list: what a resume or a retry
+   * asks page by page, so that it never holds every key the later runs handled.
+   */
+  handledLaterOf(runId: string, kind: IntentKind, keys: readonly string[]): Promise<Set<string>>;
+  /**
    * The newest delete or retire of each of these keys in this conference's runs: what a
    * dependent naming a key the id map no longer has says about it ("deleted by run R on D"),
    * instead of calling it unknown (docs/sync-engine.md, "Phases").
@@ -213,6 +229,12 @@ export interface Ledger {
   knownKeys(kind: IntentKind, jobName: string): Promise<string[]>;
 
   close(): Promise<void>;
+}
+
+/** A key's final result in a run, in brief: `Ledger.outcomesOf`. */
+export interface KeyOutcome {
+  action: IntentResultRecord['action'];
+  errorMessage: string | null;
 }
 
 /** The run that last deleted (mirror mode) or retired a key, and when: `Ledger.lastRemovals`. */

@@ -37,6 +37,7 @@ export function countResults(runId: string, filter: ResultCountFilter = {}): Bui
 export function selectPending(runId: string, filter: PendingFilter = {}): BuiltQuery {
   if (filter.keys && filter.kinds)
     return selectPendingByKey(runId, { ...filter, keys: filter.keys, kinds: filter.kinds });
+  if (filter.throughSeq !== undefined) return selectPendingInSpan(runId, filter, filter.throughSeq);
   const params: unknown[] = [runId];
   const where = ['ri.run_id = $1'];
   if (filter.kinds) where.push(oneOf('ri.kind', filter.kinds, params));
@@ -44,6 +45,31 @@ export function selectPending(runId: string, filter: PendingFilter = {}): BuiltQ
   where.push(...pendingConditions(filter, params));
   return {
     sql: `SELECT ${PLANNED_COLUMNS} FROM run_intents ri WHERE ${where.join(' AND ')} ORDER BY ri.seq${limit(filter.limit, params)}`,
+    params,
+  };
+}
+
+/**
+ * The pending intents of a span of `seq` (`afterSeq` exclusive, `throughSeq` inclusive):
+ * the span is read by the primary key first (a materialised CTE), then the run, kinds and
+ * results are checked for its rows only. Left to itself the planner, whose statistics
+ * predate the run, reads every index entry of the run for each span (or every intent after
+ * `afterSeq`), which makes paging through a big run's plan quadratic.
+ */
+function selectPendingInSpan(runId: string, filter: PendingFilter, throughSeq: number): BuiltQuery {
+  const params: unknown[] = [runId];
+  const from = param(params, filter.afterSeq ?? 0);
+  const through = param(params, throughSeq);
+  const where = ['ri.run_id = $1'];
+  if (filter.kinds) where.push(oneOf('ri.kind', filter.kinds, params));
+  if (filter.sendStarted) where.push('ri.send_started_at IS NOT NULL');
+  where.push(
+    'NOT EXISTS (SELECT 1 FROM intent_results r WHERE r.run_id = ri.run_id AND r.kind = ri.kind AND r.key = ri.key)',
+  );
+  return {
+    sql:
+      `WITH span AS MATERIALIZED (SELECT * FROM run_intents WHERE seq > ${from} AND seq <= ${through}) ` +
+      `SELECT ${PLANNED_COLUMNS} FROM span ri WHERE ${where.join(' AND ')} ORDER BY ri.seq${limit(filter.limit, params)}`,
     params,
   };
 }

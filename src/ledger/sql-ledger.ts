@@ -3,7 +3,7 @@ import { CODE } from '../errors/codes.js';
 import type { ConferenceRecord } from '../model/conference.js';
 import type { IntentKind } from '../model/intent.js';
 import { isSecretName, redactParams } from '../log/redaction.js';
-import type { AdoptedState, JobLock, KeyRemoval, Ledger, LockJobOptions } from './ledger.js';
+import type { AdoptedState, JobLock, KeyOutcome, KeyRemoval, Ledger, LockJobOptions } from './ledger.js';
 import type { HashEntry, PlatformIdEntry } from '../model/sync-state.js';
 import type { PendingFilter, PlannedIntent, PlannedIntentRecord } from '../model/planned-intent.js';
 import type {
@@ -309,6 +309,57 @@ export class SqlLedger implements Ledger {
   async handledLater(runId: string): Promise<Set<string>> {
     const rows = await this.sql().query<{ kind: string; key: string }>(q.SELECT_HANDLED_LATER, [runId]);
     return new Set(rows.map((row) => `${row.kind}\u0000${row.key}`));
+  }
+
+  async outcomesOf(
+    runId: string,
+    kind: IntentKind,
+    keys: readonly string[],
+  ): Promise<Map<string, KeyOutcome>> {
+    const found = new Map<string, KeyOutcome>();
+    for (let start = 0; start < keys.length; start += CHUNK) {
+      const rows = await this.sql().query<{
+        key: string;
+        action: KeyOutcome['action'];
+        error_message: string | null;
+      }>(q.SELECT_OUTCOMES_OF, [runId, kind, keys.slice(start, start + CHUNK)]);
+      for (const row of rows) found.set(row.key, { action: row.action, errorMessage: row.error_message });
+    }
+    return found;
+  }
+
+  async countPending(
+    runId: string,
+  ): Promise<Array<{ kind: IntentKind; plannedAction: PlannedIntent['plannedAction']; count: number }>> {
+    const rows = await this.sql().query<{
+      kind: IntentKind;
+      planned_action: PlannedIntent['plannedAction'];
+      n: number | string;
+    }>(q.COUNT_PENDING, [runId]);
+    return rows.map((row) => ({ kind: row.kind, plannedAction: row.planned_action, count: toNumber(row.n) }));
+  }
+
+  async planSpan(runId: string): Promise<{ first: number; last: number } | undefined> {
+    const rows = await this.sql().query<{ first: number | string | null; last: number | string | null }>(
+      q.SELECT_PLAN_SPAN,
+      [runId],
+    );
+    const span = rows[0];
+    if (span?.first === null || span?.first === undefined || span.last === null) return undefined;
+    return { first: toNumber(span.first), last: toNumber(span.last) };
+  }
+
+  async handledLaterOf(runId: string, kind: IntentKind, keys: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let start = 0; start < keys.length; start += CHUNK) {
+      const rows = await this.sql().query<{ key: string }>(q.SELECT_HANDLED_LATER_OF, [
+        runId,
+        kind,
+        keys.slice(start, start + CHUNK),
+      ]);
+      for (const row of rows) found.add(row.key);
+    }
+    return found;
   }
 
   lastRemovals(kind: IntentKind, keys: readonly string[]): Promise<Map<string, KeyRemoval>> {

@@ -46,6 +46,11 @@ export interface PendingFilter {
   /** Only those marked as being sent (`Ledger.markSendStarted`). */
   sendStarted?: boolean;
   afterSeq?: number;
+  /**
+   * Only intents with `seq` up to this one: with `afterSeq`, a span of the plan read by its
+   * primary key alone, whatever the size of the run (a resume pages through its plan so).
+   */
+  throughSeq?: number;
   limit?: number;
   /**
    * With `keys` and `kinds`: also up to this many intents of those kinds planned after the

@@ -1,5 +1,5 @@
 import type { PlannedIntent } from '../../model/planned-intent.js';
-import { isParentKind } from '../../model/intent.js';
+import { isParentKind, type IntentKind } from '../../model/intent.js';
 
 /**
  * The order of a run (docs/design.md, "The flow of one run"): users, then events (an event may name its speakers
@@ -10,6 +10,16 @@ import { isParentKind } from '../../model/intent.js';
  */
 export const PHASES = ['users', 'events', 'links', 'unlinks', 'rsvps', 'removals'] as const;
 export type PhaseName = (typeof PHASES)[number];
+
+/** The kinds whose planned intents a phase reads from the ledger (`phaseOf` sorts deletes from upserts). */
+export const PHASE_KINDS: Record<PhaseName, readonly IntentKind[]> = {
+  users: ['user'],
+  events: ['event'],
+  links: ['speaker', 'schedule', 'contact', 'check_in'],
+  unlinks: ['speaker', 'schedule', 'contact', 'rsvp'],
+  rsvps: ['rsvp'],
+  removals: ['user', 'event'],
+};
 
 export const PHASE_LABELS: Record<PhaseName, string> = {
   users: 'users',

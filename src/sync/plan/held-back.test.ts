@@ -261,8 +261,8 @@ describe('check-ins whose answer was lost', () => {
         { id: 'r2', finished: false, markedPending: ['cut-later'] },
         { id: 'r1', failed: 1, results: [lostAnswer('own')] },
       ]),
-      loadHashes: (kind: IntentKind) =>
-        Promise.resolve(new Map(kind === 'check_in' ? [['posted', 'h']] : [])),
+      hashesOf: (kind: IntentKind, keys: readonly string[]) =>
+        Promise.resolve(new Map(kind === 'check_in' && keys.includes('posted') ? [['posted', 'h']] : [])),
     };
     const work = ['posted', 'lost-later', 'cut-later', 'own', 'fresh'].map(planned);
     const guarded = await guardCheckIns(ledger, work, 'r1');
@@ -284,7 +284,7 @@ describe('check-ins whose answer was lost', () => {
         { id: 'r2', failed: 2, results: [held('k'), held('m')] },
         { id: 'r1', finished: false, results: [lostAnswer('k')], markedPending: ['m'] },
       ]),
-      loadHashes: () => Promise.resolve(new Map<string, string>()),
+      hashesOf: () => Promise.resolve(new Map<string, string>()),
     };
     const own = await guardCheckIns(ledger, [planned('k'), planned('m')], 'r1');
     expect(own.work.map((item) => item.key)).toEqual(['k', 'm']);

@@ -169,13 +169,18 @@ export const CHECK_IN_POSTED_SINCE = CODE.EVSYNC_CHECK_IN_POSTED_SINCE;
  * its own lost answers are the operator's to send.
  */
 export async function guardCheckIns(
-  ledger: Pick<Ledger, 'listRuns' | 'results' | 'pendingIntents' | 'loadHashes'> &
+  ledger: Pick<Ledger, 'listRuns' | 'results' | 'pendingIntents' | 'hashesOf'> &
     Partial<Pick<Ledger, 'conference'>>,
   work: PlannedIntent[],
   ownRunId: string,
 ): Promise<{ work: PlannedIntent[]; held: RowResult[] }> {
-  if (!work.some(isCheckInCreate)) return { work, held: [] };
-  const posted = await ledger.loadHashes('check_in');
+  const creates = work.filter(isCheckInCreate);
+  if (creates.length === 0) return { work, held: [] };
+  // The hashes of these check-ins only: a resume guards its work page by page.
+  const posted = await ledger.hashesOf(
+    'check_in',
+    creates.map((item) => item.key),
+  );
   const unposted: PlannedIntent[] = [];
   const held: RowResult[] = [];
   for (const item of work) {

@@ -2,19 +2,13 @@ import { unknownRunError } from '../../ledger/ledger-error.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { IntentResultInput } from '../../model/result-records.js';
 import type { RunRecord } from '../../model/run-record.js';
-import { isParentKind, PARENT_KINDS } from '../../model/intent.js';
 import { PARENT_MISSING } from '../phases/dependency-gate.js';
-import { guardCheckIns } from '../plan/lost-check-ins.js';
 import { isKeyOwners } from '../plan/key-owners-check-in.js';
 import { CHECK_IN_OUTCOME_UNKNOWN } from '../processors/check-in-processor.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
-import type { RunWork } from '../execute/execute-and-finish.js';
 import { executeAndFinish } from '../execute/execute-and-finish.js';
-import { isSuccess, rowResult } from '../execute/intent-result.js';
 import { PLATFORM_DOWN_CODES } from '../execute/platform-down.js';
-import { CODE } from '../../errors/codes.js';
-import { leaveHandledLater } from './handled-later.js';
-import { restoreIntents } from './restore-params.js';
+import { resumeStream } from './resume-feed.js';
 import { depsForPlatform, requireRunConference } from './conference-scope.js';
 import { whileClaimed, whileJobLocked } from './run-claim.js';
 import { refusePrunedRun } from '../prune/refuse-pruned.js';
@@ -66,58 +60,16 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
   const reopened =
     (await ledger.reopenIntents(runId, { actions: ['failed'], errorCodes: PLATFORM_DOWN_CODES })) +
     (await ledger.reopenIntents(runId, { actions: ['skipped'], errorCodes: [PARENT_MISSING] }));
-  const pending = await ledger.pendingIntents(runId);
-
-  const settledParents: Array<NonNullable<RunWork['settledParents']>[number]> = [];
-  for await (const result of ledger.eachResult(runId, { kinds: PARENT_KINDS })) {
-    if (!isParentKind(result.kind)) continue;
-    settledParents.push({
-      kind: result.kind,
-      key: result.key,
-      ok: isSuccess(result.action),
-      reason: result.errorMessage ?? result.action,
-    });
-  }
-  // Rows a `when:` condition left out: links naming what they left out are skipped on purpose.
-  const leftOutRows: NonNullable<RunWork['leftOutRows']>[number][] = [];
-  for await (const result of ledger.eachResult(runId, {
-    actions: ['skipped'],
-    errorCodes: [CODE.EVSYNC_ROW_SKIPPED],
-  }))
-    leftOutRows.push({ errorCode: result.errorCode, params: result.params, message: result.errorMessage });
-  const readBack = await restoreIntents(deps, run, pending);
-  const restored = new Map(
-    pending.flatMap((record) => {
-      const item = readBack.items.get(record);
-      return item === undefined ? [] : [[item, record.sendStartedAt !== null] as const];
-    }),
-  );
-  const fresh = await leaveHandledLater(ledger, runId, [...restored.keys()]);
-  const cutOff: IntentResultInput[] = [...readBack.unsendable, ...fresh.skipped].map((row) =>
-    rowResult(runId, row),
-  );
-  // Check-ins have nothing to find them by: one posted since by another run, or whose answer
-  // another run lost, is held back as a plan would. One this run marked lost its answer here.
-  const guarded = await guardCheckIns(ledger, fresh.items, runId);
-  for (const row of guarded.held) cutOff.push(rowResult(runId, row));
-  const work: PlannedIntent[] = [];
-  const unchanged: PlannedIntent[] = [];
-  for (const item of guarded.work) {
-    if (restored.get(item) === true) cutOff.push(answerLostInCrash(runId, item));
-    else (item.plannedAction === 'unchanged' ? unchanged : work).push(item);
-  }
-  deps.logger?.info({ pending: pending.length, reopened, sendCutOff: cutOff.length }, 'resuming run');
+  // Page by page: the pending intents, and what each page needs from the ledger (resume-feed.ts).
+  const { stream, tally } = resumeStream(deps, run, (item) => answerLostInCrash(runId, item));
+  deps.logger?.info({ reopened }, 'resuming run');
   const cut = await planCutShort(ledger, run);
-  // Decided from the ledger as read before any wait: in distributed mode, jobs of the killed
-  // pass that workers still hold record their real outcome meanwhile, and that one stays.
-  const summary = await executeAndFinish(deps, {
-    runId,
-    work,
-    unchanged,
-    unlessRecorded: cutOff,
-    settledParents,
-    leftOutRows,
-  });
+  // Results decided from the ledger as read (a check-in's lost answer guessed from its send
+  // mark, one posted since…) are written only for intents that still have no result: in
+  // distributed mode, jobs of the killed pass that workers still hold record their real
+  // outcome meanwhile, and that one stays.
+  const summary = await executeAndFinish(deps, { runId, work: [], unchanged: [], stream });
+  deps.logger?.info({ pending: tally.pending, sendCutOff: tally.cutOff }, 'resumed run');
   if (cut === undefined || summary.stopped) return summary;
   // Every sent intent was in the recorded part (the engine sends an intent only once its
   // chunk of the plan is recorded); the rest was never sent and only a new run plans it.

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Ledger } from '../../src/ledger/ledger.js';
+import { resumeRun } from '../../src/sync/runs/resume-run.js';
+import { jobYaml, people, startHarness, usersCsv, type SyncHarness } from './sync-harness.js';
+
+const USERS = 2_500;
+/** The most a resume may read in one call: one page (`RESUME_PAGE`). */
+const PAGE = 1_000;
+
+/**
+ * The ledger as a resume sees it, with the largest answer of each read kept: a resume of a
+ * big run pages through it (issue #28 item 3) and never asks for every pending intent, every
+ * result or every key later runs handled at once.
+ */
+function countingLedger(ledger: Ledger, largest: Map<string, number>): Ledger {
+  return new Proxy(ledger, {
+    get(target, name, receiver) {
+      const value: unknown = Reflect.get(target, name, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const answer: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (name === 'forConference') return countingLedger(answer as Ledger, largest);
+        if (!(answer instanceof Promise)) return answer;
+        return answer.then((resolved: unknown) => {
+          const size = Array.isArray(resolved)
+            ? resolved.length
+            : resolved instanceof Set || resolved instanceof Map
+              ? resolved.size
+              : 0;
+          largest.set(String(name), Math.max(largest.get(String(name)) ?? 0, size));
+          return resolved;
+        });
+      };
+    },
+  });
+}
+
+describe('a resume reads the ledger a page at a time', () => {
+  let harness: SyncHarness;
+  beforeAll(async () => {
+    harness = await startHarness();
+  }, 180_000);
+  afterAll(async () => harness?.close(), 60_000);
+
+  it(`finishes ${USERS} pending contacts of a run without reading more than ${PAGE} rows at once`, async () => {
+    const users = '  - { mapping: users, source: { csv: ./users.csv } }\n';
+    harness.write({ 'users.csv': usersCsv(people(USERS, 'rb')), 'job.yaml': jobYaml('resume-pages', users) });
+    expect((await harness.run('job.yaml')).run.status).toBe('completed');
+    // A contact per user, naming the first user: dependents whose parents the resume asks about.
+    const contact = await harness.ledger.getPlatformId('user', 'rb1');
+    harness.write({
+      'contacts.yaml':
+        'version: 1\nintents:\n  - kind: contact\n    params:\n      user_client_id: client_id\n' +
+        `      contact_user_id: { column: first_contact, transforms: [{ default: '${contact}' }] }\n`,
+      'job.yaml': jobYaml(
+        'resume-pages',
+        `${users}  - { mapping: ./contacts.yaml, source: { csv: ./users.csv } }\n`,
+      ),
+    });
+    const first = await harness.run('job.yaml');
+    expect(first.run.status).toBe('completed');
+    const runId = first.run.id;
+    // As if the run had been killed before its contacts: they are pending again.
+    expect(await harness.ledger.reopenIntents(runId, { kinds: ['contact'] })).toBe(USERS);
+    await harness.ledger.setRunStatus(runId, 'interrupted');
+    harness.sandbox.counters.reset();
+
+    const largest = new Map<string, number>();
+    const summary = await resumeRun(
+      { ...harness.deps(), ledger: countingLedger(harness.ledger, largest) },
+      runId,
+    );
+    expect(summary.run.status).toBe('completed');
+    expect(summary.counts.contact?.created).toBe(USERS);
+    expect(harness.sandbox.counters.snapshot().total).toBe(USERS);
+    // Every read is a page or less; the id map is the run's id cache (not bounded yet).
+    for (const [read, rows] of largest)
+      if (read !== 'loadIdMap')
+        expect({ read, rows: Math.min(rows, PAGE + 1) }).toEqual({ read, rows: Math.min(rows, PAGE) });
+    expect(largest.get('pendingIntents')).toBeGreaterThan(0);
+    expect(largest.has('handledLater')).toBe(false);
+  }, 180_000);
+});
