@@ -235,6 +235,14 @@ JOIN LATERAL (
 WHERE this.id = $1`;
 
 /**
+ * The keys among $3 (text[]) of kind $2 that run `run` kept unchanged (migration 11): its
+ * rows of keys that share one with the page (`&&`), unnested and filtered.
+ */
+const UNCHANGED_OF_KEYS = (run: string): string => `SELECT k.key FROM run_unchanged u
+    CROSS JOIN LATERAL unnest(u.keys) AS k (key)
+    WHERE u.run_id = ${run} AND u.kind = $2 AND u.keys && $3::text[] AND k.key = ANY($3::text[])`;
+
+/**
  * $1 run id, $2 kind, $3 keys (text[]): those of the keys that later runs of its job ended
  * with a success or a delete, as `SELECT_HANDLED_LATER` says "later". One probe of the
  * results' `(run_id, kind, key)` index per key and later run: a resume or a retry asks
@@ -245,9 +253,14 @@ JOIN runs later ON later.job_name = this.job_name AND later.seq > this.seq
   AND later.conference_id IS NOT DISTINCT FROM this.conference_id
   AND coalesce((SELECT base.seq > this.seq FROM runs base
     WHERE base.id = later.options->>'retryOf'), true)
-CROSS JOIN LATERAL (SELECT ri.key, ri.action FROM intent_results ri
-  WHERE ri.run_id = later.id AND ri.kind = $2 AND ri.key = ANY($3::text[]) OFFSET 0) r
-WHERE this.id = $1 AND r.action IN ('created', 'attached', 'updated', 'unchanged', 'deleted', 'retired')`;
+CROSS JOIN LATERAL (
+  SELECT ri.key FROM unnest($3::text[]) AS wanted (key) CROSS JOIN LATERAL (SELECT ri.key, ri.action
+    FROM intent_results ri WHERE ri.run_id = later.id AND ri.kind = $2 AND ri.key = wanted.key OFFSET 0) ri
+  WHERE ri.action IN ('created', 'attached', 'updated', 'unchanged', 'deleted', 'retired')
+  UNION ALL
+  ${UNCHANGED_OF_KEYS('later.id')}
+) r
+WHERE this.id = $1`;
 
 /**
  * $1 run id, $2 kind, $3 keys (text[]): the run's result of each key that has one, one
@@ -257,7 +270,9 @@ WHERE this.id = $1 AND r.action IN ('created', 'attached', 'updated', 'unchanged
  */
 export const SELECT_OUTCOMES_OF = `SELECT r.key, r.action, r.error_message FROM unnest($3::text[]) AS wanted(key)
 CROSS JOIN LATERAL (SELECT r.key, r.action, r.error_message FROM intent_results r
-  WHERE r.run_id = $1 AND r.kind = $2 AND r.key = wanted.key OFFSET 0) r`;
+  WHERE r.run_id = $1 AND r.kind = $2 AND r.key = wanted.key OFFSET 0) r
+UNION ALL
+SELECT u.key, 'unchanged', NULL FROM (${UNCHANGED_OF_KEYS('$1')}) u`;
 
 /** $1 run id: the run's planned intents without a final result, counted per kind and planned action. */
 export const COUNT_PENDING = `SELECT ri.kind, ri.planned_action, count(*) AS n FROM run_intents ri

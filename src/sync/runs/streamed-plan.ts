@@ -1,6 +1,6 @@
 import { messageOf } from '../../errors/evsync-error.js';
 import { noteLeftOut } from '../phases/left-out-parents.js';
-import type { Intent, IntentKind } from '../../model/intent.js';
+import type { Intent } from '../../model/intent.js';
 import { isParentKind, PARENT_KINDS, parentRefs } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { RunRecord } from '../../model/run-record.js';
@@ -13,7 +13,7 @@ import { rowResult } from '../execute/intent-result.js';
 import { PlanStopped, type PhaseWork } from '../execute/plan-feed.js';
 import type { LoadedJob } from '../job-file.js';
 import { DeleteThresholdError } from '../plan/delete-threshold-error.js';
-import { PHASES, phaseOf, type PhaseName } from '../phases/sync-phases.js';
+import { PHASE_KINDS, PHASES, phaseOf, type PhaseName } from '../phases/sync-phases.js';
 import type { PlanSummary } from '../plan/plan-summary.js';
 import { StreamPlanner, type StreamPlanInput } from '../plan/stream-planner.js';
 import type { RowResult } from '../plan/sync-plan.js';
@@ -29,15 +29,6 @@ export const FIRST_PLAN_CHUNK = 100;
 
 /** Planned intents read back from the ledger per statement, for the phases after the first. */
 const PAGE = 1_000;
-
-/** Kinds each phase reads back from the ledger (`phaseOf` sorts deletes from upserts). */
-const PHASE_KINDS: Record<Exclude<PhaseName, 'users'>, readonly IntentKind[]> = {
-  events: ['event'],
-  links: ['speaker', 'schedule', 'contact', 'check_in'],
-  unlinks: ['speaker', 'schedule', 'contact', 'rsvp'],
-  rsvps: ['rsvp'],
-  removals: ['user', 'event'],
-};
 
 export interface StreamedPlanInput {
   job: LoadedJob;
@@ -247,16 +238,16 @@ class StreamedRun {
   /** A later phase's intents, read back from the recorded plan page by page. */
   private async *readBack(phase: Exclude<PhaseName, 'users'>): AsyncGenerator<PlannedIntent[]> {
     const { run } = this.input;
-    let afterSeq: number | undefined;
-    for (;;) {
+    // Spans of `seq`, each read by the primary key first: paged by `afterSeq` and a limit, the
+    // planner read the run's whole plan for each page on PostgreSQL (docs/ledger.md).
+    const span = await this.deps.ledger.planSpan(run.id);
+    if (span === undefined) return;
+    for (let afterSeq = span.first - 1; afterSeq < span.last; afterSeq += PAGE) {
       const page = await this.deps.ledger.pendingIntents(run.id, {
         kinds: PHASE_KINDS[phase],
-        limit: PAGE,
-        ...(afterSeq === undefined ? {} : { afterSeq }),
+        afterSeq,
+        throughSeq: Math.min(afterSeq + PAGE, span.last),
       });
-      const last = page[page.length - 1];
-      if (last === undefined) return;
-      afterSeq = last.seq;
       const mine = page.filter((record) => record.plannedAction !== 'unchanged' && phaseOf(record) === phase);
       if (mine.length === 0) continue;
       // A secret param (a password) is stored redacted: read again from the source, as resume does.
