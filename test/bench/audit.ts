@@ -16,18 +16,17 @@
  *
  *   npx tsx test/bench/audit.ts [sizes=10000,100000] [rate=20] [changed=0]
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PlatformClient } from '../../src/platform/platform-client.js';
 import {
+  spawnCli,
   cliEnvFor,
   clientFor,
   dropDatabase,
   freshDatabase,
   machineLoad,
-  peakRssOf,
   ROOT,
   startSandboxProcess,
   usersCsvFile,
@@ -38,38 +37,6 @@ const sizes = (process.argv[2] ?? '10000,100000').split(',').map(Number);
 const rate = Number(process.argv[3] ?? 20);
 const changedPercent = Number(process.argv[4] ?? 0);
 const CLI = join(ROOT, 'dist/cli/main.js');
-
-interface Spawned {
-  code: number | null;
-  seconds: number;
-  peakRssMb: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** The built CLI in its own process; its VmHWM is sampled from /proc until it exits. */
-async function spawnCli(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Spawned> {
-  const started = performance.now();
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    if (stderr.length < 4_000) stderr += chunk.toString();
-  });
-  let peak = 0;
-  let done = false;
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  void exited.then(() => (done = true));
-  while (!done) {
-    peak = Math.max(peak, peakRssOf(child.pid) ?? 0);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const code = await exited;
-  return { code, seconds: (performance.now() - started) / 1000, peakRssMb: Math.round(peak), stdout, stderr };
-}
 
 /** Renames every (100 / `percent`)th user of the conference, 16 at a time; answers how many. */
 async function changeOnPlatform(sandbox: SandboxProcess, percent: number): Promise<number> {
@@ -111,7 +78,7 @@ async function measure(size: number): Promise<void> {
   const sandbox = await startSandboxProcess();
   try {
     const env = cliEnvFor(sandbox, { DATABASE_URL: url });
-    const run = await spawnCli(['run', jobFile(dir, csv, 10_000)], dir, env);
+    const run = await spawnCli(CLI, ['run', jobFile(dir, csv, 10_000)], dir, env);
     // Exit 1: the generator's invalid rows failed, as they must. Anything else is no figure.
     if (run.code !== 0 && run.code !== 1) throw new Error(`evsync run exited ${run.code}: ${run.stderr}`);
 
@@ -124,7 +91,7 @@ async function measure(size: number): Promise<void> {
     if (!limited.ok) throw new Error(`the sandbox refused the rate limit: ${limited.status}`);
     await sandbox.resetCounters();
     const spawnedAt = Date.now();
-    const audit = await spawnCli(['audit', '--json', jobFile(dir, csv, rate)], dir, env);
+    const audit = await spawnCli(CLI, ['audit', '--json', jobFile(dir, csv, rate)], dir, env);
     // Exit 1 when users were renamed on the platform: the drift it must find.
     if (audit.code !== (renamed > 0 ? 1 : 0))
       throw new Error(`evsync audit exited ${audit.code}: ${audit.stderr}\n${audit.stdout}`);

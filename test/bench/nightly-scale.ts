@@ -16,7 +16,6 @@
  *
  *   npx tsx test/bench/nightly-scale.ts [users=200000] [ledgers=embedded,postgres] [cli=dist/cli/main.js]
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,9 +30,9 @@ import {
   fmt,
   freshDatabase,
   machineLoad,
-  peakRssOf,
   ROOT,
   startSandboxProcess,
+  spawnCli,
   usersCsvFile,
   type SandboxProcess,
 } from './sync-bench-support.js';
@@ -92,31 +91,12 @@ async function runOnce(
 ): Promise<RunFigures> {
   const before = await size();
   await sandbox.resetCounters();
-  const started = performance.now();
-  const child = spawn(process.execPath, [CLI, 'run', join(dir, 'job.yaml')], {
-    cwd: dir,
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    if (stderr.length < 4000) stderr += chunk.toString();
-  });
-  let peak = 0;
-  let done = false;
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  void exited.then(() => (done = true));
-  while (!done) {
-    peak = Math.max(peak, peakRssOf(child.pid) ?? 0);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const code = await exited;
-  const seconds = (performance.now() - started) / 1000;
+  const { code, seconds, peakRssMb, stderr } = await spawnCli(CLI, ['run', join(dir, 'job.yaml')], dir, env);
   // Exit 1: the generator's invalid rows failed, as they must. Anything else is no figure.
   if (code !== 0 && code !== 1) throw new Error(`evsync run exited ${code}: ${stderr}`);
   const calls = (await sandbox.counters()).total;
   const after = await size();
-  return { code, seconds, peakRssMb: Math.round(peak), calls, growthBytes: after - before, sizeBytes: after };
+  return { code, seconds, peakRssMb, calls, growthBytes: after - before, sizeBytes: after };
 }
 
 /** The floor: the CSV read, mapped and hashed in this process, nothing stored or sent. */

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -177,4 +178,44 @@ export function cliEnvFor(sandbox: SandboxProcess, extra: NodeJS.ProcessEnv): No
     LOG_LEVEL: 'warn',
     ...extra,
   };
+}
+
+export interface SpawnedCli {
+  code: number | null;
+  seconds: number;
+  peakRssMb: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * A built CLI (`cli`, the path of its `dist/cli/main.js`) in its own process; its VmHWM is
+ * sampled from /proc until it exits. Whole-process figures: spawn to exit.
+ */
+export async function spawnCli(
+  cli: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<SpawnedCli> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [cli, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    if (stderr.length < 4_000) stderr += chunk.toString();
+  });
+  let peak = 0;
+  let done = false;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  void exited.then(() => (done = true));
+  while (!done) {
+    peak = Math.max(peak, peakRssOf(child.pid) ?? 0);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const code = await exited;
+  return { code, seconds: (performance.now() - started) / 1000, peakRssMb: Math.round(peak), stdout, stderr };
 }
