@@ -19,7 +19,7 @@ import {
 } from './mirror-deletes.js';
 import { DeleteThresholdError } from './delete-threshold-error.js';
 import { isLinkKind, type LinkKind } from './link-pairs.js';
-import { diffIntents, intentHash } from './plan-intents.js';
+import { diffIntents, intentHashes } from './plan-intents.js';
 import { SyncedHashes } from './synced-hashes.js';
 import type { MergeReport } from '../collect/merge-people.js';
 import { labelsOf } from '../report/person-params.js';
@@ -91,6 +91,7 @@ export class StreamPlanner {
     for (const intent of intents) byKey.set(`${intent.kind}\u0000${intent.key}`, intent);
     const unique = [...byKey.values()];
     const hashes = new Map<IntentKind, ReadonlyMap<string, string>>();
+    const hashOf = intentHashes(this.input.hashKey);
     for (const kind of new Set(unique.map((intent) => intent.kind))) {
       const ofKind = unique.filter((intent) => intent.kind === kind);
       const keys = ofKind.map((intent) => intent.key);
@@ -99,7 +100,7 @@ export class StreamPlanner {
         kind,
         await this.synced.of(
           kind,
-          ofKind.map((intent) => ({ key: intent.key, hash: () => intentHash(intent, this.input.hashKey) })),
+          ofKind.map((intent) => ({ key: intent.key, hash: () => hashOf(intent) })),
           (key) => seen.has(key),
         ),
       );
@@ -112,7 +113,13 @@ export class StreamPlanner {
     const started = performance.now();
     // A full run still reads the hashes of the chunk's keys (one statement per kind, as any
     // run): a changed link is told from one to add again, and a synced check-in is not posted twice.
-    const diff = diffIntents(unique, { hashes, ids: this.ids }, this.input.hashKey, this.input.full ?? false);
+    const diff = diffIntents(
+      unique,
+      { hashes, ids: this.ids },
+      this.input.hashKey,
+      this.input.full ?? false,
+      hashOf,
+    );
     this.planMs += performance.now() - started;
     if (this.ledger.syncedParamNames)
       await addClearedFields({ syncedParamNames: this.ledger.syncedParamNames.bind(this.ledger) }, diff.work);

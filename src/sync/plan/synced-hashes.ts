@@ -27,7 +27,7 @@ export const LOOK_UP_CHUNKS = 2;
  */
 export class SyncedHashes {
   private readonly chunks = new Map<IntentKind, number>();
-  private readonly loaded = new Map<IntentKind, TailIndex>();
+  private readonly loaded = new Map<IntentKind, Promise<TailIndex>>();
 
   constructor(private readonly ledger: SyncedHashLedger) {}
 
@@ -43,11 +43,14 @@ export class SyncedHashes {
   ): Promise<Map<string, string>> {
     const seen = (this.chunks.get(kind) ?? 0) + 1;
     this.chunks.set(kind, seen);
-    let index = this.loaded.get(kind);
-    if (index === undefined && seen > LOOK_UP_CHUNKS) {
-      index = await TailIndex.read(this.ledger, kind);
-      this.loaded.set(kind, index);
+    // Read from the last chunk looked up on, while that chunk is planned and the next read.
+    if (seen >= LOOK_UP_CHUNKS && !this.loaded.has(kind)) {
+      const reading = TailIndex.read(this.ledger, kind);
+      // Waited for by the next chunk, which throws what it threw.
+      reading.catch(() => undefined);
+      this.loaded.set(kind, reading);
     }
+    const index = seen > LOOK_UP_CHUNKS ? await this.loaded.get(kind) : undefined;
     if (index === undefined)
       return this.ledger.hashesOf(
         kind,
