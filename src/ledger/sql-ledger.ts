@@ -76,6 +76,7 @@ export class SqlLedger implements Ledger {
     this.runResults = new SqlRunResults(
       () => this.sql(),
       (runIds) => this.requireRuns(runIds),
+      kind,
     );
   }
 

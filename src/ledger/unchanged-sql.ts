@@ -87,15 +87,17 @@ export const UNCHANGED_KEY_RESULT = `SELECT (${UNCHANGED_SEQ_BASE}::bigint + u.s
 FROM run_unchanged u WHERE u.run_id = runs.id AND u.kind = $1 AND $2::text = ANY(u.keys)`;
 
 /**
- * $1 run id, $2 how many planned intents a statement deletes at most: a completed run's
+ * $1 run id, $2 and $3 a span of `seq` (after, through), read by the primary key: a
+ * statement per span costs what the span holds, where a `LIMIT` of the run's intents read
+ * the rows deleted before again each time. A completed run's
  * planned intents whose result is a plain success. Only a resume read them (params, origin,
  * dependencies); a retry reads those of failed and skipped rows, and of successes with a
  * code (a schedule sent without a session that failed, which a retry sends whole again),
  * which stay.
  */
-export const DELETE_SETTLED_PLANNED = `WITH deleted AS (DELETE FROM run_intents WHERE seq IN (
-  SELECT ri.seq FROM run_intents ri JOIN intent_results r ON r.run_id = ri.run_id AND r.kind = ri.kind AND r.key = ri.key
-  WHERE ri.run_id = $1 AND r.action IN ('created', 'attached', 'updated', 'unchanged', 'deleted', 'retired')
-    AND r.error_code IS NULL
-  LIMIT $2) RETURNING 1)
+export const DELETE_SETTLED_PLANNED = `WITH deleted AS (DELETE FROM run_intents ri
+  WHERE ri.seq > $2 AND ri.seq <= $3 AND ri.run_id = $1 AND EXISTS (SELECT 1 FROM intent_results r
+    WHERE r.run_id = ri.run_id AND r.kind = ri.kind AND r.key = ri.key AND r.error_code IS NULL
+      AND r.action IN ('created', 'attached', 'updated', 'unchanged', 'deleted', 'retired'))
+  RETURNING 1)
 SELECT count(*) AS n FROM deleted`;
