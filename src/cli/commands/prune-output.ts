@@ -1,3 +1,4 @@
+import { textTable } from '../../report/text-table.js';
 import type { PruneReport } from '../../sync/prune/prune-runs.js';
 
 /** What people call each per-run table. */
@@ -35,7 +36,7 @@ export function formatPruneReport(report: PruneReport): string {
       run.rule,
     ]);
     lines.push(`${verb} ${count(report.runs.length)} run${report.runs.length === 1 ? '' : 's'}:`, '');
-    lines.push(...table(header, rows), '');
+    lines.push(...textTable(header, rows), '');
     const removed = tables.map((t) => `${count(report.totals.tables[t] ?? 0)} ${word(t)}`).join(', ');
     lines.push(
       `${report.dryRun ? 'Would remove' : 'Removed'} ${removed}: about ${bytes(report.totals.bytes)} of row data` +
@@ -59,16 +60,6 @@ export function formatPruneReport(report: PruneReport): string {
 /** The report as `--json` prints it. */
 export function pruneReportJson(report: PruneReport): string {
   return `${JSON.stringify(report)}\n`;
-}
-
-function table(header: string[], rows: string[][]): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]): string =>
-    cells
-      .map((c, i) => c.padEnd(widths[i] ?? 0))
-      .join('  ')
-      .trimEnd();
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
 }
 
 function bytes(n: number): string {

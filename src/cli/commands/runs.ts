@@ -1,3 +1,4 @@
+import { textTable } from '../../report/text-table.js';
 import type { Command } from 'commander';
 import { openLedger } from '../../ledger/open-ledger.js';
 import { runConferenceHost } from '../../model/conference.js';
@@ -59,13 +60,7 @@ export function formatRuns(runs: readonly ListedRun[]): string {
       .map(([action, n]) => `${action} ${n}`)
       .join(', '),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]): string =>
-    cells
-      .map((c, i) => c.padEnd(widths[i] ?? 0))
-      .join('  ')
-      .trimEnd();
-  const table = [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+  const table = textTable(header, rows);
   const cutOff = runs.filter((run) => run.processGone);
   if (cutOff.length > 0)
     table.push(

@@ -1,3 +1,4 @@
+import { textTable } from '../../report/text-table.js';
 import { CODE } from '../../errors/codes.js';
 import type { IntentKind } from '../../model/intent.js';
 import { INTENT_KINDS } from '../../model/intent.js';
@@ -283,18 +284,7 @@ export function formatPlanSummary(summary: PlanSummary): string {
   );
   const header = ['kind', ...columns];
   const rows = kinds.map((kind) => [kind, ...columns.map((c) => String(summary.counts[kind]?.[c] ?? 0))]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]): string =>
-    cells
-      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-      .join('  ')
-      .trimEnd();
-  const out = [
-    ...(summary.full ? [FULL_RUN_LINE, ''] : []),
-    line(header),
-    line(widths.map((w) => '-'.repeat(w))),
-    ...rows.map(line),
-  ];
+  const out = [...(summary.full ? [FULL_RUN_LINE, ''] : []), ...textTable(header, rows)];
   if (kinds.length === 0) out.push('(nothing to do: the sources yielded no rows)');
   const calls = kinds.reduce(
     (sum, kind) =>
