@@ -1,6 +1,6 @@
 import type { IntentKind } from '../model/intent.js';
 import type { IntentResultRecord, ResultAction, ResultFilter } from '../model/result-records.js';
-import { toNumber, toResultRecord, type ResultRow } from './ledger-rows.js';
+import { toNumber, toResultRecord, type Int8, type ResultRow } from './ledger-rows.js';
 import { RESULT_COLUMNS } from './ledger-sql.js';
 import { resultConditions } from './result-query.js';
 import {
@@ -185,8 +185,6 @@ export class SqlLedgerInsights implements LedgerInsights {
     }));
   }
 }
-
-type Int8 = number | string | bigint;
 
 function param(params: unknown[], value: unknown): string {
   params.push(value);

@@ -9,7 +9,7 @@ import type { RunMode, RunPruning, RunRecord, RunStatus } from '../model/run-rec
  * Database rows → ledger records. pg returns int8 as strings and PGlite as numbers or
  * bigints; ids and counters here are far below 2^53, so they become plain numbers.
  */
-type Int8 = number | string | bigint;
+export type Int8 = number | string | bigint;
 
 export interface RunRow {
   id: string;

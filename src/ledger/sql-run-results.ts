@@ -7,7 +7,7 @@ import type {
   ResultFilter,
   RunResultCounts,
 } from '../model/result-records.js';
-import { toNumber, toResultRecord, type ResultRow } from './ledger-rows.js';
+import { toNumber, toResultRecord, type Int8, type ResultRow } from './ledger-rows.js';
 import * as q from './ledger-sql.js';
 import { prepareResultBatch } from './result-batch.js';
 import { countResults, selectResults } from './result-query.js';
@@ -26,7 +26,6 @@ import {
 /** Rows per bulk statement: large enough to amortise a round trip, small enough for memory. */
 const CHUNK = 1000;
 const PAGE = 1000;
-type Int8 = number | string | bigint;
 /** Planned intents (a span of `seq`) a statement deletes from at most: short statements, no long lock. */
 const SETTLED_BATCH = 10_000;
 /**

@@ -12,6 +12,12 @@ import type { BuiltQuery } from './result-query.js';
  * below 2^53 for 7 × 10^12 chunks.
  */
 export const UNCHANGED_SEQ_BASE = 2 ** 50;
+/** Places a row of `run_unchanged` leaves for its keys in the made-up `seq`. */
+const SEQ_PER_ROW = 1024;
+
+/** The made-up `seq` of the key at (1-based) place `place` of row `u`, in SQL. */
+const unchangedSeq = (place: string): string =>
+  `(${UNCHANGED_SEQ_BASE}::bigint + u.seq * ${SEQ_PER_ROW} + ${place})`;
 /** Keys per row of `run_unchanged` at most: the made-up `seq` leaves room for 1,024. */
 export const UNCHANGED_PER_ROW = 1000;
 
@@ -44,11 +50,11 @@ export function selectUnchanged(runId: string, filter: ResultFilter): BuiltQuery
   const after = filter.afterSeq ?? 0;
   if (after >= UNCHANGED_SEQ_BASE) {
     // Chunks before the one the last page ended in are not read.
-    where.push(`u.seq >= ${add(Math.floor((after - UNCHANGED_SEQ_BASE) / 1024))}`);
+    where.push(`u.seq >= ${add(Math.floor((after - UNCHANGED_SEQ_BASE) / SEQ_PER_ROW))}`);
   }
   const keyWhere: string[] = [];
   if (filter.keys) keyWhere.push(`k.key = ANY(${add(filter.keys)}::text[])`);
-  const seq = `(${UNCHANGED_SEQ_BASE}::bigint + u.seq * 1024 + k.ord)`;
+  const seq = unchangedSeq('k.ord');
   if (after >= UNCHANGED_SEQ_BASE) keyWhere.push(`${seq} > ${add(after)}`);
   const limit = filter.limit === undefined ? '' : ` LIMIT ${add(Math.max(0, Math.floor(filter.limit)))}`;
   return {
@@ -74,7 +80,7 @@ ORDER BY u.seq, k.ord${limit}`,
  * runs a key's history reads, newest first): the run's chunks of the kind, read through
  * `run_unchanged_run`.
  */
-export const UNCHANGED_KEY_RESULT = `SELECT (${UNCHANGED_SEQ_BASE}::bigint + u.seq * 1024 + array_position(u.keys, $2::text)) AS seq,
+export const UNCHANGED_KEY_RESULT = `SELECT ${unchangedSeq('array_position(u.keys, $2::text)')} AS seq,
   u.run_id, u.kind, $2::text AS key, 'unchanged' AS action,
   NULL::text AS origin_source, NULL::integer AS origin_row, NULL::integer AS origin_line,
   (SELECT m.platform_id FROM id_map m JOIN runs ru ON ru.id = u.run_id
