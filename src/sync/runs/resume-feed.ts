@@ -12,6 +12,7 @@ import type { RunContext, StreamedWork } from '../execute/execute-and-finish.js'
 import { isSuccess, rowResult, unchangedResult } from '../execute/intent-result.js';
 import type { PhaseWork } from '../execute/plan-feed.js';
 import { leaveHandledLater } from './handled-later.js';
+import { pendingBySpans } from './pending-pages.js';
 import { restoreIntents, type SourceReadAgain } from './restore-params.js';
 
 /** Pending intents read from the ledger per statement, and handed to the queue per chunk. */
@@ -113,14 +114,7 @@ class ResumedRun {
     // The results this resume wrote so far (the parents' phases) are what the ledger answers from.
     await this.context.writer.flush();
     await this.beforePhase(phase);
-    // Spans of the plan by `seq`, each read by the primary key: a page costs the same at the
-    // end of a million-intent plan as at its start.
-    for (let afterSeq = span.first - 1; afterSeq < span.last; afterSeq += RESUME_PAGE) {
-      const page = await ledger.pendingIntents(this.run.id, {
-        kinds: PHASE_KINDS[phase],
-        afterSeq,
-        throughSeq: Math.min(afterSeq + RESUME_PAGE, span.last),
-      });
+    for await (const page of pendingBySpans(ledger, this.run.id, span, PHASE_KINDS[phase], RESUME_PAGE)) {
       const mine = page.filter((record) => phaseOf(record) === phase);
       if (mine.length === 0) continue;
       this.tally.pending += mine.length;

@@ -17,6 +17,7 @@ import { PHASE_KINDS, PHASES, phaseOf, type PhaseName } from '../phases/sync-pha
 import type { PlanSummary } from '../plan/plan-summary.js';
 import { StreamPlanner, type StreamPlanInput } from '../plan/stream-planner.js';
 import type { RowResult } from '../plan/sync-plan.js';
+import { pendingBySpans } from './pending-pages.js';
 import { restoreIntents } from './restore-params.js';
 
 /** Rows per chunk of a streamed plan, and planned intents per ledger statement. */
@@ -262,16 +263,9 @@ class StreamedRun {
   /** A later phase's intents, read back from the recorded plan page by page. */
   private async *readBack(phase: Exclude<PhaseName, 'users'>): AsyncGenerator<PlannedIntent[]> {
     const { run } = this.input;
-    // Spans of `seq`, each read by the primary key first: paged by `afterSeq` and a limit, the
-    // planner read the run's whole plan for each page on PostgreSQL (docs/ledger.md).
-    const span = await this.deps.ledger.planSpan(run.id);
-    if (span === undefined) return;
-    for (let afterSeq = span.first - 1; afterSeq < span.last; afterSeq += PAGE) {
-      const page = await this.deps.ledger.pendingIntents(run.id, {
-        kinds: PHASE_KINDS[phase],
-        afterSeq,
-        throughSeq: Math.min(afterSeq + PAGE, span.last),
-      });
+    const { ledger } = this.deps;
+    const span = await ledger.planSpan(run.id);
+    for await (const page of pendingBySpans(ledger, run.id, span, PHASE_KINDS[phase], PAGE)) {
       const mine = page.filter((record) => record.plannedAction !== 'unchanged' && phaseOf(record) === phase);
       if (mine.length === 0) continue;
       // A secret param (a password) is stored redacted: read again from the source, as resume does.
