@@ -11,7 +11,6 @@
  *
  *   npx tsx test/bench/resume-scale.ts [rows=1000000] [builds=after=./dist,before=/tmp/x/dist]
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,8 +21,8 @@ import {
   dropDatabase,
   freshDatabase,
   machineLoad,
-  peakRssOf,
   ROOT,
+  spawnCli,
   startSandboxProcess,
   usersCsvFile,
   type SandboxProcess,
@@ -46,48 +45,6 @@ interface Measured {
   resumeCalls: number;
   totalCalls: number;
   duplicates: number;
-}
-
-interface Spawned {
-  code: number | null;
-  seconds: number;
-  peakMb: number;
-  stderr: string;
-}
-
-/** Spawns the CLI, samples its VmHWM until it exits or `until` says to kill it (SIGKILL). */
-async function spawnCli(
-  cli: string,
-  args: string[],
-  dir: string,
-  env: NodeJS.ProcessEnv,
-  until?: () => Promise<boolean>,
-): Promise<Spawned> {
-  const started = performance.now();
-  const child = spawn(process.execPath, [cli, ...args], {
-    cwd: dir,
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    if (stderr.length < 4000) stderr += chunk.toString();
-  });
-  // The exit event, not the kill: a killed child not yet reaped still holds its locks.
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  let done = false;
-  void exited.then(() => (done = true));
-  let peak = 0;
-  while (!done) {
-    peak = Math.max(peak, peakRssOf(child.pid) ?? 0);
-    if (until !== undefined && (await until())) {
-      child.kill('SIGKILL');
-      break;
-    }
-    await new Promise((wait) => setTimeout(wait, 100));
-  }
-  const code = await exited;
-  return { code, seconds: (performance.now() - started) / 1000, peakMb: Math.round(peak), stderr };
 }
 
 async function lastRunId(databaseUrl: string): Promise<string> {
@@ -158,7 +115,7 @@ async function measure(label: string, cli: string, csv: string): Promise<Measure
       runSeconds: run.seconds,
       resumeCode: resumed.code,
       resumeSeconds: resumed.seconds,
-      resumePeakMb: resumed.peakMb,
+      resumePeakMb: resumed.peakRssMb,
       resumeCalls: after.total - killedAtCalls,
       totalCalls: after.total,
       duplicates,

@@ -190,13 +190,15 @@ export interface SpawnedCli {
 
 /**
  * A built CLI (`cli`, the path of its `dist/cli/main.js`) in its own process; its VmHWM is
- * sampled from /proc until it exits. Whole-process figures: spawn to exit.
+ * sampled from /proc until it exits, or until `until` says to kill it (SIGKILL: a run killed
+ * half-way, for a resume). Whole-process figures: spawn to exit.
  */
 export async function spawnCli(
   cli: string,
   args: string[],
   cwd: string,
   env: NodeJS.ProcessEnv,
+  until?: () => Promise<boolean>,
 ): Promise<SpawnedCli> {
   const started = performance.now();
   const child = spawn(process.execPath, [cli, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -214,8 +216,13 @@ export async function spawnCli(
   void exited.then(() => (done = true));
   while (!done) {
     peak = Math.max(peak, peakRssOf(child.pid) ?? 0);
+    if (until !== undefined && (await until())) {
+      child.kill('SIGKILL');
+      break;
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  // The exit event, not the kill: a killed child not yet reaped still holds its locks.
   const code = await exited;
   return { code, seconds: (performance.now() - started) / 1000, peakRssMb: Math.round(peak), stdout, stderr };
 }
