@@ -33,11 +33,25 @@ export const SELECT_RUN_CONFERENCES = `SELECT id, coalesce(conference_id, 0) AS 
 WHERE id IN (SELECT jsonb_array_elements_text($1::text::jsonb))`;
 
 /**
- * $1 limit, $2 conference id or NULL for every conference. Newest first by `seq` (migration
- * 4): runs created in one instant still have an order.
+ * $1 limit, $2 conference id, $3 job name, $4 statuses (comma-separated), $5 trigger, $6 started
+ * at or after; each NULL for any. Newest first by `seq` (migration 4): runs created in one
+ * instant still have an order. A run recorded before runs kept their trigger was `manual`.
  */
 export const SELECT_RUNS = `SELECT ${RUN_COLUMNS} FROM runs
-WHERE $2::integer IS NULL OR conference_id = $2::integer ORDER BY seq DESC LIMIT $1`;
+WHERE ($2::integer IS NULL OR conference_id = $2::integer) AND ($3::text IS NULL OR job_name = $3)
+  AND ($4::text IS NULL OR status = ANY (string_to_array($4::text, ',')))
+  AND ($5::text IS NULL OR coalesce(options->>'trigger', 'manual') = $5)
+  AND ($6::timestamptz IS NULL OR started_at >= $6::timestamptz)
+ORDER BY seq DESC LIMIT $1`;
+
+/**
+ * Each job's newest run that started (a scheduled run `skipped` for a busy job did not), and
+ * its newest success: completed with no failed row (`Ledger.jobRuns`).
+ */
+export const SELECT_LAST_RUNS = `SELECT DISTINCT ON (job_name) ${RUN_COLUMNS} FROM runs
+WHERE status <> 'skipped' ORDER BY job_name, seq DESC`;
+export const SELECT_LAST_SUCCESSES = `SELECT DISTINCT ON (job_name) ${RUN_COLUMNS} FROM runs
+WHERE status = 'completed' AND coalesce((counts->>'failed')::integer, 0) = 0 ORDER BY job_name, seq DESC`;
 
 /** $1 job name, $2 pid, $3 host, $4 conference id: who holds the job's lock now (read to name it to others). */
 export const NOTE_JOB_LOCK = `INSERT INTO job_locks (job_name, run_id, pid, host, locked_at, conference_id)

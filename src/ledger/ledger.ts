@@ -13,6 +13,7 @@ import type {
 import type { NewRun, RunRecord, RunStatus } from '../model/run-record.js';
 import type { HashEntry, PlatformIdEntry } from '../model/sync-state.js';
 import type { LedgerInsights } from './ledger-insights.js';
+import type { LedgerNotices } from './ledger-notices.js';
 import type { LedgerPruning } from './ledger-pruning.js';
 import type { ResultWriter, ResultWriterOptions } from './result-writer.js';
 
@@ -108,7 +109,12 @@ export interface Ledger {
    */
   lockJob(jobName: string, options?: LockJobOptions): Promise<JobLock>;
   /** Newest first (by `seq`), of every conference or of one. @defaultValue limit 20 */
-  listRuns(limit?: number, filter?: { conferenceId?: number }): Promise<RunRecord[]>;
+  listRuns(limit?: number, filter?: RunListFilter): Promise<RunRecord[]>;
+  /**
+   * Every job that has a run, by name: its newest run that started (a scheduled run
+   * `skipped` for a busy job did not) and its newest success (completed, no failed row).
+   */
+  jobRuns(): Promise<JobRuns[]>;
   /**
    * Whether a `running` run's process is gone: no process holds the run's claim, nor its
    * job's lock for it (a process that dies lets go of both; a later run of the job may hold
@@ -174,6 +180,8 @@ export interface Ledger {
   insights(): LedgerInsights;
   /** Retention: old runs' per-row data removed, the synced state kept (docs/ledger.md, "Retention"). */
   pruning(): LedgerPruning;
+  /** What notifications keep: each job's state told, each message's delivery (docs/notifications.md). */
+  notices(): LedgerNotices;
 
   getPlatformId(kind: IntentKind, clientId: string): Promise<number | undefined>;
   setPlatformIds(entries: readonly PlatformIdEntry[]): Promise<void>;
@@ -229,6 +237,25 @@ export interface Ledger {
   knownKeys(kind: IntentKind, jobName: string): Promise<string[]>;
 
   close(): Promise<void>;
+}
+
+/** Which runs `listRuns` gives; each field absent for any. */
+export interface RunListFilter {
+  conferenceId?: number;
+  jobName?: string;
+  /** Any of these. */
+  statuses?: readonly RunStatus[];
+  /** `manual`, `schedule` or `audit` (a run recorded without one was `manual`). */
+  trigger?: string;
+  /** Started at or after. */
+  since?: Date;
+}
+
+/** A job's newest run and newest success: `Ledger.jobRuns`. */
+export interface JobRuns {
+  jobName: string;
+  last: RunRecord;
+  lastSuccess: RunRecord | undefined;
 }
 
 /** A key's final result in a run, in brief: `Ledger.outcomesOf`. */

@@ -3,7 +3,16 @@ import { CODE } from '../errors/codes.js';
 import type { ConferenceRecord } from '../model/conference.js';
 import type { IntentKind } from '../model/intent.js';
 import { isSecretName, redactParams } from '../log/redaction.js';
-import type { AdoptedState, JobLock, KeyOutcome, KeyRemoval, Ledger, LockJobOptions } from './ledger.js';
+import type {
+  AdoptedState,
+  JobLock,
+  JobRuns,
+  KeyOutcome,
+  KeyRemoval,
+  Ledger,
+  LockJobOptions,
+  RunListFilter,
+} from './ledger.js';
 import type { HashEntry, PlatformIdEntry } from '../model/sync-state.js';
 import type { PendingFilter, PlannedIntent, PlannedIntentRecord } from '../model/planned-intent.js';
 import type {
@@ -32,6 +41,8 @@ import { dedupe, SqlSyncState } from './sql-sync-state.js';
 import { type LedgerInsights, SqlLedgerInsights } from './ledger-insights.js';
 import type { LedgerPruning } from './ledger-pruning.js';
 import { SqlPruning } from './sql-prune.js';
+import type { LedgerNotices } from './ledger-notices.js';
+import { SqlNotices } from './sql-notices.js';
 import { storableJson } from './storable-json.js';
 import { reopenResults, selectPending, selectPlannedByResult } from './result-query.js';
 import { SqlRunResults } from './sql-run-results.js';
@@ -166,12 +177,29 @@ export class SqlLedger implements Ledger {
     return this.locks.processGone(run);
   }
 
-  async listRuns(limit = 20, filter: { conferenceId?: number } = {}): Promise<RunRecord[]> {
+  async listRuns(limit = 20, filter: RunListFilter = {}): Promise<RunRecord[]> {
     const rows = await this.sql().query<RunRow>(q.SELECT_RUNS, [
       Math.max(0, Math.floor(limit)),
       filter.conferenceId ?? null,
+      filter.jobName ?? null,
+      filter.statuses === undefined ? null : filter.statuses.join(','),
+      filter.trigger ?? null,
+      filter.since ?? null,
     ]);
     return rows.map(toRunRecord);
+  }
+
+  async jobRuns(): Promise<JobRuns[]> {
+    const [last, successes] = await Promise.all([
+      this.sql().query<RunRow>(q.SELECT_LAST_RUNS),
+      this.sql().query<RunRow>(q.SELECT_LAST_SUCCESSES),
+    ]);
+    const success = new Map(successes.map((row) => [row.job_name, toRunRecord(row)]));
+    return last.map((row) => ({
+      jobName: row.job_name,
+      last: toRunRecord(row),
+      lastSuccess: success.get(row.job_name),
+    }));
   }
 
   async recordPlannedIntents(runId: string, intents: readonly PlannedIntent[]): Promise<void> {
@@ -261,6 +289,10 @@ export class SqlLedger implements Ledger {
 
   pruning(): LedgerPruning {
     return new SqlPruning(() => this.sql());
+  }
+
+  notices(): LedgerNotices {
+    return new SqlNotices(() => this.sql());
   }
 
   getPlatformId(kind: IntentKind, clientId: string): Promise<number | undefined> {

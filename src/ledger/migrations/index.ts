@@ -9,6 +9,7 @@ import { migration0008 } from './0008-conferences.js';
 import { migration0009 } from './0009-merged-user-aliases.js';
 import { migration0010 } from './0010-run-pruning.js';
 import { migration0011 } from './0011-unchanged-keys-per-chunk.js';
+import { migration0012 } from './0012-job-notices.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0009,
   migration0010,
   migration0011,
+  migration0012,
 ];

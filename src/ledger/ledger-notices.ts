@@ -1,0 +1,76 @@
+/**
+ * What the ledger keeps for notifications (docs/notifications.md, migration 12): per job,
+ * the `notify:` settings its last run carried and the problems last told; per message and
+ * channel, whether it was delivered. Deciding what to tell is done above it
+ * (`src/sync/notify/`); the ledger only makes a change of state happen once.
+ */
+export interface LedgerNotices {
+  /** Keeps the job's settings (as written: names of variables, never their values). */
+  saveSettings(jobName: string, settings: unknown): Promise<void>;
+  /** Removes the job's settings and state: its job file no longer has `notify:`. Deliveries stay. */
+  forget(jobName: string): Promise<void>;
+  state(jobName: string): Promise<JobNoticeState | undefined>;
+  /** Every job with settings, by name. */
+  states(): Promise<JobNoticeState[]>;
+  /**
+   * Sets the job's problems if its state is still `fromKey` (compare and set, one
+   * statement): true for the one caller that made the change, false if another process
+   * did first or the job has no settings.
+   */
+  changeState(jobName: string, fromKey: string, to: NoticeStateChange): Promise<boolean>;
+  /** A message about to be sent on one channel; its id for `finishDelivery`. */
+  addDelivery(delivery: NewNoticeDelivery): Promise<number>;
+  finishDelivery(id: number, outcome: NoticeDeliveryOutcome): Promise<void>;
+  /** Newest first. @defaultValue limit 20 */
+  deliveries(filter?: { jobName?: string; limit?: number }): Promise<NoticeDelivery[]>;
+}
+
+/** One rule that holds for a job now, and what it says (`run 20261127-0212-ab12 ended aborted`). */
+export interface NoticeProblem {
+  rule: string;
+  text: string;
+}
+
+export interface JobNoticeState {
+  jobName: string;
+  settings: unknown;
+  problems: NoticeProblem[];
+  /** The rules of `problems`, sorted and joined: what "a change of state" compares. */
+  stateKey: string;
+  changedAt: Date;
+  /** The run the last change was told about, if one. */
+  runId: string | null;
+}
+
+export interface NoticeStateChange {
+  problems: NoticeProblem[];
+  stateKey: string;
+  runId: string | null;
+}
+
+/** `problem`: something went wrong (or more did); `recovered`: back to normal. */
+export type NoticeEvent = 'problem' | 'recovered';
+
+export interface NewNoticeDelivery {
+  jobName: string;
+  runId: string | null;
+  event: NoticeEvent;
+  /** The channel in words, without secrets: `webhook hooks.example.com`, `email to ops@example.com`. */
+  channel: string;
+}
+
+export interface NoticeDeliveryOutcome {
+  status: 'sent' | 'failed';
+  attempts: number;
+  /** Why the last attempt failed, without secrets. */
+  error?: string;
+}
+
+export interface NoticeDelivery extends NewNoticeDelivery {
+  id: number;
+  status: 'sending' | 'sent' | 'failed';
+  attempts: number;
+  error: string | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+}
