@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import type { DistributedConfig } from '../distributed/distributed-config.js';
 import type { RunPhaseNote } from '../distributed/distributed-executor.js';
 import type { QueueStatus } from '../distributed/queue-status.js';
+import type { ScheduleInfo } from '../distributed/schedules.js';
 import { openQueueStatusReader } from '../distributed/queue-status-reader.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { CODE } from '../errors/codes.js';
@@ -17,6 +18,8 @@ export interface QueuePanel {
   status(): Promise<QueueStatus>;
   /** The phase a distributed run is in, as its `evsync run` notes it for `evsync status`. */
   phaseOf: (runId: string) => Promise<RunPhaseNote | undefined>;
+  /** The schedules registered now. */
+  schedules(): Promise<ScheduleInfo[]>;
   /** Bull Board, to mount at `/queues` behind the dashboard's login. */
   bullBoard: Hono;
   close(): Promise<void>;
@@ -59,6 +62,7 @@ export async function openQueuePanel(
       }
     },
     phaseOf: async (runId) => (await reader.queue.phaseNotes()).get(runId),
+    schedules: () => reader.schedules.list(),
     bullBoard: withoutThirdParties(board.registerPlugin(), readOnly),
     close: () => reader.close(),
   };

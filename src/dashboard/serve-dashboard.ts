@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { distributedConfigFromEnv } from '../distributed/distributed-config.js';
 import type { Ledger } from '../ledger/ledger.js';
+import { watchNotices } from '../sync/notify/notice-watch.js';
 import type { Logger } from '../log/logger.js';
 import type { PlatformClient } from '../platform/platform-client.js';
 import { createDashboardApp } from './dashboard-app.js';
@@ -66,6 +67,12 @@ export async function serveDashboard(options: ServeDashboardOptions): Promise<Ru
     queue,
     ...(options.eventsIntervalMs ? { eventsIntervalMs: options.eventsIntervalMs } : {}),
   });
+  // Runs cut off and schedules missed are told by whichever dashboard or worker looks first.
+  const watch = watchNotices({
+    ledger: options.ledger,
+    logger: options.logger,
+    ...(queue ? { schedules: () => queue.schedules() } : {}),
+  });
   const server = await new Promise<ServerType>((resolve) => {
     const started = serve(
       { fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_DASHBOARD_PORT },
@@ -100,6 +107,7 @@ export async function serveDashboard(options: ServeDashboardOptions): Promise<Ru
       if ('closeAllConnections' in server) server.closeAllConnections();
       await closing;
       await actions.close();
+      await watch.stop();
       await queue?.close();
     },
   };

@@ -10,6 +10,8 @@ export interface QueueStatusReader {
   read(): Promise<QueueStatus>;
   /** The intents queue (the dashboard shows it in Bull Board). */
   queue: IntentQueue;
+  /** The schedules registered (the dashboard's notification watch looks for missed ones). */
+  schedules: Schedules;
   close(): Promise<void>;
 }
 
@@ -23,6 +25,7 @@ export async function openQueueStatusReader(
   return {
     read: () => queueStatus({ config, redis, queue, schedules, ledger }),
     queue,
+    schedules,
     close: async () => {
       await Promise.all([queue.close(), schedules.close()]);
       redis.disconnect();

@@ -9,7 +9,8 @@ import { startIntentWorker } from './intent-queue.js';
 import { reportQueueErrors } from './queue-errors.js';
 import { ConferencePlatforms } from './conference-platforms.js';
 import { connectRedis } from './open-distributed.js';
-import { startControlWorker } from './schedules.js';
+import { Schedules, startControlWorker } from './schedules.js';
+import { watchNotices } from '../sync/notify/notice-watch.js';
 
 export interface WorkerOptions {
   config: DistributedConfig;
@@ -66,6 +67,9 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     signal: options.signal,
   });
   reportQueueErrors(control, 'schedules worker', logger);
+  // Runs cut off and schedules missed: told by whichever worker (or dashboard) looks first.
+  const schedules = new Schedules(redis, config.prefix);
+  const watch = watchNotices({ ledger, logger, schedules: () => schedules.list() });
   control.on('failed', (job, error) =>
     logger.error({ err: error, control: job?.name, data: job?.data }, 'scheduled or detached run failed'),
   );
@@ -84,6 +88,8 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     // A scheduled run this process coordinates stops as `evsync run` does on a signal.
     await Promise.all([worker.close(), control.close()]);
   } finally {
+    await watch.stop();
+    await schedules.close();
     await platforms.close();
     redis.disconnect();
     if (!options.ledger) await ledger.close();

@@ -16,6 +16,9 @@ import { unknownRunError } from '../ledger/ledger-error.js';
 import { HANDED_TO_WORKERS } from './distributed-executor.js';
 import { openEngineForEnv } from './open-distributed.js';
 import { reportQueueErrors } from './queue-errors.js';
+import { messageOf } from '../errors/evsync-error.js';
+import { redactUrl } from '../log/redaction.js';
+import { reviewJob } from '../sync/notify/review-job.js';
 
 /** Where schedules fire: a queue of its own, so a run never waits behind intents. */
 export const CONTROL_QUEUE = 'control';
@@ -164,31 +167,80 @@ async function followRun(runId: string, logger: Logger, signal: AbortSignal): Pr
 }
 
 async function runScheduled(data: ScheduledRun, logger: Logger, signal: AbortSignal): Promise<string> {
-  const job = loadJobFile(data.jobFile);
-  const engine = await openEngineForEnv({
-    rate: job.rate,
-    jobName: job.name,
-    logger,
-    signal,
-    ...(job.platform ? { platform: job.platform } : {}),
-  });
+  const newestBefore = await newestRunSeq(data.jobName);
+  let job: LoadedJob;
+  try {
+    job = loadJobFile(data.jobFile);
+  } catch (error) {
+    return recordFailedTick(data, error, logger);
+  }
+  let engine: Awaited<ReturnType<typeof openEngineForEnv>>;
+  try {
+    engine = await openEngineForEnv({
+      rate: job.rate,
+      jobName: job.name,
+      logger,
+      signal,
+      ...(job.platform ? { platform: job.platform } : {}),
+    });
+  } catch (error) {
+    return recordFailedTick(data, error, logger);
+  }
   try {
     const summary = await runJob(engine.deps, { job, trigger: 'schedule' });
     // The job's retention, once its run is done; a failure is logged, the run's outcome stands.
     await pruneAfterScheduledRun(engine.deps.ledger, job, logger);
     return `${summary.run.id} ${summary.run.status}`;
   } catch (error) {
-    if (!(error instanceof LedgerBusyError) || error.code !== CODE.EVSYNC_JOB_BUSY) throw error;
-    const reason = `not started: ${error.holder}, and a scheduled run never overlaps its job's previous run`;
-    const run = await engine.deps.ledger.createRun({
-      jobName: job.name,
-      mode: job.mode,
-      options: { file: job.file, trigger: 'schedule', skipped: reason },
-    });
-    await engine.deps.ledger.finishRun(run.id, 'skipped', {});
-    logger.warn({ runId: run.id, reason }, 'scheduled run skipped');
-    return `${run.id} skipped`;
+    if (error instanceof LedgerBusyError && error.code === CODE.EVSYNC_JOB_BUSY) {
+      const reason = `not started: ${error.holder}, and a scheduled run never overlaps its job's previous run`;
+      const run = await engine.deps.ledger.createRun({
+        jobName: job.name,
+        mode: job.mode,
+        options: { file: job.file, trigger: 'schedule', skipped: reason },
+      });
+      await engine.deps.ledger.finishRun(run.id, 'skipped', {});
+      logger.warn({ runId: run.id, reason }, 'scheduled run skipped');
+      return `${run.id} skipped`;
+    }
+    // A run that exists ended with its own status (and told its job's channels).
+    if ((await newestRunSeq(data.jobName)) !== newestBefore) throw error;
+    return recordFailedTick(data, error, logger);
   } finally {
     await engine.close();
+  }
+}
+
+/** The `seq` of the job's newest run, to tell whether a tick created one. */
+async function newestRunSeq(jobName: string): Promise<number | undefined> {
+  const ledger = await openLedger();
+  try {
+    return (await ledger.listRuns(1, { jobName }))[0]?.seq;
+  } finally {
+    await ledger.close();
+  }
+}
+
+/**
+ * A tick that failed before its run existed (its job file invalid or gone, its conference's
+ * variables missing, a source too short): recorded as a `failed` run with the reason, so that
+ * `runs`, `status` and the dashboard show it, and told as any failed run is, through the
+ * `notify:` settings the job's last run left (docs/notifications.md).
+ */
+async function recordFailedTick(data: ScheduledRun, error: unknown, logger: Logger): Promise<string> {
+  const reason = redactUrl(messageOf(error));
+  const ledger = await openLedger();
+  try {
+    const run = await ledger.createRun({
+      jobName: data.jobName,
+      mode: 'upsert',
+      options: { file: data.jobFile, trigger: 'schedule', error: reason },
+    });
+    await ledger.finishRun(run.id, 'failed', {});
+    logger.error({ runId: run.id, reason }, 'scheduled run failed before it started');
+    await reviewJob({ ledger, logger }, data.jobName);
+    return `${run.id} failed`;
+  } finally {
+    await ledger.close();
   }
 }

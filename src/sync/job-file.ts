@@ -1,26 +1,12 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { platformRefSchema } from '../config/conference.js';
+import { percentOrCount } from '../config/percent-or-count.js';
 import { retentionSchema } from '../config/retention.js';
 import { loadYamlFile } from '../config/yaml-file.js';
 import { sourceConfigSchema } from '../sources/source-config.js';
 import { isTimeZone } from '../time/time-zone.js';
-
-/** A percentage (`"10%"`, at most 100) or a whole number: a threshold of a job file. */
-function percentOrCount(percentHint: string) {
-  return z.union([
-    z
-      .string()
-      .regex(/^\d+(\.\d+)?%$/, percentHint)
-      .transform((text) => ({ percent: Number(text.slice(0, -1)) }))
-      .refine((t) => t.percent <= 100, 'a percentage is at most 100%'),
-    z
-      .number()
-      .int()
-      .nonnegative()
-      .transform((count) => ({ count })),
-  ]);
-}
+import { notifySchema } from './notify/notify-settings.js';
 
 /** `10%` of known objects, or an absolute count. */
 const deleteThreshold = percentOrCount('write a percentage such as "10%", or a whole number of objects');
@@ -114,6 +100,8 @@ export const jobFileSchema = z
      * @defaultValue `EVSYNC_RETENTION_OLDER_THAN` / `EVSYNC_RETENTION_KEEP_RUNS`, else kept for ever
      */
     retention: retentionSchema.optional(),
+    /** Who is told when a run goes wrong, and when the job is back to normal (docs/notifications.md). */
+    notify: notifySchema.optional(),
     steps: z.array(jobStepSchema).min(1, 'a job needs at least one step'),
     merge: mergeSchema.optional(),
   })

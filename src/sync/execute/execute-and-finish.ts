@@ -19,6 +19,7 @@ import { messageOf } from '../../errors/evsync-error.js';
 import { redactUrl } from '../../log/redaction.js';
 import type { ResultWriter } from '../../ledger/result-writer.js';
 import type { PlanFeed } from './plan-feed.js';
+import { reviewJob } from '../notify/review-job.js';
 import { SharedLinks, type LinkKind } from '../plan/link-pairs.js';
 
 /**
@@ -157,11 +158,13 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
       .mergeRunOptions(input.runId, { aborted: redactUrl(messageOf(failure.error)) })
       .catch(() => {});
     await ledger.finishRun(input.runId, 'aborted').catch(() => {});
+    await reviewRunsJob(deps, input.runId);
     throw failure.error;
   }
   const status: RunStatus = stopped ?? 'completed';
   const counts = await ledger.resultCounts(input.runId);
   const run = await ledger.finishRun(input.runId, status);
+  await reviewRunsJob(deps, run.id, run.jobName);
   const lost = await ledger.results(input.runId, { errorCodes: LOST_ROW_CODES, limit: 1 });
   const uncertainCheckIns = await uncertainCheckInsOf(ledger, input.runId, counts);
   const skipped = await skippedSplit(ledger, input.runId, counts);
@@ -176,6 +179,15 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
     ...(reason ? { reason } : {}),
     ...(nextStep ? { nextStep } : {}),
   };
+}
+
+/**
+ * Tells the job's `notify:` channels if the run changed how the job stands
+ * (docs/notifications.md); a failure to tell never changes the run's outcome.
+ */
+async function reviewRunsJob(deps: EngineDeps, runId: string, jobName?: string): Promise<void> {
+  const name = jobName ?? (await deps.ledger.getRun(runId).catch(() => undefined))?.jobName;
+  if (name !== undefined) await reviewJob({ ledger: deps.ledger, logger: deps.logger }, name);
 }
 
 /** Users and events this run's source has: everything planned but deletes, and kept keys. */

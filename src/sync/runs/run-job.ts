@@ -16,6 +16,7 @@ import { streamedPlan } from './streamed-plan.js';
 import { depsForPlatform } from './conference-scope.js';
 import { whileClaimed, whileJobLocked } from './run-claim.js';
 import type { RunSummary } from '../execute/run-summary.js';
+import { keepNoticeSettings } from '../notify/review-job.js';
 
 export interface RunJobOptions {
   job: LoadedJob;
@@ -102,6 +103,7 @@ async function runLocked(deps: EngineDeps, options: RunJobOptions, lock: JobLock
   await checkSteps(job, { vendor: deps.platform.vendor, ...(logger ? { logger } : {}) });
   // Before the run exists: a run stopped for too few rows has no plan a resume could send.
   await checkMinRows({ ledger, logger }, job, options.force ?? false);
+  await keepNoticeSettings(ledger, job);
   const run = await ledger.createRun({
     jobName: job.name,
     mode: job.mode,

@@ -1,0 +1,162 @@
+import { createHmac } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import nodemailer from 'nodemailer';
+import type { LedgerNotices } from '../../ledger/ledger-notices.js';
+import type { Logger } from '../../log/logger.js';
+import { redactUrl } from '../../log/redaction.js';
+import { durationMs, type NotifyChannel, type NotifySettings } from './notify-settings.js';
+import { noticeHtml, noticeSubject, noticeText, type Notice } from './notice-message.js';
+
+/** How long one attempt may take before it counts as failed. */
+const ATTEMPT_TIMEOUT_MS = 15_000;
+
+/** The header carrying the HMAC-SHA256 of `timestamp.body` (docs/notifications.md, "Webhooks"). */
+export const SIGNATURE_HEADER = 'x-evsync-signature';
+export const TIMESTAMP_HEADER = 'x-evsync-timestamp';
+
+export interface DeliverDeps {
+  notices: LedgerNotices;
+  /** Where channels read their URLs and keys, by the names the settings give. */
+  env: NodeJS.ProcessEnv;
+  logger?: Logger | undefined;
+}
+
+/**
+ * Sends one message on every channel of the settings, each tried `retry.attempts` times with
+ * a doubling wait, and records each delivery. Never throws: a message that cannot be
+ * delivered is logged and recorded as `failed`, and the run's outcome stands.
+ */
+export async function deliverNotice(
+  deps: DeliverDeps,
+  settings: NotifySettings,
+  notice: Notice,
+): Promise<Array<{ channel: string; status: 'sent' | 'failed' }>> {
+  return Promise.all(
+    settings.channels.map(async (channel) => {
+      const name = channelName(channel, deps.env);
+      const id = await deps.notices
+        .addDelivery({
+          jobName: notice.job,
+          runId: notice.run?.id ?? null,
+          event: notice.event,
+          channel: name,
+        })
+        .catch(() => undefined);
+      const outcome = await attempt(() => send(channel, notice, deps.env), settings.retry);
+      const log = { job: notice.job, event: notice.event, channel: name, attempts: outcome.attempts };
+      if (outcome.error === undefined) deps.logger?.info(log, 'notification sent');
+      else deps.logger?.warn({ ...log, error: outcome.error }, 'notification not delivered');
+      if (id !== undefined)
+        await deps.notices
+          .finishDelivery(id, {
+            status: outcome.error === undefined ? 'sent' : 'failed',
+            attempts: outcome.attempts,
+            ...(outcome.error === undefined ? {} : { error: outcome.error }),
+          })
+          .catch(() => {});
+      return { channel: name, status: outcome.error === undefined ? ('sent' as const) : ('failed' as const) };
+    }),
+  );
+}
+
+/** A channel in words, without its secrets: `webhook hooks.example.com`, `email to ops@example.com`. */
+export function channelName(channel: NotifyChannel, env: NodeJS.ProcessEnv): string {
+  if ('email' in channel) return `email to ${[channel.email.to].flat().join(', ')}`;
+  const url = env[channel.webhook.url_env];
+  let host = `(${channel.webhook.url_env} not set)`;
+  try {
+    if (url) host = new URL(url).host;
+  } catch {
+    host = `(${channel.webhook.url_env} is not a URL)`;
+  }
+  return `webhook ${host}`;
+}
+
+/** A failure not worth trying again: a setting is missing. */
+class NotSendable extends Error {}
+
+async function attempt(
+  sendOnce: () => Promise<void>,
+  retry: NotifySettings['retry'],
+): Promise<{ attempts: number; error?: string }> {
+  const firstWait = durationMs(retry.backoff);
+  for (let tried = 1; ; tried++) {
+    try {
+      await sendOnce();
+      return { attempts: tried };
+    } catch (error) {
+      const text = redactUrl(error instanceof Error ? error.message : String(error));
+      if (error instanceof NotSendable || tried >= retry.attempts) return { attempts: tried, error: text };
+      await sleep(firstWait * 2 ** (tried - 1));
+    }
+  }
+}
+
+async function send(channel: NotifyChannel, notice: Notice, env: NodeJS.ProcessEnv): Promise<void> {
+  if ('webhook' in channel) return sendWebhook(channel.webhook, notice, env);
+  return sendEmail(channel.email, notice, env);
+}
+
+function required(env: NodeJS.ProcessEnv, name: string, what: string): string {
+  const value = env[name];
+  if (value === undefined || value === '')
+    throw new NotSendable(`${name} is not set: it should hold ${what}`);
+  return value;
+}
+
+async function sendWebhook(
+  webhook: Extract<NotifyChannel, { webhook: unknown }>['webhook'],
+  notice: Notice,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const url = required(env, webhook.url_env, 'the webhook URL');
+  const body = JSON.stringify(webhook.format === 'chat' ? { text: noticeText(notice) } : notice);
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'evsync' };
+  if (webhook.secret_env !== undefined) {
+    const secret = required(env, webhook.secret_env, 'the webhook signing key');
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    headers[TIMESTAMP_HEADER] = timestamp;
+    headers[SIGNATURE_HEADER] =
+      `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+  }
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers,
+      body,
+      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+    });
+  } catch (error) {
+    // fetch's own message is "fetch failed": the cause says why (refused, timed out…).
+    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    throw new Error(`${error instanceof Error ? error.message : String(error)}${cause}`);
+  }
+  await response.body?.cancel().catch(() => {});
+  if (!response.ok) throw new Error(`the webhook answered HTTP ${response.status}`);
+}
+
+async function sendEmail(
+  email: Extract<NotifyChannel, { email: unknown }>['email'],
+  notice: Notice,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const smtpUrl = required(env, email.smtp_url_env, 'the SMTP URL (smtp://user:pass@host:587 or smtps://…)');
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    connectionTimeout: ATTEMPT_TIMEOUT_MS,
+    greetingTimeout: ATTEMPT_TIMEOUT_MS,
+    socketTimeout: ATTEMPT_TIMEOUT_MS,
+  });
+  try {
+    await transport.sendMail({
+      from: email.from,
+      to: [email.to].flat(),
+      subject: noticeSubject(notice),
+      text: noticeText(notice),
+      html: noticeHtml(notice),
+    });
+  } finally {
+    transport.close();
+  }
+}

@@ -1,0 +1,124 @@
+import type { Ledger } from '../../ledger/ledger.js';
+import type { NoticeDelivery, NoticeProblem } from '../../ledger/ledger-notices.js';
+import { runConferenceHost } from '../../model/conference.js';
+import type { ActionCounts } from '../../model/result-records.js';
+import type { RunRecord } from '../../model/run-record.js';
+import { isOverdue, periodOf } from './job-problems.js';
+import { missedScheduleGraceMs, notifySettingsOf } from './notify-settings.js';
+
+/** A grace for `overdue` when the job sets none: a quarter of an hour, at most one period. */
+const DEFAULT_GRACE_MS = 15 * 60_000;
+
+/** A registered schedule as the overview needs it. */
+export interface OverviewSchedule {
+  name: string;
+  cron: string;
+  timezone: string;
+  next: Date | undefined;
+}
+
+/** One job as a person sees it first thing: how its last run ended, its last success, what comes next. */
+export interface JobOverview {
+  job: string;
+  conference: string | null;
+  lastRun: {
+    id: string;
+    status: string;
+    /** `cut off`: running, its process gone. */
+    shownStatus: string;
+    trigger: string;
+    startedAt: string;
+    finishedAt: string | null;
+    counts: ActionCounts;
+  } | null;
+  lastSuccess: { id: string; finishedAt: string | null } | null;
+  schedule: { cron: string; timezone: string } | null;
+  next: string | null;
+  /** Scheduled, and nothing completed for longer than a period plus the grace. */
+  overdue: boolean;
+  /** Present when the job has `notify:` settings. */
+  notify: {
+    state: 'ok' | 'problem';
+    problems: NoticeProblem[];
+    since: string;
+    /** Channels whose newest message could not be delivered. */
+    undelivered: Array<Pick<NoticeDelivery, 'channel' | 'error' | 'attempts' | 'event'> & { at: string }>;
+  } | null;
+}
+
+/**
+ * Every job that has run or is scheduled (docs/notifications.md, "What a person sees first"):
+ * what `evsync status`, its `--json` and the dashboard's runs page show.
+ */
+export async function jobOverviews(
+  ledger: Ledger,
+  schedules: readonly OverviewSchedule[],
+  now = new Date(),
+): Promise<JobOverview[]> {
+  const [jobRuns, states] = await Promise.all([ledger.jobRuns(), ledger.notices().states()]);
+  const names = [...new Set([...jobRuns.map((j) => j.jobName), ...schedules.map((s) => s.name)])].sort();
+  return Promise.all(
+    names.map(async (job): Promise<JobOverview> => {
+      const runs = jobRuns.find((j) => j.jobName === job);
+      const schedule = schedules.find((s) => s.name === job);
+      const state = states.find((s) => s.jobName === job);
+      const settings = notifySettingsOf(state?.settings);
+      const last = runs?.last;
+      const cutOff = last?.status === 'running' && (await ledger.processGone(last));
+      const since = runs?.lastSuccess?.finishedAt ?? last?.startedAt;
+      const period = schedule ? periodOf(schedule, now) : undefined;
+      const grace =
+        (settings && missedScheduleGraceMs(settings.when)) ??
+        Math.min(DEFAULT_GRACE_MS, period ?? DEFAULT_GRACE_MS);
+      return {
+        job,
+        conference: last ? runConferenceHost(last) : null,
+        lastRun: last ? lastRunOf(last, cutOff) : null,
+        lastSuccess: runs?.lastSuccess
+          ? { id: runs.lastSuccess.id, finishedAt: runs.lastSuccess.finishedAt?.toISOString() ?? null }
+          : null,
+        schedule: schedule ? { cron: schedule.cron, timezone: schedule.timezone } : null,
+        next: schedule?.next?.toISOString() ?? null,
+        overdue: schedule !== undefined && since != null && isOverdue(schedule, since, now, grace),
+        notify: state ? await noticeOf(ledger, job, state.problems, state.changedAt) : null,
+      };
+    }),
+  );
+}
+
+function lastRunOf(run: RunRecord, cutOff: boolean): NonNullable<JobOverview['lastRun']> {
+  return {
+    id: run.id,
+    status: run.status,
+    shownStatus: cutOff ? 'cut off' : run.status,
+    trigger: typeof run.options.trigger === 'string' ? run.options.trigger : 'manual',
+    startedAt: run.startedAt.toISOString(),
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+    counts: run.counts,
+  };
+}
+
+async function noticeOf(
+  ledger: Ledger,
+  job: string,
+  problems: NoticeProblem[],
+  since: Date,
+): Promise<NonNullable<JobOverview['notify']>> {
+  const newest = new Map<string, NoticeDelivery>();
+  for (const delivery of await ledger.notices().deliveries({ jobName: job, limit: 20 }))
+    if (!newest.has(delivery.channel)) newest.set(delivery.channel, delivery);
+  return {
+    state: problems.length > 0 ? 'problem' : 'ok',
+    problems,
+    since: since.toISOString(),
+    undelivered: [...newest.values()]
+      .filter((d) => d.status === 'failed')
+      .map((d) => ({
+        channel: d.channel,
+        error: d.error,
+        attempts: d.attempts,
+        event: d.event,
+        at: (d.finishedAt ?? d.createdAt).toISOString(),
+      })),
+  };
+}

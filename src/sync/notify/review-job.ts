@@ -1,0 +1,143 @@
+import type { Ledger } from '../../ledger/ledger.js';
+import type { JobNoticeState } from '../../ledger/ledger-notices.js';
+import type { Logger } from '../../log/logger.js';
+import type { RunRecord } from '../../model/run-record.js';
+import type { LoadedJob } from '../job-file.js';
+import { deliverNotice } from './deliver-notice.js';
+import { problemsOf, stateKeyOf, type JobFacts } from './job-problems.js';
+import { meaningOf, noticeConference, noticeRun, type Notice } from './notice-message.js';
+import { notifySettingsOf } from './notify-settings.js';
+
+/** Error groups a message lists. */
+const ERROR_GROUPS = 5;
+
+export interface ReviewDeps {
+  ledger: Ledger;
+  logger?: Logger | undefined;
+  /** @defaultValue `process.env` */
+  env?: NodeJS.ProcessEnv;
+  now?: () => Date;
+}
+
+/** What a review did: the job's state before and after, and whether a message went out. */
+export interface ReviewOutcome {
+  from: string;
+  to: string;
+  told: boolean;
+}
+
+/**
+ * Keeps a job's `notify:` settings as its run carries them, so that retries, resumes, the
+ * watch and a tick whose job file broke tell the same people (docs/notifications.md). A job
+ * file without `notify:` forgets them.
+ */
+export async function keepNoticeSettings(
+  ledger: Ledger,
+  job: Pick<LoadedJob, 'name' | 'notify'>,
+): Promise<void> {
+  if (job.notify !== undefined) await ledger.notices().saveSettings(job.name, job.notify);
+  else if ((await ledger.notices().state(job.name)) !== undefined) await ledger.notices().forget(job.name);
+}
+
+/**
+ * Looks at a job as its `notify:` rules do and, when the rules that hold changed, tells the
+ * channels once: `problem` when a rule holds that did not, `recovered` when none holds any
+ * more (unless `back_to_normal: false`). The change is made in the ledger before anything
+ * is sent, compared and set in one statement, so that of several processes looking at
+ * once, one tells. Never throws: a review that fails is logged.
+ */
+export async function reviewJob(
+  deps: ReviewDeps,
+  jobName: string,
+  options: { schedule?: JobFacts['schedule'] } = {},
+): Promise<ReviewOutcome | undefined> {
+  try {
+    const state = await deps.ledger.notices().state(jobName);
+    if (state === undefined) return undefined;
+    const settings = notifySettingsOf(state.settings);
+    if (settings === undefined) return undefined;
+    const facts = await jobFacts(deps.ledger, jobName, options.schedule, deps.now?.() ?? new Date());
+    const problems = problemsOf(settings.when, facts);
+    const to = stateKeyOf(problems);
+    if (to === state.stateKey) return { from: state.stateKey, to, told: false };
+    const changed = await deps.ledger
+      .notices()
+      .changeState(jobName, state.stateKey, { problems, stateKey: to, runId: facts.last?.id ?? null });
+    if (!changed) return { from: state.stateKey, to, told: false };
+    const event = to === '' ? 'recovered' : 'problem';
+    deps.logger?.info({ job: jobName, from: state.stateKey || 'ok', to: to || 'ok' }, 'job state changed');
+    if (event === 'recovered' && !settings.when.back_to_normal)
+      return { from: state.stateKey, to, told: false };
+    const env = deps.env ?? process.env;
+    const told = event === 'problem' ? problems : state.problems;
+    const notice = await noticeOf(deps.ledger, jobName, event, told, facts, env);
+    await deliverNotice({ notices: deps.ledger.notices(), env, logger: deps.logger }, settings, notice);
+    return { from: state.stateKey, to, told: true };
+  } catch (error) {
+    deps.logger?.warn(
+      { job: jobName, error: error instanceof Error ? error.message : String(error) },
+      'notification review failed',
+    );
+    return undefined;
+  }
+}
+
+/** The job's runs as the rules look at them (`JobFacts`). */
+export async function jobFacts(
+  ledger: Ledger,
+  jobName: string,
+  schedule: JobFacts['schedule'],
+  now: Date,
+): Promise<JobFacts> {
+  const recent = await ledger.listRuns(20, { jobName });
+  let last: RunRecord | undefined;
+  let lastCutOff = false;
+  for (const run of recent) {
+    if (run.status === 'skipped' || run.status === 'interrupted') continue;
+    if (run.status === 'running') {
+      if (!(await ledger.processGone(run))) continue;
+      lastCutOff = true;
+    }
+    last = run;
+    break;
+  }
+  const completed = await ledger.listRuns(2, { jobName, statuses: ['completed'] });
+  const previousCompleted = completed.find((run) => last === undefined || run.seq < last.seq);
+  return {
+    last,
+    lastCutOff,
+    lastCompleted: completed[0],
+    previousCompleted,
+    ...(schedule ? { schedule } : {}),
+    now,
+  };
+}
+
+async function noticeOf(
+  ledger: Ledger,
+  jobName: string,
+  event: Notice['event'],
+  problems: JobNoticeState['problems'],
+  facts: JobFacts,
+  env: NodeJS.ProcessEnv,
+): Promise<Notice> {
+  const run = facts.last;
+  const counts = run === undefined || run.pruned ? {} : await ledger.resultCounts(run.id);
+  const groups = run === undefined ? [] : await ledger.insights().errorGroups(run.id, ERROR_GROUPS);
+  const base = env.EVSYNC_DASHBOARD_URL?.replace(/\/+$/, '');
+  return {
+    event,
+    job: jobName,
+    conference: noticeConference(run),
+    run: noticeRun(run),
+    problems,
+    counts,
+    errors: groups.map((group) => ({
+      code: group.code,
+      meaning: meaningOf(group.code),
+      message: group.message,
+      count: group.count,
+    })),
+    link: base && run ? `${base}/runs/${encodeURIComponent(run.id)}` : null,
+  };
+}
