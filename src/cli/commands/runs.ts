@@ -2,7 +2,10 @@ import { textTable } from '../../report/text-table.js';
 import type { Command } from 'commander';
 import { openLedger } from '../../ledger/open-ledger.js';
 import { runConferenceHost } from '../../model/conference.js';
-import type { RunRecord } from '../../model/run-record.js';
+import { RUN_STATUSES, type RunRecord, type RunStatus } from '../../model/run-record.js';
+import type { RunListFilter } from '../../ledger/ledger.js';
+import { CODE } from '../../errors/codes.js';
+import { ConfigError } from '../../errors/evsync-error.js';
 import { waitsForWorker } from '../../distributed/distributed-executor.js';
 import { prunedMarker } from '../../sync/prune/pruned-note.js';
 
@@ -11,23 +14,91 @@ export function registerRunsCommand(program: Command): void {
     .command('runs')
     .description('List recent runs, newest first.')
     .option('--limit <n>', 'how many', '20')
+    .option('--job <name>', 'only the runs of this job')
+    .option(
+      '--status <status>',
+      `only runs that ended so (${RUN_STATUSES.join(', ')}); several separated by commas`,
+    )
+    .option('--trigger <trigger>', 'only runs started so: manual, schedule or audit')
+    .option(
+      '--since <when>',
+      'only runs started since: a date (2026-11-26, 2026-11-26T02:00Z) or an age (12h, 7d)',
+    )
     .option('--json', 'print JSON')
-    .action(async (options: { limit: string; json?: boolean }) => {
+    .action(async (options: RunsCliOptions) => {
+      const filter = runFilterOf(options);
       const ledger = await openLedger();
       try {
-        const listed = await ledger.listRuns(Math.max(1, Number(options.limit) || 20));
+        const listed = await ledger.listRuns(Math.max(1, Number(options.limit) || 20), filter);
         const runs: ListedRun[] = await Promise.all(
           listed.map(async (run) =>
             (await ledger.processGone(run)) ? { ...run, processGone: true as const } : run,
           ),
         );
+        const text =
+          runs.length === 0 && Object.keys(filter).length > 0
+            ? 'No run matches these filters.'
+            : formatRuns(runs);
         process.stdout.write(
-          options.json ? `${JSON.stringify(runs.map(withConferenceHost))}\n` : `${formatRuns(runs)}\n`,
+          options.json ? `${JSON.stringify(runs.map(withConferenceHost))}\n` : `${text}\n`,
         );
       } finally {
         await ledger.close();
       }
     });
+}
+
+interface RunsCliOptions {
+  limit: string;
+  job?: string;
+  status?: string;
+  trigger?: string;
+  since?: string;
+  json?: boolean;
+}
+
+const TRIGGERS = ['manual', 'schedule', 'audit'];
+
+/** The command line's filter, checked: a wrong word is exit 2 with the words it takes. */
+export function runFilterOf(
+  options: Omit<RunsCliOptions, 'limit' | 'json'>,
+  now = new Date(),
+): RunListFilter {
+  const filter: RunListFilter = {};
+  if (options.job !== undefined) filter.jobName = options.job;
+  if (options.status !== undefined) {
+    const statuses = options.status.split(',').map((word) => word.trim());
+    const wrong = statuses.filter((word) => !(RUN_STATUSES as readonly string[]).includes(word));
+    if (wrong.length > 0)
+      throw new ConfigError(`--status ${wrong.join(',')}: write one of ${RUN_STATUSES.join(', ')}.`, {
+        code: CODE.EVSYNC_USAGE,
+      });
+    filter.statuses = statuses as RunStatus[];
+  }
+  if (options.trigger !== undefined) {
+    if (!TRIGGERS.includes(options.trigger))
+      throw new ConfigError(`--trigger ${options.trigger}: write one of ${TRIGGERS.join(', ')}.`, {
+        code: CODE.EVSYNC_USAGE,
+      });
+    filter.trigger = options.trigger;
+  }
+  if (options.since !== undefined) filter.since = sinceOf(options.since, now);
+  return filter;
+}
+
+function sinceOf(text: string, now: Date): Date {
+  const age = /^(\d+)\s*([mhdw])$/.exec(text.trim());
+  if (age) {
+    const unit = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[age[2] as 'm' | 'h' | 'd' | 'w'];
+    return new Date(now.getTime() - Number(age[1]) * unit);
+  }
+  const date = /^\d{4}-\d{2}-\d{2}/.test(text) ? new Date(text) : new Date(Number.NaN);
+  if (Number.isNaN(date.getTime()))
+    throw new ConfigError(
+      `--since ${text}: write a date (2026-11-26, 2026-11-26T02:00Z) or an age (30m, 12h, 7d, 2w).`,
+      { code: CODE.EVSYNC_USAGE },
+    );
+  return date;
 }
 
 /** A listed run; `processGone` when it is `running` but its process ended (`Ledger.processGone`). */
@@ -40,12 +111,13 @@ function withConferenceHost(run: ListedRun): Omit<ListedRun, 'conference'> & { c
 
 export function formatRuns(runs: readonly ListedRun[]): string {
   if (runs.length === 0) return 'No runs yet. Start one with `evsync run JOB.yaml` (or try `evsync demo`).';
-  const header = ['run', 'job', 'conference', 'mode', 'status', 'started', 'took', 'results'];
+  const header = ['run', 'job', 'conference', 'trigger', 'mode', 'status', 'started', 'took', 'results'];
   const rows = runs.map((run) => [
     run.id,
     // A repair sent by `evsync audit --repair` (docs/audit.md) is told apart from a plain run.
     run.options.trigger === 'audit' ? `${run.jobName} (audit repair)` : run.jobName,
     runConferenceHost(run) ?? '-',
+    typeof run.options.trigger === 'string' ? run.options.trigger : 'manual',
     // `--full` runs sent every row: said beside the mode (docs/sync-engine.md, "Full runs").
     run.options.full === true ? `${run.mode}, full` : run.mode,
     run.processGone
@@ -61,6 +133,13 @@ export function formatRuns(runs: readonly ListedRun[]): string {
       .join(', '),
   ]);
   const table = textTable(header, rows);
+  const beforeStart = runs.filter((run) => run.status === 'failed' && typeof run.options.error === 'string');
+  if (beforeStart.length > 0)
+    table.push(
+      '',
+      'failed before it started (a scheduled tick whose job file or settings could not be used):',
+      ...beforeStart.map((run) => `  ${run.id}: ${String(run.options.error)}`),
+    );
   const cutOff = runs.filter((run) => run.processGone);
   if (cutOff.length > 0)
     table.push(
