@@ -37,6 +37,7 @@ import { resultsPageView, resultsSection } from './views/results-view.js';
 import { rowView } from './views/row-view.js';
 import { runView } from './views/run-view.js';
 import { runsView } from './views/runs-view.js';
+import { METRICS_CONTENT_TYPE, metricsText, readiness, type Readiness } from '../sync/runs/run-metrics.js';
 
 export interface DashboardAppOptions {
   ledger: Ledger;
@@ -58,6 +59,11 @@ export interface DashboardAppOptions {
    * (`clientAddress`); a proxy in front is one address for all its clients.
    */
   clientAddress?: (c: Context) => string;
+  /** `/readyz` and `/metrics` (docs/metrics.md). @defaultValue `/readyz` asks the ledger; `/metrics` as `metricsText` */
+  health?: {
+    ready(): Promise<Readiness>;
+    metrics(): Promise<string>;
+  };
 }
 
 type Env = DashboardEnv;
@@ -138,6 +144,17 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
     return show(c, 'Problem', problemView('Problem', message, code), status);
   });
 
+  // Health for load balancers and compose: no login, and nothing but states.
+  const health = options.health ?? {
+    ready: () => readiness({ ledger: () => ledger.ledgerId() }),
+    metrics: () => metricsText(ledger),
+  };
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', async (c) => {
+    const verdict = await health.ready();
+    return c.json(verdict, verdict.ready ? 200 : 503);
+  });
+
   app.get('/login', async (c) => {
     const next = safeNext(c.req.query('next'), originOf(c));
     const token = c.req.query('token');
@@ -171,6 +188,11 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
     return c.redirect('/login', 303);
   });
   app.get('/', (c) => c.redirect('/runs', 303));
+
+  // Behind the login: a scraper sends the token as `Authorization: Bearer`.
+  app.get('/metrics', async (c) =>
+    c.body(await health.metrics(), 200, { 'content-type': METRICS_CONTENT_TYPE }),
+  );
   app.route('/assets', dashboardAssets());
 
   app.get('/runs', async (c) => {

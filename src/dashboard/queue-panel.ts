@@ -20,6 +20,10 @@ export interface QueuePanel {
   phaseOf: (runId: string) => Promise<RunPhaseNote | undefined>;
   /** The schedules registered now. */
   schedules(): Promise<ScheduleInfo[]>;
+  /** Whether Redis answers (`/readyz`). */
+  ping(): Promise<unknown>;
+  /** The queues' counts by state in Prometheus text, BullMQ's own export (`/metrics`). */
+  exportMetrics(): Promise<string>;
   /** Bull Board, to mount at `/queues` behind the dashboard's login. */
   bullBoard: Hono;
   close(): Promise<void>;
@@ -63,6 +67,9 @@ export async function openQueuePanel(
     },
     phaseOf: async (runId) => (await reader.queue.phaseNotes()).get(runId),
     schedules: () => reader.schedules.list(),
+    ping: () => reader.ping(),
+    exportMetrics: async () =>
+      `${await reader.queue.queue.exportPrometheusMetrics()}\n${await reader.schedules.exportPrometheusMetrics()}`,
     bullBoard: withoutThirdParties(board.registerPlugin(), readOnly),
     close: () => reader.close(),
   };

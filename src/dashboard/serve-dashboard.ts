@@ -4,9 +4,10 @@ import { serve, type ServerType } from '@hono/node-server';
 import { distributedConfigFromEnv } from '../distributed/distributed-config.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { watchNotices } from '../sync/notify/notice-watch.js';
+import { metricsText, readiness } from '../sync/runs/run-metrics.js';
 import type { Logger } from '../log/logger.js';
 import type { PlatformClient } from '../platform/platform-client.js';
-import { createDashboardApp } from './dashboard-app.js';
+import { createDashboardApp, type DashboardAppOptions } from './dashboard-app.js';
 import { LiveRuns } from './live-progress.js';
 import { openQueuePanel, type QueuePanel } from './queue-panel.js';
 import { RunActions } from './run-actions.js';
@@ -66,6 +67,7 @@ export async function serveDashboard(options: ServeDashboardOptions): Promise<Ru
     live,
     queue,
     ...(options.eventsIntervalMs ? { eventsIntervalMs: options.eventsIntervalMs } : {}),
+    health: healthOf(options.ledger, queue),
   });
   // Runs cut off and schedules missed are told by whichever dashboard or worker looks first.
   const watch = watchNotices({
@@ -110,6 +112,18 @@ export async function serveDashboard(options: ServeDashboardOptions): Promise<Ru
       await watch.stop();
       await queue?.close();
     },
+  };
+}
+
+/** `/readyz` asks the ledger, and Redis in distributed mode; `/metrics` adds the queues' counts. */
+function healthOf(ledger: Ledger, queue: QueuePanel | undefined): DashboardAppOptions['health'] {
+  return {
+    ready: () =>
+      readiness({
+        ledger: () => ledger.ledgerId(),
+        ...(queue ? { redis: () => queue.ping() } : {}),
+      }),
+    metrics: () => metricsText(ledger, queue ? [() => queue.exportMetrics()] : []),
   };
 }
 

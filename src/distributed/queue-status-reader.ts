@@ -12,6 +12,8 @@ export interface QueueStatusReader {
   queue: IntentQueue;
   /** The schedules registered (the dashboard's notification watch looks for missed ones). */
   schedules: Schedules;
+  /** Whether Redis answers (`/readyz`). */
+  ping(): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -26,6 +28,7 @@ export async function openQueueStatusReader(
     read: () => queueStatus({ config, redis, queue, schedules, ledger }),
     queue,
     schedules,
+    ping: () => redis.ping(),
     close: async () => {
       await Promise.all([queue.close(), schedules.close()]);
       redis.disconnect();

@@ -5,12 +5,14 @@ import type { Logger } from '../log/logger.js';
 import type { DistributedConfig } from './distributed-config.js';
 import { IntentHandler } from './intent-handler.js';
 import { WORKER_NAME } from './intent-job.js';
-import { startIntentWorker } from './intent-queue.js';
+import { IntentQueue, startIntentWorker } from './intent-queue.js';
 import { reportQueueErrors } from './queue-errors.js';
 import { ConferencePlatforms } from './conference-platforms.js';
 import { connectRedis } from './open-distributed.js';
 import { Schedules, startControlWorker } from './schedules.js';
 import { watchNotices } from '../sync/notify/notice-watch.js';
+import { metricsText, readiness } from '../sync/runs/run-metrics.js';
+import { startHealthServer } from './health-server.js';
 
 export interface WorkerOptions {
   config: DistributedConfig;
@@ -21,6 +23,8 @@ export interface WorkerOptions {
   signal: AbortSignal;
   /** A ledger to use instead of `DATABASE_URL`'s (tests). */
   ledger?: Ledger;
+  /** Where to serve `/metrics`, `/healthz` and `/readyz` (docs/metrics.md). @defaultValue not served */
+  metrics?: { port: number; host: string };
 }
 
 /**
@@ -70,6 +74,19 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   // Runs cut off and schedules missed: told by whichever worker (or dashboard) looks first.
   const schedules = new Schedules(redis, config.prefix);
   const watch = watchNotices({ ledger, logger, schedules: () => schedules.list() });
+  const intents = options.metrics ? new IntentQueue(redis, config.prefix) : undefined;
+  const health = options.metrics
+    ? await startHealthServer({
+        ...options.metrics,
+        logger,
+        ready: () => readiness({ redis: () => redis.ping(), ledger: () => ledger.ledgerId() }),
+        metrics: () =>
+          metricsText(ledger, [
+            () => intents!.queue.exportPrometheusMetrics(),
+            () => schedules.exportPrometheusMetrics(),
+          ]),
+      })
+    : undefined;
   control.on('failed', (job, error) =>
     logger.error({ err: error, control: job?.name, data: job?.data }, 'scheduled or detached run failed'),
   );
@@ -88,6 +105,8 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     // A scheduled run this process coordinates stops as `evsync run` does on a signal.
     await Promise.all([worker.close(), control.close()]);
   } finally {
+    await health?.close();
+    await intents?.close();
     await watch.stop();
     await schedules.close();
     await platforms.close();

@@ -100,6 +100,11 @@ export class Schedules {
     }));
   }
 
+  /** The control queue's counts by state, in Prometheus text (BullMQ's own export). */
+  exportPrometheusMetrics(): Promise<string> {
+    return this.queue.exportPrometheusMetrics();
+  }
+
   /** Answers whether there was one. */
   remove(name: string): Promise<boolean> {
     return this.queue.removeJobScheduler(name);

@@ -50,6 +50,9 @@ ORDER BY seq DESC LIMIT $1`;
  */
 export const SELECT_LAST_RUNS = `SELECT DISTINCT ON (job_name) ${RUN_COLUMNS} FROM runs
 WHERE status <> 'skipped' ORDER BY job_name, seq DESC`;
+/** How many runs each job has per status (`Ledger.runCounts`). */
+export const COUNT_RUNS_BY_JOB = `SELECT job_name, status, count(*) AS n FROM runs GROUP BY job_name, status
+ORDER BY job_name, status`;
 export const SELECT_LAST_SUCCESSES = `SELECT DISTINCT ON (job_name) ${RUN_COLUMNS} FROM runs
 WHERE status = 'completed' AND coalesce((counts->>'failed')::integer, 0) = 0 ORDER BY job_name, seq DESC`;
 

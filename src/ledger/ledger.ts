@@ -115,6 +115,8 @@ export interface Ledger {
    * `skipped` for a busy job did not) and its newest success (completed, no failed row).
    */
   jobRuns(): Promise<JobRuns[]>;
+  /** How many runs each job has per status: what `/metrics` exports. */
+  runCounts(): Promise<Array<{ jobName: string; status: RunStatus; count: number }>>;
   /**
    * Whether a `running` run's process is gone: no process holds the run's claim, nor its
    * job's lock for it (a process that dies lets go of both; a later run of the job may hold

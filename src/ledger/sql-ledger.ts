@@ -29,6 +29,7 @@ import { LedgerError, unknownRunError } from './ledger-error.js';
 import {
   one,
   toNumber,
+  type Int8,
   toPlannedIntentRecord,
   toRunRecord,
   type PlannedIntentRow,
@@ -48,6 +49,7 @@ import { reopenResults, selectPending, selectPlannedByResult } from './result-qu
 import { SqlRunResults } from './sql-run-results.js';
 import { BatchResultWriter, type ResultWriter, type ResultWriterOptions } from './result-writer.js';
 import { newRunId } from './run-id.js';
+import { intentResults } from '../metrics/process-metrics.js';
 import type { SqlClient } from './sql-client.js';
 
 /** Rows per bulk statement: large enough to amortise a round trip, small enough for memory. */
@@ -189,6 +191,15 @@ export class SqlLedger implements Ledger {
     return rows.map(toRunRecord);
   }
 
+  async runCounts(): Promise<Array<{ jobName: string; status: RunStatus; count: number }>> {
+    const rows = await this.sql().query<{ job_name: string; status: string; n: Int8 }>(q.COUNT_RUNS_BY_JOB);
+    return rows.map((row) => ({
+      jobName: row.job_name,
+      status: row.status as RunStatus,
+      count: toNumber(row.n),
+    }));
+  }
+
   async jobRuns(): Promise<JobRuns[]> {
     const [last, successes] = await Promise.all([
       this.sql().query<RunRow>(q.SELECT_LAST_RUNS),
@@ -256,12 +267,17 @@ export class SqlLedger implements Ledger {
     return (await this.sql().query<PlannedIntentRow>(sql, params)).map(toPlannedIntentRecord);
   }
 
-  recordResults(results: readonly IntentResultInput[]): Promise<void> {
-    return this.runResults.record(results);
+  async recordResults(results: readonly IntentResultInput[]): Promise<void> {
+    await this.runResults.record(results);
+    countIntents(results.map((result) => [result.kind, result.action]));
   }
 
-  recordUnchanged(runId: string, items: ReadonlyArray<{ kind: IntentKind; key: string }>): Promise<void> {
-    return this.runResults.recordUnchanged(runId, items);
+  async recordUnchanged(
+    runId: string,
+    items: ReadonlyArray<{ kind: IntentKind; key: string }>,
+  ): Promise<void> {
+    await this.runResults.recordUnchanged(runId, items);
+    if (items.length > 0) countIntents(items.map((item) => [item.kind, 'unchanged']));
   }
 
   resultWriter(options?: ResultWriterOptions): ResultWriter {
@@ -456,4 +472,15 @@ function sumByAction(counts: RunResultCounts): ActionCounts {
     }
   }
   return totals;
+}
+
+/** Adds recorded results to `evsync_intents_total`, one increment per kind and action. */
+function countIntents(pairs: ReadonlyArray<readonly [kind: string, action: string]>): void {
+  const counts = new Map<string, number>();
+  for (const [kind, action] of pairs)
+    counts.set(`${kind}\u0000${action}`, (counts.get(`${kind}\u0000${action}`) ?? 0) + 1);
+  for (const [label, n] of counts) {
+    const [kind, action] = label.split('\u0000');
+    intentResults.inc({ kind, action }, n);
+  }
 }

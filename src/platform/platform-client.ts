@@ -24,6 +24,7 @@ import { signedSender } from './signed-sender.js';
 import { SpeakersApi } from './speakers-api.js';
 import { UsersApi } from './users-api.js';
 import { guardedWrites } from './write-guard.js';
+import { observedCalls } from './observed-calls.js';
 import { DEFAULT_VENDOR } from './vendor.js';
 
 export interface PlatformClientOptions {
@@ -125,10 +126,14 @@ export class PlatformClient {
     if (options.signal?.aborted) this.stop.abort(options.signal.reason);
     options.signal?.addEventListener('abort', () => this.stop.abort(options.signal?.reason), { once: true });
     // The write guard sits after the limiter: its check is the last thing before the send.
-    this.pipeline = retrying(rateLimited(guardedWrites(signed), this.limiter, { signal, logger }), policy, {
-      logger,
-      signal,
-    });
+    this.pipeline = retrying(
+      rateLimited(guardedWrites(observedCalls(signed)), this.limiter, { signal, logger }),
+      policy,
+      {
+        logger,
+        signal,
+      },
+    );
     const caller: PlatformCaller = { vendor: this.vendor, send: (request) => this.pipeline(request) };
     this.users = new UsersApi(caller);
     this.events = new EventsApi(caller);

@@ -13,11 +13,25 @@ export function registerWorkerCommand(program: Command): void {
       'Distributed mode: take intents of any run from Redis and send them, until SIGTERM or Ctrl-C.',
     )
     .option('--concurrency <n>', 'intents this process sends at once', '8')
-    .action(async (options: { concurrency: string }) => {
+    .option('--metrics-port <port>', 'serve /metrics, /healthz and /readyz on this port (0: any free one)')
+    .option('--metrics-host <host>', 'the address they listen on', '127.0.0.1')
+    .action(async (options: { concurrency: string; metricsPort?: string; metricsHost: string }) => {
       const concurrency = Number(options.concurrency);
       if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1000) {
         throw new ConfigError(
           `--concurrency must be a whole number from 1 to 1000, got "${options.concurrency}"`,
+          {
+            code: CODE.EVSYNC_USAGE,
+          },
+        );
+      }
+      const metricsPort = options.metricsPort === undefined ? undefined : Number(options.metricsPort);
+      if (
+        metricsPort !== undefined &&
+        (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535)
+      ) {
+        throw new ConfigError(
+          `--metrics-port must be a port number from 0 to 65535, got "${options.metricsPort}"`,
           {
             code: CODE.EVSYNC_USAGE,
           },
@@ -35,6 +49,7 @@ export function registerWorkerCommand(program: Command): void {
           concurrency,
           logger: rootLogger().child({ component: 'worker' }),
           signal: signals.signal,
+          ...(metricsPort === undefined ? {} : { metrics: { port: metricsPort, host: options.metricsHost } }),
         });
       } finally {
         signals.dispose();

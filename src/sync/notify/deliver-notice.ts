@@ -4,6 +4,7 @@ import nodemailer from 'nodemailer';
 import type { LedgerNotices } from '../../ledger/ledger-notices.js';
 import type { Logger } from '../../log/logger.js';
 import { redactUrl } from '../../log/redaction.js';
+import { notificationsSent } from '../../metrics/process-metrics.js';
 import { durationMs, type NotifyChannel, type NotifySettings } from './notify-settings.js';
 import { noticeHtml, noticeSubject, noticeText, type Notice } from './notice-message.js';
 
@@ -43,6 +44,10 @@ export async function deliverNotice(
         })
         .catch(() => undefined);
       const outcome = await attempt(() => send(channel, notice, deps.env), settings.retry);
+      notificationsSent.inc({
+        channel: 'webhook' in channel ? 'webhook' : 'email',
+        status: outcome.error === undefined ? 'sent' : 'failed',
+      });
       const log = { job: notice.job, event: notice.event, channel: name, attempts: outcome.attempts };
       if (outcome.error === undefined) deps.logger?.info(log, 'notification sent');
       else deps.logger?.warn({ ...log, error: outcome.error }, 'notification not delivered');

@@ -1,0 +1,67 @@
+import { Gauge, Registry } from 'prom-client';
+import type { Ledger } from '../../ledger/ledger.js';
+import { metricsRegistry } from '../../metrics/process-metrics.js';
+import { messageOf } from '../../errors/evsync-error.js';
+import { redactUrl } from '../../log/redaction.js';
+
+/**
+ * `/metrics` (docs/metrics.md): this process's counters, the ledger's runs by job and status
+ * and each job's last success, read at each scrape, and what `extra` adds (BullMQ's own
+ * export of the queues' counts).
+ */
+export async function metricsText(ledger: Ledger, extra: Array<() => Promise<string>> = []): Promise<string> {
+  const fromLedger = new Registry();
+  const runs = new Gauge({
+    name: 'evsync_runs',
+    help: 'Runs in the ledger by job and status',
+    labelNames: ['job', 'status'] as const,
+    registers: [fromLedger],
+  });
+  const lastSuccess = new Gauge({
+    name: 'evsync_job_last_success_timestamp_seconds',
+    help: 'When each job last completed a run with no failed row (Unix time)',
+    labelNames: ['job'] as const,
+    registers: [fromLedger],
+  });
+  const [counts, jobs] = await Promise.all([ledger.runCounts(), ledger.jobRuns()]);
+  for (const { jobName, status, count } of counts) runs.set({ job: jobName, status }, count);
+  for (const job of jobs) {
+    const at = job.lastSuccess?.finishedAt;
+    if (at) lastSuccess.set({ job: job.jobName }, at.getTime() / 1000);
+  }
+  const parts = [await metricsRegistry.metrics(), await fromLedger.metrics()];
+  for (const more of extra) parts.push(`${(await more()).trimEnd()}\n`);
+  return parts.join('\n');
+}
+
+/** The content type Prometheus expects of the text format. */
+export const METRICS_CONTENT_TYPE = metricsRegistry.contentType;
+
+/** What `/readyz` answers: each dependency `ok` or why not. */
+export interface Readiness {
+  ready: boolean;
+  checks: Record<string, string>;
+}
+
+/** Asks each dependency (the ledger, Redis…) within `timeoutMs`; ready when all answer. */
+export async function readiness(
+  checks: Record<string, () => Promise<unknown>>,
+  timeoutMs = 2000,
+): Promise<Readiness> {
+  const answers = await Promise.all(
+    Object.entries(checks).map(async ([name, check]) => {
+      try {
+        await Promise.race([
+          check(),
+          new Promise((_, reject) =>
+            setTimeout(() => reject(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs).unref(),
+          ),
+        ]);
+        return [name, 'ok'] as const;
+      } catch (error) {
+        return [name, redactUrl(messageOf(error).split('\n')[0]!)] as const;
+      }
+    }),
+  );
+  return { ready: answers.every(([, answer]) => answer === 'ok'), checks: Object.fromEntries(answers) };
+}
