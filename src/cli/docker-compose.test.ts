@@ -13,6 +13,7 @@ interface ComposeService {
   entrypoint?: string[];
   environment?: Record<string, string>;
   depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test: string[] };
 }
 const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
   services: Record<string, ComposeService>;
@@ -27,8 +28,9 @@ function evsyncArgs(service: ComposeService): string[] {
 }
 
 describe('docker-compose.yml', () => {
-  it('has the ledger database, Redis, the sandbox, workers, the scheduler and a run, all on pinned images', () => {
+  it('has the ledger database, Redis, the sandbox, workers, the scheduler, the dashboard and a run, all on pinned images', () => {
     expect(Object.keys(compose.services).sort()).toEqual([
+      'dashboard',
       'evsync',
       'install',
       'postgres',
@@ -43,7 +45,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('names only evsync commands and options that exist', () => {
-    for (const name of ['sandbox', 'evsync', 'worker', 'scheduler']) {
+    for (const name of ['sandbox', 'evsync', 'worker', 'scheduler', 'dashboard']) {
       const [commandName, ...rest] = evsyncArgs(compose.services[name]!);
       const command = program.commands.find((c) => c.name() === commandName);
       expect(command, `${name}: evsync ${commandName}`).toBeDefined();
@@ -76,7 +78,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('runs distributed mode: every evsync process shares the ledger and the queue', () => {
-    for (const name of ['evsync', 'worker', 'scheduler']) {
+    for (const name of ['evsync', 'worker', 'scheduler', 'dashboard']) {
       const env = compose.services[name]!.environment!;
       expect(distributedConfigFromEnv(env), name).toMatchObject({ redisUrl: 'redis://redis:6379' });
       expect(env.DATABASE_URL, name).toBe(compose.services.evsync!.environment!.DATABASE_URL);
@@ -84,5 +86,19 @@ describe('docker-compose.yml', () => {
     const redis = compose.services.redis!.command!;
     expect(redis).toEqual(expect.arrayContaining(['--appendonly', 'yes', '--appendfsync', 'everysec']));
     expect(redis[redis.indexOf('--maxmemory-policy') + 1]).toBe('noeviction');
+  });
+
+  it('checks the worker and the dashboard by /readyz on the port each serves it on', () => {
+    for (const [name, flag] of [
+      ['worker', '--metrics-port'],
+      ['dashboard', '--port'],
+    ] as const) {
+      const args = evsyncArgs(compose.services[name]!);
+      const port = args[args.indexOf(flag) + 1];
+      expect(port, name).toMatch(/^\d+$/);
+      expect(compose.services[name]!.healthcheck?.test.join(' '), name).toContain(
+        `http://127.0.0.1:${port}/readyz`,
+      );
+    }
   });
 });
