@@ -62,7 +62,12 @@ describe('one person in several sources (built CLI)', () => {
 
     const plan = await cli('plan', 'people.yaml');
     expect(plan.code, plan.stderr).toBe(0);
+    // kind, create, update, delete, unchanged, invalid, skipped: as the run below counts them.
     expect(plan.stdout).toMatch(/^user +13 +0 +0 +0 +0 +1$/m);
+    expect(plan.stdout).toMatch(/^event +1 +0 +0 +0 +0 +0$/m);
+    // Ada's schedule names her by an alias: the plan sends it as the run does, no loss.
+    expect(plan.stdout).toMatch(/^schedule +1 +0 +0 +0 +0 +0$/m);
+    expect(plan.stdout).toMatch(/^Skipped: 1 on purpose .*, 0 lost for missing data\.$/m);
     expect(plan.stdout).toMatch(/^Conflicts: \d+ fields/m);
     expect(plan.stdout).toMatch(
       /user\[membership\]: speakers "speaker" wins over tickets "member" \(precedence\)/,
@@ -74,7 +79,9 @@ describe('one person in several sources (built CLI)', () => {
     expect(first.code, first.stdout + first.stderr).toBe(0);
     // kind, created, attached, updated, unchanged, deleted, skipped, failed
     expect(first.stdout).toMatch(/^user +13 +0 +0 +0 +0 +1 +0$/m);
+    expect(first.stdout).toMatch(/^event +1 +0 +0 +0 +0 +0 +0$/m);
     expect(first.stdout).toMatch(/^schedule +1 +0 +0 +0 +0 +0 +0$/m);
+    expect(first.stdout).toMatch(/^Skipped: 1 on purpose .*, 0 lost for missing data\.$/m);
     expect(first.stdout).toMatch(/^Merged people: 9 people described by 19 rows/m);
 
     const radia = user('radia@example.org');
@@ -105,10 +112,16 @@ describe('one person in several sources (built CLI)', () => {
       'comp-04;radia@example.org;Radia;Perlman;Dr;press;Radia Press',
     );
     const plan = await cli('plan', 'people.yaml', '--json');
-    expect(JSON.parse(plan.stdout).counts.user).toMatchObject({ update: 1, unchanged: 12 });
+    expect(JSON.parse(plan.stdout).counts).toEqual({
+      user: { update: 1, unchanged: 12, skipped: 1 },
+      event: { unchanged: 1 },
+      schedule: { unchanged: 1 },
+    });
     const run = await cli('run', 'people.yaml');
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^user +0 +0 +1 +12 +0 +1 +0$/m);
+    expect(run.stdout).toMatch(/^event +0 +0 +0 +1 +0 +0 +0$/m);
+    expect(run.stdout).toMatch(/^schedule +0 +0 +0 +1 +0 +0 +0$/m);
     expect(user('radia@example.org')).toMatchObject({
       membership: 'speaker',
       salutation: 'Dr',

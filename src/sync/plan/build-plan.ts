@@ -127,8 +127,12 @@ async function linksWithoutParent(
   ledger: PlanLedger,
 ): Promise<{ missing: Map<PlannedIntent, MissingParent>; warnings: Map<PlannedIntent, string> }> {
   const inRun = new Set<string>();
-  for (const item of [...plan.work, ...plan.unchanged])
-    if (item.op === 'upsert') inRun.add(`${item.kind}\u0000${item.key}`);
+  for (const item of [...plan.work, ...plan.unchanged]) {
+    if (item.op !== 'upsert') continue;
+    inRun.add(`${item.kind}\u0000${item.key}`);
+    // A merged user answers to each of its client_ids, as the run's gate knows it.
+    for (const alias of item.aliases ?? []) inRun.add(`${item.kind}\u0000${alias}`);
+  }
   const gate = new DependencyGate(
     (dep) =>
       inRun.has(`${dep.kind}\u0000${dep.clientId}`) || state.ids.get(dep.kind)?.has(dep.clientId) === true,

@@ -99,6 +99,16 @@ describe('the plan applies the run’s dependency rule', () => {
     ]);
   });
 
+  it('lets a link go that names a merged user by another of its client_ids', async () => {
+    // One person in two steps: the user is keyed spk-1 and also answers to eb-1 (an alias),
+    // as the run's gate knows it (execute-plan.ts, parentRefs).
+    const merged: Intent = { ...user('spk-1', 1), aliases: ['eb-1'] };
+    const plan = await buildPlan(ledger, input([event('e1', 2), merged, link('e1', 'eb-1', 3)]), known());
+    const summary = summarizePlan(plan);
+    expect(summary.counts).toEqual({ event: { create: 1 }, user: { create: 1 }, speaker: { create: 1 } });
+    expect(summary.losses).toEqual([]);
+  });
+
   it('says nothing when fewer than half of a kind is lost', async () => {
     const plan = await buildPlan(ledger, input([user('u1', 1), user('u2', 2)], [skippedSpeaker(3)]), known());
     expect(summarizePlan(plan).losses).toEqual([]);
