@@ -1,5 +1,6 @@
 import type { Ledger } from '../ledger/ledger.js';
 import type { Logger } from '../log/logger.js';
+import { runCalls } from '../metrics/process-metrics.js';
 import { isParentKind, PARENT_KINDS } from '../model/intent.js';
 import type { IntentResultInput } from '../model/result-records.js';
 import type { RunRecord } from '../model/run-record.js';
@@ -92,10 +93,15 @@ export class IntentHandler {
     this.pending = pendingReads(deps.ledger);
   }
 
-  async handle(
+  handle(
     job: IntentJob,
     holdsLock: () => Promise<boolean> = () => Promise.resolve(true),
   ): Promise<IntentJobResult> {
+    // The calls made for this job count for its run (the run page's chart of calls).
+    return runCalls.run(job.runId, () => this.handleOfRun(job, holdsLock));
+  }
+
+  private async handleOfRun(job: IntentJob, holdsLock: () => Promise<boolean>): Promise<IntentJobResult> {
     await this.requireLedger(job);
     const record = await this.pending(job);
     if (record === undefined) return { action: 'already recorded', worker: WORKER_NAME };

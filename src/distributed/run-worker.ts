@@ -13,6 +13,7 @@ import { Schedules, startControlWorker } from './schedules.js';
 import { watchNotices } from '../sync/notify/notice-watch.js';
 import { metricsText, readiness } from '../sync/runs/run-metrics.js';
 import { startHealthServer } from './health-server.js';
+import { CallTally } from '../sync/execute/call-tally.js';
 
 export interface WorkerOptions {
   config: DistributedConfig;
@@ -73,6 +74,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   reportQueueErrors(control, 'schedules worker', logger);
   // Runs cut off and schedules missed: told by whichever worker (or dashboard) looks first.
   const schedules = new Schedules(redis, config.prefix);
+  const calls = new CallTally(ledger, { logger });
   const watch = watchNotices({ ledger, logger, schedules: () => schedules.list() });
   const intents = options.metrics ? new IntentQueue(redis, config.prefix) : undefined;
   const health = options.metrics
@@ -106,6 +108,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     await Promise.all([worker.close(), control.close()]);
   } finally {
     await health?.close();
+    await calls.close();
     await intents?.close();
     await watch.stop();
     await schedules.close();

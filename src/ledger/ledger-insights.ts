@@ -10,6 +10,7 @@ import {
   UNCHANGED_SEQ_BASE,
 } from './unchanged-sql.js';
 import type { SqlExecutor } from './sql-client.js';
+import { callBuckets } from './sql-call-seconds.js';
 
 /**
  * What a person browsing the ledger asks that a run never does (docs/dashboard.md): a
@@ -66,7 +67,18 @@ export interface ErrorGroup {
   firstKey: string;
 }
 
+/** A run's platform calls per bucket and outcome, with its marks (`Ledger.recordCallSeconds`). */
+export interface CallTimeline {
+  bucketSeconds: number;
+  /** Calls per outcome in each bucket: `2xx`, `4xx`, `429`, `5xx`, `reset`, `lost`. */
+  points: Array<{ at: Date; calls: Record<string, number> }>;
+  /** Rate-limit pauses, stops and resumes, when they happened. */
+  marks: Array<{ at: Date; kind: string; count: number }>;
+}
+
 export interface Timeline {
+  /** The run's platform calls by outcome, when they were recorded (runs since migration 12). */
+  calls?: CallTimeline;
   /** Seconds per bucket. */
   bucketSeconds: number;
   points: Array<{ at: Date; results: number; attempts: number; failed: number }>;
@@ -169,7 +181,8 @@ export class SqlLedgerInsights implements LedgerInsights {
         points.push({ at: new Date(at), ...(found.get(at) ?? { results: 0, attempts: 0, failed: 0 }) });
       }
     }
-    return { bucketSeconds, points };
+    const calls = await callTimeline(this.db(), runId, buckets);
+    return { bucketSeconds, points, ...(calls ? { calls } : {}) };
   }
 
   async keyHistory(kind: IntentKind, key: string, runs = 100): Promise<KeyHistoryEntry[]> {
@@ -261,3 +274,33 @@ CROSS JOIN LATERAL (
   (${UNCHANGED_KEY_RESULT} LIMIT 1)
 ) x
 ORDER BY runs.seq DESC`;
+
+/** Marks, not call counts, among a run's call seconds. */
+const MARK_KINDS = new Set(['pause', 'stop', 'resume']);
+
+/** A run's calls by outcome per bucket, every bucket of its span; undefined when none were recorded. */
+async function callTimeline(
+  db: SqlExecutor,
+  runId: string,
+  buckets: number,
+): Promise<CallTimeline | undefined> {
+  const { bucketSeconds, rows } = await callBuckets(db, runId, buckets);
+  if (rows.length === 0) return undefined;
+  const byTime = new Map<number, Record<string, number>>();
+  const marks: CallTimeline['marks'] = [];
+  for (const row of rows) {
+    if (MARK_KINDS.has(row.outcome)) {
+      marks.push({ at: row.at, kind: row.outcome, count: row.calls });
+      continue;
+    }
+    const calls = byTime.get(row.at.getTime()) ?? {};
+    calls[row.outcome] = row.calls;
+    byTime.set(row.at.getTime(), calls);
+  }
+  const times = rows.map((row) => row.at.getTime());
+  const step = bucketSeconds * 1000;
+  const points: CallTimeline['points'] = [];
+  for (let at = Math.min(...times) - step; at <= Math.max(...times) + step; at += step)
+    points.push({ at: new Date(at), calls: byTime.get(at) ?? {} });
+  return { bucketSeconds, points, marks };
+}

@@ -14,6 +14,7 @@ import type { NewRun, RunRecord, RunStatus } from '../model/run-record.js';
 import type { HashEntry, PlatformIdEntry } from '../model/sync-state.js';
 import type { LedgerInsights } from './ledger-insights.js';
 import type { LedgerNotices } from './ledger-notices.js';
+import type { CallSecond } from './sql-call-seconds.js';
 import type { LedgerPruning } from './ledger-pruning.js';
 import type { ResultWriter, ResultWriterOptions } from './result-writer.js';
 
@@ -178,6 +179,11 @@ export interface Ledger {
   outcomesOf(runId: string, kind: IntentKind, keys: readonly string[]): Promise<Map<string, KeyOutcome>>;
   /** The run's results per kind and action, all of them or those of the filter. */
   resultCounts(runId: string, filter?: ResultCountFilter): Promise<RunResultCounts>;
+  /**
+   * Adds to a run's platform calls per second and outcome (and its pause, stop and resume
+   * marks): what the run page's chart of calls shows (`insights().timeline`).
+   */
+  recordCallSeconds(rows: readonly CallSecond[]): Promise<void>;
   /** Searches, groups and histories for a person browsing the ledger (the dashboard). */
   insights(): LedgerInsights;
   /** Retention: old runs' per-row data removed, the synced state kept (docs/ledger.md, "Retention"). */

@@ -44,6 +44,7 @@ import type { LedgerPruning } from './ledger-pruning.js';
 import { SqlPruning } from './sql-prune.js';
 import type { LedgerNotices } from './ledger-notices.js';
 import { SqlNotices } from './sql-notices.js';
+import { recordCallSeconds, type CallSecond } from './sql-call-seconds.js';
 import { storableJson } from './storable-json.js';
 import { reopenResults, selectPending, selectPlannedByResult } from './result-query.js';
 import { SqlRunResults } from './sql-run-results.js';
@@ -297,6 +298,10 @@ export class SqlLedger implements Ledger {
 
   resultCounts(runId: string, filter?: ResultCountFilter): Promise<RunResultCounts> {
     return this.runResults.counts(runId, filter);
+  }
+
+  recordCallSeconds(rows: readonly CallSecond[]): Promise<void> {
+    return recordCallSeconds(this.sql(), rows);
   }
 
   insights(): LedgerInsights {

@@ -29,6 +29,8 @@ export const PER_RUN_TABLES: readonly PerRunTable[] = [
   { table: 'intent_results', keepsSyncedRows: true },
   // Migration 11 (unchanged rows recorded compactly, issue #28 item 1).
   { table: 'run_unchanged', keepsSyncedRows: false, optional: true },
+  // Migration 12 (a run's calls per second, issue #29).
+  { table: 'run_call_seconds', keepsSyncedRows: false, optional: true },
 ];
 
 const BATCH = 2000;

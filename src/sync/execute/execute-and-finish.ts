@@ -20,6 +20,8 @@ import { redactUrl } from '../../log/redaction.js';
 import type { ResultWriter } from '../../ledger/result-writer.js';
 import type { PlanFeed } from './plan-feed.js';
 import { reviewJob } from '../notify/review-job.js';
+import { CallTally } from './call-tally.js';
+import { runCalls } from '../../metrics/process-metrics.js';
 import { SharedLinks, type LinkKind } from '../plan/link-pairs.js';
 
 /**
@@ -101,6 +103,8 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
   // Big, infrequent batches: one statement per 1,000 results keeps the ledger's share of
   // the run small (the embedded ledger works in its own thread; PostgreSQL in its server).
   const writer = ledger.resultWriter(deps.resultWriter ?? { batchSize: 1000, flushIntervalMs: 1000 });
+  // The calls this process makes for the run, per second and outcome (the run page's chart).
+  const calls = new CallTally(ledger, { defaultRunId: input.runId, logger: deps.logger });
   let stopped: RunSummary['stopped'];
   let reason: string | undefined;
   let nextStep: string | undefined;
@@ -118,26 +122,28 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
     }
     const streamed = input.stream?.({ writer, ids, gate });
     const execute = deps.executor ?? executePlan;
-    const outcome = await execute({
-      runId: input.runId,
-      work: input.work,
-      ...(streamed ? { feed: streamed.feed } : {}),
-      context: {
-        platform: deps.platform,
-        ids,
-        markSendStarted: createSendMarker(ledger, input.runId),
-        sharedWith: sharedWith(ids, streamed?.inSource ?? inSourceOf(input)),
-        sharedLink: sharedLink(ids, streamed?.liveLinks ?? ((kind) => liveLinksOf(input, kind))),
-      },
-      gate,
-      writer,
-      concurrency: deps.concurrency,
-      ...(deps.signal ? { signal: deps.signal } : {}),
-      ...(deps.progress ? { progress: deps.progress } : {}),
-      ...(deps.logger ? { logger: deps.logger } : {}),
-      ...(deps.queueFactory ? { queueFactory: deps.queueFactory } : {}),
-      ...(deps.platformDownLimit ? { platformDownLimit: deps.platformDownLimit } : {}),
-    });
+    const outcome = await runCalls.run(input.runId, () =>
+      execute({
+        runId: input.runId,
+        work: input.work,
+        ...(streamed ? { feed: streamed.feed } : {}),
+        context: {
+          platform: deps.platform,
+          ids,
+          markSendStarted: createSendMarker(ledger, input.runId),
+          sharedWith: sharedWith(ids, streamed?.inSource ?? inSourceOf(input)),
+          sharedLink: sharedLink(ids, streamed?.liveLinks ?? ((kind) => liveLinksOf(input, kind))),
+        },
+        gate,
+        writer,
+        concurrency: deps.concurrency,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+        ...(deps.progress ? { progress: deps.progress } : {}),
+        ...(deps.logger ? { logger: deps.logger } : {}),
+        ...(deps.queueFactory ? { queueFactory: deps.queueFactory } : {}),
+        ...(deps.platformDownLimit ? { platformDownLimit: deps.platformDownLimit } : {}),
+      }),
+    );
     stopped = outcome.stopped;
     reason = outcome.reason;
     nextStep = outcome.nextStep;
@@ -145,6 +151,8 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
   } catch (error) {
     failure = { error };
   } finally {
+    if (stopped !== undefined || failure !== undefined) calls.add(input.runId, Date.now(), 'stop');
+    await calls.close();
     deps.progress?.close();
     // After a failure, that is the error to report: a writer that cannot flush either adds nothing.
     await writer.close().catch((closing: unknown) => {

@@ -55,6 +55,12 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
   // Claimed: no live evsync works on it, so a run still marked running was cut off.
   if (run.status === 'running') deps.logger?.warn('run is marked running: resuming it as crashed');
   await ledger.setRunStatus(runId, 'running');
+  // Marked on the run page's chart of calls: where the run came back (docs/dashboard.md).
+  await ledger
+    .recordCallSeconds([
+      { runId, at: new Date(Math.floor(Date.now() / 1000) * 1000), outcome: 'resume', calls: 1 },
+    ])
+    .catch(() => {});
   // What failed only because the platform was down (or refused our key) is sent again, and
   // so is every dependent skipped for a failed parent: the parent may succeed this time.
   const reopened =
