@@ -79,7 +79,8 @@ describe('evsync plan and evsync run --dry-run', () => {
 
   it('run --dry-run prints the same plan, records no run, and the next real run sends every row', async () => {
     const dry = await runCli('run', job, '--dry-run');
-    expect(dry.code).toBe(0);
+    // The exit code the run ends with: the bad row fails it (issue #30 item 4).
+    expect(dry.code).toBe(1);
     expect(dry.stdout.startsWith(`Dry run of p (upsert): nothing is sent.\n\n${FIRST_PLAN_TABLE}`)).toBe(
       true,
     );
@@ -114,7 +115,7 @@ describe('evsync plan and evsync run --dry-run', () => {
       ['plan', job, '--json'],
     ]) {
       const result = await runCli(...args);
-      expect(result.code).toBe(0);
+      expect(result.code).toBe(args[0] === 'run' ? 1 : 0);
       if (args[0] === 'plan') {
         const summary = JSON.parse(result.stdout) as PlanSummary;
         expect(summary.counts).toEqual({

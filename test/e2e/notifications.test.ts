@@ -32,7 +32,7 @@ notify:
 
 // Issue #29 item 1 as an operator meets it: the built CLI against a sandbox, a webhook
 // receiver that checks the HMAC and a real SMTP server; one message per change of state.
-describe('notifications (built CLI, webhook and e-mail)', () => {
+describe('notifications (built CLI, webhook and e-mail)', { timeout: 240_000 }, () => {
   let workspace: CliWorkspace;
   let sandbox: RunningSandbox;
   let hook: Awaited<ReturnType<typeof startWebhookReceiver>>;

@@ -27,7 +27,7 @@ export async function printPlan(
     logger: Logger;
     print: (summary: PlanSummary) => string;
   },
-): Promise<void> {
+): Promise<PlanSummary> {
   const vendor = vendorFromEnv();
   // Without the signing key, rows with a password cannot be compared with what was synced:
   // they are planned as changed (see hashIntent).
@@ -57,7 +57,9 @@ export async function printPlan(
         { job, force, ...(options.full ? { full: true } : {}) },
       );
     try {
-      process.stdout.write(options.print((await plan(options.force)).summary));
+      const { summary } = await plan(options.force);
+      process.stdout.write(options.print(summary));
+      return summary;
     } catch (error) {
       if (!(error instanceof DeleteThresholdError)) throw error;
       process.stdout.write(options.print((await plan(true)).summary));

@@ -10,7 +10,7 @@ import type { LoadedJob } from '../../sync/job-file.js';
 import { requireDistributed } from './schedule.js';
 import { runJob } from '../../sync/runs/run-job.js';
 import { stopOnSignals } from '../../sync/runs/stop-on-signals.js';
-import { formatPlanSummary } from '../../sync/plan/plan-summary.js';
+import { formatPlanSummary, planExitCode } from '../../sync/plan/plan-summary.js';
 import { printPlan } from './print-plan.js';
 import { announceStop, finishRunCommand, waitNotice, withReportFile } from './run-outcome.js';
 
@@ -61,13 +61,15 @@ export function registerRunCommand(program: Command): void {
       const job = loadJobFile(jobPath);
       const logger = rootLogger().child({ job: job.name });
       if (options.dryRun) {
-        await printPlan(job, {
+        // The exit code the run would end with (README, exit codes), had every call succeeded.
+        const planned = await printPlan(job, {
           force: options.force ?? false,
           full: options.full ?? false,
           logger,
           print: (summary) =>
             `Dry run of ${job.name} (${job.mode}): nothing is sent.\n\n${formatPlanSummary(summary)}\n`,
         });
+        process.exitCode = planExitCode(planned);
         return;
       }
       await withReportFile(options.report, async (report) => {

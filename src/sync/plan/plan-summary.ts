@@ -67,6 +67,16 @@ export const SKIPPED_FOR_MISSING_DATA: ReadonlySet<string> = new Set([
   CODE.EVSYNC_PARENT_MISSING,
 ]);
 
+/**
+ * The exit code the run of this plan would end with if every call succeeded: 1 when rows
+ * are invalid or skipped for missing data (README, exit codes), 0 otherwise. What
+ * `run --dry-run` exits with.
+ */
+export function planExitCode(summary: Pick<PlanSummary, 'counts' | 'skipped'>): 0 | 1 {
+  const invalid = Object.values(summary.counts).reduce((sum, columns) => sum + (columns?.invalid ?? 0), 0);
+  return invalid > 0 || (summary.skipped?.lost ?? 0) > 0 ? 1 : 0;
+}
+
 /** The line under a plan's or a run's table that tells meant skips from data lost; '' when none. */
 export function skippedLine(skipped: { onPurpose: number; lost: number } | undefined): string {
   if (!skipped || skipped.onPurpose + skipped.lost === 0) return '';
