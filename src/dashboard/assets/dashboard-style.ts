@@ -18,9 +18,11 @@ table { border-collapse: collapse; background: #fff; min-width: 100%; font-size:
 th, td { border-bottom: 1px solid var(--line); padding: .35rem .5rem; text-align: left; vertical-align: top; }
 th { background: #f0f0f4; white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+/* Fifteen columns: tighter, so that the failed count stays on a laptop's screen. */
+table.runs th, table.runs td { padding: .35rem .3rem; }
 td.bad { color: var(--bad); font-weight: 700; }
 td.msg { max-width: 40rem; overflow-wrap: anywhere; }
-.badge { display: inline-block; padding: .05rem .45rem; border-radius: .8rem; font-size: .8rem; background: #e8e8ee; }
+.badge { white-space: nowrap; display: inline-block; padding: .05rem .45rem; border-radius: .8rem; font-size: .8rem; background: #e8e8ee; }
 .s-completed, .a-created, .a-updated, .a-attached, .a-unchanged { background: #dff3e4; color: var(--ok); }
 .s-running { background: #e1ecfb; color: #2f6fdf; }
 .s-failed, .s-aborted, .a-failed { background: #fbe3e0; color: var(--bad); }

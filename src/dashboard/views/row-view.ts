@@ -73,7 +73,7 @@ export function rowView(data: RowData, session: Session | undefined): Html {
                   ([name, value]) =>
                     html`<tr>
                       <th>${name}</th>
-                      <td class="msg" data-label="${name}">${value}</td>
+                      <td class="msg">${value}</td>
                     </tr>`,
                 )}
               </tbody>
