@@ -16,17 +16,21 @@ import { registerAuditRoutes } from './audit-routes.js';
 import { JobAudits } from './job-audits.js';
 import { loadRunList, parseRunListQuery } from './run-list.js';
 import {
+  failedFirst,
   FinishedRunFacts,
   loadResults,
+  loadResultsFailedFirst,
   loadRow,
   loadRun,
   parseResultsQuery,
   requireRun,
+  type ResultsPage,
   type ResultsQuery,
 } from './dashboard-data.js';
-import { dashboardAssets } from './dashboard-assets.js';
+import { dashboardAssets, PUBLIC_ASSETS } from './dashboard-assets.js';
 import type { LiveRuns } from './live-progress.js';
 import { wantsJson } from './negotiate.js';
+import type { ScheduleInfo } from '../distributed/schedules.js';
 import type { QueuePanel } from './queue-panel.js';
 import type { RunActions } from './run-actions.js';
 import { runEvents } from './run-events.js';
@@ -35,7 +39,7 @@ import { page } from './views/page-layout.js';
 import { queueView } from './views/queue-view.js';
 import { resultsPageView, resultsSection } from './views/results-view.js';
 import { rowView } from './views/row-view.js';
-import { runView } from './views/run-view.js';
+import { actionsSection, runView } from './views/run-view.js';
 import { runsView } from './views/runs-view.js';
 import { METRICS_CONTENT_TYPE, metricsText, readiness, type Readiness } from '../sync/runs/run-metrics.js';
 
@@ -181,6 +185,9 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
     return c.html(page({ title: 'Log in' }, loginView(next, verdict)), 401);
   }
 
+  // The login page's style sheet, before anyone is logged in; the rest waits for a login.
+  app.route('/assets', dashboardAssets(PUBLIC_ASSETS));
+
   app.use('*', auth.middleware());
 
   app.post('/logout', (c) => {
@@ -197,7 +204,7 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
 
   app.get('/runs', async (c) => {
     const filter = parseRunListQuery(c.req.query());
-    const data = await loadRunList(ledger, filter);
+    const data = await loadRunList(ledger, filter, await registeredSchedules());
     if (wantsJson(c)) return c.json(data);
     return show(c, 'Runs', runsView(data, filter));
   });
@@ -206,8 +213,10 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
     const runId = c.req.param('id');
     const data = await loadRun(ledger, runId, finished);
     if (wantsJson(c)) return c.json(data);
+    // A live run's page asks for its buttons again once the run ends.
+    if (c.req.header('x-fragment') === 'actions') return c.html(actionsSection(data));
     const filter = resultsQuery(c);
-    const results = await loadResults(ledger, runId, parseResultsQuery(filter));
+    const results = await pageOfResults(runId, filter);
     return show(c, `Run ${runId}`, runView(data, filter, results));
   });
 
@@ -218,8 +227,9 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
     const filter = resultsQuery(c);
     const parsed = parseResultsQuery(filter);
     const run = await requireRun(ledger, runId);
-    const results = await loadResults(ledger, runId, parsed);
-    if (wantsJson(c)) return c.json({ runId, ...results });
+    // Scripts read `seq` order; a person's page lists the failed rows first.
+    if (wantsJson(c)) return c.json({ runId, ...(await loadResults(ledger, runId, parsed)) });
+    const results = await pageOfResults(runId, filter);
     const section = resultsSection(runId, filter, results, run.pruned ? prunedNote(run.pruned) : null);
     if (c.req.header('x-fragment') === 'results') return c.html(section);
     return show(c, `Results of ${runId}`, resultsPageView(runId, section));
@@ -269,6 +279,25 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
       return show(c, 'Queue', queueView(status));
     });
     app.route('/queues', queue.bullBoard);
+  }
+
+  /** Distributed mode's schedules, for the jobs' summary; the runs page still answers without Redis. */
+  async function registeredSchedules(): Promise<ScheduleInfo[]> {
+    if (!queue) return [];
+    try {
+      return await queue.schedules();
+    } catch (error) {
+      options.logger.warn({ err: error }, 'the schedules could not be read for the jobs summary');
+      return [];
+    }
+  }
+
+  /** A page of results as a person's page lists them: failed first unless filtered or searched. */
+  function pageOfResults(runId: string, filter: ResultsQuery): Promise<ResultsPage> {
+    const parsed = parseResultsQuery(filter);
+    return failedFirst(filter)
+      ? loadResultsFailedFirst(ledger, runId, parsed, filter.rest === '1')
+      : loadResults(ledger, runId, parsed);
   }
 
   async function download(c: Context<Env>, runId: string, format: 'csv' | 'json'): Promise<Response> {
@@ -326,5 +355,13 @@ const STYLES = ['/assets/uplot.min.css'];
 
 function resultsQuery(c: Context): ResultsQuery {
   const q = c.req.query();
-  return { status: q.status, kind: q.kind, code: q.code, q: q.q, after: q.after, limit: q.limit };
+  return {
+    status: q.status,
+    kind: q.kind,
+    code: q.code,
+    q: q.q,
+    after: q.after,
+    limit: q.limit,
+    rest: q.rest,
+  };
 }

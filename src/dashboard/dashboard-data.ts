@@ -80,6 +80,11 @@ export interface ResultsPage {
   results: IntentResultRecord[];
   /** `after` for the next page, or null on the last one. */
   next: number | null;
+  /**
+   * In the failed-first order, whether `next` goes on among the rows that did not fail
+   * (`rest=1`): the failed ones were all shown.
+   */
+  rest?: boolean;
 }
 
 export interface RowData {
@@ -214,6 +219,8 @@ export interface ResultsQuery {
   q?: string | undefined;
   after?: string | undefined;
   limit?: string | undefined;
+  /** In the failed-first order: `1` once the failed rows are all shown, `after` then counts among the rest. */
+  rest?: string | undefined;
 }
 
 export const PAGE_SIZE = 50;
@@ -296,6 +303,44 @@ export async function loadResults(ledger: Ledger, runId: string, filter: SearchF
     results.push(...page.results);
   }
   return { results: results.map(shownResult), next: page.next };
+}
+
+/**
+ * Whether a page lists the failed rows first: a page a person reads (not a script's JSON,
+ * which keeps `seq` order) without an action filter or a text search.
+ */
+export function failedFirst(query: ResultsQuery): boolean {
+  return !query.status && !query.q?.trim();
+}
+
+const NOT_FAILED = RESULT_ACTIONS.filter((action) => action !== 'failed');
+
+/**
+ * One page in the failed-first order: the run's failed rows in `seq` order, then the others
+ * from the start, each part keyset-paged on `seq`; `rest` says which part `next` is in.
+ */
+export async function loadResultsFailedFirst(
+  ledger: Ledger,
+  runId: string,
+  filter: SearchFilter,
+  rest: boolean,
+): Promise<ResultsPage> {
+  const limit = filter.limit ?? PAGE_SIZE;
+  if (rest) {
+    const page = await loadResults(ledger, runId, { ...filter, actions: NOT_FAILED });
+    return { ...page, rest: page.next !== null };
+  }
+  const failed = await loadResults(ledger, runId, { ...filter, actions: ['failed'] });
+  if (failed.next !== null) return failed;
+  const left = limit - failed.results.length;
+  const others = await loadResults(ledger, runId, {
+    ...filter,
+    actions: NOT_FAILED,
+    afterSeq: 0,
+    limit: Math.max(left, 1),
+  });
+  if (left <= 0) return { results: failed.results, next: others.results.length > 0 ? 0 : null, rest: true };
+  return { results: [...failed.results, ...others.results], next: others.next, rest: others.next !== null };
 }
 
 export async function loadRow(

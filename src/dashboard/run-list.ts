@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ConfigError } from '../errors/evsync-error.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { conferenceHost } from '../model/conference.js';
+import { jobOverviews, type JobOverview, type OverviewSchedule } from '../sync/notify/job-overview.js';
 import { loadRuns, type RunSummaryData } from './dashboard-data.js';
 
 /**
@@ -27,6 +28,12 @@ export interface RunListData {
   runs: RunSummaryData[];
   /** Every conference the ledger knows, most recently used first. */
   conferences: ConferenceOption[];
+  /**
+   * Each job that has run or is scheduled, as `evsync status` shows it (`jobOverviews`): how
+   * its last run ended, its last success, its next fire time, overdue, undelivered notices.
+   * Of the conference's jobs only, when the list is of one conference.
+   */
+  jobs: JobOverview[];
 }
 
 export const RUN_LIST_LIMIT = 50;
@@ -59,8 +66,15 @@ export function parseRunListQuery(query: Record<string, string | undefined>): Ru
   return { limit: parsed.data.limit, conferenceId: parsed.data.conference };
 }
 
-/** The runs and the conferences; a conference the ledger does not know is a usage error. */
-export async function loadRunList(ledger: Ledger, query: RunListQuery): Promise<RunListData> {
+/**
+ * The runs, the conferences and the jobs' summary; a conference the ledger does not know is a
+ * usage error. `schedules`: distributed mode's registered schedules, none in inline mode.
+ */
+export async function loadRunList(
+  ledger: Ledger,
+  query: RunListQuery,
+  schedules: readonly OverviewSchedule[] = [],
+): Promise<RunListData> {
   const conferences = (await ledger.listConferences()).map((conference): ConferenceOption => ({
     id: conference.id,
     host: conferenceHost(conference.baseUrl),
@@ -72,5 +86,14 @@ export async function loadRunList(ledger: Ledger, query: RunListQuery): Promise<
       `conference=${conferenceId}: this ledger has no such conference; ${known ? `it knows ${known}` : 'it knows none yet'}`,
     );
   }
-  return { runs: await loadRuns(ledger, query.limit, conferenceId), conferences };
+  const host = conferences.find((conference) => conference.id === conferenceId)?.host;
+  const [runs, jobs] = await Promise.all([
+    loadRuns(ledger, query.limit, conferenceId),
+    jobOverviews(ledger, schedules),
+  ]);
+  return {
+    runs,
+    conferences,
+    jobs: host === undefined ? jobs : jobs.filter((job) => job.conference === host),
+  };
 }

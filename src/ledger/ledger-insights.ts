@@ -25,7 +25,11 @@ export interface LedgerInsights {
    * index holds them), so its page may hold fewer matches, or none, with a `next`.
    */
   searchResults(runId: string, filter: SearchFilter): Promise<SearchPage>;
-  /** Failed and skipped results of a run with a code, grouped by code and message, most first. */
+  /**
+   * Failed and skipped results of a run, grouped by code and message, most first. The message
+   * is grouped as a pattern (row prefix out, quoted values `"…"`, every run of digits `N`), so
+   * that one problem naming a different platform id or number in each row is one group.
+   */
   errorGroups(runId: string, limit?: number): Promise<ErrorGroup[]>;
   /** Results per time bucket over the run, for a chart; at most about `buckets` of them. */
   timeline(runId: string, buckets?: number): Promise<Timeline>;
@@ -60,7 +64,10 @@ export interface SearchPage {
 export interface ErrorGroup {
   action: ResultAction;
   code: string;
+  /** The group's pattern: `Event N not found`. */
   message: string;
+  /** The first result's message as it was recorded: `Event 4711 not found`. */
+  example: string;
   count: number;
   /** The first result of the group, to link to. */
   firstKind: IntentKind;
@@ -140,6 +147,7 @@ export class SqlLedgerInsights implements LedgerInsights {
       action: ResultAction;
       code: string;
       message: string;
+      example: string;
       n: number | string;
       first_kind: IntentKind;
       first_key: string;
@@ -148,6 +156,7 @@ export class SqlLedgerInsights implements LedgerInsights {
       action: row.action,
       code: row.code,
       message: row.message,
+      example: row.example,
       count: toNumber(row.n),
       firstKind: row.first_kind,
       firstKey: row.first_key,
@@ -242,12 +251,15 @@ ORDER BY r.seq`;
 
 /**
  * $1 run id, $2 limit. Answered from the partial index of migration 7. A message is grouped
- * without its row prefix (`row 17 (line 18), `) and with its quoted values as `"…"`, so
- * that 500 rows with one problem (each naming its own row and value) read as one line.
+ * without its row prefix (`row 17 (line 18), `), with its quoted values as `"…"` and each
+ * run of digits as `N`, so that 500 rows with one problem (each naming its own row, value or
+ * platform id) read as one line; the first message of the group is kept as its example.
+ * Plain `regexp_replace`: PGlite and PostgreSQL answer alike.
  */
 const ERROR_GROUPS = `SELECT r.action, coalesce(r.error_code, '') AS code,
-  regexp_replace(regexp_replace(coalesce(r.error_message, ''), '^row [0-9]+( \\(line [0-9]+\\))?, ', ''),
-    '"[^"]*"', '"…"', 'g') AS message,
+  regexp_replace(regexp_replace(regexp_replace(coalesce(r.error_message, ''),
+    '^row [0-9]+( \\(line [0-9]+\\))?, ', ''), '"[^"]*"', '"…"', 'g'), '[0-9]+', 'N', 'g') AS message,
+  (array_agg(coalesce(r.error_message, '') ORDER BY r.seq))[1] AS example,
   count(*) AS n, (array_agg(r.kind ORDER BY r.seq))[1] AS first_kind, (array_agg(r.key ORDER BY r.seq))[1] AS first_key
 FROM intent_results r WHERE r.run_id = $1 AND r.action IN ('failed', 'skipped')
 GROUP BY 1, 2, 3 ORDER BY count(*) DESC, 2, 3 LIMIT $2`;

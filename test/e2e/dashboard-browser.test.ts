@@ -177,7 +177,9 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
     await page.waitForSelector('form.confirm');
     await page.click('form.confirm button');
     await page.waitForURL((url) => /^\/runs\/[^/]+$/.test(url.pathname) && !url.pathname.endsWith(f.runId));
-    await page.waitForSelector('#run dd .badge.s-completed', { timeout: 30_000 });
+    // The source's row that fails the mapping fails again: completed, and not a plain success.
+    await page.waitForSelector('#run dd .badge.s-completed-failed', { timeout: 30_000 });
+    expect(await page.locator('#run dd .badge').first().textContent()).toBe('completed, 1 failed');
     expect(await page.locator('#run dl.facts').textContent()).toContain('audit');
     expect(await page.locator('tr[data-kind=event] [data-count=updated]').textContent()).toBe('1');
     expect(f.sandbox.state.eventByClientId('de1')?.name).toBe('Sponsored 1');

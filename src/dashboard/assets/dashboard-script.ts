@@ -1,7 +1,8 @@
 /**
  * The few lines of browser script the dashboard has (no build step: served as written).
  * Live runs follow `/runs/ID/events` (server-sent events); the run's chart draws
- * `/runs/ID/timeline` with uPlot; buttons with `data-confirm` ask first. Text from the
+ * `/runs/ID/timeline` with uPlot; buttons with `data-confirm` ask first; times are written
+ * in the browser's zone. Text from the
  * server goes into the page with `textContent`, never as HTML, except the results section,
  * which the server renders escaped.
  */
@@ -19,11 +20,35 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
       cell.classList.toggle('bad', n > 0 && cell.getAttribute('data-count') === 'failed');
     });
   }
-  function setStatus(scope, status) {
+  // As statusLabel (run-next-step.ts): a completed run with failed rows is not a plain success.
+  function setStatus(scope, status, failed) {
+    var partial = status === 'completed' && failed > 0;
     scope.querySelectorAll('[data-status]').forEach(function (badge) {
-      if (badge.tagName === 'SPAN') { badge.textContent = status; badge.className = 'badge s-' + status.replace(' ', '-'); }
+      if (badge.tagName !== 'SPAN') return;
+      badge.textContent = partial ? 'completed, ' + failed + ' failed' : status;
+      badge.className = 'badge s-' + (partial ? 'completed-failed' : status.replace(' ', '-'));
     });
   }
+
+  // Times come in UTC (<time datetime title="… UTC">): written here in the browser's zone,
+  // the UTC time staying on hover.
+  function pad(n) { return String(n).padStart(2, '0'); }
+  function localTimes(scope) {
+    scope.querySelectorAll('time[datetime]').forEach(function (el) {
+      var at = new Date(el.getAttribute('datetime'));
+      if (isNaN(at.getTime())) return;
+      var zone = '';
+      try {
+        var part = new Intl.DateTimeFormat(undefined, { timeZoneName: 'short' }).formatToParts(at)
+          .find(function (p) { return p.type === 'timeZoneName'; });
+        zone = part ? ' ' + part.value : '';
+      } catch (e) { zone = ''; }
+      el.textContent = at.getFullYear() + '-' + pad(at.getMonth() + 1) + '-' + pad(at.getDate()) + ' ' +
+        pad(at.getHours()) + ':' + pad(at.getMinutes()) + ':' + pad(at.getSeconds()) + zone;
+      el.setAttribute('data-local', '');
+    });
+  }
+  localTimes(document);
 
   function follow(runId, onUpdate, onEnd) {
     var source = new EventSource('/runs/' + encodeURIComponent(runId) + '/events');
@@ -51,7 +76,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     if (!row.querySelector('.s-running')) return;
     follow(row.getAttribute('data-run'), function (data) {
       setCounts(row, data.totals);
-      setStatus(row, data.status);
+      setStatus(row, data.status, data.totals.failed || 0);
     }, function () {});
   });
 
@@ -91,7 +116,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
       var live = document.getElementById('live');
       follow(runId, function (data) {
         live.hidden = data.status !== 'running';
-        setStatus(run, data.status);
+        setStatus(run, data.status, data.totals.failed || 0);
         var total = run.querySelector('tr[data-kind=all]');
         Object.keys(data.counts).forEach(function (kind) {
           // A kind whose first result landed after the page was made gets its row.
@@ -120,9 +145,12 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
         if (rate) rate.textContent = data.rate === null ? '' : data.rate.toFixed(1) + ' intents/s';
         if (Date.now() - lastReload > 1000) reloadResults();
       }, function () {
-        // Ended: what only a running run offers goes (a finished run's page has no resume).
-        if (run.querySelector('[data-status]').textContent === 'completed') {
-          run.querySelectorAll('[data-while-running]').forEach(function (el) { el.remove(); });
+        // Ended: the buttons its state now calls for (retry, resume, or neither) and why.
+        var actions = document.getElementById('actions');
+        if (actions) {
+          fetch(actions.getAttribute('data-actions'), { headers: { 'X-Fragment': 'actions' } })
+            .then(function (response) { return response.ok ? response.text() : null; })
+            .then(function (text) { if (text !== null) actions.outerHTML = text; });
         }
         reloadResults();
         drawChart();

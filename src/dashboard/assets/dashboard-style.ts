@@ -1,6 +1,10 @@
-/** The dashboard's one style sheet: readable on a laptop, tables scroll sideways on a phone. */
+/**
+ * The dashboard's one style sheet: readable on a laptop; on a phone (under 640 px) each
+ * table row is a stack of its cells, each labelled by its `data-label`, so no column is off
+ * screen.
+ */
 export const DASHBOARD_STYLE = `
-:root { --ok: #1e7d3a; --bad: #c0392b; --warn: #a86b00; --muted: #666; --line: #ddd; font-family: system-ui, sans-serif; }
+:root { --ok: #1e7d3a; --bad: #c0392b; --warn: #a86b00; --partial: #9a3d00; --muted: #666; --line: #ddd; font-family: system-ui, sans-serif; }
 body { margin: 0; color: #222; background: #fafafa; }
 header.top { display: flex; gap: 1rem; align-items: center; padding: .6rem 1rem; background: #223; color: #fff; flex-wrap: wrap; }
 header.top a { color: #fff; text-decoration: none; }
@@ -14,18 +18,23 @@ table { border-collapse: collapse; background: #fff; min-width: 100%; font-size:
 th, td { border-bottom: 1px solid var(--line); padding: .35rem .5rem; text-align: left; vertical-align: top; }
 th { background: #f0f0f4; white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+/* Fifteen columns: tighter, so that the failed count stays on a laptop's screen. */
+table.runs th, table.runs td { padding: .35rem .3rem; }
 td.bad { color: var(--bad); font-weight: 700; }
 td.msg { max-width: 40rem; overflow-wrap: anywhere; }
-.badge { display: inline-block; padding: .05rem .45rem; border-radius: .8rem; font-size: .8rem; background: #e8e8ee; }
+.badge { white-space: nowrap; display: inline-block; padding: .05rem .45rem; border-radius: .8rem; font-size: .8rem; background: #e8e8ee; }
 .s-completed, .a-created, .a-updated, .a-attached, .a-unchanged { background: #dff3e4; color: var(--ok); }
 .s-running { background: #e1ecfb; color: #2f6fdf; }
 .s-failed, .s-aborted, .a-failed { background: #fbe3e0; color: var(--bad); }
 .s-interrupted, .s-cut-off, .a-skipped { background: #fdf0d5; color: var(--warn); }
+/* Completed, but rows failed: not a success's green, nor a stopped run's amber. */
+.s-completed-failed { background: #ffe0cc; color: var(--partial); border: 1px solid #f0a070; }
 tr.a-failed td:first-child { border-left: 3px solid var(--bad); }
 tr.a-created td:first-child, tr.a-updated td:first-child, tr.a-attached td:first-child { border-left: 3px solid var(--ok); }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; }
+.next-step { margin: -.5rem 0 1rem; color: #333; }
 .actions { display: flex; gap: .5rem; flex-wrap: wrap; margin: 1rem 0; }
 a.button, button { display: inline-block; padding: .45rem .9rem; border: 1px solid #2f6fdf; border-radius: .3rem; background: #2f6fdf; color: #fff; text-decoration: none; font: inherit; cursor: pointer; }
 a.button.secondary { background: #fff; color: #2f6fdf; }
@@ -41,8 +50,34 @@ input, select { font: inherit; padding: .3rem; }
 .problem { color: var(--bad); font-weight: 600; }
 .note { color: var(--muted); font-size: .85rem; }
 #chart { min-height: 60px; background: #fff; }
+form.login { display: flex; flex-direction: column; gap: .75rem; max-width: 22rem; padding: 1.25rem; background: #fff;
+  border: 1px solid var(--line); border-radius: .5rem; box-shadow: 0 1px 4px rgba(0, 0, 0, .08); }
+form.login input { width: 100%; box-sizing: border-box; }
+form.login button { align-self: flex-start; }
+ul.jobs { list-style: none; padding: 0; margin: 0 0 1.5rem; display: grid; gap: .5rem; }
+ul.jobs li { background: #fff; border: 1px solid var(--line); border-left: 4px solid var(--ok); border-radius: .3rem; padding: .5rem .75rem; }
+ul.jobs li.j-problem { border-left-color: var(--bad); }
+ul.jobs li.j-partial { border-left-color: var(--partial); }
+ul.jobs li.j-stopped { border-left-color: var(--warn); }
+ul.jobs .job-name { font-weight: 700; margin-right: .5rem; }
+ul.jobs .job-facts { color: var(--muted); font-size: .85rem; }
+ul.jobs .overdue, ul.jobs .undelivered { color: var(--bad); font-weight: 600; }
 @media (max-width: 640px) {
   main { padding: .5rem; }
+  /* Tables become stacked rows: each cell on its own line, its column's name before it. */
+  table, thead, tbody, tr, th, td { display: block; }
+  table { min-width: 0; width: 100%; }
+  thead { display: none; }
+  tr { border-bottom: 2px solid var(--line); padding: .25rem 0; }
+  th, td { border-bottom: none; text-align: left; overflow-wrap: anywhere; white-space: normal; }
+  td.num, th.num { text-align: left; }
+  td[data-label] { position: relative; padding-left: 8.5rem; min-height: 1.2em; }
+  td[data-label]::before { content: attr(data-label); position: absolute; left: .5rem; width: 7.5rem;
+    color: var(--muted); font-weight: 600; overflow-wrap: anywhere; }
+  td[data-label=""] { padding-left: .5rem; }
+  td.msg { max-width: none; }
+  tr.a-failed td:first-child, tr.a-created td:first-child, tr.a-updated td:first-child, tr.a-attached td:first-child { border-left: none; }
+  tr.a-failed { border-left: 3px solid var(--bad); }
   .phase { grid-template-columns: 5rem 1fr; }
   .phase span:last-child { grid-column: 1 / -1; }
   .downloads { margin-left: 0; }

@@ -2,7 +2,7 @@ import { html } from 'hono/html';
 import { AUDIT_KIND_ORDER } from '../../sync/audit/audit-job.js';
 import type { KindAudit } from '../../sync/audit/drift.js';
 import type { DashboardAudit } from '../job-audits.js';
-import { formatTime, type Html, runPath } from './page-layout.js';
+import { type Html, runPath, timeTag } from './page-layout.js';
 
 const COLUMNS: readonly (keyof KindAudit)[] = [
   'in_sync',
@@ -35,7 +35,7 @@ export function auditView(audit: DashboardAudit): Html {
         <dt>From run</dt>
         <dd><a href="${runPath(audit.runId)}">${audit.runId}</a></dd>
         <dt>Started</dt>
-        <dd>${formatTime(audit.startedAt)} UTC</dd>
+        <dd>${timeTag(audit.startedAt)}</dd>
         <dt>Status</dt>
         <dd>
           <span class="badge s-${audit.status === 'finished' ? 'completed' : audit.status}"

@@ -59,6 +59,16 @@ export function formatTime(date: Date | null | undefined): string {
   return date ? date.toISOString().replace('T', ' ').slice(0, 19) : '—';
 }
 
+/**
+ * A time as the browser's zone shows it: rendered in UTC here (`2026-11-22 01:45:12 UTC`),
+ * the page's script writes it in the browser's zone, the UTC time staying on hover.
+ */
+export function timeTag(date: Date | null | undefined): Html {
+  if (!date) return html`—`;
+  const utc = `${formatTime(date)} UTC`;
+  return html`<time datetime="${date.toISOString()}" title="${utc}">${utc}</time>`;
+}
+
 /** `3 h 04 min`, `2 min 05 s`, `850 ms`. */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;

@@ -1,7 +1,7 @@
 import { html } from 'hono/html';
 import { describeRates, describeWorker, type QueueStatus } from '../../distributed/queue-status.js';
 import { runConferenceHost } from '../../model/conference.js';
-import { type Html, formatTime, runPath } from './page-layout.js';
+import { type Html, runPath, timeTag } from './page-layout.js';
 
 export function queueView(status: QueueStatus): Html {
   const { jobs } = status;
@@ -53,7 +53,7 @@ export function queueView(status: QueueStatus): Html {
                 <th>Job</th>
                 <th>Cron</th>
                 <th>Time zone</th>
-                <th>Next (UTC)</th>
+                <th>Next</th>
                 <th>Job file</th>
               </tr>
             </thead>
@@ -64,7 +64,7 @@ export function queueView(status: QueueStatus): Html {
                     <td>${info.name}</td>
                     <td><code>${info.cron}</code></td>
                     <td>${info.timezone}</td>
-                    <td>${info.next ? formatTime(info.next) : 'not planned'}</td>
+                    <td>${info.next ? timeTag(info.next) : 'not planned'}</td>
                     <td>${info.jobFile}</td>
                   </tr>`,
               )}

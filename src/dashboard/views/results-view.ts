@@ -2,7 +2,7 @@ import { html } from 'hono/html';
 import { INTENT_KINDS } from '../../model/intent.js';
 import { describeOrigin } from '../../model/row-origin.js';
 import { RESULT_ACTIONS } from '../../model/result-records.js';
-import type { ResultsPage, ResultsQuery } from '../dashboard-data.js';
+import { failedFirst, type ResultsPage, type ResultsQuery } from '../dashboard-data.js';
 import { type Html, query, rowPath, runPath } from './page-layout.js';
 
 /**
@@ -18,8 +18,11 @@ export function resultsSection(
 ): Html {
   const base = runPath(runId);
   const keep = { status: filter.status, kind: filter.kind, code: filter.code, q: filter.q };
+  const next = { ...keep, after: page.next ?? undefined, rest: page.rest ? 1 : undefined };
+  const nextHref = `${base}/results${query(next)}`;
   return html`<section id="results" data-results="${`${base}/results${query(keep)}`}">
     <h2>Results</h2>
+    ${failedFirst(filter) ? html`<p class="note" data-failed-first>Failed rows first, then the others in the order they were recorded.</p>` : ''}
     ${prunedNote ? html`<p class="note" data-pruned-results>${prunedNote}</p>` : ''}
     <form method="get" action="${base}/results" class="filters">
       <label
@@ -80,16 +83,20 @@ export function resultsSection(
                 ${page.results.map(
                   (result) =>
                     html`<tr class="a-${result.action}" data-key="${result.key}">
-                      <td>${result.kind}</td>
-                      <td><a href="${rowPath(runId, result.kind, result.key)}">${result.key}</a></td>
-                      <td><span class="badge a-${result.action}">${result.action}</span></td>
-                      <td>
+                      <td data-label="Kind">${result.kind}</td>
+                      <td data-label="client_id">
+                        <a href="${rowPath(runId, result.kind, result.key)}">${result.key}</a>
+                      </td>
+                      <td data-label="Action">
+                        <span class="badge a-${result.action}">${result.action}</span>
+                      </td>
+                      <td data-label="Origin">
                         ${result.origin ? html`${result.origin.source} ${describeOrigin(result.origin)}` : ''}
                       </td>
-                      <td class="num">${result.httpStatus ?? ''}</td>
-                      <td><code>${result.errorCode ?? ''}</code></td>
-                      <td class="msg">${result.errorMessage ?? ''}</td>
-                      <td class="num">${result.attempts}</td>
+                      <td class="num" data-label="HTTP">${result.httpStatus ?? ''}</td>
+                      <td data-label="Code"><code>${result.errorCode ?? ''}</code></td>
+                      <td class="msg" data-label="Message">${result.errorMessage ?? ''}</td>
+                      <td class="num" data-label="Attempts">${result.attempts}</td>
                     </tr>`,
                 )}
               </tbody>
@@ -97,8 +104,8 @@ export function resultsSection(
           </div>`
     }
     <nav class="pager">
-      ${filter.after ? html`<a href="${base}/results${query(keep)}">First page</a>` : ''}
-      ${page.next !== null ? html`<a rel="next" href="${base}/results${query({ ...keep, after: page.next })}">Next page →</a>` : ''}
+      ${filter.after || filter.rest ? html`<a href="${base}/results${query(keep)}">First page</a>` : ''}
+      ${page.next !== null ? html`<a rel="next" href="${nextHref}">Next page →</a>` : ''}
     </nav>
   </section>`;
 }

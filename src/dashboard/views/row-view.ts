@@ -2,7 +2,7 @@ import { html } from 'hono/html';
 import { describeOrigin } from '../../model/row-origin.js';
 import type { Session } from '../dashboard-auth.js';
 import type { RowData } from '../dashboard-data.js';
-import { csrfInput, formatDuration, formatTime, type Html, rowPath, runPath } from './page-layout.js';
+import { csrfInput, formatDuration, type Html, rowPath, runPath, timeTag } from './page-layout.js';
 
 export function rowView(data: RowData, session: Session | undefined): Html {
   const { result } = data;
@@ -17,7 +17,7 @@ export function rowView(data: RowData, session: Session | undefined): Html {
       <dt>Platform id</dt>
       <dd>${data.platformId ?? '—'}</dd>
       <dt>Recorded</dt>
-      <dd>${formatTime(result.recordedAt)} UTC</dd>
+      <dd>${timeTag(result.recordedAt)}</dd>
       ${
         result.worker
           ? html`<dt>Worker</dt>
@@ -27,26 +27,28 @@ export function rowView(data: RowData, session: Session | undefined): Html {
     </dl>
     <h2>Attempts</h2>
     <p class="note">The ledger keeps the final attempt's answer and how many attempts were made.</p>
-    <table class="attempts">
-      <thead>
-        <tr>
-          <th class="num">Attempts</th>
-          <th class="num">HTTP status</th>
-          <th>Code</th>
-          <th>Platform's message</th>
-          <th class="num">Time</th>
-        </tr>
-      </thead>
-      <tbody>
-        <tr>
-          <td class="num">${result.attempts}</td>
-          <td class="num">${result.httpStatus ?? '—'}</td>
-          <td><code>${result.errorCode ?? ''}</code></td>
-          <td class="msg">${result.errorMessage ?? ''}</td>
-          <td class="num">${formatDuration(result.durationMs)}</td>
-        </tr>
-      </tbody>
-    </table>
+    <div class="scroll">
+      <table class="attempts">
+        <thead>
+          <tr>
+            <th class="num">Attempts</th>
+            <th class="num">HTTP status</th>
+            <th>Code</th>
+            <th>Platform's message</th>
+            <th class="num">Time</th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <td class="num" data-label="Attempts">${result.attempts}</td>
+            <td class="num" data-label="HTTP status">${result.httpStatus ?? '—'}</td>
+            <td data-label="Code"><code>${result.errorCode ?? ''}</code></td>
+            <td class="msg" data-label="Platform's message">${result.errorMessage ?? ''}</td>
+            <td class="num" data-label="Time">${formatDuration(result.durationMs)}</td>
+          </tr>
+        </tbody>
+      </table>
+    </div>
     ${
       result.action === 'failed'
         ? html`<form method="post" action="${base}/retry" class="confirm">
@@ -85,7 +87,7 @@ export function rowView(data: RowData, session: Session | undefined): Html {
           <tr>
             <th>Run</th>
             <th>Job</th>
-            <th>Started (UTC)</th>
+            <th>Started</th>
             <th>Action</th>
             <th>Code</th>
             <th>Message</th>
@@ -95,16 +97,18 @@ export function rowView(data: RowData, session: Session | undefined): Html {
           ${data.history.map(
             (entry) =>
               html`<tr class="a-${entry.result.action}">
-                <td>
+                <td data-label="Run">
                   <a href="${rowPath(entry.result.runId, entry.result.kind, entry.result.key)}"
                     >${entry.result.runId}</a
                   >
                 </td>
-                <td>${entry.jobName}</td>
-                <td>${formatTime(entry.runStartedAt)}</td>
-                <td><span class="badge a-${entry.result.action}">${entry.result.action}</span></td>
-                <td><code>${entry.result.errorCode ?? ''}</code></td>
-                <td class="msg">${entry.result.errorMessage ?? ''}</td>
+                <td data-label="Job">${entry.jobName}</td>
+                <td data-label="Started">${timeTag(entry.runStartedAt)}</td>
+                <td data-label="Action">
+                  <span class="badge a-${entry.result.action}">${entry.result.action}</span>
+                </td>
+                <td data-label="Code"><code>${entry.result.errorCode ?? ''}</code></td>
+                <td class="msg" data-label="Message">${entry.result.errorMessage ?? ''}</td>
               </tr>`,
           )}
         </tbody>

@@ -1,21 +1,15 @@
 import { html } from 'hono/html';
 import type { IntentKind } from '../../model/intent.js';
 import { shownStatus, type ResultsPage, type ResultsQuery, type RunData } from '../dashboard-data.js';
-import { formatDuration, formatTime, type Html, query, runPath } from './page-layout.js';
+import { nextStep, type RunStep } from '../run-next-step.js';
+import { formatDuration, type Html, query, runPath, timeTag } from './page-layout.js';
 import { resultsSection } from './results-view.js';
 import { skippedLine } from '../../sync/plan/plan-summary.js';
 import { countCells, notRecorded, prunedBadge, SHOWN_ACTIONS, statusBadge } from './runs-view.js';
 
-/**
- * Statuses a resume can finish. `running` too: a run whose process died stays marked
- * running, and a resume of one still going answers that it is busy.
- */
-const RESUMABLE = ['running', 'interrupted', 'aborted', 'failed'];
-
 export function runView(data: RunData, filter: ResultsQuery, page: ResultsPage): Html {
   const { run } = data;
   const base = runPath(run.id);
-  const failed = run.counts.failed ?? 0;
   return html`<div id="run" data-run="${run.id}" data-status="${shownStatus(run)}">
     <h1>Run ${run.id}</h1>
     <dl class="facts">
@@ -40,7 +34,7 @@ export function runView(data: RunData, filter: ResultsQuery, page: ResultsPage):
         }
       </dd>
       <dt>Started</dt>
-      <dd>${formatTime(run.startedAt)} UTC</dd>
+      <dd>${timeTag(run.startedAt)}</dd>
       <dt>Duration</dt>
       <dd data-duration>${formatDuration(run.durationMs)}</dd>
       <dt>Status</dt>
@@ -67,21 +61,7 @@ export function runView(data: RunData, filter: ResultsQuery, page: ResultsPage):
       }
     </dl>
     ${run.prunedNote ? html`<p class="note" data-pruned-note>${run.prunedNote}</p>` : ''}
-    <div class="actions">
-      ${failed > 0 && run.pruned === null ? html`<a class="button" href="${base}/retry">Retry failed rows…</a>` : ''}
-      ${
-        RESUMABLE.includes(run.status) && run.pruned === null
-          ? html`<a
-              class="button"
-              href="${base}/resume"
-              ${run.status === 'running' ? 'data-while-running' : ''}
-              >Resume…</a
-            >`
-          : ''
-      }
-      <a class="button secondary" href="${base}/rerun">Run the job again…</a>
-      <a class="button secondary" href="${base}/audit">Audit this job…</a>
-    </div>
+    ${actionsSection(data)}
     <section id="live" ${run.status === 'running' ? '' : 'hidden'}>
       <h2>Progress <small data-rate></small></h2>
       <div data-phases>
@@ -104,12 +84,12 @@ export function runView(data: RunData, filter: ResultsQuery, page: ResultsPage):
           ${(Object.keys(data.countsByKind) as IntentKind[]).map(
             (kind) =>
               html`<tr data-kind="${kind}">
-                <td>${kind}</td>
+                <td data-label="Kind">${kind}</td>
                 ${countCells(data.countsByKind[kind] ?? {})}
               </tr>`,
           )}
           <tr class="total" data-kind="all">
-            <td>all</td>
+            <td data-label="Kind">all</td>
             ${countCells(run.counts)}
           </tr>
         </tbody>
@@ -149,11 +129,17 @@ function errorsSection(data: RunData): Html {
           ${data.errors.map(
             (group) =>
               html`<tr class="a-${group.action}">
-                <td class="num">${group.count}</td>
-                <td><code>${group.code}</code></td>
-                <td class="msg">${group.message}</td>
-                <td class="msg">${group.meaning ?? ''}</td>
-                <td>
+                <td class="num" data-label="Rows">${group.count}</td>
+                <td data-label="Code"><code>${group.code}</code></td>
+                <td class="msg" data-label="Message">
+                  ${group.example}${
+                    group.count > 1 && group.example !== group.message
+                      ? html`<br /><small class="note" data-pattern>and alike: ${group.message}</small>`
+                      : ''
+                  }
+                </td>
+                <td class="msg" data-label="Meaning">${group.meaning ?? ''}</td>
+                <td data-label="">
                   <a href="${base}/results${query({ status: group.action, code: group.code || undefined })}"
                     >${group.action} rows</a
                   >
@@ -163,5 +149,35 @@ function errorsSection(data: RunData): Html {
         </tbody>
       </table>
     </div>
+  </section>`;
+}
+
+const STEP_BUTTONS: Record<Exclude<RunStep, 'wait'>, { path: string; label: string }> = {
+  retry: { path: 'retry', label: 'Retry failed rows…' },
+  resume: { path: 'resume', label: 'Resume…' },
+  rerun: { path: 'rerun', label: 'Run the job again…' },
+};
+
+/**
+ * The run's buttons, the one its state calls for first (`nextStep`), and the line saying
+ * which to use. `#actions` is what the page's script reloads when a live run ends.
+ */
+export function actionsSection(data: Pick<RunData, 'run'>): Html {
+  const { run } = data;
+  const base = runPath(run.id);
+  const step = nextStep(run);
+  const button = (which: Exclude<RunStep, 'wait'>) =>
+    html`<a
+      class="button${step.primary === which ? '' : ' secondary'}"
+      href="${base}/${STEP_BUTTONS[which].path}"
+      data-step="${which}"
+      >${STEP_BUTTONS[which].label}</a
+    >`;
+  return html`<section id="actions" data-actions="${base}" data-primary="${step.primary}">
+    <div class="actions">
+      ${step.retry ? button('retry') : ''} ${step.resume ? button('resume') : ''} ${button('rerun')}
+      <a class="button secondary" href="${base}/audit">Audit this job…</a>
+    </div>
+    <p class="next-step" data-next-step>${step.advice}</p>
   </section>`;
 }

@@ -1,8 +1,10 @@
 import { html } from 'hono/html';
 import type { ActionCounts } from '../../model/result-records.js';
-import { shownStatus, type RunSummaryData } from '../dashboard-data.js';
+import type { RunSummaryData } from '../dashboard-data.js';
 import { type ConferenceOption, RUN_LIST_LIMIT, type RunListData, type RunListQuery } from '../run-list.js';
-import { formatDuration, formatTime, type Html, query, runPath } from './page-layout.js';
+import { statusLabel } from '../run-next-step.js';
+import { jobsView } from './jobs-view.js';
+import { formatDuration, type Html, query, runPath, timeTag } from './page-layout.js';
 
 /** The counts a run list shows, in the order an operator reads them. */
 export const SHOWN_ACTIONS = [
@@ -19,7 +21,7 @@ export function runsView(data: RunListData, filter: RunListQuery): Html {
   const { runs, conferences } = data;
   const shown = conferences.find((conference) => conference.id === filter.conferenceId);
   return html`<h1>Runs${shown ? html` of ${shown.host}` : ''}</h1>
-    ${conferences.length > 0 ? conferenceFilter(conferences, filter) : ''}
+    ${jobsView(data.jobs)} ${conferences.length > 0 ? conferenceFilter(conferences, filter) : ''}
     ${
       runs.length === 0
         ? shown
@@ -34,7 +36,7 @@ export function runsView(data: RunListData, filter: RunListQuery): Html {
                   <th>Conference</th>
                   <th>Mode</th>
                   <th>Trigger</th>
-                  <th>Started (UTC)</th>
+                  <th>Started</th>
                   <th>Duration</th>
                   <th>Status</th>
                   ${SHOWN_ACTIONS.map((action) => html`<th class="num">${action}</th>`)}
@@ -75,7 +77,7 @@ function runsPath(filter: RunListQuery, conferenceId: number | undefined): strin
 
 function runRow(run: RunSummaryData, filter: RunListQuery): Html {
   return html`<tr data-run="${run.id}">
-    <td>
+    <td data-label="Run">
       <a href="${runPath(run.id)}">${run.id}</a
       >${run.retryOf ? html`<br /><small>retry of <a href="${runPath(run.retryOf)}">${run.retryOf}</a></small>` : ''}${
         run.rerunOf
@@ -83,13 +85,13 @@ function runRow(run: RunSummaryData, filter: RunListQuery): Html {
           : ''
       }
     </td>
-    <td>${run.jobName}</td>
-    <td data-conference>${conferenceCell(run, filter)}</td>
-    <td>${run.mode}${run.options.full === true ? ', full' : ''}</td>
-    <td>${run.trigger}</td>
-    <td>${formatTime(run.startedAt)}</td>
-    <td>${formatDuration(run.durationMs)}</td>
-    <td>${statusBadge(run)}${prunedBadge(run)}</td>
+    <td data-label="Job">${run.jobName}</td>
+    <td data-label="Conference" data-conference>${conferenceCell(run, filter)}</td>
+    <td data-label="Mode">${run.mode}${run.options.full === true ? ', full' : ''}</td>
+    <td data-label="Trigger">${run.trigger}</td>
+    <td data-label="Started">${timeTag(run.startedAt)}</td>
+    <td data-label="Duration">${formatDuration(run.durationMs)}</td>
+    <td data-label="Status">${statusBadge(run)}${prunedBadge(run)}</td>
     ${countCells(run.counts)}
   </tr>`;
 }
@@ -113,16 +115,18 @@ export function notRecorded(): Html {
 export function countCells(counts: ActionCounts): Html {
   return html`${SHOWN_ACTIONS.map((action) => {
     const n = counts[action] ?? 0;
-    return html`<td class="num${n > 0 && action === 'failed' ? ' bad' : ''}" data-count="${action}">
-      ${n}
-    </td>`;
+    const bad = n > 0 && action === 'failed' ? ' bad' : '';
+    return html`<td class="num${bad}" data-label="${action}" data-count="${action}">${n}</td>`;
   })}`;
 }
 
-/** A run's status as `shownStatus` has it; its class as the page's script sets it when it changes. */
-export function statusBadge(run: Pick<RunSummaryData, 'status' | 'processGone'>): Html {
-  const status = shownStatus(run);
-  return html`<span class="badge s-${status.replace(' ', '-')}" data-status>${status}</span>`;
+/**
+ * A run's status as `shownStatus` has it, `completed, 12 failed` when rows failed (not a
+ * success's colour); its class as the page's script sets it when it changes.
+ */
+export function statusBadge(run: Pick<RunSummaryData, 'status' | 'processGone' | 'counts'>): Html {
+  const { label, tone } = statusLabel(run);
+  return html`<span class="badge s-${tone}" data-status>${label}</span>`;
 }
 
 /** Beside a pruned run's status: its rows are gone, its counts stay (docs/ledger.md, "Retention"). */

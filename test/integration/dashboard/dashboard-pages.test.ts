@@ -38,8 +38,12 @@ describe('dashboard pages', () => {
       expect(wrong.status).toBe(401);
       const post = await f.request(`/runs/${f.runId}/retry`, { method: 'POST', bearer: false });
       expect(post.status).toBe(401);
-      // Assets are behind the login too.
+      // Assets are behind the login too, but for the style sheet the login page needs.
       expect((await f.request('/assets/dashboard.js', { bearer: false })).status).toBe(303);
+      const style = await f.request('/assets/dashboard.css', { bearer: false });
+      expect(style.status).toBe(200);
+      expect(style.headers.get('content-type')).toMatch(/^text\/css/);
+      expect((await f.request('/assets/nothing.css', { bearer: false })).status).toBe(303);
     });
 
     it('logs a browser in with the form: an HttpOnly, SameSite=Strict cookie, and only a local next page', async () => {
@@ -159,6 +163,46 @@ describe('dashboard pages', () => {
       expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
       expect(page.headers.get('cache-control')).toBe('no-store');
       expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    });
+
+    it('badges a run with failed rows apart from a success, and offers the retry, not a resume', async () => {
+      const html = await (await f.request(`/runs/${f.runId}`)).text();
+      expect(html).toContain('<span class="badge s-completed-failed" data-status>completed, 4 failed</span>');
+      expect(html).toContain('data-primary="retry"');
+      expect(html).toMatch(/href="\/runs\/[^"]+\/retry"/);
+      expect(html).not.toMatch(/href="\/runs\/[^"]+\/resume"/);
+      expect(html).toMatch(/data-next-step>\s*It ran to its end and 4 rows failed/);
+      // Its buttons alone, as the page's script asks for them once a live run ends.
+      const fragment = await (
+        await f.request(`/runs/${f.runId}`, { headers: { 'x-fragment': 'actions' } })
+      ).text();
+      expect(fragment.trimStart()).toMatch(/^<section id="actions"/);
+      // Times in UTC, for the page's script to write in the browser's zone.
+      expect(html).toMatch(/<time datetime="\d{4}-\d\d-\d\dT[\d:.]+Z" title="[\d-]+ [\d:]+ UTC">/);
+    });
+
+    it('lists the failed rows first, then the others, each once across the pages', async () => {
+      const keys: string[] = [];
+      const actions: string[] = [];
+      let path: string | null = `/runs/${f.runId}/results?limit=3`;
+      while (path !== null) {
+        const html: string = await (await f.request(path)).text();
+        for (const [, action, key] of html.matchAll(/<tr class="a-(\w+)" data-key="([^"]+)"/g)) {
+          actions.push(action!);
+          keys.push(key!);
+        }
+        const next = /rel="next" href="([^"]+)"/.exec(html)?.[1];
+        path = next === undefined ? null : next.replaceAll('&amp;', '&');
+      }
+      expect(actions).toEqual(['failed', 'failed', 'failed', 'failed', 'created', 'created', 'created']);
+      expect(new Set(keys).size).toBe(7);
+      // Scripts read the `seq` order, as before.
+      const json = (await (
+        await f.request(`/runs/${f.runId}/results?limit=50`, { headers: JSON_ACCEPT })
+      ).json()) as { results: Array<{ key: string; seq: number }> };
+      expect(json.results.map((r) => r.seq)).toEqual(
+        [...json.results.map((r) => r.seq)].sort((a, b) => a - b),
+      );
     });
 
     it('escapes everything shown from data: an HTML cell shows as text', async () => {

@@ -143,9 +143,21 @@ export function describeInsightsConformance(context: ConformanceContext): void {
       const l = context.ledger();
       const run = await l.createRun({ jobName: 'insights-groups', mode: 'upsert' });
       await l.recordResults([
-        result(run.id, 1, { action: 'failed', errorCode: 'EVSYNC_PLATFORM_INVALID', errorMessage: 'm1' }),
-        result(run.id, 2, { action: 'failed', errorCode: 'EVSYNC_PLATFORM_INVALID', errorMessage: 'm1' }),
-        result(run.id, 3, { action: 'failed', errorCode: 'EVSYNC_PLATFORM_INVALID', errorMessage: 'm2' }),
+        result(run.id, 1, {
+          action: 'failed',
+          errorCode: 'EVSYNC_PLATFORM_INVALID',
+          errorMessage: 'bad name',
+        }),
+        result(run.id, 2, {
+          action: 'failed',
+          errorCode: 'EVSYNC_PLATFORM_INVALID',
+          errorMessage: 'bad name',
+        }),
+        result(run.id, 3, {
+          action: 'failed',
+          errorCode: 'EVSYNC_PLATFORM_INVALID',
+          errorMessage: 'bad date',
+        }),
         result(run.id, 4, { action: 'skipped', errorCode: 'EVSYNC_PARENT_MISSING', errorMessage: 'p' }),
         result(run.id, 5),
       ]);
@@ -153,7 +165,8 @@ export function describeInsightsConformance(context: ConformanceContext): void {
         {
           action: 'failed',
           code: 'EVSYNC_PLATFORM_INVALID',
-          message: 'm1',
+          message: 'bad name',
+          example: 'bad name',
           count: 2,
           firstKind: 'user',
           firstKey: 'in-1',
@@ -162,6 +175,7 @@ export function describeInsightsConformance(context: ConformanceContext): void {
           action: 'skipped',
           code: 'EVSYNC_PARENT_MISSING',
           message: 'p',
+          example: 'p',
           count: 1,
           firstKind: 'user',
           firstKey: 'in-4',
@@ -169,7 +183,8 @@ export function describeInsightsConformance(context: ConformanceContext): void {
         {
           action: 'failed',
           code: 'EVSYNC_PLATFORM_INVALID',
-          message: 'm2',
+          message: 'bad date',
+          example: 'bad date',
           count: 1,
           firstKind: 'user',
           firstKey: 'in-3',
@@ -195,9 +210,50 @@ export function describeInsightsConformance(context: ConformanceContext): void {
           action: 'failed',
           code: 'INVALID_EMAIL',
           message: 'email: "…" is not an e-mail address',
+          example: 'row 1 (line 2), email: "bob@" is not an e-mail address',
           count: 3,
           firstKind: 'user',
           firstKey: 'in-1',
+        },
+      ]);
+    });
+
+    it('groups one platform problem naming a different id in each row as one line, with an example', async () => {
+      const l = context.ledger();
+      const run = await l.createRun({ jobName: 'insights-ids', mode: 'upsert' });
+      const gone = (id: number): Parameters<typeof result>[2] => ({
+        action: 'failed',
+        errorCode: 'EVSYNC_PLATFORM_NOT_FOUND',
+        errorMessage: `Event 10${id}4 not found (session 77${id})`,
+      });
+      await l.recordResults([
+        result(run.id, 1, gone(1)),
+        result(run.id, 2, gone(22)),
+        result(run.id, 3, gone(333)),
+        result(run.id, 4, {
+          action: 'failed',
+          errorCode: 'EVSYNC_PLATFORM_INVALID',
+          errorMessage: 'Event 9 is full',
+        }),
+      ]);
+      expect(await l.insights().errorGroups(run.id)).toEqual([
+        {
+          action: 'failed',
+          code: 'EVSYNC_PLATFORM_NOT_FOUND',
+          message: 'Event N not found (session N)',
+          example: 'Event 1014 not found (session 771)',
+          count: 3,
+          firstKind: 'user',
+          firstKey: 'in-1',
+        },
+        {
+          action: 'failed',
+          code: 'EVSYNC_PLATFORM_INVALID',
+          message: 'Event N is full',
+          example: 'Event 9 is full',
+          count: 1,
+          firstKind: 'user',
+          firstKey: 'in-4',
         },
       ]);
     });

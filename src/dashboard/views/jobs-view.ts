@@ -1,0 +1,87 @@
+import { html } from 'hono/html';
+import type { JobOverview } from '../../sync/notify/job-overview.js';
+import { type Html, runPath, timeTag } from './page-layout.js';
+
+/**
+ * The runs page's first lines: one per job, as `evsync status` tells it (`jobOverviews`).
+ * How its last run ended (`ok`, `12 failed`, `aborted at 02:14`), its last success, its next
+ * fire time when scheduled, `overdue`, and a notification that could not be delivered.
+ */
+export function jobsView(jobs: readonly JobOverview[]): Html {
+  if (jobs.length === 0) return html``;
+  return html`<section id="jobs">
+    <h2>Jobs</h2>
+    <ul class="jobs">
+      ${jobs.map(jobLine)}
+    </ul>
+  </section>`;
+}
+
+function jobLine(job: JobOverview): Html {
+  const last = job.lastRun;
+  const { text, tone } = outcomeOf(last);
+  const problem = job.overdue || (job.notify?.undelivered.length ?? 0) > 0;
+  return html`<li class="j-${problem && tone === 'ok' ? 'problem' : tone}" data-job="${job.job}">
+    <span class="job-name">${job.job}</span
+    >${job.conference ? html` <span class="note">${job.conference}</span>` : ''}
+    <div>
+      ${
+        last
+          ? html`Last run <a href="${runPath(last.id)}">${timeTag(new Date(last.startedAt))}</a>:
+              <strong data-outcome>${text}</strong>${
+                stoppedAt(last) ? html` at ${timeTag(new Date(stoppedAt(last)!))}` : ''
+              }`
+          : html`<span data-outcome>not run yet</span>`
+      }
+    </div>
+    <div class="job-facts">
+      Last success:
+      ${
+        job.lastSuccess
+          ? html`<a href="${runPath(job.lastSuccess.id)}"
+              >${timeTag(job.lastSuccess.finishedAt ? new Date(job.lastSuccess.finishedAt) : null)}</a
+            >`
+          : 'none yet'
+      }${
+        job.schedule
+          ? html` · Schedule <code>${job.schedule.cron}</code> (${job.schedule.timezone}), next
+              ${job.next ? timeTag(new Date(job.next)) : 'not planned'}`
+          : ''
+      }${
+        job.overdue
+          ? html` · <span class="overdue" data-overdue>overdue: nothing completed within its period</span>`
+          : ''
+      }
+    </div>
+    ${(job.notify?.undelivered ?? []).map(
+      (failed) =>
+        html`<div class="undelivered" data-undelivered>
+          The ${failed.event} notification to ${failed.channel} could not be delivered (${failed.attempts}
+          attempts, ${timeTag(new Date(failed.at))})${failed.error ? html`: ${failed.error}` : ''}
+        </div>`,
+    )}
+  </li>`;
+}
+
+type LastRun = NonNullable<JobOverview['lastRun']>;
+
+/** `ok`, `12 failed`, `running`, or how it stopped; and the line's colour. */
+function outcomeOf(last: LastRun | null): {
+  text: string;
+  tone: 'ok' | 'partial' | 'stopped' | 'problem' | 'running';
+} {
+  if (last === null) return { text: 'not run yet', tone: 'ok' };
+  const failed = last.counts.failed ?? 0;
+  if (last.shownStatus === 'completed')
+    return failed > 0 ? { text: `${failed} failed`, tone: 'partial' } : { text: 'ok', tone: 'ok' };
+  if (last.shownStatus === 'running') return { text: 'running', tone: 'running' };
+  if (last.shownStatus === 'failed' || last.shownStatus === 'aborted')
+    return { text: last.shownStatus, tone: 'problem' };
+  return { text: last.shownStatus, tone: 'stopped' };
+}
+
+/** When a run that did not complete stopped: its end, or its start when it has none (cut off). */
+function stoppedAt(last: LastRun): string | null {
+  if (last.shownStatus === 'completed' || last.shownStatus === 'running') return null;
+  return last.finishedAt ?? last.startedAt;
+}
