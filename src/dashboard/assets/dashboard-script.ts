@@ -167,6 +167,13 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     return Math.floor(m / 60) + ' h ' + String(m % 60).padStart(2, '0') + ' min';
   }
 
+  // Calls by outcome (docs/dashboard.md, "The failure day"): a colour each, the worst last.
+  var CALL_SERIES = [
+    ['2xx', '#2e8b57'], ['4xx', '#d98c1f'], ['429', '#8e44ad'],
+    ['5xx', '#c0392b'], ['reset', '#7f5539'], ['lost', '#222222'],
+  ];
+  var MARK_NAMES = { pause: '429 pause', stop: 'stopped', resume: 'resumed' };
+
   function drawChart() {
     var box = document.getElementById('chart');
     if (!box || typeof uPlot === 'undefined') return;
@@ -174,12 +181,13 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
       .then(function (response) { return response.json(); })
       .then(function (timeline) {
         box.replaceChildren();
+        var width = Math.max(280, box.clientWidth || 600);
+        if (timeline.calls && timeline.calls.points.length > 0) return drawCalls(box, timeline.calls, width);
         if (timeline.points.length === 0) { box.textContent = 'No results yet.'; return; }
         var per = timeline.bucketSeconds;
         var xs = timeline.points.map(function (p) { return Date.parse(p.at) / 1000; });
         var requests = timeline.points.map(function (p) { return p.attempts / per; });
         var failed = timeline.points.map(function (p) { return p.failed / per; });
-        var width = Math.max(280, box.clientWidth || 600);
         new uPlot({
           width: width, height: 220,
           series: [{}, { label: 'requests/s', stroke: '#2f6fdf', width: 2 },
@@ -187,6 +195,49 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
           axes: [{}, { label: 'per second' }],
         }, [xs, requests, failed], box);
       });
+  }
+
+  /** Platform calls per second by outcome; pauses, stops and resumes as dashed lines. */
+  function drawCalls(box, calls, width) {
+    var per = calls.bucketSeconds;
+    var xs = calls.points.map(function (p) { return Date.parse(p.at) / 1000; });
+    var shown = CALL_SERIES.filter(function (entry) {
+      return entry[0] === '2xx' || calls.points.some(function (p) { return (p.calls[entry[0]] || 0) > 0; });
+    });
+    var data = [xs].concat(shown.map(function (entry) {
+      return calls.points.map(function (p) { return (p.calls[entry[0]] || 0) / per; });
+    }));
+    var marks = calls.marks.map(function (m) { return { x: Date.parse(m.at) / 1000, kind: m.kind, count: m.count }; });
+    new uPlot({
+      width: width, height: 240,
+      series: [{}].concat(shown.map(function (entry) {
+        return { label: entry[0] + '/s', stroke: entry[1], width: 2 };
+      })),
+      axes: [{}, { label: 'platform calls per second' }],
+      hooks: { draw: [function (u) {
+        var ctx = u.ctx;
+        ctx.save();
+        ctx.setLineDash([4, 4]);
+        marks.forEach(function (m) {
+          var x = u.valToPos(m.x, 'x', true);
+          ctx.strokeStyle = m.kind === 'pause' ? '#8e44ad' : m.kind === 'stop' ? '#c0392b' : '#2e8b57';
+          ctx.beginPath();
+          ctx.moveTo(x, u.bbox.top);
+          ctx.lineTo(x, u.bbox.top + u.bbox.height);
+          ctx.stroke();
+        });
+        ctx.restore();
+      }] },
+    }, data, box);
+    if (marks.length > 0) {
+      var list = document.createElement('p');
+      list.className = 'chart-marks';
+      list.textContent = 'Marked: ' + marks.map(function (m) {
+        var at = new Date(m.x * 1000).toLocaleTimeString();
+        return (MARK_NAMES[m.kind] || m.kind) + ' at ' + at + (m.count > 1 ? ' (' + m.count + '×)' : '');
+      }).join(' · ');
+      box.appendChild(list);
+    }
   }
   drawChart();
 })();

@@ -102,7 +102,7 @@ export function runView(data: RunData, filter: ResultsQuery, page: ResultsPage):
     }
     ${errorsSection(data)}
     <section class="chart-box">
-      <h2>Requests over the run</h2>
+      <h2>Platform calls over the run</h2>
       <div id="chart" data-timeline="${base}/timeline"></div>
     </section>
     ${resultsSection(run.id, filter, page, run.prunedNote)}

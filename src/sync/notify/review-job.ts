@@ -135,7 +135,7 @@ async function noticeOf(
     errors: groups.map((group) => ({
       code: group.code,
       meaning: meaningOf(group.code),
-      message: group.message,
+      message: group.example,
       count: group.count,
     })),
     link: base && run ? `${base}/runs/${encodeURIComponent(run.id)}` : null,
