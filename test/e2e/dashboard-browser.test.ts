@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveDashboard, type RunningDashboard } from '../../src/dashboard/serve-dashboard.js';
 import { createLogger } from '../../src/log/logger.js';
@@ -8,24 +9,14 @@ import { conferenceHost } from '../../src/model/conference.js';
 import { PlatformClient } from '../../src/platform/platform-client.js';
 import { dashboardFixture, XSS, type DashboardFixture } from '../integration/dashboard/dashboard-fixture.js';
 
-/** Debian's Chromium (`apt-get install -y chromium`, as .ci/run does): never a browser download. */
-const CHROMIUM = '/usr/bin/chromium';
 /** Screenshots, kept with the test output (gitignored) for a person to look at. */
 const SHOTS = join(process.cwd(), 'test-output', 'dashboard');
 const FAILING = 40;
 
-function chromiumAvailable(): boolean {
-  if (existsSync(CHROMIUM)) return true;
-  const message = `${CHROMIUM} is missing (apt-get install -y chromium)`;
-  if (process.env.CI === 'true') throw new Error(`${message}; CI requires it (see .ci/run)`);
-  console.warn(`\n*** SKIPPING the dashboard browser test: ${message}. ***\n`);
-  return false;
-}
-
 // The operator's morning, in a real browser: log in, open last night's run, find the rows
 // that failed, retry them once the platform accepts them, and watch them land live; then
 // audit the job against the platform and repair what an organiser changed there by hand.
-describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
+describe.runIf(chromiumAvailable('the dashboard browser test'))('the dashboard in a browser', () => {
   let f: DashboardFixture;
   let dashboard: RunningDashboard;
   let browser: Browser;
@@ -42,7 +33,7 @@ describe.runIf(chromiumAvailable())('the dashboard in a browser', () => {
       token: 'browser-test-token',
       eventsIntervalMs: 200,
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     // An XSS payload that ran would open a dialog; the retry button's confirm() is accepted.
     page.on('dialog', (dialog) => {
