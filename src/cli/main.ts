@@ -8,6 +8,7 @@ import { EvsyncError, messageOf } from '../errors/evsync-error.js';
 import { redactUrl } from '../log/redaction.js';
 import { commandRegistrars } from './commands/index.js';
 import { EXIT, exitCodeFor, userFileError } from './exit-codes.js';
+import { packageVersion } from './commands/version.js';
 
 /**
  * The program with the command `argv` names, or with every command (help, a usage error):
@@ -16,7 +17,7 @@ import { EXIT, exitCodeFor, userFileError } from './exit-codes.js';
 export async function buildProgram(argv?: readonly string[]): Promise<Command> {
   const program = new Command('evsync')
     .description('Sync attendees, sessions, speakers and schedules to the Event Platform API.')
-    .version('0.1.0')
+    .version(packageVersion())
     .showHelpAfterError()
     .option('--log-json', 'log JSON lines on standard error, also on a terminal (EVSYNC_LOG_FORMAT=json)')
     .exitOverride();

@@ -25,6 +25,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Registrar>>> = {
   schedule: async () => (await import('./schedule.js')).registerScheduleCommand,
   status: async () => (await import('./status.js')).registerStatusCommand,
   dashboard: async () => (await import('./dashboard.js')).registerDashboardCommand,
+  version: async () => (await import('./version.js')).registerVersionCommand,
 };
 
 /** The registrars of `names`, or of every command (help, an unknown or a missing command). */

@@ -27,9 +27,17 @@ export function registerRunsCommand(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: RunsCliOptions) => {
       const filter = runFilterOf(options);
+      const limit = Number(options.limit);
+      if (!/^\d+$/.test(options.limit.trim()) || limit < 1)
+        throw new ConfigError(
+          `--limit ${options.limit}: write how many runs to list, a whole number from 1.`,
+          {
+            code: CODE.EVSYNC_USAGE,
+          },
+        );
       const ledger = await openLedger();
       try {
-        const listed = await ledger.listRuns(Math.max(1, Number(options.limit) || 20), filter);
+        const listed = await ledger.listRuns(limit, filter);
         const runs: ListedRun[] = await Promise.all(
           listed.map(async (run) =>
             (await ledger.processGone(run)) ? { ...run, processGone: true as const } : run,
