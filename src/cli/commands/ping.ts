@@ -57,11 +57,25 @@ export function registerPingCommand(program: Command): void {
             `${config.baseUrl} rejected the signature of key_id ${config.keyId}` +
               `${result.problem ? `: ${result.problem}` : ''}` +
               `${expected ? `\n  the platform hashed: ${JSON.stringify(expected)}` : ''}` +
-              '\n  check EVSYNC_KEY_ID and EVSYNC_SIGNING_KEY; `evsync sign` shows what evsync hashes',
+              '\n  check EVSYNC_KEY_ID and EVSYNC_SIGNING_KEY; `evsync sign` shows what evsync hashes' +
+              keyShapeHint(process.env.EVSYNC_SIGNING_KEY),
           );
         }
       } finally {
         await client.close();
       }
     });
+}
+
+/**
+ * What is wrong with a signing key's shape, as pasted: surrounding spaces, quotes, or a
+ * comment that `.env` took as part of the value. Says where, never the key.
+ */
+export function keyShapeHint(key: string | undefined): string {
+  if (key === undefined) return '';
+  if (/\s\(|\s#/.test(key))
+    return '\n  EVSYNC_SIGNING_KEY holds more than a key: a comment pasted after it (`…   (a sandbox key…)` or `# …`) became part of the value. Keep only the key on that line.';
+  if (key !== key.trim()) return '\n  EVSYNC_SIGNING_KEY starts or ends with spaces: remove them.';
+  if (/["']/.test(key)) return '\n  EVSYNC_SIGNING_KEY holds a quote: remove the quotes around the key.';
+  return '';
 }

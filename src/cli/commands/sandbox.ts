@@ -4,6 +4,7 @@ import { ConfigError } from '../../errors/evsync-error.js';
 import { describeFaults, parseFaultSpec } from '../../sandbox/fault-config.js';
 import { parseRateLimit } from '../../sandbox/rate-limiter.js';
 import { startSandbox } from '../../sandbox/start-sandbox.js';
+import { credentialLines, stateSigningKey, writeCredentials } from './sandbox-credentials.js';
 
 interface SandboxCliOptions {
   port: string;
@@ -15,6 +16,7 @@ interface SandboxCliOptions {
   state?: string;
   faults?: string;
   rateLimit?: string;
+  writeEnv?: string;
   json?: boolean;
 }
 
@@ -39,6 +41,11 @@ export function registerSandboxCommand(program: Command): void {
     .option('--state <file>', 'load the conference from this JSON file and save every change back to it')
     .option('--faults <spec>', 'inject faults, e.g. "latency=5-20,503=0.05,reset=0.01,commit-drop=2x"')
     .option('--rate-limit <r/s>', 'requests per second per key_id, e.g. 50/s or 50/s:100 (burst)')
+    // Not `--env-file`: Node 20 takes that flag for itself wherever it stands on the command line.
+    .option(
+      '--write-env <file>',
+      'write EVSYNC_BASE_URL, EVSYNC_KEY_ID and EVSYNC_SIGNING_KEY into this env file (e.g. .env)',
+    )
     .option('--json', 'print the start-up details as one JSON line')
     .action(async (options: SandboxCliOptions) => {
       const checked = cliSchema.safeParse(options);
@@ -56,13 +63,24 @@ export function registerSandboxCommand(program: Command): void {
         keyId: checked.data.keyId,
         vendor: checked.data.vendor,
         faults,
-        ...(options.signingKey === undefined ? {} : { signingKey: options.signingKey }),
+        // With --state, the key is kept beside it: a restart keeps the `.env` that was pasted working.
+        ...(options.signingKey !== undefined
+          ? { signingKey: options.signingKey }
+          : options.state !== undefined
+            ? { signingKey: stateSigningKey(options.state) }
+            : {}),
         ...(options.seed === undefined ? {} : { seed: options.seed }),
         ...(options.state === undefined ? {} : { stateFile: options.state }),
         ...(rateLimit === undefined ? {} : { rateLimit }),
       });
       // A wildcard bind (0.0.0.0) is shown as its loopback address, which is what works locally.
       const url = sandbox.url;
+      const credentials = {
+        EVSYNC_BASE_URL: url,
+        EVSYNC_KEY_ID: sandbox.keyId,
+        EVSYNC_SIGNING_KEY: sandbox.signingKey,
+      };
+      if (options.writeEnv !== undefined) writeCredentials(options.writeEnv, credentials);
       if (options.json === true) {
         process.stdout.write(
           `${JSON.stringify({ url, keyId: sandbox.keyId, signingKey: sandbox.signingKey, admin: `${url}/_sandbox/` })}\n`,
@@ -72,9 +90,12 @@ export function registerSandboxCommand(program: Command): void {
         process.stdout.write(
           [
             `evsync sandbox listening on ${url}`,
-            `  EVSYNC_BASE_URL=${url}`,
-            `  EVSYNC_KEY_ID=${sandbox.keyId}`,
-            `  EVSYNC_SIGNING_KEY=${sandbox.signingKey}   (a sandbox key: it opens nothing real)`,
+            options.writeEnv === undefined
+              ? 'Paste these lines into .env as they are (or start it with --write-env .env):'
+              : `Written into ${options.writeEnv}:`,
+            '',
+            ...credentialLines(credentials),
+            '',
             `  admin (unsigned, loopback only): ${url}/_sandbox/  counters · state · reset · faults · seed`,
             `  faults: ${describeFaults(faults)}; rate limit: ${rateLimit ? `${rateLimit.perSecond}/s per key_id` : 'none'}`,
             `  state: ${options.state ?? 'in memory only'}. Stop with Ctrl-C.`,
