@@ -247,6 +247,7 @@ async function followPhase(
   let requeued = 0;
   let lastChange = Date.now();
   let lastWorkerNotice = 0;
+  let lastWorkerCheck = 0;
   const halt = async (): Promise<void> => {
     stop = true;
     await enqueueing;
@@ -301,6 +302,17 @@ async function followPhase(
         execute.logger?.error({ phase, reason: abort }, 'platform down: the run stops');
         return { enqueued, ended, abort };
       }
+      // Said at once, not after a stall: a run waiting for a worker sends nothing meanwhile.
+      if (Date.now() - lastWorkerCheck > 5_000) {
+        lastWorkerCheck = Date.now();
+        if (Date.now() - lastWorkerNotice > 30_000 && (await sink.workers()) === 0) {
+          lastWorkerNotice = Date.now();
+          execute.logger?.warn(
+            { phase, waiting: enqueued - ended },
+            'no worker is connected: nothing is sent until one starts (`evsync worker`, same REDIS_URL and DATABASE_URL)',
+          );
+        }
+      }
       if (over || Date.now() - lastChange < stallMs) continue;
       if (!feeding && (await sink.outstanding()) === 0) {
         // Under a pass id of their own: a lost job's id may be taken by what is left of it.
@@ -320,12 +332,6 @@ async function followPhase(
         await options.restoreSettings?.();
         await sink.enqueue(missing);
         lastChange = Date.now();
-      } else if (Date.now() - lastWorkerNotice > 30_000 && (await sink.workers()) === 0) {
-        lastWorkerNotice = Date.now();
-        execute.logger?.warn(
-          { phase, waiting: enqueued - ended },
-          'no worker is connected: start `evsync worker` (same REDIS_URL and DATABASE_URL)',
-        );
       }
     }
   } finally {

@@ -100,6 +100,11 @@ export class Schedules {
     }));
   }
 
+  /** How many workers take scheduled runs now (every `evsync worker` does). */
+  async workers(): Promise<number> {
+    return (await this.queue.getWorkers()).length;
+  }
+
   /** The control queue's counts by state, in Prometheus text (BullMQ's own export). */
   exportPrometheusMetrics(): Promise<string> {
     return this.queue.exportPrometheusMetrics();

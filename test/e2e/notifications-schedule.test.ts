@@ -43,6 +43,20 @@ describe.runIf(ready)('notifications of schedules (distributed, built CLI)', () 
     env.write({ 'tick.csv': usersCsv(people(5, 'tick')), 'tick.yaml': job(true) });
     const scheduled = await env.cli(['schedule', 'tick.yaml']);
     expect(scheduled.code, scheduled.output).toBe(0);
+    // No worker yet: the schedule would not fire, and that is said (issue #30 item 12).
+    expect(scheduled.output).toContain('No `evsync worker` is connected now: it will not fire until one is');
+  }, 120_000);
+
+  it('a run with no worker connected says so at once, and goes on when one starts', async () => {
+    const job = env.usersJob('lonely', 5, 50, 2);
+    const run = env.spawnCli(['run', job]);
+    const started = Date.now();
+    await waitFor(() => Promise.resolve(run.output().includes('no worker is connected')), 30_000);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const worker = env.spawnCli(['worker']);
+    expect(await run.exited).toBe(0);
+    worker.child.kill('SIGTERM');
+    await worker.exited;
   }, 120_000);
 
   afterAll(async () => {

@@ -46,9 +46,12 @@ export function registerScheduleCommand(program: Command): void {
           process.stdout.write(`Removed the schedule of ${options.remove}.\n`);
         } else if (jobPath !== undefined) {
           const info = await schedules.register(loadJobFile(jobPath));
+          const workers = await schedules.workers();
           process.stdout.write(
             `Scheduled ${info.name}: "${info.cron}" (${info.timezone}); next run ${formatNext(info)}.\n` +
-              'A running `evsync worker` starts it then.\n',
+              (workers > 0
+                ? `A running \`evsync worker\` starts it then (${workers} connected now).\n`
+                : 'No `evsync worker` is connected now: it will not fire until one is (same REDIS_URL and DATABASE_URL).\n'),
           );
         }
       } finally {
