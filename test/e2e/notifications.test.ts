@@ -88,7 +88,14 @@ describe('notifications (built CLI, webhook and e-mail)', { timeout: 240_000 }, 
     expect(mail).toContain('Content-Type: text/html');
     expect((await run()).code).toBe(3);
     expect(newMessages()).toEqual([]);
-    const aborted = await workspace.run(sandbox, ['runs', '--job', 'people', '--status', 'aborted', '--json']);
+    const aborted = await workspace.run(sandbox, [
+      'runs',
+      '--job',
+      'people',
+      '--status',
+      'aborted',
+      '--json',
+    ]);
     const listed = JSON.parse(aborted.stdout) as Array<{ status: string; jobName: string }>;
     expect(listed.map((r) => [r.jobName, r.status])).toEqual([
       ['people', 'aborted'],
