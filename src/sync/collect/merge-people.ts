@@ -11,6 +11,12 @@ import { SpillBuckets } from './spill-buckets.js';
 const MEMBERSHIP = 'user[membership]';
 /** Examples of merged people and of conflicts a plan shows. */
 const EXAMPLES = 3;
+/**
+ * Merged users handed over at a time: a plan's chunk (`PLAN_CHUNK`). A bucket's users in
+ * one piece were one chunk of 17,000 users at 1,000,000 people, planned, recorded and
+ * queued at once.
+ */
+export const MERGED_CHUNK = 1000;
 
 /** One step's row of a person, as merged. */
 export interface MergeMember {
@@ -114,10 +120,17 @@ export class PeopleMerger {
         if (rows) rows.push(row);
         else people.set(person, [row]);
       }
-      const intents: Intent[] = [];
-      for (const [person, rows] of people) intents.push(this.mergeOne(person, rows));
-      // Source order within a bucket, so that a plan's chunks follow the sources where they can.
-      yield intents;
+      // Source order within a bucket, so that a plan's chunks follow the sources where they
+      // can; a plan's chunk at a time, so that no more than that waits to be planned and sent.
+      let intents: Intent[] = [];
+      for (const [person, rows] of people) {
+        intents.push(this.mergeOne(person, rows));
+        people.delete(person);
+        if (intents.length < MERGED_CHUNK) continue;
+        yield intents;
+        intents = [];
+      }
+      if (intents.length > 0) yield intents;
     }
   }
 
