@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Intent } from '../../model/intent.js';
-import { PeopleMerger } from './merge-people.js';
+import { MERGED_CHUNK, PeopleMerger } from './merge-people.js';
 
 const EMAIL = 'user[svc_auth_attributes][email]';
 
@@ -99,5 +99,21 @@ describe('PeopleMerger', () => {
     expect(users).toEqual([lone]);
     expect(merger.report().people).toBe(0);
     expect(merger.accepts(user('x', 'a.csv', { 'user[first_name]': 'X' }))).toBe(false);
+  });
+  it('hands the merged users over a plan chunk at a time, every person once', async () => {
+    const merger = new PeopleMerger([{ name: 'a' }, { name: 'b' }], undefined, 'svc');
+    const people = MERGED_CHUNK * 3;
+    for (let n = 0; n < people; n++) {
+      await merger.take(0, user(`a-${n}`, 'a.csv', { [EMAIL]: `p${n}@example.org` }));
+      if (n % 10 === 0) await merger.take(1, user(`b-${n}`, 'b.csv', { [EMAIL]: `p${n}@example.org` }));
+    }
+    const keys = new Set<string>();
+    for await (const batch of merger.merged()) {
+      expect(batch.length).toBeLessThanOrEqual(MERGED_CHUNK);
+      for (const intent of batch) keys.add(intent.key);
+    }
+    await merger.dispose();
+    expect(keys.size).toBe(people);
+    expect(merger.report()).toMatchObject({ people: people / 10, rows: (people / 10) * 2 });
   });
 });

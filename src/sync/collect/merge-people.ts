@@ -11,6 +11,12 @@ import { SpillBuckets } from './spill-buckets.js';
 const MEMBERSHIP = 'user[membership]';
 /** Examples of merged people and of conflicts a plan shows. */
 const EXAMPLES = 3;
+/**
+ * Merged users handed over at a time: a plan's chunk (`PLAN_CHUNK`). A bucket's users in
+ * one piece were one chunk of 17,000 users at 1,000,000 people, planned, recorded and
+ * queued at once.
+ */
+export const MERGED_CHUNK = 1000;
 
 /** One step's row of a person, as merged. */
 export interface MergeMember {
@@ -78,6 +84,8 @@ export class PeopleMerger {
   };
   /** Sort keys of the examples kept, to keep the first ones in source order. */
   private readonly exampleOrder: number[] = [];
+  /** Sort keys of the conflict examples kept, likewise. */
+  private readonly conflictOrder: number[] = [];
 
   constructor(
     steps: readonly Pick<JobStep, 'name'>[],
@@ -114,10 +122,17 @@ export class PeopleMerger {
         if (rows) rows.push(row);
         else people.set(person, [row]);
       }
-      const intents: Intent[] = [];
-      for (const [person, rows] of people) intents.push(this.mergeOne(person, rows));
-      // Source order within a bucket, so that a plan's chunks follow the sources where they can.
-      yield intents;
+      // Source order within a bucket, so that a plan's chunks follow the sources where they
+      // can; a plan's chunk at a time, so that no more than that waits to be planned and sent.
+      let intents: Intent[] = [];
+      for (const [person, rows] of people) {
+        intents.push(this.mergeOne(person, rows));
+        people.delete(person);
+        if (intents.length < MERGED_CHUNK) continue;
+        yield intents;
+        intents = [];
+      }
+      if (intents.length > 0) yield intents;
     }
   }
 
@@ -143,7 +158,8 @@ export class PeopleMerger {
       }
       const decided = this.decide(name, rows, ordered);
       if (decided.value !== undefined) params[name] = decided.value;
-      if (decided.conflict) this.noteConflict(first.i.key, person, name, decided.conflict);
+      if (decided.conflict)
+        this.noteConflict(Math.min(...rows.map((row) => row.o)), first.i.key, person, name, decided.conflict);
     }
     const aliases = [...new Set(ordered.map((row) => row.i.key))].filter((key) => key !== first.i.key);
     this.noteMerged(person, first, ordered);
@@ -215,15 +231,27 @@ export class PeopleMerger {
     this.tally.examples.length = Math.min(this.tally.examples.length, EXAMPLES);
   }
 
+  /**
+   * The first conflicts in source order (`order`: the person's first row), as the examples
+   * of merged people: people come bucket by bucket, in an order the spill's hash decides.
+   */
   private noteConflict(
+    order: number,
     key: string,
     email: string,
     field: string,
     conflict: Omit<MergeConflict, 'key' | 'email' | 'field'>,
   ): void {
     this.tally.conflicts += 1;
-    if (this.tally.conflictExamples.length < EXAMPLES)
-      this.tally.conflictExamples.push({ key, email, field, ...conflict });
+    const examples = this.tally.conflictExamples;
+    if (examples.length >= EXAMPLES && order >= this.conflictOrder[EXAMPLES - 1]!) return;
+    // After the person's conflicts already noted: a person's fields keep their order.
+    const at = this.conflictOrder.findIndex((o) => o > order);
+    const index = at === -1 ? this.conflictOrder.length : at;
+    this.conflictOrder.splice(index, 0, order);
+    examples.splice(index, 0, { key, email, field, ...conflict });
+    this.conflictOrder.length = Math.min(this.conflictOrder.length, EXAMPLES);
+    examples.length = Math.min(examples.length, EXAMPLES);
   }
 }
 
