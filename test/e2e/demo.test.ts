@@ -44,7 +44,7 @@ describe('evsync demo', () => {
         });
       const runs = cli('runs');
       expect(runs.status).toBe(0);
-      expect(runs.stdout).toMatch(new RegExp(`${runId}\\s+demo\\s+\\S+\\s+upsert\\s+completed`));
+      expect(runs.stdout).toMatch(new RegExp(`${runId}\\s+demo\\s+\\S+\\s+manual\\s+upsert\\s+completed`));
       const report = cli('report', runId, '--status', 'failed');
       expect(report.status).toBe(0);
       const lines = report.stdout.trim().split('\r\n');

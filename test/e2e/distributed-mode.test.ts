@@ -213,7 +213,9 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
     const runId = /^(\d{8}-\d{6}-[0-9a-f]+)$/m.exec(detached.output)![1]!;
     const host = conferenceHost(env.sandbox.url);
     const runs = await env.cli(['runs', '--limit', '1'], alone);
-    expect(runs.output).toMatch(new RegExp(`^${runId} +alone +${host} +upsert +waiting for a worker `, 'm'));
+    expect(runs.output).toMatch(
+      new RegExp(`^${runId} +alone +${host} +manual +upsert +waiting for a worker `, 'm'),
+    );
     const status = await env.cli(['status'], alone);
     expect(status.output).toContain(
       `${runId}  alone  ${host}  0 of 40 intents done; waiting for a worker to take it`,
@@ -223,7 +225,7 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
       const ledger = await env.ledger();
       await waitFor(async () => (await ledger.getRun(runId))?.status === 'completed');
       expect((await env.cli(['runs', '--limit', '1'], alone)).output).toMatch(
-        new RegExp(`^${runId} +alone +${host} +upsert +completed `, 'm'),
+        new RegExp(`^${runId} +alone +${host} +manual +upsert +completed `, 'm'),
       );
     } finally {
       worker.child.kill('SIGTERM');

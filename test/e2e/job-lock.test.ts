@@ -128,7 +128,7 @@ describe('one run of a job at a time (spawned evsync processes)', () => {
         await ledger.close();
         const listing = await evsync(dir, sandbox, env, 'runs').done;
         expect(listing.stdout).toMatch(
-          new RegExp(`^${running!.id} +two-at-once +\\S+ +upsert +running `, 'm'),
+          new RegExp(`^${running!.id} +two-at-once +\\S+ +manual +upsert +running `, 'm'),
         );
         expect(listing.stdout).not.toContain('cut off');
         const [second, resume] = await Promise.all([
@@ -192,7 +192,7 @@ describe('one run of a job at a time (spawned evsync processes)', () => {
       expect(killed!.status).toBe('running');
       const listing = await evsync(dir, sandbox, env, 'runs').done;
       expect(listing.stdout).toMatch(
-        new RegExp(`^${killed!.id} +killed-holder +\\S+ +upsert +cut off `, 'm'),
+        new RegExp(`^${killed!.id} +killed-holder +\\S+ +manual +upsert +cut off `, 'm'),
       );
       expect(listing.stdout).toContain(`finish it with: evsync resume ${killed!.id}`);
 
@@ -205,8 +205,10 @@ describe('one run of a job at a time (spawned evsync processes)', () => {
       );
       // The second run holds the job's lock: the killed one is still cut off, the second running.
       const during = await evsync(dir, sandbox, env, 'runs').done;
-      expect(during.stdout).toMatch(new RegExp(`^${killed!.id} +killed-holder +\\S+ +upsert +cut off `, 'm'));
-      expect(during.stdout).toMatch(/^\S+ +killed-holder +\S+ +upsert +running /m);
+      expect(during.stdout).toMatch(
+        new RegExp(`^${killed!.id} +killed-holder +\\S+ +manual +upsert +cut off `, 'm'),
+      );
+      expect(during.stdout).toMatch(/^\S+ +killed-holder +\S+ +manual +upsert +running /m);
       const rerun = await rerunning.done;
       expect(rerun.stderr).toBe('');
       expect(rerun.code).toBe(0);

@@ -79,7 +79,8 @@ describe('notifications (built CLI, webhook and e-mail)', { timeout: 240_000 }, 
     expect(first.code).toBe(3);
     const [message] = newMessages();
     expect(message).toMatchObject({ event: 'problem', job: 'people', conference: new URL(sandbox.url).host });
-    expect((message!.problems as Array<{ rule: string }>).map((p) => p.rule)).toEqual(['run_failed']);
+    // Rows the outage failed may pass the failed_rows threshold too: one message says both.
+    expect((message!.problems as Array<{ rule: string }>).map((p) => p.rule)).toContain('run_failed');
     expect((message!.run as { status: string }).status).toBe('aborted');
     expect(message!.link).toMatch(/^http:\/\/dash\.example:4680\/runs\//);
     expect(hook.received.at(-1)!.signed).toBe(true);
