@@ -16,7 +16,7 @@ import {
   type IntentResultRecord,
   type RunResultCounts,
 } from '../model/result-records.js';
-import type { RunRecord } from '../model/run-record.js';
+import { type RunRecord, runTrigger } from '../model/run-record.js';
 import { totalsOf } from '../sync/execute/run-summary.js';
 import { SKIPPED_FOR_MISSING_DATA, SKIPPED_ON_PURPOSE } from '../sync/plan/plan-summary.js';
 
@@ -105,7 +105,7 @@ export function runSummary(
 ): RunSummaryData {
   const end = run.finishedAt ?? new Date();
   const retryOf = typeof run.options.retryOf === 'string' ? run.options.retryOf : null;
-  const trigger = typeof run.options.trigger === 'string' ? run.options.trigger : 'manual';
+  const trigger = runTrigger(run);
   return {
     id: run.id,
     jobName: run.jobName,

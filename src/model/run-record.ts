@@ -52,3 +52,8 @@ export interface RunPruning {
   /** Rows kept per table: those the synced state points at. */
   kept: Record<string, number>;
 }
+
+/** What started a run (`options.trigger`); a run recorded before runs kept one was `manual`. */
+export function runTrigger(run: Pick<RunRecord, 'options'>): string {
+  return typeof run.options.trigger === 'string' ? run.options.trigger : 'manual';
+}

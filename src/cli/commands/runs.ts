@@ -2,7 +2,7 @@ import { textTable } from '../../report/text-table.js';
 import type { Command } from 'commander';
 import { openLedger } from '../../ledger/open-ledger.js';
 import { runConferenceHost } from '../../model/conference.js';
-import { RUN_STATUSES, type RunRecord, type RunStatus } from '../../model/run-record.js';
+import { RUN_STATUSES, type RunRecord, type RunStatus, runTrigger } from '../../model/run-record.js';
 import type { RunListFilter } from '../../ledger/ledger.js';
 import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
@@ -125,7 +125,7 @@ export function formatRuns(runs: readonly ListedRun[]): string {
     // A repair sent by `evsync audit --repair` (docs/audit.md) is told apart from a plain run.
     run.options.trigger === 'audit' ? `${run.jobName} (audit repair)` : run.jobName,
     runConferenceHost(run) ?? '-',
-    typeof run.options.trigger === 'string' ? run.options.trigger : 'manual',
+    runTrigger(run),
     // `--full` runs sent every row: said beside the mode (docs/sync-engine.md, "Full runs").
     run.options.full === true ? `${run.mode}, full` : run.mode,
     run.processGone

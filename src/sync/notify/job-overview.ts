@@ -2,7 +2,7 @@ import type { Ledger } from '../../ledger/ledger.js';
 import type { NoticeDelivery, NoticeProblem } from '../../ledger/ledger-notices.js';
 import { runConferenceHost } from '../../model/conference.js';
 import type { ActionCounts } from '../../model/result-records.js';
-import type { RunRecord } from '../../model/run-record.js';
+import { type RunRecord, runTrigger } from '../../model/run-record.js';
 import { isOverdue, periodOf } from './job-problems.js';
 import { missedScheduleGraceMs, notifySettingsOf } from './notify-settings.js';
 
@@ -91,7 +91,7 @@ function lastRunOf(run: RunRecord, cutOff: boolean): NonNullable<JobOverview['la
     id: run.id,
     status: run.status,
     shownStatus: cutOff ? 'cut off' : run.status,
-    trigger: typeof run.options.trigger === 'string' ? run.options.trigger : 'manual',
+    trigger: runTrigger(run),
     startedAt: run.startedAt.toISOString(),
     finishedAt: run.finishedAt?.toISOString() ?? null,
     counts: run.counts,

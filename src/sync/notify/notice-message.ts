@@ -2,7 +2,7 @@ import { ERROR_CATALOG, isErrorCode } from '../../errors/codes.js';
 import type { NoticeEvent, NoticeProblem } from '../../ledger/ledger-notices.js';
 import { runConferenceHost } from '../../model/conference.js';
 import type { RunResultCounts } from '../../model/result-records.js';
-import type { RunRecord } from '../../model/run-record.js';
+import { type RunRecord, runTrigger } from '../../model/run-record.js';
 // The e-mail's HTML escapes as XHTML attribute values are: quotes too.
 import { escapeXmlAttribute as escape } from '../../mapping/transforms/xhtml-text.js';
 
@@ -111,7 +111,7 @@ export function noticeRun(run: RunRecord | undefined): Notice['run'] {
   if (run === undefined) return null;
   return {
     id: run.id,
-    trigger: typeof run.options.trigger === 'string' ? run.options.trigger : 'manual',
+    trigger: runTrigger(run),
     status: run.status,
     started_at: run.startedAt.toISOString(),
     finished_at: run.finishedAt?.toISOString() ?? null,
