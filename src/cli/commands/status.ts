@@ -5,6 +5,7 @@ import { openQueueStatusReader } from '../../distributed/queue-status-reader.js'
 import { openLedger } from '../../ledger/open-ledger.js';
 import { runConferenceHost } from '../../model/conference.js';
 import { textTable } from '../../report/text-table.js';
+import { utcMinute } from '../../time/utc-minute.js';
 import { jobOverviews, type JobOverview } from '../../sync/notify/job-overview.js';
 import { formatNext } from './schedule.js';
 
@@ -84,8 +85,7 @@ export function formatStatus(status: QueueStatus | undefined, jobs: readonly Job
 /** The per-job table and, under it, what each job's notifications say. */
 export function formatJobs(jobs: readonly JobOverview[]): string[] {
   if (jobs.length === 0) return ['No job has run or is scheduled yet.'];
-  const time = (iso: string | null | undefined): string =>
-    iso ? iso.replace('T', ' ').slice(0, 16) + ' UTC' : '-';
+  const time = (iso: string | null | undefined): string => (iso ? utcMinute(new Date(iso)) : '-');
   const rows = jobs.map((job) => [
     job.job,
     job.lastRun

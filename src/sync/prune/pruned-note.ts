@@ -1,8 +1,9 @@
 import type { RunRecord, RunPruning } from '../../model/run-record.js';
+import { utcMinute } from '../../time/utc-minute.js';
 
 /** `2026-11-22 01:45 UTC`. */
 export function pruneDay(date: Date): string {
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return utcMinute(date);
 }
 
 /**
