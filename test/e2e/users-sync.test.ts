@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applySeed } from '../../src/sandbox/sandbox-seed.js';
-import { planJob } from '../../src/sync/runs/run-job.js';
+import { buildPlan } from '../../src/sync/plan/build-plan.js';
+import { collectIntents } from '../../src/sync/collect/collect-intents.js';
 import { loadJobFile } from '../../src/sync/job-file.js';
 import type { SyncHarness } from './sync-harness.js';
 import { harnessPerFile, jobYaml, people, usersCsv } from './sync-harness.js';
@@ -147,10 +148,15 @@ describe('users sync against the sandbox', () => {
       'older.csv': usersCsv([{ id: 'old1', email: 'old1@example.org', first: 'Before', last: 'Old' }]),
     });
     // A run that planned the row and stopped before sending it (as a kill -9 leaves it).
-    const { plan } = await planJob(
-      { ...h.deps(), vendor: h.client.vendor },
-      { job: loadJobFile(join(h.dir, file)) },
-    );
+    const loaded = loadJobFile(join(h.dir, file));
+    const collected = await collectIntents(loaded, { vendor: h.client.vendor });
+    const plan = await buildPlan(h.ledger, {
+      jobName: loaded.name,
+      ...collected,
+      mode: loaded.mode,
+      threshold: loaded.delete_threshold,
+      force: false,
+    });
     const stopped = await h.ledger.createRun({ jobName: 'older', mode: 'upsert' });
     await h.ledger.recordPlannedIntents(stopped.id, plan.work);
     h.write({

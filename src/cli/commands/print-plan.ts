@@ -5,7 +5,7 @@ import { deriveKey } from '../../platform/derive-key.js';
 import { HASH_KEY_PURPOSE } from '../../sync/plan/params-hash.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import type { Logger } from '../../log/logger.js';
-import { planJob } from '../../sync/runs/run-job.js';
+import { planJob } from '../../sync/runs/plan-job.js';
 import type { LoadedJob } from '../../sync/job-file.js';
 import { DeleteThresholdError } from '../../sync/plan/delete-threshold-error.js';
 import type { PlanSummary } from '../../sync/plan/plan-summary.js';
@@ -57,12 +57,12 @@ export async function printPlan(
         { job, force, ...(options.full ? { full: true } : {}) },
       );
     try {
-      const { summary } = await plan(options.force);
+      const summary = await plan(options.force);
       process.stdout.write(options.print(summary));
       return summary;
     } catch (error) {
       if (!(error instanceof DeleteThresholdError)) throw error;
-      process.stdout.write(options.print((await plan(true)).summary));
+      process.stdout.write(options.print(await plan(true)));
       throw error;
     }
   } finally {

@@ -1,4 +1,4 @@
-import type { Intent, IntentKind } from '../../model/intent.js';
+import type { Intent, IntentDependency, IntentKind } from '../../model/intent.js';
 import { PARENT_KINDS } from '../../model/intent.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { DeleteThreshold } from '../job-file.js';
@@ -125,7 +125,7 @@ async function linksWithoutParent(
   plan: Pick<SyncPlan, 'work' | 'unchanged' | 'rowResults'>,
   state: KnownState,
   ledger: PlanLedger,
-): Promise<{ missing: Map<PlannedIntent, MissingParent>; warnings: Map<PlannedIntent, string> }> {
+): Promise<GatedDependents> {
   const inRun = new Set<string>();
   for (const item of [...plan.work, ...plan.unchanged]) {
     if (item.op !== 'upsert') continue;
@@ -133,15 +133,37 @@ async function linksWithoutParent(
     // A merged user answers to each of its client_ids, as the run's gate knows it.
     for (const alias of item.aliases ?? []) inRun.add(`${item.kind}\u0000${alias}`);
   }
-  const gate = new DependencyGate(
+  const gate = planGate(
     (dep) =>
       inRun.has(`${dep.kind}\u0000${dep.clientId}`) || state.ids.get(dep.kind)?.has(dep.clientId) === true,
-    ledger.lastRemovals ? removalLookup({ lastRemovals: ledger.lastRemovals.bind(ledger) }) : undefined,
+    ledger,
   );
   for (const row of plan.rowResults) noteLeftOut(gate, row);
+  return gateDependents(plan.work, gate);
+}
+
+/** The dependents a plan's gate skips, and the schedules it sends without some events. */
+export interface GatedDependents {
+  missing: Map<PlannedIntent, MissingParent>;
+  warnings: Map<PlannedIntent, string>;
+}
+
+/** A plan's {@link DependencyGate}: `known` says whether the run or the id map has a parent. */
+export function planGate(known: (dep: IntentDependency) => boolean, ledger: PlanLedger): DependencyGate {
+  return new DependencyGate(
+    known,
+    ledger.lastRemovals ? removalLookup({ lastRemovals: ledger.lastRemovals.bind(ledger) }) : undefined,
+  );
+}
+
+/** Asks the gate, for each upsert with parents, what the run will do with it (see {@link linksWithoutParent}). */
+export async function gateDependents(
+  work: readonly PlannedIntent[],
+  gate: DependencyGate,
+): Promise<GatedDependents> {
   const missing = new Map<PlannedIntent, MissingParent>();
   const warnings = new Map<PlannedIntent, string>();
-  for (const item of plan.work) {
+  for (const item of work) {
     if (item.op !== 'upsert' || item.dependsOn.length === 0) continue;
     const parents = await gate.missing(item.dependsOn);
     if (parents.length === 0) continue;

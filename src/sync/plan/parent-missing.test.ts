@@ -3,6 +3,7 @@ import type { Intent, IntentKind } from '../../model/intent.js';
 import type { PlanLedger } from './build-plan.js';
 import { buildPlan } from './build-plan.js';
 import { summarizePlan, withParentLosses } from './plan-summary.js';
+import { StreamPlanner, type StreamPlanLedger } from './stream-planner.js';
 import type { KnownState, RowResult } from './sync-plan.js';
 
 const origin = (row: number): Intent['origin'] => ({ source: 'schedule.json', row });
@@ -112,6 +113,74 @@ describe('the plan applies the run’s dependency rule', () => {
   it('says nothing when fewer than half of a kind is lost', async () => {
     const plan = await buildPlan(ledger, input([user('u1', 1), user('u2', 2)], [skippedSpeaker(3)]), known());
     expect(summarizePlan(plan).losses).toEqual([]);
+  });
+});
+
+describe('a streamed plan (evsync plan) says what the whole plan says', () => {
+  /** A ledger that knows nothing synced: every key is new. */
+  const empty = {
+    hashesOf: () => Promise.resolve(new Map()),
+    hashTails: async function* () {},
+    listRuns: () => Promise.resolve([]),
+    results: () => Promise.resolve([]),
+    pendingIntents: () => Promise.resolve([]),
+  } as unknown as StreamPlanLedger;
+
+  async function streamed(
+    chunks: ReadonlyArray<{ intents: Intent[]; rows?: RowResult[] }>,
+    state: KnownState,
+  ) {
+    const { intents: _intents, rowResults: _rows, ...options } = input([]);
+    const planner = new StreamPlanner(empty, options, state.ids, { dependents: true });
+    for (const chunk of chunks) await planner.planChunk(chunk.intents, chunk.rows ?? []);
+    planner.failedRows();
+    await planner.finish();
+    return planner.summary();
+  }
+
+  it('counts links read before their users as the whole plan does: sent when the user comes later, skipped when it never does', async () => {
+    const chunks = [
+      { intents: [link('e1', 'u1', 1), link('e1', 'u2', 2), link('e1', 'u3', 3)] },
+      { intents: [event('e1', 4), user('u1', 5)], rows: [skippedSpeaker(6)] },
+    ];
+    const state = known({ user: { u3: 30 } });
+    const whole = summarizePlan(
+      await buildPlan(
+        ledger,
+        input(
+          chunks.flatMap((chunk) => chunk.intents),
+          chunks.flatMap((chunk) => chunk.rows ?? []),
+        ),
+        state,
+      ),
+    );
+    const summary = await streamed(chunks, state);
+    expect(summary.counts).toEqual({
+      event: { create: 1 },
+      user: { create: 1, skipped: 1 },
+      speaker: { create: 2, skipped: 1 },
+    });
+    expect(summary.counts).toEqual(whole.counts);
+    expect(summary.skipped).toEqual(whole.skipped);
+    expect(summary.examples.find((e) => e.kind === 'speaker' && e.column === 'skipped')?.key).toBe('e1/u2');
+  });
+
+  it('tells a link whose user row failed in this run by that failure, not as unknown', async () => {
+    const failed: RowResult = {
+      kind: 'user',
+      key: 'u2',
+      action: 'failed',
+      origin: origin(1),
+      errorCode: 'EVSYNC_INVALID_VALUE',
+      message: 'row 1, column email: "bob@" is not an e-mail address',
+    };
+    const summary = await streamed(
+      [{ intents: [event('e1', 2), link('e1', 'u2', 3)], rows: [failed] }],
+      known(),
+    );
+    expect(summary.examples.find((e) => e.kind === 'speaker')?.note).toMatch(
+      /^skipped because user "u2" did not sync in this run: its row failed/,
+    );
   });
 });
 

@@ -4,7 +4,7 @@ import type { PlannedIntent } from '../../model/planned-intent.js';
 import { KeyRegistry } from '../../mapping/key-registry.js';
 import { isRowPlaceKey } from '../../model/row-origin.js';
 import { ownCopy } from '../processors/id-cache.js';
-import type { BuildPlanInput, PlanLedger } from './build-plan.js';
+import { gateDependents, planGate, type BuildPlanInput, type PlanLedger } from './build-plan.js';
 import { addClearedFields } from './cleared-fields.js';
 import { holdBackLostCheckIns } from './lost-check-ins.js';
 import {
@@ -24,7 +24,9 @@ import { SyncedHashes } from './synced-hashes.js';
 import type { MergeReport } from '../collect/merge-people.js';
 import { labelsOf } from '../report/person-params.js';
 import { PlanTally, type PlanSummary } from './plan-summary.js';
-import type { RowResult } from './sync-plan.js';
+import type { RowResult, SyncPlan } from './sync-plan.js';
+import type { DependencyGate } from '../phases/dependency-gate.js';
+import { noteLeftOut } from '../phases/left-out-parents.js';
 
 /** The ledger a streamed plan reads: hashes chunk by chunk instead of all at once. */
 export type StreamPlanLedger = PlanLedger & Pick<Ledger, 'hashesOf' | 'hashTails'>;
@@ -70,6 +72,8 @@ export class StreamPlanner {
    */
   private heldFailed: RowResult[] = [];
   private readonly tally = new PlanTally();
+  /** `evsync plan` (see {@link StreamPlannerOptions.dependents}); absent in a run. */
+  private readonly dependents: HeldDependents | undefined;
   private readonly synced: SyncedHashes;
   private refusal: DeleteThresholdError | undefined;
   private rows = 0;
@@ -81,8 +85,16 @@ export class StreamPlanner {
     private readonly input: StreamPlanInput,
     /** Ids of users and events the ledger knows, as the run's id cache holds them. */
     private readonly ids: ReadonlyMap<IntentKind, ReadonlyMap<string, number>>,
+    options: StreamPlannerOptions = {},
   ) {
     this.synced = new SyncedHashes(ledger);
+    if (options.dependents)
+      this.dependents = new HeldDependents(
+        planGate(
+          (dep) => this.has(dep.kind, dep.clientId) || ids.get(dep.kind)?.has(dep.clientId) === true,
+          ledger,
+        ),
+      );
   }
 
   async planChunk(intents: readonly Intent[], rowResults: readonly RowResult[]): Promise<ChunkPlan> {
@@ -136,7 +148,10 @@ export class StreamPlanner {
       else now.push(row);
     }
     const plan = { work: checkIns.work, unchanged: diff.unchanged, rowResults: now };
-    this.tally.add(plan);
+    if (this.dependents) {
+      for (const row of now) this.dependents.note(row);
+      this.tally.add({ ...plan, work: this.dependents.sift(plan.work, (kind, key) => this.has(kind, key)) });
+    } else this.tally.add(plan);
     return plan;
   }
 
@@ -153,10 +168,15 @@ export class StreamPlanner {
     const failed = this.heldFailed.map((row) => keyApartFromIntents(row, (kind, key) => this.has(kind, key)));
     this.heldFailed = [];
     this.tally.add({ work: [], unchanged: [], rowResults: failed });
+    for (const row of failed) this.dependents?.note(row);
     return failed;
   }
 
   async finish(): Promise<PlanEnd> {
+    if (this.dependents) {
+      for (const row of this.failed.unreadable) this.dependents.note(row);
+      this.tally.add({ unchanged: [], rowResults: [], ...(await this.dependents.settle()) });
+    }
     if (this.input.mode !== 'mirror') return { deletes: [], rowResults: [] };
     let mirror: MirrorDeletes;
     try {
@@ -220,6 +240,52 @@ export class StreamPlanner {
     let seen = this.seen.get(kind);
     if (!seen) this.seen.set(kind, (seen = new SeenKeys()));
     return seen;
+  }
+}
+
+export interface StreamPlannerOptions {
+  /**
+   * Say in the summary which dependents (links, schedules, RSVPs) the run will skip for a
+   * missing user or event, and which schedules go without some events, as `buildPlan` says
+   * it: what `evsync plan` prints. A run's gate says it as it sends, from its results.
+   */
+  dependents?: boolean;
+}
+
+/**
+ * The dependents a streamed `evsync plan` cannot tally yet (docs/sync-engine.md, "Memory"):
+ * those with a user or event the sources have not yielded so far. The others are counted at
+ * once: a parent the run has is there whatever comes later. Held as copies until the sources
+ * end, then asked of the gate as `buildPlan` asks it; with the steps' users before their
+ * links, almost none wait.
+ */
+class HeldDependents {
+  private held: PlannedIntent[] = [];
+
+  constructor(private readonly gate: DependencyGate) {}
+
+  /** What a row result tells the gate: parents left out on purpose, or failed. */
+  note(row: RowResult): void {
+    noteLeftOut(this.gate, row);
+  }
+
+  /** The work to count now; holds the dependents whose parents are not all in the run yet. */
+  sift(work: readonly PlannedIntent[], inRun: (kind: IntentKind, key: string) => boolean): PlannedIntent[] {
+    const now: PlannedIntent[] = [];
+    for (const item of work) {
+      if (item.op !== 'upsert' || item.dependsOn.every((dep) => inRun(dep.kind, dep.clientId)))
+        now.push(item);
+      else this.held.push(JSON.parse(JSON.stringify(item)) as PlannedIntent);
+    }
+    return now;
+  }
+
+  /** The held dependents, with what the gate says the run will do with each. */
+  async settle(): Promise<Pick<SyncPlan, 'work' | 'parentMissing' | 'pickWarnings'>> {
+    const work = this.held;
+    this.held = [];
+    const gated = await gateDependents(work, this.gate);
+    return { work, parentMissing: gated.missing, pickWarnings: gated.warnings };
   }
 }
 

@@ -1,14 +1,10 @@
 import type { JobLock } from '../../ledger/ledger.js';
 import type { LoadedJob } from '../job-file.js';
-import { buildPlan, loadKnownState } from '../plan/build-plan.js';
 import { HASH_KEY_PURPOSE } from '../plan/params-hash.js';
 import { describeThreshold } from '../plan/mirror-deletes.js';
-import type { PlanSummary } from '../plan/plan-summary.js';
-import { summarizePlan, withParentLosses } from '../plan/plan-summary.js';
+import { withParentLosses } from '../plan/plan-summary.js';
 import { PARENT_MISSING } from '../phases/dependency-gate.js';
-import type { SyncPlan } from '../plan/sync-plan.js';
-import type { CollectedIntents } from '../collect/collect-intents.js';
-import { checkSteps, collectIntents } from '../collect/collect-intents.js';
+import { checkSteps } from '../collect/collect-intents.js';
 import { checkMinRows } from '../collect/min-rows.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 import { executeAndFinish } from '../execute/execute-and-finish.js';
@@ -28,8 +24,6 @@ export interface RunJobOptions {
    * @defaultValue `false`
    */
   full?: boolean;
-  /** Intents already collected (tests, benchmarks) for `planJob`; read from the job's sources otherwise. */
-  collected?: CollectedIntents;
   /** What started the run, kept with it. @defaultValue `manual` */
   trigger?: RunTrigger;
   /** The run this one runs again (the dashboard's "run the job again"), kept with it. */
@@ -41,51 +35,6 @@ export interface RunJobOptions {
  * `evsync audit --repair` (docs/audit.md).
  */
 export type RunTrigger = 'manual' | 'schedule' | 'audit';
-
-export interface PlannedJob {
-  plan: SyncPlan;
-  summary: PlanSummary;
-}
-
-/** Reads the sources and plans against the ledger, without sending or recording anything. */
-export async function planJob(
-  deps: Pick<EngineDeps, 'ledger' | 'logger'> & {
-    vendor: string;
-    /** See `BuildPlanInput.hashKey`. */
-    hashKey?: Uint8Array | undefined;
-  },
-  options: RunJobOptions,
-): Promise<PlannedJob> {
-  // As a run checks it, so that `plan` and `run` agree (`--force` goes on in both).
-  if (options.collected === undefined)
-    await checkMinRows({ ledger: deps.ledger, logger: deps.logger }, options.job, options.force ?? false);
-  const collected =
-    options.collected ??
-    (await collectIntents(options.job, {
-      vendor: deps.vendor,
-      ...(deps.logger ? { logger: deps.logger } : {}),
-    }));
-  const known = await loadKnownState(
-    deps.ledger,
-    collected.intents.map((intent) => intent.kind),
-  );
-  const plan = await buildPlan(
-    deps.ledger,
-    {
-      jobName: options.job.name,
-      intents: collected.intents,
-      rowResults: collected.rowResults,
-      mode: options.job.mode,
-      threshold: options.job.delete_threshold,
-      force: options.force ?? false,
-      ...(deps.hashKey ? { hashKey: deps.hashKey } : {}),
-      ...(options.full ? { full: true } : {}),
-    },
-    known,
-  );
-  const summary = summarizePlan(plan, 3, collected.merged);
-  return { plan, summary: options.full ? { ...summary, full: true } : summary };
-}
 
 /**
  * One run of a job: plan, record the plan (so that a `kill -9` loses nothing), send what

@@ -1,0 +1,66 @@
+import type { Intent } from '../../model/intent.js';
+import { PARENT_KINDS } from '../../model/intent.js';
+import { streamCollected } from '../collect/collect-intents.js';
+import { checkMinRows } from '../collect/min-rows.js';
+import type { EngineDeps } from '../execute/engine-deps.js';
+import type { PlanSummary } from '../plan/plan-summary.js';
+import { StreamPlanner } from '../plan/stream-planner.js';
+import type { RowResult } from '../plan/sync-plan.js';
+import type { RunJobOptions } from './run-job.js';
+import { PLAN_CHUNK } from './streamed-plan.js';
+
+/**
+ * Reads the sources and plans against the ledger, without sending or recording anything:
+ * what `evsync plan` and `run --dry-run` print. It streams as a run does (docs/sync-engine.md,
+ * "Memory"): chunk by chunk, with the run's planner, so that it says what the run will do
+ * and holds no more than the run holds, plus the dependents whose user or event the
+ * sources have not yielded yet.
+ */
+export async function planJob(
+  deps: Pick<EngineDeps, 'ledger' | 'logger'> & {
+    vendor: string;
+    /** See `BuildPlanInput.hashKey`. */
+    hashKey?: Uint8Array | undefined;
+  },
+  options: Pick<RunJobOptions, 'job' | 'force' | 'full'>,
+): Promise<PlanSummary> {
+  const { ledger, logger } = deps;
+  const { job } = options;
+  // As a run checks it, so that `plan` and `run` agree (`--force` goes on in both).
+  await checkMinRows({ ledger, logger }, job, options.force ?? false);
+  const ids = new Map(
+    await Promise.all(PARENT_KINDS.map(async (kind) => [kind, await ledger.loadIdMap(kind)] as const)),
+  );
+  const planner = new StreamPlanner(
+    ledger,
+    {
+      jobName: job.name,
+      mode: job.mode,
+      threshold: job.delete_threshold,
+      force: options.force ?? false,
+      ...(deps.hashKey ? { hashKey: deps.hashKey } : {}),
+      ...(options.full ? { full: true } : {}),
+    },
+    ids,
+    { dependents: true },
+  );
+  let intents: Intent[] = [];
+  let rows: RowResult[] = [];
+  for await (const read of streamCollected(job, {
+    vendor: deps.vendor,
+    onMerge: (report) => planner.mergedPeople(report),
+    ...(logger ? { logger } : {}),
+  })) {
+    for (const intent of read.intents) intents.push(intent);
+    for (const row of read.rowResults) rows.push(row);
+    if (intents.length < PLAN_CHUNK && rows.length < PLAN_CHUNK) continue;
+    await planner.planChunk(intents, rows);
+    intents = [];
+    rows = [];
+  }
+  if (intents.length > 0 || rows.length > 0) await planner.planChunk(intents, rows);
+  planner.failedRows();
+  await planner.finish();
+  const summary = planner.summary();
+  return options.full ? { ...summary, full: true } : summary;
+}
