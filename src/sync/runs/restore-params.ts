@@ -5,10 +5,12 @@ import type { RunRecord } from '../../model/run-record.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import type { Intent } from '../../model/intent.js';
 import { loadJobFile, type LoadedJob } from '../job-file.js';
-import { redactParams } from '../../log/redaction.js';
+import { createHash } from 'node:crypto';
+import { isSecretName, redactParams } from '../../log/redaction.js';
 import { fingerprintOf, HASH_KEY_PURPOSE, hashIntent, keyFingerprint } from '../plan/params-hash.js';
 import type { RowResult } from '../plan/sync-plan.js';
-import { collectIntents, type CollectedIntents } from '../collect/collect-intents.js';
+import { streamCollected, type CollectedRow } from '../collect/collect-intents.js';
+import { ownCopy } from '../processors/id-cache.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 
 export const SECRET_NOT_RESTORED = CODE.EVSYNC_SECRET_NOT_RESTORED;
@@ -20,8 +22,20 @@ export interface RestoredIntents {
   unsendable: RowResult[];
 }
 
-/** The job's source as read again for a run: its intents by kind and key, or why it could not be. */
-export type SourceReadAgain = { intents: Map<string, Intent> } | { problem: string };
+/**
+ * What a resume needs of a row with a secret param, read again from the job's source: its
+ * secrets, and enough to tell whether the row is still the one the run planned (its hash,
+ * and a digest of its params without secrets). About 150 bytes a row, not the row.
+ */
+export interface SecretRow {
+  op: Intent['op'];
+  hash: string;
+  redactedDigest: string;
+  secrets: Record<string, string>;
+}
+
+/** The job's source as read again for a run: its rows with a secret by kind and key, or why it could not be. */
+export type SourceReadAgain = { intents: Map<string, SecretRow> } | { problem: string };
 
 export type RestoreDeps = Pick<EngineDeps, 'platform' | 'logger'> & {
   ledger: Pick<Ledger, 'getRun'>;
@@ -56,8 +70,9 @@ export async function restoreIntents(
   for (const record of secret) {
     const fresh = 'intents' in source ? source.intents.get(intentId(record)) : undefined;
     if (fresh !== undefined && asPlanned(fresh, record, hashKey)) {
-      // The fields the plan clears (empty params, plan/cleared-fields.ts) are not the source's.
-      items.set(record, { ...plannedOf(record), params: { ...clearedOf(record.params), ...fresh.params } });
+      // The row is as planned, so its params are the record's (with the fields the plan
+      // clears, plan/cleared-fields.ts) and the source's secrets.
+      items.set(record, { ...plannedOf(record), params: { ...record.params, ...fresh.secrets } });
       continue;
     }
     const why =
@@ -87,16 +102,32 @@ export async function restoreIntents(
  * one) keyed its hash differently: then the row is compared without its secrets, as the
  * ledger stored it, and its secret is taken as the source has it now.
  */
-function asPlanned(fresh: Intent, record: PlannedIntentRecord, hashKey: Uint8Array | undefined): boolean {
-  if (hashIntent(fresh.op, fresh.params, hashKey, fresh.aliases) === record.hash) return true;
+function asPlanned(fresh: SecretRow, record: PlannedIntentRecord, hashKey: Uint8Array | undefined): boolean {
+  if (fresh.hash === record.hash) return true;
   const plannedUnder = fingerprintOf(record.hash);
   if (hashKey === undefined || plannedUnder === undefined || plannedUnder === keyFingerprint(hashKey))
     return false;
-  if (fresh.op !== record.op) return false;
-  const now = redactParams(fresh.params);
-  const then = record.params;
-  const names = Object.keys(now);
-  return names.length === Object.keys(then).length && names.every((name) => now[name] === then[name]);
+  return fresh.op === record.op && fresh.redactedDigest === paramsDigest(record.params);
+}
+
+/** A digest of params as the ledger stores them (secrets redacted), by name. */
+function paramsDigest(params: Readonly<Record<string, string>>): string {
+  const entries = Object.entries(params).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash('sha256').update(JSON.stringify(entries)).digest('base64');
+}
+
+/** The part of a source's row a resume needs, when it has a secret param (see {@link SecretRow}). */
+function secretRowOf(intent: Intent, hashKey: Uint8Array | undefined): SecretRow | undefined {
+  let secrets: Record<string, string> | undefined;
+  for (const name in intent.params)
+    if (isSecretName(name)) (secrets ??= {})[ownCopy(name)] = ownCopy(intent.params[name] ?? '');
+  if (secrets === undefined) return undefined;
+  return {
+    op: intent.op,
+    hash: hashIntent(intent.op, intent.params, hashKey, intent.aliases),
+    redactedDigest: paramsDigest(redactParams(intent.params)),
+    secrets,
+  };
 }
 
 function plannedOf(record: PlannedIntentRecord): PlannedIntent {
@@ -113,12 +144,6 @@ function plannedOf(record: PlannedIntentRecord): PlannedIntent {
   };
 }
 
-function clearedOf(params: PlannedIntent['params']): PlannedIntent['params'] {
-  const cleared: PlannedIntent['params'] = {};
-  for (const [name, value] of Object.entries(params)) if (value === '') cleared[name] = '';
-  return cleared;
-}
-
 /** An intent's `(kind, key)` as one map key. */
 export function intentId(intent: Pick<Intent, 'kind' | 'key'>): string {
   return `${intent.kind}\u0000${intent.key}`;
@@ -131,31 +156,42 @@ function readOnce(deps: RestoreDeps, run: RunRecord): Promise<SourceReadAgain> {
   return read;
 }
 
-/** Every intent of the run's job, by kind and key; a retry reads the job of the run it retries. */
+/** The rows of the run's job that have a secret, by kind and key; a retry reads the job of the run it retries. */
 async function readSourceAgain(deps: RestoreDeps, run: RunRecord): Promise<SourceReadAgain> {
-  const read = await readJobAgain(deps, run, 'for its secret params');
-  if ('problem' in read) return read;
-  return { intents: new Map(read.collected.intents.map((intent) => [intentId(intent), intent])) };
+  const hashKey = deps.platform.deriveKey?.(HASH_KEY_PURPOSE);
+  const intents = new Map<string, SecretRow>();
+  const read = await readJobAgain(deps, run, 'for its secret params', (row) => {
+    for (const intent of row.intents) {
+      const secret = secretRowOf(intent, hashKey);
+      // A later step's row of a key takes the earlier one's place, as in a run.
+      if (secret !== undefined) intents.set(ownCopy(intentId(intent)), secret);
+    }
+  });
+  return 'problem' in read ? read : { intents };
 }
 
 /**
  * The run's job read again from its sources as they are now (a retry reads the job of the
- * run it retries), or why it could not be: for `why`, as the warning logs it.
+ * run it retries), row by row: `visit` keeps what it needs of each, so that memory does not
+ * grow with the source (docs/sync-engine.md, "Memory"). Or why it could not be read: for
+ * `why`, as the warning logs it.
  */
 export async function readJobAgain(
   deps: Pick<RestoreDeps, 'ledger' | 'platform' | 'logger'>,
   run: RunRecord,
   why: string,
-): Promise<{ job: LoadedJob; collected: CollectedIntents } | { problem: string }> {
+  visit: (row: CollectedRow) => void,
+): Promise<{ job: LoadedJob } | { problem: string }> {
   const file = await jobFileOf(deps.ledger, run);
   if (file === undefined) return { problem: 'the run does not name its job file' };
   try {
     const job = loadJobFile(file);
-    const collected = await collectIntents(job, {
+    for await (const row of streamCollected(job, {
       vendor: deps.platform.vendor,
       ...(deps.logger ? { logger: deps.logger } : {}),
-    });
-    return { job, collected };
+    }))
+      visit(row);
+    return { job };
   } catch (error) {
     deps.logger?.warn({ err: error, runId: run.id, file }, `could not read the job again ${why}`);
     return { problem: `the job could not be read again (${messageOf(error)})` };

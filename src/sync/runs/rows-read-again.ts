@@ -6,7 +6,7 @@ import type { RunRecord } from '../../model/run-record.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 import { buildPlan } from '../plan/build-plan.js';
 import { HASH_KEY_PURPOSE } from '../plan/params-hash.js';
-import type { RowResult } from '../plan/sync-plan.js';
+import { ownCopy } from '../processors/id-cache.js';
 import { intentId, readJobAgain } from './restore-params.js';
 
 /** What a retry found of the rows that failed the mapping, read again from the job's sources. */
@@ -36,24 +36,39 @@ export async function rowsReadAgain(
 ): Promise<RowsReadAgain> {
   const asked = failed.filter((result) => !isRowPlaceKey(result.key) && !result.key.includes('#row'));
   if (asked.length === 0) return NOTHING;
-  const read = await readJobAgain(deps, base, 'for the rows that failed the mapping');
-  if ('problem' in read) return { ...NOTHING, notSent: [read.problem] };
-  const { job, collected } = read;
-  const byKey = new Map(collected.intents.map((intent) => [intentId(intent), intent]));
-  const stillFailing = new Map(collected.rowResults.map((row) => [intentId(row), row]));
+  // Read twice, keeping little: first the asked rows (and what still fails of them), then
+  // every intent of those rows (a session row's event, user and link, which a merge of
+  // people may yield apart). Held whole, the source cost about 1 KB a row.
+  const ids = new Set(asked.map(intentId));
+  const found = new Map<string, Intent>();
+  const stillFailing = new Map<string, string>();
+  const why = 'for the rows that failed the mapping';
+  const first = await readJobAgain(deps, base, why, (row) => {
+    for (const intent of row.intents)
+      if (ids.has(intentId(intent))) found.set(intentId(intent), ownIntent(intent));
+    for (const result of row.rowResults)
+      if (ids.has(intentId(result))) stillFailing.set(intentId(result), ownCopy(result.message));
+  });
+  if ('problem' in first) return { ...NOTHING, notSent: [first.problem] };
+  const rows = new Set([...found.values()].map((intent) => rowOf(intent.origin)));
   const intents = new Map<string, Intent>();
+  if (rows.size > 0) {
+    const second = await readJobAgain(deps, base, why, (row) => {
+      // A later step's intent of a key takes the earlier one's place, as in a run.
+      for (const intent of row.intents)
+        if (rows.has(rowOf(intent.origin))) intents.set(intentId(intent), ownIntent(intent));
+    });
+    if ('problem' in second) return { ...NOTHING, notSent: [second.problem] };
+  }
+  const { job } = first;
   const notSent: string[] = [];
   for (const result of asked) {
-    const fresh = byKey.get(intentId(result));
-    if (fresh !== undefined) {
-      for (const intent of fromRow(collected.intents, fresh)) intents.set(intentId(intent), intent);
-      continue;
-    }
-    const still: RowResult | undefined = stillFailing.get(intentId(result));
+    if (found.has(intentId(result))) continue;
+    const still = stillFailing.get(intentId(result));
     notSent.push(
       still === undefined
         ? `${result.kind} ${result.key}: the job's source no longer has this row`
-        : `${result.kind} ${result.key} still fails: ${still.message}`,
+        : `${result.kind} ${result.key} still fails: ${still}`,
     );
   }
   if (intents.size === 0) return { ...NOTHING, notSent };
@@ -69,10 +84,12 @@ export async function rowsReadAgain(
   return { work: plan.work, unchanged: plan.unchanged, notSent };
 }
 
-/** The intents of the source row `intent` came from (a session row yields several). */
-function fromRow(intents: readonly Intent[], intent: Intent): Intent[] {
-  const { origin } = intent;
-  return intents.filter(
-    (other) => other === intent || (other.origin.source === origin.source && other.origin.row === origin.row),
-  );
+/** The source row an intent came from, as one set key (a session row yields several intents). */
+function rowOf(origin: Intent['origin']): string {
+  return `${origin.source}\u0000${origin.row}`;
+}
+
+/** A copy that keeps no 64 KB chunk of the source alive (`ownCopy`). */
+function ownIntent(intent: Intent): Intent {
+  return JSON.parse(JSON.stringify(intent)) as Intent;
 }
