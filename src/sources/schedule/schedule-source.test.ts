@@ -202,11 +202,13 @@ describe('pretalx (c3voc JSON)', () => {
       format: 'Talk',
       language: 'en',
       abstract: 'Brand back-end models!',
-      speaker_ids: 'NQTF8Y',
+      // pretalx's numeric person id, which its XML export writes too (docs/sources.md).
+      speaker_ids: '26',
     });
     const speakers = ofType(all, 'speaker');
     expect(new Set(speakers.map((s) => s.id)).size).toBe(speakers.length);
-    expect(speakers.find((s) => s.id === 'NQTF8Y')).toMatchObject({
+    expect(speakers.find((s) => s.id === '26')).toMatchObject({
+      code: 'NQTF8Y',
       full_name: 'Brian Robinson',
       first_name: 'Brian',
       last_name: 'Robinson',
@@ -218,6 +220,22 @@ describe('pretalx (c3voc JSON)', () => {
 });
 
 describe('frab XML', () => {
+  it('takes biographies from the top-level <persons> list (FOSDEM 2026, made from pretalx)', async () => {
+    const all = await records({
+      format: 'frab',
+      path: join(import.meta.dirname, '../../../test/fixtures/exports/fosdem-2026-janson-excerpt.xml'),
+    });
+    expectColumns(all);
+    const speakers = ofType(all, 'speaker');
+    expect(speakers).toHaveLength(12);
+    expect(speakers.filter((s) => s.bio !== '')).toHaveLength(11);
+    expect(speakers.find((s) => s.id === '4875')).toMatchObject({
+      full_name: 'Michiel Leenaars',
+      bio: expect.stringMatching(/^<p>/) as unknown,
+    });
+    expect(speakers.find((s) => s.id === '2')).toMatchObject({ full_name: 'FOSDEM Staff', bio: '' });
+  });
+
   it('reads events, persons and links; times without offset in the declared zone, DST included', async () => {
     const all = await records({ format: 'frab', path: join(OURS, 'frab-schedule.xml') });
     expectColumns(all);
