@@ -14,7 +14,7 @@ import { diffIntents } from './plan-intents.js';
 import type { KnownState, RowResult, SyncPlan } from './sync-plan.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { DependencyGate, removalLookup, type MissingParent } from '../phases/dependency-gate.js';
-import { noteLeftOut } from '../phases/left-out-parents.js';
+import { leftOutParents, noteLeftOut } from '../phases/left-out-parents.js';
 import { withoutMissingPicks } from '../phases/schedule-picks.js';
 import { labelsOf } from '../report/person-params.js';
 
@@ -92,6 +92,10 @@ export async function buildPlan(
   const gated = await linksWithoutParent(plan, state, ledger);
   if (gated.missing.size > 0) plan.parentMissing = gated.missing;
   if (gated.warnings.size > 0) plan.pickWarnings = gated.warnings;
+  if (input.mode === 'upsert') {
+    const staying = leftOutButSynced(input.rowResults, state);
+    if (staying.length > 0) plan.leftOutSynced = staying;
+  }
   if (input.mode === 'mirror') {
     const mirror = await planMirrorDeletes({
       seen: diff.seen,
@@ -114,6 +118,22 @@ export async function buildPlan(
     }
   }
   return plan;
+}
+
+/** Rows a `when:` condition left out whose user or event the ledger knows (see `SyncPlan.leftOutSynced`). */
+function leftOutButSynced(
+  rows: readonly RowResult[],
+  state: KnownState,
+): NonNullable<SyncPlan['leftOutSynced']> {
+  const out: Array<{ kind: IntentKind; key: string; reason: string }> = [];
+  for (const row of rows)
+    for (const parent of leftOutParents(row))
+      if (
+        state.ids.get(parent.kind)?.has(parent.clientId) ||
+        state.hashes.get(parent.kind)?.has(parent.clientId)
+      )
+        out.push({ kind: parent.kind, key: parent.clientId, reason: row.message });
+  return out;
 }
 
 /**

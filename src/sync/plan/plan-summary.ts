@@ -135,6 +135,7 @@ export class PlanTally {
   private lost = 0;
   private held: HeldDeletes | undefined;
   private merged: MergeReport | undefined;
+  private readonly staying = new Map<IntentKind, { count: number; first: string; reason: string }>();
 
   constructor(private readonly examplesPerGroup = 3) {}
 
@@ -147,10 +148,17 @@ export class PlanTally {
   add(
     plan: Pick<
       SyncPlan,
-      'work' | 'unchanged' | 'rowResults' | 'parentMissing' | 'pickWarnings' | 'deleteLabels'
+      | 'work'
+      | 'unchanged'
+      | 'rowResults'
+      | 'parentMissing'
+      | 'pickWarnings'
+      | 'deleteLabels'
+      | 'leftOutSynced'
     >,
   ): void {
     const tally = this.losses;
+    for (const left of plan.leftOutSynced ?? []) this.leftOutButSynced(left.kind, left.key, left.reason);
     for (const item of plan.work) {
       const where = item.origin
         ? `${item.origin.source} ${describeOrigin(item.origin)}`
@@ -216,6 +224,16 @@ export class PlanTally {
     else if (SKIPPED_FOR_MISSING_DATA.has(code)) this.lost += 1;
   }
 
+  /**
+   * In upsert mode, a row a `when:` condition left out whose user or event an earlier run
+   * synced: nothing removes it, which a person must be told (a refunded ticket stays).
+   */
+  leftOutButSynced(kind: IntentKind, key: string, reason: string): void {
+    const seen = this.staying.get(kind);
+    if (seen) seen.count += 1;
+    else this.staying.set(kind, { count: 1, first: key, reason });
+  }
+
   /** Mirror mode held its deletes back (see {@link HeldDeletes}). */
   heldDeletes(held: HeldDeletes): void {
     this.held = held;
@@ -233,6 +251,13 @@ export class PlanTally {
       skipped: { onPurpose: this.onPurpose, lost: this.lost },
     };
     if (this.held) summary.notices.push(heldDeletesNotice(this.held));
+    for (const [kind, { count, first, reason }] of this.staying) {
+      const one = count === 1;
+      summary.notices.push(
+        `${count} ${kind}${one ? '' : 's'} that an earlier run synced ${one ? 'is' : 'are'} left out on purpose now (first: ${first}, ${reason}): in upsert mode ${one ? 'it stays' : 'they stay'} on the platform. ` +
+          `Remove ${one ? 'it' : 'them'} there, or run the job in mirror mode, which removes ${one ? 'it' : 'them'}.`,
+      );
+    }
     const held = this.heldCheckIns;
     if (held > 0) {
       summary.notices.push(

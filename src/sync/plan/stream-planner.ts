@@ -25,6 +25,7 @@ import type { MergeReport } from '../collect/merge-people.js';
 import { labelsOf } from '../report/person-params.js';
 import { PlanTally, type PlanSummary } from './plan-summary.js';
 import type { RowResult } from './sync-plan.js';
+import { leftOutParents } from '../phases/left-out-parents.js';
 
 /** The ledger a streamed plan reads: hashes chunk by chunk instead of all at once. */
 export type StreamPlanLedger = PlanLedger & Pick<Ledger, 'hashesOf' | 'hashTails'>;
@@ -125,6 +126,7 @@ export class StreamPlanner {
       await addClearedFields({ syncedParamNames: this.ledger.syncedParamNames.bind(this.ledger) }, diff.work);
     const checkIns = await holdBackLostCheckIns(this.ledger, diff.work);
     const now: RowResult[] = [...checkIns.held];
+    if (this.input.mode === 'upsert') await this.noteLeftOutButSynced(rowResults);
     for (const read of rowResults) {
       const row = keyApartFromIntents(read, (kind, key) => this.has(kind, key));
       if (this.input.mode === 'mirror') addFailedRow(this.failed, row);
@@ -138,6 +140,25 @@ export class StreamPlanner {
     const plan = { work: checkIns.work, unchanged: diff.unchanged, rowResults: now };
     this.tally.add(plan);
     return plan;
+  }
+
+  /**
+   * Rows a `when:` condition left out whose user or event an earlier run synced (it has a
+   * synced hash): upsert mode removes nothing, so the plan says they stay. One ledger
+   * read per kind and chunk.
+   */
+  private async noteLeftOutButSynced(rowResults: readonly RowResult[]): Promise<void> {
+    const byKind = new Map<IntentKind, Map<string, string>>();
+    for (const row of rowResults)
+      for (const parent of leftOutParents(row)) {
+        const keys = byKind.get(parent.kind) ?? new Map<string, string>();
+        keys.set(parent.clientId, row.message);
+        byKind.set(parent.kind, keys);
+      }
+    for (const [kind, keys] of byKind) {
+      const synced = await this.ledger.hashesOf(kind, [...keys.keys()]);
+      for (const [key, reason] of keys) if (synced.has(key)) this.tally.leftOutButSynced(kind, key, reason);
+    }
   }
 
   /**

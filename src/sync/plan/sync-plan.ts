@@ -70,6 +70,11 @@ export interface SyncPlan {
   heldDeletes?: HeldDeletes;
   /** The name and e-mail last sent for the first mirror deletes of each kind, by `labelId`. */
   deleteLabels?: ReadonlyMap<string, string>;
+  /**
+   * Upsert mode: users and events a `when:` condition left out that an earlier run synced.
+   * Nothing removes them, which the plan says (a refunded or not-attending ticket stays).
+   */
+  leftOutSynced?: ReadonlyArray<{ kind: IntentKind; key: string; reason: string }>;
   /** Milliseconds spent diffing (hashes already loaded). */
   planMs: number;
 }
