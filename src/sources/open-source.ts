@@ -9,6 +9,7 @@ import { connectionUrlFrom } from './sql/connection-url.js';
 import { createMysqlSource } from './sql/mysql-source.js';
 import { createPostgresSource } from './sql/postgres-source.js';
 import { createScheduleSource } from './schedule/schedule-source.js';
+import type { ZoneSettingNames } from './schedule/conference-zone.js';
 
 export interface OpenSourceOptions {
   /** Folder that relative paths are resolved against: the job file's folder. */
@@ -16,6 +17,11 @@ export interface OpenSourceOptions {
   /** Where `url_env` names are looked up. @defaultValue `process.env` */
   env?: NodeJS.ProcessEnv;
   logger?: Logger;
+  /**
+   * How a schedule's zone settings are named in messages: the job file's keys, or the
+   * command line's options when the source was given there. @defaultValue the job file's
+   */
+  zoneSettingNames?: ZoneSettingNames;
 }
 
 /**
@@ -60,6 +66,8 @@ export function openSource(config: SourceConfig, options: OpenSourceOptions): So
     url: schedule.url,
     display: schedule.path ?? redactUrl(schedule.url ?? ''),
     timezone: schedule.timezone,
+    overrideTimezone: schedule.override_timezone,
+    zoneSettingNames: options.zoneSettingNames,
     ...(schedule.speakers === undefined ? {} : { speakers: speakerJoin(schedule.speakers, options) }),
     logger: options.logger,
   });

@@ -60,16 +60,31 @@ const speakerJoinSchema = z
 export type SpeakerJoinConfig = z.infer<typeof speakerJoinSchema>;
 
 const scheduleSourceSchema = z.union([
-  filePath.transform((path) => ({ path, url: undefined, timezone: undefined, speakers: undefined })),
+  filePath.transform((path) => ({
+    path,
+    url: undefined,
+    timezone: undefined,
+    override_timezone: undefined,
+    speakers: undefined,
+  })),
   z
     .strictObject({
       path: filePath.optional(),
       url: z.url().optional(),
-      /** IANA zone for times written without an offset; the export's own zone otherwise. */
+      /**
+       * IANA zone for an export that declares none (Sessionize; some frab XML). The zone
+       * the export declares wins over it, and a contradiction is said (docs/sources.md, Times).
+       */
       timezone: z.string().optional(),
+      /** IANA zone that wins over the zone the export declares: the job means to override it. */
+      override_timezone: z.string().optional(),
       speakers: speakerJoinSchema.optional(),
     })
-    .refine((v) => (v.path === undefined) !== (v.url === undefined), 'give exactly one of path and url'),
+    .refine((v) => (v.path === undefined) !== (v.url === undefined), 'give exactly one of path and url')
+    .refine(
+      (v) => v.timezone === undefined || v.override_timezone === undefined,
+      'give timezone: (for an export that declares no zone) or override_timezone: (to override the zone it declares), not both',
+    ),
 ]);
 
 const sourceKindUnion = z.union([

@@ -165,7 +165,10 @@ describe('evsync validate', () => {
     [['validate', '--source', 'x.csv'], /--mapping NAME/],
     [['validate', '--source', join(dir, 'missing.csv'), '--mapping', 'users'], /does not exist/],
     [['validate', '--source', 'x.csv', '--mapping', 'nope'], /no shipped mapping "nope"/],
-    [['validate', '--source', 'x.json', '--mapping', 'users'], /--format sessionize or --format pretalx/],
+    [
+      ['validate', '--source', 'x.json', '--mapping', 'users'],
+      /--format sessionize, --format pretalx or --format frab/,
+    ],
     [
       ['validate', '--source', 'x.csv', '--format', 'xlsx', '--mapping', 'users'],
       /--format xlsx: use one of csv, /,

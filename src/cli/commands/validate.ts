@@ -14,6 +14,8 @@ import {
 } from '../../mapping/validate/validate-steps.js';
 import { ValidationReport } from '../../mapping/validate/validation-report.js';
 import { openSource } from '../../sources/open-source.js';
+import { COMMAND_LINE_ZONE_SETTINGS } from '../../sources/schedule/conference-zone.js';
+import { speakerListConfig } from './speaker-list-option.js';
 import { sourceConfigSchema } from '../../sources/source-config.js';
 import { rootLogger } from '../../log/logger.js';
 import { redactUrl } from '../../log/redaction.js';
@@ -28,6 +30,8 @@ interface ValidateCliOptions {
   source?: string;
   format?: string;
   timezone?: string;
+  overrideTimezone?: string;
+  speakers?: string;
   mapping?: string;
   report?: string;
   json?: boolean;
@@ -48,7 +52,18 @@ export function registerValidateCommand(program: Command): void {
       '--format <kind>',
       `with --source: ${FILE_FORMATS.join(', ')} (default: csv; a .json or .xml file read by the sessionize or pretalx mapping is that export)`,
     )
-    .option('--timezone <zone>', 'with a schedule export: the IANA zone of times written without an offset')
+    .option(
+      '--timezone <zone>',
+      'with a schedule export that declares no zone: the IANA zone of times written without an offset',
+    )
+    .option(
+      '--override-timezone <zone>',
+      'with a schedule export: the IANA zone to write times in, over the zone the export declares',
+    )
+    .option(
+      '--speakers <file>',
+      "with a schedule export: the organiser's speaker list (CSV) that gives the speakers' e-mails, matched by the columns ID (or Code, Speaker Id), Email and Name",
+    )
     .option('--mapping <name>', 'with --source: a shipped mapping (users, eventbrite…) or a mapping file')
     .option('--report <file>', 'write every invalid, skipped and duplicate row to a .csv or .json file')
     .option('--json', 'print the summary as JSON')
@@ -63,7 +78,7 @@ export function registerValidateCommand(program: Command): void {
 
 async function validateCommand(jobPath: string | undefined, options: ValidateCliOptions): Promise<number> {
   const vendor = vendorFromEnv();
-  const steps = validationSteps(jobPath, options);
+  const steps = await validationSteps(jobPath, options);
   const report = options.report === undefined ? undefined : openReport(options.report, options.source);
   const progress = new RowProgress();
   const dependencies = new DependencyCheck();
@@ -103,7 +118,10 @@ async function validateCommand(jobPath: string | undefined, options: ValidateCli
     : EXIT.someRowsFailed;
 }
 
-function validationSteps(jobPath: string | undefined, options: ValidateCliOptions): ValidationStep[] {
+async function validationSteps(
+  jobPath: string | undefined,
+  options: ValidateCliOptions,
+): Promise<ValidationStep[]> {
   if (jobPath !== undefined) {
     if (options.source !== undefined || options.mapping !== undefined) {
       throw new ConfigError('Give either a job file or --source with --mapping, not both', {
@@ -128,10 +146,22 @@ function validationSteps(jobPath: string | undefined, options: ValidateCliOption
     options.mapping,
     options.format,
   );
-  if (options.timezone !== undefined && format === 'csv') {
-    throw new ConfigError('--timezone is for schedule exports (--format sessionize, pretalx or frab)', {
-      code: CODE.EVSYNC_USAGE,
-    });
+  for (const [given, name] of [
+    [options.timezone, '--timezone'],
+    [options.overrideTimezone, '--override-timezone'],
+    [options.speakers, '--speakers'],
+  ] as const) {
+    if (given !== undefined && format === 'csv') {
+      throw new ConfigError(`${name} is for schedule exports (--format sessionize, pretalx or frab)`, {
+        code: CODE.EVSYNC_USAGE,
+      });
+    }
+  }
+  if (options.timezone !== undefined && options.overrideTimezone !== undefined) {
+    throw new ConfigError(
+      'Give --timezone (for an export that declares no zone) or --override-timezone (to override the zone it declares), not both',
+      { code: CODE.EVSYNC_USAGE },
+    );
   }
   if (url && format === 'csv') {
     throw new ConfigError(
@@ -141,15 +171,28 @@ function validationSteps(jobPath: string | undefined, options: ValidateCliOption
   }
   if (!url) checkIsFile(options.source, format === 'csv' ? "the CSV file's path" : "the export file's path");
   const where = url ? { url: options.source } : { path: options.source };
+  const speakers =
+    options.speakers === undefined ? undefined : await speakerListConfig(options.speakers, rootLogger());
   const config = sourceConfigSchema.parse(
     format === 'csv'
       ? { csv: options.source }
-      : { [format]: { ...where, ...(options.timezone ? { timezone: options.timezone } : {}) } },
+      : {
+          [format]: {
+            ...where,
+            ...(options.timezone ? { timezone: options.timezone } : {}),
+            ...(options.overrideTimezone ? { override_timezone: options.overrideTimezone } : {}),
+            ...(speakers ? { speakers } : {}),
+          },
+        },
   );
   return [
     {
       mapping: options.mapping,
-      source: openSource(config, { baseDir: process.cwd(), logger: rootLogger() }),
+      source: openSource(config, {
+        baseDir: process.cwd(),
+        logger: rootLogger(),
+        zoneSettingNames: COMMAND_LINE_ZONE_SETTINGS,
+      }),
       baseDir: process.cwd(),
     },
   ];
@@ -172,7 +215,7 @@ function sourceFormat(file: string, mapping: string, given: string | undefined):
   if (name === 'sessionize' || name === 'pretalx') return name;
   if (extension === '.xml') return 'frab';
   throw new ConfigError(
-    `${redactUrl(file)} is not a CSV file: say which export it is with --format sessionize or --format pretalx`,
+    `${redactUrl(file)} is not a CSV file: say which export it is with --format sessionize, --format pretalx or --format frab`,
     { code: CODE.EVSYNC_USAGE },
   );
 }

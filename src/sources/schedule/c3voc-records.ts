@@ -471,6 +471,7 @@ export function c3vocRecords(
     }));
     const record: AnyScheduleRecord = scheduleRecord('speaker', {
       id: speakerId,
+      code: normalizeText(entry.code),
       first_name: first,
       last_name: last,
       full_name: fullName,

@@ -67,12 +67,13 @@ export function frabXmlToC3voc(xml: string, where: string): unknown {
   checkWellFormedXml(xml, where);
   const root = asNode(asNode(parser.parse(xml)).schedule);
   const conference = asNode(root.conference);
+  const people = peopleList(root.persons);
   const events: Record<string, unknown>[] = [];
   const days = asList(root.day).map((day) => {
     const rooms: Record<string, unknown[]> = {};
     for (const room of asList(day.room)) {
       const name = attribute(room, 'name') ?? '';
-      const list = asList(room.event).map(toEvent);
+      const list = asList(room.event).map((event) => toEvent(event, people));
       events.push(...list);
       rooms[name] = [...(rooms[name] ?? []), ...list];
     }
@@ -99,7 +100,30 @@ export function frabXmlToC3voc(xml: string, where: string): unknown {
   };
 }
 
-function toEvent(event: XmlNode): Record<string, unknown> {
+/** What a top-level person of the export says beyond the name an event gives. */
+interface ListedPerson {
+  biography?: string | undefined;
+}
+
+/**
+ * The export's top-level `<persons>` list, by person id: FOSDEM's pretalx-made XML keeps the
+ * biographies there (`<person id><name/><biography/><extended_biography/></person>`),
+ * while its events name people only by id.
+ */
+function peopleList(persons: unknown): Map<string, ListedPerson> {
+  const byId = new Map<string, ListedPerson>();
+  for (const person of asList(asNode(persons).person)) {
+    const id = attribute(person, 'id');
+    if (id === undefined || id === '') continue;
+    const biography = [person.biography, person.extended_biography]
+      .map(textOf)
+      .find((text) => text !== undefined && text.trim() !== '');
+    byId.set(id, { biography });
+  }
+  return byId;
+}
+
+function toEvent(event: XmlNode, people: ReadonlyMap<string, ListedPerson>): Record<string, unknown> {
   const fields = [
     'date',
     'start',
@@ -116,12 +140,16 @@ function toEvent(event: XmlNode): Record<string, unknown> {
   ];
   const copy: Record<string, unknown> = { id: attribute(event, 'id'), guid: attribute(event, 'guid') };
   for (const field of fields) copy[field] = textOf(event[field]);
-  copy.persons = asList(asNode(event.persons).person).map((person) => ({
-    id: attribute(person, 'id'),
-    guid: attribute(person, 'guid'),
-    code: attribute(person, 'code'),
-    public_name: textOf(person),
-  }));
+  copy.persons = asList(asNode(event.persons).person).map((person) => {
+    const id = attribute(person, 'id');
+    return {
+      id,
+      guid: attribute(person, 'guid'),
+      code: attribute(person, 'code'),
+      public_name: textOf(person),
+      biography: id === undefined ? undefined : people.get(id)?.biography,
+    };
+  });
   return copy;
 }
 

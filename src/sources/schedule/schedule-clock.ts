@@ -1,13 +1,8 @@
 import { CODE } from '../../errors/codes.js';
 import { offsetMinutesAt } from '../../time/time-zone.js';
 import { SourceError } from '../source-error.js';
-import {
-  checkTimeZone,
-  formatInZone,
-  formatWithOffset,
-  instantInZone,
-  writtenOffsetMinutes,
-} from './zoned-time.js';
+import { JOB_ZONE_SETTINGS, type ConferenceZone, type ZoneSettingNames } from './conference-zone.js';
+import { formatInZone, formatWithOffset, instantInZone, writtenOffsetMinutes } from './zoned-time.js';
 
 /** A date and time without an offset, as ISO 8601 writes it (seconds and fraction optional). */
 const LOCAL_ISO = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
@@ -21,8 +16,9 @@ export interface ResolvedTime {
 }
 
 /**
- * Turns an export's times into ISO 8601 with an offset, written in the conference's zone:
- * the `timezone:` setting, else the zone the export declares. A time without an offset is
+ * Turns an export's times into ISO 8601 with an offset, written in the conference's zone
+ * (chosen by {@link conferenceZone}: the export's declared zone, else `timezone:`;
+ * `override_timezone:` over both). A time without an offset is
  * wall-clock time in that zone. A time with one names its instant, which is then written
  * in that zone (exports often write UTC, `+00:00`, for a conference in Kolkata or Berlin;
  * the platform shows the wall time it is sent). Only a declared zone that disagrees with
@@ -34,18 +30,16 @@ export class ScheduleClock {
   /** Times whose written offset (not UTC) differs from the declared zone's offset at that instant. */
   disagreements = 0;
   usedZone = false;
+  /** The job's zone, when it decides rather than the export's (see {@link conferenceZone}). */
   private readonly setting: string | undefined;
 
   constructor(
     private readonly where: string,
-    setting: string | undefined,
-    declared: string | undefined,
+    decided: Pick<ConferenceZone, 'zone' | 'chosen'>,
+    private readonly names: ZoneSettingNames = JOB_ZONE_SETTINGS,
   ) {
-    if (setting !== undefined) checkTimeZone(setting, `${where}: timezone:`);
-    const declaredValid =
-      declared !== undefined && declared.trim() !== '' && isZone(declared) ? declared : undefined;
-    this.setting = setting;
-    this.zone = setting ?? declaredValid;
+    this.zone = decided.zone;
+    this.setting = decided.chosen ? decided.zone : undefined;
   }
 
   resolve(text: string, what: string): ResolvedTime {
@@ -69,7 +63,7 @@ export class ScheduleClock {
     if (this.zone === undefined) {
       throw new SourceError(
         `${this.where}: ${what} "${trimmed}" has no UTC offset and the export names no time zone: ` +
-          'set timezone: in the source (an IANA zone such as Europe/Berlin)',
+          this.names.missingZoneHint,
         { code: CODE.SCHEDULE_TIMEZONE_REQUIRED },
       );
     }
@@ -116,14 +110,5 @@ export class BadScheduleTime extends SourceError {
     readonly text: string,
   ) {
     super(`${where}: ${what} "${text}" is not an ISO 8601 date and time`, { code: CODE.SCHEDULE_BAD_TIME });
-  }
-}
-
-function isZone(zone: string): boolean {
-  try {
-    checkTimeZone(zone, 'zone');
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -37,6 +37,23 @@ describe('PersonIds: never one person for several names', () => {
     expect(ids.id(people[3]!)).toBe(zitro);
   });
 
+  it('keys a pretalx person by the numeric id its XML export writes too, not by the code', () => {
+    const json = {
+      id: 26,
+      code: 'NQTF8Y',
+      guid: 'c0ffee00-0000-4000-8000-000000000026',
+      public_name: 'Brian',
+    };
+    const xml = { id: '26', public_name: 'Brian' };
+    const ids = new PersonIds([json]);
+    expect(ids.id(json)).toBe('26');
+    expect(new PersonIds([xml]).id(xml)).toBe('26');
+    // pretalx 2025 and later write no numeric id in JSON: the code is all there is.
+    expect(new PersonIds([{ code: 'NQTF8Y', guid: 'g' }]).id({ code: 'NQTF8Y', guid: 'g' })).toBe('NQTF8Y');
+    // The c3voc hub writes guid and id, no code: the guid, as before.
+    expect(new PersonIds([{ guid: 'g', id: 4 }]).id({ guid: 'g', id: 4 })).toBe('g');
+  });
+
   it('names a person without any id by their name, and logs the ambiguous ids', () => {
     const ids = new PersonIds([{ public_name: 'Solo' }, { id: 5, name: 'A' }, { id: 5, name: 'B' }]);
     expect(ids.id({ public_name: 'Solo' })).toMatch(/^~[0-9a-f]{10}$/);

@@ -47,7 +47,9 @@ interface PersonFields {
 const fold = (name: string): string => name.normalize('NFC').replace(/\s+/g, ' ').trim().toLowerCase();
 
 /**
- * Person ids: pretalx's stable `code`, else the `guid`, else the `id`. When one id carries
+ * Person ids: pretalx's numeric `id` when the export writes one beside the `code` (its XML
+ * export of the same schedule writes only that id, so both formats give the same key), else
+ * the `code`, else the `guid`, else the `id`. When one id carries
  * several names in the export (a merged schedule where hundreds of people share id `0`),
  * it is not one person: each name gets its own id, `<id>~<hash of the name>`, so that
  * nobody is merged into another's user or speaker link. A person with no id at all is
@@ -91,7 +93,10 @@ export class PersonIds {
 }
 
 function rawId(person: PersonFields): string {
-  return idString(person.code) || idString(person.guid) || idString(person.id);
+  const code = idString(person.code);
+  const numeric = idString(person.id);
+  if (code !== '' && /^\d+$/.test(numeric)) return numeric;
+  return code || idString(person.guid) || numeric;
 }
 
 /** The name a person is shown under, as the speaker record's `full_name` reads it. */

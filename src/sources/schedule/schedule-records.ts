@@ -47,8 +47,13 @@ export const SCHEDULE_RECORD_COLUMNS = {
   ],
   speaker: [
     'record_type',
-    /** Sessionize: the GUID; pretalx: the person's `code` (stable), else `guid`, else `id`. */
+    /**
+     * Sessionize: the GUID; pretalx: the numeric person `id` (JSON and XML both write it),
+     * else the `code`, else `guid`, else `id` (docs/sources.md).
+     */
     'id',
+    /** pretalx's person `code` (its speaker export's ID), when the export writes one; else ''. */
+    'code',
     'first_name',
     'last_name',
     'full_name',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createScheduleSource, type ScheduleSourceOptions } from './schedule-source.js';
 import { SCHEDULE_RECORD_COLUMNS } from './schedule-records.js';
+import { COMMAND_LINE_ZONE_SETTINGS } from './conference-zone.js';
 import { createLogger } from '../../log/logger.js';
 import type { SourceItem } from '../source-row.js';
 
@@ -202,11 +203,13 @@ describe('pretalx (c3voc JSON)', () => {
       format: 'Talk',
       language: 'en',
       abstract: 'Brand back-end models!',
-      speaker_ids: 'NQTF8Y',
+      // pretalx's numeric person id, which its XML export writes too (docs/sources.md).
+      speaker_ids: '26',
     });
     const speakers = ofType(all, 'speaker');
     expect(new Set(speakers.map((s) => s.id)).size).toBe(speakers.length);
-    expect(speakers.find((s) => s.id === 'NQTF8Y')).toMatchObject({
+    expect(speakers.find((s) => s.id === '26')).toMatchObject({
+      code: 'NQTF8Y',
       full_name: 'Brian Robinson',
       first_name: 'Brian',
       last_name: 'Robinson',
@@ -218,6 +221,22 @@ describe('pretalx (c3voc JSON)', () => {
 });
 
 describe('frab XML', () => {
+  it('takes biographies from the top-level <persons> list (FOSDEM 2026, made from pretalx)', async () => {
+    const all = await records({
+      format: 'frab',
+      path: join(import.meta.dirname, '../../../test/fixtures/exports/fosdem-2026-janson-excerpt.xml'),
+    });
+    expectColumns(all);
+    const speakers = ofType(all, 'speaker');
+    expect(speakers).toHaveLength(12);
+    expect(speakers.filter((s) => s.bio !== '')).toHaveLength(11);
+    expect(speakers.find((s) => s.id === '4875')).toMatchObject({
+      full_name: 'Michiel Leenaars',
+      bio: expect.stringMatching(/^<p>/) as unknown,
+    });
+    expect(speakers.find((s) => s.id === '2')).toMatchObject({ full_name: 'FOSDEM Staff', bio: '' });
+  });
+
   it('reads events, persons and links; times without offset in the declared zone, DST included', async () => {
     const all = await records({ format: 'frab', path: join(OURS, 'frab-schedule.xml') });
     expectColumns(all);
@@ -249,15 +268,50 @@ describe('frab XML', () => {
     ]);
   });
 
-  it('a timezone: setting decides for times without an offset', async () => {
-    const all = await records({
-      format: 'frab',
-      path: join(OURS, 'frab-schedule.xml'),
-      timezone: 'America/New_York',
+  it("the export's declared zone wins over timezone:, and the contradiction names both zones", async () => {
+    const options = { format: 'frab' as const, path: join(OURS, 'frab-schedule.xml'), display: 'test' };
+    const kept = createScheduleSource({ ...options, timezone: 'America/New_York' });
+    const keptValues: Values[] = [];
+    for await (const item of kept.rows()) if (item.ok) keptValues.push(item.values as Values);
+    expect(ofType(keptValues, 'session')[1]).toMatchObject({ start: '2024-10-27T02:30:00+02:00' });
+    expect(kept.notes?.()).toEqual([
+      expect.stringMatching(
+        /declares the time zone Europe\/Berlin and timezone: says America\/New_York: the export's zone is used.*override_timezone: America\/New_York/,
+      ),
+    ]);
+
+    const overridden = createScheduleSource({ ...options, overrideTimezone: 'America/New_York' });
+    const overriddenValues: Values[] = [];
+    for await (const item of overridden.rows()) if (item.ok) overriddenValues.push(item.values as Values);
+    expect(ofType(overriddenValues, 'session')[1]).toMatchObject({ start: '2024-10-27T02:30:00-04:00' });
+    expect(overridden.notes?.()).toEqual([
+      'override_timezone: America/New_York overrides the zone the export declares (Europe/Berlin): times are written in America/New_York',
+    ]);
+
+    // The same zone, under another name or not, is no contradiction.
+    const same = createScheduleSource({ ...options, timezone: 'Europe/Berlin' });
+    for await (const item of same.rows()) void item;
+    expect(same.notes?.()).toEqual([]);
+  });
+
+  it('on the command line, the missing zone is asked for with --timezone', async () => {
+    const path = writeTemp('no-zone.xml', frabXml(SESSION_WITHOUT_OFFSET, { zone: '' }));
+    await expect(
+      records({ format: 'frab', path, zoneSettingNames: COMMAND_LINE_ZONE_SETTINGS }),
+    ).rejects.toMatchObject({
+      code: 'SCHEDULE_TIMEZONE_REQUIRED',
+      message: expect.stringContaining('give --timezone'),
     });
-    expect(ofType(all, 'session')[1]).toMatchObject({ start: '2024-10-27T02:30:00-04:00' });
+    await expect(records({ format: 'frab', path })).rejects.toMatchObject({
+      message: expect.stringContaining('set timezone: in the source'),
+    });
   });
 });
+
+const SESSION_WITHOUT_OFFSET = `      <event id="1" guid="g-1">
+        <start>10:00</start><duration>00:30</duration><title>Zone-less</title>
+        <persons></persons>
+      </event>`;
 
 describe('wrong exports', () => {
   it('points a Sessions.json at the All export', async () => {

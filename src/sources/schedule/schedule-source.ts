@@ -6,6 +6,7 @@ import { c3vocRecords, c3vocScheduleSchema } from './c3voc-records.js';
 import { frabXmlToC3voc } from './frab-xml.js';
 import { parseScheduleJson, readScheduleText, type ScheduleInput } from './read-schedule-input.js';
 import { ScheduleClock } from './schedule-clock.js';
+import { conferenceZone, JOB_ZONE_SETTINGS, type ZoneSettingNames } from './conference-zone.js';
 import { isRecordProblem, type LocatedScheduleItem, type ScheduleRecord } from './schedule-records.js';
 import { sessionizeAllSchema, sessionizeRecords } from './sessionize-records.js';
 import { joinSpeakers, oneSpeakerPerEmail, type SpeakerJoin } from './speaker-join.js';
@@ -15,8 +16,15 @@ export type ScheduleFormat = 'sessionize' | 'pretalx' | 'frab';
 
 export interface ScheduleSourceOptions extends ScheduleInput {
   format: ScheduleFormat;
-  /** IANA zone for times without an offset. @defaultValue the zone the export declares */
-  timezone?: string;
+  /**
+   * IANA zone for an export that declares none; the export's declared zone wins over it.
+   * @defaultValue the zone the export declares
+   */
+  timezone?: string | undefined;
+  /** IANA zone that wins over the export's declared zone (`override_timezone:`). */
+  overrideTimezone?: string | undefined;
+  /** How the settings are named in messages. @defaultValue the job file's names */
+  zoneSettingNames?: ZoneSettingNames | undefined;
   /** The organiser's speaker list, joined to the export's speakers (see {@link joinSpeakers}). */
   speakers?: SpeakerJoin;
   logger?: Logger;
@@ -32,13 +40,18 @@ const EXAMPLES = 3;
  * or starts with `<`, JSON otherwise.
  */
 export function createScheduleSource(options: ScheduleSourceOptions): Source {
+  const notes: string[] = [];
   return {
     description: `${options.format} schedule ${options.display}`,
-    rows: () => readSchedule(options),
+    rows: () => {
+      notes.length = 0;
+      return readSchedule(options, notes);
+    },
+    notes: () => [...notes],
   };
 }
 
-async function* readSchedule(options: ScheduleSourceOptions): AsyncGenerator<SourceItem> {
+async function* readSchedule(options: ScheduleSourceOptions, notes: string[]): AsyncGenerator<SourceItem> {
   const where = `${options.format} schedule ${options.display}`;
   const text = await readScheduleText(options);
   if (text.trim() === '') {
@@ -55,7 +68,7 @@ async function* readSchedule(options: ScheduleSourceOptions): AsyncGenerator<Sou
       where,
       'give the "All" export (API v2 …/view/All), not Sessions or Speakers',
     );
-    clock = new ScheduleClock(where, options.timezone, undefined);
+    clock = clockFor(options, where, undefined, notes);
     items = sessionizeRecords(all, clock).map((item) => ({ item }));
   } else {
     const raw = isXml(options, text) ? frabXmlToC3voc(text, where) : parseScheduleJson(text, where);
@@ -65,11 +78,7 @@ async function* readSchedule(options: ScheduleSourceOptions): AsyncGenerator<Sou
       where,
       'give the schedule export (pretalx: …/schedule/export/schedule.json or .xml)',
     );
-    clock = new ScheduleClock(
-      where,
-      options.timezone,
-      schedule.schedule.conference.time_zone_name ?? undefined,
-    );
+    clock = clockFor(options, where, schedule.schedule.conference.time_zone_name ?? undefined, notes);
     const read = c3vocRecords(schedule, clock, where, options.logger);
     items = read.items;
     const outside = read.notes.outsideDay;
@@ -109,6 +118,30 @@ async function* readSchedule(options: ScheduleSourceOptions): AsyncGenerator<Sou
       line === undefined ? { source: options.display, row } : { source: options.display, row, line };
     yield isRecordProblem(item) ? { ok: false, origin, ...item.problem } : { ok: true, origin, values: item };
   }
+}
+
+/**
+ * The clock of the zone {@link conferenceZone} decides. A job zone that contradicts the
+ * export's is a note (the validate summary) and a warning (the log of plan and run), with
+ * both zones, so that nobody's sessions move by hours unnoticed.
+ */
+function clockFor(
+  options: ScheduleSourceOptions,
+  where: string,
+  declared: string | undefined,
+  notes: string[],
+): ScheduleClock {
+  const names = options.zoneSettingNames ?? JOB_ZONE_SETTINGS;
+  const decided = conferenceZone(
+    where,
+    { timezone: options.timezone, override: options.overrideTimezone, names },
+    declared,
+  );
+  if (decided.contradiction !== undefined) {
+    notes.push(decided.contradiction);
+    options.logger?.warn({ source: options.display }, `time zone: ${decided.contradiction}`);
+  }
+  return new ScheduleClock(where, decided, names);
 }
 
 /** `.xml` by name, else by the first character (pretalx serves both from one URL pattern). */

@@ -31,6 +31,22 @@ const speaker = (id: string, fullName: string, email = ''): ScheduleRecord<'spea
   scheduleRecord('speaker', { id, full_name: fullName, email });
 
 describe('joinSpeakers: the e-mails from the organiser’s list', () => {
+  it('matches a pretalx speaker list keyed by code to speakers keyed by numeric id', async () => {
+    const brian = scheduleRecord('speaker', { id: '26', code: 'NQTF8Y', full_name: 'Brian Robinson' });
+    const outcome = await joinSpeakers(
+      [brian],
+      {
+        source: listOf([{ ID: 'NQTF8Y', Name: 'B. Robinson', Email: 'brian@x.org' }]),
+        id: 'ID',
+        name: 'Name',
+        columns: { email: 'Email' },
+      },
+      undefined,
+    );
+    expect(brian.email).toBe('brian@x.org');
+    expect(outcome.matched).toEqual({ id: 1, email: 0, name: 0 });
+  });
+
   it('matches by speaker id, else e-mail, else full name, and fills the e-mail and the names', async () => {
     const speakers = [
       speaker('A1', 'Ada Lovelace'),

@@ -94,8 +94,11 @@ export async function joinSpeakers(
   };
   for (const speaker of speakers) {
     // A key that rows disagree on is passed over for the next one, never guessed from.
+    // pretalx's own speaker export is keyed by code, while its schedules key people by
+    // their numeric id: either one names the speaker.
     const tries = [
       match(byId, speaker.id, 'id'),
+      match(byId, speaker.code, 'id'),
       match(byEmail, fold(speaker.email), 'email'),
       match(byName, fold(speaker.full_name), 'name'),
     ];

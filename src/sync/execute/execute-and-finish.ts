@@ -299,9 +299,11 @@ async function skippedSplit(
         }),
       )
     : {};
+  const duplicates = await skippedWith(new Set([CODE.EVSYNC_DUPLICATE_ROW]));
   return {
     onPurpose: await skippedWith(SKIPPED_ON_PURPOSE),
     lost: await skippedWith(SKIPPED_FOR_MISSING_DATA),
+    ...(duplicates > 0 ? { duplicates } : {}),
     schedulesShort: (short.created ?? 0) + (short.updated ?? 0),
   };
 }

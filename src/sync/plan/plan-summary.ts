@@ -39,8 +39,11 @@ export interface PlanSummary {
   losses: string[];
   /** People merged across steps (docs/sync-engine.md, "One person, many sources"). */
   merged?: MergeReport;
-  /** Of the `skipped` column: how many were meant, how many are data lost (see `skippedLine`). */
-  skipped?: { onPurpose: number; lost: number };
+  /**
+   * Of the `skipped` column: how many were meant, how many repeated a row (`on_duplicate`),
+   * how many are data lost (see `skippedLine`).
+   */
+  skipped?: { onPurpose: number; lost: number; duplicates?: number };
   /** A full run's plan (`--full`): rows the ledger says are synced are sent too. */
   full?: true;
 }
@@ -77,10 +80,20 @@ export function planExitCode(summary: Pick<PlanSummary, 'counts' | 'skipped'>): 
   return invalid > 0 || (summary.skipped?.lost ?? 0) > 0 ? 1 : 0;
 }
 
-/** The line under a plan's or a run's table that tells meant skips from data lost; '' when none. */
-export function skippedLine(skipped: { onPurpose: number; lost: number } | undefined): string {
-  if (!skipped || skipped.onPurpose + skipped.lost === 0) return '';
-  return `Skipped: ${skipped.onPurpose} on purpose (left out by a \`when:\` condition, or naming a user or event that was, or that a run deleted), ${skipped.lost} lost for missing data.`;
+/**
+ * The line under a plan's or a run's table that tells meant skips, repeated rows and data
+ * lost apart, so that the `skipped` column is never read as one kind of loss; '' when none.
+ */
+export function skippedLine(
+  skipped: { onPurpose: number; lost: number; duplicates?: number | undefined } | undefined,
+): string {
+  const duplicates = skipped?.duplicates ?? 0;
+  if (!skipped || skipped.onPurpose + skipped.lost + duplicates === 0) return '';
+  const repeated =
+    duplicates > 0
+      ? `${duplicates} duplicate${duplicates === 1 ? '' : 's'} (a row repeating another's key, left out by on_duplicate), `
+      : '';
+  return `Skipped: ${skipped.onPurpose} on purpose (left out by a \`when:\` condition, or naming a user or event that was, or that a run deleted), ${repeated}${skipped.lost} lost for missing data.`;
 }
 
 /** Counts per kind and planned action, with the first examples of each: what `evsync plan` prints. */
@@ -133,8 +146,10 @@ export class PlanTally {
   private heldCheckIns = 0;
   private onPurpose = 0;
   private lost = 0;
+  private duplicates = 0;
   private held: HeldDeletes | undefined;
   private merged: MergeReport | undefined;
+  private readonly staying = new Map<IntentKind, { count: number; first: string; reason: string }>();
 
   constructor(private readonly examplesPerGroup = 3) {}
 
@@ -214,6 +229,17 @@ export class PlanTally {
   private skipped(code: string): void {
     if (SKIPPED_ON_PURPOSE.has(code)) this.onPurpose += 1;
     else if (SKIPPED_FOR_MISSING_DATA.has(code)) this.lost += 1;
+    else if (code === DUPLICATE_ROW) this.duplicates += 1;
+  }
+
+  /**
+   * In upsert mode, a row a `when:` condition left out whose user or event an earlier run
+   * synced: nothing removes it, which a person must be told (a refunded ticket stays).
+   */
+  leftOutButSynced(kind: IntentKind, key: string, reason: string): void {
+    const seen = this.staying.get(kind);
+    if (seen) seen.count += 1;
+    else this.staying.set(kind, { count: 1, first: key, reason });
   }
 
   /** Mirror mode held its deletes back (see {@link HeldDeletes}). */
@@ -230,9 +256,20 @@ export class PlanTally {
       notices: [],
       losses: this.losses.lines(),
       ...(this.merged && this.merged.people > 0 ? { merged: this.merged } : {}),
-      skipped: { onPurpose: this.onPurpose, lost: this.lost },
+      skipped: {
+        onPurpose: this.onPurpose,
+        lost: this.lost,
+        ...(this.duplicates > 0 ? { duplicates: this.duplicates } : {}),
+      },
     };
     if (this.held) summary.notices.push(heldDeletesNotice(this.held));
+    for (const [kind, { count, first, reason }] of this.staying) {
+      const one = count === 1;
+      summary.notices.push(
+        `${count} ${kind}${one ? '' : 's'} that an earlier run synced ${one ? 'is' : 'are'} left out on purpose now (first: ${first}, ${reason}): in upsert mode ${one ? 'it stays' : 'they stay'} on the platform. ` +
+          `Remove ${one ? 'it' : 'them'} there, or run the job in mirror mode, which removes ${one ? 'it' : 'them'}.`,
+      );
+    }
     const held = this.heldCheckIns;
     if (held > 0) {
       summary.notices.push(

@@ -26,7 +26,7 @@ import { labelsOf } from '../report/person-params.js';
 import { PlanTally, type PlanSummary } from './plan-summary.js';
 import type { RowResult, SyncPlan } from './sync-plan.js';
 import type { DependencyGate } from '../phases/dependency-gate.js';
-import { noteLeftOut } from '../phases/left-out-parents.js';
+import { leftOutParents, noteLeftOut } from '../phases/left-out-parents.js';
 
 /** The ledger a streamed plan reads: hashes chunk by chunk instead of all at once. */
 export type StreamPlanLedger = PlanLedger & Pick<Ledger, 'hashesOf' | 'hashTails'>;
@@ -137,6 +137,7 @@ export class StreamPlanner {
       await addClearedFields({ syncedParamNames: this.ledger.syncedParamNames.bind(this.ledger) }, diff.work);
     const checkIns = await holdBackLostCheckIns(this.ledger, diff.work);
     const now: RowResult[] = [...checkIns.held];
+    if (this.input.mode === 'upsert') await this.noteLeftOutButSynced(rowResults);
     for (const read of rowResults) {
       const row = keyApartFromIntents(read, (kind, key) => this.has(kind, key));
       if (this.input.mode === 'mirror') addFailedRow(this.failed, row);
@@ -153,6 +154,25 @@ export class StreamPlanner {
       this.tally.add({ ...plan, work: this.dependents.sift(plan.work, (kind, key) => this.has(kind, key)) });
     } else this.tally.add(plan);
     return plan;
+  }
+
+  /**
+   * Rows a `when:` condition left out whose user or event an earlier run synced (it has a
+   * synced hash): upsert mode removes nothing, so the plan says they stay. One ledger
+   * read per kind and chunk.
+   */
+  private async noteLeftOutButSynced(rowResults: readonly RowResult[]): Promise<void> {
+    const byKind = new Map<IntentKind, Map<string, string>>();
+    for (const row of rowResults)
+      for (const parent of leftOutParents(row)) {
+        const keys = byKind.get(parent.kind) ?? new Map<string, string>();
+        keys.set(parent.clientId, row.message);
+        byKind.set(parent.kind, keys);
+      }
+    for (const [kind, keys] of byKind) {
+      const synced = await this.ledger.hashesOf(kind, [...keys.keys()]);
+      for (const [key, reason] of keys) if (synced.has(key)) this.tally.leftOutButSynced(kind, key, reason);
+    }
   }
 
   /**
