@@ -122,6 +122,10 @@ describe('evsync doctor in distributed mode', async () => {
       expect(before.output).toMatch(/^warn {2}workers .*no evsync worker is connected: a run waits for one/m);
       expect(before.code).toBe(0);
       expect((await env.cli(['schedule', 'nightly.yaml'])).code).toBe(0);
+      const listed = await env.cli(['schedule', '--list', '--json'], { LOG_LEVEL: 'silent' });
+      expect(JSON.parse(listed.output)).toEqual([
+        expect.objectContaining({ name: 'nightly', cron: '0 2 * * *', timezone: 'Europe/Berlin' }),
+      ]);
       const after = await env.cli(['doctor', 'nightly.yaml']);
       expect(after.output).toMatch(
         /^FAIL {2}workers .*1 schedule\(s\) wait for one \(nightly\).* → start one/m,
