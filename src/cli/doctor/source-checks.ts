@@ -1,3 +1,4 @@
+import { isAbsolute, relative } from 'node:path';
 import { vendorFromEnv } from '../../config/env-config.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import { loadMapping } from '../../mapping/load-mapping.js';
@@ -74,7 +75,7 @@ async function sampleStep(
     return {
       status: 'warn',
       message: `${read}, ${invalid} of them invalid${absent}`,
-      fix: 'evsync validate JOB names each invalid row and why; fix the export or the mapping',
+      fix: `evsync validate ${shownJob(job)} names each invalid row and why; fix the export or the mapping`,
     };
   return { status: 'ok', message: `${read}${absent}` };
 }
@@ -102,6 +103,12 @@ function filePathsOf(source: unknown): string[] {
   };
   visit(source);
   return found;
+}
+
+/** The job file as the person would type it from here. */
+function shownJob(job: LoadedJob): string {
+  const path = relative(process.cwd(), job.file);
+  return path.startsWith('..') || isAbsolute(path) ? job.file : path;
 }
 
 function vendorOr(fallback: string): string {
