@@ -49,6 +49,12 @@ describe('evsync init, then doctor, validate, plan and run in the new folder', (
     const again = await runBuiltCli(['init', 'myconf'], { cwd: workspace.dir });
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/already has job\.yaml.*--force/);
+    const json = await runBuiltCli(['init', 'other', '--from', 'postgres', '--json'], { cwd: workspace.dir });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      sources: ['postgres'],
+      files: expect.arrayContaining(['job.yaml', '.env', 'mappings/users.yaml']),
+    });
+    expect(readFileSync(join(workspace.dir, 'other', '.env'), 'utf8')).toMatch(/^SOURCE_DB_URL=$/m);
     const unknown = await runBuiltCli(['init', 'x', '--from', 'excel'], { cwd: workspace.dir });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/--from excel: name your sources among .*eventbrite/);

@@ -15,6 +15,7 @@ import {
 interface InitOptions {
   from: string;
   force?: boolean;
+  json?: boolean;
 }
 
 /** A file init writes: its text, or the shipped file it copies. */
@@ -33,6 +34,7 @@ export function registerInitCommand(program: Command): void {
       'csv',
     )
     .option('--force', 'overwrite files that are already there')
+    .option('--json', 'print the folder and the files written as JSON')
     .action((dir: string, options: InitOptions) => {
       const sources = parseSources(options.from);
       const folder = resolve(dir);
@@ -51,7 +53,11 @@ export function registerInitCommand(program: Command): void {
         // .env holds the signing key once filled in: readable by its owner only.
         else writeFileSync(target, planned.text, path === '.env' ? { mode: 0o600 } : {});
       }
-      process.stdout.write(nextSteps(folder, [...files.keys()], sources));
+      process.stdout.write(
+        options.json === true
+          ? `${JSON.stringify({ folder, files: [...files.keys()], sources })}\n`
+          : nextSteps(folder, [...files.keys()], sources),
+      );
     });
 }
 

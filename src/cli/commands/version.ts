@@ -23,7 +23,12 @@ export function registerVersionCommand(program: Command): void {
   program
     .command('version')
     .description('Print the version of evsync and of Node.js it runs on.')
-    .action(() => {
-      process.stdout.write(`evsync ${packageVersion()} (Node.js ${process.versions.node})\n`);
+    .option('--json', 'print them as JSON')
+    .action((options: { json?: boolean }) => {
+      process.stdout.write(
+        options.json === true
+          ? `${JSON.stringify({ evsync: packageVersion(), node: process.versions.node })}\n`
+          : `evsync ${packageVersion()} (Node.js ${process.versions.node})\n`,
+      );
     });
 }
