@@ -123,6 +123,17 @@ describe('evsync doctor in distributed mode', async () => {
           "name: nightly\nschedule: { cron: '0 2 * * *', tz: Europe/Berlin }\n" +
           'steps:\n  - { mapping: users, source: { csv: ./nightly.csv } }\n',
       });
+      // Each query runs (read-only, as every query evsync runs): a wrong one fails its line.
+      env.write({
+        'db.yaml':
+          'name: db\nsteps:\n' +
+          "  - name: good\n    mapping: users\n    source: { postgres: { url_env: DATABASE_URL, query: \"select 'p1' as client_id, 'p1@example.org' as email, 'Pat' as first_name, 'One' as last_name\" } }\n" +
+          '  - name: wrong\n    mapping: users\n    source: { postgres: { url_env: DATABASE_URL, query: "select * from no_such_table" } }\n',
+      });
+      const db = await env.cli(['doctor', 'db.yaml']);
+      expect(db.output).toMatch(/^ok {4}step good .* → users: 1 row read/m);
+      expect(db.output).toMatch(/^FAIL {2}step wrong .*no_such_table/m);
+      expect(db.code).toBe(2);
       const before = await env.cli(['doctor', 'nightly.yaml']);
       expect(before.output).toMatch(/^ok {4}redis .* answers/m);
       expect(before.output).toMatch(/^warn {2}workers .*no evsync worker is connected: a run waits for one/m);
