@@ -118,9 +118,7 @@ describe('evsync report and evsync retry', () => {
     ]) {
       const none = await runCli('retry', runId, ...filter);
       expect(none.code).toBe(0);
-      expect(none.stdout).toBe(
-        `Run ${runId} has no failed rows matching that filter: nothing to retry.\n`,
-      );
+      expect(none.stdout).toBe(`Run ${runId} has no failed rows matching that filter: nothing to retry.\n`);
     }
     expect((await sandboxCounters(sandbox)).total).toBe(callsBefore);
     expect(JSON.parse((await runCli('runs', '--json')).stdout)).toHaveLength(1);
