@@ -5,15 +5,18 @@ import { buildProgram } from './main.js';
 import { platformEnvSchema } from '../config/env-config.js';
 import { distributedConfigFromEnv } from '../distributed/distributed-config.js';
 
-// No Docker engine runs here, so the compose file is checked for what can be checked:
-// its services, and that every evsync command, flag, variable and file it names is real.
+// No Docker engine runs here (nor `docker compose`), so the compose file is checked for what
+// can be checked: its services, and that every evsync command, flag, variable and file it
+// names is real. The image build itself is not tested here.
 interface ComposeService {
   image?: string;
+  build?: string;
+  volumes?: string[];
   command?: string[];
   entrypoint?: string[];
   environment?: Record<string, string>;
   depends_on?: Record<string, { condition: string }>;
-  healthcheck?: { test: string[] };
+  healthcheck?: { test?: string[]; disable?: boolean };
 }
 const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
   services: Record<string, ComposeService>;
@@ -21,10 +24,11 @@ const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true 
 };
 const program = await buildProgram();
 
+const EVSYNC_SERVICES = ['sandbox', 'evsync', 'worker', 'scheduler', 'dashboard'];
+
+/** The evsync arguments of a service of the evsync image, whose entrypoint is `evsync`. */
 function evsyncArgs(service: ComposeService): string[] {
-  const argv = [...(service.entrypoint ?? []), ...(service.command ?? [])];
-  const at = argv.indexOf('evsync');
-  return at === -1 ? [] : argv.slice(at + 1);
+  return service.image === 'evsync:local' ? [...(service.command ?? [])] : [];
 }
 
 describe('docker-compose.yml', () => {
@@ -32,7 +36,6 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(compose.services).sort()).toEqual([
       'dashboard',
       'evsync',
-      'install',
       'postgres',
       'redis',
       'sandbox',
@@ -44,8 +47,16 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('runs every evsync process from the image the Dockerfile builds, with only the jobs mounted', () => {
+    for (const name of EVSYNC_SERVICES) {
+      const service = compose.services[name]!;
+      expect(service, name).toMatchObject({ image: 'evsync:local', build: '.' });
+      expect(service.volumes, name).toEqual(['./jobs:/work/jobs:ro']);
+    }
+  });
+
   it('names only evsync commands and options that exist', () => {
-    for (const name of ['sandbox', 'evsync', 'worker', 'scheduler', 'dashboard']) {
+    for (const name of EVSYNC_SERVICES) {
       const [commandName, ...rest] = evsyncArgs(compose.services[name]!);
       const command = program.commands.find((c) => c.name() === commandName);
       expect(command, `${name}: evsync ${commandName}`).toBeDefined();
@@ -55,6 +66,7 @@ describe('docker-compose.yml', () => {
           command!.options.map((o) => o.long),
           `${name}: ${flag}`,
         ).toContain(flag);
+      // The image's working folder is /work, where ./jobs is mounted.
       for (const file of rest.filter((arg) => arg.endsWith('.yaml')))
         expect(existsSync(file), file).toBe(true);
     }
@@ -70,7 +82,7 @@ describe('docker-compose.yml', () => {
     expect(sandboxArgs[sandboxArgs.indexOf('--signing-key') + 1]).toBe(env.EVSYNC_SIGNING_KEY);
     expect(sandboxArgs[sandboxArgs.indexOf('--key-id') + 1]).toBe(env.EVSYNC_KEY_ID);
     expect(compose.services.evsync!.depends_on).toMatchObject({
-      install: { condition: 'service_completed_successfully' },
+      sandbox: { condition: 'service_healthy' },
       postgres: { condition: 'service_healthy' },
       redis: { condition: 'service_healthy' },
       worker: { condition: 'service_started' },
@@ -88,16 +100,17 @@ describe('docker-compose.yml', () => {
     expect(redis[redis.indexOf('--maxmemory-policy') + 1]).toBe('noeviction');
   });
 
-  it('checks the worker and the dashboard by /readyz on the port each serves it on', () => {
-    for (const [name, flag] of [
-      ['worker', '--metrics-port'],
-      ['dashboard', '--port'],
+  it('checks the worker and the dashboard by /readyz, and the sandbox, on the port each serves', () => {
+    for (const [name, flag, path] of [
+      ['worker', '--metrics-port', '/readyz'],
+      ['dashboard', '--port', '/readyz'],
+      ['sandbox', '--port', '/_sandbox/health'],
     ] as const) {
       const args = evsyncArgs(compose.services[name]!);
       const port = args[args.indexOf(flag) + 1];
       expect(port, name).toMatch(/^\d+$/);
-      expect(compose.services[name]!.healthcheck?.test.join(' '), name).toContain(
-        `http://127.0.0.1:${port}/readyz`,
+      expect(compose.services[name]!.healthcheck?.test?.join(' '), name).toContain(
+        `http://127.0.0.1:${port}${path}`,
       );
     }
   });

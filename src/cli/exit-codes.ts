@@ -1,6 +1,7 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { CODE, type ErrorCode } from '../errors/codes.js';
 import { ConfigError, EvsyncError } from '../errors/evsync-error.js';
+import { fileProblem } from '../errors/file-problem.js';
 
 /** The process exit codes, in one place (docs/design.md, "Exit codes"). */
 export const EXIT = {
@@ -21,21 +22,6 @@ const ABORT_CODES = new Set<ErrorCode>([
 ]);
 
 /**
- * What went wrong with a file or folder, and what to do, by Node's error code: the
- * problems a person causes by the path they typed.
- */
-const FILE_PROBLEMS: Record<string, (path: string) => string> = {
-  ENOENT: (path) => `${path} does not exist: check the path (and that its folder exists)`,
-  ENOTDIR: (path) => `${path}: a part of this path is a file, not a folder: check the path`,
-  EISDIR: (path) => `${path} is a directory, not a file: give a file's path`,
-  EACCES: (path) => `${path}: permission denied: check its permissions, or choose another path`,
-  EPERM: (path) => `${path}: operation not permitted: check its permissions, or choose another path`,
-  EROFS: (path) => `${path} is on a read-only file system: choose another path`,
-  ENAMETOOLONG: (path) => `${path}: the name is too long: choose a shorter path`,
-  ELOOP: (path) => `${path}: too many symbolic links: check where the path points`,
-};
-
-/**
  * A plain Node file error (ENOENT, EISDIR, EACCES, ENOTDIR…) on a path the user gave on the
  * command line, as the usage error it is (code `EVSYNC_FILE`, exit 2) with a message naming
  * the path; undefined for anything else. The same code on a path of evsync's own is an
@@ -43,12 +29,12 @@ const FILE_PROBLEMS: Record<string, (path: string) => string> = {
  */
 export function userFileError(error: unknown, givenPaths: readonly string[]): ConfigError | undefined {
   if (error instanceof EvsyncError || !(error instanceof Error)) return undefined;
-  const { code, path } = error as NodeJS.ErrnoException;
-  const problem = code === undefined ? undefined : FILE_PROBLEMS[code];
+  const { path } = error as NodeJS.ErrnoException;
+  const problem = path === undefined ? undefined : fileProblem(error, path);
   if (problem === undefined || path === undefined || !givenPaths.some((given) => isWithin(path, given))) {
     return undefined;
   }
-  return new ConfigError(problem(path), { code: CODE.EVSYNC_FILE, cause: error });
+  return new ConfigError(problem, { code: CODE.EVSYNC_FILE, cause: error });
 }
 
 /** True when `path` is `given`, or inside it. */

@@ -17,7 +17,8 @@ import { packageVersion } from './commands/version.js';
 export async function buildProgram(argv?: readonly string[]): Promise<Command> {
   const program = new Command('evsync')
     .description('Sync attendees, sessions, speakers and schedules to the Event Platform API.')
-    .version(packageVersion())
+    .version(packageVersion(), '-V, --version', 'print the version of evsync')
+    .helpOption('-h, --help', 'show the help of a command')
     .showHelpAfterError()
     .option('--log-json', 'log JSON lines on standard error, also on a terminal (EVSYNC_LOG_FORMAT=json)')
     .exitOverride();

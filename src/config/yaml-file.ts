@@ -3,6 +3,7 @@ import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { CODE } from '../errors/codes.js';
 import { ConfigError } from '../errors/evsync-error.js';
+import { fileProblem } from '../errors/file-problem.js';
 import { explainIssues } from './zod-issues.js';
 
 /** One problem found in a YAML file, located for a person to fix. */
@@ -28,12 +29,11 @@ export function loadYamlFile<S extends z.ZodType>(file: string, schema: S, what:
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError(
-      `Cannot read the ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-      {
-        cause: error,
-      },
-    );
+    const problem = fileProblem(error, file);
+    throw new ConfigError(`Cannot read the ${what}: ${problem ?? `${file}: ${String(error)}`}`, {
+      ...(problem === undefined ? {} : { code: CODE.EVSYNC_FILE }),
+      cause: error,
+    });
   }
   return parseYamlText(text, file, schema, what);
 }

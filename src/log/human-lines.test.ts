@@ -5,7 +5,7 @@ describe('human log lines on a terminal', () => {
   it('reads as a short line: the message, then its fields, with the level for warnings', () => {
     const json = JSON.stringify({
       level: 40,
-      time: 1,
+      time: new Date(2026, 10, 22, 14, 3, 7).getTime(),
       pid: 2,
       hostname: 'h',
       job: 'conf',
@@ -14,7 +14,7 @@ describe('human log lines on a terminal', () => {
       msg: 'some person ids stand for several names',
     });
     expect(humanLine(`${json}\n`)).toBe(
-      'evsync warning: some person ids stand for several names (job conf, ids 1, examples id 0: 253 names)\n',
+      '14:03:07 evsync warning: some person ids stand for several names (job conf, ids 1, examples id 0: 253 names)\n',
     );
     expect(humanLine(JSON.stringify({ level: 30, msg: 'run planned', work: 3 }))).toBe(
       'evsync: run planned (work 3)\n',

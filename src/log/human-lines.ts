@@ -12,8 +12,8 @@ const LEVELS: Record<number, string> = {
 const LEFT_OUT = new Set(['level', 'time', 'pid', 'hostname', 'msg']);
 
 /**
- * One pino JSON line as a short line for a person at a terminal: `evsync: message (key
- * value, …)`, with the level for warnings and errors. The JSON was redacted before it got
+ * One pino JSON line as a short line for a person at a terminal: `HH:MM:SS evsync: message
+ * (key value, …)`, with the level for warnings and errors. The JSON was redacted before it got
  * here (see `createLogger`), so nothing secret is added.
  */
 export function humanLine(json: string): string {
@@ -29,7 +29,18 @@ export function humanLine(json: string): string {
     .filter(([key]) => !LEFT_OUT.has(key))
     .map(([key, value]) => `${key} ${fieldText(value)}`);
   const details = fields.length > 0 ? ` (${fields.join(', ')})` : '';
-  return `evsync${level ? ` ${level}` : ''}: ${message}${details}\n`;
+  return `${clockTime(record.time)}evsync${level ? ` ${level}` : ''}: ${message}${details}\n`;
+}
+
+/**
+ * The line's time of day, local as the person's clock shows it (`14:03:27 `): a slow phase
+ * or a pause reads off the lines. Nothing when the record has none.
+ */
+function clockTime(time: unknown): string {
+  if (typeof time !== 'number') return '';
+  const at = new Date(time);
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())} `;
 }
 
 function fieldText(value: unknown): string {

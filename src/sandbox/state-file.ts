@@ -3,6 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { CODE } from '../errors/codes.js';
 import { ConfigError } from '../errors/evsync-error.js';
+import { fileProblem } from '../errors/file-problem.js';
 import type { StateSnapshot } from './state-types.js';
 
 /**
@@ -61,7 +62,7 @@ export async function readSeedFile(path: string): Promise<unknown> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new ConfigError(`Cannot read sandbox seed file ${path}.`, {
+    throw new ConfigError(`Cannot read the sandbox seed file: ${fileProblem(error, path) ?? `${path}.`}`, {
       code: CODE.EVSYNC_SANDBOX_SEED,
       cause: error,
     });

@@ -220,7 +220,9 @@ describe('evsync plan and evsync run --dry-run', () => {
     }
     const missing = await runCli('plan', join(dir, 'no-such-job.yaml'));
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/Cannot read the job file .*no-such-job\.yaml: ENOENT/);
+    expect(missing.stderr).toMatch(
+      /Cannot read the job file: .*no-such-job\.yaml does not exist: check the path/,
+    );
 
     // And as a process: the exit code a shell sees.
     const spawned = spawnSync(

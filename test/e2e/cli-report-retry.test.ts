@@ -107,7 +107,7 @@ describe('evsync report and evsync retry', () => {
     const users = await runCli('retry', runId, '--kind', 'user');
     expect(users.code).toBe(0);
     expect(users.stdout).toBe(
-      `Run ${runId} has no failed intents matching that filter: nothing to retry.\n` +
+      `Run ${runId} has no failed rows matching that filter: nothing to retry.\n` +
         'Not sent: user rtbad still fails: row 3 (line 4), email: "nope" is not an e-mail address.\n',
     );
     // The rest failed before this instant.
@@ -118,9 +118,7 @@ describe('evsync report and evsync retry', () => {
     ]) {
       const none = await runCli('retry', runId, ...filter);
       expect(none.code).toBe(0);
-      expect(none.stdout).toBe(
-        `Run ${runId} has no failed intents matching that filter: nothing to retry.\n`,
-      );
+      expect(none.stdout).toBe(`Run ${runId} has no failed rows matching that filter: nothing to retry.\n`);
     }
     expect((await sandboxCounters(sandbox)).total).toBe(callsBefore);
     expect(JSON.parse((await runCli('runs', '--json')).stdout)).toHaveLength(1);

@@ -73,7 +73,7 @@ describe('a whole conference against the sandbox', () => {
     expect(retried?.run.options).toMatchObject({ retryOf: first.run.id });
     expect(h.sandbox.counters.duplicates()).toEqual({});
     expect(await retryRun(h.deps(), first.run.id, { kinds: ['user'] })).toEqual({
-      nothingToRetry: `Run ${first.run.id} has no failed intents matching that filter: nothing to retry.`,
+      nothingToRetry: `Run ${first.run.id} has no failed rows matching that filter: nothing to retry.`,
     });
 
     const next = await h.run('r.yaml');

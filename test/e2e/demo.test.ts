@@ -1,28 +1,20 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runBuiltCli } from '../helpers/built-cli.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-
-// The demo as a user runs it: the CLI in its own process, nothing but the checkout.
+// The demo as a user runs it: the built CLI in its own process, from a folder of their own.
 describe('evsync demo', () => {
-  it('syncs the bundled conference against an in-process sandbox and says where to look next', () => {
+  it('syncs the bundled conference against an in-process sandbox and says where to look next', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'evsync-demo-'));
     try {
-      const result = spawnSync(
-        process.execPath,
-        ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'demo', '--data-dir', join(dir, 'data')],
-        {
-          cwd: ROOT,
-          env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
-          encoding: 'utf8',
-          timeout: 280_000,
-        },
-      );
+      const result = await runBuiltCli(['demo', '--data-dir', join(dir, 'data')], {
+        cwd: dir,
+        env: { LOG_LEVEL: 'silent', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
+      });
       expect(result.stderr).not.toMatch(/evsync: /);
-      expect(result.status).toBe(0);
+      expect(result.code).toBe(0);
       const out = result.stdout;
       expect(out).toMatch(/Run \S+ \(demo, upsert\): completed/);
       // 300 attendees: 3 bad rows, one platform-wide attendee attached (203), the rest created.
@@ -31,30 +23,47 @@ describe('evsync demo', () => {
       expect(out).toMatch(/1 × 203/);
       expect(out).toMatch(/"not-an-email" is not an e-mail address/);
       expect(out).toMatch(/skipped because user "att-9999" is unknown/);
-      expect(out).toMatch(/evsync report \S+ --status failed/);
-
-      // The follow-up commands the demo suggests work on its ledger.
       const runId = /Run (\S+) \(demo/.exec(out)![1]!;
-      const cli = (...args: string[]) =>
-        spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], {
-          cwd: ROOT,
-          env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: '', EVSYNC_DATA_DIR: join(dir, 'data') },
-          encoding: 'utf8',
-          timeout: 120_000,
-        });
-      const runs = cli('runs');
-      expect(runs.status).toBe(0);
-      expect(runs.stdout).toMatch(new RegExp(`${runId}\\s+demo\\s+\\S+\\s+manual\\s+upsert\\s+completed`));
-      const report = cli('report', runId, '--status', 'failed');
-      expect(report.status).toBe(0);
-      const lines = report.stdout.trim().split('\r\n');
+
+      // The follow-up commands it prints work as printed, from the folder it ran in.
+      const printed = followUps(out);
+      expect(printed.map((c) => c.args[0])).toEqual(['runs', 'report', 'report', 'plan']);
+      // One at a time: the embedded ledger serves one process at a time.
+      const answers = [];
+      for (const { env, args } of printed)
+        answers.push(await runBuiltCli(args, { cwd: dir, env: { ...env, LOG_LEVEL: 'silent' } }));
+      const [runs, failed, json, plan] = answers;
+      expect(runs!.code).toBe(0);
+      expect(runs!.stdout).toMatch(new RegExp(`${runId}\\s+demo\\s+\\S+\\s+manual\\s+upsert\\s+completed`));
+      expect(failed!.code).toBe(0);
+      const lines = failed!.stdout.trim().split('\r\n');
       expect(lines[0]).toBe(
         'run_id,conference,kind,key,action,source,row,line,platform_id,http_status,error_code,message,attempts,duration_ms,recorded_at,name,email',
       );
-      expect(lines).toHaveLength(1 + 5);
-      expect(cli('report', 'no-such-run').status).toBe(2);
+      expect(lines).toHaveLength(1 + 5 + 7);
+      expect(JSON.parse(json!.stdout)).toHaveLength(691);
+      // The plan compares with what the demo synced: what it created is unchanged now.
+      expect(plan!.stderr).not.toMatch(/evsync: /);
+      expect(plan!.stdout).toMatch(/^user\s+0\s+0\s+0\s+297\s+3\s+0$/m);
+      expect((await runBuiltCli(['report', 'no-such-run'], { cwd: dir, env: printed[0]!.env })).code).toBe(2);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 300_000);
+  }, 120_000);
 });
+
+/** The `VAR=value … evsync ARGS` lines the demo prints, without comments and redirections. */
+function followUps(out: string): Array<{ env: NodeJS.ProcessEnv; args: string[] }> {
+  return out
+    .split('\n')
+    .filter((line) => /^ {2}(?:\w+=\S+ )+(?:npx )?evsync /.test(line))
+    .map((line) => {
+      const words = line.replace(/#.*$/, '').replace(/>.*$/, '').trim().split(/\s+/);
+      const env: NodeJS.ProcessEnv = {};
+      while (/^\w+=/.test(words[0]!)) {
+        const [name, ...value] = words.shift()!.split('=');
+        env[name!] = value.join('=');
+      }
+      return { env, args: words.slice(words[0] === 'npx' ? 2 : 1) };
+    });
+}

@@ -24,21 +24,29 @@ export function sandboxEnv(sandbox: RunningSandbox): NodeJS.ProcessEnv {
   };
 }
 
+/** How a test starts evsync: the built CLI, or `bin` (an installed `evsync`) when given. */
+export interface CliOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  /** An installed `evsync` executable to run instead of `node dist/cli/main.js`. */
+  bin?: string;
+}
+
 /**
  * `evsync ARGS` as a user runs it: the built CLI in its own process, in `cwd`, with a clean
  * evsync environment (no ledger, Redis or platform settings leak from the test's own) plus
  * `env`. Returns the process, so that a test can kill it.
  */
-export function spawnBuiltCli(
-  args: readonly string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv },
-): ChildProcess {
-  if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run \`npm run build\` first`);
+export function spawnBuiltCli(args: readonly string[], options: CliOptions): ChildProcess {
+  if (options.bin === undefined && !existsSync(BUILT_CLI))
+    throw new Error(`${BUILT_CLI} is missing: run \`npm run build\` first`);
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(base)) {
     if (name.startsWith('EVSYNC_') || name === 'DATABASE_URL' || name === 'REDIS_URL') delete base[name];
   }
-  return spawn(process.execPath, [BUILT_CLI, ...args], {
+  const [command, argv] =
+    options.bin === undefined ? [process.execPath, [BUILT_CLI, ...args]] : [options.bin, [...args]];
+  return spawn(command, argv, {
     cwd: options.cwd,
     env: { ...base, LOG_LEVEL: 'warn', EVSYNC_LOG_FORMAT: 'json', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -46,10 +54,7 @@ export function spawnBuiltCli(
 }
 
 /** {@link spawnBuiltCli}, waited for, with what it printed. */
-export function runBuiltCli(
-  args: readonly string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv },
-): Promise<SpawnedResult> {
+export function runBuiltCli(args: readonly string[], options: CliOptions): Promise<SpawnedResult> {
   const child = spawnBuiltCli(args, options);
   let stdout = '';
   let stderr = '';

@@ -1,4 +1,4 @@
-import { relative } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { Command } from 'commander';
 import { rootLogger } from '../../log/logger.js';
 import { runDemo } from '../demo/run-demo.js';
@@ -42,7 +42,9 @@ export function registerDemoCommand(program: Command): void {
 
 function formatDemo(result: DemoResult): string {
   const { summary, counters } = result;
-  const dataDir = relative(process.cwd(), result.dataDir) || '.';
+  const dataDir = shownPath(result.dataDir);
+  const ledgerEnv = `EVSYNC_DATA_DIR=${dataDir}`;
+  const evsync = cliCommand(result.jobFile);
   const runId = summary.run.id;
   const attached = counters.statuses['203'] ?? 0;
   const lines = [
@@ -59,13 +61,32 @@ function formatDemo(result: DemoResult): string {
       ),
     ...(result.problems.length > 12 ? [`  … and ${result.problems.length - 12} more`] : []),
     '',
-    'Where to look next (the demo ledger stays in ' + dataDir + '):',
-    `  EVSYNC_DATA_DIR=${dataDir} npx evsync runs`,
-    `  EVSYNC_DATA_DIR=${dataDir} npx evsync report ${runId} --status failed skipped`,
-    `  EVSYNC_DATA_DIR=${dataDir} npx evsync report ${runId} --format json > demo-results.json`,
-    `  npx evsync plan ${relative(process.cwd(), result.jobFile) || result.jobFile}     # what a run would send`,
-    '  npx evsync sandbox --seed jobs/demo-data/sandbox-seed.yaml   # a sandbox to run jobs against yourself',
-    '  docs/sync-engine.md explains plans, phases, processors and resume.',
+    `Where to look next (the demo ledger stays in ${dataDir}; paste these from this folder):`,
+    `  ${ledgerEnv} ${evsync} runs`,
+    `  ${ledgerEnv} ${evsync} report ${runId} --status failed skipped`,
+    `  ${ledgerEnv} ${evsync} report ${runId} --json > demo-results.json`,
+    // The demo's conference is its sandbox's URL: plan compares with what the demo synced there.
+    `  ${ledgerEnv} EVSYNC_BASE_URL=${result.sandboxUrl} ${evsync} plan ${shownPath(result.jobFile)}   # what a run would send now`,
+    `  ${evsync} sandbox --seed ${shownPath(join(dirname(result.jobFile), 'demo-data', 'sandbox-seed.yaml'))}   # a sandbox to run jobs against yourself`,
+    `  ${evsync} init myconf --from csv   # a working folder of your own, with a job and a .env to fill in`,
+    `  ${shownPath(join(dirname(dirname(result.jobFile)), 'README.md'))} says more; docs/sync-engine.md in the source explains plans, phases and resume.`,
   ];
   return lines.join('\n');
+}
+
+/** A path as the person types it here: relative when it is under this folder, else whole. */
+function shownPath(path: string): string {
+  const inside = relative(process.cwd(), path);
+  return inside === '' ? '.' : inside.startsWith('..') || isAbsolute(inside) ? path : inside;
+}
+
+/**
+ * How to call evsync from here: `npx evsync` in its checkout or a project that installed it
+ * (npx finds it in node_modules), plain `evsync` when it was installed globally.
+ */
+function cliCommand(jobFile: string): string {
+  const packageDir = dirname(dirname(jobFile));
+  const inside = relative(process.cwd(), packageDir);
+  const local = inside === '' || (!inside.startsWith('..') && !isAbsolute(inside));
+  return local ? 'npx evsync' : 'evsync';
 }

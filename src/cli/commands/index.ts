@@ -26,6 +26,8 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Registrar>>> = {
   status: async () => (await import('./status.js')).registerStatusCommand,
   dashboard: async () => (await import('./dashboard.js')).registerDashboardCommand,
   version: async () => (await import('./version.js')).registerVersionCommand,
+  init: async () => (await import('./init.js')).registerInitCommand,
+  doctor: async () => (await import('./doctor.js')).registerDoctorCommand,
 };
 
 /** The registrars of `names`, or of every command (help, an unknown or a missing command). */

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { platformConfigFromEnv } from '../../config/env-config.js';
+import { platformConfigFromEnv, type PlatformConfig } from '../../config/env-config.js';
 import { CODE } from '../../errors/codes.js';
 import { EvsyncError } from '../../errors/evsync-error.js';
 import { redactSecrets } from '../../log/redaction.js';
-import { PlatformClient } from '../../platform/platform-client.js';
+import { PlatformClient, type SignatureTestResult } from '../../platform/platform-client.js';
 import { maskSigningKey } from '../../platform/signing.js';
 
 interface PingOptions {
@@ -25,46 +25,55 @@ export function registerPingCommand(program: Command): void {
     .option('--json', 'print JSON instead of text')
     .action(async (options: PingOptions) => {
       const config = platformConfigFromEnv();
-      const client = PlatformClient.fromConfig(config, {
-        retry: { maxAttempts: 2 },
-        http: { connectTimeoutMs: 5_000, headersTimeoutMs: 15_000 },
-      });
-      const started = performance.now();
-      try {
-        const result = await client.signatureTest();
-        const ms = Math.round(performance.now() - started);
-        const expected =
-          result.expectedSigningString === undefined
-            ? undefined
-            : redactSecrets(maskSigningKey(result.expectedSigningString, config.signingKey), [
-                config.signingKey,
-              ]);
-        if (options.json === true) {
-          process.stdout.write(
-            `${JSON.stringify({ baseUrl: config.baseUrl, keyId: config.keyId, valid: result.valid, problem: result.problem, expectedSigningString: expected, ms })}\n`,
-          );
-        } else if (result.valid === true) {
-          process.stdout.write(
-            `${config.baseUrl}: signature accepted for key_id ${config.keyId} (${ms} ms)\n`,
-          );
-        } else if (result.valid === undefined) {
-          process.stdout.write(
-            `${config.baseUrl}: answered ${result.status} in ${ms} ms but gave no verdict:\n${redactSecrets(JSON.stringify(result.body), [config.signingKey])}\n`,
-          );
-        }
-        if (result.valid === false) {
-          throw new SignatureRejectedError(
-            `${config.baseUrl} rejected the signature of key_id ${config.keyId}` +
-              `${result.problem ? `: ${result.problem}` : ''}` +
-              `${expected ? `\n  the platform hashed: ${JSON.stringify(expected)}` : ''}` +
-              '\n  check EVSYNC_KEY_ID and EVSYNC_SIGNING_KEY; `evsync sign` shows what evsync hashes' +
-              keyShapeHint(process.env.EVSYNC_SIGNING_KEY),
-          );
-        }
-      } finally {
-        await client.close();
+      const { result, ms, expected } = await testSignature(config);
+      if (options.json === true) {
+        process.stdout.write(
+          `${JSON.stringify({ baseUrl: config.baseUrl, keyId: config.keyId, valid: result.valid, problem: result.problem, expectedSigningString: expected, ms })}\n`,
+        );
+      } else if (result.valid === true) {
+        process.stdout.write(`${config.baseUrl}: signature accepted for key_id ${config.keyId} (${ms} ms)\n`);
+      } else if (result.valid === undefined) {
+        process.stdout.write(
+          `${config.baseUrl}: answered ${result.status} in ${ms} ms but gave no verdict:\n${redactSecrets(JSON.stringify(result.body), [config.signingKey])}\n`,
+        );
+      }
+      if (result.valid === false) {
+        throw new SignatureRejectedError(
+          `${config.baseUrl} rejected the signature of key_id ${config.keyId}` +
+            `${result.problem ? `: ${result.problem}` : ''}` +
+            `${expected ? `\n  the platform hashed: ${JSON.stringify(expected)}` : ''}` +
+            '\n  check EVSYNC_KEY_ID and EVSYNC_SIGNING_KEY; `evsync sign` shows what evsync hashes' +
+            keyShapeHint(process.env.EVSYNC_SIGNING_KEY),
+        );
       }
     });
+}
+
+/** What `/signature_test` said of the configured key, and the string it hashed, the key masked. */
+export interface SignatureVerdict {
+  result: SignatureTestResult;
+  ms: number;
+  expected: string | undefined;
+}
+
+/** One signed call to `/signature_test` (`ping`, `doctor`): quick to give up on a dead host. */
+export async function testSignature(config: PlatformConfig): Promise<SignatureVerdict> {
+  const client = PlatformClient.fromConfig(config, {
+    retry: { maxAttempts: 2 },
+    http: { connectTimeoutMs: 5_000, headersTimeoutMs: 15_000 },
+  });
+  const started = performance.now();
+  try {
+    const result = await client.signatureTest();
+    const ms = Math.round(performance.now() - started);
+    const expected =
+      result.expectedSigningString === undefined
+        ? undefined
+        : redactSecrets(maskSigningKey(result.expectedSigningString, config.signingKey), [config.signingKey]);
+    return { result, ms, expected };
+  } finally {
+    await client.close();
+  }
 }
 
 /**

@@ -25,7 +25,7 @@ export function registerPruneCommand(program: Command): void {
   program
     .command('prune')
     .description(
-      "Remove old runs' per-row data (results, planned intents), keeping each run with its counts and the synced state.",
+      "Remove old runs' per-row data (row results and planned rows), keeping each run with its counts and the synced state.",
     )
     .option('--older-than <age>', 'runs that finished longer ago than this: 12h, 90d, 2w')
     .option(

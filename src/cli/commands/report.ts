@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { Command } from 'commander';
+import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { unknownRunError } from '../../ledger/ledger-error.js';
 import { openLedger } from '../../ledger/open-ledger.js';
@@ -13,15 +14,17 @@ import { REPORT_FORMATS, writeReport } from '../../sync/report/write-report.js';
 export function registerReportCommand(program: Command): void {
   program
     .command('report')
-    .description('Print the per-row results of a run as CSV or JSON.')
+    .description(
+      'Print the result of every row of a run: a table on a terminal, CSV when piped or asked, or JSON.',
+    )
     .argument('<run>', 'the run id (see `evsync runs`)')
     .option('--status <action...>', `only these outcomes (${RESULT_ACTIONS.join(', ')})`)
-    .option('--format <format>', 'csv or json', 'csv')
+    .option('--format <format>', `${REPORT_FORMATS.join(', ')} (default: table on a terminal, csv otherwise)`)
+    .option('--json', 'print JSON (the same as --format json)')
+    .option('--csv', 'print CSV, also on a terminal (the same as --format csv)')
     .option('--search <text>', 'only rows whose client_id, name, e-mail or message holds this text')
-    .action(async (runId: string, options: { status?: string[]; format: string; search?: string }) => {
-      if (!(REPORT_FORMATS as readonly string[]).includes(options.format)) {
-        throw new ConfigError(`--format ${options.format}: use csv or json`);
-      }
+    .action(async (runId: string, options: ReportCliOptions) => {
+      const format = formatOf(options);
       const unknown = (options.status ?? []).filter(
         (s) => !(RESULT_ACTIONS as readonly string[]).includes(s),
       );
@@ -37,7 +40,8 @@ export function registerReportCommand(program: Command): void {
           ledger,
           runId,
           {
-            format: options.format as ReportFormat,
+            format,
+            width: process.stdout.columns ?? 120,
             actions: (options.status ?? []) as ResultAction[],
             ...(options.search?.trim() ? { search: options.search.trim(), vendor: vendorOrDefault() } : {}),
           },
@@ -49,6 +53,29 @@ export function registerReportCommand(program: Command): void {
         await ledger.close();
       }
     });
+}
+
+interface ReportCliOptions {
+  status?: string[];
+  format?: string;
+  json?: boolean;
+  csv?: boolean;
+  search?: string;
+}
+
+/** `--json` and `--csv` are `--format`'s short forms; without any, a table for a person, CSV for a program. */
+function formatOf(options: ReportCliOptions): ReportFormat {
+  const asked = [options.format, options.json ? 'json' : undefined, options.csv ? 'csv' : undefined].filter(
+    (format) => format !== undefined,
+  );
+  if (new Set(asked).size > 1)
+    throw new ConfigError(`${asked.join(' and ')}: ask for one format`, { code: CODE.EVSYNC_USAGE });
+  const format = asked[0] ?? (process.stdout.isTTY ? 'table' : 'csv');
+  if (!(REPORT_FORMATS as readonly string[]).includes(format))
+    throw new ConfigError(`--format ${format}: use ${REPORT_FORMATS.join(', ')}`, {
+      code: CODE.EVSYNC_USAGE,
+    });
+  return format as ReportFormat;
 }
 
 /** The vendor word of e-mail params; one a run would refuse made no results to search either. */

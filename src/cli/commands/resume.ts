@@ -6,7 +6,7 @@ export function registerResumeCommand(program: Command): void {
   program
     .command('resume')
     .description(
-      'Finish an interrupted, aborted or killed run: send every planned intent that has no result yet.',
+      'Finish an interrupted, aborted or killed run: send every planned row that has no result yet.',
     )
     .argument('<run>', 'the run id (see `evsync runs`)')
     .option('--report <file>', 'also write every row result to this file (.csv, or .json)')
@@ -14,14 +14,17 @@ export function registerResumeCommand(program: Command): void {
       '--wait',
       'if another process runs this job (or holds the embedded ledger), wait for it to end instead of stopping',
     )
-    .action(async (runId: string, options: { report?: string; wait?: boolean }) => {
+    .option('--json', 'print the outcome as one JSON object (progress and logs stay on standard error)')
+    .action(async (runId: string, options: { report?: string; wait?: boolean; json?: boolean }) => {
       await withReportFile(options.report, (report) =>
         withStoredRunEngine(
           runId,
           'runId',
           async (engine) => {
             const summary = await resumeRun(engine.deps, runId);
-            process.exitCode = await finishRunCommand(engine.deps.ledger, summary, report);
+            process.exitCode = await finishRunCommand(engine.deps.ledger, summary, report, {
+              json: options.json ?? false,
+            });
           },
           waitNotice(options.wait),
         ),

@@ -12,19 +12,22 @@ interface RetryCliOptions {
   report?: string;
   wait?: boolean;
   resendUnknown?: boolean;
+  json?: boolean;
 }
 
 export function registerRetryCommand(program: Command): void {
   program
     .command('retry')
-    .description('Re-send the intents that failed in a run, as a new run.')
+    .description(
+      'Send again the rows that failed in a run (and the links skipped because of them), as a new run.',
+    )
     .argument('<run>', 'the run id (see `evsync runs`)')
     .option(
       '--since <time>',
-      'only intents that failed at or after this time (ISO 8601, e.g. 2026-11-22T01:00Z)',
+      'only rows that failed at or after this time (ISO 8601, e.g. 2026-11-22T01:00Z)',
     )
     .option('--kind <kind...>', `only these kinds (${INTENT_KINDS.join(', ')})`)
-    .option('--client-id <id...>', 'only these client_ids (keys of link intents also work)')
+    .option('--client-id <id...>', 'only these client_ids (the keys of links, such as EVENT/USER, also work)')
     .option(
       '--resend-unknown',
       'also post the check-ins whose answer was lost and that cannot be looked up (check the platform first: the platform may have them, and a second POST is a second check-in)',
@@ -34,6 +37,7 @@ export function registerRetryCommand(program: Command): void {
       '--wait',
       'if another process runs this job (or holds the embedded ledger), wait for it to end instead of stopping',
     )
+    .option('--json', 'print the outcome as one JSON object (progress and logs stay on standard error)')
     .action(async (runId: string, options: RetryCliOptions) => {
       const filter = parseFilter(options);
       await withReportFile(options.report, (report) =>
@@ -43,10 +47,16 @@ export function registerRetryCommand(program: Command): void {
           async (engine) => {
             const outcome = await retryRun(engine.deps, runId, filter);
             if (!outcome.summary) {
-              process.stdout.write(`${outcome.nothingToRetry}\n`);
+              process.stdout.write(
+                options.json
+                  ? `${JSON.stringify({ retryOf: runId, nothingToRetry: outcome.nothingToRetry })}\n`
+                  : `${outcome.nothingToRetry}\n`,
+              );
               return;
             }
-            process.exitCode = await finishRunCommand(engine.deps.ledger, outcome.summary, report);
+            process.exitCode = await finishRunCommand(engine.deps.ledger, outcome.summary, report, {
+              json: options.json ?? false,
+            });
           },
           waitNotice(options.wait),
         ),

@@ -42,13 +42,24 @@ export async function withReportFile<T>(
   }
 }
 
-/** Prints the summary, writes the `--report` file if asked, and answers the exit code. */
+/** How the run commands (`run`, `resume`, `retry`) print their outcome. */
+export interface RunOutputOptions {
+  /** One JSON object on standard output instead of the table: `--json`. */
+  json?: boolean;
+}
+
+/**
+ * Prints the summary (a table, or with `--json` one JSON object), writes the `--report`
+ * file if asked, and answers the exit code.
+ */
 export async function finishRunCommand(
   ledger: Ledger,
   summary: RunSummary,
   report?: RunReportFile,
+  output: RunOutputOptions = {},
 ): Promise<number> {
-  process.stdout.write(`${formatRunSummary(summary)}\n`);
+  let reported: { file: string; rows: number } | undefined;
+  if (!output.json) process.stdout.write(`${formatRunSummary(summary)}\n`);
   if (report) {
     const out = createWriteStream(report.file, { fd: report.fd, autoClose: false });
     let failed: unknown;
@@ -68,9 +79,37 @@ export async function finishRunCommand(
     if (failed !== undefined) throw reportUnwritable(report.file, failed);
     closeSync(report.fd);
     report.written = true;
-    process.stdout.write(`Report: ${count} rows in ${report.file}\n`);
+    reported = { file: report.file, rows: count };
+    if (!output.json) process.stdout.write(`Report: ${count} rows in ${report.file}\n`);
   }
-  return exitCodeOf(summary);
+  const exitCode = exitCodeOf(summary);
+  if (output.json) process.stdout.write(`${JSON.stringify(runSummaryJson(summary, exitCode, reported))}\n`);
+  return exitCode;
+}
+
+/** What `--json` prints for a run: the counts per kind and action, how it ended, what next. */
+export function runSummaryJson(
+  summary: RunSummary,
+  exitCode: number,
+  report?: { file: string; rows: number },
+): Record<string, unknown> {
+  const { run } = summary;
+  return {
+    runId: run.id,
+    job: run.jobName,
+    mode: run.mode,
+    status: run.status,
+    startedAt: run.startedAt.toISOString(),
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+    counts: summary.counts,
+    totals: summary.totals,
+    ...(summary.skipped ? { skipped: summary.skipped } : {}),
+    ...(summary.stopped ? { stopped: summary.stopped, reason: summary.reason ?? null } : {}),
+    ...(summary.nextStep ? { nextStep: summary.nextStep } : {}),
+    ...(summary.uncertainCheckIns ? { uncertainCheckIns: summary.uncertainCheckIns } : {}),
+    ...(report ? { report } : {}),
+    exitCode,
+  };
 }
 
 /**

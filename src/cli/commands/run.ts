@@ -21,6 +21,7 @@ interface RunCliOptions {
   full?: boolean;
   wait?: boolean;
   detach?: boolean;
+  json?: boolean;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -43,6 +44,7 @@ export function registerRunCommand(program: Command): void {
       '--detach',
       'distributed mode: record the plan, hand the run to the workers, print its id and return',
     )
+    .option('--json', 'print the outcome as one JSON object (progress and logs stay on standard error)')
     .action(async (jobPath: string, options: RunCliOptions) => {
       if (options.detach && (options.dryRun || options.report !== undefined)) {
         throw new ConfigError(
@@ -92,7 +94,11 @@ export function registerRunCommand(program: Command): void {
           );
           try {
             if (options.detach) {
-              await runDetached(engine, job, { force: options.force ?? false, full: options.full ?? false });
+              await runDetached(engine, job, {
+                force: options.force ?? false,
+                full: options.full ?? false,
+                json: options.json ?? false,
+              });
               return;
             }
             const summary = await runJob(engine.deps, {
@@ -100,7 +106,9 @@ export function registerRunCommand(program: Command): void {
               force: options.force ?? false,
               full: options.full ?? false,
             });
-            process.exitCode = await finishRunCommand(engine.deps.ledger, summary, report);
+            process.exitCode = await finishRunCommand(engine.deps.ledger, summary, report, {
+              json: options.json ?? false,
+            });
           } finally {
             await engine.close();
           }
@@ -115,7 +123,7 @@ export function registerRunCommand(program: Command): void {
 async function runDetached(
   engine: Awaited<ReturnType<typeof openEngineForEnv>>,
   job: LoadedJob,
-  flags: { force: boolean; full: boolean },
+  { json, ...flags }: { force: boolean; full: boolean; json: boolean },
 ): Promise<void> {
   if (engine.mode !== 'distributed') {
     throw new ConfigError(
@@ -139,7 +147,13 @@ async function runDetached(
       { job, ...flags },
     );
     if (summary.reason !== DETACHED) {
-      process.exitCode = await finishRunCommand(engine.deps.ledger, summary, undefined);
+      process.exitCode = await finishRunCommand(engine.deps.ledger, summary, undefined, { json });
+      return;
+    }
+    if (json) {
+      process.stdout.write(
+        `${JSON.stringify({ runId: summary.run.id, job: job.name, handedToWorkers: true })}\n`,
+      );
       return;
     }
     process.stdout.write(

@@ -37,7 +37,7 @@ export function registerSandboxCommand(program: Command): void {
     .option('--key-id <id>', 'the key_id callers sign with', '1')
     .option('--signing-key <key>', 'the signing key (default: a random one, printed below)')
     .option('--vendor <word>', 'the word in user[<word>_auth_attributes]', 'svc')
-    .option('--seed <file>', 'JSON or YAML seed: platform-wide users, exhibitors, tracks, features, events')
+    .option('--seed <file>', 'a JSON or YAML seed: platform-wide users, exhibitors, tracks, features, events')
     .option('--state <file>', 'load the conference from this JSON file and save every change back to it')
     .option('--faults <spec>', 'inject faults, e.g. "latency=5-20,503=0.05,reset=0.01,commit-drop=2x"')
     .option('--rate-limit <r/s>', 'requests per second per key_id, e.g. 50/s or 50/s:100 (burst)')

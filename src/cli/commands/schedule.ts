@@ -9,6 +9,7 @@ import { loadJobFile } from '../../sync/job-file.js';
 interface ScheduleCliOptions {
   list?: boolean;
   remove?: string;
+  json?: boolean;
 }
 
 export function registerScheduleCommand(program: Command): void {
@@ -20,6 +21,7 @@ export function registerScheduleCommand(program: Command): void {
     .argument('[job]', 'the job file (YAML) whose schedule to register')
     .option('--list', 'list the schedules and when each fires next')
     .option('--remove <name>', 'remove the schedule of the job with this name')
+    .option('--json', 'print the outcome (the schedules, with --list) as JSON')
     .action(async (jobPath: string | undefined, options: ScheduleCliOptions) => {
       const chosen = [jobPath !== undefined, options.list === true, options.remove !== undefined];
       if (chosen.filter(Boolean).length !== 1) {
@@ -32,7 +34,10 @@ export function registerScheduleCommand(program: Command): void {
       const schedules = new Schedules(redis, config.prefix);
       try {
         if (options.list) {
-          process.stdout.write(formatSchedules(await schedules.list()));
+          const list = await schedules.list();
+          process.stdout.write(
+            options.json ? `${JSON.stringify(list.map(scheduleJson))}\n` : formatSchedules(list),
+          );
         } else if (options.remove !== undefined) {
           const removed = await schedules.remove(options.remove);
           if (!removed) {
@@ -43,10 +48,18 @@ export function registerScheduleCommand(program: Command): void {
               },
             );
           }
-          process.stdout.write(`Removed the schedule of ${options.remove}.\n`);
+          process.stdout.write(
+            options.json
+              ? `${JSON.stringify({ removed: options.remove })}\n`
+              : `Removed the schedule of ${options.remove}.\n`,
+          );
         } else if (jobPath !== undefined) {
           const info = await schedules.register(loadJobFile(jobPath));
           const workers = await schedules.workers();
+          if (options.json) {
+            process.stdout.write(`${JSON.stringify({ ...scheduleJson(info), workers })}\n`);
+            return;
+          }
           process.stdout.write(
             `Scheduled ${info.name}: "${info.cron}" (${info.timezone}); next run ${formatNext(info)}.\n` +
               (workers > 0
@@ -76,6 +89,17 @@ export function formatNext(info: Pick<ScheduleInfo, 'next' | 'timezone'>): strin
   if (info.next === undefined) return 'not planned';
   const local = info.next.toLocaleString('sv-SE', { timeZone: info.timezone }).slice(0, 16);
   return `${local} ${info.timezone} (${info.next.toISOString()})`;
+}
+
+/** A schedule as `--json` prints it: the next fire time in ISO 8601 (UTC), null when none. */
+function scheduleJson(info: ScheduleInfo): Record<string, unknown> {
+  return {
+    name: info.name,
+    cron: info.cron,
+    timezone: info.timezone,
+    next: info.next?.toISOString() ?? null,
+    jobFile: info.jobFile,
+  };
 }
 
 function formatSchedules(list: readonly ScheduleInfo[]): string {

@@ -70,9 +70,9 @@ export function describeSignature(options: Omit<SignOptions, 'json'>): {
 export function registerSignCommand(program: Command): void {
   program
     .command('sign')
-    .summary('sign a request offline (§5) and show the string that was hashed')
+    .summary('Sign a request offline as the platform does and show the string that was hashed.')
     .description(
-      'Sign a request offline as spec §5 does and show the string that was hashed: compare it with what the platform expected after a 401. The client also sends format=json as a GET param; pass --get format=json to match it.',
+      'Sign a request offline as the platform does (its signing rules) and show the string that was hashed: compare it with what the platform expected after a 401. The client also sends format=json as a GET param; pass --get format=json to match it.',
     )
     .requiredOption('--key-id <id>', 'the integer key_id of the application key', parseKeyId)
     .requiredOption('--signing-key <key>', 'the signing key (shown masked unless --show-key)')

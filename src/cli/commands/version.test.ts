@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../main.js';
+import { runCli } from '../../../test/helpers/run-cli.js';
 import { packageVersion } from './version.js';
 
 describe('evsync version', () => {
@@ -11,5 +12,10 @@ describe('evsync version', () => {
     expect((await buildProgram(['node', 'evsync', 'version'])).commands.map((c) => c.name())).toContain(
       'version',
     );
+  });
+
+  it('prints JSON with --json', async () => {
+    const result = await runCli('version', '--json');
+    expect(JSON.parse(result.stdout)).toEqual({ evsync: packageVersion(), node: process.versions.node });
   });
 });

@@ -63,7 +63,8 @@ async function* readCsvBatches(
   // A guessed encoding is said, in the validate summary and the run's log (docs/sources.md).
   const note = (text: string): void => {
     notes.push(text);
-    options.logger?.info({ file: displayPath }, `csv encoding: ${text}`);
+    // Said at info level once for the run, with every file's (`ReadNotices`); here for debugging.
+    options.logger?.debug({ file: displayPath }, `csv encoding: ${text}`);
   };
   const guessed = describeDetection(detected, sample.length, wholeFile);
   if (guessed !== undefined) note(guessed);

@@ -45,7 +45,7 @@ describe('collectIntents over a schedule export', () => {
     expect(new Set(skipped.map((row) => `${row.kind} ${row.errorCode}`))).toEqual(
       new Set([`user ${ROW_INCOMPLETE}`]),
     );
-    expect(lines.join('')).not.toContain('source lacks columns');
+    expect(lines.join('')).not.toMatch(/lacks? columns/);
   });
 });
 
@@ -78,5 +78,48 @@ describe('collectIntents keys a failed row by its person', () => {
       'user[last_name]': 'Two',
     });
     expect(collected.rowResults[0]?.keptKeys).toEqual([{ kind: 'user', key: 'u2' }]);
+  });
+});
+
+describe('collectIntents over several CSV files', () => {
+  it('says once for the run how the files were read and which columns they lack', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evsync-collect-notes-'));
+    try {
+      for (const name of ['a', 'b', 'c'])
+        writeFileSync(
+          join(dir, `${name}.csv`),
+          `client_id,email,first_name,last_name\n${name}1,${name}1@example.org,Ann,One\n`,
+        );
+      const lines: string[] = [];
+      const logger = createLogger(
+        { level: 'info' },
+        new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            lines.push(chunk.toString('utf8'));
+            done();
+          },
+        }),
+      );
+      const three = {
+        ...job('users', { csv: './a.csv' }),
+        steps: ['a', 'b', 'c'].map((name) => ({
+          mapping: 'users',
+          source: sourceConfigSchema.parse({ csv: `./${name}.csv` }),
+        })),
+        merge: { users: false },
+        baseDir: dir,
+      } as LoadedJob;
+      await collectIntents(three, { vendor: 'svc', logger });
+      await new Promise((resolve) => setImmediate(resolve));
+      const messages = lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
+      const read = messages.filter((m) => /how the sources were read/.test(m));
+      expect(read).toHaveLength(1);
+      expect(read[0]).toMatch(/\.\/a\.csv, CSV file \.\/b\.csv, CSV file \.\/c\.csv: read as UTF-8/);
+      expect(messages.filter((m) => /lacks? columns/.test(m))).toEqual([
+        '3 sources lack columns the mapping reads; their values read as empty',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

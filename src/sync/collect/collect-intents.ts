@@ -11,6 +11,7 @@ import { openSource } from '../../sources/open-source.js';
 import { stepLabel, type LoadedJob } from '../job-file.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import { PeopleMerger, type MergeReport } from './merge-people.js';
+import { ReadNotices } from './read-notices.js';
 import type { StepRows } from './min-rows.js';
 import { scheduleToRsvps } from './schedule-to-rsvps.js';
 
@@ -82,9 +83,10 @@ export async function* streamCollected(
   const merger = peopleMerger(job, mappings, options);
   // The keys failed rows are recorded under, so that a second failed row of a key gets its own.
   const failedKeys = new Set<string>();
+  const notices = new ReadNotices();
   try {
     for (const index of job.steps.keys()) {
-      for await (const row of readStep(job, index, mappings[index]!, options, failedKeys)) {
+      for await (const row of readStep(job, index, mappings[index]!, options, failedKeys, notices)) {
         if (!merger) {
           yield row;
           continue;
@@ -96,6 +98,7 @@ export async function* streamCollected(
           yield { intents: rest, rowResults: row.rowResults };
       }
     }
+    notices.log(options.logger);
     if (!merger) return;
     for await (const users of merger.merged()) yield { intents: users, rowResults: [] };
     options.onMerge?.(merger.report());
@@ -123,6 +126,7 @@ async function* readStep(
   mapping: LoadedMapping,
   options: CollectOptions,
   failedKeys: Set<string>,
+  notices: ReadNotices,
 ): AsyncGenerator<CollectedRow> {
   const step = job.steps[index]!;
   const source = openSource(step.source, {
@@ -157,7 +161,8 @@ async function* readStep(
     if (intents.length > 0 || rowResults.length > 0) yield { intents, rowResults };
   }
   if (held) yield { intents: [...held.values()], rowResults: [] };
-  logMissingColumns(options.logger, source.description, mapping.name, headers);
+  notices.addNotes(source.description, source.notes?.() ?? []);
+  notices.addMissing(source.description, mapping.name, mergeHeaderReports(headers)?.missing ?? []);
   // A header-only file or a query that found nothing is said, naming it (`min_rows` can stop the run).
   if (rows === 0)
     options.logger?.warn(
@@ -184,20 +189,6 @@ export async function checkSteps(job: LoadedJob, options: CollectOptions): Promi
       await rows.return?.();
     }
   }
-}
-
-function logMissingColumns(
-  logger: Logger | undefined,
-  source: string,
-  mapping: string,
-  headers: readonly HeaderReport[],
-): void {
-  const missing = mergeHeaderReports(headers)?.missing ?? [];
-  if (missing.length === 0) return;
-  logger?.info(
-    { source, mapping, missing: missing.map((a) => a.join('|')) },
-    'source lacks columns the mapping reads; their values read as empty',
-  );
 }
 
 /** A row the mapping's conditions left out on purpose (a cancelled ticket). */

@@ -100,7 +100,7 @@ export function formatRunSummary(summary: RunSummary): string {
     );
   }
   if (failed > 0) {
-    out.push('', `${failed} intent(s) failed. See them:  evsync report ${run.id} --status failed`);
+    out.push('', `${failed} row(s) failed. See them:  evsync report ${run.id} --status failed`);
     const uncertain = summary.uncertainCheckIns ?? { lost: 0, held: 0, keys: [] };
     const retryOf = typeof run.options.retryOf === 'string' ? run.options.retryOf : undefined;
     out.push(...uncertainCheckInLines(run.id, uncertain, retryOf));

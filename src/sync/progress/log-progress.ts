@@ -17,18 +17,28 @@ export class LogProgress implements ProgressSink {
     private readonly everyMs = 5_000,
   ) {}
 
-  phaseGrew(_phase: PhaseName, total: number, growing: boolean): void {
+  phaseGrew(phase: PhaseName, total: number, growing: boolean): void {
     this.total = total;
+    if (this.growing && !growing) this.logger.info({ phase, total }, 'phase total known');
     this.growing = growing;
   }
 
+  /**
+   * A phase whose sources are still being read has no total yet: the rows read so far are
+   * not one (a first line said 100 of a phase of 297), so none is said until it is known.
+   */
   phaseStarted(phase: PhaseName, total: number, growing = false): void {
     this.total = total;
     this.growing = growing;
     this.done = 0;
     this.failed = 0;
     this.started = this.lastLog = performance.now();
-    this.logger.info({ phase, total }, 'phase started');
+    if (growing)
+      this.logger.info(
+        { phase, reading: true },
+        'phase started; its total is known once its sources are read',
+      );
+    else this.logger.info({ phase, total }, 'phase started');
   }
 
   advanced(phase: PhaseName, action: ResultAction): void {

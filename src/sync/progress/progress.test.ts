@@ -54,6 +54,9 @@ describe('progress while a streamed plan is still reading its sources', () => {
     });
     const progress = new LogProgress(createLogger({ level: 'info' }, sink), 0);
     progress.phaseStarted('users', 10, true);
+    // No total while the sources are read: the rows read so far are not one.
+    expect(records.at(-1)).toMatchObject({ phase: 'users', reading: true });
+    expect(records.at(-1)?.total).toBeUndefined();
     await new Promise((resolve) => setTimeout(resolve, 2));
     progress.advanced('users', 'created');
     expect(records.at(-1)).toMatchObject({
@@ -64,6 +67,7 @@ describe('progress while a streamed plan is still reading its sources', () => {
       reading: true,
     });
     progress.phaseGrew('users', 20, false);
+    expect(records.at(-1)).toMatchObject({ msg: 'phase total known', phase: 'users', total: 20 });
     progress.advanced('users', 'created');
     expect(records.at(-1)).toMatchObject({ msg: 'progress', done: 2, total: 20 });
     expect(records.at(-1)?.reading).toBeUndefined();

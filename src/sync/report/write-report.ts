@@ -6,8 +6,10 @@ import { csvLine } from '../../report/csv-cell.js';
 import type { SearchFilter } from '../../ledger/ledger-insights.js';
 import { DEFAULT_VENDOR } from '../../platform/vendor.js';
 import { personOf, searchedParams } from './person-params.js';
+import { tableHeader, tableLine } from './report-table.js';
 
-export const REPORT_FORMATS = ['csv', 'json'] as const;
+/** `table`: aligned lines for a person at a terminal, the message cut to `width`. */
+export const REPORT_FORMATS = ['csv', 'json', 'table'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 export interface ReportOptions {
@@ -23,6 +25,8 @@ export interface ReportOptions {
   search?: string;
   /** The vendor word of e-mail params (`EVSYNC_VENDOR`). @defaultValue `svc` */
   vendor?: string;
+  /** The width of a `table` line. @defaultValue 120 */
+  width?: number;
 }
 
 const COLUMNS = [
@@ -61,7 +65,9 @@ export async function writeReport(
     ...(options.kinds?.length ? { kinds: options.kinds } : {}),
     ...(options.errorCodes?.length ? { errorCodes: options.errorCodes } : {}),
   };
+  const width = options.width ?? 120;
   if (options.format === 'csv') await write(csvLine(COLUMNS));
+  else if (options.format === 'table') await write(tableHeader(width));
   else await write('[\n');
   const vendor = options.vendor ?? DEFAULT_VENDOR;
   const results = options.search
@@ -70,6 +76,7 @@ export async function writeReport(
   for await (const result of results) {
     const row = reportRow(result, conference, vendor);
     if (options.format === 'csv') await write(csvLine(COLUMNS.map((column) => row[column])));
+    else if (options.format === 'table') await write(tableLine(row, width));
     else {
       // Distributed runs name the worker process of each row (docs/distributed.md).
       const worker = result.worker === null ? {} : { worker: result.worker };
@@ -127,6 +134,6 @@ function reportRow(
 }
 
 /** `.json` → json, anything else → csv. */
-export function formatForFile(file: string): ReportFormat {
+export function formatForFile(file: string): Exclude<ReportFormat, 'table'> {
   return file.toLowerCase().endsWith('.json') ? 'json' : 'csv';
 }

@@ -88,7 +88,7 @@ async function whyNothingToRetry(
         })
       ).filter((result) => isRowPlaceKey(result.key)).length;
   return (
-    `Run ${runId} has no failed intents matching that filter: nothing to retry.` +
+    `Run ${runId} has no failed rows matching that filter: nothing to retry.` +
     notSent.map((line) => `\nNot sent: ${line}.`).join('') +
     (unplanned === 0
       ? ''

@@ -1,0 +1,57 @@
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { messageOf } from '../../errors/evsync-error.js';
+import { loadJobFile, type LoadedJob } from '../../sync/job-file.js';
+import { checksVerdict, type CheckResult, formatChecks } from '../doctor/doctor-check.js';
+import {
+  distributedChecks,
+  envFileCheck,
+  ledgerChecks,
+  nodeCheck,
+  platformCheck,
+} from '../doctor/environment-checks.js';
+import { sourceChecks } from '../doctor/source-checks.js';
+import { EXIT, userFileError } from '../exit-codes.js';
+
+/** The job file `evsync init` writes: what doctor checks when given none. */
+const DEFAULT_JOB = 'job.yaml';
+
+export function registerDoctorCommand(program: Command): void {
+  program
+    .command('doctor')
+    .description(
+      'Check that everything a run needs is in place, one line each with the fix: Node.js, the platform and your key, the ledger, Redis and workers (with REDIS_URL), and every source of the job.',
+    )
+    .argument('[job]', `the job file whose sources to check (default: ${DEFAULT_JOB} when there is one)`)
+    .option('--json', 'print the checks as JSON')
+    .action(async (jobPath: string | undefined, options: { json?: boolean }) => {
+      const path = jobPath ?? (existsSync(DEFAULT_JOB) ? DEFAULT_JOB : undefined);
+      const results: CheckResult[] = [nodeCheck(), envFileCheck()];
+      let job: LoadedJob | undefined;
+      if (path !== undefined) {
+        try {
+          job = loadJobFile(path);
+          results.push({
+            check: 'job',
+            status: 'ok',
+            message: `${path}: ${job.name}, ${job.steps.length} step(s)`,
+          });
+        } catch (error) {
+          results.push({
+            check: 'job',
+            status: 'fail',
+            message: messageOf(userFileError(error, [path]) ?? error),
+            fix: 'fix the job file as the message says (evsync init writes one to start from)',
+          });
+        }
+      }
+      results.push(await platformCheck(job));
+      results.push(...(await ledgerChecks(job)));
+      results.push(...(await distributedChecks()));
+      if (job) results.push(...(await sourceChecks(job)));
+      if (options.json === true) process.stdout.write(`${JSON.stringify({ checks: results })}\n`);
+      else process.stdout.write(`${formatChecks(results)}\n${checksVerdict(results)}`);
+      // A failed check is a configuration problem: nothing a run needs should be left to chance.
+      process.exitCode = results.some((r) => r.status === 'fail') ? EXIT.usage : EXIT.ok;
+    });
+}

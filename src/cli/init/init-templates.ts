@@ -1,0 +1,156 @@
+/**
+ * What `evsync init --from …` writes for each kind of source: a commented job step, the
+ * shipped mappings it copies to edit, and a sample file when the source is a CSV whose
+ * columns are known (so that `validate` and `plan` work at once; replaced by the real export).
+ */
+export interface InitSource {
+  /** Shipped mappings copied into `mappings/` (names without `.yaml`). */
+  mappings: readonly string[];
+  /** The step(s), as YAML lines under `steps:`, comments included. */
+  steps: string;
+  /** Sample files, by path relative to the folder. */
+  samples?: Readonly<Record<string, string>>;
+  /** Lines for `.env` beyond the platform's. */
+  env?: readonly string[];
+}
+
+export const INIT_SOURCES = {
+  csv: {
+    mappings: ['users', 'events'],
+    steps: `  # Attendees from a CSV file (any encoding and delimiter Excel writes). The sample file
+  # shows the columns mappings/users.yaml reads: replace it with your export, or change the
+  # column names in the mapping to fit it.
+  - name: attendees
+    mapping: ./mappings/users.yaml
+    source: { csv: ./data/users.csv }
+    # min_rows: 80%   # stop before sending when the export shrank to less than 80% of the last run's
+  # Sessions from a CSV file (mappings/events.yaml names the columns). Uncomment when you have one.
+  # - name: sessions
+  #   mapping: ./mappings/events.yaml
+  #   source: { csv: ./data/events.csv }
+`,
+    samples: {
+      'data/users.csv':
+        'client_id,email,first_name,last_name,company,position\n' +
+        'example-1,ada.lovelace@example.org,Ada,Lovelace,Analytical Engines Ltd,Programmer\n',
+    },
+  },
+  eventbrite: {
+    mappings: ['eventbrite'],
+    steps: `  # Eventbrite's attendee report (Reports → Attendees → Export, CSV). Cancelled and refunded tickets
+  # (the mapping says which) are left out; edit the ticket types → memberships table in
+  # mappings/eventbrite.yaml. The sample file shows the columns: replace it with your export.
+  - name: tickets
+    mapping: ./mappings/eventbrite.yaml
+    source: { csv: ./data/eventbrite-attendees.csv }
+`,
+    samples: {
+      'data/eventbrite-attendees.csv':
+        'Order #,Attendee #,First Name,Last Name,Email,Ticket Type,Attendee Status,Company,Job Title\n' +
+        '1000001,2000001,Grace,Hopper,grace.hopper@example.org,General Admission,Attending,Navy,Rear Admiral\n',
+    },
+  },
+  sessionize: {
+    mappings: ['sessionize'],
+    steps: `  # Sessionize's "All" export (API / Embed → JSON → All Data): sessions, speakers and who
+  # speaks where. Save it as data/sessionize.json, or read it from its URL instead:
+  #   source: { sessionize: { url: https://sessionize.com/api/v2/XXXXXXXX/view/All } }
+  # Public exports have no e-mails: join your speaker list to give speakers theirs
+  # (speakers: { csv: ./data/speaker-emails.csv, id: Id, email: Email }, docs/sources.md).
+  - name: sessionize
+    mapping: ./mappings/sessionize.yaml
+    source: { sessionize: ./data/sessionize.json }
+`,
+  },
+  pretalx: {
+    mappings: ['pretalx'],
+    steps: `  # pretalx's schedule export (…/schedule/export/schedule.json). Save it as
+  # data/pretalx.json, or read it from its URL: source: { pretalx: { url: https://… } }.
+  # Public exports have no e-mails: join your speaker list (speakers:, docs/sources.md).
+  - name: pretalx
+    mapping: ./mappings/pretalx.yaml
+    source: { pretalx: ./data/pretalx.json }
+`,
+  },
+  frab: {
+    mappings: ['frab'],
+    steps: `  # A frab schedule.xml (frab, pretalx and FOSDEM export it). Save it as data/schedule.xml,
+  # or read it from its URL: source: { frab: { url: https://… } }.
+  - name: frab
+    mapping: ./mappings/frab.yaml
+    source: { frab: ./data/schedule.xml }
+`,
+  },
+  postgres: {
+    mappings: ['users'],
+    steps: `  # Attendees from a PostgreSQL query, run read-only. Name the columns as mappings/users.yaml
+  # reads them (client_id, email, first_name, last_name…). The URL is in .env (SOURCE_DB_URL).
+  - name: attendees_db
+    mapping: ./mappings/users.yaml
+    source:
+      postgres:
+        url_env: SOURCE_DB_URL
+        query: >-
+          select id as client_id, email, first_name, last_name, company
+          from attendees where conference = :conference
+        params: { conference: 1 }
+`,
+    env: [
+      '# The database the postgres step reads (read-only), e.g. postgres://reader@db.example.com/tickets',
+      'SOURCE_DB_URL=',
+    ],
+  },
+  mysql: {
+    mappings: ['users'],
+    steps: `  # Attendees from a MySQL or MariaDB query, run read-only. Name the columns as
+  # mappings/users.yaml reads them. The URL is in .env (MYSQL_SOURCE_URL).
+  - name: attendees_mysql
+    mapping: ./mappings/users.yaml
+    source:
+      mysql:
+        url_env: MYSQL_SOURCE_URL
+        query: >-
+          select id as client_id, email, first_name, last_name, company
+          from attendees where conference = :conference
+        params: { conference: 1 }
+`,
+    env: [
+      '# The database the mysql step reads (read-only), e.g. mysql://reader@db.example.com/tickets',
+      'MYSQL_SOURCE_URL=',
+    ],
+  },
+} as const satisfies Record<string, InitSource>;
+
+export type InitSourceName = keyof typeof INIT_SOURCES;
+export const INIT_SOURCE_NAMES = Object.keys(INIT_SOURCES) as InitSourceName[];
+
+/** The job file: its name, mode and rate explained, then the steps of the chosen sources. */
+export function jobTemplate(name: string, sources: readonly InitSourceName[]): string {
+  return `# The sync job evsync init wrote: edit it, then \`evsync doctor job.yaml\` and \`evsync validate job.yaml\`.
+# Every key is explained in the README ("Using it") and docs/sync-engine.md.
+name: ${name}
+# upsert creates and updates; mirror also deletes what this job synced and the sources no
+# longer have (at most delete_threshold of them, 10% by default, unless --force).
+mode: upsert
+# At most 10 writes a second, 4 at a time: raise it once the platform's owner agrees.
+rate: { per_second: 10, concurrency: 4 }
+# Distributed mode: \`evsync schedule job.yaml\` has a worker run it at 02:00 every night.
+# schedule: { cron: '0 2 * * *', tz: Europe/Berlin }
+steps:
+${sources.map((source) => INIT_SOURCES[source].steps).join('')}`;
+}
+
+/** `.env`: the platform's three settings to fill in, and what the sources need. */
+export function envTemplate(sources: readonly InitSourceName[]): string {
+  const extra = sources.flatMap((source) => ('env' in INIT_SOURCES[source] ? INIT_SOURCES[source].env : []));
+  return [
+    '# evsync reads this file from the folder it runs in. Keep it out of version control.',
+    '# The conference: its base URL, and your application key (key_id and signing key).',
+    '# To rehearse, `evsync sandbox --port 8080` prints these three lines for a local sandbox.',
+    'EVSYNC_BASE_URL=',
+    'EVSYNC_KEY_ID=',
+    'EVSYNC_SIGNING_KEY=',
+    ...(extra.length > 0 ? ['', ...extra] : []),
+    '',
+  ].join('\n');
+}
