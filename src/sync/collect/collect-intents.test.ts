@@ -22,18 +22,24 @@ function job(mapping: string, source: Record<string, unknown>): LoadedJob {
   } as unknown as LoadedJob;
 }
 
+/** A logger at `info` whose lines (JSON) are kept in `lines`. */
+function capturedLogger(): { lines: string[]; logger: ReturnType<typeof createLogger> } {
+  const lines: string[] = [];
+  const logger = createLogger(
+    { level: 'info' },
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString('utf8'));
+        done();
+      },
+    }),
+  );
+  return { lines, logger };
+}
+
 describe('collectIntents over a schedule export', () => {
   it('counts each left-out row under its own kind, and does not call columns missing that another record type has', async () => {
-    const lines: string[] = [];
-    const logger = createLogger(
-      { level: 'info' },
-      new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          lines.push(chunk.toString('utf8'));
-          done();
-        },
-      }),
-    );
+    const { lines, logger } = capturedLogger();
     const collected = await collectIntents(job('pretalx', { pretalx: 'pretalx-democon.json' }), {
       vendor: 'svc',
       logger,
@@ -90,16 +96,7 @@ describe('collectIntents over several CSV files', () => {
           join(dir, `${name}.csv`),
           `client_id,email,first_name,last_name\n${name}1,${name}1@example.org,Ann,One\n`,
         );
-      const lines: string[] = [];
-      const logger = createLogger(
-        { level: 'info' },
-        new Writable({
-          write(chunk: Buffer, _encoding, done) {
-            lines.push(chunk.toString('utf8'));
-            done();
-          },
-        }),
-      );
+      const { lines, logger } = capturedLogger();
       const three = {
         ...job('users', { csv: './a.csv' }),
         steps: ['a', 'b', 'c'].map((name) => ({
