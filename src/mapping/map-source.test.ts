@@ -481,4 +481,39 @@ intents:
     await run(USER, [{ 'Attendee #': '1', Email: 'a@b.org', Extra: 'x' }], (r) => (report = r));
     expect(report).toEqual({ missing: [['First Name', 'Vorname'], ['Last Name']], unused: ['Extra'] });
   });
+
+  it('names the params a row leaves empty only because its source cannot carry their column', async () => {
+    const yaml = `
+intents:
+  - kind: user
+    params:
+      client_id: { template: 'px-{id}' }
+      email: email
+      first_name: first_name
+      last_name: last_name
+      bio: { column: bio, transforms: [markdown_to_xhtml] }
+      company: { first_of: [company, bio] }
+      photo_url: photo_url
+`;
+    const row = (values: RawRecord, uncarried?: string[]): SourceItem => ({
+      ok: true,
+      origin: { source: 'schedule.xml', row: 1 },
+      values: {
+        id: '26',
+        email: 'b@x.org',
+        first_name: 'B',
+        last_name: 'R',
+        bio: '',
+        company: '',
+        ...values,
+      },
+      ...(uncarried ? { uncarried } : {}),
+    });
+    const intent = (item: MappedItem | undefined) => (item?.type === 'intents' ? item.intents[0] : undefined);
+    const [xml] = await run(yaml, [row({ photo_url: 'https://x.org/b.png' }, ['bio', 'photo_url'])]);
+    // A param read from several columns is taken as carried; a filled one needs no mark.
+    expect(intent(xml)?.uncarried).toEqual(['user[item_attributes][article_attributes][content]']);
+    const [json] = await run(yaml, [row({ photo_url: '' })]);
+    expect(intent(json)).not.toHaveProperty('uncarried');
+  });
 });

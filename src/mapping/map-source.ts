@@ -49,7 +49,7 @@ export function mapSource(
       mappers.set(headerKey, mapper);
       options.onHeader?.(headerReport(mapping, header));
     }
-    return state.process(mapper(item.values, item.origin), item.origin);
+    return state.process(mapper(item.values, item.origin), item.origin, item.uncarried);
   };
 
   let rows: AsyncIterator<SourceItem> | undefined;
@@ -146,7 +146,7 @@ class RowState {
     this.schedules = mapping.kinds.includes('schedule') ? new ScheduleGrouper(mapping.vendor) : undefined;
   }
 
-  process(mapped: RowMapping, origin: RowOrigin): MappedItem {
+  process(mapped: RowMapping, origin: RowOrigin, uncarried?: readonly string[]): MappedItem {
     if (mapped.type === 'skip') {
       const { type: _skip, ...skip } = mapped;
       return { type: 'skipped', origin, ...skip };
@@ -165,7 +165,7 @@ class RowState {
         else if (!checked.ok) problems.push(...checked.problems);
       } else if (!checked.ok) problems.push(...checked.problems);
       else {
-        intents.push(checked.intent);
+        intents.push(uncarried ? withUncarried(checked.intent, draft.columns, uncarried) : checked.intent);
         columns.push(draft.columns);
       }
     }
@@ -300,6 +300,24 @@ class RowState {
   private store(hashes: readonly KeyHash[], row: number): void {
     for (const hash of hashes) this.keys.assign(hash, row);
   }
+}
+
+/**
+ * The intent with the params it leaves empty only because their column is one the source's
+ * format cannot carry (`SourceRow.uncarried`). A param is known by the column it reads
+ * (`IntentDraft.columns`): one read from several columns, a template or a constant is
+ * taken as carried, so at worst it is cleared as before.
+ */
+function withUncarried(
+  intent: Intent,
+  columns: Readonly<Record<string, string>> | undefined,
+  uncarried: readonly string[],
+): Intent {
+  if (columns === undefined) return intent;
+  const names: string[] = [];
+  for (const name in columns)
+    if (uncarried.includes(columns[name]!) && (intent.params[name] ?? '') === '') names.push(name);
+  return names.length === 0 ? intent : { ...intent, uncarried: names };
 }
 
 function keysOf(intents: readonly Intent[]): Array<{ kind: IntentKind; key: string }> {

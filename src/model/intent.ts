@@ -42,6 +42,12 @@ export interface Intent {
    * sources"): the other client_ids of the person, which name the same platform user.
    */
   aliases?: string[];
+  /**
+   * Param names left empty only because the source's format cannot carry them (a bio read
+   * from pretalx's XML): the plan never clears them, and keeps what was last synced
+   * (docs/sync-engine.md, "Cleared fields"). Absent when the source carries every field.
+   */
+  uncarried?: string[];
 }
 
 /** The parent refs a user or event answers to: its key, and a merged user's other client_ids. */

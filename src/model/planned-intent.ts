@@ -25,6 +25,8 @@ export interface PlannedIntent {
   dependsOn: IntentDependency[];
   /** The other client_ids of a merged user (see `Intent.aliases`). */
   aliases?: string[];
+  /** Params the source's format cannot carry (see `Intent.uncarried`): never cleared. */
+  uncarried?: string[];
   /** Hash of the full (unredacted) params, written to `synced_hashes` after a success. */
   hash: string;
 }

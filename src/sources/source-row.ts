@@ -12,6 +12,13 @@ export interface SourceRow {
   ok: true;
   origin: RowOrigin;
   values: RawRecord;
+  /**
+   * Columns the source's format cannot carry at all (pretalx's XML has no biographies): their
+   * `''` says nothing about the field, unlike an empty cell, so a field filled from them is
+   * never cleared on the platform (docs/sync-engine.md, "Cleared fields"). Absent when the
+   * source carries every column it yields.
+   */
+  uncarried?: readonly string[];
 }
 
 export interface SourceRowProblem {

@@ -1,4 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
+import type { UncarriedColumns } from './schedule-records.js';
 import { checkWellFormedXml, decodeXmlReferences } from './xml-text.js';
 
 const LISTS = new Set(['day', 'room', 'event', 'person', 'link']);
@@ -59,15 +60,35 @@ export function dedentContinuation(text: string): string {
 }
 
 /**
- * frab's schedule XML turned into the c3voc JSON shape (same fields, same nesting), so one
- * converter serves both exports. Each event carries `source_line`, the line of its
- * `<event>` tag, for messages.
+ * What frab's XML (and pretalx's, which follows it) never writes of a person, which the
+ * c3voc JSON does: avatars, links and answers, and biographies unless the export has a
+ * top-level `<persons>` list (FOSDEM's); of a session, its answers. Read from such an
+ * export, these columns are `''` whatever the schedule says.
  */
-export function frabXmlToC3voc(xml: string, where: string): unknown {
+function uncarriedByXml(personList: boolean): UncarriedColumns {
+  const links = ['website', 'twitter', 'linkedin', 'blog', 'links'];
+  return {
+    session: ['answers'],
+    speaker: [...(personList ? [] : ['bio']), 'photo_url', ...links, 'answers'],
+  };
+}
+
+/**
+ * frab's schedule XML turned into the c3voc JSON shape (same fields, same nesting), so one
+ * converter serves both exports, with the columns the XML cannot carry (see
+ * {@link uncarriedByXml}). Each event carries `source_line`, the line of its `<event>` tag,
+ * for messages.
+ */
+export function frabXmlToC3voc(
+  xml: string,
+  where: string,
+): { schedule: unknown; uncarried: UncarriedColumns } {
   checkWellFormedXml(xml, where);
   const root = asNode(asNode(parser.parse(xml)).schedule);
   const conference = asNode(root.conference);
   const people = peopleList(root.persons);
+  // An empty `<persons/>` is still the list: its people have no biography.
+  const personList = 'persons' in root;
   const events: Record<string, unknown>[] = [];
   const days = asList(root.day).map((day) => {
     const rooms: Record<string, unknown[]> = {};
@@ -90,13 +111,16 @@ export function frabXmlToC3voc(xml: string, where: string): unknown {
   if (lines.length === events.length) events.forEach((event, index) => (event.source_line = lines[index]));
   return {
     schedule: {
-      conference: {
-        title: textOf(conference.title),
-        time_zone_name: textOf(conference.time_zone_name),
-        day_change: textOf(conference.day_change),
-        days,
+      schedule: {
+        conference: {
+          title: textOf(conference.title),
+          time_zone_name: textOf(conference.time_zone_name),
+          day_change: textOf(conference.day_change),
+          days,
+        },
       },
     },
+    uncarried: uncarriedByXml(personList),
   };
 }
 

@@ -90,6 +90,12 @@ export type ScheduleRecord<T extends ScheduleRecordType> = Record<
   string
 > & { record_type: T };
 
+/**
+ * Per record type, the columns an export's format cannot carry: they are `''` on every record
+ * of the type whatever the schedule says, and rows name them in `SourceRow.uncarried`.
+ */
+export type UncarriedColumns = Partial<Record<ScheduleRecordType, readonly string[]>>;
+
 /** A record with every column of its type, `''` for what `values` does not give. */
 export function scheduleRecord<T extends ScheduleRecordType>(
   type: T,

@@ -237,6 +237,28 @@ describe('frab XML', () => {
     expect(speakers.find((s) => s.id === '2')).toMatchObject({ full_name: 'FOSDEM Staff', bio: '' });
   });
 
+  it('names the columns XML cannot carry on each row: the bio only without a <persons> list', async () => {
+    const uncarried = async (path: string): Promise<Map<string, string[]>> => {
+      const byType = new Map<string, string[]>();
+      for await (const item of createScheduleSource({ display: 'test', format: 'pretalx', path }).rows())
+        if (item.ok) byType.set(String(item.values.record_type), [...(item.uncarried ?? [])]);
+      return byType;
+    };
+    const exports = join(import.meta.dirname, '../../../test/fixtures/exports');
+    const xml = await uncarried(join(exports, 'pretalx-democon-2022.xml'));
+    expect(xml.get('speaker')).toEqual(expect.arrayContaining(['bio', 'photo_url', 'links', 'answers']));
+    expect(xml.get('session')).toEqual(['answers']);
+    expect(xml.get('speaker_link')).toEqual([]);
+    // FOSDEM's XML lists its people with their biographies: the bio is carried (and empty
+    // for a person the list gives none).
+    const fosdem = await uncarried(join(exports, 'fosdem-2026-janson-excerpt.xml'));
+    expect(fosdem.get('speaker')).not.toContain('bio');
+    expect(fosdem.get('speaker')).toContain('photo_url');
+    // The JSON carries every column.
+    const json = await uncarried(join(exports, 'pretalx-democon-2022.json'));
+    expect([...json.values()].flat()).toEqual([]);
+  });
+
   it('reads events, persons and links; times without offset in the declared zone, DST included', async () => {
     const all = await records({ format: 'frab', path: join(OURS, 'frab-schedule.xml') });
     expectColumns(all);

@@ -7,7 +7,12 @@ import { frabXmlToC3voc } from './frab-xml.js';
 import { parseScheduleJson, readScheduleText, type ScheduleInput } from './read-schedule-input.js';
 import { ScheduleClock } from './schedule-clock.js';
 import { conferenceZone, JOB_ZONE_SETTINGS, type ZoneSettingNames } from './conference-zone.js';
-import { isRecordProblem, type LocatedScheduleItem, type ScheduleRecord } from './schedule-records.js';
+import {
+  isRecordProblem,
+  type LocatedScheduleItem,
+  type ScheduleRecord,
+  type UncarriedColumns,
+} from './schedule-records.js';
 import { sessionizeAllSchema, sessionizeRecords } from './sessionize-records.js';
 import { joinSpeakers, oneSpeakerPerEmail, type SpeakerJoin } from './speaker-join.js';
 import type { z } from 'zod';
@@ -61,6 +66,8 @@ async function* readSchedule(options: ScheduleSourceOptions, notes: string[]): A
   }
   let items: LocatedScheduleItem[];
   let clock: ScheduleClock;
+  // Sessionize's export and the c3voc JSON carry every column; frab XML does not.
+  let uncarried: UncarriedColumns = {};
   if (options.format === 'sessionize') {
     const all = validate(
       sessionizeAllSchema,
@@ -71,7 +78,9 @@ async function* readSchedule(options: ScheduleSourceOptions, notes: string[]): A
     clock = clockFor(options, where, undefined, notes);
     items = sessionizeRecords(all, clock).map((item) => ({ item }));
   } else {
-    const raw = isXml(options, text) ? frabXmlToC3voc(text, where) : parseScheduleJson(text, where);
+    let raw: unknown;
+    if (isXml(options, text)) ({ schedule: raw, uncarried } = frabXmlToC3voc(text, where));
+    else raw = parseScheduleJson(text, where);
     const schedule = validate(
       c3vocScheduleSchema,
       raw,
@@ -116,7 +125,14 @@ async function* readSchedule(options: ScheduleSourceOptions, notes: string[]): A
     row += 1;
     const origin =
       line === undefined ? { source: options.display, row } : { source: options.display, row, line };
-    yield isRecordProblem(item) ? { ok: false, origin, ...item.problem } : { ok: true, origin, values: item };
+    if (isRecordProblem(item)) {
+      yield { ok: false, origin, ...item.problem };
+      continue;
+    }
+    const notCarried = uncarried[item.record_type];
+    yield notCarried?.length
+      ? { ok: true, origin, values: item, uncarried: notCarried }
+      : { ok: true, origin, values: item };
   }
 }
 

@@ -46,6 +46,22 @@ const comp = user('comp-1', 'comp.csv', {
 const speaker = user('spk-1', 'speakers.csv', { [EMAIL]: 'ada@example.org', 'user[membership]': 'speaker' });
 
 describe('PeopleMerger', () => {
+  it('keeps a field unsaid only when no step of the person can carry it', async () => {
+    const BIO = 'user[item_attributes][article_attributes][content]';
+    const fromXml = { ...speaker, uncarried: [BIO] };
+    const both = await merge(undefined, [
+      [0, { ...ticket, uncarried: [BIO] }],
+      [2, fromXml],
+    ]);
+    expect(both.users[0]!.uncarried).toEqual([BIO]);
+    // The tickets carry a bio and leave it empty: it is cleared, as any empty field.
+    const one = await merge(undefined, [
+      [0, ticket],
+      [2, fromXml],
+    ]);
+    expect(one.users[0]).not.toHaveProperty('uncarried');
+  });
+
   it('without settings: the earlier step wins each field it fills, membership by rank', async () => {
     const { users, merger } = await merge(undefined, [
       [0, ticket],

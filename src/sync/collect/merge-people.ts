@@ -162,8 +162,19 @@ export class PeopleMerger {
         this.noteConflict(Math.min(...rows.map((row) => row.o)), first.i.key, person, name, decided.conflict);
     }
     const aliases = [...new Set(ordered.map((row) => row.i.key))].filter((key) => key !== first.i.key);
+    // Not carried only when no row's source carries it: a source that does and leaves it
+    // empty clears it.
+    const uncarried = (first.i.uncarried ?? []).filter(
+      (name) => params[name] === undefined && rows.every((row) => row.i.uncarried?.includes(name)),
+    );
     this.noteMerged(person, first, ordered);
-    return { ...first.i, params, ...(aliases.length > 0 ? { aliases } : {}) };
+    const { uncarried: _first, ...merged } = first.i;
+    return {
+      ...merged,
+      params,
+      ...(aliases.length > 0 ? { aliases } : {}),
+      ...(uncarried.length > 0 ? { uncarried } : {}),
+    };
   }
 
   /** The value a field takes, and the disagreement it settled, if any. */

@@ -3,6 +3,7 @@ import { PARENT_KINDS } from '../../model/intent.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { DeleteThreshold } from '../job-file.js';
 import { addClearedFields } from './cleared-fields.js';
+import { keepUncarriedFields } from './uncarried-fields.js';
 import { holdBackLostCheckIns } from './lost-check-ins.js';
 import {
   hasUnreadableKey,
@@ -74,6 +75,12 @@ export async function buildPlan(
   const started = performance.now();
   const diff = diffIntents(input.intents, state, input.hashKey, input.full ?? false);
   const planMs = performance.now() - started;
+  if (ledger.syncedParams)
+    await keepUncarriedFields({ syncedParams: ledger.syncedParams.bind(ledger) }, diff, {
+      hashes: state.hashes,
+      hashKey: input.hashKey,
+      full: input.full ?? false,
+    });
   if (ledger.syncedParamNames)
     await addClearedFields({ syncedParamNames: ledger.syncedParamNames.bind(ledger) }, diff.work);
   const checkIns = await holdBackLostCheckIns(ledger, diff.work);

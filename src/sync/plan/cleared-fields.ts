@@ -10,7 +10,9 @@ const KINDS_WITH_FIELDS = ['user', 'event'] as const;
  * turn that into what the platform clears it with, `platform/write-params/clear-params.ts`). The
  * names synced before come from the ledger (`Ledger.syncedParamNames`); the hash stays the
  * one of the source's params, so the next run finds the row unchanged. A create never has
- * one: it sends no empty value. See docs/sync-engine.md, "Cleared fields".
+ * one: it sends no empty value. A field the source's format cannot carry
+ * (`PlannedIntent.uncarried`: pretalx's XML has no biographies) is not empty in the source,
+ * only unsaid: it is never cleared. See docs/sync-engine.md, "Cleared fields".
  */
 export async function addClearedFields(
   ledger: Pick<Ledger, 'syncedParamNames'>,
@@ -27,7 +29,10 @@ export async function addClearedFields(
       const index = updates.get(key);
       const item = index === undefined ? undefined : work[index];
       if (index === undefined || item === undefined) continue;
-      const gone = names.filter((name) => name !== 'client_id' && (item.params[name] ?? '') === '');
+      const gone = names.filter(
+        (name) =>
+          name !== 'client_id' && (item.params[name] ?? '') === '' && item.uncarried?.includes(name) !== true,
+      );
       if (gone.length === 0) continue;
       const params = { ...item.params };
       for (const name of gone) params[name] = '';

@@ -95,6 +95,7 @@ function plannedIntent(
     origin: intent.origin,
     dependsOn: intent.dependsOn,
     ...(intent.aliases ? { aliases: intent.aliases } : {}),
+    ...(intent.uncarried ? { uncarried: intent.uncarried } : {}),
     get hash(): string {
       // `this`, not `intent`: the closure then holds only the hash and key, so the source's
       // `Intent` can be collected once its planned intent is made.

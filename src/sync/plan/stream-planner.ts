@@ -6,6 +6,7 @@ import { isRowPlaceKey } from '../../model/row-origin.js';
 import { ownCopy } from '../processors/id-cache.js';
 import { gateDependents, planGate, type BuildPlanInput, type PlanLedger } from './build-plan.js';
 import { addClearedFields } from './cleared-fields.js';
+import { keepUncarriedFields } from './uncarried-fields.js';
 import { holdBackLostCheckIns } from './lost-check-ins.js';
 import {
   addFailedRow,
@@ -133,6 +134,12 @@ export class StreamPlanner {
       hashOf,
     );
     this.planMs += performance.now() - started;
+    if (this.ledger.syncedParams)
+      await keepUncarriedFields({ syncedParams: this.ledger.syncedParams.bind(this.ledger) }, diff, {
+        hashes,
+        hashKey: this.input.hashKey,
+        full: this.input.full ?? false,
+      });
     if (this.ledger.syncedParamNames)
       await addClearedFields({ syncedParamNames: this.ledger.syncedParamNames.bind(this.ledger) }, diff.work);
     const checkIns = await holdBackLostCheckIns(this.ledger, diff.work);
