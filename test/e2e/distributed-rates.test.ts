@@ -40,9 +40,15 @@ describe.runIf(ready)('two jobs, two rates, one platform key', () => {
     expect(during.output).toMatch(both);
     expect([await first.exited, await second.exited]).toEqual([0, 0]);
     const counters = await env.sandbox.counters();
-    expect(counters.calls['POST /user']).toBe(1000);
-    // The platform's burst may draw one or two; not a storm of them.
-    expect(counters.statuses['429'] ?? 0).toBeLessThanOrEqual(3);
+    // Each user created once; a refused request is sent again, so it counts twice.
+    const refused = counters.statuses['429'] ?? 0;
+    expect(counters.statuses['200']).toBe(1000);
+    expect(counters.duplicates).toEqual({});
+    expect(counters.calls['POST /user']).toBe(1000 + refused);
+    // Sent at the platform's own rate, a request that arrives a millisecond early is refused
+    // (its burst is 1): on this machine 10–11 of 1,010. At the fast job's 200/s, most of
+    // its 200 would be.
+    expect(refused).toBeLessThanOrEqual(25);
     const after = await env.cli(['status']);
     expect(after.output).toContain('as the last run of this key left it (no job sends with it now)');
   }, 180_000);
