@@ -75,6 +75,29 @@ describe('rows found by the person, empty sources said (built CLI)', () => {
     expect((await sandboxCounters(sandbox)).total).toBe(before + 1);
   }, 60_000);
 
+  it('a retry that sends a fixed row records the one still failing, and exits 1', async () => {
+    const pair = `${HEADER}q1,q1.at.example.org,Ann,One\nq2,q2.at.example.org,Bo,Two\n`;
+    workspace.write({ 'pair.csv': pair, 'pair.yaml': job('pair', 'pair.csv') });
+    const first = await cli('run', 'pair.yaml');
+    expect(first.code).toBe(1);
+    const failedRun = /^Run (\S+) \(pair, upsert\)/.exec(first.stdout)![1]!;
+
+    workspace.write({ 'pair.csv': pair.replace('q1.at.example.org', 'q1@example.org') });
+    const retried = await cli('retry', failedRun);
+    expect(retried.code).toBe(1);
+    expect(retried.stdout).toMatch(/^user +1 +0 +0 +0 +0 +0 +1$/m);
+    const retryRun = /^Run (\S+) \(pair, upsert\)/.exec(retried.stdout)![1]!;
+    const failed = await cli('report', retryRun, '--status', 'failed', '--format', 'json');
+    expect(JSON.parse(failed.stdout)).toMatchObject([
+      {
+        key: 'q2',
+        action: 'failed',
+        message: 'row 2 (line 3), email: "q2.at.example.org" is not an e-mail address',
+      },
+    ]);
+    expect(sandbox.state.userByClientId('q1')).toBeDefined();
+  }, 60_000);
+
   it('a header-only CSV warns naming its file; min_rows stops plan and run before anything is sent, --force goes on', async () => {
     workspace.write({ 'empty.csv': HEADER, 'empty.yaml': job('empty', 'empty.csv', '2') });
     const before = (await sandboxCounters(sandbox)).total;

@@ -3,7 +3,7 @@ import type { Intent, IntentKind } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { KeyRegistry } from '../../mapping/key-registry.js';
 import { isRowPlaceKey } from '../../model/row-origin.js';
-import { ownCopy } from '../processors/id-cache.js';
+import { ownCopy, ownCopyOf } from '../processors/id-cache.js';
 import { gateDependents, planGate, type BuildPlanInput, type PlanLedger } from './build-plan.js';
 import { addClearedFields } from './cleared-fields.js';
 import { keepUncarriedFields } from './uncarried-fields.js';
@@ -152,7 +152,7 @@ export class StreamPlanner {
       if (this.input.mode === 'mirror' && hasUnreadableKey(row)) continue;
       // Keyed by its client_id, which a later valid row may have too: recorded at the end.
       if (row === read && keyedByPerson(row) && this.heldFailed.length < HELD_FAILED_ROWS)
-        this.heldFailed.push(ownRow(row));
+        this.heldFailed.push(ownCopyOf(row));
       else now.push(row);
     }
     const plan = { work: checkIns.work, unchanged: diff.unchanged, rowResults: now };
@@ -302,7 +302,7 @@ class HeldDependents {
     for (const item of work) {
       if (item.op !== 'upsert' || item.dependsOn.every((dep) => inRun(dep.kind, dep.clientId)))
         now.push(item);
-      else this.held.push(JSON.parse(JSON.stringify(item)) as PlannedIntent);
+      else this.held.push(ownCopyOf(item));
     }
     return now;
   }
@@ -317,20 +317,12 @@ class HeldDependents {
 }
 
 /**
- * Failed rows a streamed plan holds until the end (about 1 KB each, {@link ownRow}): past
- * them, a failed row is recorded at once, keyed apart only from the valid rows read before it.
+ * Failed rows a streamed plan holds until the end (about 1 KB each): past them, a failed row
+ * is recorded at once, keyed apart only from the valid rows read before it. Each is held as
+ * a copy (`ownCopyOf`): held as they came, 5,000 failed rows (1 % of a source's rows) kept
+ * nearly every 64 KB CSV chunk they were read from alive, 52 MB at 300,000 users.
  */
 export const HELD_FAILED_ROWS = 5_000;
-
-/**
- * A copy of a row that shares no string with its source: a param or key cut from a CSV
- * chunk keeps the whole 64 KB chunk alive (`ownCopy`). Held as they came, 5,000 failed
- * rows (1 % of a source's rows) kept nearly every chunk they were read from: 52 MB of CSV
- * at 300,000 users, all through the run, which V8 then let the heap grow around.
- */
-function ownRow(row: RowResult): RowResult {
-  return JSON.parse(JSON.stringify(row)) as RowResult;
-}
 
 /** A failed row recorded under its client_id (not its place, not as a repeat). */
 function keyedByPerson(row: RowResult): boolean {

@@ -44,3 +44,11 @@ export class IdCache {
 export function ownCopy(text: string): string {
   return ` ${text}`.slice(1);
 }
+
+/**
+ * A deep copy of a row or an intent read from a source that shares no string with it (see
+ * {@link ownCopy}): what a plan keeps past the chunk it was read in.
+ */
+export function ownCopyOf<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}

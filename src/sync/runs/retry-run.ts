@@ -155,6 +155,8 @@ async function retryClaimed(
     const preResults = [
       ...[...readBack.unsendable, ...fresh.skipped].map((row) => rowResult(run.id, row)),
       ...[...guarded.held, ...settled.held].map((row) => rowResult(run.id, row)),
+      // Rows retried with the others that still fail in the source: failed again, with why.
+      ...reread.stillFailing.map((row) => rowResult(run.id, row)),
       ...settled.found.map((found) => ({ ...found, runId: run.id })),
     ];
     return executeAndFinish(deps, { runId: run.id, work, unchanged: reread.unchanged, preResults });

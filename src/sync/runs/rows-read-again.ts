@@ -6,7 +6,8 @@ import type { RunRecord } from '../../model/run-record.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 import { buildPlan } from '../plan/build-plan.js';
 import { HASH_KEY_PURPOSE } from '../plan/params-hash.js';
-import { ownCopy } from '../processors/id-cache.js';
+import type { RowResult } from '../plan/sync-plan.js';
+import { ownCopyOf } from '../processors/id-cache.js';
 import { intentId, readJobAgain } from './restore-params.js';
 
 /** What a retry found of the rows that failed the mapping, read again from the job's sources. */
@@ -16,9 +17,11 @@ export interface RowsReadAgain {
   unchanged: PlannedIntent[];
   /** A sentence per row that is still invalid, or no longer in the source: why nothing went. */
   notSent: string[];
+  /** The rows that still fail in the source, as it now reports them: the retry records them. */
+  stillFailing: RowResult[];
 }
 
-const NOTHING: RowsReadAgain = { work: [], unchanged: [], notSent: [] };
+const NOTHING: RowsReadAgain = { work: [], unchanged: [], notSent: [], stillFailing: [] };
 
 /**
  * A retry of rows that failed the mapping (docs/sync-engine.md, "Rows are found by the
@@ -41,13 +44,13 @@ export async function rowsReadAgain(
   // people may yield apart). Held whole, the source cost about 1 KB a row.
   const ids = new Set(asked.map(intentId));
   const found = new Map<string, Intent>();
-  const stillFailing = new Map<string, string>();
+  const stillFailing = new Map<string, RowResult>();
   const why = 'for the rows that failed the mapping';
   const first = await readJobAgain(deps, base, why, (row) => {
     for (const intent of row.intents)
-      if (ids.has(intentId(intent))) found.set(intentId(intent), ownIntent(intent));
+      if (ids.has(intentId(intent))) found.set(intentId(intent), ownCopyOf(intent));
     for (const result of row.rowResults)
-      if (ids.has(intentId(result))) stillFailing.set(intentId(result), ownCopy(result.message));
+      if (ids.has(intentId(result))) stillFailing.set(intentId(result), ownCopyOf(result));
   });
   if ('problem' in first) return { ...NOTHING, notSent: [first.problem] };
   const rows = new Set([...found.values()].map((intent) => rowOf(intent.origin)));
@@ -56,7 +59,7 @@ export async function rowsReadAgain(
     const second = await readJobAgain(deps, base, why, (row) => {
       // A later step's intent of a key takes the earlier one's place, as in a run.
       for (const intent of row.intents)
-        if (rows.has(rowOf(intent.origin))) intents.set(intentId(intent), ownIntent(intent));
+        if (rows.has(rowOf(intent.origin))) intents.set(intentId(intent), ownCopyOf(intent));
     });
     if ('problem' in second) return { ...NOTHING, notSent: [second.problem] };
   }
@@ -68,10 +71,11 @@ export async function rowsReadAgain(
     notSent.push(
       still === undefined
         ? `${result.kind} ${result.key}: the job's source no longer has this row`
-        : `${result.kind} ${result.key} still fails: ${still}`,
+        : `${result.kind} ${result.key} still fails: ${still.message}`,
     );
   }
-  if (intents.size === 0) return { ...NOTHING, notSent };
+  const failing = [...stillFailing.values()];
+  if (intents.size === 0) return { ...NOTHING, notSent, stillFailing: failing };
   const plan = await buildPlan(deps.ledger, {
     jobName: base.jobName,
     intents: [...intents.values()],
@@ -81,15 +85,10 @@ export async function rowsReadAgain(
     force: false,
     ...(deps.platform.deriveKey ? { hashKey: deps.platform.deriveKey(HASH_KEY_PURPOSE) } : {}),
   });
-  return { work: plan.work, unchanged: plan.unchanged, notSent };
+  return { work: plan.work, unchanged: plan.unchanged, notSent, stillFailing: failing };
 }
 
 /** The source row an intent came from, as one set key (a session row yields several intents). */
 function rowOf(origin: Intent['origin']): string {
   return `${origin.source}\u0000${origin.row}`;
-}
-
-/** A copy that keeps no 64 KB chunk of the source alive (`ownCopy`). */
-function ownIntent(intent: Intent): Intent {
-  return JSON.parse(JSON.stringify(intent)) as Intent;
 }
