@@ -105,7 +105,7 @@ describe('evsync report and evsync retry', () => {
 
     // Users failed only in the mapping (never planned): read again, the row still fails.
     const users = await runCli('retry', runId, '--kind', 'user');
-    expect(users.code).toBe(0);
+    expect(users.code).toBe(1);
     expect(users.stdout).toBe(
       `Run ${runId} has no failed rows matching that filter: nothing to retry.\n` +
         'Not sent: user rtbad still fails: row 3 (line 4), email: "nope" is not an e-mail address.\n',

@@ -61,7 +61,7 @@ describe('rows found by the person, empty sources said (built CLI)', () => {
   it('retry --client-id sends the row once it is fixed in the source', async () => {
     const before = (await sandboxCounters(sandbox)).total;
     const still = await cli('retry', runId, '--client-id', 'p2');
-    expect(still.code).toBe(0);
+    expect(still.code).toBe(1);
     expect(still.stdout).toContain(
       'Not sent: user p2 still fails: row 2 (line 3), email: "zoe.at.example.org"',
     );

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { EXIT } from '../exit-codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import type { IntentKind } from '../../model/intent.js';
 import { INTENT_KINDS } from '../../model/intent.js';
@@ -49,9 +50,11 @@ export function registerRetryCommand(program: Command): void {
             if (!outcome.summary) {
               process.stdout.write(
                 options.json
-                  ? `${JSON.stringify({ retryOf: runId, nothingToRetry: outcome.nothingToRetry })}\n`
+                  ? `${JSON.stringify({ retryOf: runId, nothingToRetry: outcome.nothingToRetry, stillFailing: outcome.stillFailing })}\n`
                   : `${outcome.nothingToRetry}\n`,
               );
+              // Nothing was sent because the rows still fail in the source: as a run would say it.
+              if (outcome.stillFailing > 0) process.exitCode = EXIT.someRowsFailed;
               return;
             }
             process.exitCode = await finishRunCommand(engine.deps.ledger, outcome.summary, report, {

@@ -35,7 +35,14 @@ export interface RetryFilter {
 }
 
 /** The new run, or why there was nothing to retry (a sentence or two for the operator). */
-export type RetryOutcome = { summary: RunSummary } | { summary?: undefined; nothingToRetry: string };
+export type RetryOutcome =
+  | { summary: RunSummary }
+  | {
+      summary?: undefined;
+      nothingToRetry: string;
+      /** Rows of the filter that were read again and still fail in the source (exit 1). */
+      stillFailing: number;
+    };
 
 /**
  * Re-sends the intents that failed in a run, with the dependents skipped because of them,
@@ -63,7 +70,10 @@ export async function retryRun(
     }),
   );
   if (summary && 'run' in summary) return { summary };
-  return { nothingToRetry: await whyNothingToRetry(ledger, runId, filter, summary?.notSent ?? []) };
+  return {
+    nothingToRetry: await whyNothingToRetry(ledger, runId, filter, summary?.notSent ?? []),
+    stillFailing: summary?.stillFailing ?? 0,
+  };
 }
 
 /**
@@ -102,7 +112,7 @@ async function retryClaimed(
   base: RunRecord,
   filter: RetryFilter,
   lock: JobLock,
-): Promise<RunSummary | { notSent: string[] }> {
+): Promise<RunSummary | { notSent: string[]; stillFailing: number }> {
   const { ledger } = deps;
   const runId = base.id;
   const asked = {
@@ -120,7 +130,7 @@ async function retryClaimed(
   );
   const reread = await rowsReadAgain(deps, base, unplanned);
   if (failed.length === 0 && reread.work.length === 0 && reread.unchanged.length === 0)
-    return { notSent: reread.notSent };
+    return { notSent: reread.notSent, stillFailing: reread.stillFailing.length };
   const parents = [...failed, ...reread.work, ...reread.unchanged];
   const records = [...failed, ...(await dependentsOf(ledger, runId, parents))];
   const readBack = await restoreIntents(deps, base, records);
