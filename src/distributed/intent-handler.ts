@@ -10,7 +10,7 @@ import { intentResult, isSuccess, rowResult } from '../sync/execute/intent-resul
 import { createSendMarker } from '../sync/execute/send-marks.js';
 import { DependencyGate, removalLookup } from '../sync/phases/dependency-gate.js';
 import { noteLeftOut } from '../sync/phases/left-out-parents.js';
-import { IdCache } from '../sync/processors/id-cache.js';
+import { loadIdCache, type IdCache } from '../sync/processors/id-cache.js';
 import type { SyncPlatform } from '../sync/processors/sync-platform.js';
 import { answerLostInCrash } from '../sync/runs/resume-run.js';
 import { restoreIntents, type SourceReadAgain } from '../sync/runs/restore-params.js';
@@ -265,9 +265,7 @@ export class IntentHandler {
       run.conference === null
         ? this.deps.ledger
         : this.deps.ledger.forConference({ ...run.conference, keyId: null });
-    const ids = new IdCache(
-      await Promise.all(PARENT_KINDS.map(async (kind) => [kind, await ledger.loadIdMap(kind)] as const)),
-    );
+    const ids = await loadIdCache(ledger);
     // As the inline engine's gate: it asks the ledger what deleted a parent, and knows the
     // parents rows left out on purpose (docs/sync-engine.md, "Phases").
     const gate = new DependencyGate((dep) => ids.has(dep.kind, dep.clientId), removalLookup(ledger));

@@ -172,7 +172,12 @@ export const SELECT_ID =
   'SELECT platform_id FROM id_map WHERE kind = $1 AND client_id = $2 AND conference_id = $3';
 
 /** $1 kind, $2 conference id. */
-export const SELECT_IDS = 'SELECT client_id, platform_id FROM id_map WHERE kind = $1 AND conference_id = $2';
+/**
+ * $1 kind, $2 conference id, $3 the last client_id of the page before ('' first), $4 page
+ * size: the id map in client_id order, a range of the primary key (`SqlSyncState.idPages`).
+ */
+export const SELECT_ID_PAGE = `SELECT client_id, platform_id FROM id_map
+WHERE conference_id = $2 AND kind = $1 AND client_id > $3 ORDER BY client_id LIMIT $4`;
 
 /** $1 kind, $2 conference id. */
 export const SELECT_HASHES = 'SELECT key, hash FROM synced_hashes WHERE kind = $1 AND conference_id = $2';

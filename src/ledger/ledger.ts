@@ -194,6 +194,11 @@ export interface Ledger {
   getPlatformId(kind: IntentKind, clientId: string): Promise<number | undefined>;
   setPlatformIds(entries: readonly PlatformIdEntry[]): Promise<void>;
   loadIdMap(kind: IntentKind): Promise<Map<string, number>>;
+  /**
+   * The id map of a kind page by page in client_id order: what a run's id cache loads
+   * without holding the whole result of one statement (sync/processors/id-cache.ts).
+   */
+  idPages(kind: IntentKind): AsyncIterable<Array<[clientId: string, platformId: number]>>;
   removePlatformIds(kind: IntentKind, clientIds: readonly string[]): Promise<void>;
 
   /** Last-synced hash per key. */

@@ -328,6 +328,10 @@ export class SqlLedger implements Ledger {
     return this.state.loadIdMap(kind);
   }
 
+  idPages(kind: IntentKind): AsyncIterable<Array<[clientId: string, platformId: number]>> {
+    return this.state.idPages(kind);
+  }
+
   removePlatformIds(kind: IntentKind, clientIds: readonly string[]): Promise<void> {
     return this.state.removePlatformIds(kind, clientIds);
   }

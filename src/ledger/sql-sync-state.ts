@@ -11,6 +11,8 @@ import { storableJson } from './storable-json.js';
 const CHUNK = 1000;
 /** Keys per look-up statement: a plan may ask about every user of a big import. */
 const LOOKUP = 5_000;
+/** Ids per page of `idPages`: about 1 MB a page. */
+const ID_PAGE = 20_000;
 /** Hash tails per page of `hashTails`: about 1 MB a page. */
 const TAIL_PAGE = 20_000;
 
@@ -40,11 +42,22 @@ export class SqlSyncState {
   }
 
   async loadIdMap(kind: IntentKind): Promise<Map<string, number>> {
-    const rows = await this.sql().query<{ client_id: string; platform_id: string | number }>(q.SELECT_IDS, [
-      kind,
-      this.conferenceId,
-    ]);
-    return new Map(rows.map((row) => [row.client_id, toNumber(row.platform_id)]));
+    const ids = new Map<string, number>();
+    for await (const page of this.idPages(kind)) for (const [key, id] of page) ids.set(key, id);
+    return ids;
+  }
+
+  async *idPages(kind: IntentKind): AsyncIterable<Array<[clientId: string, platformId: number]>> {
+    let after = '';
+    for (;;) {
+      const rows = await this.sql().query<{ client_id: string; platform_id: string | number }>(
+        q.SELECT_ID_PAGE,
+        [kind, this.conferenceId, after, ID_PAGE],
+      );
+      if (rows.length > 0) yield rows.map((row) => [row.client_id, toNumber(row.platform_id)]);
+      if (rows.length < ID_PAGE) return;
+      after = rows[rows.length - 1]!.client_id;
+    }
   }
 
   async removePlatformIds(kind: IntentKind, clientIds: readonly string[]): Promise<void> {

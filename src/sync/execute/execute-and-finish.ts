@@ -1,11 +1,11 @@
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { IntentResultInput } from '../../model/result-records.js';
 import type { RunStatus } from '../../model/run-record.js';
-import { isParentKind, PARENT_KINDS, parentRefs, type ParentKind } from '../../model/intent.js';
+import { isParentKind, parentRefs, type ParentKind } from '../../model/intent.js';
 import { DependencyGate, removalLookup } from '../phases/dependency-gate.js';
 import { noteLeftOut } from '../phases/left-out-parents.js';
 import type { FlatParams } from '../../model/params.js';
-import { IdCache } from '../processors/id-cache.js';
+import { loadIdCache, type IdCache } from '../processors/id-cache.js';
 import type { ProcessorContext } from '../processors/processor.js';
 import type { EngineDeps } from './engine-deps.js';
 import { executePlan } from './execute-plan.js';
@@ -92,9 +92,7 @@ export interface StreamedWork {
  */
 export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promise<RunSummary> {
   const { ledger } = deps;
-  const ids = new IdCache(
-    await Promise.all(PARENT_KINDS.map(async (kind) => [kind, await ledger.loadIdMap(kind)] as const)),
-  );
+  const ids = await loadIdCache(ledger);
   const gate = new DependencyGate((dep) => ids.has(dep.kind, dep.clientId), removalLookup(ledger));
   for (const parent of input.settledParents ?? [])
     gate.settle({ kind: parent.kind, clientId: parent.key }, parent.ok, parent.reason);

@@ -259,7 +259,7 @@ export class StreamPlanner {
   private keepLinks(kind: LinkKind, keys: readonly string[]): void {
     let links = this.links.get(kind);
     if (!links) this.links.set(kind, (links = new Set()));
-    // A copy: a key cut from a source's chunk would keep the whole chunk alive (IdCache).
+    // A copy: a key cut from a source's chunk would keep the whole chunk alive (`ownCopy`).
     for (const key of keys) links.add(ownCopy(key));
   }
 

@@ -1,5 +1,6 @@
 import type { Intent } from '../../model/intent.js';
 import { PARENT_KINDS } from '../../model/intent.js';
+import { loadIdCache } from '../processors/id-cache.js';
 import { streamCollected } from '../collect/collect-intents.js';
 import { checkMinRows } from '../collect/min-rows.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
@@ -28,9 +29,8 @@ export async function planJob(
   const { job } = options;
   // As a run checks it, so that `plan` and `run` agree (`--force` goes on in both).
   await checkMinRows({ ledger, logger }, job, options.force ?? false);
-  const ids = new Map(
-    await Promise.all(PARENT_KINDS.map(async (kind) => [kind, await ledger.loadIdMap(kind)] as const)),
-  );
+  const cache = await loadIdCache(ledger);
+  const ids = new Map(PARENT_KINDS.map((kind) => [kind, cache.view(kind)] as const));
   const planner = new StreamPlanner(
     ledger,
     {

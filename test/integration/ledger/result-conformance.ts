@@ -470,6 +470,29 @@ export function describeResultConformance(context: ConformanceContext): void {
       expect(await l.getPlatformId('user', 'h-3')).toBe(103);
     });
 
+    it('gives the id map back page by page in client_id order, past a page of 20,000', async () => {
+      const l = context.ledger();
+      const count = 20_003;
+      await l.setPlatformIds(
+        Array.from({ length: count }, (_, i) => ({
+          kind: 'user' as const,
+          clientId: `pg-${i}`,
+          platformId: i + 1,
+        })),
+      );
+      await l.setPlatformIds([{ kind: 'event', clientId: 'pg-0', platformId: 5 }]);
+      const pages: Array<Array<[string, number]>> = [];
+      for await (const page of l.idPages('user')) pages.push(page.filter(([key]) => key.startsWith('pg-')));
+      expect(pages.length).toBeGreaterThanOrEqual(2);
+      const keys = pages.flat().map(([key]) => key);
+      expect(keys.length).toBe(count);
+      expect(new Set(keys).size).toBe(count);
+      // Each page continues where the one before ended: client_ids ascend across pages.
+      expect(keys).toEqual([...keys].sort());
+      expect(new Map(pages.flat()).get('pg-20002')).toBe(20_003);
+      expect((await l.loadIdMap('user')).get('pg-20002')).toBe(20_003);
+    });
+
     it('sets, loads and removes ids and hashes in batches, per kind', async () => {
       const l = context.ledger();
       const run = await l.createRun({ jobName: 'maps', mode: 'upsert' });
