@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../../src/ledger/ledger.js';
+import { PlatformClient } from '../../src/platform/platform-client.js';
 import { resumeRun } from '../../src/sync/runs/resume-run.js';
+import { retryRun } from '../../src/sync/runs/retry-run.js';
 import { jobYaml, people, startHarness, usersCsv, type SyncHarness } from './sync-harness.js';
 
 const USERS = 2_500;
@@ -35,7 +37,7 @@ function countingLedger(ledger: Ledger, largest: Map<string, number>): Ledger {
   });
 }
 
-describe('a resume reads the ledger a page at a time', () => {
+describe('a resume and a retry read the ledger a page at a time', () => {
   let harness: SyncHarness;
   beforeAll(async () => {
     harness = await startHarness();
@@ -81,5 +83,48 @@ describe('a resume reads the ledger a page at a time', () => {
     expect(largest.has('loadIdMap')).toBe(false);
     expect(largest.get('pendingIntents')).toBeGreaterThan(0);
     expect(largest.has('handledLater')).toBe(false);
+  }, 180_000);
+
+  it(`retries ${USERS} failed contacts of a run without reading more than ${PAGE} rows at once`, async () => {
+    const users = '  - { mapping: users, source: { csv: ./users.csv } }\n';
+    harness.write({ 'users.csv': usersCsv(people(USERS, 'rr')), 'job.yaml': jobYaml('retry-pages', users) });
+    expect((await harness.run('job.yaml')).run.status).toBe('completed');
+    const contact = await harness.ledger.getPlatformId('user', 'rr1');
+    harness.write({
+      'contacts.yaml':
+        'version: 1\nintents:\n  - kind: contact\n    params:\n      user_client_id: client_id\n' +
+        `      contact_user_id: { column: first_contact, transforms: [{ default: '${contact}' }] }\n`,
+      'job.yaml': jobYaml(
+        'retry-pages',
+        `${users}  - { mapping: ./contacts.yaml, source: { csv: ./users.csv } }\n`,
+      ),
+    });
+    // Every contact refused once, and the run told not to stop for it: all of them fail.
+    const once = new PlatformClient({
+      baseUrl: harness.sandbox.url,
+      keyId: harness.sandbox.keyId,
+      signingKey: harness.sandbox.signingKey,
+      rateLimit: { requestsPerSecond: 5_000, burst: 50, concurrency: 8 },
+      retry: { baseDelayMs: 1, maxDelayMs: 1, maxAttempts: 1 },
+    });
+    harness.sandbox.faults.set({ error503: { fraction: 1 } });
+    const first = await harness
+      .run('job.yaml', { extra: { platform: once, platformDownLimit: 1_000_000 } })
+      .finally(() => harness.sandbox.faults.set({}));
+    expect(first.counts.contact?.failed).toBe(USERS);
+    harness.sandbox.counters.reset();
+
+    const largest = new Map<string, number>();
+    const outcome = await retryRun(
+      { ...harness.deps(), ledger: countingLedger(harness.ledger, largest) },
+      first.run.id,
+    );
+    expect(outcome.summary?.run.status).toBe('completed');
+    expect(outcome.summary?.counts.contact?.created).toBe(USERS);
+    expect(harness.sandbox.counters.snapshot().total).toBe(USERS);
+    for (const [read, rows] of largest)
+      expect({ read, rows: Math.min(rows, PAGE + 1) }).toEqual({ read, rows: Math.min(rows, PAGE) });
+    expect(largest.get('plannedByResult')).toBe(PAGE);
+    expect(largest.get('pendingIntents')).toBeGreaterThan(0);
   }, 180_000);
 });

@@ -39,10 +39,11 @@ export function resumeStream(
   run: RunRecord,
   /** A check-in whose POST had started when the run died: its result instead of a call. */
   answerLost: (item: PlannedIntent) => IntentResultInput,
+  options: ResumeStreamOptions = {},
 ): { stream: (context: RunContext) => StreamedWork; tally: ResumeTally } {
   const tally: ResumeTally = { pending: 0, cutOff: 0 };
   const stream = (context: RunContext): StreamedWork => {
-    const resumed = new ResumedRun(deps, run, context, answerLost, tally);
+    const resumed = new ResumedRun(deps, run, context, answerLost, tally, options);
     return {
       feed: resumed.phases(),
       inSource: (kind, key) => resumed.inSource(kind, key),
@@ -50,6 +51,15 @@ export function resumeStream(
     };
   };
   return { stream, tally };
+}
+
+export interface ResumeStreamOptions {
+  /**
+   * Whether a page's check-ins are held back as a plan holds them (posted since, or their
+   * answer lost by another run). A retry's run has decided that already, against the run
+   * it retries, and sends what it recorded. @defaultValue true
+   */
+  guardCheckIns?: boolean;
 }
 
 class ResumedRun {
@@ -66,6 +76,7 @@ class ResumedRun {
     private readonly context: RunContext,
     private readonly answerLost: (item: PlannedIntent) => IntentResultInput,
     private readonly tally: ResumeTally,
+    private readonly options: ResumeStreamOptions,
   ) {}
 
   async *phases(): AsyncGenerator<PhaseWork> {
@@ -200,7 +211,10 @@ class ResumedRun {
     const fresh = await leaveHandledLater(ledger, runId, restored);
     // Check-ins have nothing to find them by: one posted since by another run, or whose answer
     // another run lost, is held back as a plan would. One this run marked lost its answer here.
-    const guarded = await guardCheckIns(ledger, fresh.items, runId);
+    const guarded =
+      this.options.guardCheckIns === false
+        ? { work: fresh.items, held: [] }
+        : await guardCheckIns(ledger, fresh.items, runId);
     const cutOff: IntentResultInput[] = [...readBack.unsendable, ...fresh.skipped, ...guarded.held].map(
       (row) => rowResult(runId, row),
     );

@@ -2,6 +2,8 @@ import { unknownRunError } from '../../ledger/ledger-error.js';
 import { CODE } from '../../errors/codes.js';
 import { isParentKind, type IntentKind } from '../../model/intent.js';
 import type { PlannedIntentRecord } from '../../model/planned-intent.js';
+import type { IntentResultRecord, ResultFilter } from '../../model/result-records.js';
+import { KeyRegistry } from '../../mapping/key-registry.js';
 import { isRowPlaceKey } from '../../model/row-origin.js';
 import type { RunRecord } from '../../model/run-record.js';
 import type { Ledger } from '../../ledger/ledger.js';
@@ -12,7 +14,9 @@ import type { EngineDeps } from '../execute/engine-deps.js';
 import { executeAndFinish } from '../execute/execute-and-finish.js';
 import { leaveHandledLater } from './handled-later.js';
 import { rowResult } from '../execute/intent-result.js';
-import { restoreIntents } from './restore-params.js';
+import { restoreIntents, type SourceReadAgain } from './restore-params.js';
+import { resumeStream } from './resume-feed.js';
+import { answerLostInCrash } from './resume-run.js';
 import { rowsReadAgain } from './rows-read-again.js';
 import type { JobLock } from '../../ledger/ledger.js';
 import { depsForPlatform, requireRunConference } from './conference-scope.js';
@@ -115,35 +119,37 @@ async function retryClaimed(
 ): Promise<RunSummary | { notSent: string[]; stillFailing: number }> {
   const { ledger } = deps;
   const runId = base.id;
-  const asked = {
-    actions: ['failed'] as const,
+  const asked: ResultFilter = {
+    actions: ['failed'],
     ...(filter.since ? { since: filter.since } : {}),
     ...(filter.kinds?.length ? { kinds: filter.kinds } : {}),
     ...(filter.keys?.length ? { keys: filter.keys } : {}),
   };
-  const failed = await ledger.plannedByResult(runId, asked);
-  failed.push(...(await cutOffCheckIns(ledger, runId, filter)));
+  // A first pass keeps hashes of keys only (`KeyRegistry`, 12 bytes a slot): the failed
+  // intents, to tell the rows that failed the mapping, and the parents among them, to find
+  // their dependents. A false match (two 32-bit hashes both alike) retries a dependent
+  // that the gate then sends only if its parent is there, or reads a row again for nothing.
+  const planned = new KeyRegistry();
+  const parents = new KeyRegistry();
+  const cutOff = await cutOffCheckIns(ledger, runId, filter);
+  let failedCount = cutOff.length;
+  for await (const page of plannedPages(ledger, runId, asked)) {
+    failedCount += page.length;
+    for (const record of page) {
+      planned.add(refOf(record), 1);
+      if (isParentKind(record.kind)) parents.add(refOf(record), 1);
+    }
+  }
   // Rows that failed the mapping were never planned: read again from the source, by key.
-  const planned = new Set(failed.map((record) => `${record.kind}\u0000${record.key}`));
-  const unplanned = (await ledger.results(runId, asked)).filter(
-    (result) => !planned.has(`${result.kind}\u0000${result.key}`),
-  );
+  const unplanned: IntentResultRecord[] = [];
+  for await (const result of ledger.eachResult(runId, asked))
+    if (planned.firstRow(refOf(result)) === undefined) unplanned.push(result);
   const reread = await rowsReadAgain(deps, base, unplanned);
-  if (failed.length === 0 && reread.work.length === 0 && reread.unchanged.length === 0)
+  if (failedCount === 0 && reread.work.length === 0 && reread.unchanged.length === 0)
     return { notSent: reread.notSent, stillFailing: reread.stillFailing.length };
-  const parents = [...failed, ...reread.work, ...reread.unchanged];
-  const records = [...failed, ...(await dependentsOf(ledger, runId, parents))];
-  const readBack = await restoreIntents(deps, base, records);
-  const fresh = await leaveHandledLater(ledger, runId, [...readBack.items.values()]);
-  const guarded = await guardCheckIns(ledger, fresh.items, runId);
-  const settled = await settleLostCheckIns(
-    deps,
-    base,
-    [...failed],
-    guarded.work,
-    filter.resendUnknown === true,
-  );
-  const work = [...settled.work, ...reread.work];
+  for (const item of [...reread.work, ...reread.unchanged])
+    if (isParentKind(item.kind)) parents.add(refOf(item), 1);
+
   const run = await ledger.createRun({
     jobName: base.jobName,
     mode: 'upsert',
@@ -161,16 +167,96 @@ async function retryClaimed(
   });
   await lock.holding(run.id);
   return whileClaimed(ledger, run.id, async () => {
-    await ledger.recordPlannedIntents(run.id, work);
-    const preResults = [
-      ...[...readBack.unsendable, ...fresh.skipped].map((row) => rowResult(run.id, row)),
-      ...[...guarded.held, ...settled.held].map((row) => rowResult(run.id, row)),
+    // The retry's plan is recorded page by page, then sent as a resume sends a plan: from
+    // the ledger, a page at a time (docs/sync-engine.md, "Memory").
+    const sourcesRead = new Map<string, Promise<SourceReadAgain>>();
+    const record = async (records: readonly PlannedIntentRecord[]): Promise<void> => {
+      const readBack = await restoreIntents({ ...deps, sourcesRead }, base, records);
+      const fresh = await leaveHandledLater(ledger, runId, [...readBack.items.values()]);
+      const guarded = await guardCheckIns(ledger, fresh.items, runId);
+      const settled = await settleLostCheckIns(
+        deps,
+        base,
+        records,
+        guarded.work,
+        filter.resendUnknown === true,
+      );
+      await ledger.recordPlannedIntents(run.id, settled.work);
+      const results = [
+        ...[...readBack.unsendable, ...fresh.skipped, ...guarded.held, ...settled.held].map((row) =>
+          rowResult(run.id, row),
+        ),
+        ...settled.found.map((found) => ({ ...found, runId: run.id })),
+      ];
+      if (results.length > 0) await ledger.recordResults(results);
+    };
+    if (cutOff.length > 0) await record(cutOff);
+    for await (const page of plannedPages(ledger, runId, asked)) await record(page);
+    for await (const page of dependentPages(ledger, runId, parents)) await record(page);
+    await ledger.recordPlannedIntents(run.id, reread.work);
+    const { stream } = resumeStream(deps, run, (item) => answerLostInCrash(run.id, item), {
+      guardCheckIns: false,
+    });
+    return executeAndFinish(deps, {
+      runId: run.id,
+      work: [],
+      unchanged: reread.unchanged,
       // Rows retried with the others that still fail in the source: failed again, with why.
-      ...reread.stillFailing.map((row) => rowResult(run.id, row)),
-      ...settled.found.map((found) => ({ ...found, runId: run.id })),
-    ];
-    return executeAndFinish(deps, { runId: run.id, work, unchanged: reread.unchanged, preResults });
+      preResults: reread.stillFailing.map((row) => rowResult(run.id, row)),
+      stream,
+    });
   });
+}
+
+/** Planned intents read per statement while a retry records its plan. */
+const RETRY_PAGE = 1_000;
+
+/** `kind/key` of an intent, a result or a parent reference, for the registries above. */
+function refOf(item: { kind: string; key: string }): string {
+  return `${item.kind}\u0000${item.key}`;
+}
+
+/** The run's planned intents whose final result matches `filter`, a page at a time. */
+async function* plannedPages(
+  ledger: EngineDeps['ledger'],
+  runId: string,
+  filter: ResultFilter,
+): AsyncGenerator<PlannedIntentRecord[]> {
+  let afterSeq: number | undefined;
+  for (;;) {
+    const page = await ledger.plannedByResult(runId, {
+      ...filter,
+      limit: RETRY_PAGE,
+      ...(afterSeq === undefined ? {} : { afterSeq }),
+    });
+    if (page.length > 0) yield page;
+    if (page.length < RETRY_PAGE) return;
+    afterSeq = page[page.length - 1]!.seq;
+  }
+}
+
+/**
+ * The intents of the run skipped because a retried parent failed (a speaker link of a
+ * user whose create failed), and schedules sent without events that failed (sent whole
+ * again, docs/sync-engine.md "Phases"): retried with their parents, they go once the
+ * parent succeeds.
+ */
+async function* dependentPages(
+  ledger: EngineDeps['ledger'],
+  runId: string,
+  parents: KeyRegistry,
+): AsyncGenerator<PlannedIntentRecord[]> {
+  if (parents.size === 0) return;
+  const named = (record: PlannedIntentRecord): boolean =>
+    record.dependsOn.some((dep) => parents.firstRow(`${dep.kind}\u0000${dep.clientId}`) !== undefined);
+  for (const filter of [
+    { actions: ['skipped'], errorCodes: [PARENT_MISSING] },
+    { errorCodes: [CODE.EVSYNC_SCHEDULE_PICKS_MISSING] },
+  ] satisfies ResultFilter[])
+    for await (const page of plannedPages(ledger, runId, filter)) {
+      const dependents = page.filter(named);
+      if (dependents.length > 0) yield dependents;
+    }
 }
 
 /**
@@ -186,27 +272,4 @@ async function cutOffCheckIns(
   if (filter.since !== undefined || (filter.kinds?.length && !filter.kinds.includes('check_in'))) return [];
   const pending = await ledger.pendingIntents(runId, { kinds: ['check_in'], sendStarted: true });
   return pending.filter((record) => !filter.keys?.length || filter.keys.includes(record.key));
-}
-
-/**
- * The intents of the run skipped because one of these failed (a speaker link of a user
- * whose create failed): retried with their parents, they go once the parent succeeds.
- */
-async function dependentsOf(
-  ledger: EngineDeps['ledger'],
-  runId: string,
-  retried: ReadonlyArray<Pick<PlannedIntentRecord, 'kind' | 'key'>>,
-): Promise<PlannedIntentRecord[]> {
-  const parents = new Set(
-    retried.filter((item) => isParentKind(item.kind)).map((item) => `${item.kind}/${item.key}`),
-  );
-  if (parents.size === 0) return [];
-  const skipped = [
-    ...(await ledger.plannedByResult(runId, { actions: ['skipped'], errorCodes: [PARENT_MISSING] })),
-    // Schedules sent without events that failed (docs/sync-engine.md, "Phases"): sent whole again.
-    ...(await ledger.plannedByResult(runId, { errorCodes: [CODE.EVSYNC_SCHEDULE_PICKS_MISSING] })),
-  ];
-  return skipped.filter((record) =>
-    record.dependsOn.some((dep) => parents.has(`${dep.kind}/${dep.clientId}`)),
-  );
 }
