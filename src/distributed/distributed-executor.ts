@@ -12,7 +12,7 @@ import {
 import { phaseOf, type PhaseName } from '../sync/phases/sync-phases.js';
 import type { PlannedIntent } from '../model/planned-intent.js';
 import type { RunRecord } from '../model/run-record.js';
-import { feedOf, PlanStopped, wholePhase, type PhaseWork } from '../sync/execute/plan-feed.js';
+import { feedOf, PlanStopped, type PhaseWork } from '../sync/execute/plan-feed.js';
 import { silentProgress } from '../sync/progress/progress-sink.js';
 import { isRedisUnavailable } from '../sync/queue/redis-connection.js';
 import { messageOf } from '../errors/evsync-error.js';
@@ -53,7 +53,7 @@ export interface RunPhaseNote {
 }
 
 export interface DistributedExecutorOptions {
-  ledger: Pick<Ledger, 'resultCounts' | 'loadIdMap' | 'pendingIntents' | 'results'>;
+  ledger: Pick<Ledger, 'resultCounts' | 'idPages' | 'pendingIntents' | 'results'>;
   sink: IntentJobSink;
   /** How often the ledger is read for progress. @defaultValue 250 ms */
   pollMs?: number;
@@ -93,11 +93,9 @@ async function runPhases(
     for await (const work of execute.feed ?? feedOf(execute.work)) {
       if (execute.signal?.aborted) break;
       if (work.phase === 'removals') {
-        // Sent from here (see above): a phase of deletes, in memory as the inline engine has it.
-        const items = await wholePhase(work);
-        if (items.length === 0) continue;
+        // Sent from here (see above), chunk by chunk as the feed reads them from the ledger.
         await refreshIds(options.ledger, execute);
-        const inline = await executePlan({ ...execute, work: items, feed: feedOf(items) });
+        const inline = await executePlan({ ...execute, work: [], feed: [work] });
         processed += inline.processed;
         if (inline.stopped) return { ...inline, processed };
         continue;
@@ -420,7 +418,8 @@ async function refreshIds(
   execute: ExecuteOptions,
 ): Promise<void> {
   for (const kind of PARENT_KINDS)
-    for (const [key, id] of await ledger.loadIdMap(kind)) execute.context.ids.set(kind, key, id);
+    for await (const page of ledger.idPages(kind))
+      for (const [key, id] of page) execute.context.ids.set(kind, key, id);
 }
 
 function sumByAction(counts: RunResultCounts): ActionCounts {

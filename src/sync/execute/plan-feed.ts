@@ -42,10 +42,3 @@ export function* feedOf(work: readonly PlannedIntent[]): Iterable<PhaseWork> {
     yield { phase, chunks: [items], total: () => items.length };
   }
 }
-
-/** Every intent of a phase's chunks in one array: for executors that need a phase whole. */
-export async function wholePhase(work: PhaseWork): Promise<PlannedIntent[]> {
-  const items: PlannedIntent[] = [];
-  for await (const chunk of work.chunks) for (const item of chunk) items.push(item);
-  return items;
-}
