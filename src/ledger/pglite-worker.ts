@@ -19,6 +19,11 @@ async function handle(request: ThreadRequest): Promise<unknown> {
   switch (request.type) {
     case 'open':
       db = await PGlite.create(clusterDir);
+      // A checkpoint removes the WAL segments it no longer needs instead of keeping them
+      // for reuse: PostgreSQL keeps `min_wal_size` (80 MB) of them, which PGlite cannot
+      // lower (no `ALTER SYSTEM` is read at start), and half the folder of a small ledger
+      // was spare WAL (docs/ledger.md, "What a run stores").
+      await db.exec('SET wal_recycle = off');
       return undefined;
     case 'query':
       return (await opened().query(request.sql, request.params)).rows;
