@@ -6,9 +6,7 @@ import { MAX_PAGE_LIMIT } from '../../platform/paginate.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
 import type { Processor, ProcessorContext } from './processor.js';
-import { clearingNote, isRemoval, retireShared, withoutClientId } from './processor.js';
-
-const MAX_CREATE_TRIES = 3;
+import { clearingNote, isRemoval, MAX_CREATE_TRIES, retireShared, withoutClientId } from './processor.js';
 
 /**
  * Events (sessions, §4.5): created with their `client_id`, updated by the platform id from

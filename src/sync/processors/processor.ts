@@ -37,6 +37,14 @@ export type Processor = (
   counter: CallCounter,
 ) => Promise<ProcessOutcome>;
 
+/**
+ * How often a create is sent in all when its answer is lost and a look-up by client_id
+ * does not find it: nothing arrived, so sending it again cannot make a duplicate. With one
+ * request in twenty lost, five in a row fail a row about once in three million; three did
+ * once in a few thousand, which a run of twenty sessions under such faults met.
+ */
+export const MAX_CREATE_TRIES = 5;
+
 /** Whether the intent removes something (a mirror delete, or a source row saying "remove"). */
 export function isRemoval(item: Pick<PlannedIntent, 'op' | 'plannedAction'>): boolean {
   return item.op === 'remove' || item.plannedAction === 'delete' || item.plannedAction === 'retire';

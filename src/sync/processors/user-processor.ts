@@ -11,10 +11,7 @@ import { messageOf } from '../../errors/evsync-error.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
 import type { Processor, ProcessorContext } from './processor.js';
-import { clearingNote, isRemoval, retireShared, withoutClientId } from './processor.js';
-
-/** A lost create answer is looked up and, if absent, sent again at most this often. */
-const MAX_CREATE_TRIES = 3;
+import { clearingNote, isRemoval, MAX_CREATE_TRIES, retireShared, withoutClientId } from './processor.js';
 
 /**
  * Users (spec §4.2 and docs/design.md, "Rules of the platform"):
