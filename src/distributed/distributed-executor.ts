@@ -1,28 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Ledger } from '../ledger/ledger.js';
-import { PARENT_KINDS, type IntentKind } from '../model/intent.js';
-import type { ActionCounts, ResultAction, RunResultCounts } from '../model/result-records.js';
+import { PARENT_KINDS } from '../model/intent.js';
+import type { RunRecord } from '../model/run-record.js';
 import {
   executePlan,
   type ExecuteOptions,
   type ExecuteResult,
   type PlanExecutor,
 } from '../sync/execute/execute-plan.js';
-import { phaseOf, type PhaseName } from '../sync/phases/sync-phases.js';
-import type { PlannedIntent } from '../model/planned-intent.js';
-import type { RunRecord } from '../model/run-record.js';
-import { feedOf, PlanStopped, type PhaseWork } from '../sync/execute/plan-feed.js';
-import { silentProgress } from '../sync/progress/progress-sink.js';
+import { type PhaseName } from '../sync/phases/sync-phases.js';
+import { feedOf, PlanStopped } from '../sync/execute/plan-feed.js';
 import { isRedisUnavailable } from '../sync/queue/redis-connection.js';
 import { messageOf } from '../errors/evsync-error.js';
-import {
-  CERTAINLY_DOWN_CODES,
-  PLATFORM_DOWN_CODES,
-  platformDownLimit,
-  platformDownReason,
-} from '../sync/execute/platform-down.js';
-import { DownCountStreak } from './down-count-streak.js';
+import { followPhase, heldJobsEnded } from './follow-phase.js';
 import type { IntentJob } from './intent-job.js';
 
 /** What the coordinator needs of the queue: see `intent-queue.ts`. */
@@ -117,13 +107,6 @@ async function runPhases(
 }
 
 /**
- * How long a pass waits for the jobs of an earlier pass of the run that workers still
- * hold: a job whose worker died goes back to the queue after its lock (10 s) and the next
- * stalled-job check (5 s), and is then withdrawn.
- */
-const EARLIER_PASS_WAIT_MS = 30_000;
-
-/**
  * Before a pass enqueues anything: withdraws the jobs an earlier pass of the run left in
  * the queue (a resume starts from the ledger) and waits for those workers still hold, so
  * that no intent is sent by two passes at once. Returns whether there was such a pass:
@@ -151,267 +134,6 @@ async function settleEarlierPass(sink: IntentJobSink, execute: ExecuteOptions): 
   return withdrawn > 0 || anyHeld;
 }
 
-/**
- * Waits up to `EARLIER_PASS_WAIT_MS` for the run's jobs that workers hold to end (recorded),
- * or until `signal` aborts; answers how many are still held.
- */
-async function heldJobsEnded(sink: IntentJobSink, runId: string, signal?: AbortSignal): Promise<number> {
-  const until = Date.now() + EARLIER_PASS_WAIT_MS;
-  let held = await sink.activeOf(runId);
-  while (held > 0 && Date.now() < until && !signal?.aborted) {
-    await sleep(250);
-    held = await sink.activeOf(runId);
-  }
-  return held;
-}
-
-/**
- * Jobs enqueued at most ahead of the phase's results: the coordinator reads a streamed
- * plan on only as the workers catch up, so its memory and Redis's stay flat whatever the
- * size of the phase (docs/distributed.md, "The flow").
- */
-const ENQUEUED_AHEAD = 10_000;
-
-/**
- * Enqueues one phase chunk by chunk as the feed hands it over, and waits until the ledger
- * holds a result for each of its intents, reporting progress from the counts of results
- * the workers wrote. Returns how many were enqueued and ended (fewer when stopped), why
- * the run must stop when the platform is down (as `executePlan` stops: `platform-down.ts`),
- * and the feed's own error (a streamed plan that stopped) once what it handed over ended.
- */
-async function followPhase(
-  options: DistributedExecutorOptions,
-  execute: ExecuteOptions,
-  work: PhaseWork,
-  epoch: string,
-  earlierPass: boolean,
-): Promise<{ enqueued: number; ended: number; abort?: string; stopped?: unknown }> {
-  const { ledger, sink } = options;
-  const { phase } = work;
-  const downStreak = new DownCountStreak(platformDownLimit(execute));
-  let pollMs = options.pollMs ?? 250;
-  const stallMs = options.stallMs ?? 10_000;
-  const progress = execute.progress ?? silentProgress;
-  const kinds = new Set<IntentKind>();
-  // Workers write only this phase's results now (the previous phase has drained); what
-  // they wrote before, in an earlier pass, is the baseline.
-  const baseline = sumByAction(await ledger.resultCounts(execute.runId, { byWorkers: true }));
-  const downBaseline = await platformDownCount(ledger, execute.runId, PLATFORM_DOWN_CODES);
-  const certainBaseline = await platformDownCount(ledger, execute.runId, CERTAINLY_DOWN_CODES);
-  const startedAt = new Date().toISOString();
-  const note = (done: number): Promise<void> =>
-    sink.notePhase(execute.runId, { phase, total: work.total(), done, startedAt }).catch(() => undefined);
-
-  let enqueued = 0;
-  let ended = 0;
-  let feeding = true;
-  let fed: unknown;
-  let stop = false;
-  const enqueueing = (async () => {
-    for await (const chunk of work.chunks) {
-      while (enqueued - ended >= ENQUEUED_AHEAD && !stop) await sleep(pollMs);
-      if (stop || execute.signal?.aborted) return;
-      // Once an earlier pass has settled, only what is still pending: a worker may take an
-      // intent read ahead for its job, trusting that no other pass writes its result.
-      const items = earlierPass ? await stillPending(ledger, execute.runId, chunk) : chunk;
-      if (items.length === 0) continue;
-      await sink.enqueue(
-        items.map((item): IntentJob => ({
-          runId: execute.runId,
-          epoch,
-          phase,
-          kind: item.kind,
-          key: item.key,
-          ...(options.ledgerId === undefined ? {} : { ledger: options.ledgerId }),
-        })),
-      );
-      for (const item of items) kinds.add(item.kind);
-      if (enqueued === 0) {
-        progress.phaseStarted(phase, work.total(), work.growing?.() ?? false);
-        execute.logger?.info({ phase }, 'phase being enqueued for the workers');
-        await note(0);
-      } else progress.phaseGrew?.(phase, work.total(), work.growing?.() ?? false);
-      enqueued += items.length;
-    }
-  })()
-    .catch((error: unknown) => {
-      fed = error;
-    })
-    .finally(() => {
-      feeding = false;
-    });
-
-  let seen: ActionCounts = {};
-  let requeued = 0;
-  let lastChange = Date.now();
-  let lastWorkerNotice = 0;
-  let lastWorkerCheck = 0;
-  const halt = async (): Promise<void> => {
-    stop = true;
-    await enqueueing;
-    // Jobs a worker has taken finish there and are recorded, before the run's counts are
-    // taken (as the inline engine finishes what is in flight); the rest stay pending.
-    await sink.withdrawRun(execute.runId);
-    // Not cut short by the signal that stopped the run: a stopped run finishes its in-flight work.
-    const held = await heldJobsEnded(sink, execute.runId);
-    if (held > 0)
-      execute.logger?.warn({ held }, 'jobs still held by workers: their results come after the summary');
-  };
-  try {
-    while (feeding || ended < enqueued) {
-      if (execute.signal?.aborted) {
-        await halt();
-        return { enqueued, ended };
-      }
-      await sleep(pollMs);
-      const asked = performance.now();
-      const now = subtract(
-        sumByAction(await ledger.resultCounts(execute.runId, { byWorkers: true })),
-        baseline,
-      );
-      // Counting a big run's results costs the database more: read at most a tenth of the time.
-      pollMs = Math.max(options.pollMs ?? 250, (performance.now() - asked) * 10);
-      for (const [action, count] of Object.entries(now) as Array<[ResultAction, number]>) {
-        const before = seen[action] ?? 0;
-        for (let n = before; n < count; n += 1) progress.advanced(phase, action);
-      }
-      const total = sum(now);
-      if (total !== ended) {
-        lastChange = Date.now();
-        await note(total);
-      }
-      const failedMore = (now.failed ?? 0) > (seen.failed ?? 0);
-      ended = total;
-      seen = now;
-      const over = !feeding && ended >= enqueued;
-      const sent = total - (now.skipped ?? 0);
-      const down = failedMore
-        ? (await platformDownCount(ledger, execute.runId, PLATFORM_DOWN_CODES)) - downBaseline
-        : undefined;
-      const inRow = downStreak.observe(sent, down, over);
-      // A phase too small for the streak stops only on failures that are never a row's own.
-      const stops =
-        inRow !== undefined &&
-        (!inRow.wholePhase ||
-          (await platformDownCount(ledger, execute.runId, CERTAINLY_DOWN_CODES)) - certainBaseline === sent);
-      if (stops) {
-        const abort = await platformDownWhy(ledger, execute.runId, kinds, inRow.count);
-        await halt();
-        execute.logger?.error({ phase, reason: abort }, 'platform down: the run stops');
-        return { enqueued, ended, abort };
-      }
-      // Said at once, not after a stall: a run waiting for a worker sends nothing meanwhile.
-      if (Date.now() - lastWorkerCheck > 5_000) {
-        lastWorkerCheck = Date.now();
-        if (Date.now() - lastWorkerNotice > 30_000 && (await sink.workers()) === 0) {
-          lastWorkerNotice = Date.now();
-          execute.logger?.warn(
-            { phase, waiting: enqueued - ended },
-            'no worker is connected: nothing is sent until one starts (`evsync worker`, same REDIS_URL and DATABASE_URL)',
-          );
-        }
-      }
-      if (over || Date.now() - lastChange < stallMs) continue;
-      if (!feeding && (await sink.outstanding()) === 0) {
-        // Under a pass id of their own: a lost job's id may be taken by what is left of it.
-        const missing = (
-          await withoutResult(ledger, execute.runId, `${epoch}-${++requeued}`, phase, kinds)
-        ).map((job) => (options.ledgerId === undefined ? job : { ...job, ledger: options.ledgerId }));
-        if (missing.length === 0) {
-          // Every intent has its result, some written where this pass could not count them.
-          execute.logger?.info(
-            { phase, counted: ended, enqueued },
-            'phase done: every intent has its result',
-          );
-          ended = enqueued;
-          break;
-        }
-        execute.logger?.warn({ phase, missing: missing.length }, 'queue lost jobs: enqueueing them again');
-        await options.restoreSettings?.();
-        await sink.enqueue(missing);
-        lastChange = Date.now();
-      }
-    }
-  } finally {
-    stop = true;
-  }
-  if (enqueued > 0) {
-    progress.phaseEnded(phase);
-    execute.logger?.debug({ phase, count: enqueued }, 'phase done');
-  }
-  return { enqueued, ended, ...(fed === undefined ? {} : { stopped: fed }) };
-}
-
-/** The run's failures with these codes (`platform-down.ts`) that workers recorded. */
-async function platformDownCount(
-  ledger: DistributedExecutorOptions['ledger'],
-  runId: string,
-  codes: readonly string[],
-): Promise<number> {
-  return sum(sumByAction(await ledger.resultCounts(runId, { byWorkers: true, errorCodes: codes })));
-}
-
-/** Why the run stops after `count` platform-wide failures in a row, in the words of one of them. */
-async function platformDownWhy(
-  ledger: DistributedExecutorOptions['ledger'],
-  runId: string,
-  kinds: ReadonlySet<IntentKind>,
-  count: number,
-): Promise<string> {
-  const [failure] = await ledger.results(runId, {
-    kinds: [...kinds],
-    actions: ['failed'],
-    errorCodes: PLATFORM_DOWN_CODES,
-    limit: 1,
-  });
-  const code = failure?.errorCode ?? PLATFORM_DOWN_CODES[0]!;
-  return (
-    platformDownReason(code, count, failure?.errorMessage ?? '') ??
-    `${count} intents failed in a row (${code})`
-  );
-}
-
-/**
- * The phase's jobs whose intents have no result yet, from the ledger in pages: once the
- * phase is enqueued whole, they are the ones the queue lost.
- */
-async function withoutResult(
-  ledger: DistributedExecutorOptions['ledger'],
-  runId: string,
-  epoch: string,
-  phase: PhaseName,
-  kinds: ReadonlySet<IntentKind>,
-): Promise<IntentJob[]> {
-  const missing: IntentJob[] = [];
-  let afterSeq: number | undefined;
-  for (;;) {
-    const page = await ledger.pendingIntents(runId, {
-      kinds: [...kinds],
-      limit: 5000,
-      ...(afterSeq === undefined ? {} : { afterSeq }),
-    });
-    for (const record of page)
-      if (phaseOf(record) === phase)
-        missing.push({ runId, epoch, phase, kind: record.kind, key: record.key });
-    if (page.length < 5000) break;
-    afterSeq = page[page.length - 1]?.seq;
-  }
-  return missing;
-}
-
-/** Those of the intents that have no result yet, in their order. */
-async function stillPending(
-  ledger: DistributedExecutorOptions['ledger'],
-  runId: string,
-  items: readonly PlannedIntent[],
-): Promise<readonly PlannedIntent[]> {
-  const kinds = [...new Set(items.map((item) => item.kind))];
-  const pending = new Set<string>();
-  for (const record of await ledger.pendingIntents(runId, { kinds, keys: items.map((item) => item.key) }))
-    pending.add(`${record.kind}\u0000${record.key}`);
-  return items.filter((item) => pending.has(`${item.kind}\u0000${item.key}`));
-}
-
 /** Ids the workers gave users and events in this run, for the deletes sent from here. */
 async function refreshIds(
   ledger: DistributedExecutorOptions['ledger'],
@@ -420,25 +142,6 @@ async function refreshIds(
   for (const kind of PARENT_KINDS)
     for await (const page of ledger.idPages(kind))
       for (const [key, id] of page) execute.context.ids.set(kind, key, id);
-}
-
-function sumByAction(counts: RunResultCounts): ActionCounts {
-  const total: ActionCounts = {};
-  for (const ofKind of Object.values(counts))
-    for (const [action, count] of Object.entries(ofKind ?? {}) as Array<[ResultAction, number]>)
-      total[action] = (total[action] ?? 0) + count;
-  return total;
-}
-
-function subtract(now: ActionCounts, base: ActionCounts): ActionCounts {
-  const delta: ActionCounts = {};
-  for (const [action, count] of Object.entries(now) as Array<[ResultAction, number]>)
-    delta[action] = Math.max(0, count - (base[action] ?? 0));
-  return delta;
-}
-
-function sum(counts: ActionCounts): number {
-  return Object.values(counts).reduce((total, count) => total + (count ?? 0), 0);
 }
 
 /** The reason a detached run ends its first pass with (then a worker carries it on). */
