@@ -84,7 +84,7 @@ export class SqlLedger implements Ledger {
     readonly conference: ConferenceRecord | undefined = undefined,
     private readonly shared: SharedState = { closed: false, knownRuns: new Map() },
   ) {
-    this.state = new SqlSyncState(() => this.sql(), this.conferenceId);
+    this.state = new SqlSyncState(() => this.sql(), this.conferenceId, kind);
     this.locks = new SqlLocks(() => this.sql(), this.conferenceId);
     this.conferences = new SqlConferences(() => this.sql());
     this.runResults = new SqlRunResults(

@@ -25,6 +25,8 @@ export class SqlSyncState {
   constructor(
     private readonly sql: () => SqlClient,
     private readonly conferenceId: number,
+    /** Which store answers: the embedded ledger reads pages as JSON (`SELECT_ID_PAGE_JSON`). */
+    private readonly store: 'embedded' | 'postgres',
   ) {}
 
   async getPlatformId(kind: IntentKind, clientId: string): Promise<number | undefined> {
@@ -47,17 +49,18 @@ export class SqlSyncState {
     return ids;
   }
 
-  async *idPages(kind: IntentKind): AsyncIterable<Array<[clientId: string, platformId: number]>> {
-    let after = '';
-    for (;;) {
-      const rows = await this.sql().query<{ client_id: string; platform_id: string | number }>(
-        q.SELECT_ID_PAGE,
-        [kind, this.conferenceId, after, ID_PAGE],
-      );
-      if (rows.length > 0) yield rows.map((row) => [row.client_id, toNumber(row.platform_id)]);
-      if (rows.length < ID_PAGE) return;
-      after = rows[rows.length - 1]!.client_id;
-    }
+  idPages(kind: IntentKind): AsyncIterable<Array<[clientId: string, platformId: number]>> {
+    if (this.store === 'embedded')
+      return this.jsonPages<[string, number]>(q.SELECT_ID_PAGE_JSON, kind, ID_PAGE);
+    return this.rowPages(
+      q.SELECT_ID_PAGE,
+      kind,
+      ID_PAGE,
+      (row: { client_id: string; platform_id: string | number }) => [
+        row.client_id,
+        toNumber(row.platform_id),
+      ],
+    );
   }
 
   async removePlatformIds(kind: IntentKind, clientIds: readonly string[]): Promise<void> {
@@ -73,18 +76,55 @@ export class SqlSyncState {
     return new Map(rows.map((row) => [row.key, row.hash]));
   }
 
-  async *hashTails(kind: IntentKind): AsyncIterable<Array<[key: string, tail: string]>> {
+  hashTails(kind: IntentKind): AsyncIterable<Array<[key: string, tail: string]>> {
+    if (this.store === 'embedded')
+      return this.jsonPages<[string, string]>(q.SELECT_HASH_TAILS_JSON, kind, TAIL_PAGE);
+    return this.rowPages(q.SELECT_HASH_TAILS, kind, TAIL_PAGE, (row: { key: string; tail: string }) => [
+      row.key,
+      row.tail,
+    ]);
+  }
+
+  /**
+   * The pages of a statement of `$1` kind, `$2` conference, `$3` the last key of the page
+   * before and `$4` the page's size, each entry keyed by its first element, from the first
+   * key on until a page comes back short.
+   */
+  private async *rowPages<R extends object, T extends [string, unknown]>(
+    statement: string,
+    kind: IntentKind,
+    size: number,
+    read: (row: R) => T,
+  ): AsyncIterable<T[]> {
     let after = '';
     for (;;) {
-      const rows = await this.sql().query<{ key: string; tail: string }>(q.SELECT_HASH_TAILS, [
+      const page = (await this.sql().query<R>(statement, [kind, this.conferenceId, after, size])).map(read);
+      if (page.length > 0) yield page;
+      if (page.length < size) return;
+      after = page[page.length - 1]![0];
+    }
+  }
+
+  /** `rowPages` of a statement that answers each page as one JSON array (`SELECT_ID_PAGE_JSON`). */
+  private async *jsonPages<T extends [string, unknown]>(
+    statement: string,
+    kind: IntentKind,
+    size: number,
+  ): AsyncIterable<T[]> {
+    let after = '';
+    for (;;) {
+      const [answer] = await this.sql().query<{ page: T[] | string | null }>(statement, [
         kind,
         this.conferenceId,
         after,
-        TAIL_PAGE,
+        size,
       ]);
-      if (rows.length > 0) yield rows.map((row) => [row.key, row.tail]);
-      if (rows.length < TAIL_PAGE) return;
-      after = rows[rows.length - 1]!.key;
+      const raw = answer?.page ?? null;
+      // The embedded driver parses JSON columns; a text answer is parsed here.
+      const page = typeof raw === 'string' ? (JSON.parse(raw) as T[]) : (raw ?? []);
+      if (page.length > 0) yield page;
+      if (page.length < size) return;
+      after = page[page.length - 1]![0];
     }
   }
 

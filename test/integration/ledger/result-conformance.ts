@@ -470,7 +470,7 @@ export function describeResultConformance(context: ConformanceContext): void {
       expect(await l.getPlatformId('user', 'h-3')).toBe(103);
     });
 
-    it('gives the id map back page by page in client_id order, past a page of 20,000', async () => {
+    it('gives the id map and the hash tails back page by page in key order, past a page of 20,000', async () => {
       const l = context.ledger();
       const count = 20_003;
       await l.setPlatformIds(
@@ -491,6 +491,22 @@ export function describeResultConformance(context: ConformanceContext): void {
       expect(keys).toEqual([...keys].sort());
       expect(new Map(pages.flat()).get('pg-20002')).toBe(20_003);
       expect((await l.loadIdMap('user')).get('pg-20002')).toBe(20_003);
+
+      const run = await l.createRun({ jobName: 'tails', mode: 'upsert' });
+      await l.setHashes(
+        Array.from({ length: count }, (_, i) => ({
+          kind: 'user' as const,
+          key: `pg-${i}`,
+          hash: `${'0'.repeat(40)}${String(i).padStart(24, '0')}`,
+          runId: run.id,
+        })),
+      );
+      const tails: Array<[string, string]> = [];
+      for await (const page of l.hashTails('user'))
+        tails.push(...page.filter(([key]) => key.startsWith('pg-')));
+      expect(tails.length).toBe(count);
+      expect(tails.map(([key]) => key)).toEqual(keys);
+      expect(new Map(tails).get('pg-20002')).toBe('20002'.padStart(16, '0'));
     });
 
     it('sets, loads and removes ids and hashes in batches, per kind', async () => {
