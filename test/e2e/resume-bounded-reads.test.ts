@@ -44,21 +44,32 @@ describe('a resume and a retry read the ledger a page at a time', () => {
   }, 180_000);
   afterAll(async () => harness?.close(), 60_000);
 
-  it(`finishes ${USERS} pending contacts of a run without reading more than ${PAGE} rows at once`, async () => {
+  /**
+   * Job `name`: `USERS` users (client_ids `prefix`1…) run once, then a contact per user
+   * naming the first user, added to the job: dependents whose parents a resume or a retry
+   * asks about.
+   */
+  async function syncedUsersWithContacts(name: string, prefix: string): Promise<void> {
     const users = '  - { mapping: users, source: { csv: ./users.csv } }\n';
-    harness.write({ 'users.csv': usersCsv(people(USERS, 'rb')), 'job.yaml': jobYaml('resume-pages', users) });
+    harness.write({ 'users.csv': usersCsv(people(USERS, prefix)), 'job.yaml': jobYaml(name, users) });
     expect((await harness.run('job.yaml')).run.status).toBe('completed');
-    // A contact per user, naming the first user: dependents whose parents the resume asks about.
-    const contact = await harness.ledger.getPlatformId('user', 'rb1');
+    const contact = await harness.ledger.getPlatformId('user', `${prefix}1`);
     harness.write({
       'contacts.yaml':
         'version: 1\nintents:\n  - kind: contact\n    params:\n      user_client_id: client_id\n' +
         `      contact_user_id: { column: first_contact, transforms: [{ default: '${contact}' }] }\n`,
-      'job.yaml': jobYaml(
-        'resume-pages',
-        `${users}  - { mapping: ./contacts.yaml, source: { csv: ./users.csv } }\n`,
-      ),
+      'job.yaml': jobYaml(name, `${users}  - { mapping: ./contacts.yaml, source: { csv: ./users.csv } }\n`),
     });
+  }
+
+  /** Every read answered a page or less (the id map and `eachResult` page inside, unseen here). */
+  function expectPagedReads(largest: ReadonlyMap<string, number>): void {
+    for (const [read, rows] of largest)
+      expect({ read, rows: Math.min(rows, PAGE + 1) }).toEqual({ read, rows: Math.min(rows, PAGE) });
+  }
+
+  it(`finishes ${USERS} pending contacts of a run without reading more than ${PAGE} rows at once`, async () => {
+    await syncedUsersWithContacts('resume-pages', 'rb');
     // The platform down for the whole run: its users are unchanged (no call), its contacts
     // fail until the run stops, aborted, with most of them pending. A completed run keeps no
     // planned intent of a success (docs/ledger.md), so the run must really stop.
@@ -76,29 +87,15 @@ describe('a resume and a retry read the ledger a page at a time', () => {
     expect(summary.run.status).toBe('completed');
     expect(summary.counts.contact?.created).toBe(USERS);
     expect(harness.sandbox.counters.snapshot().total).toBe(USERS);
-    // Every read is a page or less. The id cache reads the id map page by page (`idPages`,
-    // whose pages of 20,000 this proxy does not see), never as one answer.
-    for (const [read, rows] of largest)
-      expect({ read, rows: Math.min(rows, PAGE + 1) }).toEqual({ read, rows: Math.min(rows, PAGE) });
+    // The id cache reads the id map page by page (`idPages`), never as one answer.
+    expectPagedReads(largest);
     expect(largest.has('loadIdMap')).toBe(false);
     expect(largest.get('pendingIntents')).toBeGreaterThan(0);
     expect(largest.has('handledLater')).toBe(false);
   }, 180_000);
 
   it(`retries ${USERS} failed contacts of a run without reading more than ${PAGE} rows at once`, async () => {
-    const users = '  - { mapping: users, source: { csv: ./users.csv } }\n';
-    harness.write({ 'users.csv': usersCsv(people(USERS, 'rr')), 'job.yaml': jobYaml('retry-pages', users) });
-    expect((await harness.run('job.yaml')).run.status).toBe('completed');
-    const contact = await harness.ledger.getPlatformId('user', 'rr1');
-    harness.write({
-      'contacts.yaml':
-        'version: 1\nintents:\n  - kind: contact\n    params:\n      user_client_id: client_id\n' +
-        `      contact_user_id: { column: first_contact, transforms: [{ default: '${contact}' }] }\n`,
-      'job.yaml': jobYaml(
-        'retry-pages',
-        `${users}  - { mapping: ./contacts.yaml, source: { csv: ./users.csv } }\n`,
-      ),
-    });
+    await syncedUsersWithContacts('retry-pages', 'rr');
     // Every contact refused once, and the run told not to stop for it: all of them fail.
     const once = new PlatformClient({
       baseUrl: harness.sandbox.url,
@@ -122,8 +119,7 @@ describe('a resume and a retry read the ledger a page at a time', () => {
     expect(outcome.summary?.run.status).toBe('completed');
     expect(outcome.summary?.counts.contact?.created).toBe(USERS);
     expect(harness.sandbox.counters.snapshot().total).toBe(USERS);
-    for (const [read, rows] of largest)
-      expect({ read, rows: Math.min(rows, PAGE + 1) }).toEqual({ read, rows: Math.min(rows, PAGE) });
+    expectPagedReads(largest);
     expect(largest.get('plannedByResult')).toBe(PAGE);
     expect(largest.get('pendingIntents')).toBeGreaterThan(0);
   }, 180_000);
