@@ -50,12 +50,10 @@ export class SqlSyncState {
   }
 
   idPages(kind: IntentKind): AsyncIterable<Array<[clientId: string, platformId: number]>> {
-    if (this.store === 'embedded')
-      return this.jsonPages<[string, number]>(q.SELECT_ID_PAGE_JSON, kind, ID_PAGE);
-    return this.rowPages(
-      q.SELECT_ID_PAGE,
+    return this.keyPages(
       kind,
       ID_PAGE,
+      { rows: q.SELECT_ID_PAGE, json: q.SELECT_ID_PAGE_JSON },
       (row: { client_id: string; platform_id: string | number }) => [
         row.client_id,
         toNumber(row.platform_id),
@@ -77,51 +75,33 @@ export class SqlSyncState {
   }
 
   hashTails(kind: IntentKind): AsyncIterable<Array<[key: string, tail: string]>> {
-    if (this.store === 'embedded')
-      return this.jsonPages<[string, string]>(q.SELECT_HASH_TAILS_JSON, kind, TAIL_PAGE);
-    return this.rowPages(q.SELECT_HASH_TAILS, kind, TAIL_PAGE, (row: { key: string; tail: string }) => [
-      row.key,
-      row.tail,
-    ]);
+    return this.keyPages(
+      kind,
+      TAIL_PAGE,
+      { rows: q.SELECT_HASH_TAILS, json: q.SELECT_HASH_TAILS_JSON },
+      (row: { key: string; tail: string }) => [row.key, row.tail],
+    );
   }
 
   /**
    * The pages of a statement of `$1` kind, `$2` conference, `$3` the last key of the page
    * before and `$4` the page's size, each entry keyed by its first element, from the first
-   * key on until a page comes back short.
+   * key on until a page comes back short. The embedded ledger answers each page as one JSON
+   * array (`SELECT_ID_PAGE_JSON`, which its driver parses), PostgreSQL as rows.
    */
-  private async *rowPages<R extends object, T extends [string, unknown]>(
-    statement: string,
+  private async *keyPages<R extends object, T extends [string, unknown]>(
     kind: IntentKind,
     size: number,
-    read: (row: R) => T,
+    statements: { rows: string; json: string },
+    fromRow: (row: R) => T,
   ): AsyncIterable<T[]> {
     let after = '';
     for (;;) {
-      const page = (await this.sql().query<R>(statement, [kind, this.conferenceId, after, size])).map(read);
-      if (page.length > 0) yield page;
-      if (page.length < size) return;
-      after = page[page.length - 1]![0];
-    }
-  }
-
-  /** `rowPages` of a statement that answers each page as one JSON array (`SELECT_ID_PAGE_JSON`). */
-  private async *jsonPages<T extends [string, unknown]>(
-    statement: string,
-    kind: IntentKind,
-    size: number,
-  ): AsyncIterable<T[]> {
-    let after = '';
-    for (;;) {
-      const [answer] = await this.sql().query<{ page: T[] | string | null }>(statement, [
-        kind,
-        this.conferenceId,
-        after,
-        size,
-      ]);
-      const raw = answer?.page ?? null;
-      // The embedded driver parses JSON columns; a text answer is parsed here.
-      const page = typeof raw === 'string' ? (JSON.parse(raw) as T[]) : (raw ?? []);
+      const params = [kind, this.conferenceId, after, size];
+      const page =
+        this.store === 'embedded'
+          ? ((await this.sql().query<{ page: T[] | null }>(statements.json, params))[0]?.page ?? [])
+          : (await this.sql().query<R>(statements.rows, params)).map(fromRow);
       if (page.length > 0) yield page;
       if (page.length < size) return;
       after = page[page.length - 1]![0];
