@@ -24,3 +24,28 @@ export async function* pendingBySpans(
       throughSeq: Math.min(afterSeq + size, span.last),
     });
 }
+
+/** One read of {@link pagesAfterSeq}: at most `limit` rows after `afterSeq` (from the start without). */
+export interface SeqPage {
+  limit: number;
+  afterSeq?: number;
+}
+
+/**
+ * Pages of what `read` answers after the last `seq` of the page before, at most `size` each,
+ * until one comes back short: for reads that take `afterSeq` and a limit (planned intents by
+ * their result). Such a read orders by `seq` behind its filter, so it suits the few rows a
+ * filter picks (failed ones), not a run's whole plan (see `pendingBySpans`).
+ */
+export async function* pagesAfterSeq<T extends { seq: number }>(
+  read: (page: SeqPage) => Promise<T[]>,
+  size: number,
+): AsyncGenerator<T[]> {
+  let afterSeq: number | undefined;
+  for (;;) {
+    const page = await read({ limit: size, ...(afterSeq === undefined ? {} : { afterSeq }) });
+    if (page.length > 0) yield page;
+    if (page.length < size) return;
+    afterSeq = page[page.length - 1]!.seq;
+  }
+}

@@ -12,7 +12,7 @@ import type { RunContext, StreamedWork } from '../execute/execute-and-finish.js'
 import { isSuccess, rowResult, unchangedResult } from '../execute/intent-result.js';
 import type { PhaseWork } from '../execute/plan-feed.js';
 import { leaveHandledLater } from './handled-later.js';
-import { pendingBySpans } from './pending-pages.js';
+import { pagesAfterSeq, pendingBySpans, type SeqPage } from './pending-pages.js';
 import { restoreIntents, type SourceReadAgain } from './restore-params.js';
 
 /** Pending intents read from the ledger per statement, and handed to the queue per chunk. */
@@ -165,29 +165,12 @@ class ResumedRun {
   /** Every planned intent of these kinds, with a result or without, page by page. */
   private async *plannedOf(kinds: readonly IntentKind[]): AsyncGenerator<PlannedIntentRecord> {
     const { ledger } = this.deps;
+    const runId = this.run.id;
     for (const read of [
-      (afterSeq?: number) =>
-        ledger.pendingIntents(this.run.id, {
-          kinds,
-          limit: RESUME_PAGE,
-          ...(afterSeq === undefined ? {} : { afterSeq }),
-        }),
-      (afterSeq?: number) =>
-        ledger.plannedByResult(this.run.id, {
-          kinds,
-          limit: RESUME_PAGE,
-          ...(afterSeq === undefined ? {} : { afterSeq }),
-        }),
-    ]) {
-      let afterSeq: number | undefined;
-      for (;;) {
-        const page = await read(afterSeq);
-        const last = page[page.length - 1];
-        if (last === undefined) break;
-        afterSeq = last.seq;
-        yield* page;
-      }
-    }
+      (page: SeqPage) => ledger.pendingIntents(runId, { kinds, ...page }),
+      (page: SeqPage) => ledger.plannedByResult(runId, { kinds, ...page }),
+    ])
+      for await (const page of pagesAfterSeq(read, RESUME_PAGE)) yield* page;
   }
 
   /**

@@ -14,7 +14,8 @@ import type { EngineDeps } from '../execute/engine-deps.js';
 import { executeAndFinish } from '../execute/execute-and-finish.js';
 import { leaveHandledLater } from './handled-later.js';
 import { rowResult } from '../execute/intent-result.js';
-import { restoreIntents, type SourceReadAgain } from './restore-params.js';
+import { intentId, restoreIntents, type SourceReadAgain } from './restore-params.js';
+import { pagesAfterSeq } from './pending-pages.js';
 import { resumeStream } from './resume-feed.js';
 import { answerLostInCrash } from './resume-run.js';
 import { rowsReadAgain } from './rows-read-again.js';
@@ -136,19 +137,19 @@ async function retryClaimed(
   for await (const page of plannedPages(ledger, runId, asked)) {
     failedCount += page.length;
     for (const record of page) {
-      planned.add(refOf(record), 1);
-      if (isParentKind(record.kind)) parents.add(refOf(record), 1);
+      planned.add(intentId(record), 1);
+      if (isParentKind(record.kind)) parents.add(intentId(record), 1);
     }
   }
   // Rows that failed the mapping were never planned: read again from the source, by key.
   const unplanned: IntentResultRecord[] = [];
   for await (const result of ledger.eachResult(runId, asked))
-    if (planned.firstRow(refOf(result)) === undefined) unplanned.push(result);
+    if (planned.firstRow(intentId(result)) === undefined) unplanned.push(result);
   const reread = await rowsReadAgain(deps, base, unplanned);
   if (failedCount === 0 && reread.work.length === 0 && reread.unchanged.length === 0)
     return { notSent: reread.notSent, stillFailing: reread.stillFailing.length };
   for (const item of [...reread.work, ...reread.unchanged])
-    if (isParentKind(item.kind)) parents.add(refOf(item), 1);
+    if (isParentKind(item.kind)) parents.add(intentId(item), 1);
 
   const run = await ledger.createRun({
     jobName: base.jobName,
@@ -211,28 +212,13 @@ async function retryClaimed(
 /** Planned intents read per statement while a retry records its plan. */
 const RETRY_PAGE = 1_000;
 
-/** `kind/key` of an intent, a result or a parent reference, for the registries above. */
-function refOf(item: { kind: string; key: string }): string {
-  return `${item.kind}\u0000${item.key}`;
-}
-
 /** The run's planned intents whose final result matches `filter`, a page at a time. */
-async function* plannedPages(
+function plannedPages(
   ledger: EngineDeps['ledger'],
   runId: string,
   filter: ResultFilter,
 ): AsyncGenerator<PlannedIntentRecord[]> {
-  let afterSeq: number | undefined;
-  for (;;) {
-    const page = await ledger.plannedByResult(runId, {
-      ...filter,
-      limit: RETRY_PAGE,
-      ...(afterSeq === undefined ? {} : { afterSeq }),
-    });
-    if (page.length > 0) yield page;
-    if (page.length < RETRY_PAGE) return;
-    afterSeq = page[page.length - 1]!.seq;
-  }
+  return pagesAfterSeq((page) => ledger.plannedByResult(runId, { ...filter, ...page }), RETRY_PAGE);
 }
 
 /**
@@ -248,7 +234,9 @@ async function* dependentPages(
 ): AsyncGenerator<PlannedIntentRecord[]> {
   if (parents.size === 0) return;
   const named = (record: PlannedIntentRecord): boolean =>
-    record.dependsOn.some((dep) => parents.firstRow(`${dep.kind}\u0000${dep.clientId}`) !== undefined);
+    record.dependsOn.some(
+      (dep) => parents.firstRow(intentId({ kind: dep.kind, key: dep.clientId })) !== undefined,
+    );
   for (const filter of [
     { actions: ['skipped'], errorCodes: [PARENT_MISSING] },
     { errorCodes: [CODE.EVSYNC_SCHEDULE_PICKS_MISSING] },
