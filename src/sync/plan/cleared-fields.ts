@@ -1,8 +1,6 @@
 import type { Ledger } from '../../ledger/ledger.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
-
-/** Kinds whose updates set fields; links, schedules and check-ins carry none to clear. */
-const KINDS_WITH_FIELDS = ['user', 'event'] as const;
+import { updatesWithSynced } from './synced-updates.js';
 
 /**
  * A field synced before and empty in the source now is cleared by the update: the plan
@@ -18,25 +16,19 @@ export async function addClearedFields(
   ledger: Pick<Ledger, 'syncedParamNames'>,
   work: PlannedIntent[],
 ): Promise<void> {
-  for (const kind of KINDS_WITH_FIELDS) {
-    const updates = new Map<string, number>();
-    work.forEach((item, index) => {
-      if (item.kind === kind && item.plannedAction === 'update') updates.set(item.key, index);
-    });
-    if (updates.size === 0) continue;
-    const synced = await ledger.syncedParamNames(kind, [...updates.keys()]);
-    for (const [key, names] of synced) {
-      const index = updates.get(key);
-      const item = index === undefined ? undefined : work[index];
-      if (index === undefined || item === undefined) continue;
-      const gone = names.filter(
-        (name) =>
-          name !== 'client_id' && (item.params[name] ?? '') === '' && item.uncarried?.includes(name) !== true,
-      );
-      if (gone.length === 0) continue;
-      const params = { ...item.params };
-      for (const name of gone) params[name] = '';
-      work[index] = { ...item, params, hash: item.hash };
-    }
+  const updates = updatesWithSynced(
+    work,
+    () => true,
+    (kind, keys) => ledger.syncedParamNames(kind, keys),
+  );
+  for await (const { index, item, synced: names } of updates) {
+    const gone = names.filter(
+      (name) =>
+        name !== 'client_id' && (item.params[name] ?? '') === '' && item.uncarried?.includes(name) !== true,
+    );
+    if (gone.length === 0) continue;
+    const params = { ...item.params };
+    for (const name of gone) params[name] = '';
+    work[index] = { ...item, params, hash: item.hash };
   }
 }

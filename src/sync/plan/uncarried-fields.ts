@@ -4,9 +4,7 @@ import type { IntentKind } from '../../model/intent.js';
 import type { FlatParams } from '../../model/params.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { hashIntent } from './params-hash.js';
-
-/** Kinds whose updates set fields (as in cleared-fields.ts). */
-const KINDS_WITH_FIELDS = ['user', 'event'] as const;
+import { updatesWithSynced } from './synced-updates.js';
 
 export interface UncarriedInput {
   /** The last-synced hash of each key, per kind: what the diff compared with. */
@@ -34,26 +32,19 @@ export async function keepUncarriedFields(
   input: UncarriedInput,
 ): Promise<void> {
   let moved = false;
-  for (const kind of KINDS_WITH_FIELDS) {
-    const updates = new Map<string, number>();
-    plan.work.forEach((item, index) => {
-      if (item.kind === kind && item.plannedAction === 'update' && item.uncarried?.length)
-        updates.set(item.key, index);
-    });
-    if (updates.size === 0) continue;
-    const synced = await ledger.syncedParams(kind, [...updates.keys()]);
-    for (const [key, last] of synced) {
-      const index = updates.get(key);
-      const item = index === undefined ? undefined : plan.work[index];
-      if (index === undefined || item === undefined) continue;
-      const kept = keptValues(item, last);
-      if (kept === undefined) continue;
-      const params = { ...item.params, ...kept };
-      const hash = hashIntent(item.op, params, input.hashKey, item.aliases);
-      const unchanged = !input.full && hash === input.hashes.get(kind)?.get(key);
-      plan.work[index] = { ...item, params, hash, ...(unchanged ? { plannedAction: 'unchanged' } : {}) };
-      moved ||= unchanged;
-    }
+  const updates = updatesWithSynced(
+    plan.work,
+    (item) => (item.uncarried?.length ?? 0) > 0,
+    (kind, keys) => ledger.syncedParams(kind, keys),
+  );
+  for await (const { kind, index, item, synced: last } of updates) {
+    const kept = keptValues(item, last);
+    if (kept === undefined) continue;
+    const params = { ...item.params, ...kept };
+    const hash = hashIntent(item.op, params, input.hashKey, item.aliases);
+    const unchanged = !input.full && hash === input.hashes.get(kind)?.get(item.key);
+    plan.work[index] = { ...item, params, hash, ...(unchanged ? { plannedAction: 'unchanged' } : {}) };
+    moved ||= unchanged;
   }
   if (!moved) return;
   const work = plan.work.filter((item) => item.plannedAction !== 'unchanged');
