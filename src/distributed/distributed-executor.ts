@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { Ledger } from '../ledger/ledger.js';
-import { PARENT_KINDS } from '../model/intent.js';
 import type { RunRecord } from '../model/run-record.js';
 import {
   executePlan,
@@ -12,6 +11,7 @@ import { type PhaseName } from '../sync/phases/sync-phases.js';
 import { feedOf, PlanStopped } from '../sync/execute/plan-feed.js';
 import { isRedisUnavailable } from '../sync/queue/redis-connection.js';
 import { messageOf } from '../errors/evsync-error.js';
+import { loadIdCache } from '../sync/processors/id-cache.js';
 import { followPhase, heldJobsEnded } from './follow-phase.js';
 import type { IntentJob } from './intent-job.js';
 
@@ -84,7 +84,8 @@ async function runPhases(
       if (execute.signal?.aborted) break;
       if (work.phase === 'removals') {
         // Sent from here (see above), chunk by chunk as the feed reads them from the ledger.
-        await refreshIds(options.ledger, execute);
+        // The ids the workers gave users and events in this run, for the deletes sent here.
+        await loadIdCache(options.ledger, execute.context.ids);
         const inline = await executePlan({ ...execute, work: [], feed: [work] });
         processed += inline.processed;
         if (inline.stopped) return { ...inline, processed };
@@ -132,16 +133,6 @@ async function settleEarlierPass(sink: IntentJobSink, execute: ExecuteOptions): 
   if (withdrawn > 0)
     execute.logger?.info({ withdrawn }, "removed an earlier pass's jobs of the run from the queue");
   return withdrawn > 0 || anyHeld;
-}
-
-/** Ids the workers gave users and events in this run, for the deletes sent from here. */
-async function refreshIds(
-  ledger: DistributedExecutorOptions['ledger'],
-  execute: ExecuteOptions,
-): Promise<void> {
-  for (const kind of PARENT_KINDS)
-    for await (const page of ledger.idPages(kind))
-      for (const [key, id] of page) execute.context.ids.set(kind, key, id);
 }
 
 /** The reason a detached run ends its first pass with (then a worker carries it on). */

@@ -42,10 +42,9 @@ export class IdCache {
 /**
  * The ledger's ids of users and events as a run's id cache, read page by page: one
  * statement for the whole map held its every row as an object at once, the peak of a big
- * resume's memory.
+ * resume's memory. Given a cache, adds them to it (what other processes found since).
  */
-export async function loadIdCache(ledger: Pick<Ledger, 'idPages'>): Promise<IdCache> {
-  const cache = new IdCache();
+export async function loadIdCache(ledger: Pick<Ledger, 'idPages'>, cache = new IdCache()): Promise<IdCache> {
   for (const kind of PARENT_KINDS)
     for await (const page of ledger.idPages(kind)) for (const [key, id] of page) cache.set(kind, key, id);
   return cache;
