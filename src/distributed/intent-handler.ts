@@ -152,6 +152,8 @@ export class IntentHandler {
       }
     }
     await this.record({ ...result, worker: WORKER_NAME });
+    // The ledger holds its id now: the phase's id cache may let it go (sync/processors/id-cache.ts).
+    context.ids.recorded([result]);
     return { action: result.action, worker: WORKER_NAME };
   }
 

@@ -172,6 +172,14 @@ export const SELECT_ID =
   'SELECT platform_id FROM id_map WHERE kind = $1 AND client_id = $2 AND conference_id = $3';
 
 /**
+ * $1 kind, $2 client_ids (text[]), $3 conference id: one primary-key probe per key, pinned as
+ * {@link HASHES_OF_KEYS} pins it (`SqlSyncState.platformIdsOf`).
+ */
+export const SELECT_IDS_OF = `SELECT m.client_id, m.platform_id FROM unnest($2::text[]) AS asked (key) CROSS JOIN LATERAL
+  (SELECT client_id, platform_id FROM id_map m
+   WHERE m.conference_id = $3 AND m.kind = $1 AND m.client_id = asked.key OFFSET 0) m`;
+
+/**
  * $1 kind, $2 conference id, $3 the last client_id of the page before ('' first), $4 page
  * size: the id map in client_id order, a range of the primary key (`SqlSyncState.idPages`).
  */

@@ -192,6 +192,8 @@ export interface Ledger {
   notices(): LedgerNotices;
 
   getPlatformId(kind: IntentKind, clientId: string): Promise<number | undefined>;
+  /** The ids of these keys that the id map has: a run's id cache asks chunk by chunk. */
+  platformIdsOf(kind: IntentKind, clientIds: readonly string[]): Promise<Map<string, number>>;
   setPlatformIds(entries: readonly PlatformIdEntry[]): Promise<void>;
   loadIdMap(kind: IntentKind): Promise<Map<string, number>>;
   /**

@@ -10,6 +10,11 @@ export interface ResultWriterOptions {
   flushIntervalMs?: number;
   /** Waits before each new attempt of a failed batch; then the writer fails. @defaultValue [200, 1000] */
   retryDelaysMs?: readonly number[];
+  /**
+   * Called with each batch once the ledger holds it: a run's id cache may then forget the
+   * ids that batch carries, and read them back from the ledger (sync/processors/id-cache.ts).
+   */
+  onRecorded?: (results: readonly IntentResultInput[]) => void;
 }
 
 /**
@@ -45,6 +50,7 @@ export class BatchResultWriter implements ResultWriter {
   private readonly batchSize: number;
   private readonly flushIntervalMs: number;
   private readonly retryDelaysMs: readonly number[];
+  private readonly onRecorded: ((results: readonly IntentResultInput[]) => void) | undefined;
 
   constructor(
     private readonly record: (results: readonly IntentResultInput[]) => Promise<void>,
@@ -53,6 +59,7 @@ export class BatchResultWriter implements ResultWriter {
     this.batchSize = Math.max(1, options.batchSize ?? 1000);
     this.flushIntervalMs = Math.max(1, options.flushIntervalMs ?? 250);
     this.retryDelaysMs = options.retryDelaysMs ?? [200, 1000];
+    this.onRecorded = options.onRecorded;
   }
 
   get buffered(): number {
@@ -106,6 +113,7 @@ export class BatchResultWriter implements ResultWriter {
         try {
           await this.recordWithRetries(batch);
           this.writtenCount += batch.length;
+          this.onRecorded?.(batch);
         } catch (error) {
           this.failure = error;
           this.lostCount += batch.length;

@@ -320,6 +320,10 @@ export class SqlLedger implements Ledger {
     return this.state.getPlatformId(kind, clientId);
   }
 
+  platformIdsOf(kind: IntentKind, clientIds: readonly string[]): Promise<Map<string, number>> {
+    return this.state.platformIdsOf(kind, clientIds);
+  }
+
   setPlatformIds(entries: readonly PlatformIdEntry[]): Promise<void> {
     return this.state.setPlatformIds(entries);
   }

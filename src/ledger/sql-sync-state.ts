@@ -38,6 +38,18 @@ export class SqlSyncState {
     return rows[0] === undefined ? undefined : toNumber(rows[0].platform_id);
   }
 
+  async platformIdsOf(kind: IntentKind, clientIds: readonly string[]): Promise<Map<string, number>> {
+    const ids = new Map<string, number>();
+    for (let start = 0; start < clientIds.length; start += LOOKUP) {
+      const rows = await this.sql().query<{ client_id: string; platform_id: string | number }>(
+        q.SELECT_IDS_OF,
+        [kind, clientIds.slice(start, start + LOOKUP), this.conferenceId],
+      );
+      for (const row of rows) ids.set(row.client_id, toNumber(row.platform_id));
+    }
+    return ids;
+  }
+
   async setPlatformIds(entries: readonly PlatformIdEntry[]): Promise<void> {
     const rows = dedupe(entries.map((e) => ({ kind: e.kind, key: e.clientId, platform_id: e.platformId })));
     await this.sql().transaction((tx) => this.inChunks(tx, q.UPSERT_IDS, rows));

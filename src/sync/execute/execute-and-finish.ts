@@ -86,6 +86,9 @@ export interface StreamedWork {
   liveLinks: (kind: LinkKind) => Iterable<string>;
 }
 
+/** Unchanged items of a plan made whole, written per id look-up of the ledger. */
+const UNCHANGED_PAGE = 1000;
+
 /**
  * Records what needs no call, sends the rest phase by phase, flushes the ledger and sets
  * the run's final status: `completed`, `interrupted` (signal) or `aborted`.
@@ -100,7 +103,11 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
 
   // Big, infrequent batches: one statement per 1,000 results keeps the ledger's share of
   // the run small (the embedded ledger works in its own thread; PostgreSQL in its server).
-  const writer = ledger.resultWriter(deps.resultWriter ?? { batchSize: 1000, flushIntervalMs: 1000 });
+  // Once a batch is in the ledger, the ids it carries may leave the id cache's window.
+  const writer = ledger.resultWriter({
+    ...(deps.resultWriter ?? { batchSize: 1000, flushIntervalMs: 1000 }),
+    onRecorded: (results) => ids.recorded(results),
+  });
   // The calls this process makes for the run, per second and outcome (the run page's chart).
   const calls = new CallTally(ledger, { defaultRunId: input.runId, logger: deps.logger });
   let stopped: RunSummary['stopped'];
@@ -112,13 +119,18 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
       await writer.write(result);
       noteLeftOut(gate, { ...result, message: result.errorMessage ?? null });
     }
-    for (const item of input.unchanged) {
-      await writer.write(unchangedResult(input.runId, item, ids.get(item.kind, item.key)));
-      if (isParentKind(item.kind))
-        for (const ref of parentRefs({ kind: item.kind, key: item.key, aliases: item.aliases }))
-          gate.settle(ref, true);
+    for (let start = 0; start < input.unchanged.length; start += UNCHANGED_PAGE) {
+      const page = input.unchanged.slice(start, start + UNCHANGED_PAGE);
+      await ids.prefetch(page);
+      for (const item of page) {
+        await writer.write(unchangedResult(input.runId, item, await ids.get(item.kind, item.key)));
+        if (isParentKind(item.kind))
+          for (const ref of parentRefs({ kind: item.kind, key: item.key, aliases: item.aliases }))
+            gate.settle(ref, true);
+      }
     }
     const streamed = input.stream?.({ writer, ids, gate });
+    const snapshots = idSnapshots(ids, ledger);
     const execute = deps.executor ?? executePlan;
     const outcome = await runCalls.run(input.runId, () =>
       execute({
@@ -129,8 +141,8 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
           platform: deps.platform,
           ids,
           markSendStarted: createSendMarker(ledger, input.runId),
-          sharedWith: sharedWith(ids, streamed?.inSource ?? inSourceOf(input)),
-          sharedLink: sharedLink(ids, streamed?.liveLinks ?? ((kind) => liveLinksOf(input, kind))),
+          sharedWith: sharedWith(snapshots, streamed?.inSource ?? inSourceOf(input)),
+          sharedLink: sharedLink(snapshots, streamed?.liveLinks ?? ((kind) => liveLinksOf(input, kind))),
         },
         gate,
         writer,
@@ -222,9 +234,33 @@ function* liveLinksOf(input: RunWork, kind: LinkKind): Iterable<string> {
  * Indexed on the first call: mirror deletes of links come after the users and events
  * phases, when every source key has its id (one that found its user by e-mail in this run too).
  */
-function sharedLink(ids: IdCache, liveLinks: StreamedWork['liveLinks']): ProcessorContext['sharedLink'] {
-  const links = new SharedLinks(liveLinks, (kind, key) => ids.get(kind, key));
-  return (kind, key) => links.sharedWith(kind, key);
+function sharedLink(
+  snapshots: IdSnapshots,
+  liveLinks: StreamedWork['liveLinks'],
+): ProcessorContext['sharedLink'] {
+  let links: Promise<SharedLinks> | undefined;
+  return async (kind, key) => {
+    links ??= Promise.all([snapshots('user'), snapshots('event')]).then(
+      ([users, events]) =>
+        new SharedLinks(liveLinks, (of, ofKey) => (of === 'user' ? users : events).get(ofKey)),
+    );
+    return (await links).sharedWith(kind, key);
+  };
+}
+
+/**
+ * The whole id map of users and events as the run sees it, read once per kind when its
+ * mirror deletes first ask: the id cache holds only a window of it (`IdCache.snapshot`).
+ */
+type IdSnapshots = (kind: ParentKind) => Promise<ReadonlyMap<string, number>>;
+
+function idSnapshots(ids: IdCache, ledger: EngineDeps['ledger']): IdSnapshots {
+  const taken = new Map<ParentKind, Promise<ReadonlyMap<string, number>>>();
+  return (kind) => {
+    let snapshot = taken.get(kind);
+    if (!snapshot) taken.set(kind, (snapshot = ids.snapshot(kind, ledger)));
+    return snapshot;
+  };
 }
 
 /**
@@ -233,16 +269,24 @@ function sharedLink(ids: IdCache, liveLinks: StreamedWork['liveLinks']): Process
  * key has its id (one that found its user by e-mail in this run too). The id map is walked,
  * not the source: a streamed plan keeps only hashes of the source's keys.
  */
-function sharedWith(ids: IdCache, inSource: StreamedWork['inSource']): ProcessorContext['sharedWith'] {
-  const byId = new Map<string, Map<number, string>>();
-  return (kind, key, id) => {
+function sharedWith(
+  snapshots: IdSnapshots,
+  inSource: StreamedWork['inSource'],
+): ProcessorContext['sharedWith'] {
+  const byId = new Map<ParentKind, Promise<Map<number, string>>>();
+  return async (kind, key, id) => {
     let index = byId.get(kind);
-    if (!index) {
-      byId.set(kind, (index = new Map<number, string>()));
-      for (const [sourceKey, platformId] of ids.view(kind))
-        if (!index.has(platformId) && inSource(kind, sourceKey)) index.set(platformId, sourceKey);
-    }
-    const other = index.get(id);
+    if (!index)
+      byId.set(
+        kind,
+        (index = snapshots(kind).then((ids) => {
+          const made = new Map<number, string>();
+          for (const [sourceKey, platformId] of ids)
+            if (!made.has(platformId) && inSource(kind, sourceKey)) made.set(platformId, sourceKey);
+          return made;
+        })),
+      );
+    const other = (await index).get(id);
     return other === key ? undefined : other;
   };
 }

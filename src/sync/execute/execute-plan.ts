@@ -1,7 +1,7 @@
 import type { ResultWriter } from '../../ledger/result-writer.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { Logger } from '../../log/logger.js';
-import { isParentKind, parentRefs } from '../../model/intent.js';
+import { isParentKind, parentRefs, type IntentKind } from '../../model/intent.js';
 import type { DependencyGate } from '../phases/dependency-gate.js';
 import { withoutMissingPicks } from '../phases/schedule-picks.js';
 import type { PhaseName } from '../phases/sync-phases.js';
@@ -117,6 +117,8 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
         if (count > 0) progress.phaseGrew?.(phase, total(), more);
         else progress.phaseStarted(phase, total(), more);
         count += chunk.length;
+        // The ids the chunk's processors and gate will ask for, in one statement per kind.
+        await options.context.ids.prefetch(idRefsOf(chunk));
         await queue.enqueue(chunk);
         // A streamed plan reads on only while the queue has little waiting: memory stays flat.
         await backlogBelow(queue, BACKLOG);
@@ -187,6 +189,17 @@ async function gatedOutcome(
   // A success that carries a warning: the code says which, the message names every missing pick.
   const message = [outcome.message, partial.warning].filter(Boolean).join('; ');
   return { ...outcome, errorCode: partial.code, message, hash: partial.item.hash };
+}
+
+/** The users and events whose ids sending these intents asks for: their own, and their parents'. */
+function* idRefsOf(chunk: readonly PlannedIntent[]): Iterable<{ kind: IntentKind; key: string }> {
+  for (const item of chunk) {
+    if (isParentKind(item.kind)) {
+      yield item;
+      for (const alias of item.aliases ?? []) yield { kind: item.kind, key: alias };
+    }
+    for (const dep of item.dependsOn) yield { kind: dep.kind, key: dep.clientId };
+  }
 }
 
 /** Intents waiting in the queue before a streamed plan reads on. */

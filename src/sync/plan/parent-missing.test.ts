@@ -4,6 +4,7 @@ import type { PlanLedger } from './build-plan.js';
 import { buildPlan } from './build-plan.js';
 import { summarizePlan, withParentLosses } from './plan-summary.js';
 import { StreamPlanner, type StreamPlanLedger } from './stream-planner.js';
+import { IdCache } from '../processors/id-cache.js';
 import type { KnownState, RowResult } from './sync-plan.js';
 
 const origin = (row: number): Intent['origin'] => ({ source: 'schedule.json', row });
@@ -121,6 +122,7 @@ describe('a streamed plan (evsync plan) says what the whole plan says', () => {
   const empty = {
     hashesOf: () => Promise.resolve(new Map()),
     hashTails: async function* () {},
+    idPages: async function* () {},
     listRuns: () => Promise.resolve([]),
     results: () => Promise.resolve([]),
     pendingIntents: () => Promise.resolve([]),
@@ -131,7 +133,7 @@ describe('a streamed plan (evsync plan) says what the whole plan says', () => {
     state: KnownState,
   ) {
     const { intents: _intents, rowResults: _rows, ...options } = input([]);
-    const planner = new StreamPlanner(empty, options, state.ids, { dependents: true });
+    const planner = new StreamPlanner(empty, options, new IdCache(state.ids), { dependents: true });
     for (const chunk of chunks) await planner.planChunk(chunk.intents, chunk.rows ?? []);
     planner.failedRows();
     await planner.finish();

@@ -5,6 +5,11 @@ import { describeOrigin } from '../../model/row-origin.js';
 import { hashIntent } from './params-hash.js';
 import type { KnownState, RowResult } from './sync-plan.js';
 
+/** What a diff asks of the ledger's state: the hashes, and whether a user or event has an id. */
+export type KnownIds = Pick<KnownState, 'hashes'> & {
+  ids: ReadonlyMap<IntentKind, { has(clientId: string): boolean }>;
+};
+
 export interface IntentDiff {
   work: PlannedIntent[];
   unchanged: PlannedIntent[];
@@ -22,7 +27,7 @@ export interface IntentDiff {
  */
 export function diffIntents(
   intents: Iterable<Intent>,
-  known: KnownState,
+  known: KnownIds,
   /** The key of hashes of params with a secret: see `hashIntent`. */
   hashKey?: Uint8Array,
   /** A full run (`evsync run --full`): nothing is `unchanged` but check-ins. @defaultValue `false` */
@@ -116,7 +121,7 @@ function actionFor(
   intent: Intent,
   previous: string | undefined,
   hash: string | undefined,
-  known: KnownState,
+  known: KnownIds,
   full: boolean,
 ): PlannedAction {
   if (previous !== undefined && previous !== hash) return 'update';

@@ -1,9 +1,9 @@
 import type { Ledger } from '../../ledger/ledger.js';
-import type { Intent, IntentKind } from '../../model/intent.js';
+import { isParentKind, PARENT_KINDS, type Intent, type IntentKind } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { KeyRegistry } from '../../mapping/key-registry.js';
 import { isRowPlaceKey } from '../../model/row-origin.js';
-import { ownCopy, ownCopyOf } from '../processors/id-cache.js';
+import { ownCopy, ownCopyOf, type IdCache } from '../processors/id-cache.js';
 import { gateDependents, planGate, type BuildPlanInput, type PlanLedger } from './build-plan.js';
 import { addClearedFields } from './cleared-fields.js';
 import { keepUncarriedFields } from './uncarried-fields.js';
@@ -20,7 +20,7 @@ import {
 } from './mirror-deletes.js';
 import { DeleteThresholdError } from './delete-threshold-error.js';
 import { isLinkKind, type LinkKind } from './link-pairs.js';
-import { diffIntents, intentHashes } from './plan-intents.js';
+import { diffIntents, intentHashes, type KnownIds } from './plan-intents.js';
 import { SyncedHashes } from './synced-hashes.js';
 import type { MergeReport } from '../collect/merge-people.js';
 import { labelsOf } from '../report/person-params.js';
@@ -30,7 +30,7 @@ import type { DependencyGate } from '../phases/dependency-gate.js';
 import { leftOutParents, noteLeftOut } from '../phases/left-out-parents.js';
 
 /** The ledger a streamed plan reads: hashes chunk by chunk instead of all at once. */
-export type StreamPlanLedger = PlanLedger & Pick<Ledger, 'hashesOf' | 'hashTails'>;
+export type StreamPlanLedger = PlanLedger & Pick<Ledger, 'hashesOf' | 'hashTails' | 'idPages'>;
 
 export type StreamPlanInput = Omit<BuildPlanInput, 'intents' | 'rowResults'>;
 
@@ -57,6 +57,8 @@ export interface PlanEnd {
  */
 export class StreamPlanner {
   private readonly seen = new Map<IntentKind, SeenKeys>();
+  /** The id cache's views, as `diffIntents` asks them. */
+  private readonly ids: KnownIds['ids'];
   /**
    * Mirror mode: the keys of links and schedules themselves, which the hashes of `seen`
    * cannot give back, to tell a gone link that names the same platform records as one of
@@ -84,17 +86,15 @@ export class StreamPlanner {
   constructor(
     private readonly ledger: StreamPlanLedger,
     private readonly input: StreamPlanInput,
-    /** Ids of users and events the ledger knows, as the run's id cache holds them. */
-    private readonly ids: ReadonlyMap<IntentKind, ReadonlyMap<string, number>>,
+    /** The run's id cache: ids found by this run count as known, as in `buildPlan`. */
+    private readonly idCache: IdCache,
     options: StreamPlannerOptions = {},
   ) {
     this.synced = new SyncedHashes(ledger);
+    this.ids = new Map(PARENT_KINDS.map((kind) => [kind, idCache.view(kind)] as const));
     if (options.dependents)
       this.dependents = new HeldDependents(
-        planGate(
-          (dep) => this.has(dep.kind, dep.clientId) || ids.get(dep.kind)?.has(dep.clientId) === true,
-          ledger,
-        ),
+        planGate((dep) => this.has(dep.kind, dep.clientId) || idCache.has(dep.kind, dep.clientId), ledger),
       );
   }
 
@@ -123,6 +123,11 @@ export class StreamPlanner {
         for (const intent of unique) for (const alias of intent.aliases ?? []) seen.add(alias, ++this.rows);
       if (this.input.mode === 'mirror' && isLinkKind(kind)) this.keepLinks(kind, keys);
     }
+    // A key with no synced hash is created unless the id map has it: asked exactly, one
+    // statement per kind, of the few the id cache's hashes say it may have.
+    await this.idCache.prefetch(
+      unique.filter((intent) => isParentKind(intent.kind) && !hashes.get(intent.kind)?.has(intent.key)),
+    );
     const started = performance.now();
     // A full run still reads the hashes of the chunk's keys (one statement per kind, as any
     // run): a changed link is told from one to add again, and a synced check-in is not posted twice.
@@ -211,7 +216,12 @@ export class StreamPlanner {
         seen: this.seen,
         failed: this.failed,
         knownKeys: (kind) => this.ledger.knownKeys(kind, this.input.jobName),
-        ids: this.ids,
+        // The whole id map, read once: a gone key whose record a kept key maps to is retired.
+        ids: new Map(
+          await Promise.all(
+            PARENT_KINDS.map(async (kind) => [kind, await this.idCache.snapshot(kind, this.ledger)] as const),
+          ),
+        ),
         liveLinks: (kind) => this.links.get(kind) ?? [],
         threshold: this.input.threshold,
         force: this.input.force,

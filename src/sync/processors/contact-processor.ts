@@ -12,10 +12,10 @@ import { isRemoval, retireSharedLink } from './processor.js';
  * resolved through the id map.
  */
 export const processContact: Processor = async (item, context, counter) => {
-  const retired = retireSharedLink(item, 'contact', context, counter);
+  const retired = await retireSharedLink(item, 'contact', context, counter);
   if (retired) return retired;
   const [ownerPart, target] = splitLinkKey(item.key);
-  const params = contactParams(item.params, clientIdOfPart(ownerPart), target, context);
+  const params = await contactParams(item.params, clientIdOfPart(ownerPart), target, context);
   if (isRemoval(item)) {
     try {
       await counter.call(() => context.platform.contacts.remove(params));
@@ -32,12 +32,12 @@ export const processContact: Processor = async (item, context, counter) => {
   return counter.done(item.plannedAction === 'create' ? 'created' : 'updated');
 };
 
-function contactParams(
+async function contactParams(
   params: FlatParams,
   owner: string,
   target: string,
   context: ProcessorContext,
-): FlatParams {
+): Promise<FlatParams> {
   const copy: FlatParams = { ...params };
   if (copy.client_id === undefined) copy.client_id = owner;
   if (copy.user_id !== undefined || copy.exhibitor_id !== undefined) return copy;
@@ -46,7 +46,7 @@ function contactParams(
   const id = target.slice(colon + 1);
   if (type === 'exhibitor' && /^\d+$/.test(id)) return { ...copy, exhibitor_id: id };
   if (type === 'user') {
-    const platformId = /^\d+$/.test(id) ? Number(id) : context.ids.get('user', id);
+    const platformId = /^\d+$/.test(id) ? Number(id) : await context.ids.get('user', id);
     if (platformId !== undefined) return { ...copy, user_id: String(platformId) };
   }
   throw new EvsyncError(

@@ -17,7 +17,7 @@ import { clearingNote, isRemoval, MAX_CREATE_TRIES, retireShared, withoutClientI
 export const processEvent: Processor = async (item, context, counter) => {
   if (isRemoval(item)) return removeEvent(item, context, counter);
   if (item.plannedAction === 'update' || context.ids.has('event', item.key)) {
-    const ref = context.ids.get('event', item.key) ?? { clientId: item.key };
+    const ref = (await context.ids.get('event', item.key)) ?? { clientId: item.key };
     try {
       // Fields the source cleared are in the params empty (plan/cleared-fields.ts).
       const clearing = clearingParams(withoutClientId(item.params));
@@ -93,8 +93,8 @@ async function removeEvent(
   context: ProcessorContext,
   counter: CallCounter,
 ): Promise<ProcessOutcome> {
-  const id = context.ids.get('event', item.key);
-  const retired = retireShared(item, 'event', id, context, counter);
+  const id = await context.ids.get('event', item.key);
+  const retired = await retireShared(item, 'event', id, context, counter);
   if (retired) return retired;
   try {
     await counter.call(() => context.platform.events.delete(id ?? { clientId: item.key }));

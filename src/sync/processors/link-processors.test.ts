@@ -187,9 +187,16 @@ describe('mirror deletes of links a key still in the source names', () => {
     base.ids.set('user', 'ada-2', 11);
     const live = new SharedLinks(
       (kind) => (kind === 'speaker' ? ['keynote/ada-2'] : kind === 'schedule' ? ['ada-2'] : []),
-      (kind, key) => base.ids.get(kind, key),
+      (kind, key) =>
+        (kind === 'user'
+          ? new Map([
+              ['ada', 11],
+              ['ada-2', 11],
+            ])
+          : new Map([['keynote', 21]])
+        ).get(key),
     );
-    return { ...base, sharedLink: (kind, key) => live.sharedWith(kind, key) };
+    return { ...base, sharedLink: (kind, key) => Promise.resolve(live.sharedWith(kind, key)) };
   };
 
   it('retires them with no call, naming the platform records and the live key', async () => {

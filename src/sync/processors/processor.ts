@@ -18,12 +18,12 @@ export interface ProcessorContext {
    * Another key of this run's source whose user or event is the platform record `id`, if
    * any: a mirror delete of `key` then retires it instead of removing that record.
    */
-  sharedWith?: (kind: 'user' | 'event', key: string, id: number) => string | undefined;
+  sharedWith?: (kind: 'user' | 'event', key: string, id: number) => Promise<string | undefined>;
   /**
    * Another key of this run's source that names the same platform records as the link or
    * schedule `key` (a speaker re-keyed in the source), if any: its mirror delete then retires it.
    */
-  sharedLink?: (kind: LinkKind, key: string) => SharedLink | undefined;
+  sharedLink?: (kind: LinkKind, key: string) => Promise<SharedLink | undefined>;
 }
 
 /**
@@ -55,14 +55,14 @@ export function isRemoval(item: Pick<PlannedIntent, 'op' | 'plannedAction'>): bo
  * to (a person re-keyed by the registration system, found by e-mail and given the new
  * client_id): the record stays, and the ledger forgets the old key (docs/sync-engine.md).
  */
-export function retireShared(
+export async function retireShared(
   item: PlannedIntent,
   kind: 'user' | 'event',
   id: number | undefined,
   context: ProcessorContext,
   counter: CallCounter,
-): ProcessOutcome | undefined {
-  const other = id === undefined ? undefined : context.sharedWith?.(kind, item.key, id);
+): Promise<ProcessOutcome | undefined> {
+  const other = id === undefined ? undefined : await context.sharedWith?.(kind, item.key, id);
   if (other === undefined && item.plannedAction !== 'retire') return undefined;
   context.ids.delete(kind, item.key);
   const still = other === undefined ? 'a key still in the source' : `"${other}", still in the source`;
@@ -86,14 +86,14 @@ const LINK_RECORDS: Record<LinkKind, string> = {
  * forgets the old key, as {@link retireShared} does for users and events. A source row that
  * removes a link is no mirror delete, and is sent.
  */
-export function retireSharedLink(
+export async function retireSharedLink(
   item: PlannedIntent,
   kind: LinkKind,
   context: ProcessorContext,
   counter: CallCounter,
-): ProcessOutcome | undefined {
+): Promise<ProcessOutcome | undefined> {
   if (item.plannedAction !== 'delete' && item.plannedAction !== 'retire') return undefined;
-  const shared = context.sharedLink?.(kind, item.key);
+  const shared = await context.sharedLink?.(kind, item.key);
   if (shared === undefined && item.plannedAction !== 'retire') return undefined;
   const what = shared === undefined ? '' : ` (${shared.records})`;
   const still = shared === undefined ? 'a key still in the source' : `"${shared.key}", still in the source`;

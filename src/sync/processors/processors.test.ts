@@ -142,7 +142,7 @@ describe('user processor', () => {
     expect(outcome.action).toBe('created');
     expect(outcome.message).toMatch(/answer to the create was lost/);
     expect(fake.users.size).toBe(1);
-    expect(ids.get('user', 'u1')).toBe(outcome.platformId);
+    expect(await ids.get('user', 'u1')).toBe(outcome.platformId);
     expect(fake.calls.map((c) => c.split(' ').slice(0, 2).join(' '))).toEqual([
       'POST /user',
       'GET /user/member',
@@ -160,7 +160,7 @@ describe('user processor', () => {
       { platform: fake.platform, ids, markSendStarted: noMark },
     );
     expect(outcome.action).toBe('created');
-    expect(ids.get('user', 'u1')).toBe(101);
+    expect(await ids.get('user', 'u1')).toBe(101);
   });
 
   it('a permanent refusal ends failed with the platform message and status', async () => {
@@ -208,7 +208,7 @@ describe('event processor', () => {
     });
     expect(outcome).toMatchObject({ action: 'updated', platformId: 101 });
     expect(fake.events.size).toBe(1);
-    expect(ids.get('event', 'e1')).toBe(101);
+    expect(await ids.get('event', 'e1')).toBe(101);
   });
 
   it('a lost create answer whose event never arrived is sent again once', async () => {

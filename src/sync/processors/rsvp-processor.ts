@@ -9,12 +9,12 @@ import { isRemoval, retireSharedLink } from './processor.js';
  * for additive feeds. Adding twice leaves one entry; removing what is not there is done.
  */
 export const processRsvp: Processor = async (item, context, counter) => {
-  const retired = retireSharedLink(item, 'rsvp', context, counter);
+  const retired = await retireSharedLink(item, 'rsvp', context, counter);
   if (retired) return retired;
   const [userPart, eventPart] = splitLinkKey(item.key);
   const eventClientId = clientIdOfPart(eventPart);
   const params = userParams(item.params, readUserPart(userPart));
-  const event = context.ids.get('event', eventClientId) ?? { clientId: eventClientId };
+  const event = (await context.ids.get('event', eventClientId)) ?? { clientId: eventClientId };
   if (isRemoval(item)) {
     try {
       await counter.call(() => context.platform.events.rsvpRemove(event, params));

@@ -9,7 +9,7 @@ import { isRemoval, retireSharedLink } from './processor.js';
  * mirror delete clears the schedule.
  */
 export const processSchedule: Processor = async (item, context, counter) => {
-  const retired = retireSharedLink(item, 'schedule', context, counter);
+  const retired = await retireSharedLink(item, 'schedule', context, counter);
   if (retired) return retired;
   const params: FlatParams = isRemoval(item) ? userOf(item.key) : withUser(item.params, item.key);
   const entries = await counter.call(() => context.platform.events.replaceSchedule(params));

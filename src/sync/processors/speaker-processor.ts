@@ -19,11 +19,11 @@ const MAX_TRIES = 3;
  * and added as the source says: §4.4 does not say that adding again changes the type.
  */
 export const processSpeaker: Processor = async (item, context, counter) => {
-  const retired = retireSharedLink(item, 'speaker', context, counter);
+  const retired = await retireSharedLink(item, 'speaker', context, counter);
   if (retired) return retired;
   const [eventPart, userPart] = splitLinkKey(item.key);
-  const event = eventRef(clientIdOfPart(eventPart), context);
-  const params = linkParams(item.params, readUserPart(userPart), context, typeof event === 'number');
+  const event = await eventRef(clientIdOfPart(eventPart), context);
+  const params = await linkParams(item.params, readUserPart(userPart), context, typeof event === 'number');
   if (isRemoval(item)) {
     try {
       await counter.call(() => context.platform.speakers.remove(event, removeParams(params)));
@@ -69,22 +69,22 @@ async function addLink(
   }
 }
 
-function eventRef(eventClientId: string, context: ProcessorContext): MemberRef {
-  return context.ids.get('event', eventClientId) ?? { clientId: eventClientId };
+async function eventRef(eventClientId: string, context: ProcessorContext): Promise<MemberRef> {
+  return (await context.ids.get('event', eventClientId)) ?? { clientId: eventClientId };
 }
 
 /** Exactly one of `speaker[user_id]` and `speaker[user_client_id]` (§4.4). */
-function linkParams(
+async function linkParams(
   params: FlatParams,
   user: UserPart,
   context: ProcessorContext,
   byId: boolean,
-): FlatParams {
+): Promise<FlatParams> {
   const copy = byId ? withoutClientId(params) : { ...params };
   if (copy['speaker[user_id]'] === undefined && copy['speaker[user_client_id]'] === undefined) {
     if ('id' in user) return { ...copy, 'speaker[user_id]': user.id };
     const clientId = 'clientId' in user ? user.clientId : '';
-    const userId = context.ids.get('user', clientId);
+    const userId = await context.ids.get('user', clientId);
     if (userId !== undefined) copy['speaker[user_id]'] = String(userId);
     else copy['speaker[user_client_id]'] = clientId;
   }

@@ -24,7 +24,7 @@ import { clearingNote, isRemoval, MAX_CREATE_TRIES, retireShared, withoutClientI
  */
 export const processUser: Processor = async (item, context, counter) => {
   if (isRemoval(item)) return removeUser(item, context, counter);
-  const known = knownId(item, context);
+  const known = await knownId(item, context);
   if (known !== undefined) {
     try {
       // Fields the source cleared are in the params empty (plan/cleared-fields.ts).
@@ -46,11 +46,11 @@ export const processUser: Processor = async (item, context, counter) => {
 };
 
 /** The user's platform id, by its key or, for a merged user, by any of its other client_ids. */
-function knownId(item: PlannedIntent, context: ProcessorContext): number | undefined {
-  const own = context.ids.get('user', item.key);
+async function knownId(item: PlannedIntent, context: ProcessorContext): Promise<number | undefined> {
+  const own = await context.ids.get('user', item.key);
   if (own !== undefined || item.aliases === undefined) return own;
   for (const alias of item.aliases) {
-    const id = context.ids.get('user', alias);
+    const id = await context.ids.get('user', alias);
     if (id !== undefined) return id;
   }
   return undefined;
@@ -136,8 +136,8 @@ async function removeUser(
   context: ProcessorContext,
   counter: CallCounter,
 ): Promise<ProcessOutcome> {
-  const id = context.ids.get('user', item.key);
-  const retired = retireShared(item, 'user', id, context, counter);
+  const id = await context.ids.get('user', item.key);
+  const retired = await retireShared(item, 'user', id, context, counter);
   if (retired) return retired;
   try {
     await counter.call(() => context.platform.users.delete(id ?? { clientId: item.key }));

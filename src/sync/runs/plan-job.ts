@@ -1,5 +1,4 @@
 import type { Intent } from '../../model/intent.js';
-import { PARENT_KINDS } from '../../model/intent.js';
 import { loadIdCache } from '../processors/id-cache.js';
 import { streamCollected } from '../collect/collect-intents.js';
 import { checkMinRows } from '../collect/min-rows.js';
@@ -29,8 +28,7 @@ export async function planJob(
   const { job } = options;
   // As a run checks it, so that `plan` and `run` agree (`--force` goes on in both).
   await checkMinRows({ ledger, logger }, job, options.force ?? false);
-  const cache = await loadIdCache(ledger);
-  const ids = new Map(PARENT_KINDS.map((kind) => [kind, cache.view(kind)] as const));
+  const ids = await loadIdCache(ledger);
   const planner = new StreamPlanner(
     ledger,
     {

@@ -202,11 +202,12 @@ class ResumedRun {
       (row) => rowResult(runId, row),
     );
     const work: PlannedIntent[] = [];
+    await ids.prefetch(guarded.work.filter((item) => item.plannedAction === 'unchanged'));
     for (const item of guarded.work) {
       if (marked.has(item)) cutOff.push(this.answerLost(item));
       else if (item.plannedAction !== 'unchanged') work.push(item);
       else {
-        await writer.write(unchangedResult(runId, item, ids.get(item.kind, item.key)));
+        await writer.write(unchangedResult(runId, item, await ids.get(item.kind, item.key)));
         if (isParentKind(item.kind))
           for (const ref of parentRefs({ kind: item.kind, key: item.key, aliases: item.aliases }))
             gate.settle(ref, true);

@@ -1,7 +1,7 @@
 import { messageOf } from '../../errors/evsync-error.js';
 import { noteLeftOut } from '../phases/left-out-parents.js';
 import type { Intent } from '../../model/intent.js';
-import { isParentKind, PARENT_KINDS, parentRefs } from '../../model/intent.js';
+import { isParentKind, parentRefs } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { RunRecord } from '../../model/run-record.js';
 import { streamCollected } from '../collect/collect-intents.js';
@@ -61,9 +61,7 @@ export function streamedPlan(
 } {
   let planner: StreamPlanner | undefined;
   const stream = (context: RunContext): StreamedWork => {
-    // The id cache's own maps: ids found by this run count as known, as in `buildPlan`.
-    const ids = new Map(PARENT_KINDS.map((kind) => [kind, context.ids.view(kind)] as const));
-    const made = new StreamPlanner(deps.ledger, input.plan, ids);
+    const made = new StreamPlanner(deps.ledger, input.plan, context.ids);
     planner = made;
     return {
       feed: new StreamedRun(deps, input, made, context).phases(),
