@@ -5,7 +5,7 @@ import { isParentKind, parentRefs, type ParentKind } from '../../model/intent.js
 import { DependencyGate, removalLookup } from '../phases/dependency-gate.js';
 import { noteLeftOut } from '../phases/left-out-parents.js';
 import type { FlatParams } from '../../model/params.js';
-import { loadIdCache, type IdCache } from '../processors/id-cache.js';
+import { IdCache } from '../processors/id-cache.js';
 import type { ProcessorContext } from '../processors/processor.js';
 import type { EngineDeps } from './engine-deps.js';
 import { executePlan } from './execute-plan.js';
@@ -95,7 +95,8 @@ const UNCHANGED_PAGE = 1000;
  */
 export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promise<RunSummary> {
   const { ledger } = deps;
-  const ids = await loadIdCache(ledger);
+  // Ids are fetched chunk by chunk; which keys the id map has is read only if many are new.
+  const ids = new IdCache([], ledger);
   const gate = new DependencyGate((dep) => ids.has(dep.kind, dep.clientId), removalLookup(ledger));
   for (const parent of input.settledParents ?? [])
     gate.settle({ kind: parent.kind, clientId: parent.key }, parent.ok, parent.reason);

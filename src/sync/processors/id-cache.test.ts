@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IntentKind } from '../../model/intent.js';
-import { IdCache, loadIdCache } from './id-cache.js';
+import { IdCache, loadIdCache, PROBES_BEFORE_KEYS } from './id-cache.js';
 
 /** A ledger's id map that counts what it is asked. */
 function fakeLedger(entries: Record<string, number>, kind: IntentKind = 'user') {
@@ -45,8 +45,7 @@ describe('IdCache', () => {
   it('fetches a chunk in one statement per kind, and forgets fetched ids past its window', async () => {
     const entries = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`u${i}`, i + 1]));
     const ledger = fakeLedger(entries);
-    const ids = new IdCache([], ledger, 250);
-    await loadIdCache(ledger, ids);
+    const ids = await loadIdCache(ledger, new IdCache([], ledger, 250));
     for (let start = 0; start < 1000; start += 100) {
       const chunk = Array.from({ length: 100 }, (_, i) => ({ kind: 'user' as const, key: `u${start + i}` }));
       await ids.prefetch([...chunk, { kind: 'user', key: 'not-known' }]);
@@ -61,25 +60,19 @@ describe('IdCache', () => {
   });
 
   it('keeps an id this run set until the ledger holds its success, then may forget it', async () => {
-    const ledger = fakeLedger({});
-    const ids = new IdCache([], ledger, 10);
+    const ledger = fakeLedger(Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`k${i}`, i + 1])));
+    const ids = await loadIdCache(ledger, new IdCache([], ledger, 10));
     ids.set('user', 'made', 99);
     ids.set('user', 'failed-after-create', 98);
     // Fill the window many times over with fetched answers.
-    for (let i = 0; i < 50; i++) {
-      ids.know('user', `k${i}`);
-      await ids.prefetch([{ kind: 'user', key: `k${i}` }]);
-    }
+    for (let i = 0; i < 50; i++) await ids.prefetch([{ kind: 'user', key: `k${i}` }]);
     expect(await ids.get('user', 'made')).toBe(99);
     ids.recorded([
       { runId: 'r', kind: 'user', key: 'made', action: 'created', platformId: 99 },
       { runId: 'r', kind: 'user', key: 'failed-after-create', action: 'failed', platformId: 98 },
     ]);
     ledger.map.set('made', 99);
-    for (let i = 50; i < 70; i++) {
-      ids.know('user', `k${i}`);
-      await ids.prefetch([{ kind: 'user', key: `k${i}` }]);
-    }
+    for (let i = 50; i < 70; i++) await ids.prefetch([{ kind: 'user', key: `k${i}` }]);
     const before = ledger.asked.length;
     // The ledger did not keep a failed result's id: the cache still does.
     expect(await ids.get('user', 'failed-after-create')).toBe(98);
@@ -89,10 +82,40 @@ describe('IdCache', () => {
     expect(ledger.asked.at(-1)).toEqual(['made']);
   });
 
+  it('asks about keys before it reads which the id map has, and reads them once many were new', async () => {
+    const ledger = fakeLedger({ old: 1 });
+    const pages = ledger.idPages.bind(ledger);
+    let reads = 0;
+    ledger.idPages = (kind) => {
+      reads += 1;
+      return pages(kind);
+    };
+    const ids = new IdCache([], ledger);
+    // A nightly run: the few keys asked about are asked exactly; the id map's keys are never read.
+    await ids.prefetch([
+      { kind: 'user', key: 'old' },
+      { kind: 'user', key: 'new-0' },
+    ]);
+    expect(await ids.get('user', 'old')).toBe(1);
+    expect(ids.has('user', 'new-0')).toBe(false);
+    expect(reads).toBe(0);
+    // An import: past PROBES_BEFORE_KEYS keys the ledger has no id for, the keys are read
+    // once, and new keys are no longer asked about.
+    for (let start = 1; start <= PROBES_BEFORE_KEYS + 1000; start += 500)
+      await ids.prefetch(
+        Array.from({ length: 500 }, (_, i) => ({ kind: 'user' as const, key: `new-${start + i}` })),
+      );
+    expect(reads).toBe(2);
+    const asked = ledger.asked.flat().length;
+    await ids.prefetch([{ kind: 'user', key: 'another-new' }]);
+    expect(ledger.asked.flat().length).toBe(asked);
+    expect(ids.has('user', 'another-new')).toBe(false);
+    expect(ids.has('user', 'old')).toBe(true);
+  });
+
   it('never lets a stale answer overwrite an id set while the ledger was answering', async () => {
     const ledger = fakeLedger({});
     const ids = new IdCache([], ledger);
-    ids.know('user', 'u1');
     ledger.hold = true;
     const fetching = ids.prefetch([{ kind: 'user', key: 'u1' }]);
     await Promise.resolve();

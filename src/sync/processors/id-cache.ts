@@ -6,91 +6,121 @@ import { KeyRegistry } from '../../mapping/key-registry.js';
 import { SUCCESS_ACTIONS, type IntentResultInput } from '../../model/result-records.js';
 
 /** What an id cache asks the ledger for ids it does not hold. */
-export type IdLookup = Pick<Ledger, 'platformIdsOf'>;
+export type IdLookup = Pick<Ledger, 'platformIdsOf' | 'idPages'>;
 
-/** Ids a cache with a ledger holds before it forgets those the ledger has (about 40 bytes each). */
+/** Ids a cache with a ledger holds before it forgets the oldest it fetched (about 40 bytes each). */
 export const ID_WINDOW = 50_000;
+
+/**
+ * Keys asked of the ledger and not found before a cache reads which keys the id map has: a
+ * probe costs about 100 µs on the embedded ledger, and reading 200,000 keys about a second.
+ */
+export const PROBES_BEFORE_KEYS = 2_000;
 
 /** A window entry for a key the ledger was asked about and has no id for, or one deleted. */
 const ABSENT = -1;
 
 /**
- * The ids of users and events a run works with (docs/sync-engine.md, "Memory"). It keeps:
- * - which keys the id map may know, as 64-bit hashes (a {@link KeyRegistry} slot, about 16
- *   bytes a key), read once page by page: a key it does not have is new without asking;
+ * The ids of users and events a run works with (docs/sync-engine.md, "Memory"):
  * - a window of exact ids ({@link CompactIdMap}): those fetched for the chunks being sent
  *   (`prefetch`, one statement per kind and chunk), and those this run set, kept until the
- *   ledger holds their result (`recorded`). Past {@link ID_WINDOW} entries it forgets the
- *   fetched ones, which the ledger still answers.
+ *   ledger holds their result (`recorded`). It holds two generations of fetched ids, of half
+ *   {@link ID_WINDOW} each, and forgets the older when the newer is full: the ledger still
+ *   answers for them, and the ids of a chunk still queued stay.
+ * - once the ledger has said "no id" {@link PROBES_BEFORE_KEYS} times (an import), which keys
+ *   the id map has, read once as 64-bit hashes (a {@link KeyRegistry} slot, about 16 bytes a
+ *   key): a new key is then known to be new without asking. A nightly run that changed little
+ *   never reads them. `loadIdCache` reads them at once.
  *
- * `has` is exact for a key in the window and otherwise answers by hash: a false "yes" (two
- * keys sharing 64 bits) plans an update where a create was due, whose id `get` then finds
- * missing. `get` is always exact: a key the window lacks and the hashes may know is asked
- * of the ledger. Without a ledger (tests, an in-memory plan) nothing is forgotten.
+ * `has` is exact for a key in the window; outside it, it answers by hash once the keys are
+ * read, and "may be known" before. A false "yes" plans an update where a create was due, or
+ * lets a dependent go whose parent `get` then finds missing (it is named by client_id).
+ * `get` is always exact: a key outside the window that may be known is asked of the ledger.
+ * Without a ledger (tests, an in-memory plan) the cache knows what it was given and set.
  */
 export class IdCache {
-  private readonly known = new Map<IntentKind, KeyRegistry>();
-  private readonly windows = new Map<IntentKind, CompactIdMap>();
+  /** Which keys the id map has, by hash; complete once `keysRead`. */
+  private known: Map<IntentKind, KeyRegistry> | undefined;
+  private keysRead: boolean;
+  private reading: Promise<void> | undefined;
+  private misses = 0;
+  /** Fetched and set ids: the newer generation, then the older. */
+  private current = new Map<IntentKind, CompactIdMap>();
+  private older = new Map<IntentKind, CompactIdMap>();
   /** Keys whose window entry this run wrote and the ledger does not hold yet. */
   private readonly pinned = new Map<IntentKind, Set<string>>();
-  private heldCount = 0;
   /** Look-ups in flight, and the keys set or deleted while they were: their answer is stale. */
   private asking = 0;
   private readonly touched = new Set<string>();
+  /** Entries put in the newer generation since it began (the pinned ones it took over aside). */
+  private added = 0;
 
   constructor(
     initial: Iterable<readonly [IntentKind, ReadonlyMap<string, number>]> = [],
     private readonly ledger?: IdLookup,
     private readonly capacity = ledger ? ID_WINDOW : Number.POSITIVE_INFINITY,
   ) {
+    this.keysRead = ledger === undefined;
+    if (!ledger) this.known = new Map();
     for (const [kind, map] of initial) for (const [key, id] of map) this.set(kind, key, id);
   }
 
   /** Ids the window holds now (fetched, set, or found missing). */
   get held(): number {
-    return this.heldCount;
+    let count = 0;
+    for (const generation of [this.current, this.older])
+      for (const map of generation.values()) count += map.size;
+    return count;
   }
 
   /** Whether the id map may know the key: exact in the window, by 64-bit hash otherwise. */
   has(kind: IntentKind, clientId: string): boolean {
-    const id = this.windows.get(kind)?.get(clientId);
+    const id = this.held_(kind, clientId);
     if (id !== undefined) return id !== ABSENT;
-    return this.known.get(kind)?.firstRow(clientId) !== undefined;
+    return this.mayKnow(kind, clientId);
   }
 
   /** The key's platform id: from the window, or asked of the ledger when the key may be known. */
   async get(kind: IntentKind, clientId: string): Promise<number | undefined> {
-    const held = this.windows.get(kind)?.get(clientId);
+    const held = this.held_(kind, clientId);
     if (held !== undefined) return held === ABSENT ? undefined : held;
-    if (!this.has(kind, clientId) || !this.ledger) return undefined;
-    const found = (await this.ask(kind, [clientId])).get(clientId);
-    return found;
+    if (!this.ledger || !this.mayKnow(kind, clientId)) return undefined;
+    return (await this.ask(kind, [clientId])).get(clientId);
   }
 
   /**
    * Fetches, in one statement per kind, the ids of these keys that the window lacks and the
-   * id map may have: what a chunk's processors and gate will ask for.
+   * id map may have: what a chunk's planner, gate and processors will ask for.
    */
   async prefetch(refs: Iterable<{ kind: IntentKind; key: string }>): Promise<void> {
     if (!this.ledger) return;
-    const byKind = new Map<IntentKind, Set<string>>();
-    for (const { kind, key } of refs) {
-      if (this.windows.get(kind)?.get(key) !== undefined || this.known.get(kind)?.firstRow(key) === undefined)
-        continue;
-      let keys = byKind.get(kind);
-      if (!keys) byKind.set(kind, (keys = new Set()));
-      keys.add(key);
+    let byKind = this.unheld(refs);
+    let asked = 0;
+    for (const keys of byKind.values()) asked += keys.size;
+    if (asked === 0) return;
+    if (!this.keysRead && this.misses + asked > PROBES_BEFORE_KEYS) {
+      await this.readKeys();
+      byKind = this.unheld([...byKind].flatMap(([kind, keys]) => [...keys].map((key) => ({ kind, key }))));
     }
-    for (const [kind, keys] of byKind) await this.ask(kind, [...keys]);
+    for (const [kind, keys] of byKind) if (keys.size > 0) await this.ask(kind, [...keys]);
   }
 
-  /** Adds a key the id map has (read from the ledger): known by hash, fetched when asked. */
-  know(kind: IntentKind, clientId: string): void {
-    this.knownOf(kind).add(clientId, 1);
+  /**
+   * Reads which keys the id map has now (`loadIdCache`), forgetting what the window fetched:
+   * other processes may have changed those since (a distributed run).
+   */
+  async reload(): Promise<void> {
+    for (const generation of [this.current, this.older])
+      for (const kind of [...generation.keys()]) this.keepPinned(generation, kind);
+    if (!this.ledger) return;
+    this.known = undefined;
+    this.keysRead = false;
+    this.reading = undefined;
+    await this.readKeys();
   }
 
   set(kind: IntentKind, clientId: string, platformId: number): void {
-    this.know(kind, clientId);
+    if (this.known) this.knownOf(kind).add(clientId, 1);
     this.hold(kind, clientId, platformId, true);
   }
 
@@ -116,23 +146,14 @@ export class IdCache {
   }
 
   /**
-   * Forgets what the window holds from the ledger, and adds the keys the ledger has now (other
-   * processes' work, in a distributed run): `loadIdCache` on a cache already in use.
-   */
-  forgetFetched(): void {
-    for (const kind of [...this.windows.keys()]) this.keepPinned(kind);
-  }
-
-  /**
    * The whole id map of a kind as this run sees it: the ledger's, page by page, with the ids
    * this run set and the ledger does not hold yet. Mirror deletes walk it once, at the end.
    */
   async snapshot(kind: IntentKind, ledger: Pick<Ledger, 'idPages'>): Promise<CompactIdMap> {
     const map = new CompactIdMap();
     for await (const page of ledger.idPages(kind)) for (const [key, id] of page) map.set(key, id);
-    const window = this.windows.get(kind);
     for (const key of this.pinned.get(kind) ?? []) {
-      const id = window?.get(key);
+      const id = this.held_(kind, key);
       if (id === ABSENT) map.delete(key);
       else if (id !== undefined) map.set(key, id);
     }
@@ -144,6 +165,43 @@ export class IdCache {
     return { has: (clientId) => this.has(kind, clientId) };
   }
 
+  private held_(kind: IntentKind, clientId: string): number | undefined {
+    return this.current.get(kind)?.get(clientId) ?? this.older.get(kind)?.get(clientId);
+  }
+
+  private mayKnow(kind: IntentKind, clientId: string): boolean {
+    if (!this.keysRead) return true;
+    return this.known?.get(kind)?.firstRow(clientId) !== undefined;
+  }
+
+  /** The keys of `refs` the window lacks and the id map may have, per kind. */
+  private unheld(refs: Iterable<{ kind: IntentKind; key: string }>): Map<IntentKind, Set<string>> {
+    const byKind = new Map<IntentKind, Set<string>>();
+    for (const { kind, key } of refs) {
+      if (this.held_(kind, key) !== undefined || !this.mayKnow(kind, key)) continue;
+      let keys = byKind.get(kind);
+      if (!keys) byKind.set(kind, (keys = new Set()));
+      keys.add(key);
+    }
+    return byKind;
+  }
+
+  /** Reads the id map's keys once; ids set meanwhile are added as they come. */
+  private readKeys(): Promise<void> {
+    const ledger = this.ledger;
+    if (!ledger || this.keysRead) return Promise.resolve();
+    this.reading ??= (async () => {
+      const known = new Map<IntentKind, KeyRegistry>();
+      this.known = known;
+      for (const kind of PARENT_KINDS)
+        for await (const page of ledger.idPages(kind))
+          for (const [key] of page) this.knownOf(kind).add(key, 1);
+      // A reload started meanwhile reads again: this reading is not the newest.
+      if (this.known === known) this.keysRead = true;
+    })();
+    return this.reading;
+  }
+
   private async ask(kind: IntentKind, keys: string[]): Promise<ReadonlyMap<string, number>> {
     this.asking++;
     let found: ReadonlyMap<string, number>;
@@ -152,10 +210,10 @@ export class IdCache {
     } finally {
       this.asking--;
     }
-    this.makeRoom(keys.length);
+    if (!this.keysRead) this.misses += keys.length - found.size;
     for (const key of keys) {
       // Set or deleted while the ledger answered: the window's entry is newer than the answer.
-      if (this.touched.has(`${kind}\u0000${key}`) || this.windows.get(kind)?.get(key) !== undefined) continue;
+      if (this.touched.has(`${kind}\u0000${key}`) || this.held_(kind, key) !== undefined) continue;
       this.hold(kind, key, found.get(key) ?? ABSENT, false);
     }
     if (this.asking === 0) this.touched.clear();
@@ -163,38 +221,52 @@ export class IdCache {
   }
 
   private hold(kind: IntentKind, clientId: string, id: number, pin: boolean): void {
-    let window = this.windows.get(kind);
-    if (!window) this.windows.set(kind, (window = new CompactIdMap()));
-    const size = window.size;
-    window.set(clientId, id);
-    this.heldCount += window.size - size;
-    if (!pin) return;
-    if (this.asking > 0) this.touched.add(`${kind}\u0000${clientId}`);
-    let pins = this.pinned.get(kind);
-    if (!pins) this.pinned.set(kind, (pins = new Set()));
-    pins.add(clientId);
-    if (this.heldCount > this.capacity) this.makeRoom(0);
+    if (pin) {
+      if (this.asking > 0) this.touched.add(`${kind}\u0000${clientId}`);
+      let pins = this.pinned.get(kind);
+      if (!pins) this.pinned.set(kind, (pins = new Set()));
+      pins.add(clientId);
+      // One entry per key: the older generation's would be found second, but kept stale.
+      this.older.get(kind)?.delete(clientId);
+    }
+    let map = this.current.get(kind);
+    if (!map) this.current.set(kind, (map = new CompactIdMap()));
+    map.set(clientId, id);
+    if (++this.added > this.capacity / 2) this.turnOver();
   }
 
-  /** Forgets the fetched entries when `adding` more would pass the window's size. */
-  private makeRoom(adding: number): void {
-    if (this.heldCount + adding <= this.capacity) return;
-    for (const kind of [...this.windows.keys()]) this.keepPinned(kind);
+  /** The newer generation becomes the older; the older's fetched ids are forgotten, its pinned ones kept. */
+  private turnOver(): void {
+    const fresh = new Map<IntentKind, CompactIdMap>();
+    for (const [kind, map] of this.older) {
+      const pins = this.pinned.get(kind);
+      if (!pins) continue;
+      for (const key of pins) {
+        const id = map.get(key);
+        if (id === undefined) continue;
+        let kept = fresh.get(kind);
+        if (!kept) fresh.set(kind, (kept = new CompactIdMap()));
+        kept.set(key, id);
+      }
+    }
+    this.older = this.current;
+    this.current = fresh;
+    this.added = 0;
   }
 
-  private keepPinned(kind: IntentKind): void {
-    const old = this.windows.get(kind);
+  private keepPinned(generation: Map<IntentKind, CompactIdMap>, kind: IntentKind): void {
+    const old = generation.get(kind);
     if (!old) return;
     const kept = new CompactIdMap();
     for (const key of this.pinned.get(kind) ?? []) {
       const id = old.get(key);
       if (id !== undefined) kept.set(key, id);
     }
-    this.heldCount += kept.size - old.size;
-    this.windows.set(kind, kept);
+    generation.set(kind, kept);
   }
 
   private knownOf(kind: IntentKind): KeyRegistry {
+    this.known ??= new Map();
     let known = this.known.get(kind);
     if (!known) this.known.set(kind, (known = new KeyRegistry()));
     return known;
@@ -207,18 +279,13 @@ export interface IdView {
 }
 
 /**
- * The keys the ledger's id map has, read page by page into a run's id cache (by hash: the ids
- * themselves are fetched chunk by chunk). Given a cache in use, it also forgets the ids it
- * fetched, which other processes may have changed since.
+ * A run's id cache that has read which keys the ledger's id map has (by hash: the ids
+ * themselves are fetched chunk by chunk). Given a cache in use, it reads them again and
+ * forgets the ids it fetched, which other processes may have changed since.
  */
-export async function loadIdCache(
-  ledger: IdLookup & Pick<Ledger, 'idPages'>,
-  cache?: IdCache,
-): Promise<IdCache> {
+export async function loadIdCache(ledger: IdLookup, cache?: IdCache): Promise<IdCache> {
   const ids = cache ?? new IdCache([], ledger);
-  ids.forgetFetched();
-  for (const kind of PARENT_KINDS)
-    for await (const page of ledger.idPages(kind)) for (const [key] of page) ids.know(kind, key);
+  await ids.reload();
   return ids;
 }
 
