@@ -3,7 +3,7 @@ import { CODE } from '../errors/codes.js';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { loadDotenvFile } from '../config/env-config.js';
+import { loadDotenvFile } from '../config/dotenv-file.js';
 import { EvsyncError, messageOf } from '../errors/evsync-error.js';
 import { redactUrl } from '../log/redaction.js';
 import { commandRegistrars } from './commands/index.js';
