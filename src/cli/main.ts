@@ -3,7 +3,7 @@ import { CODE } from '../errors/codes.js';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { loadDotenvFile } from '../config/env-config.js';
+import { loadDotenvFile } from '../config/dotenv-file.js';
 import { EvsyncError, messageOf } from '../errors/evsync-error.js';
 import { redactUrl } from '../log/redaction.js';
 import { commandRegistrars } from './commands/index.js';
@@ -26,8 +26,7 @@ export async function buildProgram(argv?: readonly string[]): Promise<Command> {
   program.hook('preAction', (command) => {
     if (command.opts<{ logJson?: boolean }>().logJson) process.env.EVSYNC_LOG_FORMAT = 'json';
   });
-  const named = argv === undefined ? undefined : commandOf(argv);
-  for (const register of await commandRegistrars(named === undefined ? undefined : [named]))
+  for (const register of await commandRegistrars(argv === undefined ? undefined : commandsFor(argv)))
     register(program);
   return program;
 }
@@ -110,12 +109,20 @@ function givenPaths(argv: readonly string[]): string[] {
 }
 
 /**
- * The command `argv` runs: its first argument that is no option (the program's own options
- * take no value). Undefined for help or `--version`: then every command is loaded.
+ * The commands `argv` needs: the one it runs, its first argument that is no option (the
+ * program's own options take no value); none for a bare `--version`, which prints before any
+ * command is looked at (a nightly `evsync --version` need not load them all); undefined, so
+ * every command, for help or no command at all.
  */
-function commandOf(argv: readonly string[]): string | undefined {
-  const first = argv.slice(2).find((arg) => !arg.startsWith('-'));
-  return first === 'help' ? undefined : first;
+function commandsFor(argv: readonly string[]): string[] | undefined {
+  const args = argv.slice(2);
+  if (args.some(isVersionFlag) && args.every((arg) => isVersionFlag(arg) || arg === '--log-json')) return [];
+  const first = args.find((arg) => !arg.startsWith('-'));
+  return first === undefined || first === 'help' ? undefined : [first];
+}
+
+function isVersionFlag(arg: string): boolean {
+  return arg === '-V' || arg === '--version';
 }
 
 /** True when this file is the process's entry point, also through npm's bin symlink. */

@@ -1,13 +1,6 @@
-import { existsSync } from 'node:fs';
-import { config as loadDotenv } from 'dotenv';
 import { z } from 'zod';
 import { ConfigError } from '../errors/evsync-error.js';
 import { keepRunsSchema, type Retention, retentionAgeSchema } from './retention.js';
-
-/** Loads `.env` from the working directory once, never overriding the real environment. */
-export function loadDotenvFile(path = '.env'): void {
-  if (existsSync(path)) loadDotenv({ path, override: false, quiet: true });
-}
 
 const vendorWord = z
   .string()

@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import type { Ledger } from './ledger.js';
 import { LedgerBusyError } from './ledger-error.js';
 import { migrate } from './migrate.js';
-import { openPgClient } from './pg-client.js';
 import { openPgliteClient } from './pglite-client.js';
 import type { SqlClient } from './sql-client.js';
 import { SqlLedger } from './sql-ledger.js';
@@ -44,6 +43,8 @@ export async function openLedger(options: OpenLedgerOptions = {}): Promise<Ledge
   const env = options.env ?? process.env;
   const databaseUrl = nonEmpty(options.databaseUrl ?? env.DATABASE_URL);
   if (databaseUrl !== undefined) {
+    // Lazy: only a server ledger needs the pg driver, not the embedded one of most runs.
+    const { openPgClient } = await import('./pg-client.js');
     const client = await openPgClient({
       databaseUrl,
       ...(options.schema === undefined ? {} : { schema: options.schema }),

@@ -8,12 +8,12 @@ import { formatForFile, writeReport } from '../../sync/report/write-report.js';
 import { unknownRunError } from '../../ledger/ledger-error.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import { rootLogger } from '../../log/logger.js';
-import { openEngineForEnv } from '../../distributed/open-distributed.js';
 import type { OpenEngine } from '../../sync/runs/open-engine.js';
 import { rateOfRun } from '../../sync/runs/run-rate.js';
 import { platformRefOfRun } from '../../sync/runs/conference-scope.js';
 import { stopOnSignals } from '../../sync/runs/stop-on-signals.js';
 import { EXIT } from '../exit-codes.js';
+import { openRunEngine } from './open-run-engine.js';
 
 /** A `--report` file opened before the run; `written` once the run's results are in it. */
 export interface RunReportFile {
@@ -160,7 +160,7 @@ export async function withStoredRunEngine(
     const run = await ledger.getRun(runId);
     if (!run) throw unknownRunError(runId);
     const logger = rootLogger().child({ job: run.jobName, [logAs]: runId });
-    const engine = await openEngineForEnv({
+    const engine = await openRunEngine({
       rate: rateOfRun(run),
       jobName: run.jobName,
       platform: platformRefOfRun(run),

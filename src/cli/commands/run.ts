@@ -3,16 +3,13 @@ import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { rootLogger } from '../../log/logger.js';
 import { loadJobFile } from '../../sync/job-file.js';
-import { DETACHED, detachedExecutor, HANDED_TO_WORKERS } from '../../distributed/distributed-executor.js';
-import { connectRedis, openEngineForEnv } from '../../distributed/open-distributed.js';
-import { Schedules } from '../../distributed/schedules.js';
 import type { LoadedJob } from '../../sync/job-file.js';
-import { requireDistributed } from './schedule.js';
 import { runJob } from '../../sync/runs/run-job.js';
 import { stopOnSignals } from '../../sync/runs/stop-on-signals.js';
 import { formatPlanSummary, planExitCode } from '../../sync/plan/plan-summary.js';
 import { printPlan } from './print-plan.js';
 import { announceStop, finishRunCommand, waitNotice, withReportFile } from './run-outcome.js';
+import { openRunEngine } from './open-run-engine.js';
 
 interface RunCliOptions {
   report?: string;
@@ -78,7 +75,7 @@ export function registerRunCommand(program: Command): void {
         const signals = stopOnSignals(announceStop);
         try {
           const wait = waitNotice(options.wait);
-          const engine = await openEngineForEnv({
+          const engine = await openRunEngine({
             rate: job.rate,
             jobName: job.name,
             ...(job.platform ? { platform: job.platform } : {}),
@@ -121,7 +118,7 @@ export function registerRunCommand(program: Command): void {
 
 /** `--detach`: plan and record here; a worker sends the run (see `detachedExecutor`). */
 async function runDetached(
-  engine: Awaited<ReturnType<typeof openEngineForEnv>>,
+  engine: Awaited<ReturnType<typeof openRunEngine>>,
   job: LoadedJob,
   { json, ...flags }: { force: boolean; full: boolean; json: boolean },
 ): Promise<void> {
@@ -131,6 +128,18 @@ async function runDetached(
       { code: CODE.EVSYNC_USAGE },
     );
   }
+  // Lazy: only `--detach` talks to the workers' queue (bullmq, ioredis).
+  const [
+    { requireDistributed },
+    { connectRedis },
+    { Schedules },
+    { DETACHED, detachedExecutor, HANDED_TO_WORKERS },
+  ] = await Promise.all([
+    import('./schedule.js'),
+    import('../../distributed/open-distributed.js'),
+    import('../../distributed/schedules.js'),
+    import('../../distributed/distributed-executor.js'),
+  ]);
   const config = requireDistributed();
   const redis = await connectRedis(config, 'client');
   const control = new Schedules(redis, config.prefix);

@@ -14,6 +14,15 @@ describe('evsync version', () => {
     );
   });
 
+  it('loads no command for a bare `--version`, every command for help', async () => {
+    const bare = await buildProgram(['node', 'evsync', '--log-json', '-V']);
+    expect(bare.commands).toEqual([]);
+    expect(bare.version()).toBe(packageVersion());
+    expect((await buildProgram(['node', 'evsync', '--version', '--help'])).commands.length).toBeGreaterThan(
+      10,
+    );
+  });
+
   it('prints JSON with --json', async () => {
     const result = await runCli('version', '--json');
     expect(JSON.parse(result.stdout)).toEqual({ evsync: packageVersion(), node: process.versions.node });

@@ -1,4 +1,5 @@
-import { Parser } from 'htmlparser2';
+import { createRequire } from 'node:module';
+import type { Parser } from 'htmlparser2';
 import { escapeXmlAttribute, escapeXmlText } from './xhtml-text.js';
 
 /** Elements dropped with everything inside them: code, styling and embedded content. */
@@ -100,7 +101,7 @@ export function htmlToXhtml(html: string): string {
   let out = '';
   const open: string[] = [];
   let droppedDepth = 0;
-  const parser = new Parser(
+  const parser = new (parserClass())(
     {
       onopentag(name, attributes) {
         // htmlparser2 reports a close for every open, void and implied ones included.
@@ -133,6 +134,20 @@ export function htmlToXhtml(html: string): string {
   parser.end();
   while (open.length > 0) out += `</${open.pop()}>`;
   return out.trim();
+}
+
+let loadedParser: typeof Parser | undefined;
+
+/**
+ * htmlparser2's Parser, loaded by the first text with HTML in it. Lazy: mappings compile
+ * every transform, but most runs clean no HTML, and htmlparser2 (with domhandler, domutils
+ * and entities) took about 30 ms of every start to import. A transform is synchronous, so
+ * the package is required (its CommonJS build) rather than imported; nothing else in the
+ * program loads htmlparser2.
+ */
+function parserClass(): typeof Parser {
+  loadedParser ??= (createRequire(import.meta.url)('htmlparser2') as { Parser: typeof Parser }).Parser;
+  return loadedParser;
 }
 
 function safeAttributes(attributes: Record<string, string>, allowed: readonly string[]): string {

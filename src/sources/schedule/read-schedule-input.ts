@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { Agent, interceptors, request } from 'undici';
 import { CODE } from '../../errors/codes.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import { redactUrl } from '../../log/redaction.js';
@@ -52,6 +51,8 @@ async function readLocal(input: ScheduleInput): Promise<Buffer> {
 }
 
 async function download(url: string, display: string): Promise<Buffer> {
+  // Lazy: only a schedule given by URL downloads; undici is not loaded for anything else here.
+  const { Agent, interceptors, request } = await import('undici');
   // An agent of our own, closed after the one download: a kept-alive socket would hold the
   // process open, and the global dispatcher may be Node's bundled undici, which the
   // installed undici's interceptors do not speak to.

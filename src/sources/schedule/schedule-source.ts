@@ -3,7 +3,6 @@ import type { Logger } from '../../log/logger.js';
 import type { Source, SourceItem } from '../source-row.js';
 import { SourceError } from '../source-error.js';
 import { c3vocRecords, c3vocScheduleSchema } from './c3voc-records.js';
-import { frabXmlToC3voc } from './frab-xml.js';
 import { parseScheduleJson, readScheduleText, type ScheduleInput } from './read-schedule-input.js';
 import { ScheduleClock } from './schedule-clock.js';
 import { conferenceZone, JOB_ZONE_SETTINGS, type ZoneSettingNames } from './conference-zone.js';
@@ -79,8 +78,11 @@ async function* readSchedule(options: ScheduleSourceOptions, notes: string[]): A
     items = sessionizeRecords(all, clock).map((item) => ({ item }));
   } else {
     let raw: unknown;
-    if (isXml(options, text)) ({ schedule: raw, uncarried } = frabXmlToC3voc(text, where));
-    else raw = parseScheduleJson(text, where);
+    if (isXml(options, text)) {
+      // Lazy: the XML parser loads only for an XML export, not for every job.
+      const { frabXmlToC3voc } = await import('./frab-xml.js');
+      ({ schedule: raw, uncarried } = frabXmlToC3voc(text, where));
+    } else raw = parseScheduleJson(text, where);
     const schedule = validate(
       c3vocScheduleSchema,
       raw,

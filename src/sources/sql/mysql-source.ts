@@ -1,4 +1,3 @@
-import mysql from 'mysql2';
 import type { Connection, FieldPacket, TypeCastField } from 'mysql2';
 import { CODE } from '../../errors/codes.js';
 import { messageOf } from '../../errors/evsync-error.js';
@@ -41,6 +40,8 @@ async function* readMysql(
   text: string,
   values: SqlParamValue[],
 ): AsyncGenerator<SourceItem> {
+  // Lazy: the MySQL driver loads only for a job that reads MySQL, not at every start.
+  const { default: mysql } = await import('mysql2');
   let connection: Connection;
   try {
     connection = mysql.createConnection({

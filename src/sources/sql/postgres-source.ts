@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { CODE } from '../../errors/codes.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import type { Logger } from '../../log/logger.js';
@@ -29,13 +29,15 @@ const OID = { date: 1082, time: 1083, timestamp: 1114 } as const;
  * Dates and zone-less timestamps stay the text PostgreSQL sent (made ISO): turning them into
  * a JS Date would invent the machine's offset.
  */
-const typeParsers = {
-  getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
-    if (oid === OID.date || oid === OID.time) return (value) => value;
-    if (oid === OID.timestamp) return isoLocalDateTime;
-    return pg.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown;
-  },
-};
+function typeParsers(types: typeof pg.types) {
+  return {
+    getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
+      if (oid === OID.date || oid === OID.time) return (value) => value;
+      if (oid === OID.timestamp) return isoLocalDateTime;
+      return types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown;
+    },
+  };
+}
 
 /** A query read through a server-side cursor in a READ ONLY transaction, `batchSize` rows at a time. */
 export function createPostgresSource(options: SqlSourceOptions): Source {
@@ -54,7 +56,9 @@ async function* readPostgres(
   text: string,
   values: SqlParamValue[],
 ): AsyncGenerator<SourceItem> {
-  const client = new pg.Client({ connectionString: options.url, types: typeParsers });
+  // Lazy: the pg driver loads only for a job that reads PostgreSQL, not at every start.
+  const { default: driver } = await import('pg');
+  const client = new driver.Client({ connectionString: options.url, types: typeParsers(driver.types) });
   client.on('error', (error) =>
     options.logger?.warn({ err: redactUrl(messageOf(error)) }, 'postgres connection error'),
   );
