@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import nodemailer from 'nodemailer';
 import type { LedgerNotices } from '../../ledger/ledger-notices.js';
 import type { Logger } from '../../log/logger.js';
 import { redactUrl } from '../../log/redaction.js';
@@ -147,6 +146,8 @@ async function sendEmail(
   env: NodeJS.ProcessEnv,
 ): Promise<void> {
   const smtpUrl = required(env, email.smtp_url_env, 'the SMTP URL (smtp://user:pass@host:587 or smtps://…)');
+  // Lazy: only an e-mail notice needs nodemailer, not every run that reviews its job.
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport({
     url: smtpUrl,
     connectionTimeout: ATTEMPT_TIMEOUT_MS,
