@@ -40,13 +40,12 @@ export class SqlSyncState {
 
   async platformIdsOf(kind: IntentKind, clientIds: readonly string[]): Promise<Map<string, number>> {
     const ids = new Map<string, number>();
-    for (let start = 0; start < clientIds.length; start += LOOKUP) {
-      const rows = await this.sql().query<{ client_id: string; platform_id: string | number }>(
-        q.SELECT_IDS_OF,
-        [kind, clientIds.slice(start, start + LOOKUP), this.conferenceId],
-      );
-      for (const row of rows) ids.set(row.client_id, toNumber(row.platform_id));
-    }
+    await this.lookUp<{ client_id: string; platform_id: string | number }>(
+      q.SELECT_IDS_OF,
+      kind,
+      clientIds,
+      (row) => ids.set(row.client_id, toNumber(row.platform_id)),
+    );
     return ids;
   }
 
@@ -96,6 +95,26 @@ export class SqlSyncState {
   }
 
   /**
+   * Runs a look-up statement of `$1` kind, `$2` keys (text[]) and `$3` conference for these
+   * keys, {@link LOOKUP} keys a statement, handing each row to `each`.
+   */
+  private async lookUp<R extends object>(
+    statement: string,
+    kind: IntentKind,
+    keys: readonly string[],
+    each: (row: R) => void,
+  ): Promise<void> {
+    for (let start = 0; start < keys.length; start += LOOKUP) {
+      const rows = await this.sql().query<R>(statement, [
+        kind,
+        keys.slice(start, start + LOOKUP),
+        this.conferenceId,
+      ]);
+      for (const row of rows) each(row);
+    }
+  }
+
+  /**
    * The pages of a statement of `$1` kind, `$2` conference, `$3` the last key of the page
    * before and `$4` the page's size, each entry keyed by its first element, from the first
    * key on until a page comes back short. The embedded ledger answers each page as one JSON
@@ -122,58 +141,45 @@ export class SqlSyncState {
 
   async hashesOf(kind: IntentKind, keys: readonly string[]): Promise<Map<string, string>> {
     const hashes = new Map<string, string>();
-    for (let start = 0; start < keys.length; start += LOOKUP) {
-      const rows = await this.sql().query<{ key: string; hash: string }>(q.SELECT_HASHES_OF, [
-        kind,
-        keys.slice(start, start + LOOKUP),
-        this.conferenceId,
-      ]);
-      for (const row of rows) hashes.set(row.key, row.hash);
-    }
+    await this.lookUp<{ key: string; hash: string }>(q.SELECT_HASHES_OF, kind, keys, (row) =>
+      hashes.set(row.key, row.hash),
+    );
     return hashes;
   }
 
   async syncedParamNames(kind: IntentKind, keys: readonly string[]): Promise<Map<string, string[]>> {
     const names = new Map<string, string[]>();
-    for (let start = 0; start < keys.length; start += LOOKUP) {
-      const rows = await this.sql().query<{ key: string; names: string[] }>(q.SELECT_SYNCED_PARAM_NAMES, [
-        kind,
-        keys.slice(start, start + LOOKUP),
-        this.conferenceId,
-      ]);
-      for (const row of rows) names.set(row.key, row.names);
-    }
+    await this.lookUp<{ key: string; names: string[] }>(q.SELECT_SYNCED_PARAM_NAMES, kind, keys, (row) =>
+      names.set(row.key, row.names),
+    );
     return names;
   }
 
   async lastRemovals(kind: IntentKind, keys: readonly string[]): Promise<Map<string, KeyRemoval>> {
     const found = new Map<string, KeyRemoval>();
-    for (let start = 0; start < keys.length; start += LOOKUP) {
-      const rows = await this.sql().query<{
-        key: string;
-        run_id: string;
-        action: KeyRemoval['action'];
-        recorded_at: Date | string;
-      }>(q.SELECT_LAST_REMOVALS, [kind, keys.slice(start, start + LOOKUP), this.conferenceId]);
-      for (const row of rows)
-        found.set(row.key, { runId: row.run_id, action: row.action, at: new Date(row.recorded_at) });
-    }
+    await this.lookUp<{
+      key: string;
+      run_id: string;
+      action: KeyRemoval['action'];
+      recorded_at: Date | string;
+    }>(q.SELECT_LAST_REMOVALS, kind, keys, (row) =>
+      found.set(row.key, { runId: row.run_id, action: row.action, at: new Date(row.recorded_at) }),
+    );
     return found;
   }
 
   async syncedParams(kind: IntentKind, keys: readonly string[]): Promise<Map<string, FlatParams>> {
     const params = new Map<string, FlatParams>();
-    for (let start = 0; start < keys.length; start += LOOKUP) {
-      const rows = await this.sql().query<{ key: string; params: FlatParams | string }>(
-        q.SELECT_SYNCED_PARAMS,
-        [kind, keys.slice(start, start + LOOKUP), this.conferenceId],
-      );
-      for (const row of rows)
+    await this.lookUp<{ key: string; params: FlatParams | string }>(
+      q.SELECT_SYNCED_PARAMS,
+      kind,
+      keys,
+      (row) =>
         params.set(
           row.key,
           typeof row.params === 'string' ? (JSON.parse(row.params) as FlatParams) : row.params,
-        );
-    }
+        ),
+    );
     return params;
   }
 

@@ -491,6 +491,13 @@ export function describeResultConformance(context: ConformanceContext): void {
       expect(keys).toEqual([...keys].sort());
       expect(new Map(pages.flat()).get('pg-20002')).toBe(20_003);
       expect((await l.loadIdMap('user')).get('pg-20002')).toBe(20_003);
+      // What an id cache fetches per chunk: only the keys asked, of the kind asked, past 5,000 a statement.
+      const asked = [...Array.from({ length: 6_000 }, (_, i) => `pg-${i * 3}`), 'pg-none'];
+      const found = await l.platformIdsOf('user', asked);
+      expect(found.size).toBe(6_000);
+      expect(found.get('pg-17997')).toBe(17_998);
+      expect(found.has('pg-none')).toBe(false);
+      expect([...(await l.platformIdsOf('event', ['pg-0', 'pg-1']))]).toEqual([['pg-0', 5]]);
 
       const run = await l.createRun({ jobName: 'tails', mode: 'upsert' });
       await l.setHashes(
