@@ -51,6 +51,26 @@ describe('parseCsvChunks', () => {
     ).rejects.toThrow('disk gone');
   });
 
+  it('ends the last record at a line break of another kind than the rest of the file', async () => {
+    const rows = async (text: string): Promise<unknown[]> => {
+      const out: unknown[] = [];
+      for await (const chunk of parseCsvChunks(Readable.from([text], { objectMode: true }), ',')) {
+        expect(chunk.errors).toEqual([]);
+        out.push(...chunk.rows);
+      }
+      return out;
+    };
+    const expected = [
+      ['a', 'b'],
+      ['1', 'x'],
+      ['2', 'y'],
+    ];
+    expect(await rows('a,b\r\n1,"x"\r\n2,"y"\n')).toEqual(expected);
+    expect(await rows('a,b\r\n1,x\r\n2,y\n')).toEqual(expected);
+    expect(await rows('a,b\n1,"x"\n2,"y"\r\n')).toEqual(expected);
+    expect(await rows('a,b\r\n1,"x"\r\n2,"y"\r\n')).toEqual(expected);
+  });
+
   it('reads on after text after a closing quote, wherever the pieces of text split', async () => {
     const input = 'a,b\n"x\n1"y,2\n"q ""r""",3\nz,"w"\n"u"v\n"t"';
     const parse = async (pieces: string[]): Promise<unknown[]> => {

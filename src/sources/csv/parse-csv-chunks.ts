@@ -75,13 +75,19 @@ export async function* parseCsvChunks(text: Readable, delimiter: string): AsyncG
     }
     if (partial !== '') {
       newline ??= '\n';
-      const { chunk } = parseText(partial, delimiter, newline, true);
+      // The last line may end otherwise than the others (a CRLF file whose last line a tool
+      // ended with LF): at the end of the file any line break ends the record, where it would
+      // otherwise be text after a closing quote, or part of the last value.
+      const { chunk } = parseText(partial.replace(FINAL_LINE_BREAK, ''), delimiter, newline, true);
       if (hasContent(chunk)) yield chunk;
     }
   } finally {
     text.destroy();
   }
 }
+
+/** One line break of any kind at the very end of the text. */
+const FINAL_LINE_BREAK = /(?:\r\n|\n|\r)$/;
 
 function hasContent(chunk: CsvChunk): boolean {
   return chunk.rows.length > 0 || chunk.errors.length > 0;
