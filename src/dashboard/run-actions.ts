@@ -4,7 +4,7 @@ import { unknownRunError } from '../ledger/ledger-error.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { Logger } from '../log/logger.js';
 import type { RunRecord } from '../model/run-record.js';
-import { openEngineForEnv } from '../distributed/open-distributed.js';
+import { openEngineForEnv } from '../distributed/engine-for-env.js';
 import type { PlatformClient } from '../platform/platform-client.js';
 import type { DriftEntry } from '../sync/audit/drift.js';
 import { repairDrift } from '../sync/audit/repair-drift.js';

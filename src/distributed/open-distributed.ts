@@ -2,12 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { platformConfigFor } from '../config/conference.js';
 import type { PlatformConfig } from '../config/env-config.js';
-import type { Logger } from '../log/logger.js';
 import { PlatformClient } from '../platform/platform-client.js';
 import { openRedis } from '../sync/queue/redis-connection.js';
 import type { JobFile } from '../sync/job-file.js';
-import { openEngine, type OpenEngine, type OpenEngineOptions } from '../sync/runs/open-engine.js';
-import { distributedConfigFromEnv, type DistributedConfig } from './distributed-config.js';
+import { openEngine, type OpenEngine } from '../sync/runs/open-engine.js';
+import type { DistributedConfig } from './distributed-config.js';
+import type { EngineForEnvOptions } from './engine-for-env.js';
 import { distributedExecutor } from './distributed-executor.js';
 import { declareRate, withdrawRate } from './declared-rates.js';
 import { WORKER_NAME } from './intent-job.js';
@@ -61,20 +61,14 @@ export async function setSharedRate(
 const DECLARATION_REFRESH_MS = 20_000;
 
 /**
- * The engine `run`, `resume` and `retry` use: in one process (`openEngine`), or, when
- * `REDIS_URL` is set, one that hands the work to `evsync worker` processes through Redis
- * and draws its own calls (mirror deletes of users and events) from the shared bucket.
+ * The engine of distributed mode (`openEngineForEnv` chooses it when `REDIS_URL` is set): it
+ * hands the work to `evsync worker` processes through Redis and draws its own calls (mirror
+ * deletes of users and events) from the shared bucket.
  */
-export async function openEngineForEnv(
-  options: OpenEngineOptions & {
-    rate: JobFile['rate'];
-    logger: Logger;
-    /** The job the engine runs: named with its rate declaration (`evsync status`). */
-    jobName?: string;
-  },
-): Promise<OpenEngine & { mode: 'inline' | 'distributed' }> {
-  const config = options.client ? undefined : distributedConfigFromEnv();
-  if (config === undefined) return { ...(await openEngine(options)), mode: 'inline' };
+export async function openDistributedEngine(
+  options: EngineForEnvOptions,
+  config: DistributedConfig,
+): Promise<OpenEngine & { mode: 'distributed' }> {
   const platformConfig = platformConfigFor(options.platform);
   const redis = await connectRedis(config, 'client');
   const queue = new IntentQueue(redis, config.prefix);

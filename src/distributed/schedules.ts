@@ -14,7 +14,7 @@ import { platformRefOfRun } from '../sync/runs/conference-scope.js';
 import { openLedger } from '../ledger/open-ledger.js';
 import { unknownRunError } from '../ledger/ledger-error.js';
 import { HANDED_TO_WORKERS } from './distributed-executor.js';
-import { openEngineForEnv } from './open-distributed.js';
+import { openEngineForEnv } from './engine-for-env.js';
 import { reportQueueErrors } from './queue-errors.js';
 import { messageOf } from '../errors/evsync-error.js';
 import { redactUrl } from '../log/redaction.js';

@@ -13,7 +13,7 @@ import { rateOfRun } from '../../sync/runs/run-rate.js';
 import { platformRefOfRun } from '../../sync/runs/conference-scope.js';
 import { stopOnSignals } from '../../sync/runs/stop-on-signals.js';
 import { EXIT } from '../exit-codes.js';
-import { openRunEngine } from './open-run-engine.js';
+import { openEngineForEnv } from '../../distributed/engine-for-env.js';
 
 /** A `--report` file opened before the run; `written` once the run's results are in it. */
 export interface RunReportFile {
@@ -160,7 +160,7 @@ export async function withStoredRunEngine(
     const run = await ledger.getRun(runId);
     if (!run) throw unknownRunError(runId);
     const logger = rootLogger().child({ job: run.jobName, [logAs]: runId });
-    const engine = await openRunEngine({
+    const engine = await openEngineForEnv({
       rate: rateOfRun(run),
       jobName: run.jobName,
       platform: platformRefOfRun(run),

@@ -9,7 +9,7 @@ import { stopOnSignals } from '../../sync/runs/stop-on-signals.js';
 import { formatPlanSummary, planExitCode } from '../../sync/plan/plan-summary.js';
 import { printPlan } from './print-plan.js';
 import { announceStop, finishRunCommand, waitNotice, withReportFile } from './run-outcome.js';
-import { openRunEngine } from './open-run-engine.js';
+import { openEngineForEnv } from '../../distributed/engine-for-env.js';
 
 interface RunCliOptions {
   report?: string;
@@ -75,7 +75,7 @@ export function registerRunCommand(program: Command): void {
         const signals = stopOnSignals(announceStop);
         try {
           const wait = waitNotice(options.wait);
-          const engine = await openRunEngine({
+          const engine = await openEngineForEnv({
             rate: job.rate,
             jobName: job.name,
             ...(job.platform ? { platform: job.platform } : {}),
@@ -118,7 +118,7 @@ export function registerRunCommand(program: Command): void {
 
 /** `--detach`: plan and record here; a worker sends the run (see `detachedExecutor`). */
 async function runDetached(
-  engine: Awaited<ReturnType<typeof openRunEngine>>,
+  engine: Awaited<ReturnType<typeof openEngineForEnv>>,
   job: LoadedJob,
   { json, ...flags }: { force: boolean; full: boolean; json: boolean },
 ): Promise<void> {
