@@ -131,7 +131,7 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
       }
     }
     const streamed = input.stream?.({ writer, ids, gate });
-    const snapshots = idSnapshots(ids, ledger);
+    const snapshots = idSnapshots(ids);
     const execute = deps.executor ?? executePlan;
     const outcome = await runCalls.run(input.runId, () =>
       execute({
@@ -255,11 +255,11 @@ function sharedLink(
  */
 type IdSnapshots = (kind: ParentKind) => Promise<ReadonlyMap<string, number>>;
 
-function idSnapshots(ids: IdCache, ledger: EngineDeps['ledger']): IdSnapshots {
+function idSnapshots(ids: IdCache): IdSnapshots {
   const taken = new Map<ParentKind, Promise<ReadonlyMap<string, number>>>();
   return (kind) => {
     let snapshot = taken.get(kind);
-    if (!snapshot) taken.set(kind, (snapshot = ids.snapshot(kind, ledger)));
+    if (!snapshot) taken.set(kind, (snapshot = ids.snapshot(kind)));
     return snapshot;
   };
 }

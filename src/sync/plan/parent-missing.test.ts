@@ -122,7 +122,6 @@ describe('a streamed plan (evsync plan) says what the whole plan says', () => {
   const empty = {
     hashesOf: () => Promise.resolve(new Map()),
     hashTails: async function* () {},
-    idPages: async function* () {},
     listRuns: () => Promise.resolve([]),
     results: () => Promise.resolve([]),
     pendingIntents: () => Promise.resolve([]),

@@ -3,12 +3,11 @@ import type { Intent, IntentKind } from '../../model/intent.js';
 import type { PlannedAction, PlannedIntent } from '../../model/planned-intent.js';
 import { describeOrigin } from '../../model/row-origin.js';
 import { hashIntent } from './params-hash.js';
+import type { IdView } from '../processors/id-cache.js';
 import type { KnownState, RowResult } from './sync-plan.js';
 
 /** What a diff asks of the ledger's state: the hashes, and whether a user or event has an id. */
-export type KnownIds = Pick<KnownState, 'hashes'> & {
-  ids: ReadonlyMap<IntentKind, { has(clientId: string): boolean }>;
-};
+export type KnownIds = Pick<KnownState, 'hashes'> & { ids: ReadonlyMap<IntentKind, IdView> };
 
 export interface IntentDiff {
   work: PlannedIntent[];

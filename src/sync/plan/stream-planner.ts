@@ -30,7 +30,7 @@ import type { DependencyGate } from '../phases/dependency-gate.js';
 import { leftOutParents, noteLeftOut } from '../phases/left-out-parents.js';
 
 /** The ledger a streamed plan reads: hashes chunk by chunk instead of all at once. */
-export type StreamPlanLedger = PlanLedger & Pick<Ledger, 'hashesOf' | 'hashTails' | 'idPages'>;
+export type StreamPlanLedger = PlanLedger & Pick<Ledger, 'hashesOf' | 'hashTails'>;
 
 export type StreamPlanInput = Omit<BuildPlanInput, 'intents' | 'rowResults'>;
 
@@ -219,7 +219,7 @@ export class StreamPlanner {
         // The whole id map, read once: a gone key whose record a kept key maps to is retired.
         ids: new Map(
           await Promise.all(
-            PARENT_KINDS.map(async (kind) => [kind, await this.idCache.snapshot(kind, this.ledger)] as const),
+            PARENT_KINDS.map(async (kind) => [kind, await this.idCache.snapshot(kind)] as const),
           ),
         ),
         liveLinks: (kind) => this.links.get(kind) ?? [],

@@ -147,7 +147,7 @@ describe('IdCache', () => {
     const ids = await loadIdCache(ledger);
     ids.set('user', 'u3', 13);
     ids.delete('user', 'u2');
-    const snapshot = await ids.snapshot('user', ledger);
+    const snapshot = await ids.snapshot('user');
     expect([...snapshot].sort()).toEqual([
       ['u1', 11],
       ['u3', 13],

@@ -73,7 +73,10 @@ export class IdCache {
     return count;
   }
 
-  /** Whether the id map may know the key: exact in the window, by 64-bit hash otherwise. */
+  /**
+   * Whether the id map may know the key: exact in the window; otherwise by 64-bit hash once
+   * the keys are read, and "may be known" before.
+   */
   has(kind: IntentKind, clientId: string): boolean {
     const id = this.held_(kind, clientId);
     if (id !== undefined) return id !== ABSENT;
@@ -94,13 +97,14 @@ export class IdCache {
    */
   async prefetch(refs: Iterable<{ kind: IntentKind; key: string }>): Promise<void> {
     if (!this.ledger) return;
-    let byKind = this.unheld(refs);
+    const byKind = this.unheld(refs);
     let asked = 0;
     for (const keys of byKind.values()) asked += keys.size;
     if (asked === 0) return;
     if (!this.keysRead && this.misses + asked > PROBES_BEFORE_KEYS) {
       await this.readKeys();
-      byKind = this.unheld([...byKind].flatMap(([kind, keys]) => [...keys].map((key) => ({ kind, key }))));
+      for (const [kind, keys] of byKind)
+        for (const key of keys) if (!this.mayKnow(kind, key)) keys.delete(key);
     }
     for (const [kind, keys] of byKind) if (keys.size > 0) await this.ask(kind, [...keys]);
   }
@@ -110,8 +114,8 @@ export class IdCache {
    * other processes may have changed those since (a distributed run).
    */
   async reload(): Promise<void> {
-    for (const generation of [this.current, this.older])
-      for (const kind of [...generation.keys()]) this.keepPinned(generation, kind);
+    this.current = this.pinnedOf(this.current);
+    this.older = this.pinnedOf(this.older);
     if (!this.ledger) return;
     this.known = undefined;
     this.keysRead = false;
@@ -149,9 +153,10 @@ export class IdCache {
    * The whole id map of a kind as this run sees it: the ledger's, page by page, with the ids
    * this run set and the ledger does not hold yet. Mirror deletes walk it once, at the end.
    */
-  async snapshot(kind: IntentKind, ledger: Pick<Ledger, 'idPages'>): Promise<CompactIdMap> {
+  async snapshot(kind: IntentKind): Promise<CompactIdMap> {
     const map = new CompactIdMap();
-    for await (const page of ledger.idPages(kind)) for (const [key, id] of page) map.set(key, id);
+    if (this.ledger)
+      for await (const page of this.ledger.idPages(kind)) for (const [key, id] of page) map.set(key, id);
     for (const key of this.pinned.get(kind) ?? []) {
       const id = this.held_(kind, key);
       if (id === ABSENT) map.delete(key);
@@ -237,32 +242,24 @@ export class IdCache {
 
   /** The newer generation becomes the older; the older's fetched ids are forgotten, its pinned ones kept. */
   private turnOver(): void {
-    const fresh = new Map<IntentKind, CompactIdMap>();
-    for (const [kind, map] of this.older) {
-      const pins = this.pinned.get(kind);
-      if (!pins) continue;
-      for (const key of pins) {
-        const id = map.get(key);
-        if (id === undefined) continue;
-        let kept = fresh.get(kind);
-        if (!kept) fresh.set(kind, (kept = new CompactIdMap()));
-        kept.set(key, id);
-      }
-    }
+    const kept = this.pinnedOf(this.older);
     this.older = this.current;
-    this.current = fresh;
+    this.current = kept;
     this.added = 0;
   }
 
-  private keepPinned(generation: Map<IntentKind, CompactIdMap>, kind: IntentKind): void {
-    const old = generation.get(kind);
-    if (!old) return;
-    const kept = new CompactIdMap();
-    for (const key of this.pinned.get(kind) ?? []) {
-      const id = old.get(key);
-      if (id !== undefined) kept.set(key, id);
+  /** The entries of a generation that this run wrote and the ledger does not hold yet. */
+  private pinnedOf(generation: Map<IntentKind, CompactIdMap>): Map<IntentKind, CompactIdMap> {
+    const kept = new Map<IntentKind, CompactIdMap>();
+    for (const [kind, map] of generation) {
+      const ids = new CompactIdMap();
+      for (const key of this.pinned.get(kind) ?? []) {
+        const id = map.get(key);
+        if (id !== undefined) ids.set(key, id);
+      }
+      if (ids.size > 0) kept.set(kind, ids);
     }
-    generation.set(kind, kept);
+    return kept;
   }
 
   private knownOf(kind: IntentKind): KeyRegistry {
