@@ -242,6 +242,14 @@ export const ERROR_CATALOG = {
     action: 'Fix the column names under `speakers:` in the job; the message lists the columns the list has.',
     retry: 'permanent',
   },
+  SCHEDULE_SPEAKER_LIST_CONFLICT: {
+    layer: 'sources',
+    meaning:
+      "A row of the speaker list joined to a schedule export gives a speaker's id to another name: the id and the name disagree, so the speaker gets no e-mail from it and is not synced.",
+    action:
+      'Correct the id or the name of that row in the speaker list (the message names both names and the row), then run again.',
+    retry: 'permanent',
+  },
   SCHEDULE_HTTP_STATUS: {
     layer: 'sources',
     meaning: 'The schedule URL answered with an error status.',

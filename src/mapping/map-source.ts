@@ -1,6 +1,7 @@
 import { CODE } from '../errors/codes.js';
 import type { Source, SourceItem } from '../sources/source-row.js';
 import { describeOrigin, type RowOrigin } from '../model/row-origin.js';
+import { lowerCase } from '../model/person.js';
 import { INTENT_KINDS, isParentKind, type Intent, type IntentKind } from '../model/intent.js';
 import { normalizeColumnName } from './compile/column-binder.js';
 import { KeyRegistry, prefixedKeyHash, type KeyHash } from './key-registry.js';
@@ -230,7 +231,7 @@ class RowState {
         const { param, prefix } = unique[position]!;
         const value = intent.params[param];
         if (value === undefined) continue;
-        const hash = prefixedKeyHash(prefix, value.toLowerCase());
+        const hash = prefixedKeyHash(prefix, lowerCase(value));
         const seen = this.keys.rowOf(hash);
         if (seen !== undefined) {
           (earlierRows ??= []).push(seen);
