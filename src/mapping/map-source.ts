@@ -39,7 +39,12 @@ export function mapSource(
         message: `${describeOrigin(item.origin)}: ${item.message}`,
         code: item.code,
       };
-      return { type: 'invalid', origin: item.origin, problems: [problem] };
+      return {
+        type: 'invalid',
+        origin: item.origin,
+        problems: [problem],
+        ...(item.kind ? { kind: item.kind } : {}),
+      };
     }
     const recordType = item.values.record_type;
     const headerKey = typeof recordType === 'string' ? recordType : '';

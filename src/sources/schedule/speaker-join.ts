@@ -202,7 +202,7 @@ export function conflictProblems(outcome: JoinOutcome): Map<Speaker, ScheduleRec
   for (const conflict of outcome.conflicts) {
     if (conflict.speaker === undefined || problems.has(conflict.speaker)) continue;
     problems.set(conflict.speaker, {
-      problem: { code: CODE.SCHEDULE_SPEAKER_LIST_CONFLICT, message: conflict.message },
+      problem: { code: CODE.SCHEDULE_SPEAKER_LIST_CONFLICT, message: conflict.message, kind: 'user' },
     });
   }
   return problems;

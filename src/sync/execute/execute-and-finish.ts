@@ -132,6 +132,7 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
     }
     const streamed = input.stream?.({ writer, ids, gate });
     const snapshots = idSnapshots(ids);
+    const inSource = streamed?.inSource ?? inSourceOf(input);
     const execute = deps.executor ?? executePlan;
     const outcome = await runCalls.run(input.runId, () =>
       execute({
@@ -142,7 +143,8 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
           platform: deps.platform,
           ids,
           markSendStarted: createSendMarker(ledger, input.runId),
-          sharedWith: sharedWith(snapshots, streamed?.inSource ?? inSourceOf(input)),
+          sharedWith: sharedWith(snapshots, inSource),
+          inSource,
           sharedLink: sharedLink(snapshots, streamed?.liveLinks ?? ((kind) => liveLinksOf(input, kind))),
         },
         gate,
