@@ -500,7 +500,7 @@ export const ERROR_CATALOG = {
     meaning:
       'Rows of one step give the same e-mail to people of different names (ticket holders of one order): the platform keeps one user per e-mail.',
     action:
-      "Put each holder's own e-mail in the source, or say in the mapping what to do: `on_shared_email: first`, `skip` or `suffix` (docs/mapping.md, \"Shared e-mails\").",
+      'Put each holder\'s own e-mail in the source, or say in the mapping what to do: `on_shared_email: first`, `skip` or `suffix` (docs/mapping.md, "Shared e-mails").',
     retry: 'permanent',
   },
   EVSYNC_DUPLICATE_ROW: {

@@ -8,6 +8,7 @@ import { KeyRegistry, prefixedKeyHash, type KeyHash } from './key-registry.js';
 import type { DraftProblem, LoadedMapping, RowMapper, RowMapping } from './loaded-mapping.js';
 import type { HeaderReport, MappedItem, MappingProblem, MapSourceOptions } from './mapped-item.js';
 import { ScheduleGrouper } from './schedule-grouper.js';
+import { SharedEmails } from './shared-email.js';
 import { quote } from '../platform/write-params/text-rules.js';
 import { checkDraft, locateProblem, readableKeys } from './validate-draft.js';
 
@@ -61,7 +62,10 @@ export function mapSource(
   let rows: AsyncIterator<SourceItem> | undefined;
   /** Set once the source is read: the schedules gathered, then nothing. */
   let rest: Iterator<MappedItem> | undefined;
+  let noted = false;
   const finished = (): IteratorResult<MappedItem> => {
+    if (!noted) options.onNotes?.(state.notes());
+    noted = true;
     rest = NOTHING_MORE;
     return { value: undefined, done: true };
   };
@@ -139,6 +143,10 @@ class RowState {
    * one platform user.
    */
   private readonly unique: ReadonlyArray<{ param: string; prefix: string }>;
+  /** Rows of one e-mail and different names (`on_shared_email`). */
+  readonly shared: SharedEmails;
+  /** The prefix of the e-mail's hash among the `unique:` values. */
+  private readonly emailPrefix: string;
 
   /**
    * Under `on_duplicate: last`, the keys of each row still in the result, by row number:
@@ -149,6 +157,8 @@ class RowState {
   constructor(private readonly mapping: LoadedMapping) {
     this.holders = mapping.onDuplicate === 'last' ? new Map() : undefined;
     this.unique = mapping.unique.map((param, index) => ({ param, prefix: `${index}\u0000` }));
+    this.shared = new SharedEmails(mapping.vendor, mapping.onSharedEmail);
+    this.emailPrefix = `${mapping.unique.indexOf(this.shared.param)}\u0000`;
     this.schedules = mapping.kinds.includes('schedule') ? new ScheduleGrouper(mapping.vendor) : undefined;
   }
 
@@ -210,6 +220,8 @@ class RowState {
     columns: Array<Record<string, string> | undefined>,
     origin: RowOrigin,
   ): MappedItem {
+    const shared = this.sharedEmail(intents, origin);
+    if (shared !== undefined) return shared;
     const policy = this.mapping.onDuplicate;
     const unique = this.unique;
     /** Keys and values of the intents nothing repeats: stored whatever the policy. */
@@ -237,6 +249,9 @@ class RowState {
         const value = intent.params[param];
         if (value === undefined) continue;
         const hash = prefixedKeyHash(prefix, lowerCase(value));
+        // Who uses the e-mail, so that a later row of another name is told apart (shared-email.ts).
+        if (param === this.shared.param && intent.kind === 'user')
+          owned.push(this.shared.personHash(value, intent));
         const seen = this.keys.rowOf(hash);
         if (seen !== undefined) {
           (earlierRows ??= []).push(seen);
@@ -301,6 +316,43 @@ class RowState {
       ...(replaces ? { replaces } : {}),
       message: `${describeOrigin(origin)}: ${message}; ${policy === 'first' ? 'the first row wins' : 'this row replaces it'}`,
     };
+  }
+
+  /** What a person should know once the source is read: the plus-addresses given. */
+  notes(): string[] {
+    const given = this.shared.suffixed;
+    if (given.length === 0) return [];
+    const more = given.length > 3 ? `, and ${given.length - 3} more` : '';
+    return [
+      `${given.length} user row(s) share an earlier row's e-mail under another name and were given a plus-address of it (on_shared_email: suffix): ${given.slice(0, 3).join('; ')}${more}`,
+    ];
+  }
+
+  /**
+   * A user row giving an earlier row's e-mail to a person of another name, handled as the
+   * mapping's `on_shared_email` says: an item to return (`error`, `first`), or undefined
+   * with its intent given a plus-address in place (`suffix`), or undefined for any other
+   * row. Only with the e-mail among `unique:`, and only for a row whose key is new (a
+   * repeated key is a duplicate row).
+   */
+  private sharedEmail(intents: Intent[], origin: RowOrigin): MappedItem | undefined {
+    if (!this.mapping.unique.includes(this.shared.param)) return undefined;
+    for (let index = 0; index < intents.length; index++) {
+      const intent = intents[index]!;
+      const email = intent.kind === 'user' ? intent.params[this.shared.param] : undefined;
+      if (email === undefined || email === '') continue;
+      const firstRow = this.keys.rowOf(prefixedKeyHash(this.emailPrefix, lowerCase(email)));
+      if (
+        firstRow === undefined ||
+        this.keys.rowOf(prefixedKeyHash(KIND_PREFIX.user, intent.key)) !== undefined
+      )
+        continue;
+      if (this.shared.samePerson(email, intent, (hash) => this.keys.rowOf(hash))) continue;
+      const handled = this.shared.handle(intent, email, firstRow, origin);
+      if ('type' in handled) return handled;
+      intents[index] = handled;
+    }
+    return undefined;
   }
 
   private store(hashes: readonly KeyHash[], row: number): void {

@@ -32,6 +32,7 @@ export function compileMappingFile(file: MappingFile, identity: MappingIdentity)
     description: file.description,
     kinds,
     onDuplicate: file.on_duplicate,
+    onSharedEmail: file.on_shared_email,
     unique,
     columns: referencedColumns(file),
     bind(header): RowMapper {

@@ -46,5 +46,8 @@ export async function refuseAnothersAccount(
 }
 
 function fullName(first: string | null | undefined, last: string | null | undefined): string {
-  return [first ?? '', last ?? ''].map((part) => part.trim()).filter((part) => part !== '').join(' ');
+  return [first ?? '', last ?? '']
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .join(' ');
 }
