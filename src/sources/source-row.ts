@@ -53,4 +53,10 @@ export interface Source {
    * encoding was guessed and why; complete once `rows()` has ended.
    */
   notes?(): readonly string[];
+  /**
+   * How the last `rows()` decided who is who, when it had to (a joined speaker list: how many
+   * speakers it matched by id and name, by e-mail, by name, and the conflicts); complete
+   * once `rows()` has ended. `evsync plan` shows it (docs/sync-engine.md, "Who is who").
+   */
+  identity?(): readonly string[];
 }

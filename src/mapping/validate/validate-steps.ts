@@ -53,8 +53,10 @@ export async function validateSteps(
       `${mapping.name} ← ${step.source.description}`,
       step.source.progress?.bind(step.source),
     );
+    const mappingNotes: string[] = [];
     for await (const item of mapSource(step.source, mapping, {
       onHeader: (report) => headers.push(report),
+      onNotes: (notes) => mappingNotes.push(...notes),
     })) {
       summary.add(item);
       options.dependencies?.add(item);
@@ -69,7 +71,8 @@ export async function validateSteps(
       source: step.source.description,
       header: mergeHeaderReports(headers),
       summary,
-      notes: step.source.notes?.() ?? [],
+      // How the source decided who is who (a joined speaker list) is said with its notes.
+      notes: [...(step.source.notes?.() ?? []), ...mappingNotes, ...(step.source.identity?.() ?? [])],
     });
   }
   return results;

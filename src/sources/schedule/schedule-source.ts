@@ -13,7 +13,13 @@ import {
   type UncarriedColumns,
 } from './schedule-records.js';
 import { sessionizeAllSchema, sessionizeRecords } from './sessionize-records.js';
-import { conflictProblems, joinSpeakers, oneSpeakerPerEmail, type SpeakerJoin } from './speaker-join.js';
+import {
+  conflictProblems,
+  joinLines,
+  joinSpeakers,
+  oneSpeakerPerEmail,
+  type SpeakerJoin,
+} from './speaker-join.js';
 import type { z } from 'zod';
 
 export type ScheduleFormat = 'sessionize' | 'pretalx' | 'frab';
@@ -45,17 +51,24 @@ const EXAMPLES = 3;
  */
 export function createScheduleSource(options: ScheduleSourceOptions): Source {
   const notes: string[] = [];
+  const identity: string[] = [];
   return {
     description: `${options.format} schedule ${options.display}`,
     rows: () => {
       notes.length = 0;
-      return readSchedule(options, notes);
+      identity.length = 0;
+      return readSchedule(options, notes, identity);
     },
     notes: () => [...notes],
+    identity: () => [...identity],
   };
 }
 
-async function* readSchedule(options: ScheduleSourceOptions, notes: string[]): AsyncGenerator<SourceItem> {
+async function* readSchedule(
+  options: ScheduleSourceOptions,
+  notes: string[],
+  identity: string[],
+): AsyncGenerator<SourceItem> {
   const where = `${options.format} schedule ${options.display}`;
   const text = await readScheduleText(options);
   if (text.trim() === '') {
@@ -120,6 +133,7 @@ async function* readSchedule(options: ScheduleSourceOptions, notes: string[]): A
         (item): item is ScheduleRecord<'speaker'> => !isRecordProblem(item) && item.record_type === 'speaker',
       );
     const joined = await joinSpeakers(speakers, options.speakers, options.logger);
+    identity.push(...joinLines(joined, options.speakers.source.description));
     // A speaker whose id the list gives to another name is a failed row, naming both.
     const problems = conflictProblems(joined);
     if (problems.size > 0)

@@ -192,6 +192,20 @@ function ambiguous(outcome: JoinOutcome, what: string): void {
   if (outcome.ambiguous.examples.length < 5) outcome.ambiguous.examples.push(what);
 }
 
+/** What `evsync plan` says of a join: how each speaker was matched, and each conflict. */
+export function joinLines(outcome: JoinOutcome, list: string): string[] {
+  const { matched, unmatched, ambiguous, conflicts } = outcome;
+  const lines = [
+    `${list}: of ${outcome.speakers} speakers, ${matched.idName} matched by id and name, ${matched.id} by id alone, ` +
+      `${matched.email} by e-mail, ${matched.name} by name; ${unmatched.count} matched no row` +
+      (ambiguous.count > 0 ? `, ${ambiguous.count} rows disagreed and were not used` : '') +
+      `; ${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}.`,
+  ];
+  for (const conflict of conflicts.slice(0, 5)) lines.push(`  conflict: ${conflict.message}`);
+  if (conflicts.length > 5) lines.push(`  … and ${conflicts.length - 5} more conflicts (see the log)`);
+  return lines;
+}
+
 /**
  * The speakers that a join conflict leaves without a row: each becomes a problem of its own,
  * naming both names and the id, so that `validate`, `plan` and `run` report it as a failed

@@ -30,6 +30,8 @@ export interface CollectOptions {
   env?: NodeJS.ProcessEnv;
   /** Called once every source is read, when users of several steps were merged. */
   onMerge?: (report: MergeReport) => void;
+  /** Called once a step's source is read, with how it decided who is who (`Source.identity`), if it did. */
+  onIdentity?: (lines: readonly string[]) => void;
   /** Called once a step's source is read to its end, with the rows it yielded. */
   onStepRead?: (read: StepRows) => void;
 }
@@ -164,6 +166,8 @@ async function* readStep(
   }
   if (held) yield { intents: [...held.values()], rowResults: [] };
   notices.addNotes(source.description, [...(source.notes?.() ?? []), ...mappingNotes]);
+  const identity = source.identity?.() ?? [];
+  if (identity.length > 0) options.onIdentity?.(identity);
   notices.addMissing(source.description, mapping.name, mergeHeaderReports(headers)?.missing ?? []);
   // A header-only file or a query that found nothing is said, naming it (`min_rows` can stop the run).
   if (rows === 0)

@@ -35,6 +35,8 @@ export interface PlanSummary {
   planMs: number;
   /** What a person must know before running it: deletes held back, check-ins held back. */
   notices: string[];
+  /** How the sources decided who is who (a joined speaker list's matches and conflicts). */
+  identity?: string[];
   /** One line per kind that loses most of its rows for one reason, with the fix. */
   losses: string[];
   /** People merged across steps (docs/sync-engine.md, "One person, many sources"). */
@@ -163,9 +165,15 @@ export class PlanTally {
   private sharedEmails = 0;
   private held: HeldDeletes | undefined;
   private merged: MergeReport | undefined;
+  private readonly identityLines: string[] = [];
   private readonly staying = new Map<IntentKind, { count: number; first: string; reason: string }>();
 
   constructor(private readonly examplesPerGroup = 3) {}
+
+  /** How a source decided who is who (`Source.identity`). */
+  identity(lines: readonly string[]): void {
+    this.identityLines.push(...lines);
+  }
 
   /** People merged across steps, once every source is read. */
   mergedPeople(report: MergeReport): void {
@@ -270,7 +278,8 @@ export class PlanTally {
       planMs,
       notices: [],
       losses: this.losses.lines(),
-      ...(this.merged && this.merged.people > 0 ? { merged: this.merged } : {}),
+      ...(this.merged && this.merged.people + this.merged.refused > 0 ? { merged: this.merged } : {}),
+      ...(this.identityLines.length > 0 ? { identity: [...this.identityLines] } : {}),
       skipped: {
         onPurpose: this.onPurpose,
         lost: this.lost,
@@ -359,6 +368,7 @@ export function formatPlanSummary(summary: PlanSummary): string {
   const skipped = skippedLine(summary.skipped);
   if (skipped) out.push(skipped);
   if (summary.losses.length > 0) out.push('', ...summary.losses.map((line) => `! ${line}`));
+  if (summary.identity) out.push('', 'Who is who (docs/sync-engine.md, "Who is who"):', ...summary.identity);
   const merged = formatMergeReport(summary.merged);
   if (merged.length > 0) out.push('', ...merged);
   for (const notice of summary.notices) out.push('', notice);

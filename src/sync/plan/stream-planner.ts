@@ -246,6 +246,11 @@ export class StreamPlanner {
     this.tally.mergedPeople(report);
   }
 
+  /** How a source decided who is who: shown with the plan. */
+  identity(lines: readonly string[]): void {
+    this.tally.identity(lines);
+  }
+
   summary(): PlanSummary {
     return this.tally.summary(this.planMs);
   }

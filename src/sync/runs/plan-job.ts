@@ -47,6 +47,7 @@ export async function planJob(
   for await (const read of streamCollected(job, {
     vendor: deps.vendor,
     onMerge: (report) => planner.mergedPeople(report),
+    onIdentity: (lines) => planner.identity(lines),
     ...(logger ? { logger } : {}),
   })) {
     for (const intent of read.intents) intents.push(intent);

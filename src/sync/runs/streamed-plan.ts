@@ -113,6 +113,7 @@ class StreamedRun {
     const source = streamCollected(this.input.job, {
       vendor: this.deps.platform.vendor,
       onMerge: (report) => this.planner.mergedPeople(report),
+      onIdentity: (lines) => this.planner.identity(lines),
       ...(this.deps.logger ? { logger: this.deps.logger } : {}),
       onStepRead: (read) => void this.stepRows.push(read),
     })[Symbol.asyncIterator]();
