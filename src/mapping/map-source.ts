@@ -332,11 +332,14 @@ class RowState {
    * A user row giving an earlier row's e-mail to a person of another name, handled as the
    * mapping's `on_shared_email` says: an item to return (`error`, `first`), or undefined
    * with its intent given a plus-address in place (`suffix`), or undefined for any other
-   * row. Only with the e-mail among `unique:`, and only for a row whose key is new (a
-   * repeated key is a duplicate row).
+   * row. Only with the e-mail among `unique:` and `on_duplicate` other than `last`, and only
+   * for a row whose key is new (a repeated key is a duplicate row).
    */
   private sharedEmail(intents: Intent[], origin: RowOrigin): MappedItem | undefined {
-    if (!this.mapping.unique.includes(this.shared.param)) return undefined;
+    // Under `on_duplicate: last` the mapping asks a later row to replace an earlier one that
+    // shares its e-mail (a corrected name), and each replaced row says so.
+    if (this.mapping.onDuplicate === 'last' || !this.mapping.unique.includes(this.shared.param))
+      return undefined;
     for (let index = 0; index < intents.length; index++) {
       const intent = intents[index]!;
       const email = intent.kind === 'user' ? intent.params[this.shared.param] : undefined;
