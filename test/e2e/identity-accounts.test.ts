@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { cliWorkspace, type CliWorkspace } from '../helpers/built-cli.js';
-import { postgresSchema, serviceAvailable } from '../helpers/services.js';
+import { onBothLedgers } from '../helpers/both-ledgers.js';
 
 /**
  * docs/sync-engine.md, "Who is who": a platform account that a key of the source maps to is
@@ -28,8 +28,6 @@ function people(sandbox: RunningSandbox): string[] {
     .map((user) => `${user.clientIds.join('+')}: ${user.firstName} ${user.lastName} <${user.email}>`)
     .sort();
 }
-
-const postgresUp = await serviceAvailable('postgres');
 
 function describeLedger(name: string, ledgerEnv: () => NodeJS.ProcessEnv): void {
   describe(`an account stays its person's (${name} ledger)`, () => {
@@ -98,14 +96,4 @@ function describeLedger(name: string, ledgerEnv: () => NodeJS.ProcessEnv): void 
   });
 }
 
-describeLedger('embedded', () => ({}));
-
-describe.runIf(postgresUp)('PostgreSQL', () => {
-  let env: NodeJS.ProcessEnv = {};
-  let drop: () => Promise<void> = async () => {};
-  beforeAll(async () => {
-    ({ env, drop } = await postgresSchema('evsync_identity'));
-  });
-  afterAll(async () => drop());
-  describeLedger('PostgreSQL', () => env);
-});
+await onBothLedgers('evsync_identity', describeLedger);

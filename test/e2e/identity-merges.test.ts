@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { cliWorkspace, type CliWorkspace } from '../helpers/built-cli.js';
-import { postgresSchema, serviceAvailable } from '../helpers/services.js';
+import { onBothLedgers } from '../helpers/both-ledgers.js';
 
 /**
  * docs/sync-engine.md, "Who is who": merging people across steps, and rows of one step
@@ -31,8 +31,6 @@ function people(sandbox: RunningSandbox): string[] {
     .map((user) => `${user.firstName} ${user.lastName} <${user.email}> [${user.clientIds.join(',')}]`)
     .sort();
 }
-
-const postgresUp = await serviceAvailable('postgres');
 
 function describeLedger(name: string, ledgerEnv: () => NodeJS.ProcessEnv): void {
   describe(`merges never fuse two people (${name} ledger)`, () => {
@@ -120,14 +118,4 @@ function describeLedger(name: string, ledgerEnv: () => NodeJS.ProcessEnv): void 
   });
 }
 
-describeLedger('embedded', () => ({}));
-
-describe.runIf(postgresUp)('PostgreSQL', () => {
-  let env: NodeJS.ProcessEnv = {};
-  let drop: () => Promise<void> = async () => {};
-  beforeAll(async () => {
-    ({ env, drop } = await postgresSchema('evsync_merges'));
-  });
-  afterAll(async () => drop());
-  describeLedger('PostgreSQL', () => env);
-});
+await onBothLedgers('evsync_merges', describeLedger);
