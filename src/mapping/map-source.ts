@@ -145,8 +145,9 @@ class RowState {
   private readonly unique: ReadonlyArray<{ param: string; prefix: string }>;
   /** Rows of one e-mail and different names (`on_shared_email`). */
   readonly shared: SharedEmails;
-  /** The prefix of the e-mail's hash among the `unique:` values. */
-  private readonly emailPrefix: string;
+  /** Whether rows of one e-mail and different names are told apart (`on_shared_email`). */
+  private readonly checksShared: boolean;
+  private readonly rowOf = (hash: KeyHash): number | undefined => this.keys.rowOf(hash);
 
   /**
    * Under `on_duplicate: last`, the keys of each row still in the result, by row number:
@@ -158,7 +159,9 @@ class RowState {
     this.holders = mapping.onDuplicate === 'last' ? new Map() : undefined;
     this.unique = mapping.unique.map((param, index) => ({ param, prefix: `${index}\u0000` }));
     this.shared = new SharedEmails(mapping.vendor, mapping.onSharedEmail);
-    this.emailPrefix = `${mapping.unique.indexOf(this.shared.param)}\u0000`;
+    // Under `on_duplicate: last` the mapping asks a later row to replace an earlier one that
+    // shares its e-mail (a corrected name), and each replaced row says so.
+    this.checksShared = mapping.onDuplicate !== 'last';
     this.schedules = mapping.kinds.includes('schedule') ? new ScheduleGrouper(mapping.vendor) : undefined;
   }
 
@@ -220,8 +223,6 @@ class RowState {
     columns: Array<Record<string, string> | undefined>,
     origin: RowOrigin,
   ): MappedItem {
-    const shared = this.sharedEmail(intents, origin);
-    if (shared !== undefined) return shared;
     const policy = this.mapping.onDuplicate;
     const unique = this.unique;
     /** Keys and values of the intents nothing repeats: stored whatever the policy. */
@@ -248,11 +249,24 @@ class RowState {
         const { param, prefix } = unique[position]!;
         const value = intent.params[param];
         if (value === undefined) continue;
-        const hash = prefixedKeyHash(prefix, lowerCase(value));
-        // Who uses the e-mail, so that a later row of another name is told apart (shared-email.ts).
-        if (param === this.shared.param && intent.kind === 'user')
-          owned.push(this.shared.personHash(value, intent));
+        const lowered = lowerCase(value);
+        const hash = prefixedKeyHash(prefix, lowered);
         const seen = this.keys.rowOf(hash);
+        // Who uses the e-mail, so that a later row of another name is told apart (shared-email.ts).
+        if (param === this.shared.param && intent.kind === 'user' && this.checksShared) {
+          if (
+            seen !== undefined &&
+            found === undefined &&
+            !this.shared.samePerson(lowered, intent, this.rowOf)
+          ) {
+            const handled = this.shared.handle(intent, value, seen, origin);
+            if ('type' in handled) return handled;
+            // A plus-address: the row is checked again as it now is.
+            intents[index] = handled;
+            return this.checkDuplicates(intents, columns, origin);
+          }
+          owned.push(this.shared.personHash(lowered, intent));
+        }
         if (seen !== undefined) {
           (earlierRows ??= []).push(seen);
           if (found === undefined) {
@@ -326,36 +340,6 @@ class RowState {
     return [
       `${given.length} user row(s) share an earlier row's e-mail under another name and were given a plus-address of it (on_shared_email: suffix): ${given.slice(0, 3).join('; ')}${more}`,
     ];
-  }
-
-  /**
-   * A user row giving an earlier row's e-mail to a person of another name, handled as the
-   * mapping's `on_shared_email` says: an item to return (`error`, `first`), or undefined
-   * with its intent given a plus-address in place (`suffix`), or undefined for any other
-   * row. Only with the e-mail among `unique:` and `on_duplicate` other than `last`, and only
-   * for a row whose key is new (a repeated key is a duplicate row).
-   */
-  private sharedEmail(intents: Intent[], origin: RowOrigin): MappedItem | undefined {
-    // Under `on_duplicate: last` the mapping asks a later row to replace an earlier one that
-    // shares its e-mail (a corrected name), and each replaced row says so.
-    if (this.mapping.onDuplicate === 'last' || !this.mapping.unique.includes(this.shared.param))
-      return undefined;
-    for (let index = 0; index < intents.length; index++) {
-      const intent = intents[index]!;
-      const email = intent.kind === 'user' ? intent.params[this.shared.param] : undefined;
-      if (email === undefined || email === '') continue;
-      const firstRow = this.keys.rowOf(prefixedKeyHash(this.emailPrefix, lowerCase(email)));
-      if (
-        firstRow === undefined ||
-        this.keys.rowOf(prefixedKeyHash(KIND_PREFIX.user, intent.key)) !== undefined
-      )
-        continue;
-      if (this.shared.samePerson(email, intent, (hash) => this.keys.rowOf(hash))) continue;
-      const handled = this.shared.handle(intent, email, firstRow, origin);
-      if ('type' in handled) return handled;
-      intents[index] = handled;
-    }
-    return undefined;
   }
 
   private store(hashes: readonly KeyHash[], row: number): void {

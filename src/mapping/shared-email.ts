@@ -1,7 +1,6 @@
 import { CODE } from '../errors/codes.js';
 import type { Intent } from '../model/intent.js';
 import { describeOrigin, type RowOrigin } from '../model/row-origin.js';
-import { lowerCase, nameWords } from '../model/person.js';
 import { emailConfirmationParam, emailParam } from '../platform/vendor.js';
 import { quote } from '../platform/write-params/text-rules.js';
 import { prefixedKeyHash, type KeyHash } from './key-registry.js';
@@ -40,17 +39,17 @@ export class SharedEmails {
     return this.email;
   }
 
-  /** The hash that says "this e-mail is this person's"; the empty name too, for a row with none. */
-  personHash(email: string, intent: Intent): KeyHash {
-    return prefixedKeyHash(PERSON_PREFIX, `${lowerCase(email)}\u0000${nameKey(intent)}`);
+  /** The hash that says "this e-mail (lower-cased) is this person's"; the empty name too, for a row with none. */
+  personHash(lowered: string, intent: Intent): KeyHash {
+    return prefixedKeyHash(PERSON_PREFIX, `${lowered}\u0000${nameKey(intent)}`);
   }
 
-  /** Whether a row repeating `email` is the person who used it first (`known`: a stored hash's row). */
-  samePerson(email: string, intent: Intent, known: (hash: KeyHash) => number | undefined): boolean {
+  /** Whether a row repeating the e-mail `lowered` is the person who used it first (`known`: a stored hash's row). */
+  samePerson(lowered: string, intent: Intent, known: (hash: KeyHash) => number | undefined): boolean {
     if (nameKey(intent) === '') return true;
-    if (known(this.personHash(email, intent)) !== undefined) return true;
+    if (known(this.personHash(lowered, intent)) !== undefined) return true;
     // The first row gave no name: nothing says it is someone else.
-    return known(prefixedKeyHash(PERSON_PREFIX, `${lowerCase(email)}\u0000`)) !== undefined;
+    return known(prefixedKeyHash(PERSON_PREFIX, `${lowered}\u0000`)) !== undefined;
   }
 
   /** What becomes of a row that shares `email` with `firstRow`, under the mapping's policy. */
@@ -112,15 +111,17 @@ function nameOf(intent: Intent): string {
     .join(' ');
 }
 
-/** The name as compared: words folded (`nameWords`), or plain lower-case ASCII words for most rows. */
+/**
+ * The name as compared: its letters and digits in lower case, accents, punctuation and
+ * spacing left out. Every user row of a mapping with a unique e-mail goes through here,
+ * so it is one pass for plain ASCII names and two for others.
+ */
 function nameKey(intent: Intent): string {
-  const name = `${intent.params[FIRST] ?? ''} ${intent.params[LAST] ?? ''}`;
-  // eslint-disable-next-line no-control-regex
-  if (/^[\x00-\x7f]*$/.test(name))
-    return name
-      .toLowerCase()
-      .replace(/['`]/g, '')
-      .replace(/[^a-z0-9]+/g, ' ')
-      .trim();
-  return nameWords(name).join(' ');
+  const name = `${intent.params[FIRST] ?? ''}${intent.params[LAST] ?? ''}`.toLowerCase();
+  // Letters of other scripts are kept; combining accents are not letters.
+  return NON_ASCII.test(name)
+    ? name.normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, '')
+    : name.replace(/[^a-z0-9]+/g, '');
 }
+
+const NON_ASCII = /[\u0080-\uffff]/;

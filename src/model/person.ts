@@ -30,7 +30,8 @@ export function lowerCase(text: string): string {
   return out;
 }
 
-const NON_ASCII = /[^\p{ASCII}]/u;
+// Without the `u` flag: a plain range test is several times faster on every cell of a file.
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
  * A person's name as names are compared (docs/sync-engine.md, "Who is who"): accents,
