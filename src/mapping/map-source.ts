@@ -4,11 +4,12 @@ import { describeOrigin, type RowOrigin } from '../model/row-origin.js';
 import { INTENT_KINDS, isParentKind, type Intent, type IntentKind } from '../model/intent.js';
 import { normalizeColumnName } from './compile/column-binder.js';
 import { KeyRegistry, prefixedKeyHash, type KeyHash } from './key-registry.js';
-import type { DraftProblem, LoadedMapping, RowMapper, RowMapping } from './loaded-mapping.js';
+import type { DraftProblem, IntentDraft, LoadedMapping, RowMapper, RowMapping } from './loaded-mapping.js';
 import type { HeaderReport, MappedItem, MappingProblem, MapSourceOptions } from './mapped-item.js';
 import { ScheduleGrouper } from './schedule-grouper.js';
 import { quote } from '../platform/write-params/text-rules.js';
 import { checkDraft, locateProblem, readableKeys } from './validate-draft.js';
+import { leftOutWarning, withoutOptionalFields, type RescuedRow } from './optional-fields.js';
 
 /**
  * Streams a source through a mapping: one item per source row (skipped, invalid,
@@ -169,6 +170,10 @@ class RowState {
         columns.push(draft.columns);
       }
     }
+    if (problems.length > 0 && this.schedules === undefined) {
+      const rescued = withoutOptionalFields(mapped.drafts, problems, origin, this.mapping.vendor);
+      if (rescued !== undefined) return this.withWarnings(rescued, mapped.drafts, origin, uncarried);
+    }
     if (problems.length > 0) {
       // The user's other rows must not replace the schedule without this row's event.
       this.schedules?.holdBack(mapped.drafts, origin);
@@ -193,6 +198,29 @@ class RowState {
       if (last !== undefined) return last;
     }
     return this.checkDuplicates(intents, columns, origin);
+  }
+
+  /** A row sent without the optional fields it got wrong, each named in a warning. */
+  private withWarnings(
+    rescued: RescuedRow,
+    drafts: readonly IntentDraft[],
+    origin: RowOrigin,
+    uncarried: readonly string[] | undefined,
+  ): MappedItem {
+    const warnings = dedupe(rescued.warnings).map((problem) => leftOutWarning(origin, problem));
+    const messages = warnings.map((warning) => warning.message);
+    const intents = rescued.intents.map((intent, index) => {
+      const carried = uncarried ? withUncarried(intent, drafts[index]?.columns, uncarried) : intent;
+      const leftOut = intent.uncarried ?? [];
+      const merged = [...new Set([...(carried.uncarried ?? []), ...leftOut])];
+      return { ...carried, warnings: messages, ...(merged.length > 0 ? { uncarried: merged } : {}) };
+    });
+    const item = this.checkDuplicates(
+      intents,
+      drafts.map((draft) => draft.columns),
+      origin,
+    );
+    return item.type === 'intents' || item.type === 'duplicate' ? { ...item, warnings } : item;
   }
 
   /**

@@ -109,6 +109,7 @@ export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string
       params: draft.params,
       origin,
       dependsOn: intentDependencies(draft.kind, draft.params),
+      ...(draft.leftOut ? { uncarried: draft.leftOut } : {}),
     },
   };
 }
