@@ -21,6 +21,12 @@ export interface LoadMappingOptions {
    * @defaultValue `'svc'`
    */
   vendor?: string;
+  /**
+   * The step's `custom_data:` setting: `{ columns: all_unmapped }` puts every source column
+   * the mapping does not read into each user's custom_data, by its header.
+   * @defaultValue none: unread columns are only named by `validate` and `plan`
+   */
+  customData?: { columns: 'all_unmapped' } | undefined;
 }
 
 const MODULE_EXTENSIONS = new Set(['.ts', '.mts', '.js', '.mjs']);
@@ -38,7 +44,11 @@ export async function loadMapping(
   const file = mappingFilePath(nameOrPath, options.baseDir ?? process.cwd());
   if (MODULE_EXTENSIONS.has(extname(file))) return loadMappingModule(file, vendor);
   const parsed = loadYamlFile(file, mappingFileSchemaFor(vendor), 'mapping file');
-  return compileMappingFile(parsed, { name: basename(file, extname(file)), file, vendor });
+  return compileMappingFile(
+    parsed,
+    { name: basename(file, extname(file)), file, vendor },
+    { unmappedToCustomData: options.customData?.columns === 'all_unmapped' },
+  );
 }
 
 function mappingFilePath(nameOrPath: string, baseDir: string): string {

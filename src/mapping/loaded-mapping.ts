@@ -80,6 +80,8 @@ export interface LoadedMapping {
   unique: readonly string[];
   /** Every column it reads, each with its aliases; empty for a mapping module. */
   columns: readonly (readonly string[])[];
+  /** The columns that recognise the export it reads (`detect:`), each with its aliases. */
+  detect?: readonly (readonly string[])[];
   /** Compiles the mapping against a source's header (the keys of its rows). */
   bind(header: readonly string[]): RowMapper;
 }

@@ -220,7 +220,10 @@ class RowState {
       drafts.map((draft) => draft.columns),
       origin,
     );
-    return item.type === 'intents' || item.type === 'duplicate' ? { ...item, warnings } : item;
+    // A repeated row that sends nothing (`on_duplicate: first`) has nothing to warn about.
+    return (item.type === 'intents' || item.type === 'duplicate') && item.intents.length > 0
+      ? { ...item, warnings }
+      : item;
   }
 
   /**

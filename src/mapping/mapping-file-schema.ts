@@ -183,6 +183,12 @@ export const mappingFileSchema = z.strictObject({
   description: z.string().optional(),
   on_duplicate: z.enum(ON_DUPLICATE).default('error'),
   unique: z.array(z.string().min(1)).default([]).describe('Params whose values must not repeat.'),
+  detect: z
+    .array(columnRefSchema)
+    .optional()
+    .describe(
+      'Columns (each with its aliases) that together say a file is the export this mapping reads: `evsync validate --source F` without --mapping names the mapping whose columns the file has.',
+    ),
   preprocess: z
     .array(transformSchema)
     .default(['trim'])

@@ -33,6 +33,13 @@ export const jobStepSchema = z.strictObject({
    * completed run (docs/sync-engine.md, "Empty sources"). @defaultValue no minimum
    */
   min_rows: minRows.optional(),
+  /**
+   * `{ columns: all_unmapped }`: every source column the mapping does not read (a
+   * registration's own questions) goes into each user's custom_data, by its header
+   * (docs/mapping.md, "Columns no mapping reads"). @defaultValue they are only named by
+   * validate and plan
+   */
+  custom_data: z.strictObject({ columns: z.literal('all_unmapped') }).optional(),
 });
 
 /**

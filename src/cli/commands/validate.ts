@@ -131,6 +131,7 @@ async function validationSteps(
     const job = loadJobFile(jobPath);
     return job.steps.map((step) => ({
       mapping: step.mapping,
+      customData: step.custom_data,
       source: openSource(step.source, { baseDir: job.baseDir, logger: rootLogger() }),
       baseDir: job.baseDir,
     }));
@@ -257,7 +258,9 @@ function sameFile(a: string, b: string): boolean {
 /** The job's people merger (docs/sync-engine.md, "One person, many sources"), if it merges. */
 async function mergerOf(job: LoadedJob, vendor: string): Promise<PeopleMerger | undefined> {
   const mappings = await Promise.all(
-    job.steps.map((step) => loadMapping(step.mapping, { baseDir: job.baseDir, vendor })),
+    job.steps.map((step) =>
+      loadMapping(step.mapping, { baseDir: job.baseDir, vendor, customData: step.custom_data }),
+    ),
   );
   return peopleMerger(job, mappings, { vendor });
 }
@@ -280,6 +283,8 @@ function formatResults(
       const missing = result.header.missing.map((aliases) => aliases.join(' / ')).join('; ');
       notes.push(`  note: the source has no column ${missing} (read as empty)`);
     }
+    const unmapped = unmappedNote(result);
+    if (unmapped !== undefined) notes.push(`  note: ${unmapped}`);
     const title = `${result.mapping} (${result.mappingFile}) ← ${redactUrl(result.source)}`;
     return [formatValidationSummary(title, result.summary), ...notes].join('\n');
   });
@@ -289,6 +294,19 @@ function formatResults(
   return `${parts.join('\n\n')}\n`;
 }
 
+/**
+ * The source columns no param reads, once per step: a registration's own questions vanish
+ * in silence otherwise (docs/mapping.md, "Columns no mapping reads").
+ */
+export function unmappedNote(result: Pick<StepResult, 'header' | 'keepsUnmapped'>): string | undefined {
+  const unused = result.header?.unused ?? [];
+  if (unused.length === 0) return undefined;
+  const names = unused.map((name) => JSON.stringify(name)).join(', ');
+  return result.keepsUnmapped
+    ? `kept in each user's custom_data (custom_data: { columns: all_unmapped }): ${names}`
+    : `no mapping reads the column${unused.length === 1 ? '' : 's'} ${names}: to keep them in each user's custom_data, set custom_data: { columns: all_unmapped } on the job step`;
+}
+
 function toJson(result: StepResult): unknown {
   const { summary } = result;
   return {
@@ -296,6 +314,7 @@ function toJson(result: StepResult): unknown {
     mappingFile: result.mappingFile,
     source: redactUrl(result.source),
     missingColumns: result.header?.missing ?? [],
+    unmappedColumns: result.header?.unused ?? [],
     notes: result.notes,
     rowsRead: summary.rowsRead,
     rowsValid: summary.rowsValid + summary.rowsGrouped,

@@ -40,7 +40,11 @@ async function sampleStep(
   step: LoadedJob['steps'][number],
   vendor: string,
 ): Promise<Omit<CheckResult, 'check'>> {
-  const mapping = await loadMapping(step.mapping, { baseDir: job.baseDir, vendor });
+  const mapping = await loadMapping(step.mapping, {
+    baseDir: job.baseDir,
+    vendor,
+    customData: step.custom_data,
+  });
   const source = openSource(step.source, { baseDir: job.baseDir });
   const headers: HeaderReport[] = [];
   let rows = 0;

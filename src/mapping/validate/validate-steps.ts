@@ -14,6 +14,8 @@ export interface ValidationStep {
   source: Source;
   /** Where a mapping path is resolved (the job file's folder). */
   baseDir: string;
+  /** The step's `custom_data:` setting (see `LoadMappingOptions.customData`). */
+  customData?: { columns: 'all_unmapped' } | undefined;
 }
 
 export interface StepResult {
@@ -24,6 +26,8 @@ export interface StepResult {
   summary: ValidationSummary;
   /** How the source was read (a guessed encoding and why). */
   notes: readonly string[];
+  /** Whether the step keeps the columns no mapping reads in custom_data (see `ValidationStep.customData`). */
+  keepsUnmapped: boolean;
 }
 
 export interface ValidateOptions {
@@ -46,7 +50,11 @@ export async function validateSteps(
 ): Promise<StepResult[]> {
   const results: StepResult[] = [];
   for (const [index, step] of steps.entries()) {
-    const mapping = await loadMapping(step.mapping, { baseDir: step.baseDir, vendor: options.vendor });
+    const mapping = await loadMapping(step.mapping, {
+      baseDir: step.baseDir,
+      vendor: options.vendor,
+      customData: step.customData,
+    });
     const summary = new ValidationSummary();
     const headers: HeaderReport[] = [];
     options.progress?.step(
@@ -70,6 +78,7 @@ export async function validateSteps(
       header: mergeHeaderReports(headers),
       summary,
       notes: step.source.notes?.() ?? [],
+      keepsUnmapped: step.customData?.columns === 'all_unmapped',
     });
   }
   return results;

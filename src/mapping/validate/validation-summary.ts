@@ -49,7 +49,11 @@ export class ValidationSummary {
     // A user's schedule comes after the rows it was gathered from: it is not a row itself.
     const isRow = !('groupedRows' in item && item.groupedRows !== undefined);
     if (isRow) this.rowsRead++;
-    if ((item.type === 'intents' || item.type === 'duplicate') && item.warnings !== undefined) {
+    if (
+      (item.type === 'intents' || item.type === 'duplicate') &&
+      item.warnings !== undefined &&
+      item.intents.length > 0
+    ) {
       this.rowsWarned++;
       for (const warning of item.warnings)
         record(this.warnings, warning.code, warning.field, warning.message);

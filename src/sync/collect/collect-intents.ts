@@ -79,7 +79,13 @@ export async function* streamCollected(
 ): AsyncGenerator<CollectedRow> {
   const mappings: LoadedMapping[] = [];
   for (const step of job.steps)
-    mappings.push(await loadMapping(step.mapping, { baseDir: job.baseDir, vendor: options.vendor }));
+    mappings.push(
+      await loadMapping(step.mapping, {
+        baseDir: job.baseDir,
+        vendor: options.vendor,
+        customData: step.custom_data,
+      }),
+    );
   const merger = peopleMerger(job, mappings, options);
   // The keys failed rows are recorded under, so that a second failed row of a key gets its own.
   const failedKeys = new Set<string>();
@@ -162,7 +168,14 @@ async function* readStep(
   }
   if (held) yield { intents: [...held.values()], rowResults: [] };
   notices.addNotes(source.description, source.notes?.() ?? []);
-  notices.addMissing(source.description, mapping.name, mergeHeaderReports(headers)?.missing ?? []);
+  const header = mergeHeaderReports(headers);
+  notices.addMissing(source.description, mapping.name, header?.missing ?? []);
+  notices.addUnmapped(
+    source.description,
+    mapping.name,
+    header?.unused ?? [],
+    step.custom_data?.columns === 'all_unmapped',
+  );
   // A header-only file or a query that found nothing is said, naming it (`min_rows` can stop the run).
   if (rows === 0)
     options.logger?.warn(

@@ -46,6 +46,11 @@ export interface PlanSummary {
   skipped?: { onPurpose: number; lost: number; duplicates?: number };
   /** A full run's plan (`--full`): rows the ledger says are synced are sent too. */
   full?: true;
+  /**
+   * Rows sent without an optional field they got wrong (docs/mapping.md, "Optional
+   * fields"), with the first few messages.
+   */
+  warnings?: { rows: number; examples: string[] };
 }
 
 /**
@@ -147,6 +152,8 @@ export class PlanTally {
   private onPurpose = 0;
   private lost = 0;
   private duplicates = 0;
+  private warnedRows = 0;
+  private readonly warningExamples: string[] = [];
   private held: HeldDeletes | undefined;
   private merged: MergeReport | undefined;
   private readonly staying = new Map<IntentKind, { count: number; first: string; reason: string }>();
@@ -166,6 +173,8 @@ export class PlanTally {
     >,
   ): void {
     const tally = this.losses;
+    for (const item of plan.work) this.warned(item.warnings);
+    for (const item of plan.unchanged) this.warned(item.warnings);
     for (const item of plan.work) {
       const where = item.origin
         ? `${item.origin.source} ${describeOrigin(item.origin)}`
@@ -225,6 +234,13 @@ export class PlanTally {
     }
   }
 
+  /** A row sent without some optional fields: counted apart, its first messages kept. */
+  private warned(warnings: readonly string[] | undefined): void {
+    if (warnings === undefined || warnings.length === 0) return;
+    this.warnedRows += 1;
+    if (this.warningExamples.length < this.examplesPerGroup) this.warningExamples.push(...warnings.slice(0, 1));
+  }
+
   /** Counts a skip as meant or as data lost (see `SKIPPED_ON_PURPOSE`). */
   private skipped(code: string): void {
     if (SKIPPED_ON_PURPOSE.has(code)) this.onPurpose += 1;
@@ -261,6 +277,7 @@ export class PlanTally {
         lost: this.lost,
         ...(this.duplicates > 0 ? { duplicates: this.duplicates } : {}),
       },
+      ...(this.warnedRows > 0 ? { warnings: { rows: this.warnedRows, examples: this.warningExamples } } : {}),
     };
     if (this.held) summary.notices.push(heldDeletesNotice(this.held));
     for (const [kind, { count, first, reason }] of this.staying) {
@@ -342,6 +359,7 @@ export function formatPlanSummary(summary: PlanSummary): string {
   out.push('', `${summary.total} intents, ${calls} to send; planned in ${summary.planMs.toFixed(0)} ms.`);
   const skipped = skippedLine(summary.skipped);
   if (skipped) out.push(skipped);
+  out.push(...warningLines(summary.warnings));
   if (summary.losses.length > 0) out.push('', ...summary.losses.map((line) => `! ${line}`));
   const merged = formatMergeReport(summary.merged);
   if (merged.length > 0) out.push('', ...merged);
@@ -356,4 +374,20 @@ export function formatPlanSummary(summary: PlanSummary): string {
     }
   }
   return out.join('\n');
+}
+
+/**
+ * `3 users are sent without a field they got wrong (warnings, not failures):` and the first
+ * messages; nothing when no row has a warning.
+ */
+export function warningLines(warnings: PlanSummary['warnings']): string[] {
+  if (warnings === undefined || warnings.rows === 0) return [];
+  const one = warnings.rows === 1;
+  return [
+    `${warnings.rows} row${one ? ' is' : 's are'} sent without an optional field ${one ? 'it' : 'they'} got wrong (warnings: the person lands, the field does not):`,
+    ...warnings.examples.map((example) => `  ${example}`),
+    ...(warnings.rows > warnings.examples.length
+      ? [`  … and ${warnings.rows - warnings.examples.length} more (evsync validate lists them all)`]
+      : []),
+  ];
 }
