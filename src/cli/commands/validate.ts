@@ -14,6 +14,8 @@ import {
 } from '../../mapping/validate/validate-steps.js';
 import { ValidationReport } from '../../mapping/validate/validation-report.js';
 import { openSource } from '../../sources/open-source.js';
+import { createCsvSource } from '../../sources/csv/csv-source.js';
+import { exportMappingNames, recogniseExport } from '../../mapping/recognise-export.js';
 import { COMMAND_LINE_ZONE_SETTINGS } from '../../sources/schedule/conference-zone.js';
 import { speakerListConfig } from './speaker-list-option.js';
 import { sourceConfigSchema } from '../../sources/source-config.js';
@@ -64,7 +66,10 @@ export function registerValidateCommand(program: Command): void {
       '--speakers <file>',
       "with a schedule export: the organiser's speaker list (CSV) that gives the speakers' e-mails, matched by the columns ID (or Code, Speaker Id), Email and Name",
     )
-    .option('--mapping <name>', 'with --source: a shipped mapping (users, eventbrite…) or a mapping file')
+    .option(
+      '--mapping <name>',
+      'with --source: a shipped mapping (users, eventbrite…) or a mapping file; without it, a CSV export of a tool evsync knows (Eventbrite, pretix, Tito, Luma) is recognised by its header',
+    )
     .option('--report <file>', 'write every invalid, skipped and duplicate row to a .csv or .json file')
     .option('--json', 'print the summary as JSON')
     .addHelpText(
@@ -136,17 +141,15 @@ async function validationSteps(
       baseDir: job.baseDir,
     }));
   }
-  if (options.source === undefined || options.mapping === undefined) {
+  if (options.source === undefined) {
     throw new ConfigError('Give a job file, or --source FILE with --mapping NAME (e.g. --mapping users)', {
       code: CODE.EVSYNC_USAGE,
     });
   }
+  options.mapping ??= await recognisedMapping(options.source, options.format);
   const url = isUrl(options.source);
-  const format = sourceFormat(
-    url ? new URL(options.source).pathname : options.source,
-    options.mapping,
-    options.format,
-  );
+  const mapping = options.mapping;
+  const format = sourceFormat(url ? new URL(options.source).pathname : options.source, mapping, options.format);
   for (const [given, name] of [
     [options.timezone, '--timezone'],
     [options.overrideTimezone, '--override-timezone'],
@@ -188,7 +191,7 @@ async function validationSteps(
   );
   return [
     {
-      mapping: options.mapping,
+      mapping,
       source: openSource(config, {
         baseDir: process.cwd(),
         logger: rootLogger(),
@@ -197,6 +200,50 @@ async function validationSteps(
       baseDir: process.cwd(),
     },
   ];
+}
+
+/**
+ * `--source F` without `--mapping`: the shipped mapping whose `detect:` columns the CSV's
+ * header has, said on standard error so that the summary stays as it is. A file no shipped
+ * mapping recognises needs `--mapping`, and the message lists the choices.
+ */
+async function recognisedMapping(source: string, format: string | undefined): Promise<string> {
+  const extension = extname(source).toLowerCase();
+  if (isUrl(source) || (format !== undefined && format !== 'csv') || extension === '.json' || extension === '.xml') {
+    throw new ConfigError(
+      `Give --mapping for ${redactUrl(source)}: only a CSV export is recognised by its header (e.g. --mapping pretalx)`,
+      { code: CODE.EVSYNC_USAGE },
+    );
+  }
+  checkIsFile(source, "the CSV file's path");
+  const header = await csvHeader(source);
+  const found = await recogniseExport(header, vendorFromEnv());
+  const [best] = found;
+  if (best === undefined) {
+    throw new ConfigError(
+      `${source}: its header is not one of the exports evsync knows (${(await exportMappingNames(vendorFromEnv())).join(', ')}): give --mapping, e.g. --mapping users for a file with the generic columns, or a mapping file of your own`,
+      { code: CODE.EVSYNC_USAGE },
+    );
+  }
+  const also = found.length > 1 ? ` (it also fits ${found.slice(1).map((f) => f.mapping).join(', ')})` : '';
+  process.stderr.write(
+    `evsync: ${source} has the columns of the ${best.mapping} mapping's export (${(best.description ?? best.mapping).replace(/\.$/, '')}): using --mapping ${best.mapping}${also}; give --mapping to choose another.\n`,
+  );
+  return best.mapping;
+}
+
+/** The header of a CSV file: the columns of its first row (a header-only file has none to read). */
+async function csvHeader(path: string): Promise<string[]> {
+  const rows = createCsvSource({ path }).rows()[Symbol.asyncIterator]();
+  try {
+    for (let next = await rows.next(); next.done !== true; next = await rows.next())
+      if (next.value.ok) return Object.keys(next.value.values);
+  } finally {
+    await rows.return?.();
+  }
+  throw new ConfigError(`${path} has no rows to recognise its columns by: give --mapping`, {
+    code: CODE.EVSYNC_USAGE,
+  });
 }
 
 const FILE_FORMATS = ['csv', 'sessionize', 'pretalx', 'frab'] as const;
