@@ -68,7 +68,9 @@ describe('mapSource', () => {
       },
     ]);
     expect(params(item)['user[first_name]']).toBe('Ada Marie');
-    expect(params(item)['user[employee_attributes][company_attributes][name]']).toBe('Analytical Engines Ltd');
+    expect(params(item)['user[employee_attributes][company_attributes][name]']).toBe(
+      'Analytical Engines Ltd',
+    );
     expect(params(item)['user[item_attributes][article_attributes][content]']).toContain('<br/>');
   });
 

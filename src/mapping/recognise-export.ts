@@ -14,7 +14,10 @@ export interface RecognisedExport {
  * recognises it by the most columns): `evsync validate --source F` without `--mapping`.
  * Columns compare as mappings read them, ignoring case, spaces, `_` and `-`.
  */
-export async function recogniseExport(header: readonly string[], vendor: string): Promise<RecognisedExport[]> {
+export async function recogniseExport(
+  header: readonly string[],
+  vendor: string,
+): Promise<RecognisedExport[]> {
   const present = new Set(header.map(normalizeColumnName));
   const found: Array<RecognisedExport & { columns: number }> = [];
   for (const name of shippedMappingNames()) {

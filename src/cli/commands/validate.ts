@@ -149,7 +149,11 @@ async function validationSteps(
   options.mapping ??= await recognisedMapping(options.source, options.format);
   const url = isUrl(options.source);
   const mapping = options.mapping;
-  const format = sourceFormat(url ? new URL(options.source).pathname : options.source, mapping, options.format);
+  const format = sourceFormat(
+    url ? new URL(options.source).pathname : options.source,
+    mapping,
+    options.format,
+  );
   for (const [given, name] of [
     [options.timezone, '--timezone'],
     [options.overrideTimezone, '--override-timezone'],
@@ -209,7 +213,12 @@ async function validationSteps(
  */
 async function recognisedMapping(source: string, format: string | undefined): Promise<string> {
   const extension = extname(source).toLowerCase();
-  if (isUrl(source) || (format !== undefined && format !== 'csv') || extension === '.json' || extension === '.xml') {
+  if (
+    isUrl(source) ||
+    (format !== undefined && format !== 'csv') ||
+    extension === '.json' ||
+    extension === '.xml'
+  ) {
     throw new ConfigError(
       `Give --mapping for ${redactUrl(source)}: only a CSV export is recognised by its header (e.g. --mapping pretalx)`,
       { code: CODE.EVSYNC_USAGE },
@@ -225,7 +234,13 @@ async function recognisedMapping(source: string, format: string | undefined): Pr
       { code: CODE.EVSYNC_USAGE },
     );
   }
-  const also = found.length > 1 ? ` (it also fits ${found.slice(1).map((f) => f.mapping).join(', ')})` : '';
+  const also =
+    found.length > 1
+      ? ` (it also fits ${found
+          .slice(1)
+          .map((f) => f.mapping)
+          .join(', ')})`
+      : '';
   process.stderr.write(
     `evsync: ${source} has the columns of the ${best.mapping} mapping's export (${(best.description ?? best.mapping).replace(/\.$/, '')}): using --mapping ${best.mapping}${also}; give --mapping to choose another.\n`,
   );

@@ -49,7 +49,11 @@ export function compileIntent(spec: IntentSpec, context: CompileContext, vendor:
   const params: ParamPlan[] = Object.entries(spec.params).map(([written, value]) => {
     const name = resolveParamName(kind, written, vendor);
     const compiled = compileValue(value, context);
-    return { name, indexed: name.includes('[n]'), value: isMultiLine(name) ? compiled : singleLine(compiled) };
+    return {
+      name,
+      indexed: name.includes('[n]'),
+      value: isMultiLine(name) ? compiled : singleLine(compiled),
+    };
   });
   const blocks = (['addresses', 'phones'] as const).map((field) => {
     const entries = (spec[field] ?? []).map((block) =>

@@ -154,7 +154,10 @@ function referencedColumns(file: MappingFile): string[][] {
 }
 
 /** The header's columns that the mapping does not read, in the header's order. */
-export function unmappedColumns(header: readonly string[], columns: readonly (readonly string[])[]): string[] {
+export function unmappedColumns(
+  header: readonly string[],
+  columns: readonly (readonly string[])[],
+): string[] {
   const read = new Set(columns.flat().map(normalizeColumnName));
   return header.filter((name) => name.trim() !== '' && !read.has(normalizeColumnName(name)));
 }
@@ -169,7 +172,9 @@ function withUnmappedColumns(intent: IntentSpec, unmapped: readonly string[]): I
   if (intent.kind !== 'user' || unmapped.length === 0) return intent;
   const own = intent.params.custom_data;
   const fields: Record<string, SimpleValueSpec> =
-    own !== undefined && typeof own === 'object' && !Array.isArray(own) && 'json' in own ? { ...own.json } : {};
+    own !== undefined && typeof own === 'object' && !Array.isArray(own) && 'json' in own
+      ? { ...own.json }
+      : {};
   // A custom_data written as one column (a JSON object) stays as it is: it cannot be merged.
   if (own !== undefined && Object.keys(fields).length === 0) return intent;
   for (const column of unmapped)

@@ -165,14 +165,11 @@ function compileTemplate(
  * source has, so that a message names the column to fix rather than the list of aliases.
  */
 function templateLabel(template: string, context: CompileContext): string {
-  return template.replace(
-    /\{([^{}]+)\}/g,
-    (_, placeholder: string) => {
-      const count = placeholder.trim().startsWith('#') ? '#' : '';
-      const aliases = placeholder.trim().replace(/^#/, '').split('|');
-      return `{${count}${context.binder.label(aliases.map((alias) => alias.trim()))}}`;
-    },
-  );
+  return template.replace(/\{([^{}]+)\}/g, (_, placeholder: string) => {
+    const count = placeholder.trim().startsWith('#') ? '#' : '';
+    const aliases = placeholder.trim().replace(/^#/, '').split('|');
+    return `{${count}${context.binder.label(aliases.map((alias) => alias.trim()))}}`;
+  });
 }
 
 /** `custom_data`: a JSON object of the non-empty values; empty when all are. */

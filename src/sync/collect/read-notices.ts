@@ -9,7 +9,8 @@ export class ReadNotices {
   /** A note's text → the sources it is about, in reading order. */
   private readonly notes = new Map<string, string[]>();
   private readonly missing: Array<{ source: string; mapping: string; columns: string[] }> = [];
-  private readonly unmapped: Array<{ source: string; mapping: string; columns: string[]; kept: boolean }> = [];
+  private readonly unmapped: Array<{ source: string; mapping: string; columns: string[]; kept: boolean }> =
+    [];
 
   /** What `source.notes()` said of one source once it was read. */
   addNotes(source: string, notes: readonly string[]): void {

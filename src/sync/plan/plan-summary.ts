@@ -238,7 +238,8 @@ export class PlanTally {
   private warned(warnings: readonly string[] | undefined): void {
     if (warnings === undefined || warnings.length === 0) return;
     this.warnedRows += 1;
-    if (this.warningExamples.length < this.examplesPerGroup) this.warningExamples.push(...warnings.slice(0, 1));
+    if (this.warningExamples.length < this.examplesPerGroup)
+      this.warningExamples.push(...warnings.slice(0, 1));
   }
 
   /** Counts a skip as meant or as data lost (see `SKIPPED_ON_PURPOSE`). */
