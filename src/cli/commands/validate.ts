@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { vendorFromEnv } from '../../config/env-config.js';
@@ -225,6 +225,12 @@ async function recognisedMapping(source: string, format: string | undefined): Pr
     );
   }
   checkIsFile(source, "the CSV file's path");
+  if (!existsSync(source)) {
+    throw new ConfigError(
+      `${source} does not exist: give the CSV file's path, with --mapping NAME (or without it for a known tool's export)`,
+      { code: CODE.EVSYNC_USAGE },
+    );
+  }
   const header = await csvHeader(source);
   const found = await recogniseExport(header, vendorFromEnv());
   const [best] = found;
