@@ -57,14 +57,20 @@ describe('mapSource', () => {
     const yaml = `${USER}      company: Company
       bio: { column: Bio, transforms: [text_to_xhtml] }
 `;
+    // The CSV reader marks a row whose quoted values span lines.
     const [item] = await run(yaml, [
       {
-        'Attendee #': '1',
-        Email: 'a@x.org',
-        'First Name': 'Ada\r\nMarie',
-        'Last Name': 'L',
-        Company: 'Analytical\rEngines \n Ltd',
-        Bio: 'One.\r\nTwo.',
+        ok: true,
+        origin: { source: 'mem.csv', row: 1, line: 2 },
+        lineBreaks: true,
+        values: {
+          'Attendee #': '1',
+          Email: 'a@x.org',
+          'First Name': 'Ada\r\nMarie',
+          'Last Name': 'L',
+          Company: 'Analytical\rEngines \n Ltd',
+          Bio: 'One.\r\nTwo.',
+        },
       },
     ]);
     expect(params(item)['user[first_name]']).toBe('Ada Marie');

@@ -10,6 +10,7 @@ import { ScheduleGrouper } from './schedule-grouper.js';
 import { quote } from '../platform/write-params/text-rules.js';
 import { checkDraft, locateProblem, readableKeys } from './validate-draft.js';
 import { leftOutWarning, withoutOptionalFields, type RescuedRow } from './optional-fields.js';
+import { withSingleLineParams } from './single-line.js';
 
 /**
  * Streams a source through a mapping: one item per source row (skipped, invalid,
@@ -50,7 +51,12 @@ export function mapSource(
       mappers.set(headerKey, mapper);
       options.onHeader?.(headerReport(mapping, header));
     }
-    return state.process(mapper(item.values, item.origin), item.origin, item.uncarried);
+    const mapped = mapper(item.values, item.origin);
+    return state.process(
+      item.lineBreaks ? withSingleLineParams(mapped) : mapped,
+      item.origin,
+      item.uncarried,
+    );
   };
 
   let rows: AsyncIterator<SourceItem> | undefined;

@@ -10,7 +10,6 @@ import { quote } from '../../platform/write-params/text-rules.js';
 import { compileCondition } from './compile-condition.js';
 import { compileParamsWriter, type ParamPlan } from './compile-params-writer.js';
 import { ValueProblem } from './compile-transform.js';
-import { isMultiLine, singleLine } from './single-line.js';
 import {
   compileSimpleValue,
   compileValue,
@@ -48,19 +47,11 @@ export function compileIntent(spec: IntentSpec, context: CompileContext, vendor:
   const when = conditions(spec.when).map((condition) => compileCondition(condition, context.binder));
   const params: ParamPlan[] = Object.entries(spec.params).map(([written, value]) => {
     const name = resolveParamName(kind, written, vendor);
-    const compiled = compileValue(value, context);
-    return {
-      name,
-      indexed: name.includes('[n]'),
-      value: isMultiLine(name) ? compiled : singleLine(compiled),
-    };
+    return { name, indexed: name.includes('[n]'), value: compileValue(value, context) };
   });
   const blocks = (['addresses', 'phones'] as const).map((field) => {
     const entries = (spec[field] ?? []).map((block) =>
-      Object.entries(block).map(([sub, value]) => ({
-        sub,
-        value: singleLine(compileSimpleValue(value, context)),
-      })),
+      Object.entries(block).map(([sub, value]) => ({ sub, value: compileSimpleValue(value, context) })),
     );
     // Full param names per index, built once: `…[addresses_attributes][0][city]`.
     const names = entries.map((_, index) =>
