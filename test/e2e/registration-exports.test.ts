@@ -1,9 +1,9 @@
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
-import { cliWorkspace, type CliWorkspace } from '../helpers/built-cli.js';
+import { cliWorkspace, runBuiltCli, type CliWorkspace } from '../helpers/built-cli.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/registration/', import.meta.url));
 
@@ -216,6 +216,28 @@ describe('registration exports as they really come, through the built CLI', () =
     },
     120_000,
   );
+
+  it('init --from pretix, then doctor, validate and run a real check-in list, the mapping unedited', async () => {
+    const sandbox = await workspace.sandbox();
+    const folder = join(workspace.dir, 'fresh');
+    const init = await runBuiltCli(['init', 'fresh', '--from', 'pretix'], { cwd: workspace.dir });
+    expect(init.code, init.stderr).toBe(0);
+    // The organiser's export replaces the sample; .env gets the sandbox's credentials.
+    copyFileSync(join(FIXTURES, 'pretix-checkin.csv'), join(folder, 'data', 'pretix-checkin.csv'));
+    const env = readFileSync(join(folder, '.env'), 'utf8').replace(/^EVSYNC_\w+=\n/gm, '');
+    writeFileSync(
+      join(folder, '.env'),
+      `${env}EVSYNC_BASE_URL=${sandbox.url}\nEVSYNC_KEY_ID=${sandbox.keyId}\nEVSYNC_SIGNING_KEY=${sandbox.signingKey}\n`,
+    );
+    const inFolder = (...args: string[]) => runBuiltCli(args, { cwd: folder });
+    const doctor = await inFolder('doctor', 'job.yaml');
+    expect(doctor.code, doctor.stdout).toBe(0);
+    const validate = await inFolder('validate', 'job.yaml');
+    expect(validate.code, validate.stdout).toBe(0);
+    const run = await inFolder('run', 'job.yaml');
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(landed(sandbox).sort(byEmail)).toEqual([...EXPORTS[0]!.people].sort(byEmail));
+  }, 120_000);
 
   it('keeps the questions nobody mapped in custom_data, and says a left-out field', async () => {
     // The pretix run above kept "T-shirt size" on Zoë's profile and left Łukasz's address
