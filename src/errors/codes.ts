@@ -242,6 +242,14 @@ export const ERROR_CATALOG = {
     action: 'Fix the column names under `speakers:` in the job; the message lists the columns the list has.',
     retry: 'permanent',
   },
+  SCHEDULE_SPEAKER_LIST_CONFLICT: {
+    layer: 'sources',
+    meaning:
+      "A row of the speaker list joined to a schedule export gives a speaker's id to another name: the id and the name disagree, so the speaker gets no e-mail from it and is not synced.",
+    action:
+      'Correct the id or the name of that row in the speaker list (the message names both names and the row), then run again.',
+    retry: 'permanent',
+  },
   SCHEDULE_HTTP_STATUS: {
     layer: 'sources',
     meaning: 'The schedule URL answered with an error status.',
@@ -490,6 +498,30 @@ export const ERROR_CATALOG = {
       'The row was left out because a value it needs is empty (a `present: true` condition): data lost, so the run ends with exit code 1.',
     action:
       'Supply the value (for a schedule export’s speakers: the e-mails, from a speaker list joined with `speakers:`), or change the condition.',
+  },
+  EVSYNC_ACCOUNT_OF_ANOTHER: {
+    layer: 'sync',
+    meaning:
+      "The platform user this row found (by its e-mail, or attached by 203) is another key's account, and that key's person has another name: the row's data is not sent to it (docs/sync-engine.md, \"Who is who\").",
+    action:
+      'If both rows are one person, make the names agree in the source; if not, give this person their own e-mail. The message names both keys and both names.',
+    retry: 'permanent',
+  },
+  EVSYNC_ONE_KEY_TWO_PEOPLE: {
+    layer: 'sync',
+    meaning:
+      'Steps of the job give one client_id to different people (different e-mails and names): no row of those people is sent, so that nobody is merged into another (docs/sync-engine.md, "Who is who").',
+    action:
+      'Give each person their own client_id in the sources (or the same e-mail, if they are one person); the message names every row involved.',
+    retry: 'permanent',
+  },
+  MAPPING_SHARED_EMAIL: {
+    layer: 'mapping',
+    meaning:
+      'Rows of one step give the same e-mail to people of different names (ticket holders of one order): the platform keeps one user per e-mail.',
+    action:
+      'Put each holder\'s own e-mail in the source, or say in the mapping what to do: `on_shared_email: first`, `skip` or `suffix` (docs/mapping.md, "Shared e-mails").',
+    retry: 'permanent',
   },
   EVSYNC_DUPLICATE_ROW: {
     layer: 'sync',

@@ -3,7 +3,7 @@ import type { FlatParams } from '../model/params.js';
 import type { RawRecord } from '../sources/source-row.js';
 import type { RowOrigin } from '../model/row-origin.js';
 import type { IntentKind } from '../model/intent.js';
-import type { OnDuplicate } from './mapped-item.js';
+import type { OnDuplicate, OnSharedEmail } from './mapped-item.js';
 
 /** An intent as a mapping produced it, before its key, dependencies and validation. */
 export interface IntentDraft {
@@ -76,6 +76,8 @@ export interface LoadedMapping {
   /** The intent kinds it can yield. */
   kinds: readonly IntentKind[];
   onDuplicate: OnDuplicate;
+  /** What to do with a user row giving an earlier row's e-mail to another person (`on_shared_email`). */
+  onSharedEmail: OnSharedEmail;
   /** Full param names whose values must not repeat across rows (`user[svc_auth_attributes][email]`). */
   unique: readonly string[];
   /** Every column it reads, each with its aliases; empty for a mapping module. */

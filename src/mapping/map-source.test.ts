@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { RawRecord, Source, SourceItem } from '../sources/source-row.js';
 import { loadMapping } from './load-mapping.js';
 import { mapSource } from './map-source.js';
-import type { HeaderReport, MappedItem } from './mapped-item.js';
+import type { HeaderReport, MappedItem, MapSourceOptions } from './mapped-item.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'evsync-map-source-'));
 let files = 0;
@@ -13,7 +13,7 @@ let files = 0;
 async function run(
   yaml: string,
   rows: Array<RawRecord | SourceItem>,
-  onHeader?: (r: HeaderReport) => void,
+  onHeader?: ((r: HeaderReport) => void) | MapSourceOptions,
 ): Promise<MappedItem[]> {
   const path = join(dir, `m${files++}.yaml`);
   writeFileSync(path, yaml);
@@ -31,7 +31,8 @@ async function run(
     },
   };
   const items: MappedItem[] = [];
-  for await (const item of mapSource(source, mapping, onHeader ? { onHeader } : {})) items.push(item);
+  const options = typeof onHeader === 'function' ? { onHeader } : (onHeader ?? {});
+  for await (const item of mapSource(source, mapping, options)) items.push(item);
   return items;
 }
 
@@ -266,8 +267,9 @@ intents:
     it('last: the repeat carries its intents and names the ones it replaces, even under another key', async () => {
       const items = await run(mapping('last'), [
         ...rows,
-        { id: 'u3', mail: 'a@B.org', f: 'C', l: 'B' },
-        { id: 'u4', mail: 'z@b.org', f: 'D', l: 'B' },
+        // The same people again (another name would be another person: on_shared_email).
+        { id: 'u3', mail: 'a@B.org', f: 'a', l: 'b' },
+        { id: 'u4', mail: 'z@b.org', f: 'Z', l: 'B' },
       ]);
       expect(items.map((i) => (i.type === 'duplicate' ? i.replaces : i.type))).toEqual([
         'intents',
@@ -282,6 +284,60 @@ intents:
       ]);
       expect(items[2]).toMatchObject({ type: 'duplicate', policy: 'last', firstRow: 1 });
       expect(params(items[2])['user[first_name]']).toBe('Z');
+    });
+  });
+
+  describe('shared e-mails (on_shared_email)', () => {
+    // Ticket holders of one order: the buyer's e-mail on each; row 3 repeats row 1's person.
+    const rows = [
+      { id: 't1', mail: 'buyer@x.org', f: 'Anna', l: 'Muster' },
+      { id: 't2', mail: 'BUYER@x.org', f: 'Ben', l: 'Muster' },
+      { id: 't3', mail: 'buyer@x.org', f: 'anna', l: 'MUSTER' },
+      { id: 't4', mail: '\u212Aate@x.org', f: 'Kate', l: 'K' },
+    ];
+    const mapping = (policy: string | undefined): string => `
+on_duplicate: first
+${policy ? `on_shared_email: ${policy}` : ''}
+unique: [email]
+intents:
+  - kind: user
+    params: { client_id: id, email: { column: mail, transforms: [lower] }, first_name: f, last_name: l }
+`;
+
+    it('error (the default): each other holder fails, naming the first row; the same person stays a duplicate', async () => {
+      const items = await run(mapping(undefined), rows.slice(0, 3));
+      expect(items.map((i) => i.type)).toEqual(['intents', 'invalid', 'duplicate']);
+      expect(items[1]).toMatchObject({ kind: 'user', keys: [{ kind: 'user', key: 't2' }] });
+      expect(items[1]?.type === 'invalid' && items[1].problems[0]).toMatchObject({
+        code: 'MAPPING_SHARED_EMAIL',
+        message: expect.stringMatching(
+          /^row 2 \(line 3\): same e-mail "buyer@x.org" as row 1, a different person \("Ben Muster"\): the platform keys users by e-mail; /,
+        ),
+      });
+    });
+
+    it('first: the other holders are left out on purpose, with the reason', async () => {
+      const items = await run(mapping('first'), rows.slice(0, 2));
+      expect(items[1]).toMatchObject({ type: 'skipped', code: 'MAPPING_SHARED_EMAIL', kind: 'user' });
+    });
+
+    it('suffix: each other holder gets a plus-address of the shared e-mail, and says so', async () => {
+      const notes: string[] = [];
+      const items = await run(mapping('suffix'), rows.slice(0, 3), { onNotes: (n) => notes.push(...n) });
+      expect(items.map((i) => i.type)).toEqual(['intents', 'intents', 'duplicate']);
+      expect(params(items[1])['user[svc_auth_attributes][email]']).toBe('buyer+t2@x.org');
+      expect(notes[0]).toMatch(
+        /^1 user row\(s\) share an earlier row's e-mail .*row 2 \(line 3\) "Ben Muster": buyer\+t2@x\.org/,
+      );
+    });
+
+    it('never folds the Kelvin sign into k: another address, refused as not ASCII', async () => {
+      const items = await run(mapping(undefined), [
+        { id: 'k1', mail: 'kate@x.org', f: 'Kate', l: 'K' },
+        rows[3]!,
+      ]);
+      expect(items.map((i) => i.type)).toEqual(['intents', 'invalid']);
+      expect(items[1]?.type === 'invalid' && items[1].problems[0]?.message).toMatch(/contains U\+212A/);
     });
   });
 

@@ -1,15 +1,18 @@
 import { CODE } from '../errors/codes.js';
 import type { Source, SourceItem } from '../sources/source-row.js';
 import { describeOrigin, type RowOrigin } from '../model/row-origin.js';
+import { lowerCase } from '../model/person.js';
 import { INTENT_KINDS, isParentKind, type Intent, type IntentKind } from '../model/intent.js';
 import { normalizeColumnName } from './compile/column-binder.js';
 import { KeyRegistry, prefixedKeyHash, type KeyHash } from './key-registry.js';
-import type { DraftProblem, IntentDraft, LoadedMapping, RowMapper, RowMapping } from './loaded-mapping.js';
+import type { DraftProblem, LoadedMapping, RowMapper, RowMapping } from './loaded-mapping.js';
 import type { HeaderReport, MappedItem, MappingProblem, MapSourceOptions } from './mapped-item.js';
 import { ScheduleGrouper } from './schedule-grouper.js';
+import { SharedEmails } from './shared-email.js';
 import { quote } from '../platform/write-params/text-rules.js';
 import { checkDraft, locateProblem, readableKeys } from './validate-draft.js';
-import { leftOutWarning, withoutOptionalFields, type RescuedRow } from './optional-fields.js';
+import { leftOutWarning, warnedIntents, withoutOptionalFields, withRowWarnings } from './optional-fields.js';
+import { withUncarried } from './uncarried-columns.js';
 import { withSingleLineParams } from './single-line.js';
 
 /**
@@ -40,7 +43,12 @@ export function mapSource(
         message: `${describeOrigin(item.origin)}: ${item.message}`,
         code: item.code,
       };
-      return { type: 'invalid', origin: item.origin, problems: [problem] };
+      return {
+        type: 'invalid',
+        origin: item.origin,
+        problems: [problem],
+        ...(item.kind ? { kind: item.kind } : {}),
+      };
     }
     const recordType = item.values.record_type;
     const headerKey = typeof recordType === 'string' ? recordType : '';
@@ -62,7 +70,10 @@ export function mapSource(
   let rows: AsyncIterator<SourceItem> | undefined;
   /** Set once the source is read: the schedules gathered, then nothing. */
   let rest: Iterator<MappedItem> | undefined;
+  let noted = false;
   const finished = (): IteratorResult<MappedItem> => {
+    if (!noted) options.onNotes?.(state.notes());
+    noted = true;
     rest = NOTHING_MORE;
     return { value: undefined, done: true };
   };
@@ -140,6 +151,10 @@ class RowState {
    * one platform user.
    */
   private readonly unique: ReadonlyArray<{ param: string; prefix: string }>;
+  /** Rows of one e-mail and different names (`on_shared_email`). */
+  readonly shared: SharedEmails;
+  /** The prefix of the e-mail's hash among the `unique:` values. */
+  private readonly emailPrefix: string;
 
   /**
    * Under `on_duplicate: last`, the keys of each row still in the result, by row number:
@@ -150,6 +165,8 @@ class RowState {
   constructor(private readonly mapping: LoadedMapping) {
     this.holders = mapping.onDuplicate === 'last' ? new Map() : undefined;
     this.unique = mapping.unique.map((param, index) => ({ param, prefix: `${index}\u0000` }));
+    this.shared = new SharedEmails(mapping.vendor, mapping.onSharedEmail);
+    this.emailPrefix = `${mapping.unique.indexOf(this.shared.param)}\u0000`;
     this.schedules = mapping.kinds.includes('schedule') ? new ScheduleGrouper(mapping.vendor) : undefined;
   }
 
@@ -178,7 +195,13 @@ class RowState {
     }
     if (problems.length > 0 && this.schedules === undefined) {
       const rescued = withoutOptionalFields(mapped.drafts, problems, origin, this.mapping.vendor);
-      if (rescued !== undefined) return this.withWarnings(rescued, mapped.drafts, origin, uncarried);
+      if (rescued !== undefined) {
+        // Sent without the optional fields it got wrong, each named in a warning.
+        const warnings = dedupe(rescued.warnings).map((problem) => leftOutWarning(origin, problem));
+        const intents = warnedIntents(rescued.intents, warnings, mapped.drafts, uncarried);
+        const columnsOf = mapped.drafts.map((draft) => draft.columns);
+        return withRowWarnings(this.checkDuplicates(intents, columnsOf, origin), warnings);
+      }
     }
     if (problems.length > 0) {
       // The user's other rows must not replace the schedule without this row's event.
@@ -206,32 +229,6 @@ class RowState {
     return this.checkDuplicates(intents, columns, origin);
   }
 
-  /** A row sent without the optional fields it got wrong, each named in a warning. */
-  private withWarnings(
-    rescued: RescuedRow,
-    drafts: readonly IntentDraft[],
-    origin: RowOrigin,
-    uncarried: readonly string[] | undefined,
-  ): MappedItem {
-    const warnings = dedupe(rescued.warnings).map((problem) => leftOutWarning(origin, problem));
-    const messages = warnings.map((warning) => warning.message);
-    const intents = rescued.intents.map((intent, index) => {
-      const carried = uncarried ? withUncarried(intent, drafts[index]?.columns, uncarried) : intent;
-      const leftOut = intent.uncarried ?? [];
-      const merged = [...new Set([...(carried.uncarried ?? []), ...leftOut])];
-      return { ...carried, warnings: messages, ...(merged.length > 0 ? { uncarried: merged } : {}) };
-    });
-    const item = this.checkDuplicates(
-      intents,
-      drafts.map((draft) => draft.columns),
-      origin,
-    );
-    // A repeated row that sends nothing (`on_duplicate: first`) has nothing to warn about.
-    return (item.type === 'intents' || item.type === 'duplicate') && item.intents.length > 0
-      ? { ...item, warnings }
-      : item;
-  }
-
   /**
    * Every intent's key and unique values are hashed once: looked up, and stored when the
    * row is accepted. A row's keys are not stored when the row is rejected.
@@ -241,6 +238,8 @@ class RowState {
     columns: Array<Record<string, string> | undefined>,
     origin: RowOrigin,
   ): MappedItem {
+    const shared = this.sharedEmail(intents, origin);
+    if (shared !== undefined) return shared;
     const policy = this.mapping.onDuplicate;
     const unique = this.unique;
     /** Keys and values of the intents nothing repeats: stored whatever the policy. */
@@ -267,7 +266,10 @@ class RowState {
         const { param, prefix } = unique[position]!;
         const value = intent.params[param];
         if (value === undefined) continue;
-        const hash = prefixedKeyHash(prefix, value.toLowerCase());
+        const hash = prefixedKeyHash(prefix, lowerCase(value));
+        // Who uses the e-mail, so that a later row of another name is told apart (shared-email.ts).
+        if (param === this.shared.param && intent.kind === 'user')
+          owned.push(this.shared.personHash(value, intent));
         const seen = this.keys.rowOf(hash);
         if (seen !== undefined) {
           (earlierRows ??= []).push(seen);
@@ -334,27 +336,46 @@ class RowState {
     };
   }
 
+  /** What a person should know once the source is read: the plus-addresses given. */
+  notes(): string[] {
+    const given = this.shared.suffixed;
+    if (given.length === 0) return [];
+    const more = given.length > 3 ? `, and ${given.length - 3} more` : '';
+    return [
+      `${given.length} user row(s) share an earlier row's e-mail under another name and were given a plus-address of it (on_shared_email: suffix): ${given.slice(0, 3).join('; ')}${more}`,
+    ];
+  }
+
+  /**
+   * A user row giving an earlier row's e-mail to a person of another name, handled as the
+   * mapping's `on_shared_email` says: an item to return (`error`, `first`), or undefined
+   * with its intent given a plus-address in place (`suffix`), or undefined for any other
+   * row. Only with the e-mail among `unique:`, and only for a row whose key is new (a
+   * repeated key is a duplicate row).
+   */
+  private sharedEmail(intents: Intent[], origin: RowOrigin): MappedItem | undefined {
+    if (!this.mapping.unique.includes(this.shared.param)) return undefined;
+    for (let index = 0; index < intents.length; index++) {
+      const intent = intents[index]!;
+      const email = intent.kind === 'user' ? intent.params[this.shared.param] : undefined;
+      if (email === undefined || email === '') continue;
+      const firstRow = this.keys.rowOf(prefixedKeyHash(this.emailPrefix, lowerCase(email)));
+      if (
+        firstRow === undefined ||
+        this.keys.rowOf(prefixedKeyHash(KIND_PREFIX.user, intent.key)) !== undefined
+      )
+        continue;
+      if (this.shared.samePerson(email, intent, (hash) => this.keys.rowOf(hash))) continue;
+      const handled = this.shared.handle(intent, email, firstRow, origin);
+      if ('type' in handled) return handled;
+      intents[index] = handled;
+    }
+    return undefined;
+  }
+
   private store(hashes: readonly KeyHash[], row: number): void {
     for (const hash of hashes) this.keys.assign(hash, row);
   }
-}
-
-/**
- * The intent with the params it leaves empty only because their column is one the source's
- * format cannot carry (`SourceRow.uncarried`). A param is known by the column it reads
- * (`IntentDraft.columns`): one read from several columns, a template or a constant is
- * taken as carried, so at worst it is cleared as before.
- */
-function withUncarried(
-  intent: Intent,
-  columns: Readonly<Record<string, string>> | undefined,
-  uncarried: readonly string[],
-): Intent {
-  if (columns === undefined) return intent;
-  const names: string[] = [];
-  for (const name in columns)
-    if (uncarried.includes(columns[name]!) && (intent.params[name] ?? '') === '') names.push(name);
-  return names.length === 0 ? intent : { ...intent, uncarried: names };
 }
 
 function keysOf(intents: readonly Intent[]): Array<{ kind: IntentKind; key: string }> {

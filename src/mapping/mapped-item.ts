@@ -21,6 +21,15 @@ export interface MappingProblem {
 export const ON_DUPLICATE = ['error', 'first', 'last'] as const;
 export type OnDuplicate = (typeof ON_DUPLICATE)[number];
 
+/**
+ * What to do with a user row whose e-mail an earlier row of the step gave to a person of
+ * another name (ticket holders of one order; docs/mapping.md, "Shared e-mails"): `error`
+ * fails it (exit 1), `first` leaves it out on purpose, `suffix` gives it a plus-address of
+ * the shared one (`anna+eb-1002@example.org`). The first row keeps the e-mail in each case.
+ */
+export const ON_SHARED_EMAIL = ['error', 'first', 'suffix'] as const;
+export type OnSharedEmail = (typeof ON_SHARED_EMAIL)[number];
+
 /** A row whose intents were all produced and validated. */
 export interface IntentsItem {
   type: 'intents';
@@ -46,6 +55,8 @@ export interface SkippedItem {
   incomplete?: boolean;
   /** The users and events it would have synced, when read (see `RowSkip.keys`). */
   keys?: Array<{ kind: IntentKind; key: string }>;
+  /** Why, when not a `when:` condition: `MAPPING_SHARED_EMAIL` under `on_shared_email: first`. */
+  code?: ErrorCode;
 }
 
 /** A row that cannot be sent: every problem of the row, all at once. */
@@ -126,4 +137,6 @@ export interface MapSourceOptions {
    * sources that mix record types (Sessionize, pretalx, frab), whose columns differ.
    */
   onHeader?: (report: HeaderReport) => void;
+  /** Called once the source is read, with what a person should know of how its rows were mapped. */
+  onNotes?: (notes: readonly string[]) => void;
 }

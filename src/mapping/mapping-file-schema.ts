@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { INTENT_KINDS } from '../model/intent.js';
-import { ON_DUPLICATE } from './mapped-item.js';
+import { ON_DUPLICATE, ON_SHARED_EMAIL } from './mapped-item.js';
 
 /**
  * The shape of a mapping file (`mappings/*.yaml`). Only structure lives here, so that the
@@ -182,6 +182,12 @@ export const mappingFileSchema = z.strictObject({
   version: z.literal(1).default(1),
   description: z.string().optional(),
   on_duplicate: z.enum(ON_DUPLICATE).default('error'),
+  on_shared_email: z
+    .enum(ON_SHARED_EMAIL)
+    .default('error')
+    .describe(
+      'A user row whose e-mail an earlier row gave to a person of another name: error (fail it), first (leave it out), suffix (a plus-address).',
+    ),
   unique: z.array(z.string().min(1)).default([]).describe('Params whose values must not repeat.'),
   detect: z
     .array(columnRefSchema)

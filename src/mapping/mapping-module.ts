@@ -7,7 +7,7 @@ import type { RawRecord } from '../sources/source-row.js';
 import type { RowOrigin } from '../model/row-origin.js';
 import { INTENT_KINDS, type IntentKind } from '../model/intent.js';
 import type { DraftProblem, IntentDraft, LoadedMapping, RowMapping } from './loaded-mapping.js';
-import type { OnDuplicate } from './mapped-item.js';
+import type { OnDuplicate, OnSharedEmail } from './mapped-item.js';
 import { MappingError } from './mapping-error.js';
 import { ModuleParamNames } from './module-param-names.js';
 import { resolveParamName } from './param-aliases.js';
@@ -29,6 +29,8 @@ export interface MappingModule {
   kinds: readonly IntentKind[];
   /** @defaultValue `'error'` */
   onDuplicate?: OnDuplicate;
+  /** See `on_shared_email` in a mapping file. @defaultValue 'error' */
+  onSharedEmail?: OnSharedEmail;
   /** Params whose values must not repeat across rows: short names (`email`) or full ones. */
   unique?: readonly string[];
   mapRow(row: RawRecord, context: MappingModuleContext): MappingModuleResult;
@@ -96,6 +98,7 @@ export async function loadMappingModule(file: string, vendor: string): Promise<L
     description: module.description,
     kinds: module.kinds,
     onDuplicate: module.onDuplicate ?? 'error',
+    onSharedEmail: module.onSharedEmail ?? 'error',
     // Short names expand as in a YAML mapping's `unique:`, to match the params they expand to.
     unique: [
       ...new Set(

@@ -1,8 +1,9 @@
 import type { RowOrigin } from '../model/row-origin.js';
-import type { MappingProblem } from './mapped-item.js';
+import type { MappedItem, MappingProblem } from './mapped-item.js';
 import type { Intent } from '../model/intent.js';
 import type { DraftProblem, IntentDraft } from './loaded-mapping.js';
 import { checkDraft, locateProblem } from './validate-draft.js';
+import { withUncarried } from './uncarried-columns.js';
 
 /**
  * Optional fields never cost a person (docs/mapping.md, "Optional fields"): a user row whose
@@ -123,4 +124,29 @@ export function leftOutWarning(origin: RowOrigin, problem: DraftProblem): Mappin
         ? 'the company and position left out'
         : 'left out';
   return { ...located, message: `${located.message}: ${what}` };
+}
+
+/**
+ * The rescued intents, each with the row's warning messages, and as uncarried both the
+ * fields left out and those the source's format cannot carry (see uncarried-columns.ts).
+ */
+export function warnedIntents(
+  intents: readonly Intent[],
+  warnings: readonly MappingProblem[],
+  drafts: readonly IntentDraft[],
+  uncarried: readonly string[] | undefined,
+): Intent[] {
+  const messages = warnings.map((warning) => warning.message);
+  return intents.map((intent, index) => {
+    const carried = uncarried ? withUncarried(intent, drafts[index]?.columns, uncarried) : intent;
+    const merged = [...new Set([...(carried.uncarried ?? []), ...(intent.uncarried ?? [])])];
+    return { ...carried, warnings: messages, ...(merged.length > 0 ? { uncarried: merged } : {}) };
+  });
+}
+
+/** The item with the row's warnings; a repeated row that sends nothing has none to give. */
+export function withRowWarnings(item: MappedItem, warnings: MappingProblem[]): MappedItem {
+  return (item.type === 'intents' || item.type === 'duplicate') && item.intents.length > 0
+    ? { ...item, warnings }
+    : item;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { membershipRank, personKey } from './person.js';
+import { lowerCase, membershipRank, namesAgree, personKey } from './person.js';
 
 describe('personKey', () => {
   it('is the e-mail trimmed and lower-cased; empty names nobody', () => {
@@ -7,6 +7,33 @@ describe('personKey', () => {
     expect(personKey('ada@example.org')).toBe(personKey('ADA@example.org'));
     expect(personKey('  ')).toBeUndefined();
     expect(personKey(undefined)).toBeUndefined();
+  });
+
+  it('never folds a non-ASCII letter into ASCII: the Kelvin sign is no k', () => {
+    expect(personKey('\u212Aate@x.org')).not.toBe(personKey('kate@x.org'));
+    expect(lowerCase('\u212Aate@X.org')).toBe('\u212Aate@x.org');
+    expect(lowerCase('ÉLODIE')).toBe('élodie');
+    expect(lowerCase('Straſse')).toBe('straſse');
+  });
+});
+
+describe('namesAgree', () => {
+  it('takes case, accents, spacing, order and initials as one person', () => {
+    expect(namesAgree('Ada Lovelace', ' ada  LOVELACE ')).toBe(true);
+    expect(namesAgree('José Müller', 'Jose Muller')).toBe(true);
+    expect(namesAgree('Lovelace, Ada', 'Ada Lovelace')).toBe(true);
+    expect(namesAgree('A. Lovelace', 'Ada Lovelace')).toBe(true);
+    expect(namesAgree('Ada King Lovelace', 'Ada Lovelace')).toBe(true);
+    expect(namesAgree('Jean-Luc Picard', 'Jean Luc Picard')).toBe(true);
+    expect(namesAgree('Grace', 'Grace Hopper')).toBe(true);
+    expect(namesAgree('', 'Grace Hopper')).toBe(true);
+  });
+
+  it('tells different people apart', () => {
+    expect(namesAgree('Thomas Grimes', 'Ada Lovelace')).toBe(false);
+    expect(namesAgree('Ada Byron', 'Ada Lovelace')).toBe(false);
+    expect(namesAgree('A. B.', 'Ada Byron')).toBe(false);
+    expect(namesAgree('T. Lovelace', 'Ada Lovelace')).toBe(false);
   });
 });
 

@@ -8,8 +8,78 @@ export type PersonKey = string & { readonly person: unique symbol };
 
 /** The person an e-mail names, or undefined for an empty one. */
 export function personKey(email: string | undefined): PersonKey | undefined {
-  const normal = email?.trim().toLowerCase();
+  const normal = email === undefined ? undefined : lowerCase(email.trim());
   return normal ? (normal as PersonKey) : undefined;
+}
+
+/**
+ * `text` in lower case, except that a code point outside ASCII never becomes ASCII: the
+ * Kelvin sign (U+212A) lower-cases to `k`, and `\u212Aate@x.org` would otherwise be
+ * `kate@x.org`, another person's address (docs/sync-engine.md, "Who is who"). Such an
+ * address stays non-ASCII, and the e-mail rule refuses it.
+ */
+export function lowerCase(text: string): string {
+  const lower = text.toLowerCase();
+  // Nearly every value is ASCII, and then nothing can fold into it.
+  if (!NON_ASCII.test(text)) return lower;
+  let out = '';
+  for (const char of text) {
+    const folded = char.toLowerCase();
+    out += char.charCodeAt(0) >= 0x80 && !NON_ASCII.test(folded) ? char : folded;
+  }
+  return out;
+}
+
+const NON_ASCII = /[^\p{ASCII}]/u;
+
+/**
+ * A person's name as names are compared (docs/sync-engine.md, "Who is who"): accents,
+ * case, punctuation and spacing left out, `ß` as `ss`; the words in their order.
+ */
+export function nameWords(name: string): string[] {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/ß/g, 'ss')
+    .replace(/['’`´]/g, '')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '');
+}
+
+/**
+ * Whether two names can be one person's. Equal once folded ({@link nameWords}), in any
+ * order; or every word of the shorter name is a word of the longer one or its initial
+ * (`A. Lovelace` and `Ada Lovelace`; `Ada Lovelace` and `Ada King Lovelace`), with at least
+ * one whole word in common. An empty name says nothing and agrees with any.
+ */
+export function namesAgree(a: string, b: string): boolean {
+  const left = nameWords(a);
+  const right = nameWords(b);
+  if (left.length === 0 || right.length === 0) return true;
+  // Whole words in common first, so that an initial does not take a word another needs.
+  let whole = 0;
+  const rest = [...right];
+  const unpaired: string[] = [];
+  for (const word of left) {
+    const at = word.length > 1 ? rest.indexOf(word) : -1;
+    if (at === -1) unpaired.push(word);
+    else {
+      rest.splice(at, 1);
+      whole += 1;
+    }
+  }
+  // What is left of the shorter name pairs with words of the longer as an initial and its word.
+  const [short, long] = unpaired.length <= rest.length ? [unpaired, rest] : [rest, unpaired];
+  for (const word of short) {
+    const at = long.findIndex(
+      (other) =>
+        (word.length === 1 && other.startsWith(word)) || (other.length === 1 && word.startsWith(other)),
+    );
+    if (at === -1) return false;
+    long.splice(at, 1);
+  }
+  return whole > 0;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../errors/codes.js';
+import type { IntentKind } from '../model/intent.js';
 import type { RowOrigin } from '../model/row-origin.js';
 
 /** Raw values by column name: strings from files, driver values from databases. */
@@ -33,6 +34,8 @@ export interface SourceRowProblem {
   code: ErrorCode;
   /** What is wrong and what to do, without the origin (the reporter prefixes it). */
   message: string;
+  /** The kind of intent the row stands for, when the source knows it (a schedule's speaker is a user). */
+  kind?: IntentKind;
 }
 
 export type SourceItem = SourceRow | SourceRowProblem;

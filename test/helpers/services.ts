@@ -34,3 +34,26 @@ export async function serviceAvailable(name: ServiceName): Promise<boolean> {
   console.warn(`\n*** SKIPPING ${name} tests: ${message}. Start it to run them. ***\n`);
   return false;
 }
+
+/**
+ * A schema of its own in the test PostgreSQL, for a ledger that a spawned evsync opens by
+ * `DATABASE_URL`; `drop` removes it with everything in it.
+ */
+export async function postgresSchema(
+  prefix: string,
+): Promise<{ schema: string; env: NodeJS.ProcessEnv; drop: () => Promise<void> }> {
+  const { default: pg } = await import('pg');
+  const { randomBytes } = await import('node:crypto');
+  const schema = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: SERVICES.postgres.url });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  return {
+    schema,
+    env: { DATABASE_URL: `${SERVICES.postgres.url}?options=-c%20search_path%3D${schema}` },
+    drop: async () => {
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.end();
+    },
+  };
+}

@@ -99,7 +99,7 @@ describe('evsync validate', () => {
     const people = join(dir, 'repeats.csv');
     writeFileSync(
       people,
-      'client_id,email,first_name,last_name\nu1,a@x.org,A,B\nu2,A@x.org,C,D\nu3,c@x.org,E,F\n',
+      'client_id,email,first_name,last_name\nu1,a@x.org,A,B\nu2,A@x.org,a,b\nu3,c@x.org,E,F\n',
     );
     const report = join(dir, 'repeats.json');
     const args = ['validate', '--source', people, '--mapping', mapping, '--report', report];

@@ -118,7 +118,9 @@ async function validateCommand(jobPath: string | undefined, options: ValidateCli
       : formatResults(results, options.report, formatDanglingLinks(dangling), formatMergeReport(merged)),
   );
   // A row skipped because a value it needs is empty is lost, like an invalid one.
-  return results.every((result) => result.summary.allValid && result.summary.rowsIncomplete === 0)
+  // Rows of people the steps disagree on (merge-people.ts) are not sent either.
+  return results.every((result) => result.summary.allValid && result.summary.rowsIncomplete === 0) &&
+    (merged?.refused ?? 0) === 0
     ? EXIT.ok
     : EXIT.someRowsFailed;
 }

@@ -38,6 +38,7 @@ export function compileMappingFile(
     description: file.description,
     kinds,
     onDuplicate: file.on_duplicate,
+    onSharedEmail: file.on_shared_email,
     unique,
     columns,
     ...(file.detect ? { detect: file.detect.map(aliasesOf) } : {}),

@@ -1,4 +1,5 @@
 import { CODE, type ErrorCode } from '../../errors/codes.js';
+import { lowerCase } from '../../model/person.js';
 import type { RawRecord } from '../../sources/source-row.js';
 import type { TransformSpec } from '../mapping-file-schema.js';
 import { containsHtml, quote } from '../../platform/write-params/text-rules.js';
@@ -39,7 +40,8 @@ type TextTransformName = Exclude<TransformSpec, object | CheckedTransform>;
 
 const TEXT_TRANSFORMS: Record<TextTransformName, TextTransform> = {
   trim: (text) => text.trim(),
-  lower: (text) => text.toLowerCase(),
+  // Never folds a non-ASCII letter into ASCII: the Kelvin sign is no `k` (model/person.ts).
+  lower: lowerCase,
   upper: (text) => text.toUpperCase(),
   collapse_spaces: collapseSpaces,
   strip_excel: stripExcelGuards,

@@ -107,7 +107,7 @@ export class ParamChecker {
   email(name: string): void {
     const value = this.value(name);
     if (value !== undefined && !isEmail(value)) {
-      this.report(name, CODE.INVALID_EMAIL, `${quote(value)} is not an e-mail address`);
+      this.report(name, CODE.INVALID_EMAIL, `${quote(value)} is not an e-mail address${nonAsciiNote(value)}`);
     }
   }
 
@@ -273,3 +273,14 @@ const NO_NAMES: readonly IndexedName[] = [];
 
 export const CLIENT_ID_MAX_CHARS = 64;
 const INDEX = /^(?:0|[1-9][0-9]{0,8})$/;
+
+/**
+ * Why an address with a character outside ASCII is refused, naming it: a letter such as the
+ * Kelvin sign (U+212A) looks like `K` and would be another person's address once folded.
+ */
+function nonAsciiNote(value: string): string {
+  const char = [...value].find((one) => one.charCodeAt(0) >= 0x80);
+  if (char === undefined) return '';
+  const code = char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+  return `: it contains U+${code} ("${char}"), which is not ASCII; write the address in ASCII (a domain as xn--…)`;
+}

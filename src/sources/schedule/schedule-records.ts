@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../../errors/codes.js';
+import type { IntentKind } from '../../model/intent.js';
 import { BadScheduleTime } from './schedule-clock.js';
 
 /**
@@ -110,7 +111,7 @@ export function scheduleRecord<T extends ScheduleRecordType>(
 
 /** A session left out because the export got it wrong; readers yield it as a row problem. */
 export interface ScheduleRecordProblem {
-  problem: { code: ErrorCode; message: string };
+  problem: { code: ErrorCode; message: string; kind?: IntentKind };
 }
 
 /** A record or a problem, with the line of the export it comes from when the reader knows it. */

@@ -13,7 +13,7 @@ import {
   type UncarriedColumns,
 } from './schedule-records.js';
 import { sessionizeAllSchema, sessionizeRecords } from './sessionize-records.js';
-import { joinSpeakers, oneSpeakerPerEmail, type SpeakerJoin } from './speaker-join.js';
+import { conflictProblems, joinSpeakers, oneSpeakerPerEmail, type SpeakerJoin } from './speaker-join.js';
 import type { z } from 'zod';
 
 export type ScheduleFormat = 'sessionize' | 'pretalx' | 'frab';
@@ -119,7 +119,14 @@ async function* readSchedule(options: ScheduleSourceOptions, notes: string[]): A
       .filter(
         (item): item is ScheduleRecord<'speaker'> => !isRecordProblem(item) && item.record_type === 'speaker',
       );
-    await joinSpeakers(speakers, options.speakers, options.logger);
+    const joined = await joinSpeakers(speakers, options.speakers, options.logger);
+    // A speaker whose id the list gives to another name is a failed row, naming both.
+    const problems = conflictProblems(joined);
+    if (problems.size > 0)
+      items = items.map((located) => {
+        const problem = problems.get(located.item as ScheduleRecord<'speaker'>);
+        return problem === undefined ? located : { ...located, item: problem };
+      });
     items = oneSpeakerPerEmail(items, options.logger);
   }
   let row = 0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Source, SourceItem } from '../source-row.js';
 import { scheduleRecord, type ScheduleRecord } from './schedule-records.js';
-import { joinSpeakers, oneSpeakerPerEmail } from './speaker-join.js';
+import { conflictProblems, joinSpeakers, oneSpeakerPerEmail } from './speaker-join.js';
 
 function listOf(rows: Array<Record<string, string>>): Source {
   return {
@@ -44,7 +44,7 @@ describe('joinSpeakers: the e-mails from the organiser’s list', () => {
       undefined,
     );
     expect(brian.email).toBe('brian@x.org');
-    expect(outcome.matched).toEqual({ id: 1, email: 0, name: 0 });
+    expect(outcome.matched).toEqual({ id: 0, idName: 1, email: 0, name: 0 });
   });
 
   it('matches by speaker id, else e-mail, else full name, and fills the e-mail and the names', async () => {
@@ -72,7 +72,7 @@ describe('joinSpeakers: the e-mails from the organiser’s list', () => {
       ['G@X.org', 'Grace', 'Hopper'],
       ['zitro@x.org', 'zitro', ''],
     ]);
-    expect(outcome.matched).toEqual({ id: 1, email: 1, name: 1 });
+    expect(outcome.matched).toEqual({ id: 0, idName: 1, email: 1, name: 1 });
     expect(outcome.unmatched.count).toBe(0);
   });
 
@@ -98,6 +98,63 @@ describe('joinSpeakers: the e-mails from the organiser’s list', () => {
     expect(outcome.ambiguous).toEqual({ count: 1, examples: ['speaker 7 (Sam)'] });
     expect(outcome.unmatched.examples).toEqual(['7 (Sam)']);
     expect(warnings[0]?.[0]).toMatchObject({ unmatched: 1, ambiguous: 1 });
+  });
+
+  it('takes no e-mail from a row whose id the export gives to another name, and names both', async () => {
+    const thomas = speaker('2749', 'Thomas Grimes');
+    const ada = speaker('3001', 'Ada Lovelace');
+    const outcome = await joinSpeakers([thomas, ada], {
+      source: listOf([{ id: '2749', name: 'Ada Lovelace', email: 'ada@x.org' }]),
+      id: 'id',
+      name: 'name',
+      columns: { email: 'email' },
+    });
+    // Nobody gets the row: not Thomas by its id, not Ada by its name.
+    expect([thomas.email, ada.email]).toEqual(['', '']);
+    expect(outcome.conflicts).toHaveLength(1);
+    expect(outcome.conflicts[0]).toMatchObject({
+      id: '2749',
+      exportNames: ['Thomas Grimes'],
+      listName: 'Ada Lovelace',
+    });
+    expect(outcome.conflicts[0]!.speaker).toBe(thomas);
+    expect(outcome.conflicts[0]!.message).toMatch(
+      /speaker 2749 "Thomas Grimes".*row 1 of CSV file speakers.csv gives id 2749 to "Ada Lovelace"/,
+    );
+    expect(conflictProblems(outcome).get(thomas)?.problem.code).toBe('SCHEDULE_SPEAKER_LIST_CONFLICT');
+    expect(outcome.unmatched.examples).toEqual(['3001 (Ada Lovelace)']);
+  });
+
+  it('joins each person of an id the export shares (a split person 3~hash) by id and name together', async () => {
+    const maxA = speaker('3~aaaa', 'Max Power');
+    const maxB = speaker('3~bbbb', 'Max Mustermann');
+    const lone = speaker('3~cccc', 'Max');
+    const outcome = await joinSpeakers([maxA, maxB, lone], {
+      source: listOf([
+        { id: '3', name: 'Max Mustermann', email: 'mm@x.org' },
+        { id: '3', name: 'max power', email: 'mp@x.org' },
+        { id: '3', name: 'Erika', email: 'erika@x.org' },
+      ]),
+      id: 'id',
+      name: 'name',
+      columns: { email: 'email' },
+    });
+    expect([maxA.email, maxB.email, lone.email]).toEqual(['mp@x.org', 'mm@x.org', '']);
+    expect(outcome.matched.idName).toBe(2);
+    // A shared id's disagreeing row is said, but it is nobody's in particular.
+    expect(outcome.conflicts.map((c) => [c.id, c.listName, c.speaker])).toEqual([['3', 'Erika', undefined]]);
+  });
+
+  it('does not join by id alone an id the export gives to several people', async () => {
+    const one = speaker('3~aaaa', 'Max Power');
+    const two = speaker('3~bbbb', 'Erika Muster');
+    const outcome = await joinSpeakers([one, two], {
+      source: listOf([{ id: '3', email: 'who@x.org' }]),
+      id: 'id',
+      columns: { email: 'email' },
+    });
+    expect([one.email, two.email]).toEqual(['', '']);
+    expect(outcome.ambiguous.count).toBe(1);
   });
 
   it('stops with the columns the list has when the job names one it lacks', async () => {
@@ -126,5 +183,10 @@ describe('oneSpeakerPerEmail', () => {
         'problem' in r ? '' : `${r.record_type}:${'id' in r ? r.id : `${r.session_id}/${r.speaker_id}`}`,
       ),
     ).toEqual(['speaker:7', 'speaker_link:s1/7', 'speaker_link:s2/7']);
+  });
+
+  it('keeps apart speakers given one e-mail under different names', () => {
+    const records = [speaker('7', 'Sam Smith', 'x@x.org'), speaker('8', 'Kim Lee', 'x@x.org')];
+    expect(oneSpeakerPerEmail(records.map((item) => ({ item })))).toHaveLength(2);
   });
 });

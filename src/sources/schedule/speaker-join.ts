@@ -1,138 +1,211 @@
 import { CODE } from '../../errors/codes.js';
 import type { Logger } from '../../log/logger.js';
-import { SourceError } from '../source-error.js';
-import type { Source } from '../source-row.js';
+import { nameWords, namesAgree } from '../../model/person.js';
 import type { ScheduleRecord, ScheduleRecordProblem } from './schedule-records.js';
+import {
+  fold,
+  JOINED_SPEAKER_COLUMNS,
+  readSpeakerList,
+  type ListRow,
+  type SpeakerJoin,
+} from './speaker-list.js';
 
-/** The speaker columns a joined list may fill; `email` is also matched on. */
-export const JOINED_SPEAKER_COLUMNS = ['email', 'first_name', 'last_name', 'company'] as const;
-type JoinedColumn = (typeof JOINED_SPEAKER_COLUMNS)[number];
+export { JOINED_SPEAKER_COLUMNS, type SpeakerJoin } from './speaker-list.js';
 
-/**
- * A second source joined to a schedule export's speakers (docs/sources.md, "Speakers'
- * e-mails from a second source"): public exports carry no e-mails, and the platform needs
- * one per user. Each option names a column of the joined source.
- */
-export interface SpeakerJoin {
-  source: Source;
-  /** The column holding the export's speaker id (Sessionize GUID, pretalx code, frab id). */
-  id?: string;
-  /** The column(s) holding the name as the export writes it, matched when nothing else is. */
-  name?: string | readonly string[];
-  /** Columns whose non-empty values replace the speaker's: `email` is matched on, too. */
-  columns: Partial<Record<JoinedColumn, string>>;
+type Speaker = ScheduleRecord<'speaker'>;
+
+/** A list row whose id names a person of the export under another name. */
+export interface JoinConflict {
+  /** The export's id, as the list writes it. */
+  id: string;
+  /** The export's name(s) of that id. */
+  exportNames: string[];
+  listName: string;
+  where: string;
+  /** The export's speaker it is about, when the id is one person's; else the id is shared. */
+  speaker?: Speaker;
+  message: string;
 }
 
-/** How the speakers of an export met the joined rows, for the log and the tests. */
+/** How the speakers of an export met the joined rows, for the log, `plan` and the tests. */
 export interface JoinOutcome {
   speakers: number;
-  matched: { id: number; email: number; name: number };
+  /** By id alone (the list has no name for the row), by id and an agreeing name, by e-mail, by name. */
+  matched: { id: number; idName: number; email: number; name: number };
   /** Speakers no row matched (their ids, at most 5). */
   unmatched: { count: number; examples: string[] };
   /** Join keys carried by several rows with different values: not used (at most 5). */
   ambiguous: { count: number; examples: string[] };
+  /** Rows whose id names another person in the export: no e-mail is taken from them. */
+  conflicts: JoinConflict[];
   /** Rows of the joined source that matched no speaker. */
   unusedRows: number;
 }
 
-type Row = Record<string, string>;
-
-const fold = (text: string): string => text.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
+type By = 'id' | 'idName' | 'email' | 'name';
 
 /**
- * Fills the speakers' e-mails (and names, company, when asked) from the joined rows:
- * matched by speaker id, else by e-mail, else by full name. A key two rows share with
- * different values matches nothing: guessing would give one person another's e-mail.
+ * Fills the speakers' e-mails (and names, company, when asked) from the joined rows
+ * (docs/sources.md, "Speakers' e-mails from a second source"):
+ * - a row whose id is the export's names that person: when the list also gives a name, the
+ *   two must agree (`namesAgree`), else the row is a conflict and fills nobody; an id the
+ *   export gives to several people (a merged schedule, `3~hash`) is matched by id and name
+ *   together;
+ * - other rows match by e-mail, else by full name.
+ * A key two rows share with different values matches nothing: guessing would give one
+ * person another's e-mail.
  */
 export async function joinSpeakers(
-  speakers: Array<ScheduleRecord<'speaker'>>,
+  speakers: Speaker[],
   join: SpeakerJoin,
   logger?: Logger,
 ): Promise<JoinOutcome> {
-  const byId = new KeyIndex();
-  const byEmail = new KeyIndex();
-  const byName = new KeyIndex();
-  const rows: Row[] = [];
-  let unreadable = 0;
-  let header: Map<string, string> | undefined;
-  for await (const item of join.source.rows()) {
-    if (!item.ok) {
-      unreadable++;
-      continue;
-    }
-    header ??= headerOf(Object.keys(item.values), join);
-    const row = textRow(item.values, header);
-    rows.push(row);
-    const index = rows.length - 1;
-    const fills = JSON.stringify(
-      JOINED_SPEAKER_COLUMNS.map((column) => fold(row[join.columns[column] ?? ''] ?? '')),
-    );
-    if (join.id) byId.add(row[join.id] ?? '', index, fills);
-    if (join.columns.email) byEmail.add(fold(row[join.columns.email] ?? ''), index, fills);
-    if (join.name)
-      byName.add(
-        fold(
-          names(join.name)
-            .map((c) => row[c] ?? '')
-            .join(' '),
-        ),
-        index,
-        fills,
-      );
-  }
+  const list = await readSpeakerList(join);
   const outcome: JoinOutcome = {
     speakers: speakers.length,
-    matched: { id: 0, email: 0, name: 0 },
+    matched: { id: 0, idName: 0, email: 0, name: 0 },
     unmatched: { count: 0, examples: [] },
     ambiguous: { count: 0, examples: [] },
+    conflicts: [],
     unusedRows: 0,
   };
-  const used = new Set<number>();
-  const ambiguous = (what: string): void => {
-    outcome.ambiguous.count++;
-    if (outcome.ambiguous.examples.length < 5) outcome.ambiguous.examples.push(what);
-  };
+  const byExportId = new Map<string, Speaker[]>();
+  for (const speaker of speakers)
+    for (const id of exportIds(speaker)) {
+      const people = byExportId.get(id);
+      if (people) people.push(speaker);
+      else byExportId.set(id, [speaker]);
+    }
+
+  // Rows by the speaker their id (and name) names; rows whose id the export does not have
+  // are matched by e-mail and name instead.
+  const byId = new Map<Speaker, Array<{ row: ListRow; by: By }>>();
+  const conflicted = new Set<Speaker>();
+  const byEmail = new KeyIndex();
+  const byName = new KeyIndex();
+  const rowsUsed = new Set<ListRow>();
+  for (const row of list.rows) {
+    const people = row.id === '' ? undefined : byExportId.get(row.id);
+    if (people === undefined) {
+      byEmail.add(row.email, row);
+      byName.add(fold(row.name), row);
+      continue;
+    }
+    if (row.name === '') {
+      // An id alone names one person; an id the export gives to several names nobody.
+      if (people.length === 1) addTo(byId, people[0]!, { row, by: 'id' });
+      else ambiguous(outcome, `id ${row.id} (${people.length} people in the export; the list gives no name)`);
+      continue;
+    }
+    // The same name first: under a shared id, "Max" agrees with every Max, "Max Power" with one.
+    const same = people.filter((speaker) => sameWords(speaker.full_name, row.name));
+    const agreeing =
+      same.length > 0 ? same : people.filter((speaker) => namesAgree(speaker.full_name, row.name));
+    if (agreeing.length === 1) addTo(byId, agreeing[0]!, { row, by: 'idName' });
+    else if (agreeing.length > 1) ambiguous(outcome, `id ${row.id} (${row.name})`);
+    else {
+      const conflict = conflictOf(row, people);
+      outcome.conflicts.push(conflict);
+      if (conflict.speaker) conflicted.add(conflict.speaker);
+    }
+  }
+
   for (const speaker of speakers) {
-    // A key that rows disagree on is passed over for the next one, never guessed from.
-    // pretalx's own speaker export is keyed by code, while its schedules key people by
-    // their numeric id: either one names the speaker.
-    const tries = [
-      match(byId, speaker.id, 'id'),
-      match(byId, speaker.code, 'id'),
-      match(byEmail, fold(speaker.email), 'email'),
-      match(byName, fold(speaker.full_name), 'name'),
-    ];
-    const found = tries.find((one) => typeof one === 'object');
-    if (typeof found !== 'object') {
-      if (tries.includes('ambiguous')) ambiguous(`speaker ${speaker.id} (${speaker.full_name})`);
+    const found = matchOne(speaker);
+    if (found === undefined) {
+      if (conflicted.has(speaker)) continue;
       outcome.unmatched.count++;
       if (outcome.unmatched.examples.length < 5)
         outcome.unmatched.examples.push(`${speaker.id} (${speaker.full_name})`);
       continue;
     }
     outcome.matched[found.by]++;
-    used.add(found.index);
-    const row = rows[found.index]!;
+    rowsUsed.add(found.row);
     for (const column of JOINED_SPEAKER_COLUMNS) {
-      const from = join.columns[column];
-      const value = from === undefined ? '' : (row[from] ?? '').trim();
-      if (value !== '') speaker[column] = value;
+      const value = found.row.fills[column];
+      if (value !== undefined) speaker[column] = value;
     }
   }
-  outcome.unusedRows = rows.length - used.size;
-  logJoin(outcome, unreadable, join.source.description, logger);
+  outcome.unusedRows = list.rows.length - rowsUsed.size - outcome.conflicts.length;
+  logJoin(outcome, list.unreadable, join.source.description, logger);
   return outcome;
 
-  function match(
-    index: KeyIndex,
-    key: string,
-    by: 'id' | 'email' | 'name',
-  ): { index: number; by: typeof by } | 'ambiguous' | undefined {
-    if (key === '') return undefined;
-    const found = index.get(key);
-    if (found === 'ambiguous') return 'ambiguous';
-    return found === undefined ? undefined : { index: found, by };
+  function matchOne(speaker: Speaker): { row: ListRow; by: By } | undefined {
+    const own = byId.get(speaker);
+    if (own !== undefined) {
+      // Two rows of one person that fill in the same values are one; rows that disagree are not.
+      if (own.every((one) => one.row.fillsKey === own[0]!.row.fillsKey)) return own[0];
+      ambiguous(outcome, `speaker ${speaker.id} (${speaker.full_name})`);
+      return undefined;
+    }
+    // A person whose id a row gives to someone else takes no row by e-mail or name either.
+    if (conflicted.has(speaker)) return undefined;
+    const tries: Array<[KeyIndex, string, By]> = [
+      [byEmail, fold(speaker.email), 'email'],
+      [byName, fold(speaker.full_name), 'name'],
+    ];
+    let guessed = false;
+    for (const [index, key, by] of tries) {
+      const row = key === '' ? undefined : index.get(key);
+      if (row === 'ambiguous') guessed = true;
+      else if (row !== undefined) return { row, by };
+    }
+    if (guessed) ambiguous(outcome, `speaker ${speaker.id} (${speaker.full_name})`);
+    return undefined;
   }
+}
+
+/** The ids a list may name a speaker by: the export's id (a split person's without its `~hash`) and its code. */
+function exportIds(speaker: Speaker): string[] {
+  const tilde = speaker.id.indexOf('~');
+  const id = tilde === -1 ? speaker.id : speaker.id.slice(0, tilde);
+  return [...new Set([id, speaker.code].filter((one) => one !== ''))];
+}
+
+function conflictOf(row: ListRow, people: readonly Speaker[]): JoinConflict {
+  const exportNames = people.map((speaker) => speaker.full_name);
+  const named = exportNames.map((name) => `"${name}"`).join(', ');
+  const speaker = people.length === 1 ? people[0] : undefined;
+  const whose = speaker ? `speaker ${row.id} ${named}` : `id ${row.id} (the export's ${named})`;
+  return {
+    id: row.id,
+    exportNames,
+    listName: row.name,
+    where: row.where,
+    ...(speaker ? { speaker } : {}),
+    message:
+      `${whose}: the speaker list's ${row.where} gives id ${row.id} to "${row.name}"; ` +
+      `the id and the name disagree, so no e-mail is taken from that row: correct the id or the name in the speaker list`,
+  };
+}
+
+const sameWords = (a: string, b: string): boolean => nameWords(a).join(' ') === nameWords(b).join(' ');
+
+function addTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const values = map.get(key);
+  if (values) values.push(value);
+  else map.set(key, [value]);
+}
+
+function ambiguous(outcome: JoinOutcome, what: string): void {
+  outcome.ambiguous.count++;
+  if (outcome.ambiguous.examples.length < 5) outcome.ambiguous.examples.push(what);
+}
+
+/**
+ * The speakers that a join conflict leaves without a row: each becomes a problem of its own,
+ * naming both names and the id, so that `validate`, `plan` and `run` report it as a failed
+ * row (and the run exits 1) instead of syncing the person with nobody's e-mail.
+ */
+export function conflictProblems(outcome: JoinOutcome): Map<Speaker, ScheduleRecordProblem> {
+  const problems = new Map<Speaker, ScheduleRecordProblem>();
+  for (const conflict of outcome.conflicts) {
+    if (conflict.speaker === undefined || problems.has(conflict.speaker)) continue;
+    problems.set(conflict.speaker, {
+      problem: { code: CODE.SCHEDULE_SPEAKER_LIST_CONFLICT, message: conflict.message, kind: 'user' },
+    });
+  }
+  return problems;
 }
 
 type AnyRecord =
@@ -142,20 +215,22 @@ type AnyRecord =
   | ScheduleRecordProblem;
 
 /**
- * Speakers the joined list gave the same e-mail are one person (the platform keeps one user
- * per e-mail): a merged schedule lists someone under two ids when they speak in two
- * sub-schedules. The first keeps its id, the others' links move to it (a link twice to one
- * session is kept once), and their records go. What was merged is logged.
+ * Speakers the joined list gave the same e-mail under names that agree are one person (the
+ * platform keeps one user per e-mail): a merged schedule lists someone under two ids when
+ * they speak in two sub-schedules. The first keeps its id, the others' links move to it (a
+ * link twice to one session is kept once), and their records go. Speakers given one e-mail
+ * under different names stay apart: the mapping reports them as people sharing an e-mail
+ * (`on_shared_email`). What was merged is logged.
  */
 export function oneSpeakerPerEmail<T extends { item: AnyRecord }>(items: T[], logger?: Logger): T[] {
-  const firstId = new Map<string, string>();
+  const first = new Map<string, Speaker>();
   const movedTo = new Map<string, string>();
   for (const { item: record } of items) {
     if ('problem' in record || record.record_type !== 'speaker' || record.email === '') continue;
     const email = fold(record.email);
-    const first = firstId.get(email);
-    if (first === undefined) firstId.set(email, record.id);
-    else movedTo.set(record.id, first);
+    const earlier = first.get(email);
+    if (earlier === undefined) first.set(email, record);
+    else if (namesAgree(earlier.full_name, record.full_name)) movedTo.set(record.id, earlier.id);
   }
   if (movedTo.size === 0) return items;
   const links = new Set<string>();
@@ -177,107 +252,56 @@ export function oneSpeakerPerEmail<T extends { item: AnyRecord }>(items: T[], lo
   }
   logger?.info(
     { speakers: movedTo.size, examples: [...movedTo].slice(0, 5).map(([from, to]) => `${from} → ${to}`) },
-    'speakers of the export that the speaker list gives the same e-mail are taken as one person: their links go to the first',
+    'speakers of the export that the speaker list gives the same e-mail (under the same name) are taken as one person: their links go to the first',
   );
   return out;
 }
 
 /** Join key → the row that carries it; a key on rows that disagree is ambiguous. */
 class KeyIndex {
-  private readonly rows = new Map<string, number | 'ambiguous'>();
-  private readonly values = new Map<string, string>();
+  private readonly rows = new Map<string, ListRow | 'ambiguous'>();
 
-  /** `value`: what the row would fill in; rows that agree on it are one person. */
-  add(key: string, index: number, value: string): void {
+  add(key: string, row: ListRow): void {
     if (key === '') return;
     const seen = this.rows.get(key);
-    if (seen === undefined) {
-      this.rows.set(key, index);
-      this.values.set(key, value);
-    } else if (seen !== 'ambiguous' && this.values.get(key) !== value) {
-      // Two rows that fill in the same values (the same person listed under two ids) are
-      // one; rows that disagree are not.
-      this.rows.set(key, 'ambiguous');
-    }
+    if (seen === undefined) this.rows.set(key, row);
+    // Two rows that fill in the same values (the same person listed twice) are one; rows
+    // that disagree are not.
+    else if (seen !== 'ambiguous' && seen.fillsKey !== row.fillsKey) this.rows.set(key, 'ambiguous');
   }
 
-  get(key: string): number | 'ambiguous' | undefined {
+  get(key: string): ListRow | 'ambiguous' | undefined {
     return this.rows.get(key);
   }
 }
 
-const names = (name: string | readonly string[] | undefined): readonly string[] =>
-  name === undefined ? [] : typeof name === 'string' ? [name] : name;
-
-const columnKey = (name: string): string => name.toLowerCase().replace(/[\s_-]+/g, '');
-
-/**
- * The joined source's column for each column the job names, matched as mappings match them
- * (ignoring case, spaces, `_` and `-`). A named column the source lacks stops the run: the
- * join would silently match nothing.
- */
-function headerOf(columns: readonly string[], join: SpeakerJoin): Map<string, string> {
-  const byKey = new Map(columns.map((column) => [columnKey(column), column]));
-  const named = [join.id, ...names(join.name), ...Object.values(join.columns)].filter(
-    (column): column is string => column !== undefined,
-  );
-  const header = new Map<string, string>();
-  const missing: string[] = [];
-  for (const column of named) {
-    const found = columns.includes(column) ? column : byKey.get(columnKey(column));
-    if (found === undefined) missing.push(column);
-    else header.set(column, found);
-  }
-  if (missing.length > 0) {
-    throw new SourceError(
-      `the speaker list ${join.source.description} has no column ${missing.map((c) => `"${c}"`).join(', ')} (its columns: ${columns.join(', ')}): fix the column names under speakers: in the job`,
-      { code: CODE.SCHEDULE_SPEAKER_LIST_COLUMN },
-    );
-  }
-  return header;
-}
-
-/** The named columns of a row, as text, under the names the job gave them. */
-function textRow(values: Record<string, unknown>, header: ReadonlyMap<string, string>): Row {
-  const row: Row = {};
-  for (const [named, column] of header) {
-    const value = values[column];
-    row[named] = cellText(value);
-  }
-  return row;
-}
-
-/** A CSV cell is text; a query's value is a number, a boolean, a date or JSON. */
-function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
-    return String(value);
-  return value instanceof Date ? value.toISOString() : JSON.stringify(value);
-}
-
 function logJoin(outcome: JoinOutcome, unreadable: number, source: string, logger?: Logger): void {
-  const { matched, unmatched, ambiguous } = outcome;
+  const { matched, unmatched, ambiguous, conflicts } = outcome;
   const fields = {
     joined: source,
     speakers: outcome.speakers,
     matchedById: matched.id,
+    matchedByIdAndName: matched.idName,
     matchedByEmail: matched.email,
     matchedByName: matched.name,
     unusedRows: outcome.unusedRows,
     ...(unreadable > 0 ? { unreadableRows: unreadable } : {}),
   };
-  if (unmatched.count === 0 && ambiguous.count === 0) {
+  for (const conflict of conflicts) logger?.warn({ joined: source, id: conflict.id }, conflict.message);
+  if (unmatched.count === 0 && ambiguous.count === 0 && conflicts.length === 0) {
     logger?.info(fields, 'every speaker of the export matched a row of the joined speaker list');
     return;
   }
   logger?.warn(
     {
       ...fields,
+      ...(conflicts.length > 0 ? { conflicts: conflicts.length } : {}),
       unmatched: unmatched.count,
       unmatchedExamples: unmatched.examples,
       ...(ambiguous.count > 0 ? { ambiguous: ambiguous.count, ambiguousExamples: ambiguous.examples } : {}),
     },
-    'some speakers of the export matched no row of the joined speaker list (or matched rows that disagree): they keep what the export has; add them to the list, or give it the export’s speaker ids',
+    conflicts.length > 0
+      ? 'some rows of the joined speaker list give an export id to another name: those speakers get no e-mail and fail; some others may have matched no row'
+      : 'some speakers of the export matched no row of the joined speaker list (or matched rows that disagree): they keep what the export has; add them to the list, or give it the export’s speaker ids',
   );
 }

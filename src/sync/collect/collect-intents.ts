@@ -106,7 +106,7 @@ export async function* streamCollected(
     }
     notices.log(options.logger);
     if (!merger) return;
-    for await (const users of merger.merged()) yield { intents: users, rowResults: [] };
+    for await (const users of merger.merged()) yield users;
     options.onMerge?.(merger.report());
   } finally {
     await merger?.dispose();
@@ -148,7 +148,9 @@ async function* readStep(
   // whole before its intents are planned, so that a replaced row is never sent.
   const held = mapping.onDuplicate === 'last' ? new Map<string, Intent>() : undefined;
   let rows = 0;
-  for await (const item of mapSource(source, mapping, { onHeader })) {
+  const mappingNotes: string[] = [];
+  const onNotes = (notes: readonly string[]): void => void mappingNotes.push(...notes);
+  for await (const item of mapSource(source, mapping, { onHeader, onNotes })) {
     // A grouped schedule comes after the last row: it is no row of its own.
     if (!('groupedRows' in item) || item.groupedRows === undefined) rows += 1;
     const intents: Intent[] = [];
@@ -167,7 +169,7 @@ async function* readStep(
     if (intents.length > 0 || rowResults.length > 0) yield { intents, rowResults };
   }
   if (held) yield { intents: [...held.values()], rowResults: [] };
-  notices.addNotes(source.description, source.notes?.() ?? []);
+  notices.addNotes(source.description, [...(source.notes?.() ?? []), ...mappingNotes]);
   const header = mergeHeaderReports(headers);
   notices.addMissing(source.description, mapping.name, header?.missing ?? []);
   notices.addUnmapped(
@@ -239,7 +241,7 @@ function resultsOf(
           key: rowKey,
           action: 'skipped',
           origin: item.origin,
-          errorCode: item.incomplete ? ROW_INCOMPLETE : ROW_SKIPPED,
+          errorCode: item.code ?? (item.incomplete ? ROW_INCOMPLETE : ROW_SKIPPED),
           message: item.reason,
           // Not kept from mirror deletes: recorded so that links naming them are skipped on purpose.
           ...(item.keys ? { params: leftOutParams(item.keys) } : {}),

@@ -1,3 +1,4 @@
+import type { RowResult } from '../plan/sync-plan.js';
 import { describe, expect, it } from 'vitest';
 import type { Intent } from '../../model/intent.js';
 import { MERGED_CHUNK, PeopleMerger } from './merge-people.js';
@@ -18,7 +19,7 @@ function user(key: string, source: string, params: Record<string, string>): Inte
 async function merge(
   settings: ConstructorParameters<typeof PeopleMerger>[1],
   rows: Array<[step: number, intent: Intent]>,
-): Promise<{ users: Intent[]; merger: PeopleMerger }> {
+): Promise<{ users: Intent[]; refused: RowResult[]; merger: PeopleMerger }> {
   const merger = new PeopleMerger(
     [{ name: 'tickets' }, { name: 'comp' }, { name: 'speakers' }],
     settings,
@@ -26,9 +27,13 @@ async function merge(
   );
   for (const [step, intent] of rows) await merger.take(step, intent);
   const users: Intent[] = [];
-  for await (const batch of merger.merged()) users.push(...batch);
+  const refused: RowResult[] = [];
+  for await (const batch of merger.merged()) {
+    users.push(...batch.intents);
+    refused.push(...batch.rowResults);
+  }
   await merger.dispose();
-  return { users, merger };
+  return { users, refused, merger };
 }
 
 const ticket = user('eb-1', 'tickets.csv', {
@@ -109,6 +114,54 @@ describe('PeopleMerger', () => {
     });
   });
 
+  const person = (key: string, source: string, email: string, first: string, last: string): Intent =>
+    user(key, source, { [EMAIL]: email, 'user[first_name]': first, 'user[last_name]': last });
+
+  it('refuses both people one client_id is given to, naming both rows: nobody is dropped', async () => {
+    const { users, refused, merger } = await merge(undefined, [
+      [0, person('17', 'tickets.csv', 'alice@example.org', 'Alice', 'T')],
+      [1, person('17', 'comp.csv', 'bob@example.org', 'Bob', 'C')],
+      [0, person('18', 'tickets.csv', 'carol@example.org', 'Carol', 'D')],
+    ]);
+    expect(users.map((u) => u.key)).toEqual(['18']);
+    expect(refused.map((r) => `${r.key} ${r.errorCode} ${r.action}`).sort()).toEqual([
+      '17 EVSYNC_ONE_KEY_TWO_PEOPLE failed',
+      '17#row1 EVSYNC_ONE_KEY_TWO_PEOPLE failed',
+    ]);
+    for (const row of refused) {
+      expect(row.message).toContain('tickets: tickets.csv row 1 (alice@example.org, "Alice T")');
+      expect(row.message).toContain('comp: comp.csv row 1 (bob@example.org, "Bob C")');
+    }
+    expect(merger.report()).toMatchObject({ refused: 2 });
+  });
+
+  it('refuses a cycle of ids across three steps whole, every row named', async () => {
+    const { users, refused } = await merge(undefined, [
+      [0, person('A', 'one.csv', 'e1@example.org', 'Ann', 'One')],
+      [0, person('B', 'one.csv', 'e2@example.org', 'Ben', 'Two')],
+      [0, person('C', 'one.csv', 'e3@example.org', 'Cid', 'Three')],
+      [1, person('B', 'two.csv', 'e1@example.org', 'Ann', 'One')],
+      [1, person('C', 'two.csv', 'e2@example.org', 'Ben', 'Two')],
+      [2, person('A', 'three.csv', 'e3@example.org', 'Cid', 'Three')],
+    ]);
+    expect(users).toEqual([]);
+    expect(refused).toHaveLength(6);
+    expect(new Set(refused.map((r) => r.key)).size).toBe(6);
+  });
+
+  it('refuses a row that gives the person’s e-mail under another name; the first row’s person stays', async () => {
+    const { users, refused } = await merge(undefined, [
+      [0, person('eb-1', 'tickets.csv', 'ada@example.org', 'Ada', 'Lovelace')],
+      [1, person('comp-1', 'comp.csv', 'ada@example.org', 'A.', 'Lovelace')],
+      [2, person('spk-9', 'speakers.csv', 'ada@example.org', 'Thomas', 'Grimes')],
+    ]);
+    expect(users.map((u) => [u.key, u.aliases])).toEqual([['eb-1', ['comp-1']]]);
+    expect(refused.map((r) => [r.key, r.errorCode])).toEqual([['spk-9', 'MAPPING_SHARED_EMAIL']]);
+    expect(refused[0]!.message).toMatch(
+      /^speakers: speakers.csv row 1 \(ada@example.org, "Thomas Grimes"\) gives the e-mail of tickets/,
+    );
+  });
+
   it('leaves a person of one step, and users without an e-mail, as they are', async () => {
     const lone = user('eb-2', 'tickets.csv', { [EMAIL]: 'grace@example.org' });
     const { users, merger } = await merge(undefined, [[0, lone]]);
@@ -125,8 +178,8 @@ describe('PeopleMerger', () => {
     }
     const keys = new Set<string>();
     for await (const batch of merger.merged()) {
-      expect(batch.length).toBeLessThanOrEqual(MERGED_CHUNK);
-      for (const intent of batch) keys.add(intent.key);
+      expect(batch.intents.length).toBeLessThanOrEqual(MERGED_CHUNK);
+      for (const intent of batch.intents) keys.add(intent.key);
     }
     await merger.dispose();
     expect(keys.size).toBe(people);

@@ -1,10 +1,12 @@
+import { CODE, type ErrorCode } from '../../errors/codes.js';
 import type { Intent } from '../../model/intent.js';
 import type { FlatParams } from '../../model/params.js';
-import { describeOrigin } from '../../model/row-origin.js';
-import { membershipRank, personKey, type PersonKey } from '../../model/person.js';
+import { describeOrigin, repeatedRowKey } from '../../model/row-origin.js';
+import { membershipRank, namesAgree, personKey, type PersonKey } from '../../model/person.js';
 import { isSecretName } from '../../log/redaction.js';
 import { emailParam } from '../../platform/vendor.js';
 import { stepLabel, type JobStep, type MergeSettings } from '../job-file.js';
+import type { RowResult } from '../plan/sync-plan.js';
 import { SpillBuckets } from './spill-buckets.js';
 
 /** The param whose disagreements the rank of memberships settles (spec §4.2). */
@@ -46,6 +48,27 @@ export interface MergeReport {
   /** Fields, over all merged people, whose non-empty values disagreed. */
   conflicts: number;
   conflictExamples: MergeConflict[];
+  /**
+   * User rows not sent because the steps disagree on who someone is (docs/sync-engine.md,
+   * "Who is who"): one client_id given to different people, or one e-mail to people of
+   * different names. Each row fails, naming the others.
+   */
+  refused: number;
+  refusedExamples: string[];
+}
+
+/** The users of a bucket of people, and the rows of people the steps disagree on. */
+export interface MergedUsers {
+  intents: Intent[];
+  rowResults: RowResult[];
+}
+
+/** One row's use of a client_id, spilled by the client_id: who it says the key is. */
+interface KeyUse {
+  k: string;
+  p: string;
+  /** The row, as a message names it: `comp: comp.csv row 2 (bob@example.org, "Bob C")`. */
+  w: string;
 }
 
 /** A user row waiting for the others of its person: what is spilled, one JSON line each. */
@@ -72,6 +95,10 @@ interface Spilled {
  */
 export class PeopleMerger {
   private readonly spill: SpillBuckets<Spilled>;
+  /** Every user row's client_id and person, by client_id: one key of two people is refused. */
+  private readonly keyUses: SpillBuckets<KeyUse>;
+  /** Keys of rows refused so far: a second row of one key is recorded as `<key>#row<n>`. */
+  private readonly refusedKeys = new Set<string>();
   private readonly labels: string[];
   private readonly emailName: string;
   private ordinal = 0;
@@ -81,6 +108,8 @@ export class PeopleMerger {
     examples: [],
     conflicts: 0,
     conflictExamples: [],
+    refused: 0,
+    refusedExamples: [],
   };
   /** Sort keys of the examples kept, to keep the first ones in source order. */
   private readonly exampleOrder: number[] = [];
@@ -96,6 +125,7 @@ export class PeopleMerger {
     this.labels = steps.map((step, index) => stepLabel(step, index));
     this.emailName = emailParam(vendor);
     this.spill = new SpillBuckets<Spilled>(spillDir === undefined ? {} : { dir: spillDir });
+    this.keyUses = new SpillBuckets<KeyUse>(spillDir === undefined ? {} : { dir: spillDir });
   }
 
   /** Whether `intent` waits here for the rest of its person: a user with an e-mail. */
@@ -108,12 +138,20 @@ export class PeopleMerger {
     if (intent.kind !== 'user') return false;
     const person = personKey(intent.params[this.emailName]);
     if (person === undefined) return false;
-    await this.spill.add(person, { s: step, o: this.ordinal++, i: intent });
+    const row: Spilled = { s: step, o: this.ordinal++, i: intent };
+    await this.spill.add(person, row);
+    await this.keyUses.add(intent.key, { k: intent.key, p: person, w: this.rowName(row) });
     return true;
   }
 
-  /** The users, one per person, bucket by bucket; the spill is removed as it is read. */
-  async *merged(): AsyncGenerator<Intent[]> {
+  /**
+   * The users, one per person, bucket by bucket; the spill is removed as it is read. The
+   * rows of people the steps disagree on come as failed results instead (see
+   * {@link MergeReport.refused}): a client_id two people were given refuses both people; a
+   * row giving the person's e-mail under another name than the first row's is refused.
+   */
+  async *merged(): AsyncGenerator<MergedUsers> {
+    const refused = await this.keysOfTwoPeople();
     for await (const bucket of this.spill.drain()) {
       const people = new Map<PersonKey, Spilled[]>();
       for (const row of bucket) {
@@ -124,16 +162,91 @@ export class PeopleMerger {
       }
       // Source order within a bucket, so that a plan's chunks follow the sources where they
       // can; a plan's chunk at a time, so that no more than that waits to be planned and sent.
-      let intents: Intent[] = [];
+      let out: MergedUsers = { intents: [], rowResults: [] };
       for (const [person, rows] of people) {
-        intents.push(this.mergeOne(person, rows));
         people.delete(person);
-        if (intents.length < MERGED_CHUNK) continue;
-        yield intents;
-        intents = [];
+        const reason = refused.get(person);
+        if (reason !== undefined) {
+          for (const row of rows)
+            out.rowResults.push(this.refuse(row, CODE.EVSYNC_ONE_KEY_TWO_PEOPLE, reason));
+          continue;
+        }
+        const ordered = this.inOrder(rows, this.settings?.precedence);
+        const first = ordered[0]!;
+        const same = rows.filter((row) => namesAgree(nameOf(row.i), nameOf(first.i)));
+        for (const row of rows)
+          if (!same.includes(row))
+            out.rowResults.push(
+              this.refuse(
+                row,
+                CODE.MAPPING_SHARED_EMAIL,
+                `${this.rowName(row)} gives the e-mail of ${this.rowName(first)} to another person: the platform keys users by e-mail, so this row is not sent; put this person's own e-mail in the source`,
+              ),
+            );
+        out.intents.push(this.mergeOne(person, same));
+        if (out.intents.length < MERGED_CHUNK) continue;
+        yield out;
+        out = { intents: [], rowResults: [] };
       }
-      if (intents.length > 0) yield intents;
+      if (out.intents.length > 0 || out.rowResults.length > 0) yield out;
     }
+  }
+
+  /**
+   * The people whose rows give one client_id to someone else too, each with the message its
+   * rows fail with. Read from the client_id spill once every step is read; such people are
+   * few, so they are held in memory.
+   */
+  private async keysOfTwoPeople(): Promise<Map<PersonKey, string>> {
+    const refused = new Map<PersonKey, string>();
+    for await (const bucket of this.keyUses.drain()) {
+      const byKey = new Map<string, KeyUse[]>();
+      for (const use of bucket) {
+        const uses = byKey.get(use.k);
+        if (uses) uses.push(use);
+        else byKey.set(use.k, [use]);
+      }
+      for (const [key, uses] of byKey) {
+        const people = new Set(uses.map((use) => use.p as PersonKey));
+        if (people.size < 2) continue;
+        const shown = uses.slice(0, 5).map((use) => use.w);
+        const more = uses.length > shown.length ? `; and ${uses.length - shown.length} more` : '';
+        const message =
+          `client_id "${key}" is given to ${people.size} different people: ${shown.join('; ')}${more}. ` +
+          `No row of theirs is sent, so that nobody is merged into another: give each person their own client_id in the sources (or one e-mail, if they are one person)`;
+        for (const person of people) if (!refused.has(person)) refused.set(person, message);
+      }
+    }
+    return refused;
+  }
+
+  /** A row of a person the steps disagree on, as its failed result. */
+  private refuse(row: Spilled, code: ErrorCode, message: string): RowResult {
+    const id = row.i.key;
+    // One result per key and run: a second row of the key is `<key>#row<n>`, as repeated rows are.
+    let key = this.refusedKeys.has(id) ? repeatedRowKey(id, row.i.origin.row) : id;
+    for (let n = 2; this.refusedKeys.has(key); n++) key = `${repeatedRowKey(id, row.i.origin.row)}.${n}`;
+    this.refusedKeys.add(key);
+    this.tally.refused += 1;
+    if (this.tally.refusedExamples.length < EXAMPLES)
+      this.tally.refusedExamples.push(`${this.rowName(row)}: ${message}`);
+    return {
+      kind: 'user',
+      key,
+      action: 'failed',
+      origin: row.i.origin,
+      errorCode: code,
+      message,
+      params: row.i.params,
+      keptKeys: [{ kind: 'user', key: id }],
+    };
+  }
+
+  /** `comp: comp.csv row 2 (bob@example.org, "Bob C")`. */
+  private rowName(row: Spilled): string {
+    const step = this.labels[row.s] ?? `step ${row.s + 1}`;
+    const email = row.i.params[this.emailName] ?? '';
+    return `${step}: ${row.i.origin.source} ${describeOrigin(row.i.origin)} (${email}, "${nameOf(row.i)}")`;
   }
 
   report(): MergeReport {
@@ -142,6 +255,7 @@ export class PeopleMerger {
 
   async dispose(): Promise<void> {
     await this.spill.dispose();
+    await this.keyUses.dispose();
   }
 
   private mergeOne(person: PersonKey, rows: Spilled[]): Intent {
@@ -266,6 +380,14 @@ export class PeopleMerger {
   }
 }
 
+/** The name a user row gives: its first and last name. */
+function nameOf(intent: Intent): string {
+  return [intent.params['user[first_name]'] ?? '', intent.params['user[last_name]'] ?? '']
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .join(' ');
+}
+
 /** E-mails that differ in case only are one person's: no conflict worth a line. */
 function same(row: Spilled, value: string, name: string): boolean {
   return personKey(row.i.params[name]) === personKey(value);
@@ -273,14 +395,22 @@ function same(row: Spilled, value: string, name: string): boolean {
 
 /** The lines `validate`, `plan` and `run` print about merged people, none when nobody was. */
 export function formatMergeReport(report: MergeReport | undefined): string[] {
-  if (!report || report.people === 0) return [];
-  const lines = [
-    `Merged people: ${report.people} people described by ${report.rows} rows of several steps are ` +
-      `${report.people} users (docs/sync-engine.md, "One person, many sources").`,
-  ];
+  if (!report || (report.people === 0 && report.refused === 0)) return [];
+  const lines: string[] = [];
+  if (report.people > 0)
+    lines.push(
+      `Merged people: ${report.people} people described by ${report.rows} rows of several steps are ` +
+        `${report.people} users (docs/sync-engine.md, "One person, many sources").`,
+    );
   for (const example of report.examples) {
     lines.push(`  ${example.email} → user ${example.key}`);
     for (const member of example.members) lines.push(`      ${member.step}: ${member.key} (${member.where})`);
+  }
+  if (report.refused > 0) {
+    lines.push(
+      `Refused: ${report.refused} user rows of people the steps disagree on (one client_id for two people, or one e-mail for two names) are not sent; the first:`,
+    );
+    for (const example of report.refusedExamples) lines.push(`  ${example}`);
   }
   if (report.conflicts > 0) {
     lines.push(`Conflicts: ${report.conflicts} fields had different values in different steps; the first:`);

@@ -132,6 +132,7 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
     }
     const streamed = input.stream?.({ writer, ids, gate });
     const snapshots = idSnapshots(ids);
+    const inSource = streamed?.inSource ?? inSourceOf(input);
     const execute = deps.executor ?? executePlan;
     const outcome = await runCalls.run(input.runId, () =>
       execute({
@@ -142,7 +143,8 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
           platform: deps.platform,
           ids,
           markSendStarted: createSendMarker(ledger, input.runId),
-          sharedWith: sharedWith(snapshots, streamed?.inSource ?? inSourceOf(input)),
+          sharedWith: sharedWith(snapshots, inSource),
+          inSource,
           sharedLink: sharedLink(snapshots, streamed?.liveLinks ?? ((kind) => liveLinksOf(input, kind))),
         },
         gate,
@@ -330,9 +332,12 @@ async function skippedSplit(
   counts: RunSummary['counts'],
 ): Promise<RunSummary['skipped']> {
   const anySkipped = Object.values(counts).some((perKind) => (perKind?.skipped ?? 0) > 0);
+  const users = counts.user ?? {};
+  // Shared e-mails fail or are left out (merge-people.ts, shared-email.ts): only users.
+  const anyUserLeft = (users.skipped ?? 0) + (users.failed ?? 0) > 0;
   const schedules = counts.schedule ?? {};
   const anySchedule = (schedules.created ?? 0) + (schedules.updated ?? 0) > 0;
-  if (!anySkipped && !anySchedule) return undefined;
+  if (!anySkipped && !anySchedule && !anyUserLeft) return undefined;
   const skippedWith = async (codes: ReadonlySet<string>): Promise<number> =>
     anySkipped ? (totalsOf(await ledger.resultCounts(runId, { errorCodes: [...codes] })).skipped ?? 0) : 0;
   const short = anySchedule
@@ -343,10 +348,15 @@ async function skippedSplit(
       )
     : {};
   const duplicates = await skippedWith(new Set([CODE.EVSYNC_DUPLICATE_ROW]));
+  const shared = anyUserLeft
+    ? totalsOf(await ledger.resultCounts(runId, { errorCodes: [CODE.MAPPING_SHARED_EMAIL] }))
+    : {};
+  const sharedEmails = (shared.failed ?? 0) + (shared.skipped ?? 0);
   return {
     onPurpose: await skippedWith(SKIPPED_ON_PURPOSE),
     lost: await skippedWith(SKIPPED_FOR_MISSING_DATA),
     ...(duplicates > 0 ? { duplicates } : {}),
+    ...(sharedEmails > 0 ? { sharedEmails } : {}),
     schedulesShort: (short.created ?? 0) + (short.updated ?? 0),
   };
 }

@@ -43,7 +43,7 @@ export interface PlanSummary {
    * Of the `skipped` column: how many were meant, how many repeated a row (`on_duplicate`),
    * how many are data lost (see `skippedLine`).
    */
-  skipped?: { onPurpose: number; lost: number; duplicates?: number };
+  skipped?: { onPurpose: number; lost: number; duplicates?: number; sharedEmails?: number };
   /** A full run's plan (`--full`): rows the ledger says are synced are sent too. */
   full?: true;
   /**
@@ -90,15 +90,28 @@ export function planExitCode(summary: Pick<PlanSummary, 'counts' | 'skipped'>): 
  * lost apart, so that the `skipped` column is never read as one kind of loss; '' when none.
  */
 export function skippedLine(
-  skipped: { onPurpose: number; lost: number; duplicates?: number | undefined } | undefined,
+  skipped:
+    | { onPurpose: number; lost: number; duplicates?: number | undefined; sharedEmails?: number | undefined }
+    | undefined,
 ): string {
   const duplicates = skipped?.duplicates ?? 0;
-  if (!skipped || skipped.onPurpose + skipped.lost + duplicates === 0) return '';
+  const shared = sharedEmailsLine(skipped?.sharedEmails ?? 0);
+  if (!skipped || skipped.onPurpose + skipped.lost + duplicates === 0) return shared;
   const repeated =
     duplicates > 0
       ? `${duplicates} duplicate${duplicates === 1 ? '' : 's'} (a row repeating another's key, left out by on_duplicate), `
       : '';
-  return `Skipped: ${skipped.onPurpose} on purpose (left out by a \`when:\` condition, or naming a user or event that was, or that a run deleted), ${repeated}${skipped.lost} lost for missing data.`;
+  const line = `Skipped: ${skipped.onPurpose} on purpose (left out by a \`when:\` condition, or naming a user or event that was, or that a run deleted), ${repeated}${skipped.lost} lost for missing data.`;
+  return shared === '' ? line : `${line}\n${shared}`;
+}
+
+/**
+ * Rows giving an earlier row's e-mail to another person (`MAPPING_SHARED_EMAIL`), failed or
+ * left out: counted apart, because the platform keys users by e-mail (docs/mapping.md).
+ */
+function sharedEmailsLine(count: number): string {
+  if (count === 0) return '';
+  return `Shared e-mails: ${count} row${count === 1 ? ' gives' : 's give'} another person's e-mail (ticket holders of one order?): the platform keeps one user per e-mail, so ${count === 1 ? 'it is' : 'they are'} not sent as given; see on_shared_email in docs/mapping.md.`;
 }
 
 /** Counts per kind and planned action, with the first examples of each: what `evsync plan` prints. */
@@ -154,6 +167,7 @@ export class PlanTally {
   private duplicates = 0;
   private warnedRows = 0;
   private readonly warningExamples: string[] = [];
+  private sharedEmails = 0;
   private held: HeldDeletes | undefined;
   private merged: MergeReport | undefined;
   private readonly staying = new Map<IntentKind, { count: number; first: string; reason: string }>();
@@ -226,6 +240,7 @@ export class PlanTally {
       const column = columnOf(row);
       this.count(row.kind, column, row.key, originText(row.origin), row.message);
       if (column === 'held') this.heldCheckIns += 1;
+      if (row.errorCode === CODE.MAPPING_SHARED_EMAIL) this.sharedEmails += 1;
       if (column === 'skipped') this.skipped(row.errorCode);
       if (column === 'skipped' && row.errorCode !== DUPLICATE_ROW)
         tally.add(row.kind, 'skipped', reasonKind(row.message));
@@ -277,6 +292,7 @@ export class PlanTally {
         onPurpose: this.onPurpose,
         lost: this.lost,
         ...(this.duplicates > 0 ? { duplicates: this.duplicates } : {}),
+        ...(this.sharedEmails > 0 ? { sharedEmails: this.sharedEmails } : {}),
       },
       ...(this.warnedRows > 0 ? { warnings: { rows: this.warnedRows, examples: this.warningExamples } } : {}),
     };

@@ -20,6 +20,12 @@ export interface ProcessorContext {
    */
   sharedWith?: (kind: 'user' | 'event', key: string, id: number) => Promise<string | undefined>;
   /**
+   * Whether this run's source has the user or event `key` (as far as it has been read):
+   * a user found by e-mail that is such a key's account is not given to another person
+   * (`refuseAnothersAccount`). Absent where the source is not at hand (a worker).
+   */
+  inSource?: (kind: 'user' | 'event', key: string) => boolean;
+  /**
    * Another key of this run's source that names the same platform records as the link or
    * schedule `key` (a speaker re-keyed in the source), if any: its mirror delete then retires it.
    */

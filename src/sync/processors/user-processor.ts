@@ -11,6 +11,7 @@ import { messageOf } from '../../errors/evsync-error.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
 import type { Processor, ProcessorContext } from './processor.js';
+import { refuseAnothersAccount } from './account-owner.js';
 import { clearingNote, isRemoval, MAX_CREATE_TRIES, retireShared, withoutClientId } from './processor.js';
 
 /**
@@ -76,6 +77,8 @@ async function createUser(
           counter.done('created', { platformId: user.id, httpStatus: 200 }),
           user,
         );
+      // Attached: a user the platform already had, who may be another key's person here.
+      await refuseAnothersAccount(user, item, context, 'attached by the create, 203');
       await counter.call(() =>
         context.platform.users.update(user.id, updateParams(details, context.platform.vendor)),
       );
@@ -95,6 +98,7 @@ async function createUser(
         if (lost && tries < MAX_CREATE_TRIES) continue;
         throw error;
       }
+      await refuseAnothersAccount(found, item, context, `found by the e-mail ${email}`);
       const { user, clearing } = await updateFound(found, item, context, counter);
       const note = lost
         ? 'the answer to the create was lost; found the user by e-mail and updated it'
