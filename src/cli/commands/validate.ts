@@ -21,7 +21,7 @@ import { speakerListConfig } from './speaker-list-option.js';
 import { sourceConfigSchema } from '../../sources/source-config.js';
 import { rootLogger } from '../../log/logger.js';
 import { redactUrl } from '../../log/redaction.js';
-import { loadJobFile, type LoadedJob } from '../../sync/job-file.js';
+import { loadJobFile, stepMappingOptions, type LoadedJob } from '../../sync/job-file.js';
 import { loadMapping } from '../../mapping/load-mapping.js';
 import type { Intent } from '../../model/intent.js';
 import { peopleMerger } from '../../sync/collect/collect-intents.js';
@@ -138,7 +138,7 @@ async function validationSteps(
     const job = loadJobFile(jobPath);
     return job.steps.map((step) => ({
       mapping: step.mapping,
-      customData: step.custom_data,
+      mappingOptions: stepMappingOptions(step),
       source: openSource(step.source, { baseDir: job.baseDir, logger: rootLogger() }),
       baseDir: job.baseDir,
     }));
@@ -329,7 +329,7 @@ function sameFile(a: string, b: string): boolean {
 async function mergerOf(job: LoadedJob, vendor: string): Promise<PeopleMerger | undefined> {
   const mappings = await Promise.all(
     job.steps.map((step) =>
-      loadMapping(step.mapping, { baseDir: job.baseDir, vendor, customData: step.custom_data }),
+      loadMapping(step.mapping, { baseDir: job.baseDir, vendor, ...stepMappingOptions(step) }),
     ),
   );
   return peopleMerger(job, mappings, { vendor });

@@ -1,6 +1,6 @@
 import type { Intent } from '../../model/intent.js';
 import type { Source } from '../../sources/source-row.js';
-import { loadMapping } from '../load-mapping.js';
+import { loadMapping, type LoadMappingOptions } from '../load-mapping.js';
 import { mapSource, mergeHeaderReports } from '../map-source.js';
 import type { HeaderReport } from '../mapped-item.js';
 import type { DependencyCheck } from './dependency-check.js';
@@ -14,8 +14,8 @@ export interface ValidationStep {
   source: Source;
   /** Where a mapping path is resolved (the job file's folder). */
   baseDir: string;
-  /** The step's `custom_data:` setting (see `LoadMappingOptions.customData`). */
-  customData?: { columns: 'all_unmapped' } | undefined;
+  /** What the job step says of its mapping (`custom_data:`, `on_shared_email:`). */
+  mappingOptions?: Pick<LoadMappingOptions, 'customData' | 'onSharedEmail'>;
 }
 
 export interface StepResult {
@@ -26,7 +26,7 @@ export interface StepResult {
   summary: ValidationSummary;
   /** How the source was read (a guessed encoding and why). */
   notes: readonly string[];
-  /** Whether the step keeps the columns no mapping reads in custom_data (see `ValidationStep.customData`). */
+  /** Whether the step keeps the columns no mapping reads in custom_data (`custom_data:`). */
   keepsUnmapped: boolean;
 }
 
@@ -53,7 +53,7 @@ export async function validateSteps(
     const mapping = await loadMapping(step.mapping, {
       baseDir: step.baseDir,
       vendor: options.vendor,
-      customData: step.customData,
+      ...step.mappingOptions,
     });
     const summary = new ValidationSummary();
     const headers: HeaderReport[] = [];
@@ -78,7 +78,7 @@ export async function validateSteps(
       header: mergeHeaderReports(headers),
       summary,
       notes: step.source.notes?.() ?? [],
-      keepsUnmapped: step.customData?.columns === 'all_unmapped',
+      keepsUnmapped: step.mappingOptions?.customData?.columns === 'all_unmapped',
     });
   }
   return results;

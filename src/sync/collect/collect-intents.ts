@@ -8,7 +8,7 @@ import { mapSource, mergeHeaderReports } from '../../mapping/map-source.js';
 import type { DuplicateItem, HeaderReport, InvalidItem, MappedItem } from '../../mapping/mapped-item.js';
 import type { Logger } from '../../log/logger.js';
 import { openSource } from '../../sources/open-source.js';
-import { stepLabel, type LoadedJob } from '../job-file.js';
+import { stepLabel, stepMappingOptions, type LoadedJob } from '../job-file.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import { PeopleMerger, type MergeReport } from './merge-people.js';
 import { ReadNotices } from './read-notices.js';
@@ -83,7 +83,7 @@ export async function* streamCollected(
       await loadMapping(step.mapping, {
         baseDir: job.baseDir,
         vendor: options.vendor,
-        customData: step.custom_data,
+        ...stepMappingOptions(step),
       }),
     );
   const merger = peopleMerger(job, mappings, options);
