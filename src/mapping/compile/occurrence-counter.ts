@@ -13,7 +13,13 @@ import type { CellReader, ColumnBinder } from './column-binder.js';
  * export (docs/mapping.md, "Keys from a position"). One count per distinct value is kept.
  */
 export class OccurrenceCounter {
-  private readonly columns: Array<{ read: CellReader; counts: Map<string, number>; current: number }> = [];
+  private readonly columns: Array<{
+    read: CellReader;
+    counts: Map<string, number>;
+    /** The previous row's value and its count: the map holds the counts of earlier runs. */
+    last: string;
+    current: number;
+  }> = [];
   private readonly byLabel = new Map<string, number>();
 
   constructor(private readonly binder: ColumnBinder) {}
@@ -23,7 +29,8 @@ export class OccurrenceCounter {
     const label = aliases.join('|');
     let slot = this.byLabel.get(label);
     if (slot === undefined) {
-      slot = this.columns.push({ read: this.binder.reader(aliases), counts: new Map(), current: 0 }) - 1;
+      slot =
+        this.columns.push({ read: this.binder.reader(aliases), counts: new Map(), last: '', current: 0 }) - 1;
       this.byLabel.set(label, slot);
     }
     const column = this.columns[slot]!;
@@ -34,18 +41,28 @@ export class OccurrenceCounter {
     return this.columns.length > 0;
   }
 
-  /** Counts the row: called once per row, before any intent of it is compiled. */
+  /**
+   * Counts the row: called once per row, before any intent of it is read. Exports list an
+   * order's tickets together, so a run of one value is counted without the map, which is
+   * read once and written once per run.
+   */
   count(values: RawRecord): void {
     for (const column of this.columns) {
-      const value = column.read(values).trim();
-      if (value === '') {
-        // No order number: no position either, so the key is empty and the row says so.
-        column.current = 0;
+      const value = trimmed(column.read(values));
+      if (value === column.last && value !== '') {
+        column.current += 1;
         continue;
       }
-      const next = (column.counts.get(value) ?? 0) + 1;
-      column.counts.set(value, next);
-      column.current = next;
+      if (column.last !== '') column.counts.set(column.last, column.current);
+      column.last = value;
+      // No value: no position either, so the key is empty and the row says so.
+      column.current = value === '' ? 0 : (column.counts.get(value) ?? 0) + 1;
     }
   }
+}
+
+/** `' 7 '` is order 7: trimmed only when it has spaces at either end (most values have none). */
+function trimmed(text: string): string {
+  const end = text.length - 1;
+  return end >= 0 && (text.charCodeAt(0) <= 0x20 || text.charCodeAt(end) <= 0x20) ? text.trim() : text;
 }
