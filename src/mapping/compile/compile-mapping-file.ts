@@ -55,9 +55,9 @@ export function compileMappingFile(
         ? file.intents.map((intent) => withUnmappedColumns(intent, unmappedColumns(header, columns)))
         : file.intents;
       const intents = specs.map((intent) => compileIntent(intent, context, identity.vendor));
-      const occurrences = context.occurrences.used ? context.occurrences : undefined;
+      const occurrences = context.occurrences;
       return (values) => {
-        occurrences?.count(values);
+        occurrences.count(values);
         const drafts: IntentDraft[] = [];
         const problems: DraftProblem[] = [];
         // The reason worth reporting is that of the intent that came closest: a speaker row

@@ -63,6 +63,28 @@ describe('{#Column}: a row’s place among the rows of the same value', () => {
     ]);
     expect(items.map(keyOf)).toEqual(['eb-7-1', 'eb-8-1', 'skipped', 'eb-7-3', 'invalid']);
   });
+
+  it('is not read, nor counted, while an earlier choice gives the key', async () => {
+    const fallback = MAPPING.replace(
+      "client_id: { template: 'eb-{Order no.}-{#Order no.}' }",
+      "client_id: { first_of: [{ template: 'eb-{Attendee no.}' }, { template: 'eb-{Order no.}-{#Order no.}' }] }",
+    );
+    const row = (order: string, attendee: string, email: string): RawRecord => ({
+      'Order no.': order,
+      'Attendee no.': attendee,
+      Email: email,
+      First: 'A',
+      Last: 'B',
+      Status: 'Attending',
+    });
+    const items = await mapRows(fallback, [
+      row('7', '70', 'a@x.org'),
+      row('7', '', 'b@x.org'),
+      row('7', '', 'c@x.org'),
+    ]);
+    // The rows before the first without an attendee number are not counted.
+    expect(items.map(keyOf)).toEqual(['eb-70', 'eb-7-1', 'eb-7-2']);
+  });
 });
 
 describe('custom_data: { columns: all_unmapped }', () => {

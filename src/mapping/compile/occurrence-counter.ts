@@ -7,10 +7,11 @@ import type { CellReader, ColumnBinder } from './column-binder.js';
  * exports that have none per row (an Eventbrite UK report without attendee numbers): order
  * number plus position within the order.
  *
- * Every row is counted, whatever the mapping's conditions make of it: a cancelled ticket
- * keeps its place, so the tickets after it keep their numbers. Stable between exports as
- * long as the tool lists an order's tickets in the same order and none is removed from the
- * export (docs/mapping.md, "Keys from a position"). One count per distinct value is kept.
+ * From the first row that reads a count on, every row is counted, whatever the mapping's
+ * conditions make of it: a cancelled ticket keeps its place, so the tickets after it keep
+ * their numbers. Stable between exports as long as the tool lists an order's tickets in the
+ * same order and none is removed from the export (docs/mapping.md, "Keys from a position").
+ * One count per distinct value is kept.
  */
 export class OccurrenceCounter {
   private readonly columns: Array<{
@@ -21,11 +22,18 @@ export class OccurrenceCounter {
     current: number;
   }> = [];
   private readonly byLabel = new Map<string, number>();
+  /** Whether a row has read a count yet (see {@link register}). */
+  private active = false;
 
   constructor(private readonly binder: ColumnBinder) {}
 
-  /** Registers a column (with its aliases) and returns the reader of its count on the current row. */
-  register(aliases: string[]): () => string {
+  /**
+   * Registers a column (with its aliases) and returns the reader of its count on the current
+   * row. Counting starts with the first row that reads it: an export that has an id per row
+   * (Eventbrite's attendee numbers) never reaches the `{#…}` of its `first_of` and pays
+   * nothing, one without starts on its first row.
+   */
+  register(aliases: string[]): (values: RawRecord) => string {
     const label = aliases.join('|');
     let slot = this.byLabel.get(label);
     if (slot === undefined) {
@@ -34,11 +42,14 @@ export class OccurrenceCounter {
       this.byLabel.set(label, slot);
     }
     const column = this.columns[slot]!;
-    return () => (column.current === 0 ? '' : String(column.current));
-  }
-
-  get used(): boolean {
-    return this.columns.length > 0;
+    return (values) => {
+      if (!this.active) {
+        // This row was not counted before it was read: it is the first.
+        this.active = true;
+        this.count(values);
+      }
+      return column.current === 0 ? '' : String(column.current);
+    };
   }
 
   /**
@@ -47,6 +58,7 @@ export class OccurrenceCounter {
    * read once and written once per run.
    */
   count(values: RawRecord): void {
+    if (!this.active) return;
     for (const column of this.columns) {
       const value = trimmed(column.read(values));
       if (value === column.last && value !== '') {
