@@ -1,7 +1,8 @@
 import { type ActionCounts, type RunResultCounts, RESULT_ACTIONS } from '../../model/result-records.js';
 import type { RunRecord } from '../../model/run-record.js';
 import { INTENT_KINDS } from '../../model/intent.js';
-import { FULL_RUN_LINE, skippedLine, warningLines, type PlanSummary } from '../plan/plan-summary.js';
+import { FULL_RUN_LINE, skippedLine, type PlanSummary } from '../plan/plan-summary.js';
+import { warningLines } from '../plan/warning-lines.js';
 import { withoutFullStop } from './execute-plan.js';
 
 /** How a run ended, for the CLI and the tests. */

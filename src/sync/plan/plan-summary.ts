@@ -6,6 +6,7 @@ import { describeOrigin } from '../../model/row-origin.js';
 import { LossTally, reasonKind } from '../../mapping/validate/loss-tally.js';
 import { formatMergeReport, type MergeReport } from '../collect/merge-people.js';
 import { CHECK_IN_HELD_BACK } from './lost-check-ins.js';
+import { warningLines } from './warning-lines.js';
 import type { RunResultCounts } from '../../model/result-records.js';
 import type { HeldDeletes, RowResult, SyncPlan } from './sync-plan.js';
 import { labelId } from './mirror-deletes.js';
@@ -391,20 +392,4 @@ export function formatPlanSummary(summary: PlanSummary): string {
     }
   }
   return out.join('\n');
-}
-
-/**
- * `3 users are sent without a field they got wrong (warnings, not failures):` and the first
- * messages; nothing when no row has a warning.
- */
-export function warningLines(warnings: PlanSummary['warnings']): string[] {
-  if (warnings === undefined || warnings.rows === 0) return [];
-  const one = warnings.rows === 1;
-  return [
-    `${warnings.rows} row${one ? ' is' : 's are'} sent without an optional field ${one ? 'it' : 'they'} got wrong (warnings: the person lands, the field does not):`,
-    ...warnings.examples.map((example) => `  ${example}`),
-    ...(warnings.rows > warnings.examples.length
-      ? [`  … and ${warnings.rows - warnings.examples.length} more (evsync validate lists them all)`]
-      : []),
-  ];
 }
