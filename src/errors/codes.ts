@@ -334,6 +334,26 @@ export const ERROR_CATALOG = {
     meaning: "The row's action column holds a word that is not an action.",
     action: 'Write add or remove (upsert, yes, delete and no also work).',
   },
+  MAPPING_UNKNOWN_COUNTRY: {
+    layer: 'mapping',
+    meaning:
+      'The `country` transform cannot place a value: it is no ISO 3166-1 code or country name it knows, names two countries (`Congo`), or a place without an ISO code (`Kosovo`).',
+    action: 'Write the country as its ISO 3166-1 code or English short name in the source.',
+  },
+  MAPPING_NOT_A_HANDLE: {
+    layer: 'mapping',
+    meaning:
+      'The `handle_url` transform reads neither a URL nor a handle (`@ada`, `x.com/ada`) in the value.',
+    action:
+      'Write the profile as a handle or a link in the source; the person is synced without it meanwhile.',
+  },
+  MAPPING_FIELD_LEFT_OUT: {
+    layer: 'mapping',
+    meaning:
+      'A warning: an optional field of the row failed its rule and was left out; the person was synced without it.',
+    action:
+      'Fix the value in the source to have it sent, or mark the field `required: true` in the mapping to make such rows fail instead.',
+  },
   MAPPING_SCHEDULE_HELD_BACK: {
     layer: 'mapping',
     meaning:

@@ -57,7 +57,7 @@ describe('loadMapping', () => {
       ),
       expect.stringMatching(/^7: .*write user\[\{vendor\}_auth_attributes\]/),
       expect.stringMatching(
-        /^8: intents\.0\.params\.first_name\.transforms\.0: "shout" is not a transform: use one of trim, lower, .*\{replace: …\}$/,
+        /^8: intents\.0\.params\.first_name\.transforms\.0: "shout" is not a transform: use one of trim, lower, .*\{replace: …\}, \{handle_url: …\}$/,
       ),
       expect.stringMatching(/^9: .*template: has an unbalanced \{ or \}/),
       expect.stringMatching(/^10: .*timezone: "Mars\/Olympus" is not an IANA time zone/),

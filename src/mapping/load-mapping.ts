@@ -5,6 +5,7 @@ import { CODE } from '../errors/codes.js';
 import { DEFAULT_VENDOR } from '../platform/vendor.js';
 import { compileMappingFile } from './compile/compile-mapping-file.js';
 import type { LoadedMapping } from './loaded-mapping.js';
+import type { OnSharedEmail } from './mapped-item.js';
 import { MappingError } from './mapping-error.js';
 import { mappingFileSchemaFor } from './mapping-file-rules.js';
 import { loadMappingModule } from './mapping-module.js';
@@ -21,6 +22,18 @@ export interface LoadMappingOptions {
    * @defaultValue `'svc'`
    */
   vendor?: string;
+  /**
+   * The step's `custom_data:` setting: `{ columns: all_unmapped }` puts every source column
+   * the mapping does not read into each user's custom_data, by its header.
+   * @defaultValue none: unread columns are only named by `validate` and `plan`
+   */
+  customData?: { columns: 'all_unmapped' } | undefined;
+  /**
+   * The step's `on_shared_email:`, over the mapping's: a shipped mapping leaves to the job
+   * what to do with ticket holders sharing their order's e-mail.
+   * @defaultValue the mapping's own (`error` unless it says otherwise)
+   */
+  onSharedEmail?: OnSharedEmail | undefined;
 }
 
 const MODULE_EXTENSIONS = new Set(['.ts', '.mts', '.js', '.mjs']);
@@ -36,9 +49,14 @@ export async function loadMapping(
 ): Promise<LoadedMapping> {
   const vendor = options.vendor ?? DEFAULT_VENDOR;
   const file = mappingFilePath(nameOrPath, options.baseDir ?? process.cwd());
-  if (MODULE_EXTENSIONS.has(extname(file))) return loadMappingModule(file, vendor);
-  const parsed = loadYamlFile(file, mappingFileSchemaFor(vendor), 'mapping file');
-  return compileMappingFile(parsed, { name: basename(file, extname(file)), file, vendor });
+  const mapping = MODULE_EXTENSIONS.has(extname(file))
+    ? await loadMappingModule(file, vendor)
+    : compileMappingFile(
+        loadYamlFile(file, mappingFileSchemaFor(vendor), 'mapping file'),
+        { name: basename(file, extname(file)), file, vendor },
+        { unmappedToCustomData: options.customData?.columns === 'all_unmapped' },
+      );
+  return options.onSharedEmail === undefined ? mapping : { ...mapping, onSharedEmail: options.onSharedEmail };
 }
 
 function mappingFilePath(nameOrPath: string, baseDir: string): string {

@@ -21,6 +21,14 @@ export interface IntentDraft {
    * problem): validation does not report them missing as well.
    */
   failedParams?: readonly string[];
+  /**
+   * Params the mapping marks `required: true`: a problem in one fails the row, as a problem
+   * in a field the platform needs does (see optional-fields.ts). Shared by every draft of
+   * the intent.
+   */
+  required?: ReadonlySet<string>;
+  /** Optional params left out of the row for a problem of theirs (see optional-fields.ts). */
+  leftOut?: string[];
 }
 
 /** A problem found while mapping, before the origin is prefixed. */
@@ -74,6 +82,8 @@ export interface LoadedMapping {
   unique: readonly string[];
   /** Every column it reads, each with its aliases; empty for a mapping module. */
   columns: readonly (readonly string[])[];
+  /** The columns that recognise the export it reads (`detect:`), each with its aliases. */
+  detect?: readonly (readonly string[])[];
   /** Compiles the mapping against a source's header (the keys of its rows). */
   bind(header: readonly string[]): RowMapper;
 }

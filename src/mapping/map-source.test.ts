@@ -54,6 +54,33 @@ intents:
 `;
 
 describe('mapSource', () => {
+  it('puts a single-line field on one line, and keeps the breaks of a bio', async () => {
+    const yaml = `${USER}      company: Company
+      bio: { column: Bio, transforms: [text_to_xhtml] }
+`;
+    // The CSV reader marks a row whose quoted values span lines.
+    const [item] = await run(yaml, [
+      {
+        ok: true,
+        origin: { source: 'mem.csv', row: 1, line: 2 },
+        lineBreaks: true,
+        values: {
+          'Attendee #': '1',
+          Email: 'a@x.org',
+          'First Name': 'Ada\r\nMarie',
+          'Last Name': 'L',
+          Company: 'Analytical\rEngines \n Ltd',
+          Bio: 'One.\r\nTwo.',
+        },
+      },
+    ]);
+    expect(params(item)['user[first_name]']).toBe('Ada Marie');
+    expect(params(item)['user[employee_attributes][company_attributes][name]']).toBe(
+      'Analytical Engines Ltd',
+    );
+    expect(params(item)['user[item_attributes][article_attributes][content]']).toContain('<br/>');
+  });
+
   it('matches columns by alias, ignoring case, spaces and underscores', async () => {
     const items = await run(USER, [
       { 'attendee no.': '7', 'E-MAIL address': 'Ada@X.org', vorname: 'Ada', last_name: 'L' },

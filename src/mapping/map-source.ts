@@ -11,6 +11,9 @@ import { ScheduleGrouper } from './schedule-grouper.js';
 import { SharedEmails } from './shared-email.js';
 import { quote } from '../platform/write-params/text-rules.js';
 import { checkDraft, locateProblem, readableKeys } from './validate-draft.js';
+import { leftOutWarning, warnedIntents, withoutOptionalFields, withRowWarnings } from './optional-fields.js';
+import { withUncarried } from './uncarried-columns.js';
+import { withSingleLineParams } from './single-line.js';
 
 /**
  * Streams a source through a mapping: one item per source row (skipped, invalid,
@@ -56,7 +59,12 @@ export function mapSource(
       mappers.set(headerKey, mapper);
       options.onHeader?.(headerReport(mapping, header));
     }
-    return state.process(mapper(item.values, item.origin), item.origin, item.uncarried);
+    const mapped = mapper(item.values, item.origin);
+    return state.process(
+      item.lineBreaks ? withSingleLineParams(mapped) : mapped,
+      item.origin,
+      item.uncarried,
+    );
   };
 
   let rows: AsyncIterator<SourceItem> | undefined;
@@ -186,6 +194,16 @@ class RowState {
       else {
         intents.push(uncarried ? withUncarried(checked.intent, draft.columns, uncarried) : checked.intent);
         columns.push(draft.columns);
+      }
+    }
+    if (problems.length > 0 && this.schedules === undefined) {
+      const rescued = withoutOptionalFields(mapped.drafts, problems, origin, this.mapping.vendor);
+      if (rescued !== undefined) {
+        // Sent without the optional fields it got wrong, each named in a warning.
+        const warnings = dedupe(rescued.warnings).map((problem) => leftOutWarning(origin, problem));
+        const intents = warnedIntents(rescued.intents, warnings, mapped.drafts, uncarried);
+        const columnsOf = mapped.drafts.map((draft) => draft.columns);
+        return withRowWarnings(this.checkDuplicates(intents, columnsOf, origin), warnings);
       }
     }
     if (problems.length > 0) {
@@ -345,24 +363,6 @@ class RowState {
   private store(hashes: readonly KeyHash[], row: number): void {
     for (const hash of hashes) this.keys.assign(hash, row);
   }
-}
-
-/**
- * The intent with the params it leaves empty only because their column is one the source's
- * format cannot carry (`SourceRow.uncarried`). A param is known by the column it reads
- * (`IntentDraft.columns`): one read from several columns, a template or a constant is
- * taken as carried, so at worst it is cleared as before.
- */
-function withUncarried(
-  intent: Intent,
-  columns: Readonly<Record<string, string>> | undefined,
-  uncarried: readonly string[],
-): Intent {
-  if (columns === undefined) return intent;
-  const names: string[] = [];
-  for (const name in columns)
-    if (uncarried.includes(columns[name]!) && (intent.params[name] ?? '') === '') names.push(name);
-  return names.length === 0 ? intent : { ...intent, uncarried: names };
 }
 
 function keysOf(intents: readonly Intent[]): Array<{ kind: IntentKind; key: string }> {

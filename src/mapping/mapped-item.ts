@@ -40,6 +40,8 @@ export interface IntentsItem {
    * reported as `grouped`) went into it. Such an item is not a row of its own.
    */
   groupedRows?: number;
+  /** Optional fields left out for a problem of theirs: the row is sent without them. */
+  warnings?: MappingProblem[];
 }
 
 /** A row left out on purpose by a `when:` condition (or a mapping module's `skip`). */
@@ -103,6 +105,8 @@ export interface DuplicateItem {
   /** Under `last`: the intents of the earlier rows that this row replaces, with their rows. */
   replaces?: Array<{ kind: IntentKind; key: string; row: number }>;
   message: string;
+  /** As on {@link IntentsItem}, for the intents it still sends. */
+  warnings?: MappingProblem[];
 }
 
 /**

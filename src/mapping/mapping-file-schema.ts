@@ -25,6 +25,7 @@ export const SIMPLE_TRANSFORMS = [
   'markdown_to_xhtml',
   'to_xhtml',
   'country_code',
+  'country',
   'first_name',
   'last_name',
   'digits_and_plus',
@@ -39,7 +40,7 @@ function given(input: unknown): string {
   return json.length > 40 ? `${json.slice(0, 37)}…` : json;
 }
 
-const TRANSFORM_HINT = `use one of ${SIMPLE_TRANSFORMS.join(', ')}, or {split: …}, {join: …}, {default: …}, {lookup: …}, {datetime: …}, {replace: …}`;
+const TRANSFORM_HINT = `use one of ${SIMPLE_TRANSFORMS.join(', ')}, or {split: …}, {join: …}, {default: …}, {lookup: …}, {datetime: …}, {replace: …}, {handle_url: …}`;
 
 export const transformSchema = z.union(
   [
@@ -65,21 +66,36 @@ export const transformSchema = z.union(
     z.strictObject({
       replace: z.strictObject({ pattern: z.string().min(1), with: z.string() }),
     }),
+    z.strictObject({
+      handle_url: z
+        .enum(['twitter', 'github', 'linkedin'])
+        .describe('A handle (`@ada`, `x.com/ada`) → the https URL of the profile on that network.'),
+    }),
   ],
   { error: (issue) => `${given(issue.input)} is not a transform: ${TRANSFORM_HINT}` },
 );
 
+const requiredSchema = z
+  .boolean()
+  .optional()
+  .describe(
+    'A problem in this field fails the row (by default a user row is sent without an optional field it got wrong, with a warning).',
+  );
+
 export const columnValueSchema = z.strictObject({
   column: columnRefSchema,
   transforms: z.array(transformSchema).optional(),
+  required: requiredSchema,
 });
 export const templateValueSchema = z.strictObject({
   template: z.string().min(1).describe('Text with {Column} placeholders; {A|B} tries aliases.'),
   transforms: z.array(transformSchema).optional(),
+  required: requiredSchema,
 });
 export const constValueSchema = z.strictObject({
   const: z.union([z.string(), z.number(), z.boolean()]),
   transforms: z.array(transformSchema).optional(),
+  required: requiredSchema,
 });
 
 const VALUE_HINT =
@@ -102,6 +118,7 @@ const baseValueSchema = z.union(
 export const firstOfValueSchema = z.strictObject({
   first_of: z.array(baseValueSchema).min(2).describe('The first of these values that is not empty.'),
   transforms: z.array(transformSchema).optional(),
+  required: requiredSchema,
 });
 
 /** A value without JSON building: a bare string is a column name, a bare list its aliases. */
@@ -121,6 +138,7 @@ export const jsonValueSchema = z.strictObject({
   json: z
     .record(z.string().min(1), simpleValueSchema)
     .describe('Builds a JSON object; empty values are left out, and no object when all are.'),
+  required: requiredSchema,
 });
 
 export const valueSchema = z.union([simpleValueSchema, jsonValueSchema], {
@@ -171,6 +189,12 @@ export const mappingFileSchema = z.strictObject({
       'A user row whose e-mail an earlier row gave to a person of another name: error (fail it), first (leave it out), suffix (a plus-address).',
     ),
   unique: z.array(z.string().min(1)).default([]).describe('Params whose values must not repeat.'),
+  detect: z
+    .array(columnRefSchema)
+    .optional()
+    .describe(
+      'Columns (each with its aliases) that together say a file is the export this mapping reads: `evsync validate --source F` without --mapping names the mapping whose columns the file has.',
+    ),
   preprocess: z
     .array(transformSchema)
     .default(['trim'])

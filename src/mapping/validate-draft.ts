@@ -100,17 +100,17 @@ export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string
     problems.push(noKeyProblem(draft, keyParams));
   }
   if (problems.length > 0 || key === undefined) return { ok: false, problems };
-  return {
-    ok: true,
-    intent: {
-      kind: draft.kind,
-      key,
-      op: draft.op,
-      params: draft.params,
-      origin,
-      dependsOn: intentDependencies(draft.kind, draft.params),
-    },
+  const intent: Intent = {
+    kind: draft.kind,
+    key,
+    op: draft.op,
+    params: draft.params,
+    origin,
+    dependsOn: intentDependencies(draft.kind, draft.params),
   };
+  // Set apart, not spread into the literal: every valid row of every run is built here.
+  if (draft.leftOut !== undefined) intent.uncarried = draft.leftOut;
+  return { ok: true, intent };
 }
 
 /** NUL, or a UTF-16 surrogate without its pair. */

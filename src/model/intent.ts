@@ -48,6 +48,12 @@ export interface Intent {
    * (docs/sync-engine.md, "Cleared fields"). Absent when the source carries every field.
    */
   uncarried?: string[];
+  /**
+   * Optional fields of the row left out for a problem, one message each (`row 17 (line 18),
+   * social: "@ada" is not a URL: left out`): the intent is sent without them, and its result
+   * carries the messages (docs/mapping.md, "Optional fields").
+   */
+  warnings?: string[];
 }
 
 /** The parent refs a user or event answers to: its key, and a merged user's other client_ids. */

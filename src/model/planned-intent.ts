@@ -27,6 +27,8 @@ export interface PlannedIntent {
   aliases?: string[];
   /** Params the source's format cannot carry (see `Intent.uncarried`): never cleared. */
   uncarried?: string[];
+  /** Optional fields the row was sent without (see `Intent.warnings`). */
+  warnings?: string[];
   /** Hash of the full (unredacted) params, written to `synced_hashes` after a success. */
   hash: string;
 }

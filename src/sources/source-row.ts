@@ -20,6 +20,11 @@ export interface SourceRow {
    * source carries every column it yields.
    */
   uncarried?: readonly string[];
+  /**
+   * Some value holds a line break (a quoted CSV value over several lines): the mapping puts
+   * single-line fields on one line (mapping/single-line.ts). Absent for the other rows.
+   */
+  lineBreaks?: true;
 }
 
 export interface SourceRowProblem {

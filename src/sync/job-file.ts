@@ -5,6 +5,8 @@ import { percentOrCount } from '../config/percent-or-count.js';
 import { retentionSchema } from '../config/retention.js';
 import { loadYamlFile } from '../config/yaml-file.js';
 import { sourceConfigSchema } from '../sources/source-config.js';
+import type { LoadMappingOptions } from '../mapping/load-mapping.js';
+import { ON_SHARED_EMAIL } from '../mapping/mapped-item.js';
 import { isTimeZone } from '../time/time-zone.js';
 import { notifySchema } from './notify/notify-settings.js';
 
@@ -33,7 +35,26 @@ export const jobStepSchema = z.strictObject({
    * completed run (docs/sync-engine.md, "Empty sources"). @defaultValue no minimum
    */
   min_rows: minRows.optional(),
+  /**
+   * `{ columns: all_unmapped }`: every source column the mapping does not read (a
+   * registration's own questions) goes into each user's custom_data, by its header
+   * (docs/mapping.md, "Columns no mapping reads"). @defaultValue they are only named by
+   * validate and plan
+   */
+  custom_data: z.strictObject({ columns: z.literal('all_unmapped') }).optional(),
+  /**
+   * Over the mapping's `on_shared_email`: what to do with rows that give an earlier row's
+   * e-mail to a person of another name (ticket holders of one order). @defaultValue the mapping's
+   */
+  on_shared_email: z.enum(ON_SHARED_EMAIL).optional(),
 });
+
+/** What a step says of how its mapping is loaded (see `LoadMappingOptions`). */
+export function stepMappingOptions(
+  step: Pick<JobStep, 'custom_data' | 'on_shared_email'>,
+): Pick<LoadMappingOptions, 'customData' | 'onSharedEmail'> {
+  return { customData: step.custom_data, onSharedEmail: step.on_shared_email };
+}
 
 /**
  * How rows of several steps that describe one person (the same normalised e-mail) become

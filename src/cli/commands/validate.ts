@@ -14,12 +14,13 @@ import {
 } from '../../mapping/validate/validate-steps.js';
 import { ValidationReport } from '../../mapping/validate/validation-report.js';
 import { openSource } from '../../sources/open-source.js';
+import { recognisedMapping } from './recognised-mapping.js';
 import { COMMAND_LINE_ZONE_SETTINGS } from '../../sources/schedule/conference-zone.js';
 import { speakerListConfig } from './speaker-list-option.js';
 import { sourceConfigSchema } from '../../sources/source-config.js';
 import { rootLogger } from '../../log/logger.js';
 import { redactUrl } from '../../log/redaction.js';
-import { loadJobFile, type LoadedJob } from '../../sync/job-file.js';
+import { loadJobFile, stepMappingOptions, type LoadedJob } from '../../sync/job-file.js';
 import { loadMapping } from '../../mapping/load-mapping.js';
 import type { Intent } from '../../model/intent.js';
 import { peopleMerger } from '../../sync/collect/collect-intents.js';
@@ -64,7 +65,10 @@ export function registerValidateCommand(program: Command): void {
       '--speakers <file>',
       "with a schedule export: the organiser's speaker list (CSV) that gives the speakers' e-mails, matched by the columns ID (or Code, Speaker Id), Email and Name",
     )
-    .option('--mapping <name>', 'with --source: a shipped mapping (users, eventbrite…) or a mapping file')
+    .option(
+      '--mapping <name>',
+      'with --source: a shipped mapping (users, eventbrite…) or a mapping file; without it, a CSV export of a tool evsync knows (Eventbrite, pretix, Tito, Luma) is recognised by its header',
+    )
     .option('--report <file>', 'write every invalid, skipped and duplicate row to a .csv or .json file')
     .option('--json', 'print the summary as JSON')
     .addHelpText(
@@ -133,19 +137,22 @@ async function validationSteps(
     const job = loadJobFile(jobPath);
     return job.steps.map((step) => ({
       mapping: step.mapping,
+      mappingOptions: stepMappingOptions(step),
       source: openSource(step.source, { baseDir: job.baseDir, logger: rootLogger() }),
       baseDir: job.baseDir,
     }));
   }
-  if (options.source === undefined || options.mapping === undefined) {
+  if (options.source === undefined) {
     throw new ConfigError('Give a job file, or --source FILE with --mapping NAME (e.g. --mapping users)', {
       code: CODE.EVSYNC_USAGE,
     });
   }
+  options.mapping ??= await recognisedMapping(options.source, options.format);
   const url = isUrl(options.source);
+  const mapping = options.mapping;
   const format = sourceFormat(
     url ? new URL(options.source).pathname : options.source,
-    options.mapping,
+    mapping,
     options.format,
   );
   for (const [given, name] of [
@@ -189,7 +196,7 @@ async function validationSteps(
   );
   return [
     {
-      mapping: options.mapping,
+      mapping,
       source: openSource(config, {
         baseDir: process.cwd(),
         logger: rootLogger(),
@@ -259,7 +266,9 @@ function sameFile(a: string, b: string): boolean {
 /** The job's people merger (docs/sync-engine.md, "One person, many sources"), if it merges. */
 async function mergerOf(job: LoadedJob, vendor: string): Promise<PeopleMerger | undefined> {
   const mappings = await Promise.all(
-    job.steps.map((step) => loadMapping(step.mapping, { baseDir: job.baseDir, vendor })),
+    job.steps.map((step) =>
+      loadMapping(step.mapping, { baseDir: job.baseDir, vendor, ...stepMappingOptions(step) }),
+    ),
   );
   return peopleMerger(job, mappings, { vendor });
 }
@@ -282,6 +291,8 @@ function formatResults(
       const missing = result.header.missing.map((aliases) => aliases.join(' / ')).join('; ');
       notes.push(`  note: the source has no column ${missing} (read as empty)`);
     }
+    const unmapped = unmappedNote(result);
+    if (unmapped !== undefined) notes.push(`  note: ${unmapped}`);
     const title = `${result.mapping} (${result.mappingFile}) ← ${redactUrl(result.source)}`;
     return [formatValidationSummary(title, result.summary), ...notes].join('\n');
   });
@@ -291,6 +302,19 @@ function formatResults(
   return `${parts.join('\n\n')}\n`;
 }
 
+/**
+ * The source columns no param reads, once per step: a registration's own questions vanish
+ * in silence otherwise (docs/mapping.md, "Columns no mapping reads").
+ */
+export function unmappedNote(result: Pick<StepResult, 'header' | 'keepsUnmapped'>): string | undefined {
+  const unused = result.header?.unused ?? [];
+  if (unused.length === 0) return undefined;
+  const names = unused.map((name) => JSON.stringify(name)).join(', ');
+  return result.keepsUnmapped
+    ? `kept in each user's custom_data (custom_data: { columns: all_unmapped }): ${names}`
+    : `no mapping reads the column${unused.length === 1 ? '' : 's'} ${names}: to keep them in each user's custom_data, set custom_data: { columns: all_unmapped } on the job step`;
+}
+
 function toJson(result: StepResult): unknown {
   const { summary } = result;
   return {
@@ -298,15 +322,18 @@ function toJson(result: StepResult): unknown {
     mappingFile: result.mappingFile,
     source: redactUrl(result.source),
     missingColumns: result.header?.missing ?? [],
+    unmappedColumns: result.header?.unused ?? [],
     notes: result.notes,
     rowsRead: summary.rowsRead,
     rowsValid: summary.rowsValid + summary.rowsGrouped,
     rowsSkipped: summary.rowsSkipped,
     rowsDuplicate: summary.rowsDuplicate,
     rowsInvalid: summary.rowsInvalid,
+    rowsWithWarnings: summary.rowsWarned,
     schedulesInvalid: summary.groupsInvalid,
     intents: Object.fromEntries(summary.intents),
     problems: [...summary.problems.values()],
+    fieldsLeftOut: [...summary.warnings.values()],
     duplicates: [...summary.duplicates.values()],
     skipped: [...summary.skipped.values()],
     warnings: summary.losses.lines(),

@@ -6,7 +6,7 @@ import { mapSource, mergeHeaderReports } from '../../mapping/map-source.js';
 import type { HeaderReport } from '../../mapping/mapped-item.js';
 import { openSource } from '../../sources/open-source.js';
 import { DEFAULT_VENDOR } from '../../platform/vendor.js';
-import { type LoadedJob, resolveJobPath, stepLabel } from '../../sync/job-file.js';
+import { type LoadedJob, resolveJobPath, stepLabel, stepMappingOptions } from '../../sync/job-file.js';
 import { userFileError } from '../exit-codes.js';
 import type { CheckResult } from './doctor-check.js';
 
@@ -40,7 +40,11 @@ async function sampleStep(
   step: LoadedJob['steps'][number],
   vendor: string,
 ): Promise<Omit<CheckResult, 'check'>> {
-  const mapping = await loadMapping(step.mapping, { baseDir: job.baseDir, vendor });
+  const mapping = await loadMapping(step.mapping, {
+    baseDir: job.baseDir,
+    vendor,
+    ...stepMappingOptions(step),
+  });
   const source = openSource(step.source, { baseDir: job.baseDir });
   const headers: HeaderReport[] = [];
   let rows = 0;

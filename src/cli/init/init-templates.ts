@@ -50,6 +50,69 @@ export const INIT_SOURCES = {
         '1000001,2000001,Grace,Hopper,grace.hopper@example.org,General Admission,Attending,Navy,Rear Admiral\n',
     },
   },
+  pretix: {
+    mappings: ['pretix-checkin'],
+    steps: `  # pretix's check-in list (Check-in → the list → Export, CSV, with "Include QR-code secret"
+  # ticked). mappings/pretix-checkin.yaml says which columns it reads and what it leaves out;
+  # edit its products → memberships table. The sample file shows the columns: replace it with
+  # your export. For the order export's positions sheet use mappings/pretix-orders.yaml
+  # (evsync init --from pretix-orders).
+  - name: pretix
+    mapping: ./mappings/pretix-checkin.yaml
+    source: { csv: ./data/pretix-checkin.csv }
+    # custom_data: { columns: all_unmapped }   # keep your questions' answers on each profile
+`,
+    samples: {
+      'data/pretix-checkin.csv':
+        '"Order code","Attendee name","Attendee name: Given name","Attendee name: Family name","Product","Price","Checked in","Secret","E-mail","Company","Order date"\n' +
+        '"EXMPL","Ada Lovelace","Ada","Lovelace","Conference Ticket","100.00","","exampleexampleexampleexample0001","ada.lovelace@example.org","Analytical Engines Ltd","2026-03-01"\n',
+    },
+  },
+  'pretix-orders': {
+    mappings: ['pretix-orders'],
+    steps: `  # pretix's order data export, the order positions sheet (Data export → Order data → Order
+  # positions, CSV): one user per position, canceled and expired orders left out.
+  - name: pretix-orders
+    mapping: ./mappings/pretix-orders.yaml
+    source: { csv: ./data/pretix-positions.csv }
+    # custom_data: { columns: all_unmapped }   # keep your questions' answers on each profile
+`,
+    samples: {
+      'data/pretix-positions.csv':
+        '"Order code","Position ID","Status","Email","Product","Attendee name","Attendee name: Given name","Attendee name: Family name","Attendee email","Company"\n' +
+        '"EXMPL","1","paid","buyer@example.org","Conference Ticket","Ada Lovelace","Ada","Lovelace","ada.lovelace@example.org","Analytical Engines Ltd"\n',
+    },
+  },
+  tito: {
+    mappings: ['tito'],
+    steps: `  # Tito's ticket export (Tickets → Export, CSV): void tickets left out, an unassigned ticket
+  # under its buyer's name. Edit the tickets → memberships table in mappings/tito.yaml.
+  - name: tito
+    mapping: ./mappings/tito.yaml
+    source: { csv: ./data/tito-tickets.csv }
+    # custom_data: { columns: all_unmapped }   # keep your questions' answers on each profile
+`,
+    samples: {
+      'data/tito-tickets.csv':
+        'Ticket,Ticket Full Name,Ticket First Name,Ticket Last Name,Ticket Email,Ticket Company Name,Void Status,Ticket Reference,Order Reference,Order Name,Order Email\n' +
+        'General,Ada Lovelace,Ada,Lovelace,ada.lovelace@example.org,Analytical Engines Ltd,,EXMP-1,EXMP,Ada Lovelace,ada.lovelace@example.org\n',
+    },
+  },
+  luma: {
+    mappings: ['luma'],
+    steps: `  # Luma's guest list (Manage → Guests → Download as CSV): approved guests only. Edit the
+  # tickets → memberships table in mappings/luma.yaml.
+  - name: luma
+    mapping: ./mappings/luma.yaml
+    source: { csv: ./data/luma-guests.csv }
+    # custom_data: { columns: all_unmapped }   # keep your questions' answers on each profile
+`,
+    samples: {
+      'data/luma-guests.csv':
+        'api_id,name,first_name,last_name,email,created_at,approval_status,checked_in_at,qr_code_url,ticket_name\n' +
+        'gst-example1,Ada Lovelace,Ada,Lovelace,ada.lovelace@example.org,2026-03-01T10:00:00.000Z,approved,,https://luma.com/check-in/example,General\n',
+    },
+  },
   sessionize: {
     mappings: ['sessionize'],
     steps: `  # Sessionize's "All" export (API / Embed → JSON → All Data): sessions, speakers and who

@@ -62,6 +62,7 @@ export function compileIntent(spec: IntentSpec, context: CompileContext, vendor:
     return { prefix: BLOCK_PREFIX[field], names, entries };
   });
   const labels = paramLabels(params, blocks);
+  const required = requiredParams(spec, blocks, vendor);
   const key = spec.key === undefined ? undefined : compileSimpleValue(spec.key, context);
   const op =
     spec.op === undefined || spec.op === 'upsert' || spec.op === 'remove'
@@ -93,6 +94,7 @@ export function compileIntent(spec: IntentSpec, context: CompileContext, vendor:
     const problems: DraftProblem[] = [];
     const out = writeParams(values, problems);
     const draft: IntentDraft = { kind, op: 'upsert', params: out, columns: labels };
+    if (required !== undefined) draft.required = required;
     if (problems.length > 0) draft.failedParams = failedParams(problems);
     if (typeof op === 'string') draft.op = op;
     else readOp(op, values, draft, problems);
@@ -107,6 +109,30 @@ export function compileIntent(spec: IntentSpec, context: CompileContext, vendor:
     }
     return { type: 'draft', draft, problems };
   };
+}
+
+/** The params whose value the mapping marks `required: true` (see optional-fields.ts). */
+function requiredParams(
+  spec: IntentSpec,
+  blocks: ReadonlyArray<{ names: ReadonlyArray<Record<string, string>>; entries: unknown[] }>,
+  vendor: string,
+): ReadonlySet<string> | undefined {
+  const required = new Set<string>();
+  for (const [written, value] of Object.entries(spec.params))
+    if (isMarkedRequired(value)) required.add(resolveParamName(spec.kind, written, vendor));
+  (['addresses', 'phones'] as const).forEach((field, blockIndex) => {
+    (spec[field] ?? []).forEach((entry, index) => {
+      for (const [sub, value] of Object.entries(entry)) {
+        const name = blocks[blockIndex]?.names[index]?.[sub];
+        if (isMarkedRequired(value) && name !== undefined) required.add(name);
+      }
+    });
+  });
+  return required.size > 0 ? required : undefined;
+}
+
+function isMarkedRequired(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && 'required' in value && value.required === true;
 }
 
 function failedParams(problems: readonly DraftProblem[]): string[] {

@@ -1,7 +1,8 @@
 import type { DraftProblem, IntentDraft, LoadedMapping, RowMapper } from '../loaded-mapping.js';
-import type { MappingFile } from '../mapping-file-schema.js';
-import { aliasesOf, ColumnBinder } from './column-binder.js';
+import type { IntentSpec, MappingFile, SimpleValueSpec } from '../mapping-file-schema.js';
+import { aliasesOf, ColumnBinder, normalizeColumnName } from './column-binder.js';
 import { compileIntent } from './compile-intent.js';
+import { OccurrenceCounter } from './occurrence-counter.js';
 import { compileTransforms, keepsEmpty } from './compile-value.js';
 import { composeText } from './compile-transform.js';
 import { resolveParamName } from '../param-aliases.js';
@@ -18,7 +19,12 @@ export interface MappingIdentity {
  * compiles every value, condition and transform into closures once, so the per-row work
  * is property reads and string operations.
  */
-export function compileMappingFile(file: MappingFile, identity: MappingIdentity): LoadedMapping {
+export function compileMappingFile(
+  file: MappingFile,
+  identity: MappingIdentity,
+  options: { unmappedToCustomData?: boolean } = {},
+): LoadedMapping {
+  const columns = referencedColumns(file);
   const kinds = [...new Set(file.intents.map((intent) => intent.kind))];
   const unique = [
     ...new Set(
@@ -34,7 +40,8 @@ export function compileMappingFile(file: MappingFile, identity: MappingIdentity)
     onDuplicate: file.on_duplicate,
     onSharedEmail: file.on_shared_email,
     unique,
-    columns: referencedColumns(file),
+    columns,
+    ...(file.detect ? { detect: file.detect.map(aliasesOf) } : {}),
     bind(header): RowMapper {
       const binder = new ColumnBinder(header);
       const context = {
@@ -42,9 +49,15 @@ export function compileMappingFile(file: MappingFile, identity: MappingIdentity)
         preprocess: compileTransforms(file.preprocess, binder),
         preprocessKeepsEmpty: keepsEmpty(file.preprocess),
         preprocessText: composeText(file.preprocess),
+        occurrences: new OccurrenceCounter(binder),
       };
-      const intents = file.intents.map((intent) => compileIntent(intent, context, identity.vendor));
+      const specs = options.unmappedToCustomData
+        ? file.intents.map((intent) => withUnmappedColumns(intent, unmappedColumns(header, columns)))
+        : file.intents;
+      const intents = specs.map((intent) => compileIntent(intent, context, identity.vendor));
+      const occurrences = context.occurrences;
       return (values) => {
+        occurrences.count(values);
         const drafts: IntentDraft[] = [];
         const problems: DraftProblem[] = [];
         // The reason worth reporting is that of the intent that came closest: a speaker row
@@ -117,7 +130,13 @@ function referencedColumns(file: MappingFile): string[][] {
           Object.values(child as Record<string, unknown>).forEach(visitValue);
         } else if (key === 'template' && typeof child === 'string') {
           for (const match of child.matchAll(/\{([^{}]+)\}/g))
-            add((match[1] ?? '').split('|').map((a) => a.trim()));
+            add(
+              (match[1] ?? '')
+                .trim()
+                .replace(/^#/, '')
+                .split('|')
+                .map((a) => a.trim()),
+            );
         } else {
           visit(child);
         }
@@ -133,4 +152,33 @@ function referencedColumns(file: MappingFile): string[][] {
     visit(intent.when);
   }
   return [...found.values()];
+}
+
+/** The header's columns that the mapping does not read, in the header's order. */
+export function unmappedColumns(
+  header: readonly string[],
+  columns: readonly (readonly string[])[],
+): string[] {
+  const read = new Set(columns.flat().map(normalizeColumnName));
+  return header.filter((name) => name.trim() !== '' && !read.has(normalizeColumnName(name)));
+}
+
+/**
+ * A user intent whose custom_data also holds every unread column, by its header (`What is
+ * your T-shirt size?`): a registration's questions kept on the profile. The mapping's own
+ * custom_data keys come first and win over a column of the same name. The column is given
+ * as its exact header, so it reads that column only.
+ */
+function withUnmappedColumns(intent: IntentSpec, unmapped: readonly string[]): IntentSpec {
+  if (intent.kind !== 'user' || unmapped.length === 0) return intent;
+  const own = intent.params.custom_data;
+  const fields: Record<string, SimpleValueSpec> =
+    own !== undefined && typeof own === 'object' && !Array.isArray(own) && 'json' in own
+      ? { ...own.json }
+      : {};
+  // A custom_data written as one column (a JSON object) stays as it is: it cannot be merged.
+  if (own !== undefined && Object.keys(fields).length === 0) return intent;
+  for (const column of unmapped)
+    if (!Object.hasOwn(fields, column) && column !== '__proto__') fields[column] = { column };
+  return { ...intent, params: { ...intent.params, custom_data: { json: fields } } };
 }

@@ -14,6 +14,8 @@ import {
   toCountryCode,
 } from '../transforms/text-transforms.js';
 import { textToXhtml } from '../transforms/xhtml-text.js';
+import { countryCode } from '../transforms/country.js';
+import { handleUrl, type Network } from '../transforms/handle-url.js';
 import { isTimeZone } from '../../time/time-zone.js';
 import type { ColumnBinder } from './column-binder.js';
 
@@ -32,7 +34,11 @@ export type Transform = (value: Value, values: RawRecord) => Value | ValueProble
 
 export type TextTransform = (text: string) => string;
 
-const TEXT_TRANSFORMS: Record<Exclude<TransformSpec, object>, TextTransform> = {
+/** Simple-named transforms that can fail: not text-to-text, so never fused. */
+type CheckedTransform = 'country';
+type TextTransformName = Exclude<TransformSpec, object | CheckedTransform>;
+
+const TEXT_TRANSFORMS: Record<TextTransformName, TextTransform> = {
   trim: (text) => text.trim(),
   // Never folds a non-ASCII letter into ASCII: the Kelvin sign is no `k` (model/person.ts).
   lower: lowerCase,
@@ -49,6 +55,38 @@ const TEXT_TRANSFORMS: Record<Exclude<TransformSpec, object>, TextTransform> = {
   digits_and_plus: (text) => (text === '' ? text : phoneDigits(text)),
 };
 
+/** A text transform that may fail, over a text or each item of a list. */
+function eachChecked(transform: (text: string) => string | ValueProblem): Transform {
+  return (value) => {
+    if (typeof value === 'string') return value === '' ? value : transform(value);
+    const out: string[] = [];
+    for (const text of value) {
+      const one = transform(text);
+      if (one instanceof ValueProblem) return one;
+      out.push(one);
+    }
+    return out;
+  };
+}
+
+function toCountry(text: string): string | ValueProblem {
+  const code = countryCode(text);
+  if (code !== undefined) return code;
+  return new ValueProblem(
+    `${quote(text)} is not a country this transform knows (an ISO 3166-1 code or country name)`,
+    CODE.MAPPING_UNKNOWN_COUNTRY,
+  );
+}
+
+function toHandleUrl(text: string, network: Network): string | ValueProblem {
+  const url = handleUrl(text, network);
+  if (url !== undefined) return url;
+  return new ValueProblem(
+    `${quote(text)} is neither a URL nor a ${network} handle`,
+    CODE.MAPPING_NOT_A_HANDLE,
+  );
+}
+
 /** Text-to-text transforms keep their text function, so that a chain of them fuses into one. */
 const textOf = new WeakMap<Transform, TextTransform>();
 
@@ -60,7 +98,12 @@ function eachText(transform: TextTransform): Transform {
 
 /** Compiles one transform of a mapping file into a closure, once per source header. */
 export function compileTransform(spec: TransformSpec, binder: ColumnBinder): Transform {
+  if (spec === 'country') return eachChecked(toCountry);
   if (typeof spec === 'string') return eachText(TEXT_TRANSFORMS[spec]);
+  if ('handle_url' in spec) {
+    const network = spec.handle_url;
+    return eachChecked((text) => toHandleUrl(text, network));
+  }
   if ('split' in spec) {
     const separator = spec.split;
     // `text.split(separator)` with its parts trimmed, without the intermediate array: the
@@ -198,7 +241,7 @@ function fuseTextTransforms(transforms: readonly Transform[]): Transform[] {
 export function composeText(specs: readonly TransformSpec[]): TextTransform | undefined {
   const steps: TextTransform[] = [];
   for (const spec of specs) {
-    if (typeof spec !== 'string') return undefined;
+    if (typeof spec !== 'string' || spec === 'country') return undefined;
     steps.push(TEXT_TRANSFORMS[spec]);
   }
   return composeSteps(steps);

@@ -1,6 +1,7 @@
 import type { RawRecord } from '../../sources/source-row.js';
 import type { SimpleValueSpec, TransformSpec, ValueSpec } from '../mapping-file-schema.js';
 import type { CellReader, ColumnBinder } from './column-binder.js';
+import type { OccurrenceCounter } from './occurrence-counter.js';
 import { cellText } from './column-binder.js';
 import {
   chain,
@@ -34,6 +35,8 @@ export interface CompileContext {
   preprocessKeepsEmpty: boolean;
   /** The preprocess as one text function, when it is made of simple text transforms only. */
   preprocessText: TextTransform | undefined;
+  /** Counts of `{#Column}` placeholders, per bound header (see occurrence-counter.ts). */
+  occurrences?: OccurrenceCounter;
 }
 
 /**
@@ -129,12 +132,14 @@ function compileTemplate(
   let last = 0;
   for (let match = pattern.exec(template); match; match = pattern.exec(template)) {
     if (match.index > last) parts.push(template.slice(last, match.index));
-    parts.push(
-      columnText(
-        (match[1] ?? '').split('|').map((alias) => alias.trim()),
-        context,
-      ),
-    );
+    const placeholder = (match[1] ?? '').trim();
+    const aliases = placeholder
+      .replace(/^#/, '')
+      .split('|')
+      .map((alias) => alias.trim());
+    if (placeholder.startsWith('#') && context.occurrences !== undefined)
+      parts.push(context.occurrences.register(aliases));
+    else parts.push(columnText(aliases, context));
     last = pattern.lastIndex;
   }
   if (last < template.length) parts.push(template.slice(last));
@@ -160,10 +165,11 @@ function compileTemplate(
  * source has, so that a message names the column to fix rather than the list of aliases.
  */
 function templateLabel(template: string, context: CompileContext): string {
-  return template.replace(
-    /\{([^{}]+)\}/g,
-    (_, aliases: string) => `{${context.binder.label(aliases.split('|').map((alias) => alias.trim()))}}`,
-  );
+  return template.replace(/\{([^{}]+)\}/g, (_, placeholder: string) => {
+    const count = placeholder.trim().startsWith('#') ? '#' : '';
+    const aliases = placeholder.trim().replace(/^#/, '').split('|');
+    return `{${count}${context.binder.label(aliases.map((alias) => alias.trim()))}}`;
+  });
 }
 
 /** `custom_data`: a JSON object of the non-empty values; empty when all are. */

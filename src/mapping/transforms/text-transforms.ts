@@ -1,4 +1,4 @@
-import { COUNTRY_CODES } from '../../platform/write-params/country-codes.js';
+import { countryCode } from './country.js';
 
 /** Spaces of every kind (tabs, no-break spaces, line breaks) become one space. */
 export function collapseSpaces(text: string): string {
@@ -64,59 +64,11 @@ export function splitFullName(fullName: string): { first: string; last: string }
   return { first: words.slice(0, lastStart).join(' '), last: words.slice(lastStart).join(' ') };
 }
 
-let countryNames: Map<string, string> | undefined;
-
-// Names exports use that are not the ICU display name.
-const COUNTRY_ALIASES: Record<string, string> = {
-  uk: 'GB',
-  'great britain': 'GB',
-  england: 'GB',
-  scotland: 'GB',
-  wales: 'GB',
-  'northern ireland': 'GB',
-  usa: 'US',
-  'u.s.a.': 'US',
-  'u.s.': 'US',
-  'united states of america': 'US',
-  america: 'US',
-  holland: 'NL',
-  'the netherlands': 'NL',
-  'south korea': 'KR',
-  'korea, republic of': 'KR',
-  russia: 'RU',
-  czechia: 'CZ',
-  'czech republic': 'CZ',
-  'ivory coast': 'CI',
-  turkey: 'TR',
-  türkiye: 'TR',
-};
-
 /**
- * A country as exports write it (`de`, `Germany`, `Deutschland`, `USA`, `United Kingdom`)
- * → its ISO 3166 code. Anything unrecognised is returned as written, so that validation
- * reports it with the value the person typed.
+ * A country as exports write it (`de`, `Germany`, `Deutschland`, `USA`, `Viet Nam`) → its
+ * ISO 3166 code. Anything unrecognised is returned as written, so that validation reports
+ * it with the value the person typed (the `country` transform reports it itself).
  */
 export function toCountryCode(text: string): string {
-  const value = text.trim();
-  if (/^[a-z]{2}$/i.test(value)) {
-    const upper = value.toUpperCase();
-    return upper === 'UK' ? 'GB' : upper;
-  }
-  const key = value.toLowerCase().replace(/\s+/g, ' ');
-  return COUNTRY_ALIASES[key] ?? countryNameIndex().get(key) ?? value;
-}
-
-function countryNameIndex(): Map<string, string> {
-  if (countryNames !== undefined) return countryNames;
-  countryNames = new Map();
-  for (const locale of ['en', 'de', 'fr', 'es', 'it', 'nl']) {
-    const names = new Intl.DisplayNames([locale], { type: 'region' });
-    for (const code of COUNTRY_CODES) {
-      const name = names.of(code);
-      if (name !== undefined && name !== code && !countryNames.has(name.toLowerCase())) {
-        countryNames.set(name.toLowerCase(), code);
-      }
-    }
-  }
-  return countryNames;
+  return countryCode(text) ?? text.trim();
 }

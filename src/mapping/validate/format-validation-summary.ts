@@ -15,10 +15,13 @@ export function formatValidationSummary(title: string, summary: ValidationSummar
   lines.push(row('skipped', summary.rowsSkipped));
   lines.push(row('duplicates', summary.rowsDuplicate));
   lines.push(row('invalid', summary.rowsInvalid));
+  if (summary.rowsWarned > 0)
+    lines.push(row('warnings', summary.rowsWarned, '  (valid rows sent without a field)'));
   if (summary.groupsInvalid > 0) lines.push(row('invalid schedules', summary.groupsInvalid));
   const losses = summary.losses.lines();
   if (losses.length > 0) lines.push('', ...losses.map((line) => `  ! ${line}`));
   section(lines, 'Invalid rows, by problem', summary.problems);
+  section(lines, 'Fields left out, by problem (the rows are sent without them)', summary.warnings);
   section(lines, 'Duplicates', summary.duplicates);
   section(lines, 'Skipped rows, by reason', summary.skipped);
   return lines.join('\n');

@@ -1,6 +1,6 @@
 import type { Intent } from '../../model/intent.js';
 import type { Source } from '../../sources/source-row.js';
-import { loadMapping } from '../load-mapping.js';
+import { loadMapping, type LoadMappingOptions } from '../load-mapping.js';
 import { mapSource, mergeHeaderReports } from '../map-source.js';
 import type { HeaderReport } from '../mapped-item.js';
 import type { DependencyCheck } from './dependency-check.js';
@@ -14,6 +14,8 @@ export interface ValidationStep {
   source: Source;
   /** Where a mapping path is resolved (the job file's folder). */
   baseDir: string;
+  /** What the job step says of its mapping (`custom_data:`, `on_shared_email:`). */
+  mappingOptions?: Pick<LoadMappingOptions, 'customData' | 'onSharedEmail'>;
 }
 
 export interface StepResult {
@@ -24,6 +26,8 @@ export interface StepResult {
   summary: ValidationSummary;
   /** How the source was read (a guessed encoding and why). */
   notes: readonly string[];
+  /** Whether the step keeps the columns no mapping reads in custom_data (`custom_data:`). */
+  keepsUnmapped: boolean;
 }
 
 export interface ValidateOptions {
@@ -46,7 +50,11 @@ export async function validateSteps(
 ): Promise<StepResult[]> {
   const results: StepResult[] = [];
   for (const [index, step] of steps.entries()) {
-    const mapping = await loadMapping(step.mapping, { baseDir: step.baseDir, vendor: options.vendor });
+    const mapping = await loadMapping(step.mapping, {
+      baseDir: step.baseDir,
+      vendor: options.vendor,
+      ...step.mappingOptions,
+    });
     const summary = new ValidationSummary();
     const headers: HeaderReport[] = [];
     options.progress?.step(
@@ -73,6 +81,7 @@ export async function validateSteps(
       summary,
       // How the source decided who is who (a joined speaker list) is said with its notes.
       notes: [...(step.source.notes?.() ?? []), ...mappingNotes, ...(step.source.identity?.() ?? [])],
+      keepsUnmapped: step.mappingOptions?.customData?.columns === 'all_unmapped',
     });
   }
   return results;

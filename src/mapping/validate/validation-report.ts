@@ -13,7 +13,7 @@ type ReportLine = Record<(typeof COLUMNS)[number], string | number>;
 
 /**
  * The `--report` file of `evsync validate`: one line per problem of every row that is not
- * sent as it is (invalid, skipped, duplicate), streamed to disk as rows come. CSV (cells
+ * sent as it is (invalid, skipped, duplicate, or sent without a field: `warning`), streamed to disk as rows come. CSV (cells
  * that a spreadsheet would run as formulas neutralised) or JSON, chosen by the extension.
  */
 export class ValidationReport {
@@ -45,6 +45,18 @@ export class ValidationReport {
       row: item.origin.row,
       line: item.origin.line ?? '',
     };
+    if ((item.type === 'intents' || item.type === 'duplicate') && item.warnings !== undefined) {
+      for (const warning of item.warnings) {
+        this.line({
+          ...base,
+          status: 'warning',
+          field: warning.field,
+          param: warning.param ?? '',
+          code: warning.code,
+          message: warning.message,
+        });
+      }
+    }
     switch (item.type) {
       case 'invalid':
         for (const problem of item.problems) {

@@ -32,12 +32,16 @@ export class ValidationSummary {
   rowsIncomplete = 0;
   rowsDuplicate = 0;
   rowsGrouped = 0;
+  /** Rows sent without an optional field they got wrong (see `IntentsItem.warnings`). */
+  rowsWarned = 0;
   /** Grouped schedules that failed validation as a whole. */
   groupsInvalid = 0;
   readonly intents = new Map<IntentKind, number>();
   readonly skipped = new Map<string, ProblemGroup>();
   readonly duplicates = new Map<string, ProblemGroup>();
   readonly problems = new Map<string, ProblemGroup>();
+  /** The fields left out of rows that are still sent, grouped as problems are. */
+  readonly warnings = new Map<string, ProblemGroup>();
   /** Per kind: rows kept and rows lost, for the one-line warning of a kind that loses most. */
   readonly losses = new LossTally();
 
@@ -45,6 +49,15 @@ export class ValidationSummary {
     // A user's schedule comes after the rows it was gathered from: it is not a row itself.
     const isRow = !('groupedRows' in item && item.groupedRows !== undefined);
     if (isRow) this.rowsRead++;
+    if (
+      (item.type === 'intents' || item.type === 'duplicate') &&
+      item.warnings !== undefined &&
+      item.intents.length > 0
+    ) {
+      this.rowsWarned++;
+      for (const warning of item.warnings)
+        record(this.warnings, warning.code, warning.field, warning.message);
+    }
     switch (item.type) {
       case 'intents':
         if (isRow) this.rowsValid++;

@@ -298,6 +298,8 @@ describe('edge cases', () => {
     const items = await readAll({ path: file('crlf.csv', 'a,b\r\n"1\r\n2\r\n3",x\r\n4,y\r\n') });
     expect(items.map((item) => item.origin.line)).toEqual([2, 5]);
     expect(items[0]).toMatchObject({ values: { a: '1\r\n2\r\n3' } });
+    // The row whose value spans lines says so, for the mapping's single-line fields.
+    expect(items.map((item) => item.ok && item.lineBreaks === true)).toEqual([true, false]);
   });
 
   it('handles a BOM before the sep= line, and keeps values untrimmed', async () => {

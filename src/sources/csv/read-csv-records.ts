@@ -136,7 +136,10 @@ export class CsvRecordReader {
         };
       }
     }
-    return { ok: true, origin, values: this.build(fields) };
+    // The row spans lines only when a value holds a break (`breaksIn`, counted in `read`).
+    return this.line - rowLine > 1
+      ? { ok: true, origin, values: this.build(fields), lineBreaks: true }
+      : { ok: true, origin, values: this.build(fields) };
   }
 }
 

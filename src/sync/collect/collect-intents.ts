@@ -8,7 +8,7 @@ import { mapSource, mergeHeaderReports } from '../../mapping/map-source.js';
 import type { DuplicateItem, HeaderReport, InvalidItem, MappedItem } from '../../mapping/mapped-item.js';
 import type { Logger } from '../../log/logger.js';
 import { openSource } from '../../sources/open-source.js';
-import { stepLabel, type LoadedJob } from '../job-file.js';
+import { stepLabel, stepMappingOptions, type LoadedJob } from '../job-file.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import { PeopleMerger, type MergeReport } from './merge-people.js';
 import { ReadNotices } from './read-notices.js';
@@ -81,7 +81,13 @@ export async function* streamCollected(
 ): AsyncGenerator<CollectedRow> {
   const mappings: LoadedMapping[] = [];
   for (const step of job.steps)
-    mappings.push(await loadMapping(step.mapping, { baseDir: job.baseDir, vendor: options.vendor }));
+    mappings.push(
+      await loadMapping(step.mapping, {
+        baseDir: job.baseDir,
+        vendor: options.vendor,
+        ...stepMappingOptions(step),
+      }),
+    );
   const merger = peopleMerger(job, mappings, options);
   // The keys failed rows are recorded under, so that a second failed row of a key gets its own.
   const failedKeys = new Set<string>();
@@ -168,7 +174,14 @@ async function* readStep(
   notices.addNotes(source.description, [...(source.notes?.() ?? []), ...mappingNotes]);
   const identity = source.identity?.() ?? [];
   if (identity.length > 0) options.onIdentity?.(identity);
-  notices.addMissing(source.description, mapping.name, mergeHeaderReports(headers)?.missing ?? []);
+  const header = mergeHeaderReports(headers);
+  notices.addMissing(source.description, mapping.name, header?.missing ?? []);
+  notices.addUnmapped(
+    source.description,
+    mapping.name,
+    header?.unused ?? [],
+    step.custom_data?.columns === 'all_unmapped',
+  );
   // A header-only file or a query that found nothing is said, naming it (`min_rows` can stop the run).
   if (rows === 0)
     options.logger?.warn(

@@ -9,6 +9,8 @@ export class ReadNotices {
   /** A note's text → the sources it is about, in reading order. */
   private readonly notes = new Map<string, string[]>();
   private readonly missing: Array<{ source: string; mapping: string; columns: string[] }> = [];
+  private readonly unmapped: Array<{ source: string; mapping: string; columns: string[]; kept: boolean }> =
+    [];
 
   /** What `source.notes()` said of one source once it was read. */
   addNotes(source: string, notes: readonly string[]): void {
@@ -25,7 +27,16 @@ export class ReadNotices {
     this.missing.push({ source, mapping, columns: missing.map((aliases) => aliases.join('|')) });
   }
 
-  /** At most two lines: how the sources were read, and what they lack. */
+  /**
+   * The source columns no param reads (`kept`: the step puts them in custom_data), said once
+   * per step: a registration's own questions must not vanish in silence.
+   */
+  addUnmapped(source: string, mapping: string, columns: readonly string[], kept: boolean): void {
+    if (columns.length === 0) return;
+    this.unmapped.push({ source, mapping, columns: [...columns], kept });
+  }
+
+  /** At most three lines: how the sources were read, what they lack, what nothing reads. */
   log(logger: Logger | undefined): void {
     if (!logger) return;
     if (this.notes.size > 0) {
@@ -43,6 +54,14 @@ export class ReadNotices {
           ),
         },
         `${this.missing.length} source${this.missing.length === 1 ? ' lacks' : 's lack'} columns the mapping reads; their values read as empty`,
+      );
+    }
+    for (const { source, mapping, columns, kept } of this.unmapped) {
+      logger.info(
+        { source, mapping, unmapped: columns },
+        kept
+          ? `${source} (${mapping}): kept in each user's custom_data: ${columns.join(', ')}`
+          : `${source} (${mapping}): no mapping reads ${columns.join(', ')} (custom_data: { columns: all_unmapped } on the step keeps them)`,
       );
     }
   }

@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/codes.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { type IntentResultInput, type ResultAction, SUCCESS_ACTIONS } from '../../model/result-records.js';
 import type { ProcessOutcome } from '../processors/process-outcome.js';
@@ -24,14 +25,19 @@ export function intentResult(
     origin: item.origin,
     platformId: outcome.platformId ?? null,
     httpStatus: outcome.httpStatus ?? null,
-    errorCode: outcome.errorCode ?? null,
-    errorMessage: outcome.message ?? null,
+    // A success without some optional fields says which (docs/mapping.md, "Optional fields").
+    errorCode: outcome.errorCode ?? (leftOut(item, outcome) ? CODE.MAPPING_FIELD_LEFT_OUT : null),
+    errorMessage: outcome.message ?? (leftOut(item, outcome) ? item.warnings!.join('; ') : null),
     attempts: outcome.attempts,
     durationMs: Math.round(durationMs),
     params: item.params,
     hash: isSuccess(outcome.action) ? (outcome.hash ?? item.hash) : null,
     ...(item.aliases ? { aliases: item.aliases } : {}),
   };
+}
+
+function leftOut(item: PlannedIntent, outcome: ProcessOutcome): boolean {
+  return item.warnings !== undefined && item.warnings.length > 0 && isSuccess(outcome.action);
 }
 
 /** An intent whose params match what was last synced: no call. */

@@ -2,6 +2,7 @@ import { type ActionCounts, type RunResultCounts, RESULT_ACTIONS } from '../../m
 import type { RunRecord } from '../../model/run-record.js';
 import { INTENT_KINDS } from '../../model/intent.js';
 import { FULL_RUN_LINE, skippedLine, type PlanSummary } from '../plan/plan-summary.js';
+import { warningLines } from '../plan/warning-lines.js';
 import { withoutFullStop } from './execute-plan.js';
 
 /** How a run ended, for the CLI and the tests. */
@@ -78,6 +79,8 @@ export function formatRunSummary(summary: RunSummary): string {
   const failed = summary.totals.failed ?? 0;
   if (summary.plan && summary.plan.losses.length > 0)
     out.push('', ...summary.plan.losses.map((loss) => `! ${loss}`));
+  const warned = warningLines(summary.plan?.warnings);
+  if (warned.length > 0) out.push('', ...warned);
   const merged = summary.plan?.merged;
   if (merged)
     out.push(

@@ -100,6 +100,7 @@ function plannedIntent(
     dependsOn: intent.dependsOn,
     ...(intent.aliases ? { aliases: intent.aliases } : {}),
     ...(intent.uncarried ? { uncarried: intent.uncarried } : {}),
+    ...(intent.warnings ? { warnings: intent.warnings } : {}),
     get hash(): string {
       // `this`, not `intent`: the closure then holds only the hash and key, so the source's
       // `Intent` can be collected once its planned intent is made.

@@ -6,6 +6,7 @@ import { describeOrigin } from '../../model/row-origin.js';
 import { LossTally, reasonKind } from '../../mapping/validate/loss-tally.js';
 import { formatMergeReport, type MergeReport } from '../collect/merge-people.js';
 import { CHECK_IN_HELD_BACK } from './lost-check-ins.js';
+import { warningLines } from './warning-lines.js';
 import type { RunResultCounts } from '../../model/result-records.js';
 import type { HeldDeletes, RowResult, SyncPlan } from './sync-plan.js';
 import { labelId } from './mirror-deletes.js';
@@ -48,6 +49,11 @@ export interface PlanSummary {
   skipped?: { onPurpose: number; lost: number; duplicates?: number; sharedEmails?: number };
   /** A full run's plan (`--full`): rows the ledger says are synced are sent too. */
   full?: true;
+  /**
+   * Rows sent without an optional field they got wrong (docs/mapping.md, "Optional
+   * fields"), with the first few messages.
+   */
+  warnings?: { rows: number; examples: string[] };
 }
 
 /**
@@ -162,6 +168,8 @@ export class PlanTally {
   private onPurpose = 0;
   private lost = 0;
   private duplicates = 0;
+  private warnedRows = 0;
+  private readonly warningExamples: string[] = [];
   private sharedEmails = 0;
   private held: HeldDeletes | undefined;
   private merged: MergeReport | undefined;
@@ -188,6 +196,8 @@ export class PlanTally {
     >,
   ): void {
     const tally = this.losses;
+    for (const item of plan.work) this.warned(item.warnings);
+    for (const item of plan.unchanged) this.warned(item.warnings);
     for (const item of plan.work) {
       const where = item.origin
         ? `${item.origin.source} ${describeOrigin(item.origin)}`
@@ -248,6 +258,14 @@ export class PlanTally {
     }
   }
 
+  /** A row sent without some optional fields: counted apart, its first messages kept. */
+  private warned(warnings: readonly string[] | undefined): void {
+    if (warnings === undefined || warnings.length === 0) return;
+    this.warnedRows += 1;
+    if (this.warningExamples.length < this.examplesPerGroup)
+      this.warningExamples.push(...warnings.slice(0, 1));
+  }
+
   /** Counts a skip as meant or as data lost (see `SKIPPED_ON_PURPOSE`). */
   private skipped(code: string): void {
     if (SKIPPED_ON_PURPOSE.has(code)) this.onPurpose += 1;
@@ -286,6 +304,7 @@ export class PlanTally {
         ...(this.duplicates > 0 ? { duplicates: this.duplicates } : {}),
         ...(this.sharedEmails > 0 ? { sharedEmails: this.sharedEmails } : {}),
       },
+      ...(this.warnedRows > 0 ? { warnings: { rows: this.warnedRows, examples: this.warningExamples } } : {}),
     };
     if (this.held) summary.notices.push(heldDeletesNotice(this.held));
     for (const [kind, { count, first, reason }] of this.staying) {
@@ -367,6 +386,7 @@ export function formatPlanSummary(summary: PlanSummary): string {
   out.push('', `${summary.total} intents, ${calls} to send; planned in ${summary.planMs.toFixed(0)} ms.`);
   const skipped = skippedLine(summary.skipped);
   if (skipped) out.push(skipped);
+  out.push(...warningLines(summary.warnings));
   if (summary.losses.length > 0) out.push('', ...summary.losses.map((line) => `! ${line}`));
   if (summary.identity) out.push('', 'Who is who (docs/sync-engine.md, "Who is who"):', ...summary.identity);
   const merged = formatMergeReport(summary.merged);
