@@ -84,13 +84,12 @@ export class SqlLedger implements Ledger {
     readonly conference: ConferenceRecord | undefined = undefined,
     private readonly shared: SharedState = { closed: false, knownRuns: new Map() },
   ) {
-    this.state = new SqlSyncState(() => this.sql(), this.conferenceId, kind);
+    this.state = new SqlSyncState(() => this.sql(), this.conferenceId);
     this.locks = new SqlLocks(() => this.sql(), this.conferenceId);
     this.conferences = new SqlConferences(() => this.sql());
     this.runResults = new SqlRunResults(
       () => this.sql(),
       (runIds) => this.requireRuns(runIds),
-      kind,
     );
   }
 

@@ -33,10 +33,7 @@ export function registerRunCommand(program: Command): void {
       '--full',
       'send every row, whatever the ledger says was synced (puts back what was removed on the platform by hand)',
     )
-    .option(
-      '--wait',
-      'if another process runs this job (or holds the embedded ledger), wait for it to end instead of stopping',
-    )
+    .option('--wait', 'if another process runs this job, wait for it to end instead of stopping')
     .option(
       '--detach',
       'distributed mode: record the plan, hand the run to the workers, print its id and return',
