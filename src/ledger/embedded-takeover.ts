@@ -36,7 +36,7 @@ export async function takeOverPgliteLedger(
       undefined,
       `The embedded ledger of the earlier release in ${legacy.clusterDir}`,
     );
-    target = await openPgClient({ databaseUrl: server.url, poolSize: 1 });
+    target = await openPgClient({ databaseUrl: server.url, poolSize: 2 });
     await migrate(target, undefined, 'The embedded ledger');
     const copied = await copyOnce(legacy.client, target);
     await legacy.client.close();
