@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { HANDED_TO_WORKERS } from '../../distributed/handed-to-workers.js';
 import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { rootLogger } from '../../log/logger.js';
@@ -126,17 +127,13 @@ async function runDetached(
     );
   }
   // Lazy: only `--detach` talks to the workers' queue (bullmq, ioredis).
-  const [
-    { requireDistributed },
-    { connectRedis },
-    { Schedules },
-    { DETACHED, detachedExecutor, HANDED_TO_WORKERS },
-  ] = await Promise.all([
-    import('./schedule.js'),
-    import('../../distributed/open-distributed.js'),
-    import('../../distributed/schedules.js'),
-    import('../../distributed/distributed-executor.js'),
-  ]);
+  const [{ requireDistributed }, { connectRedis }, { Schedules }, { DETACHED, detachedExecutor }] =
+    await Promise.all([
+      import('./schedule.js'),
+      import('../../distributed/open-distributed.js'),
+      import('../../distributed/schedules.js'),
+      import('../../distributed/distributed-executor.js'),
+    ]);
   const config = requireDistributed();
   const redis = await connectRedis(config, 'client');
   const control = new Schedules(redis, config.prefix);
