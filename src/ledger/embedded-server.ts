@@ -1,6 +1,5 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import {
-  appendFileSync,
   chmodSync,
   chownSync,
   statSync,
@@ -12,13 +11,12 @@ import {
   renameSync,
   rmSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { CODE } from '../errors/codes.js';
 import { messageOf } from '../errors/evsync-error.js';
 import { postgresBinaries } from './embedded-binaries.js';
+import { startKeeper } from './embedded-keeper.js';
 import { embeddedPaths, socketUrl, type EmbeddedPaths } from './embedded-paths.js';
 import { acquireFolderLock, isAlive } from './folder-lock.js';
 import { LedgerBusyError, LedgerError } from './ledger-error.js';
@@ -41,6 +39,10 @@ const SERVER_SETTINGS = [
   'max_wal_size=32MB',
   'wal_recycle=off',
   'log_min_messages=warning',
+  // Fewer resident processes: no I/O workers (PostgreSQL 18's default is three), no
+  // logical replication launcher (nothing replicates from here).
+  'io_method=sync',
+  'max_logical_replication_workers=0',
 ];
 /** How long a start (or a stop that a start waits for) may take before it is reported. */
 const START_TIMEOUT_MS = 60_000;
@@ -279,25 +281,9 @@ export async function accepts(url: string): Promise<boolean> {
   }
 }
 
-/**
- * The keeper stops the server once no client has been connected for `idleSeconds`. One per
- * cluster (its lock); a keeper that was killed is started again by the next client.
- */
+/** A keeper stops the server when idle (`embedded-keeper.ts`); a killed one is replaced here. */
 function ensureKeeper(paths: EmbeddedPaths, idleSeconds: number): void {
-  if (lockHolderAlive(paths.keeperLock)) return;
-  const script = new URL(
-    `./embedded-keeper.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`,
-    import.meta.url,
-  );
-  // From src/ (tsx, vitest) the keeper is TypeScript: node loads it through tsx.
-  const loader = import.meta.url.endsWith('.ts')
-    ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href]
-    : [];
-  const child = spawn(process.execPath, [...loader, script.pathname, paths.dataDir, String(idleSeconds)], {
-    detached: true,
-    stdio: 'ignore',
-  });
-  child.unref();
+  if (!lockHolderAlive(paths.keeperLock)) startKeeper(paths, idleSeconds);
 }
 
 function lockHolderAlive(lockPath: string): boolean {
@@ -328,13 +314,4 @@ function unavailable(paths: EmbeddedPaths, why: string, cause?: unknown): Ledger
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Appends to the server's log, which the keeper shares (why a server stopped). */
-export function noteInLog(paths: EmbeddedPaths, line: string): void {
-  try {
-    appendFileSync(paths.logFile, `${new Date().toISOString()} evsync: ${line}\n`);
-  } catch {
-    // The log is for people reading it later; nothing depends on it.
-  }
 }
