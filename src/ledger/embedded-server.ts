@@ -315,3 +315,16 @@ function unavailable(paths: EmbeddedPaths, why: string, cause?: unknown): Ledger
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/**
+ * Stops the data folder's server now (a fast shutdown: clients are disconnected) and waits
+ * until it is gone; nothing when none runs. For a folder about to be deleted or moved.
+ */
+export async function stopEmbeddedServer(dataDir: string): Promise<void> {
+  const paths = embeddedPaths(dataDir);
+  const pid = postmasterPid(paths);
+  if (pid === undefined || !isAlive(pid)) return;
+  process.kill(pid, 'SIGINT');
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (isAlive(pid) && Date.now() < deadline) await sleep(POLL_MS);
+}
