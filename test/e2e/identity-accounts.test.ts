@@ -70,6 +70,11 @@ function describeLedger(name: string, ledgerEnv: () => NodeJS.ProcessEnv): void 
           '',
         ].join('\n'),
       });
+      // The plan shows the account the run would find by e-mail, both names beside each other.
+      const plan = await cli('plan', 'job.yaml');
+      expect(plan.stdout).toMatch(
+        /^ {2}sp-3001 "Ada Lovelace" <ada@example\.org> → platform user \d+ "Thomas Grimes": another name, and key "sp-2749"'s account/m,
+      );
       const second = await cli('run', 'job.yaml');
       expect(second.code, second.stdout).toBe(1);
       // Nobody was renamed, and no account took another key.

@@ -1,4 +1,5 @@
-import { conferenceUrlFor, platformVariables } from '../../config/conference.js';
+import { conferenceUrlFor, platformConfigFor, platformVariables } from '../../config/conference.js';
+import { PlatformClient } from '../../platform/platform-client.js';
 import { signingKeyFromEnv, vendorFromEnv } from '../../config/env-config.js';
 import { adoptUnscopedState } from '../../sync/runs/conference-scope.js';
 import { deriveKey } from '../../platform/derive-key.js';
@@ -43,6 +44,15 @@ export async function printPlan(
         "it is a first run's. Set it to the conference's base URL to see what a run there would send.\n",
     );
   }
+  // With the conference and its key, the plan asks who has the new users' e-mails
+  // (`AccountPreview`): a bounded preview, one signed read each.
+  const client =
+    baseUrl === undefined || signingKey === undefined
+      ? undefined
+      : PlatformClient.fromConfig(platformConfigFor(job.platform), {
+          rateLimit: { requestsPerSecond: job.rate.per_second, concurrency: 1 },
+          logger: options.logger,
+        });
   const opened = await openLedger();
   try {
     // The plan is the one the job's next run would make: against this conference's state,
@@ -53,7 +63,13 @@ export async function printPlan(
     if (baseUrl !== undefined) await adoptUnscopedState(ledger, job.name, options.logger);
     const plan = (force: boolean) =>
       planJob(
-        { ledger, logger: options.logger, vendor, hashKey },
+        {
+          ledger,
+          logger: options.logger,
+          vendor,
+          hashKey,
+          ...(client ? { lookUpAccount: (email: string) => client.users.getByEmail(email) } : {}),
+        },
         { job, force, ...(options.full ? { full: true } : {}) },
       );
     try {
@@ -67,5 +83,6 @@ export async function printPlan(
     }
   } finally {
     await opened.close();
+    await client?.close();
   }
 }

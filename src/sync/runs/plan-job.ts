@@ -8,6 +8,7 @@ import { StreamPlanner } from '../plan/stream-planner.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import type { RunJobOptions } from './run-job.js';
 import { PLAN_CHUNK } from './streamed-plan.js';
+import { AccountPreview, type AccountLookUp } from '../plan/account-preview.js';
 
 /**
  * Reads the sources and plans against the ledger, without sending or recording anything:
@@ -21,6 +22,8 @@ export async function planJob(
     vendor: string;
     /** See `BuildPlanInput.hashKey`. */
     hashKey?: Uint8Array | undefined;
+    /** Asks the platform who has an e-mail, for the accounts a run would find (`AccountPreview`). */
+    lookUpAccount?: AccountLookUp | undefined;
   },
   options: Pick<RunJobOptions, 'job' | 'force' | 'full'>,
 ): Promise<PlanSummary> {
@@ -42,6 +45,7 @@ export async function planJob(
     ids,
     { dependents: true },
   );
+  const preview = deps.lookUpAccount ? new AccountPreview(deps.lookUpAccount, deps.vendor) : undefined;
   let intents: Intent[] = [];
   let rows: RowResult[] = [];
   for await (const read of streamCollected(job, {
@@ -53,13 +57,15 @@ export async function planJob(
     for (const intent of read.intents) intents.push(intent);
     for (const row of read.rowResults) rows.push(row);
     if (intents.length < PLAN_CHUNK && rows.length < PLAN_CHUNK) continue;
-    await planner.planChunk(intents, rows);
+    preview?.note((await planner.planChunk(intents, rows)).work);
     intents = [];
     rows = [];
   }
-  if (intents.length > 0 || rows.length > 0) await planner.planChunk(intents, rows);
+  if (intents.length > 0 || rows.length > 0) preview?.note((await planner.planChunk(intents, rows)).work);
   planner.failedRows();
   await planner.finish();
   const summary = planner.summary();
+  const accounts = (await preview?.lines()) ?? [];
+  if (accounts.length > 0) summary.identity = [...(summary.identity ?? []), ...accounts];
   return options.full ? { ...summary, full: true } : summary;
 }
