@@ -26,6 +26,7 @@ describe('namesAgree', () => {
     expect(namesAgree('Ada King Lovelace', 'Ada Lovelace')).toBe(true);
     expect(namesAgree('Jean-Luc Picard', 'Jean Luc Picard')).toBe(true);
     expect(namesAgree('Grace', 'Grace Hopper')).toBe(true);
+    expect(namesAgree('Ann One', 'Anna One')).toBe(true);
     expect(namesAgree('', 'Grace Hopper')).toBe(true);
   });
 
@@ -34,6 +35,7 @@ describe('namesAgree', () => {
     expect(namesAgree('Ada Byron', 'Ada Lovelace')).toBe(false);
     expect(namesAgree('A. B.', 'Ada Byron')).toBe(false);
     expect(namesAgree('T. Lovelace', 'Ada Lovelace')).toBe(false);
+    expect(namesAgree('Al Lovelace', 'Ada Lovelace')).toBe(false);
   });
 });
 
