@@ -71,7 +71,7 @@ function describeLedger(name: string, ledgerEnv: () => NodeJS.ProcessEnv): void 
         ].join('\n'),
       });
       // The plan shows the account the run would find by e-mail, both names beside each other.
-      const plan = await cli('plan', 'job.yaml');
+      const plan = await cli('plan', 'job.yaml', '--accounts');
       expect(plan.stdout).toMatch(
         /^ {2}sp-3001 "Ada Lovelace" <ada@example\.org> → platform user \d+ "Thomas Grimes": another name, and key "sp-2749"'s account/m,
       );

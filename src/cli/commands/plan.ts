@@ -14,16 +14,26 @@ export function registerPlanCommand(program: Command): void {
     .option('--force', 'plan mirror deletes even above delete_threshold')
     .option('--full', 'plan a full run: every row is sent, whatever the ledger says was synced')
     .option('--json', 'print the plan as JSON')
-    .action(async (jobPath: string, options: { force?: boolean; full?: boolean; json?: boolean }) => {
-      const job = loadJobFile(jobPath);
-      await printPlan(job, {
-        force: options.force ?? false,
-        full: options.full ?? false,
-        logger: rootLogger().child({ job: job.name }),
-        print: (summary) =>
-          options.json
-            ? `${JSON.stringify(summary)}\n`
-            : `Plan of ${job.name} (${job.mode}):\n\n${formatPlanSummary(summary)}\n`,
-      });
-    });
+    .option(
+      '--accounts',
+      'also ask the platform which of the first 50 users to create it has already (one read each), with its name beside the source’s',
+    )
+    .action(
+      async (
+        jobPath: string,
+        options: { force?: boolean; full?: boolean; json?: boolean; accounts?: boolean },
+      ) => {
+        const job = loadJobFile(jobPath);
+        await printPlan(job, {
+          force: options.force ?? false,
+          accounts: options.accounts ?? false,
+          full: options.full ?? false,
+          logger: rootLogger().child({ job: job.name }),
+          print: (summary) =>
+            options.json
+              ? `${JSON.stringify(summary)}\n`
+              : `Plan of ${job.name} (${job.mode}):\n\n${formatPlanSummary(summary)}\n`,
+        });
+      },
+    );
 }

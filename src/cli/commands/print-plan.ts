@@ -25,6 +25,8 @@ export async function printPlan(
     force: boolean;
     /** The plan of a full run (`--full`). @defaultValue `false` */
     full?: boolean;
+    /** Ask the platform who has the new users' e-mails (`--accounts`, `AccountPreview`). @defaultValue `false` */
+    accounts?: boolean;
     logger: Logger;
     print: (summary: PlanSummary) => string;
   },
@@ -44,10 +46,11 @@ export async function printPlan(
         "it is a first run's. Set it to the conference's base URL to see what a run there would send.\n",
     );
   }
-  // With the conference and its key, the plan asks who has the new users' e-mails
-  // (`AccountPreview`): a bounded preview, one signed read each.
+  // Asked to (`--accounts`), with the conference and its key, the plan asks who has the new
+  // users' e-mails (`AccountPreview`): a bounded preview, one signed read each. Without it a
+  // plan calls nothing.
   const client =
-    baseUrl === undefined || signingKey === undefined
+    !options.accounts || baseUrl === undefined || signingKey === undefined
       ? undefined
       : PlatformClient.fromConfig(platformConfigFor(job.platform), {
           rateLimit: { requestsPerSecond: job.rate.per_second, concurrency: 1 },

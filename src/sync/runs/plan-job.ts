@@ -57,11 +57,16 @@ export async function planJob(
     for (const intent of read.intents) intents.push(intent);
     for (const row of read.rowResults) rows.push(row);
     if (intents.length < PLAN_CHUNK && rows.length < PLAN_CHUNK) continue;
-    preview?.note((await planner.planChunk(intents, rows)).work);
+    const planned = await planner.planChunk(intents, rows);
+    preview?.note(planned.work);
     intents = [];
     rows = [];
   }
-  if (intents.length > 0 || rows.length > 0) preview?.note((await planner.planChunk(intents, rows)).work);
+  if (intents.length > 0 || rows.length > 0) {
+    // Planned whether or not a preview notes it (`preview?.note(…)` would skip its argument).
+    const planned = await planner.planChunk(intents, rows);
+    preview?.note(planned.work);
+  }
   planner.failedRows();
   await planner.finish();
   const summary = planner.summary();
