@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../../errors/evsync-error.js';
-import { stopEmbeddedServer } from '../../ledger/embedded-server.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import type { Logger } from '../../log/logger.js';
 import { shippedMappingsDir } from '../../mapping/shipped-mappings.js';
@@ -47,7 +46,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const jobFile = demoJobFile();
   const job = loadJobFile(jobFile);
   const dataDir = resolve(options.dataDir ?? defaultDemoDir());
-  await emptyDemoDir(dataDir);
+  emptyDemoDir(dataDir);
   // Marked before anything else goes in, so that a demo that fails half-way is still its own.
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(
@@ -113,7 +112,7 @@ export function defaultDemoDir(): string {
 }
 
 /** Empties an earlier demo's folder; refuses any other folder that holds something. */
-async function emptyDemoDir(dataDir: string): Promise<void> {
+function emptyDemoDir(dataDir: string): void {
   if (!existsSync(dataDir)) return;
   const entries = readdirSync(dataDir);
   if (entries.length > 0 && !entries.includes(DEMO_MARK)) {
@@ -122,7 +121,5 @@ async function emptyDemoDir(dataDir: string): Promise<void> {
         'give --data-dir a new or empty folder (a demo folder from before demo folders were marked: delete it yourself)',
     );
   }
-  // The earlier demo's ledger server goes first: one whose folder is deleted under it lingers.
-  await stopEmbeddedServer(dataDir);
   rmSync(dataDir, { recursive: true, force: true });
 }
