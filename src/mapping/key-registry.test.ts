@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KeyRegistry, keyHash, prefixedKeyHash } from './key-registry.js';
+import { lowerCase } from '../model/person.js';
+import { KeyRegistry, keyHash, prefixedKeyHash, prefixedLowerCaseHash, taggedHash } from './key-registry.js';
 
 describe('KeyRegistry', () => {
   it('remembers the first row of each key across growth', () => {
@@ -29,6 +30,20 @@ describe('KeyRegistry', () => {
       expect(prefixedKeyHash(prefix, key)).toEqual(keyHash(prefix + key));
     }
     expect(prefixedKeyHash('a', 'bc')).not.toEqual(prefixedKeyHash('ab', 'cd'));
+  });
+
+  it('hashes a lower-cased key as the hash of lowerCase(key), the Kelvin sign kept apart', () => {
+    for (const key of ['', 'Bob@X.org', 'bob@x.org', 'ÉLODIE@x.org', '\u212Aate@x.org', '𠮷@x.org']) {
+      expect(prefixedLowerCaseHash('0\u0000', key)).toEqual(prefixedKeyHash('0\u0000', lowerCase(key)));
+    }
+    expect(prefixedLowerCaseHash('', '\u212Aate@x.org')).not.toEqual(prefixedLowerCaseHash('', 'kate@x.org'));
+  });
+
+  it('tags a hash apart from the hash itself and from other tags', () => {
+    const hash = keyHash('bob@x.org');
+    expect(taggedHash(hash, 1)).not.toEqual(hash);
+    expect(taggedHash(hash, 1)).not.toEqual(taggedHash(hash, 2));
+    expect(taggedHash(hash, 1)).toEqual(taggedHash(keyHash('bob@x.org'), 1));
   });
 
   it('stores rows as given (row 0 is kept as 1, never as an empty slot)', () => {

@@ -1,3 +1,5 @@
+import { lowerCase } from '../model/person.js';
+
 /**
  * Remembers which keys were seen, and on which row, in fixed-size typed arrays rather than
  * a `Map` of strings: a million client_ids and e-mails cost about 12 bytes a slot and hold
@@ -132,6 +134,39 @@ export function prefixedKeyHash(prefix: string, key: string): KeyHash {
     b ^= b >>> 13;
   }
   return [avalanche(a), avalanche(b ^ (prefix.length + key.length))];
+}
+
+/**
+ * `prefixedKeyHash(prefix, lowerCase(key))` without building the lower-cased string: every
+ * `unique:` value of every row is hashed so, and nearly all of them are ASCII, which is
+ * lower-cased here as it is read. A value with any other character takes `lowerCase`'s way.
+ */
+export function prefixedLowerCaseHash(prefix: string, key: string): KeyHash {
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  for (let i = 0; i < prefix.length; i++) {
+    const c = prefix.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 13;
+  }
+  for (let i = 0; i < key.length; i++) {
+    let c = key.charCodeAt(i);
+    if (c >= 0x80) return prefixedKeyHash(prefix, lowerCase(key));
+    if (c >= 65 && c <= 90) c += 32;
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 13;
+  }
+  return [avalanche(a), avalanche(b ^ (prefix.length + key.length))];
+}
+
+/** A hash of `hash` and a 32-bit `tag`, apart from every key's: what one key says of another. */
+export function taggedHash(hash: KeyHash, tag: number): KeyHash {
+  return [
+    avalanche(hash[0] ^ Math.imul(tag ^ 0x9e3779b9, 0x85ebca6b)),
+    avalanche((hash[1] + Math.imul(tag, 0xc2b2ae35) + 0x7f4a7c15) | 0),
+  ];
 }
 
 function avalanche(h: number): number {

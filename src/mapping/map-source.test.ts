@@ -331,6 +331,28 @@ intents:
       );
     });
 
+    it('compares names without case, accents, punctuation or the final sigma, in any script', async () => {
+      const items = await run(mapping(undefined), [
+        { id: 'a1', mail: 'zoe@x.org', f: 'Zoé', l: 'Müller-Lęcka' },
+        { id: 'a2', mail: 'ZOE@x.org', f: 'ZOE', l: 'muller lecka' },
+        { id: 'a3', mail: 'zoe@x.org', f: 'Zoë', l: 'Møller' },
+        { id: 'g1', mail: 'odos@x.org', f: 'Νίκος', l: 'ΟΔΟΣ' },
+        { id: 'g2', mail: 'odos@x.org', f: 'ΝΙΚΟΣ', l: 'Οδος' },
+        { id: 'h1', mail: 'ha@x.org', f: '𠮷野', l: '家' },
+        { id: 'h2', mail: 'ha@x.org', f: '𠮷野', l: '家' },
+      ]);
+      // Møller is not Muller: ø has no accent to drop, it is another letter.
+      expect(items.map((i) => i.type)).toEqual([
+        'intents',
+        'duplicate',
+        'invalid',
+        'intents',
+        'duplicate',
+        'intents',
+        'duplicate',
+      ]);
+    });
+
     it('never folds the Kelvin sign into k: another address, refused as not ASCII', async () => {
       const items = await run(mapping(undefined), [
         { id: 'k1', mail: 'kate@x.org', f: 'Kate', l: 'K' },

@@ -1,10 +1,9 @@
 import { CODE } from '../errors/codes.js';
 import type { Source, SourceItem } from '../sources/source-row.js';
 import { describeOrigin, type RowOrigin } from '../model/row-origin.js';
-import { lowerCase } from '../model/person.js';
 import { INTENT_KINDS, isParentKind, type Intent, type IntentKind } from '../model/intent.js';
 import { normalizeColumnName } from './compile/column-binder.js';
-import { KeyRegistry, prefixedKeyHash, type KeyHash } from './key-registry.js';
+import { KeyRegistry, prefixedKeyHash, prefixedLowerCaseHash, type KeyHash } from './key-registry.js';
 import type { DraftProblem, LoadedMapping, RowMapper, RowMapping } from './loaded-mapping.js';
 import type { HeaderReport, MappedItem, MappingProblem, MapSourceOptions } from './mapped-item.js';
 import { ScheduleGrouper } from './schedule-grouper.js';
@@ -267,15 +266,14 @@ class RowState {
         const { param, prefix } = unique[position]!;
         const value = intent.params[param];
         if (value === undefined) continue;
-        const lowered = lowerCase(value);
-        const hash = prefixedKeyHash(prefix, lowered);
+        const hash = prefixedLowerCaseHash(prefix, value);
         const seen = this.keys.rowOf(hash);
         // Who uses the e-mail, so that a later row of another name is told apart (shared-email.ts).
         if (param === this.shared.param && intent.kind === 'user' && this.checksShared) {
           if (
             seen !== undefined &&
             found === undefined &&
-            !this.shared.samePerson(lowered, intent, this.rowOf)
+            !this.shared.samePerson(hash, intent, this.rowOf)
           ) {
             const handled = this.shared.handle(intent, value, seen, origin);
             if ('type' in handled) return handled;
@@ -283,7 +281,7 @@ class RowState {
             intents[index] = handled;
             return this.checkDuplicates(intents, columns, origin);
           }
-          owned.push(this.shared.personHash(lowered, intent));
+          owned.push(this.shared.personHash(hash, intent));
         }
         if (seen !== undefined) {
           (earlierRows ??= []).push(seen);

@@ -3,13 +3,11 @@ import type { Intent } from '../model/intent.js';
 import { describeOrigin, type RowOrigin } from '../model/row-origin.js';
 import { emailConfirmationParam, emailParam } from '../platform/vendor.js';
 import { quote } from '../platform/write-params/text-rules.js';
-import { prefixedKeyHash, type KeyHash } from './key-registry.js';
+import { taggedHash, type KeyHash } from './key-registry.js';
 import type { MappedItem, OnSharedEmail } from './mapped-item.js';
 
 const FIRST = 'user[first_name]';
 const LAST = 'user[last_name]';
-/** In front of the hash of an e-mail and a name: apart from keys and `unique:` values. */
-const PERSON_PREFIX = 'person\u0000';
 
 /**
  * Rows of one step that give one e-mail to people of different names (docs/mapping.md,
@@ -39,17 +37,18 @@ export class SharedEmails {
     return this.email;
   }
 
-  /** The hash that says "this e-mail (lower-cased) is this person's"; the empty name too, for a row with none. */
-  personHash(lowered: string, intent: Intent): KeyHash {
-    return prefixedKeyHash(PERSON_PREFIX, `${lowered}\u0000${nameKey(intent)}`);
+  /** The hash that says "this e-mail is this person's" (`email`: the e-mail's `unique:` hash); the empty name too, for a row with none. */
+  personHash(email: KeyHash, intent: Intent): KeyHash {
+    return taggedHash(email, nameHash(intent));
   }
 
-  /** Whether a row repeating the e-mail `lowered` is the person who used it first (`known`: a stored hash's row). */
-  samePerson(lowered: string, intent: Intent, known: (hash: KeyHash) => number | undefined): boolean {
-    if (nameKey(intent) === '') return true;
-    if (known(this.personHash(lowered, intent)) !== undefined) return true;
+  /** Whether a row repeating the e-mail hashed `email` is the person who used it first (`known`: a stored hash's row). */
+  samePerson(email: KeyHash, intent: Intent, known: (hash: KeyHash) => number | undefined): boolean {
+    const name = nameHash(intent);
+    if (name === NO_NAME) return true;
+    if (known(taggedHash(email, name)) !== undefined) return true;
     // The first row gave no name: nothing says it is someone else.
-    return known(prefixedKeyHash(PERSON_PREFIX, `${lowered}\u0000`)) !== undefined;
+    return known(taggedHash(email, NO_NAME)) !== undefined;
   }
 
   /** What becomes of a row that shares `email` with `firstRow`, under the mapping's policy. */
@@ -112,16 +111,55 @@ function nameOf(intent: Intent): string {
 }
 
 /**
- * The name as compared: its letters and digits in lower case, accents, punctuation and
- * spacing left out. Every user row of a mapping with a unique e-mail goes through here,
- * so it is one pass for plain ASCII names and two for others.
+ * A hash of the name as compared: its letters and digits in lower case, accents,
+ * punctuation and spacing left out; {@link NO_NAME} when none is left. Every user row of a
+ * mapping with a unique e-mail goes through here, so each character is folded as it is read
+ * (a character outside ASCII by a table filled on first sight), without building a string.
  */
-function nameKey(intent: Intent): string {
-  const name = `${intent.params[FIRST] ?? ''}${intent.params[LAST] ?? ''}`.toLowerCase();
-  // Letters of other scripts are kept; combining accents are not letters.
-  return NON_ASCII.test(name)
-    ? name.normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, '')
-    : name.replace(/[^a-z0-9]+/g, '');
+function nameHash(intent: Intent): number {
+  const first = intent.params[FIRST] ?? '';
+  const last = intent.params[LAST] ?? '';
+  let hash = NO_NAME;
+  for (const part of [first, last]) {
+    for (let i = 0; i < part.length; i++) {
+      let c = part.charCodeAt(i);
+      if (c < 0x80) {
+        if (c >= 65 && c <= 90) c += 32;
+        else if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57))) continue;
+        hash = Math.imul(hash ^ c, 0x01000193);
+        continue;
+      }
+      // A character outside the BMP (a surrogate pair) is folded with the whole name.
+      if (c >= 0xd800 && c <= 0xdfff) return foldedHash(fold(`${first}${last}`));
+      let folded = FOLDED[c];
+      if (folded === undefined) FOLDED[c] = folded = fold(String.fromCharCode(c));
+      for (let j = 0; j < folded.length; j++) hash = Math.imul(hash ^ folded.charCodeAt(j), 0x01000193);
+    }
+  }
+  return hash;
 }
 
-const NON_ASCII = /[\u0080-\uffff]/;
+/**
+ * Lower case, accents and everything but letters and digits left out (letters of other
+ * scripts are kept; combining accents are not letters). The final sigma is the sigma:
+ * a character folded alone cannot know it ends a word.
+ */
+function fold(text: string): string {
+  return text
+    .toLowerCase()
+    .replaceAll('ς', 'σ')
+    .normalize('NFKD')
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+function foldedHash(folded: string): number {
+  let hash = NO_NAME;
+  for (let i = 0; i < folded.length; i++) hash = Math.imul(hash ^ folded.charCodeAt(i), 0x01000193);
+  return hash;
+}
+
+/** {@link fold} of each character outside ASCII met so far, by its code. */
+const FOLDED: string[] = [];
+
+/** The hash of no name at all (FNV-1a's offset basis): a row without one. */
+const NO_NAME = 0x811c9dc5 | 0;
