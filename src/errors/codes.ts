@@ -98,6 +98,19 @@ export const ERROR_CATALOG = {
     action: "Give the file's path and check its permissions.",
     retry: 'permanent',
   },
+  SOURCE_INVALID_JSON: {
+    layer: 'sources',
+    meaning: 'A JSON export (a pretix order export) is not valid JSON.',
+    action: 'Export it again, or check the file.',
+    retry: 'permanent',
+  },
+  SOURCE_UNEXPECTED_SHAPE: {
+    layer: 'sources',
+    meaning:
+      'A JSON export is not of the expected format (for pretix: `event.orders` with `positions`, and `event.items`); the first problems are listed with their paths.',
+    action: 'Check that the job’s source kind names the export this file is (pretix_json: pretix’s “Order data (JSON)”).',
+    retry: 'permanent',
+  },
   SOURCE_URL_ENV_UNSET: {
     layer: 'sources',
     meaning: "The environment variable that holds a database source's connection URL is not set.",

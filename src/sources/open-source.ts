@@ -5,6 +5,7 @@ import type { SourceConfig, SpeakerJoinConfig } from './source-config.js';
 import type { SpeakerJoin } from './schedule/speaker-join.js';
 import type { Source } from './source-row.js';
 import { createCsvSource } from './csv/csv-source.js';
+import { createPretixJsonSource } from './pretix/pretix-json-source.js';
 import { connectionUrlFrom } from './sql/connection-url.js';
 import { createMysqlSource } from './sql/mysql-source.js';
 import { createPostgresSource } from './sql/postgres-source.js';
@@ -39,6 +40,12 @@ export function openSource(config: SourceConfig, options: OpenSourceOptions): So
       encoding: 'encoding' in csv ? csv.encoding : undefined,
       delimiter: 'delimiter' in csv ? csv.delimiter : undefined,
       logger: options.logger,
+    });
+  }
+  if ('pretix_json' in config) {
+    return createPretixJsonSource({
+      path: inBase(config.pretix_json.path),
+      displayPath: config.pretix_json.path,
     });
   }
   if ('postgres' in config || 'mysql' in config) {

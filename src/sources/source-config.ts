@@ -21,6 +21,12 @@ export const csvSourceSchema = z.union([
   }),
 ]);
 
+/** A JSON export read whole (pretix's order export): a path, or `{ path }`. */
+export const jsonFileSourceSchema = z.union([
+  filePath.transform((path) => ({ path })),
+  z.strictObject({ path: filePath }),
+]);
+
 export const sqlSourceSchema = z.strictObject({
   url_env: envVarName,
   query: z.string().min(1, 'is empty: give the SELECT to run'),
@@ -94,9 +100,18 @@ const sourceKindUnion = z.union([
   z.strictObject({ sessionize: scheduleSourceSchema }),
   z.strictObject({ pretalx: scheduleSourceSchema }),
   z.strictObject({ frab: scheduleSourceSchema }),
+  z.strictObject({ pretix_json: jsonFileSourceSchema }),
 ]);
 
-export const SOURCE_KINDS = ['csv', 'postgres', 'mysql', 'sessionize', 'pretalx', 'frab'] as const;
+export const SOURCE_KINDS = [
+  'csv',
+  'postgres',
+  'mysql',
+  'sessionize',
+  'pretalx',
+  'frab',
+  'pretix_json',
+] as const;
 
 /** Names the kinds on a wrong key instead of zod's bare "Invalid input" for a union. */
 export const sourceConfigSchema = z

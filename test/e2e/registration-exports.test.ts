@@ -23,6 +23,8 @@ const EXPORTS: Array<{
   clientIds?: string[];
   /** The job step's on_shared_email: holders of one order share its e-mail under other names. */
   onSharedEmail?: 'suffix';
+  /** The job step's source kind. @defaultValue csv */
+  kind?: 'pretix_json';
 }> = [
   {
     file: 'pretix-checkin.csv',
@@ -113,6 +115,39 @@ const EXPORTS: Array<{
     onSharedEmail: 'suffix',
   },
   {
+    // The same orders in pretix's "Order data (JSON)", with an add-on, a T-shirt sold alone and
+    // a test-mode order besides: one row per position, skipped but for the attending holders.
+    file: 'pretix-orders.json',
+    mapping: 'pretix-orders',
+    kind: 'pretix_json',
+    people: [
+      {
+        email: 'bjorn@example.no',
+        first: 'Björn',
+        last: 'Sæther',
+        company: 'Fjord AS',
+        membership: 'member',
+      },
+      { email: 'buyer@example.de', first: 'Inès', last: 'Doğan', company: 'Fjord AS', membership: 'member' },
+      {
+        email: 'ada@example.org',
+        first: 'Ada',
+        last: 'Lovelace',
+        company: 'Analytical Engines',
+        membership: 'speaker',
+      },
+      {
+        email: 'buyer+pretix-b7c8d-3@example.de',
+        first: 'Ümit',
+        last: 'Yılmaz',
+        company: null,
+        membership: 'member',
+      },
+    ],
+    clientIds: ['pretix-B7C8D-1', 'pretix-B7C8D-2', 'pretix-B7C8D-3', 'pretix-H1J2K-1'],
+    onSharedEmail: 'suffix',
+  },
+  {
     file: 'tito.csv',
     mapping: 'tito',
     people: [
@@ -196,9 +231,9 @@ describe('registration exports as they really come, through the built CLI', () =
 
   it.each(EXPORTS)(
     '$file: validate, plan and run land every attending person',
-    async ({ file, mapping, people, clientIds, onSharedEmail }) => {
+    async ({ file, mapping, people, clientIds, onSharedEmail, kind }) => {
       const sandbox = await workspace.sandbox();
-      const name = file.replace(/\.csv$/, '');
+      const name = file.replace(/\.csv$/, '').replace(/\.json$/, '-json');
       copyFileSync(join(FIXTURES, file), join(workspace.dir, file));
       workspace.write({
         [`${name}.yaml`]: [
@@ -206,7 +241,7 @@ describe('registration exports as they really come, through the built CLI', () =
           'mode: upsert',
           'steps:',
           `  - mapping: ${mapping}`,
-          `    source: { csv: ./${file} }`,
+          `    source: { ${kind ?? 'csv'}: ./${file} }`,
           '    custom_data: { columns: all_unmapped }',
           ...(onSharedEmail ? [`    on_shared_email: ${onSharedEmail}`] : []),
           '',
@@ -218,6 +253,7 @@ describe('registration exports as they really come, through the built CLI', () =
       expect(recognised.code, recognised.stderr).toBe(onSharedEmail ? 1 : 0);
       if (onSharedEmail) expect(recognised.stdout).toMatch(/MAPPING_SHARED_EMAIL/);
       expect(recognised.stderr).toContain(`using --mapping ${mapping}`);
+      if (kind) expect(recognised.stdout).toMatch(/skipped\s+5/);
 
       const validate = await workspace.run(sandbox, ['validate', `${name}.yaml`]);
       expect(validate.code, validate.stdout + validate.stderr).toBe(0);

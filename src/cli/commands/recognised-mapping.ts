@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { vendorFromEnv } from '../../config/env-config.js';
 import { CODE } from '../../errors/codes.js';
@@ -14,6 +15,16 @@ import { createCsvSource } from '../../sources/csv/csv-source.js';
  */
 export async function recognisedMapping(source: string, format: string | undefined): Promise<string> {
   const extension = extname(source).toLowerCase();
+  if (
+    !/^https?:\/\//i.test(source) &&
+    (format === 'pretix_json' || (format === undefined && extension === '.json')) &&
+    (await isPretixOrderExport(source))
+  ) {
+    process.stderr.write(
+      `evsync: ${source} is pretix's order data export (JSON): using --mapping pretix-orders; give --mapping to choose another.\n`,
+    );
+    return 'pretix-orders';
+  }
   if (
     /^https?:\/\//i.test(source) ||
     (format !== undefined && format !== 'csv') ||
@@ -56,6 +67,19 @@ export async function recognisedMapping(source: string, format: string | undefin
     `evsync: ${source} has the columns of the ${best.mapping} mapping's export (${(best.description ?? best.mapping).replace(/\.$/, '')}): using --mapping ${best.mapping}${also}; give --mapping to choose another.\n`,
   );
   return best.mapping;
+}
+
+/** Whether a JSON file has the shape of pretix's "Order data (JSON)" export (`event.orders`, `event.items`). */
+async function isPretixOrderExport(path: string): Promise<boolean> {
+  try {
+    const json = JSON.parse((await readFile(path, 'utf8')).replace(/^\uFEFF/, '')) as {
+      event?: { orders?: unknown; items?: unknown };
+    };
+    return Array.isArray(json.event?.orders) && Array.isArray(json.event?.items);
+  } catch {
+    // Not readable, or not JSON: the message below says what to give instead.
+    return false;
+  }
 }
 
 /** The header of a CSV file: the columns of its first row (a header-only file has none to read). */

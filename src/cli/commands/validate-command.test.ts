@@ -167,7 +167,21 @@ describe('evsync validate', () => {
     [['validate', '--source', 'x.csv', '--mapping', 'nope'], /no shipped mapping "nope"/],
     [
       ['validate', '--source', 'x.json', '--mapping', 'users'],
-      /--format sessionize, --format pretalx or --format frab/,
+      /--format sessionize, --format pretalx, --format frab or --format pretix_json/,
+    ],
+    [
+      [
+        'validate',
+        '--source',
+        'x.json',
+        '--format',
+        'pretix_json',
+        '--timezone',
+        'UTC',
+        '--mapping',
+        'pretix-orders',
+      ],
+      /--timezone is for schedule/,
     ],
     [
       ['validate', '--source', 'x.csv', '--format', 'xlsx', '--mapping', 'users'],

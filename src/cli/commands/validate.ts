@@ -47,11 +47,11 @@ export function registerValidateCommand(program: Command): void {
     .argument('[job]', 'the job file (YAML); or give --source and --mapping')
     .option(
       '--source <file>',
-      'a file to validate instead of a job: CSV, or a schedule export (see --format)',
+      'a file to validate instead of a job: CSV, a schedule export or a pretix JSON order export (see --format)',
     )
     .option(
       '--format <kind>',
-      `with --source: ${FILE_FORMATS.join(', ')} (default: csv; a .json or .xml file read by the sessionize or pretalx mapping is that export)`,
+      `with --source: ${FILE_FORMATS.join(', ')} (default: csv; a .json or .xml file read by the sessionize, pretalx or pretix-orders mapping is that export)`,
     )
     .option(
       '--timezone <zone>',
@@ -160,7 +160,7 @@ async function validationSteps(
     [options.overrideTimezone, '--override-timezone'],
     [options.speakers, '--speakers'],
   ] as const) {
-    if (given !== undefined && format === 'csv') {
+    if (given !== undefined && PLAIN_FILE_FORMATS.has(format)) {
       throw new ConfigError(`${name} is for schedule exports (--format sessionize, pretalx or frab)`, {
         code: CODE.EVSYNC_USAGE,
       });
@@ -172,9 +172,9 @@ async function validationSteps(
       { code: CODE.EVSYNC_USAGE },
     );
   }
-  if (url && format === 'csv') {
+  if (url && PLAIN_FILE_FORMATS.has(format)) {
     throw new ConfigError(
-      `--source ${redactUrl(options.source)}: a CSV source is a file: download it first, or say which schedule export it is with --format`,
+      `--source ${redactUrl(options.source)}: a ${format === 'csv' ? 'CSV' : 'pretix JSON'} source is a file: download it first, or say which schedule export it is with --format`,
       { code: CODE.EVSYNC_USAGE },
     );
   }
@@ -183,8 +183,8 @@ async function validationSteps(
   const speakers =
     options.speakers === undefined ? undefined : await speakerListConfig(options.speakers, rootLogger());
   const config = sourceConfigSchema.parse(
-    format === 'csv'
-      ? { csv: options.source }
+    PLAIN_FILE_FORMATS.has(format)
+      ? { [format]: options.source }
       : {
           [format]: {
             ...where,
@@ -207,7 +207,9 @@ async function validationSteps(
   ];
 }
 
-const FILE_FORMATS = ['csv', 'sessionize', 'pretalx', 'frab'] as const;
+const FILE_FORMATS = ['csv', 'sessionize', 'pretalx', 'frab', 'pretix_json'] as const;
+/** The formats whose source takes only a path: no zone, no speaker list, no URL. */
+const PLAIN_FILE_FORMATS: ReadonlySet<FileFormat> = new Set(['csv', 'pretix_json']);
 type FileFormat = (typeof FILE_FORMATS)[number];
 
 /** The given `--format`, else what the file and the mapping say: a schedule export is JSON or XML. */
@@ -222,9 +224,10 @@ function sourceFormat(file: string, mapping: string, given: string | undefined):
   if (extension !== '.json' && extension !== '.xml') return 'csv';
   const name = basename(mapping, extname(mapping)).toLowerCase();
   if (name === 'sessionize' || name === 'pretalx') return name;
+  if (name === 'pretix-orders' && extension === '.json') return 'pretix_json';
   if (extension === '.xml') return 'frab';
   throw new ConfigError(
-    `${redactUrl(file)} is not a CSV file: say which export it is with --format sessionize, --format pretalx or --format frab`,
+    `${redactUrl(file)} is not a CSV file: say which export it is with --format sessionize, --format pretalx, --format frab or --format pretix_json`,
     { code: CODE.EVSYNC_USAGE },
   );
 }

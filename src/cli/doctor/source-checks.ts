@@ -99,7 +99,12 @@ function filePathsOf(source: unknown): string[] {
   const visit = (value: unknown, key?: string): void => {
     if (
       typeof value === 'string' &&
-      (key === 'path' || key === 'csv' || key === 'sessionize' || key === 'pretalx' || key === 'frab')
+      (key === 'path' ||
+        key === 'csv' ||
+        key === 'sessionize' ||
+        key === 'pretalx' ||
+        key === 'frab' ||
+        key === 'pretix_json')
     )
       found.push(value);
     else if (typeof value === 'object' && value !== null)

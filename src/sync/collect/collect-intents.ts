@@ -194,13 +194,13 @@ async function* readStep(
 /**
  * What a streamed run checks before it creates the run and sends anything (README, exit
  * codes: a path that does not exist is found before anything is sent): every step's mapping
- * loads, and every CSV file can be opened and its first row read. Queries and schedule
- * exports are read only by the run itself (a query would run twice).
+ * loads, and every CSV file or pretix JSON export can be opened and its first row read.
+ * Queries and schedule exports are read only by the run itself (a query would run twice).
  */
 export async function checkSteps(job: LoadedJob, options: CollectOptions): Promise<void> {
   for (const step of job.steps) {
     await loadMapping(step.mapping, { baseDir: job.baseDir, vendor: options.vendor });
-    if (!('csv' in step.source)) continue;
+    if (!('csv' in step.source) && !('pretix_json' in step.source)) continue;
     const rows = openSource(step.source, { baseDir: job.baseDir }).rows()[Symbol.asyncIterator]();
     try {
       await rows.next();
