@@ -185,6 +185,28 @@ const EXPORTS: Array<{
     ],
   },
   {
+    file: 'indico-registrants.csv',
+    mapping: 'indico-registrants',
+    people: [
+      {
+        email: 'ingrid.backstrom@example.se',
+        first: 'Ingrid',
+        last: 'Bäckström',
+        company: 'Uppsala Universitet',
+        membership: 'member',
+      },
+      {
+        email: 'chidi@example.ng',
+        first: 'Chidi',
+        last: 'Okonkwo-Ferreira',
+        company: 'Université de Genève',
+        membership: 'member',
+      },
+      { email: 'tomas@example.ie', first: 'Tomás', last: 'Ó Briain', company: 'CERN', membership: 'member' },
+    ],
+    clientIds: ['indico-1', 'indico-2', 'indico-4'],
+  },
+  {
     file: 'eventbrite-uk-no-attendee-number.csv',
     mapping: 'eventbrite',
     people: [

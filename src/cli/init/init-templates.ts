@@ -113,6 +113,22 @@ export const INIT_SOURCES = {
         'gst-example1,Ada Lovelace,Ada,Lovelace,ada.lovelace@example.org,2026-03-01T10:00:00.000Z,approved,,https://luma.com/check-in/example,General\n',
     },
   },
+  indico: {
+    mappings: ['indico-registrants'],
+    steps: `  # Indico's list of registrations (Registration → the form → List of registrations →
+  # Export → CSV): rejected and withdrawn registrations left out; the address and country
+  # kept in custom_data (the platform's address needs a city).
+  - name: indico
+    mapping: ./mappings/indico-registrants.yaml
+    source: { csv: ./data/indico-registrations.csv }
+    # custom_data: { columns: all_unmapped }   # keep your form's other fields on each profile
+`,
+    samples: {
+      'data/indico-registrations.csv':
+        'ID,Name,First Name,Last Name,Email Address,Affiliation,Position,Country,Registration date,Registration state\n' +
+        '1,Ada Lovelace,Ada,Lovelace,ada.lovelace@example.org,Analytical Engines Ltd,Engineer,United Kingdom,2026-03-01 10:00:00,Completed\n',
+    },
+  },
   sessionize: {
     mappings: ['sessionize'],
     steps: `  # Sessionize's "All" export (API / Embed → JSON → All Data): sessions, speakers and who
