@@ -193,6 +193,13 @@ export const ERROR_CATALOG = {
     meaning: 'A quoted value is never closed; the message names the line where it opened.',
     action: 'Close the quote, or write a quote inside a quoted value as two quotes ("").',
   },
+  CSV_RECORD_TOO_LONG: {
+    layer: 'sources',
+    meaning:
+      'A record is longer than the limit (1,048,576 characters unless the source sets max_record_chars) on one line: the row is not read, and reading goes on at the next line.',
+    action: 'Check the export (a file without line breaks, a value pasted by mistake), or raise max_record_chars in the source.',
+    retry: 'permanent',
+  },
   CSV_NOT_UTF8: {
     layer: 'sources',
     meaning: 'A row of a file read as UTF-8 holds a byte that is not UTF-8; the row is not sent.',

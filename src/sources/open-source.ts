@@ -39,6 +39,7 @@ export function openSource(config: SourceConfig, options: OpenSourceOptions): So
       displayPath: csv.path,
       encoding: 'encoding' in csv ? csv.encoding : undefined,
       delimiter: 'delimiter' in csv ? csv.delimiter : undefined,
+      maxRecordChars: 'max_record_chars' in csv ? csv.max_record_chars : undefined,
       logger: options.logger,
     });
   }

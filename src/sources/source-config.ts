@@ -18,6 +18,8 @@ export const csvSourceSchema = z.union([
     encoding: z.enum(['utf-8', 'utf-16le', 'utf-16be', 'windows-1252', 'latin1']).optional(),
     /** Forces the delimiter; detected among `, ; \t |` otherwise. */
     delimiter: z.enum([',', ';', '\t', '|']).optional(),
+    /** The most characters one record may hold (docs/sources.md, "Limits"). */
+    max_record_chars: z.number().int().min(65_536, 'must be at least 65536').optional(),
   }),
 ]);
 

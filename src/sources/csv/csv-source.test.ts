@@ -302,6 +302,61 @@ describe('edge cases', () => {
     expect(items.map((item) => item.ok && item.lineBreaks === true)).toEqual([true, false]);
   });
 
+  it('reads each line break as one where a file mixes CRLF, CR and LF, and keeps quoted breaks', async () => {
+    // Most breaks are CRLF: the file's kind, which a quoted break of another kind becomes.
+    const text = 'a,b\r\n1,x\r\n2,"y\r\ny"\r\n3,z\r4,"w\rw"\r5,v\n';
+    const items = await readAll({ path: file('mixed.csv', text) });
+    expect(valuesOf(items)).toEqual([
+      { a: '1', b: 'x' },
+      { a: '2', b: 'y\r\ny' },
+      { a: '3', b: 'z' },
+      { a: '4', b: 'w\r\nw' },
+      { a: '5', b: 'v' },
+    ]);
+    expect(items.map((item) => item.origin.line)).toEqual([2, 3, 5, 6, 8]);
+    // A CR that ends one piece of the stream and the LF that starts the next are one break.
+    const pieces = await readAll({ path: file('split.csv', `a,b\r\n${'1,x\r\n'.repeat(20_000)}`) });
+    expect(pieces).toHaveLength(20_000);
+    expect(pieces.every((item) => item.ok && item.values.b === 'x')).toBe(true);
+  });
+
+  it('refuses a record past max_record_chars as a row of its own, and reads on at its line end', async () => {
+    const long = 'x'.repeat(300_000);
+    const items = await readAll({
+      path: file('long.csv', `a,b\n1,ok\n2,${long}\n3,"${long}"\n4,ok\n`),
+      maxRecordChars: 65_536,
+    });
+    expect(items.map((item) => (item.ok ? item.values.a : item.code))).toEqual([
+      '1',
+      'CSV_RECORD_TOO_LONG',
+      'CSV_RECORD_TOO_LONG',
+      '4',
+    ]);
+    expect(items[1]).toMatchObject({
+      origin: { row: 2, line: 3 },
+      message: expect.stringMatching(/^is longer than 65,536 characters on one line, so it was not read/),
+    });
+    expect(items[3]?.origin).toMatchObject({ row: 4, line: 5 });
+  });
+
+  it('refuses a file without a line break at once, naming the header', async () => {
+    await expect(
+      readAll({ path: file('noline.csv', 'a'.repeat(300_000)), maxRecordChars: 65_536 }),
+    ).rejects.toMatchObject({
+      code: 'CSV_RECORD_TOO_LONG',
+      message: expect.stringContaining('the header is longer'),
+    });
+  });
+
+  it('says how many lines a record took when a quote left open makes it ragged', async () => {
+    const items = await readAll({ path: file('open.csv', 'a,b\n1,"x\n2,y\n3,z\n4",w\n5,v\n') });
+    expect(items[0]).toMatchObject({
+      code: 'CSV_RAGGED_ROW',
+      message: expect.stringContaining('(it runs over lines 2–5: 4 lines read as one record'),
+    });
+    expect(items[1]).toMatchObject({ ok: true, values: { a: '5', b: 'v' } });
+  });
+
   it('handles a BOM before the sep= line, and keeps values untrimmed', async () => {
     const items = await readAll({ path: file('bom-sep.csv', '\ufeffsep=;\n Name ;City\n Ann ; Oslo\n') });
     expect(items).toEqual([

@@ -24,6 +24,8 @@ export interface CsvSourceOptions {
   /** Forces the delimiter. @defaultValue Excel's `sep=` line, else detected in the header line */
   delimiter?: CsvDelimiter;
   logger?: Logger;
+  /** The most characters one record may hold (docs/sources.md, "Limits"). @defaultValue MAX_OPEN_RECORD_CHARS */
+  maxRecordChars?: number;
   /** Bytes read up front to detect the encoding and the delimiter. @defaultValue 65536 */
   sampleBytes?: number;
 }
@@ -91,9 +93,11 @@ async function* readCsvBatches(
     source: displayPath,
     firstLine: dialect.sepLineLength > 0 ? 2 : 1,
     marks,
+    recordLimit: options.maxRecordChars,
   });
   try {
-    for await (const chunk of parseCsvChunks(text, dialect.delimiter)) yield reader.read(chunk);
+    for await (const chunk of parseCsvChunks(text, dialect.delimiter, options.maxRecordChars))
+      yield reader.read(chunk);
     reader.end();
   } finally {
     bytes.destroy();

@@ -14,6 +14,8 @@ export interface CsvRecordContext {
   firstLine: number;
   /** The decoder's U+FFFD marks: a row holding a byte that is not UTF-8 is that row's problem. */
   marks?: Utf8Marks;
+  /** The most characters a record may hold (`parseCsvChunks`'s limit). @defaultValue MAX_OPEN_RECORD_CHARS */
+  recordLimit?: number;
 }
 
 /**
@@ -44,6 +46,8 @@ export class CsvRecordReader {
       // A blank line, or a row of empty cells (Excel's blank rows): neither is a row read.
       if (isBlankRow(fields) && !errorsByRow.has(index)) continue;
       if (this.header === undefined) {
+        if (errorsByRow.get(index)?.some((error) => error.code === 'RecordTooLong'))
+          throw headerTooLongError(this.context.source, this.limit);
         if (errorsByRow.has(index)) throw headerQuoteError(this.context.source, rowLine);
         this.header = checkCsvHeader(fields, `CSV file ${this.context.source}`, rowLine);
         this.build = compileRowBuilder(this.header.names);
@@ -57,6 +61,10 @@ export class CsvRecordReader {
       );
     }
     return items;
+  }
+
+  private get limit(): number {
+    return this.context.recordLimit ?? MAX_OPEN_RECORD_CHARS;
   }
 
   /** Throws when the file had no header at all. */
@@ -104,24 +112,32 @@ export class CsvRecordReader {
     header: CsvHeader,
   ): SourceItem {
     const origin = { source: this.context.source, row: this.rowNumber, line: rowLine };
+    if (errors?.some((error) => error.code === 'RecordTooLong'))
+      return { ok: false, origin, code: CODE.CSV_RECORD_TOO_LONG, message: tooLongMessage(this.limit) };
     // An unclosed quote took the rest of the file, or the record was cut at its line: that
     // says more than a malformed one.
     const quoteError =
       errors?.find((error) => error.code === 'MissingQuotes' || error.code === 'RunawayQuote') ??
       errors?.find((error) => error.type === 'Quotes');
     if (quoteError !== undefined)
-      return { ok: false, origin, ...describeQuoteError(quoteError, fields, rowLine) };
+      return { ok: false, origin, ...describeQuoteError(quoteError, fields, rowLine, this.limit) };
     const named = header.names.length;
     if (fields.length !== named) {
       // Only files whose header ends in unnamed columns (or ragged rows) get here.
       if (fields.length < named || fields.length > header.width) {
+        const lines = this.line - rowLine;
+        // Thousands of lines taken as one record say more than the count of its fields.
+        const spans =
+          lines > 1
+            ? ` (it runs over lines ${rowLine.toLocaleString('en')}–${(this.line - 1).toLocaleString('en')}: ${lines.toLocaleString('en')} lines read as one record, through line breaks inside a quoted value)`
+            : '';
         return {
           ok: false,
           origin,
           code: CODE.CSV_RAGGED_ROW,
           message:
-            `has ${fields.length} fields but the header has ${fields.length < named ? named : header.width}: ` +
-            'check for a missing or extra delimiter, or a value with the delimiter that needs quotes',
+            `has ${fields.length} fields but the header has ${fields.length < named ? named : header.width}${spans}: ` +
+            'check for a missing or extra delimiter, a value with the delimiter that needs quotes, or a quote left open',
         };
       }
       const stray = indexOfValue(fields, named);
@@ -147,12 +163,13 @@ function describeQuoteError(
   error: CsvParseError,
   fields: readonly string[],
   rowLine: number,
+  limit: number,
 ): { code: ErrorCode; message: string } {
   if (error.code === 'RunawayQuote') {
     return {
       code: CODE.CSV_UNTERMINATED_QUOTE,
       message:
-        `a quoted value opened on line ${rowLine} is not closed within the next ${MAX_OPEN_RECORD_CHARS.toLocaleString('en')} characters, ` +
+        `a quoted value opened on line ${rowLine} is not closed within the next ${limit.toLocaleString('en')} characters, ` +
         'so this row was read up to the end of its line and the rows after it as usual: ' +
         'close the quote, or write a quote inside a quoted value as two quotes ("")',
     };
@@ -172,6 +189,21 @@ function describeQuoteError(
       'has a quoted value followed by more text before the delimiter: ' +
       'quote the whole value and write a quote inside it as two quotes ("")',
   };
+}
+
+function tooLongMessage(limit: number): string {
+  return (
+    `is longer than ${limit.toLocaleString('en')} characters on one line, so it was not read (the rest of its line was skipped, ` +
+    'and the rows after it read as usual): a record that long is not an attendee; check the export, ' +
+    'or raise max_record_chars in the source if its values really are that long'
+  );
+}
+
+function headerTooLongError(source: string, limit: number): SourceError {
+  return new SourceError(
+    `CSV file ${source}: the header is longer than ${limit.toLocaleString('en')} characters without a line break: this is not a CSV export, or its line breaks are lost`,
+    { code: CODE.CSV_RECORD_TOO_LONG },
+  );
 }
 
 function headerQuoteError(source: string, line: number): SourceError {
