@@ -6,7 +6,8 @@ import { cliWorkspace, runBuiltCli, type CliWorkspace } from '../helpers/built-c
 /** Writes `parts` to a file in the workspace with backpressure: a big line stays out of memory. */
 async function writeParts(path: string, parts: Iterable<string>): Promise<void> {
   const out = createWriteStream(path);
-  for (const part of parts) if (!out.write(part)) await new Promise((done) => out.once('drain', done));
+  for (const part of parts)
+    if (!out.write(part)) await new Promise<void>((done) => out.once('drain', () => done()));
   await new Promise<void>((done, fail) => out.end((error?: Error | null) => (error ? fail(error) : done())));
 }
 
