@@ -134,6 +134,14 @@ export interface Ledger {
   countPending(
     runId: string,
   ): Promise<Array<{ kind: IntentKind; plannedAction: PlannedIntent['plannedAction']; count: number }>>;
+  /**
+   * Brings the statistics of the plan and result tables up to date before a resume reads a
+   * run's plan: statistics from before the run (a ledger's history, or a ledger too young for
+   * autovacuum to have looked again) had the planner take the run's results for a handful
+   * of rows and scan them all for each intent. Best effort: a ledger user that may not
+   * ANALYZE leaves them as they are.
+   */
+  refreshPlanStatistics(): Promise<void>;
   /** The first and last `seq` of the run's recorded plan; undefined when nothing is recorded. */
   planSpan(runId: string): Promise<{ first: number; last: number } | undefined>;
   /** Planned intents of the run without a final result, in plan order. */

@@ -1,6 +1,6 @@
 import type { PendingFilter } from '../model/planned-intent.js';
 import type { ResultCountFilter, ResultFilter } from '../model/result-records.js';
-import { PLANNED_COLUMNS, RESULT_COLUMNS } from './ledger-sql.js';
+import { NO_RESULT_YET, PLANNED_COLUMNS, RESULT_COLUMNS } from './ledger-sql.js';
 
 export interface BuiltQuery {
   sql: string;
@@ -63,9 +63,7 @@ function selectPendingInSpan(runId: string, filter: PendingFilter, throughSeq: n
   const where = ['ri.run_id = $1'];
   if (filter.kinds) where.push(oneOf('ri.kind', filter.kinds, params));
   if (filter.sendStarted) where.push('ri.send_started_at IS NOT NULL');
-  where.push(
-    'NOT EXISTS (SELECT 1 FROM intent_results r WHERE r.run_id = ri.run_id AND r.kind = ri.kind AND r.key = ri.key)',
-  );
+  where.push(NO_RESULT_YET);
   return {
     sql:
       `WITH span AS MATERIALIZED (SELECT * FROM run_intents WHERE seq > ${from} AND seq <= ${through}) ` +
@@ -127,9 +125,7 @@ function pendingConditions(filter: PendingFilter, params: unknown[]): string[] {
   const where: string[] = [];
   if (filter.afterSeq !== undefined) where.push(`ri.seq > ${param(params, filter.afterSeq)}`);
   if (filter.sendStarted) where.push('ri.send_started_at IS NOT NULL');
-  where.push(
-    'NOT EXISTS (SELECT 1 FROM intent_results r WHERE r.run_id = ri.run_id AND r.kind = ri.kind AND r.key = ri.key)',
-  );
+  where.push(NO_RESULT_YET);
   return where;
 }
 

@@ -54,6 +54,8 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
   }
   // Claimed: no live evsync works on it, so a run still marked running was cut off.
   if (run.status === 'running') deps.logger?.warn('run is marked running: resuming it as crashed');
+  // The run's plan and results were written after the ledger's statistics were taken.
+  await ledger.refreshPlanStatistics();
   await ledger.setRunStatus(runId, 'running');
   // Marked on the run page's chart of calls: where the run came back (docs/dashboard.md).
   await ledger
