@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
@@ -98,6 +98,21 @@ describe('evsync init, then doctor, validate, plan and run in the new folder', (
     expect(run.code).toBe(0);
     expect(sandbox.state.userByClientId('eb-2000001')).toBeDefined();
     expect(sandbox.state.userByClientId('example-1')).toBeDefined();
+  });
+
+  it('never writes through a dangling job.yaml link, with or without --force (issue #41 item 12)', async () => {
+    const linked = join(workspace.dir, 'linked');
+    const elsewhere = join(workspace.dir, 'elsewhere.yaml');
+    mkdirSync(linked);
+    symlinkSync(elsewhere, join(linked, 'job.yaml'));
+    const init = await runBuiltCli(['init', 'linked'], { cwd: workspace.dir });
+    expect(init.code).toBe(2);
+    expect(init.stderr).toMatch(/already has job\.yaml: nothing was written/);
+    expect(existsSync(elsewhere)).toBe(false);
+    const forced = await runBuiltCli(['init', 'linked', '--force'], { cwd: workspace.dir });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(existsSync(elsewhere)).toBe(false);
+    expect(lstatSync(join(linked, 'job.yaml')).isFile()).toBe(true);
   });
 
   it('names a key with a comment pasted after it', async () => {

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, lstatSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CODE } from '../../errors/codes.js';
@@ -39,7 +39,11 @@ export function registerInitCommand(program: Command): void {
       const sources = parseSources(options.from);
       const folder = resolve(dir);
       const files = plannedFiles(jobName(folder), sources);
-      const present = [...files.keys()].filter((path) => existsSync(join(folder, path)));
+      // A link counts as there even when what it points to is not: writing through a dangling
+      // `job.yaml` link would create a file wherever it points.
+      const present = [...files.keys()].filter((path) =>
+        lstatSync(join(folder, path), { throwIfNoEntry: false }),
+      );
       if (present.length > 0 && options.force !== true) {
         throw new ConfigError(
           `${shown(folder)} already has ${present.join(', ')}: nothing was written. Choose another folder, or add --force to overwrite them.`,
@@ -49,6 +53,8 @@ export function registerInitCommand(program: Command): void {
       for (const [path, planned] of files) {
         const target = join(folder, path);
         mkdirSync(dirname(target), { recursive: true });
+        // --force replaces a link with the file, never the file it points to.
+        if (lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink()) unlinkSync(target);
         if ('copy' in planned) copyFileSync(planned.copy, target);
         // .env holds the signing key once filled in: readable by its owner only.
         else writeFileSync(target, planned.text, path === '.env' ? { mode: 0o600 } : {});
