@@ -23,6 +23,8 @@ export interface OpenSourceOptions {
    * command line's options when the source was given there. @defaultValue the job file's
    */
   zoneSettingNames?: ZoneSettingNames;
+  /** The most a query may run, in milliseconds, the server cancelling it past that (`evsync doctor`). @defaultValue none */
+  queryTimeoutMs?: number;
 }
 
 /**
@@ -59,6 +61,7 @@ export function openSource(config: SourceConfig, options: OpenSourceOptions): So
       params: sql.params,
       name: sql.name,
       logger: options.logger,
+      ...(options.queryTimeoutMs === undefined ? {} : { timeoutMs: options.queryTimeoutMs }),
     };
     return kind === 'postgres' ? createPostgresSource(sqlOptions) : createMysqlSource(sqlOptions);
   }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { cliWorkspace, runBuiltCli, type CliWorkspace } from '../helpers/built-cli.js';
 import { startDistributedEnv } from '../helpers/distributed-env.js';
-import { serviceAvailable } from '../helpers/services.js';
+import { SERVICES, serviceAvailable } from '../helpers/services.js';
 
 /**
  * The tool a newcomer meets (issue #30 item 7): `evsync init` writes a folder that works,
@@ -168,3 +168,61 @@ describe('evsync doctor in distributed mode', async () => {
     }
   });
 });
+
+describe('evsync doctor on a query that never answers (issue #41 item 7)', async () => {
+  const available = (await serviceAvailable('postgres')) && (await serviceAvailable('mariadb'));
+  it.skipIf(!available)(
+    'fails the step after --source-timeout, and no query keeps running',
+    async () => {
+      const workspace = cliWorkspace('evsync-doctor-sleep-');
+      try {
+        // A marker in each query, to find it on the servers afterwards.
+        const marker = `evsync_sleep_${process.pid}_${Date.now()}`;
+        workspace.write({
+          'slow.yaml':
+            'name: slow\nsteps:\n' +
+            `  - name: pg\n    mapping: users\n    source: { postgres: { url_env: PG_URL, query: "select '${marker}' as client_id, pg_sleep(3600)::text as email" } }\n` +
+            `  - name: maria\n    mapping: users\n    source: { mysql: { url_env: MY_URL, query: "select '${marker}' as client_id, sleep(3600) as email" } }\n`,
+        });
+        const started = Date.now();
+        const doctor = await runBuiltCli(['doctor', 'slow.yaml', '--source-timeout', '2'], {
+          cwd: workspace.dir,
+          env: { PG_URL: SERVICES.postgres.url, MY_URL: SERVICES.mariadb.url },
+        });
+        expect(doctor.code).toBe(2);
+        expect(doctor.stdout).toMatch(/^FAIL {2}step pg .*(statement timeout|no answer within 2 s)/m);
+        expect(doctor.stdout).toMatch(
+          /^FAIL {2}step maria .*(max_statement_time|interrupted|no answer within 2 s)/im,
+        );
+        expect(Date.now() - started).toBeLessThan(30_000);
+        expect(await runningQueries(marker)).toEqual({ postgres: 0, mariadb: 0 });
+      } finally {
+        await workspace.close();
+      }
+    },
+    60_000,
+  );
+});
+
+/** The queries holding `marker` still running on each server (other than this look-up). */
+async function runningQueries(marker: string): Promise<{ postgres: number; mariadb: number }> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: SERVICES.postgres.url });
+  await client.connect();
+  const pgRows = await client.query(
+    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE '%' || $1 || '%' AND pid <> pg_backend_pid()",
+    [marker],
+  );
+  await client.end();
+  const mysql = await import('mysql2/promise');
+  const connection = await mysql.createConnection(SERVICES.mariadb.url);
+  const [myRows] = await connection.query(
+    "SELECT count(*) AS n FROM information_schema.processlist WHERE info LIKE CONCAT('%', ?, '%') AND id <> connection_id()",
+    [marker],
+  );
+  await connection.end();
+  return {
+    postgres: (pgRows.rows[0] as { n: number }).n,
+    mariadb: Number((myRows as Array<{ n: number }>)[0]!.n),
+  };
+}

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { messageOf } from '../../errors/evsync-error.js';
 import { loadJobFile, type LoadedJob } from '../../sync/job-file.js';
 import { checksVerdict, type CheckResult, formatChecks } from '../doctor/doctor-check.js';
@@ -10,8 +10,15 @@ import {
   nodeCheck,
   platformCheck,
 } from '../doctor/environment-checks.js';
-import { sourceChecks } from '../doctor/source-checks.js';
+import { SOURCE_CHECK_SECONDS, sourceChecks } from '../doctor/source-checks.js';
 import { EXIT, userFileError } from '../exit-codes.js';
+
+function positiveSeconds(value: string): number {
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new InvalidArgumentError('give a number of seconds above 0');
+  return seconds;
+}
 
 /** The job file `evsync init` writes: what doctor checks when given none. */
 const DEFAULT_JOB = 'job.yaml';
@@ -24,7 +31,12 @@ export function registerDoctorCommand(program: Command): void {
     )
     .argument('[job]', `the job file whose sources to check (default: ${DEFAULT_JOB} when there is one)`)
     .option('--json', 'print the checks as JSON')
-    .action(async (jobPath: string | undefined, options: { json?: boolean }) => {
+    .option(
+      '--source-timeout <seconds>',
+      `how long each step's source may take to answer; its query is cancelled then (default: ${SOURCE_CHECK_SECONDS})`,
+      positiveSeconds,
+    )
+    .action(async (jobPath: string | undefined, options: { json?: boolean; sourceTimeout?: number }) => {
       const path = jobPath ?? (existsSync(DEFAULT_JOB) ? DEFAULT_JOB : undefined);
       const results: CheckResult[] = [nodeCheck(), envFileCheck()];
       let job: LoadedJob | undefined;
@@ -48,7 +60,7 @@ export function registerDoctorCommand(program: Command): void {
       results.push(await platformCheck(job));
       results.push(...(await ledgerChecks(job)));
       results.push(...(await distributedChecks()));
-      if (job) results.push(...(await sourceChecks(job)));
+      if (job) results.push(...(await sourceChecks(job, options.sourceTimeout)));
       if (options.json === true) process.stdout.write(`${JSON.stringify({ checks: results })}\n`);
       else process.stdout.write(`${formatChecks(results)}\n${checksVerdict(results)}`);
       // A failed check is a configuration problem: nothing a run needs should be left to chance.

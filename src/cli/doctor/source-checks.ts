@@ -16,18 +16,23 @@ import type { CheckResult } from './doctor-check.js';
  */
 const SAMPLE_ROWS = 200;
 
+/** How long a step's check may take unless `--source-timeout` says otherwise, in seconds. */
+export const SOURCE_CHECK_SECONDS = 30;
+
 /**
  * Each step of the job: its mapping loads, its source opens (a file is readable, a query
  * runs, read-only as every query evsync runs), the columns the mapping reads are there,
- * and the first rows map. One line per step.
+ * and the first rows map. One line per step. A step that has not answered within `seconds`
+ * fails; its query is cancelled by the server at that time (a statement timeout), so that
+ * nothing keeps running after doctor.
  */
-export async function sourceChecks(job: LoadedJob): Promise<CheckResult[]> {
+export async function sourceChecks(job: LoadedJob, seconds = SOURCE_CHECK_SECONDS): Promise<CheckResult[]> {
   const vendor = vendorOr(DEFAULT_VENDOR);
   const results: CheckResult[] = [];
   for (const [index, step] of job.steps.entries()) {
     const check = `step ${stepLabel(step, index)}`;
     try {
-      results.push({ check, ...(await sampleStep(job, step, vendor)) });
+      results.push({ check, ...(await withinSeconds(sampleStep(job, step, vendor, seconds), seconds)) });
     } catch (error) {
       results.push({ check, status: 'fail', ...problemOf(job, step.source, error) });
     }
@@ -35,17 +40,43 @@ export async function sourceChecks(job: LoadedJob): Promise<CheckResult[]> {
   return results;
 }
 
+/** `work`'s answer, or a failed check once `seconds` (and a little for the server's cancel) have passed. */
+async function withinSeconds(
+  work: Promise<Omit<CheckResult, 'check'>>,
+  seconds: number,
+): Promise<Omit<CheckResult, 'check'>> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<Omit<CheckResult, 'check'>>((resolve) => {
+    timer = setTimeout(
+      () =>
+        resolve({
+          status: 'fail',
+          message: `no answer within ${seconds} s: the source was left (a query is cancelled by its server)`,
+          fix: 'check the query (an index, a WHERE) or the server, or give doctor --source-timeout SECONDS',
+        }),
+      seconds * 1000 + 2_000,
+    );
+    timer.unref();
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function sampleStep(
   job: LoadedJob,
   step: LoadedJob['steps'][number],
   vendor: string,
+  seconds: number,
 ): Promise<Omit<CheckResult, 'check'>> {
   const mapping = await loadMapping(step.mapping, {
     baseDir: job.baseDir,
     vendor,
     ...stepMappingOptions(step),
   });
-  const source = openSource(step.source, { baseDir: job.baseDir });
+  const source = openSource(step.source, { baseDir: job.baseDir, queryTimeoutMs: seconds * 1000 });
   const headers: HeaderReport[] = [];
   let rows = 0;
   let invalid = 0;

@@ -74,6 +74,7 @@ async function* readMysql(
   let completed = false;
   try {
     await exec(connection, "SET time_zone = '+00:00'", label);
+    if (options.timeoutMs !== undefined) await limitStatementTime(connection, options.timeoutMs, label);
     // The session too, so that no statement of this connection can write outside the transaction.
     await exec(connection, 'SET SESSION TRANSACTION READ ONLY', label);
     await exec(connection, 'START TRANSACTION READ ONLY', label);
@@ -99,6 +100,18 @@ async function* readMysql(
       // closing the socket frees the connection (the server rolls back on its own).
       connection.destroy();
     }
+  }
+}
+
+/**
+ * The server cancels a statement past `ms`: MariaDB names the setting `max_statement_time`
+ * (seconds), MySQL `max_execution_time` (milliseconds, SELECTs only); each refuses the other's.
+ */
+async function limitStatementTime(connection: Connection, ms: number, label: string): Promise<void> {
+  try {
+    await exec(connection, `SET SESSION max_statement_time = ${Math.max(0.001, ms / 1000)}`, label);
+  } catch {
+    await exec(connection, `SET SESSION max_execution_time = ${Math.max(1, Math.round(ms))}`, label);
   }
 }
 

@@ -20,6 +20,12 @@ export interface SqlSourceOptions {
   name?: string;
   /** Rows per FETCH: what memory holds at once. @defaultValue 1000 */
   batchSize?: number;
+  /**
+   * The most one statement may run, in milliseconds: the server cancels it past that
+   * (`statement_timeout`; MariaDB's `max_statement_time`, MySQL's `max_execution_time`),
+   * so that a check that gives up leaves no query running. @defaultValue none
+   */
+  timeoutMs?: number;
   logger?: Logger;
 }
 
@@ -74,6 +80,13 @@ async function* readPostgres(
   let row = 0;
   try {
     await run(client, 'BEGIN TRANSACTION READ ONLY', [], label);
+    if (options.timeoutMs !== undefined)
+      await run(
+        client,
+        `SET LOCAL statement_timeout = ${Math.max(1, Math.round(options.timeoutMs))}`,
+        [],
+        label,
+      );
     // The extended protocol takes one statement only: `…; COMMIT; DELETE …` cannot leave
     // the read-only transaction, whether or not the query has params.
     await run(client, `DECLARE evsync_source NO SCROLL CURSOR FOR ${text}`, values, label, 'extended');
