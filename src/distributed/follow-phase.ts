@@ -80,12 +80,16 @@ export async function followPhase(
 
   let enqueued = 0;
   let ended = 0;
+  /** The chunk the feed waits to enqueue (too many outstanding): everything before it is enqueued. */
+  let held: readonly PlannedIntent[] | undefined;
   let feeding = true;
   let fed: unknown;
   let stop = false;
   const enqueueing = (async () => {
     for await (const chunk of work.chunks) {
+      held = chunk;
       while (enqueued - ended >= ENQUEUED_AHEAD && !stop) await sleep(pollMs);
+      held = undefined;
       if (stop || execute.signal?.aborted) return;
       // Once an earlier pass has settled, only what is still pending: a worker may take an
       // intent read ahead for its job, trusting that no other pass writes its result.
@@ -188,11 +192,26 @@ export async function followPhase(
         }
       }
       if (over || Date.now() - lastChange < stallMs) continue;
-      if (!feeding && (await sink.outstanding()) === 0) {
+      // Nothing ended for a while and the queue holds nothing: Redis lost the jobs. While the
+      // feed waits for fewer than ENQUEUED_AHEAD to be outstanding (which lost jobs never
+      // give), only the intents planned before the chunk it holds are looked for: they are
+      // the ones it enqueued; the rest it enqueues itself.
+      const waiting = held;
+      if ((!feeding || waiting !== undefined) && (await sink.outstanding()) === 0) {
+        const through = waiting === undefined ? undefined : await seqBefore(ledger, execute.runId, waiting);
+        if (feeding && through === undefined) {
+          lastChange = Date.now();
+          continue;
+        }
         // Under a pass id of their own: a lost job's id may be taken by what is left of it.
         const missing = (
-          await withoutResult(ledger, execute.runId, `${epoch}-${++requeued}`, phase, kinds)
+          await withoutResult(ledger, execute.runId, `${epoch}-${++requeued}`, phase, kinds, through)
         ).map((job) => (options.ledgerId === undefined ? job : { ...job, ledger: options.ledgerId }));
+        if (missing.length === 0 && feeding) {
+          // Nothing lost: the workers are slow, not the queue.
+          lastChange = Date.now();
+          continue;
+        }
         if (missing.length === 0) {
           // Every intent has its result, some written where this pass could not count them.
           execute.logger?.info(
@@ -248,8 +267,8 @@ async function platformDownWhy(
 }
 
 /**
- * The phase's jobs whose intents have no result yet, from the ledger in pages: once the
- * phase is enqueued whole, they are the ones the queue lost.
+ * The phase's jobs whose intents have no result yet, from the ledger in pages, up to `seq`
+ * `through` when given (what the feed has enqueued so far): the ones the queue lost.
  */
 async function withoutResult(
   ledger: DistributedExecutorOptions['ledger'],
@@ -257,14 +276,18 @@ async function withoutResult(
   epoch: string,
   phase: PhaseName,
   kinds: ReadonlySet<IntentKind>,
+  through?: number,
 ): Promise<IntentJob[]> {
   const missing: IntentJob[] = [];
-  let afterSeq: number | undefined;
+  // A span of `seq` is read by the primary key from the run's first intent on.
+  let afterSeq: number | undefined =
+    through === undefined ? undefined : ((await ledger.planSpan(runId))?.first ?? 1) - 1;
   for (;;) {
     const page = await ledger.pendingIntents(runId, {
       kinds: [...kinds],
       limit: 5000,
       ...(afterSeq === undefined ? {} : { afterSeq }),
+      ...(through === undefined ? {} : { throughSeq: through }),
     });
     for (const record of page)
       if (phaseOf(record) === phase)
@@ -273,6 +296,21 @@ async function withoutResult(
     afterSeq = page[page.length - 1]?.seq;
   }
   return missing;
+}
+
+/**
+ * The `seq` just before the first of `chunk`'s intents in the recorded plan (a plan is
+ * recorded, and handed over, in `seq` order), or undefined when none of them is pending.
+ */
+async function seqBefore(
+  ledger: DistributedExecutorOptions['ledger'],
+  runId: string,
+  chunk: readonly PlannedIntent[],
+): Promise<number | undefined> {
+  const kinds = [...new Set(chunk.map((item) => item.kind))];
+  const records = await ledger.pendingIntents(runId, { kinds, keys: chunk.map((item) => item.key) });
+  if (records.length === 0) return undefined;
+  return Math.min(...records.map((record) => record.seq)) - 1;
 }
 
 /** Those of the intents that have no result yet, in their order. */
