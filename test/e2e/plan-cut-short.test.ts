@@ -63,6 +63,9 @@ describe('a run whose plan was only partly recorded', () => {
       /never planned nor sent\. Run the job again to send them \(nothing is sent twice\)\.$/m,
     );
     expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(FIRST_PLAN_CHUNK);
+    // A second resume says the same (issue #41 item 11: it said "the 0 intents planned").
+    const again = await h.resume(first.run.id);
+    expect(again.reason).toBe(resumed.reason);
 
     const next = await h.run('job.yaml');
     expect(next.stopped).toBeUndefined();

@@ -133,11 +133,17 @@ async function planCutShort(
   run: RunRecord,
 ): Promise<{ planned: number | undefined; recorded: number } | undefined> {
   const planned = run.options.planned;
+  // Once a resume has finished the run, its settled intents leave the plan
+  // (`DELETE_SETTLED_PLANNED`): the count it found is kept, and a later resume says the same.
+  const counted = run.options.recordedWhenCut;
+  const recorded = typeof counted === 'number' ? counted : await ledger.countPlanned(run.id);
   // A streamed plan stores its size once the sources are read (streamed-plan.ts).
-  if (typeof planned !== 'number' && run.options.planStreamed === true)
-    return { planned: undefined, recorded: await ledger.countPlanned(run.id) };
+  if (typeof planned !== 'number' && run.options.planStreamed === true) {
+    if (typeof counted !== 'number') await ledger.mergeRunOptions(run.id, { recordedWhenCut: recorded });
+    return { planned: undefined, recorded };
+  }
   // Runs recorded before the count was stored, and retries, record their plan in one go.
-  if (typeof planned !== 'number') return undefined;
-  const recorded = await ledger.countPlanned(run.id);
-  return recorded < planned ? { planned, recorded } : undefined;
+  if (typeof planned !== 'number' || recorded >= planned) return undefined;
+  if (typeof counted !== 'number') await ledger.mergeRunOptions(run.id, { recordedWhenCut: recorded });
+  return { planned, recorded };
 }
