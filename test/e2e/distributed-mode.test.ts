@@ -219,7 +219,7 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
       second.child.kill('SIGTERM');
       await second.exited;
     }
-  }, 240_000);
+  }, 240_000 * Math.max(1, VAST / 15_000));
 
   it('run --detach returns with the run id; the workers finish the run', async () => {
     await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });

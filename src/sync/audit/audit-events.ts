@@ -1,7 +1,14 @@
 import type { PlatformEvent } from '../../platform/response-schemas.js';
 import { readBack } from './audit-read-error.js';
 import type { AuditLedger, AuditPlatform, DriftSink, KindAudit } from './drift.js';
-import { AUDIT_PAGE_LIMIT, compareFields, emptyKindAudit, reportUnmatched, syncedAmong } from './drift.js';
+import {
+  AUDIT_PAGE_LIMIT,
+  compareFields,
+  emptyKindAudit,
+  reportUnmatched,
+  syncedAmong,
+  unlessGone,
+} from './drift.js';
 import type { SourceIndex, SourceLink } from './source-index.js';
 import type { SeenUserIds } from './audit-users.js';
 
@@ -36,6 +43,22 @@ export async function auditEvents(
   }
   const matched = new Set<string>();
   const absent: AbsentLink[] = [];
+  /** The event of `key` as the platform shows it: its fields and its speakers compared. */
+  const compare = (key: string, event: PlatformEvent): void => {
+    matched.add(key);
+    const object = index.events.get(key);
+    if (object) compareFields(deps.sink, 'event', key, object.fields, event, events);
+    for (const link of index.linksByEvent.get(key) ?? []) {
+      checkLink(
+        link,
+        event,
+        (id) => users.get(id) ?? userIds.get(id),
+        speakers,
+        deps.sink,
+        (gone) => absent.push({ link: gone, eventKey: key, eventId: event.id }),
+      );
+    }
+  };
   for await (const event of readBack(
     'the events (GET /event)',
     deps.platform.events.list({ limit: AUDIT_PAGE_LIMIT, ahead }),
@@ -59,27 +82,24 @@ export async function auditEvents(
       continue;
     }
     if (matched.has(key)) continue;
-    matched.add(key);
-    const object = index.events.get(key);
-    if (object) compareFields(deps.sink, 'event', key, object.fields, event, events);
-    for (const link of index.linksByEvent.get(key) ?? []) {
-      checkLink(
-        link,
-        event,
-        (id) => users.get(id) ?? userIds.get(id),
-        speakers,
-        deps.sink,
-        (gone) => absent.push({ link: gone, eventKey: key, eventId: event.id }),
-      );
-    }
+    compare(key, event);
   }
-  // Links of events no page showed: absent with their event.
+  const unmatched = [...index.events.keys()].filter((key) => !matched.has(key));
+  await reportUnmatched(
+    deps,
+    'event',
+    unmatched,
+    events,
+    ids,
+    'synced, but no longer on the platform',
+    (id) => unlessGone(() => deps.platform.events.get(id)),
+    (key, event) => compare(key, event as PlatformEvent),
+  );
+  // Links of events neither a page nor a read by id showed: absent with their event.
   for (const [eventKey, links] of index.linksByEvent) {
     if (matched.has(eventKey)) continue;
     for (const link of links) absent.push({ link, eventKey, eventId: null });
   }
-  const unmatched = [...index.events.keys()].filter((key) => !matched.has(key));
-  await reportUnmatched(deps, 'event', unmatched, events, ids, 'synced, but no longer on the platform');
   const linksSynced = await syncedAmong(
     deps.ledger,
     'speaker',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Intent } from '../../model/intent.js';
 import type { PlatformEvent, PlatformUser } from '../../platform/response-schemas.js';
+import { PlatformHttpError } from '../../platform/platform-error.js';
 import { auditUsers } from './audit-users.js';
 import type { AuditLedger, AuditPlatform, DriftEntry } from './drift.js';
 import { SourceIndex } from './source-index.js';
@@ -17,17 +18,32 @@ function user(key: string, first: string, aliases?: string[]): Intent {
   };
 }
 
-/** A platform that answers pages of `users` (3 a page) and remembers the pages asked. */
-function platform(users: PlatformUser[]): AuditPlatform & { limits: Array<number | undefined> } {
+/**
+ * A platform that answers pages of `users` and remembers the pages asked; `between` are
+ * users no page shows (another client moved them while the audit paged) that a read by id
+ * finds. Any other id is a 404.
+ */
+function platform(
+  users: PlatformUser[],
+  between: PlatformUser[] = [],
+): AuditPlatform & { limits: Array<number | undefined>; reads: number[] } {
   const limits: Array<number | undefined> = [];
+  const reads: number[] = [];
+  const gone = (path: string): PlatformHttpError => new PlatformHttpError({ method: 'GET', path }, 404);
   return {
     vendor: 'svc',
     limits,
+    reads,
     users: {
       async *list(options) {
         limits.push(options?.limit);
         await Promise.resolve();
         yield* users;
+      },
+      get: (id) => {
+        reads.push(id);
+        const found = [...users, ...between].find((user) => user.id === id);
+        return found ? Promise.resolve(found) : Promise.reject(gone(`/user/member/${id}`));
       },
     },
     events: {
@@ -35,6 +51,7 @@ function platform(users: PlatformUser[]): AuditPlatform & { limits: Array<number
       async *list(): AsyncGenerator<PlatformEvent> {
         await Promise.resolve();
       },
+      get: (id) => Promise.reject(gone(`/event/member/${id}`)),
     },
   };
 }
@@ -83,5 +100,30 @@ describe('auditUsers', () => {
     ]);
     expect(seen.get('eb-1')).toBe(1);
     expect(seen.get('a')).toBe(1);
+  });
+
+  it('reads a user no page showed again by id: present all along, compared, not missing (issue #41 item 10)', async () => {
+    const index = new SourceIndex();
+    index.add(user('a', 'Ann'));
+    index.add(user('b', 'Bob'));
+    index.add(user('c', 'Cy'));
+    const drift: DriftEntry[] = [];
+    const read = platform(
+      [{ id: 1, client_ids: ['a'], first_name: 'Ann', last_name: 'X' }],
+      // Between two pages while another client removed and added users.
+      [{ id: 2, client_ids: ['b'], first_name: 'Bobby', last_name: 'X' }],
+    );
+    const { audit, seen } = await auditUsers(
+      {
+        ledger: ledger({ a: 1, b: 2, c: 3 }, ['a', 'b', 'c']),
+        platform: read,
+        sink: (entry) => drift.push(entry),
+      },
+      index,
+    );
+    expect(read.reads).toEqual([2, 3]);
+    expect(audit).toMatchObject({ in_sync: 1, changed: 1, missing: 1 });
+    expect(drift.map(({ key, type }) => `${key} ${type}`)).toEqual(['b changed', 'c missing']);
+    expect(seen.get('b')).toBe(2);
   });
 });

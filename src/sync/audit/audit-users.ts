@@ -1,7 +1,7 @@
 import type { PlatformUser } from '../../platform/response-schemas.js';
 import { readBack } from './audit-read-error.js';
 import type { AuditLedger, AuditPlatform, DriftSink, KindAudit } from './drift.js';
-import { AUDIT_PAGE_LIMIT, compareFields, emptyKindAudit, reportUnmatched } from './drift.js';
+import { AUDIT_PAGE_LIMIT, compareFields, emptyKindAudit, reportUnmatched, unlessGone } from './drift.js';
 import type { SourceIndex } from './source-index.js';
 
 /** What the users pass leaves for the links: the platform id of each source user's client_ids. */
@@ -30,6 +30,13 @@ export async function auditUsers(
   }
   const matched = new Set<string>();
   const seen: SeenUserIds = new Map();
+  /** The user of `key` as the platform shows it, compared field by field. */
+  const compare = (key: string, user: PlatformUser): void => {
+    matched.add(key);
+    const object = index.users.get(key)!;
+    for (const ref of [object.key, ...object.aliases]) seen.set(ref, user.id);
+    compareFields(deps.sink, 'user', key, object.fields, user, audit);
+  };
   for await (const user of readBack(
     'the users (GET /user)',
     deps.platform.users.list({ limit: AUDIT_PAGE_LIMIT, ahead }),
@@ -53,13 +60,19 @@ export async function auditUsers(
     }
     // A second platform user answering to one key is not compared twice.
     if (matched.has(key)) continue;
-    matched.add(key);
-    const object = index.users.get(key)!;
-    for (const ref of [object.key, ...object.aliases]) seen.set(ref, user.id);
-    compareFields(deps.sink, 'user', key, object.fields, user, audit);
+    compare(key, user);
   }
   const unmatched = [...index.users.keys()].filter((key) => !matched.has(key));
-  await reportUnmatched(deps, 'user', unmatched, audit, ids, 'synced, but not in this conference any more');
+  await reportUnmatched(
+    deps,
+    'user',
+    unmatched,
+    audit,
+    ids,
+    'synced, but not in this conference any more',
+    (id) => unlessGone(() => deps.platform.users.get(id)),
+    (key, user) => compare(key, user as PlatformUser),
+  );
   return { audit, seen };
 }
 

@@ -2,6 +2,7 @@ import type { IntentKind } from '../../model/intent.js';
 import type { ListOptions } from '../../platform/paginate.js';
 import type { PlatformEvent, PlatformUser } from '../../platform/response-schemas.js';
 import type { Ledger } from '../../ledger/ledger.js';
+import { PlatformHttpError } from '../../platform/platform-error.js';
 import { differences, type AuditedKind, type PlatformObject, type SourceField } from './audited-fields.js';
 
 /**
@@ -45,8 +46,14 @@ export function emptyKindAudit(): KindAudit {
 /** The read endpoints the audit uses; `PlatformClient` satisfies it. */
 export interface AuditPlatform {
   readonly vendor: string;
-  readonly users: { list(options?: ListOptions): AsyncIterable<PlatformUser> };
-  readonly events: { list(options?: ListOptions): AsyncIterable<PlatformEvent> };
+  readonly users: {
+    list(options?: ListOptions): AsyncIterable<PlatformUser>;
+    get(id: number): Promise<PlatformUser>;
+  };
+  readonly events: {
+    list(options?: ListOptions): AsyncIterable<PlatformEvent>;
+    get(id: number): Promise<PlatformEvent>;
+  };
 }
 
 export type AuditLedger = Pick<Ledger, 'loadIdMap' | 'hashesOf'>;
@@ -76,7 +83,11 @@ export async function syncedAmong(
 
 /**
  * The source's keys no platform page showed: `missing` when a run synced them (the sink is
- * told, with the platform id the id map had), `not synced` otherwise.
+ * told, with the platform id the id map had), `not synced` otherwise. A synced key with a
+ * platform id is read again by that id first (`reread`): another client removing and adding
+ * users while the audit pages through `GET /user` shifts the pages, and a user present all
+ * along can fall between two of them. One found so is compared as a page would have been
+ * (`found`); only a 404 makes it missing.
  */
 export async function reportUnmatched(
   deps: { ledger: AuditLedger; sink: DriftSink },
@@ -85,6 +96,8 @@ export async function reportUnmatched(
   audit: KindAudit,
   ids: ReadonlyMap<string, number>,
   detail: string,
+  reread: (id: number) => Promise<(PlatformObject & { id: number }) | undefined>,
+  found: (key: string, shown: PlatformObject & { id: number }) => void,
 ): Promise<void> {
   const synced = await syncedAmong(deps.ledger, kind, unmatched);
   for (const key of unmatched) {
@@ -92,8 +105,24 @@ export async function reportUnmatched(
       audit.not_synced += 1;
       continue;
     }
+    const id = ids.get(key);
+    const shown = id === undefined ? undefined : await reread(id);
+    if (shown !== undefined) {
+      found(key, shown);
+      continue;
+    }
     audit.missing += 1;
-    deps.sink({ kind, key, type: 'missing', fields: [], platform_id: ids.get(key) ?? null, detail });
+    deps.sink({ kind, key, type: 'missing', fields: [], platform_id: id ?? null, detail });
+  }
+}
+
+/** `read(id)`, or undefined when the platform answers 404: the object is gone. */
+export async function unlessGone<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof PlatformHttpError && error.status === 404) return undefined;
+    throw error;
   }
 }
 
