@@ -93,7 +93,7 @@ export async function auditEvents(
     ids,
     'synced, but no longer on the platform',
     (id) => unlessGone(() => deps.platform.events.get(id)),
-    (key, event) => compare(key, event as PlatformEvent),
+    (key, event) => compare(key, event),
   );
   // Links of events neither a page nor a read by id showed: absent with their event.
   for (const [eventKey, links] of index.linksByEvent) {

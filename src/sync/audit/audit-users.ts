@@ -71,7 +71,7 @@ export async function auditUsers(
     ids,
     'synced, but not in this conference any more',
     (id) => unlessGone(() => deps.platform.users.get(id)),
-    (key, user) => compare(key, user as PlatformUser),
+    (key, user) => compare(key, user),
   );
   return { audit, seen };
 }
