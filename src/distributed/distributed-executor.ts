@@ -43,7 +43,10 @@ export interface RunPhaseNote {
 }
 
 export interface DistributedExecutorOptions {
-  ledger: Pick<Ledger, 'resultCounts' | 'idPages' | 'platformIdsOf' | 'pendingIntents' | 'results' | 'planSpan'>;
+  ledger: Pick<
+    Ledger,
+    'resultCounts' | 'idPages' | 'platformIdsOf' | 'pendingIntents' | 'results' | 'planSpan'
+  >;
   sink: IntentJobSink;
   /** How often the ledger is read for progress. @defaultValue 250 ms */
   pollMs?: number;

@@ -108,7 +108,8 @@ export const ERROR_CATALOG = {
     layer: 'sources',
     meaning:
       'A JSON export is not of the expected format (for pretix: `event.orders` with `positions`, and `event.items`); the first problems are listed with their paths.',
-    action: 'Check that the job’s source kind names the export this file is (pretix_json: pretix’s “Order data (JSON)”).',
+    action:
+      'Check that the job’s source kind names the export this file is (pretix_json: pretix’s “Order data (JSON)”).',
     retry: 'permanent',
   },
   SOURCE_URL_ENV_UNSET: {
@@ -197,7 +198,8 @@ export const ERROR_CATALOG = {
     layer: 'sources',
     meaning:
       'A record is longer than the limit (1,048,576 characters unless the source sets max_record_chars) on one line: the row is not read, and reading goes on at the next line.',
-    action: 'Check the export (a file without line breaks, a value pasted by mistake), or raise max_record_chars in the source.',
+    action:
+      'Check the export (a file without line breaks, a value pasted by mistake), or raise max_record_chars in the source.',
     retry: 'permanent',
   },
   CSV_NOT_UTF8: {

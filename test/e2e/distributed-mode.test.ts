@@ -196,30 +196,34 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
   }, 120_000);
 
   const VAST = Number(process.env.EVSYNC_TEST_VAST_USERS ?? 15_000);
-  it('Redis loses everything while the feed waits on 10,000 outstanding jobs: it enqueues them again (issue #41 item 1)', async () => {
-    await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
-    const second = env.startWorker(8);
-    try {
-      // More than 10,000 past the calls at the loss: the feed still holds a chunk then.
-      const run = env.spawnCli(['run', env.usersJob('vast', VAST, 5_000, 16)]);
-      await waitFor(async () => ((await env.sandbox.counters()).total ?? 0) > 2_000, 60_000);
-      expect(await env.loseRedis()).toBeGreaterThan(0);
-      const lost = Date.now();
-      expect(await run.exited).toBe(0);
-      console.log(
-        `${VAST} users, Redis lost at 2,000 calls: the run ended ${((Date.now() - lost) / 1000).toFixed(1)} s later`,
-      );
-      expect(run.output()).toContain('queue lost jobs: enqueueing them again');
-      const ledger = await env.ledger();
-      const [latest] = await ledger.listRuns(1);
-      expect((await ledger.resultCounts(latest!.id)).user).toEqual({ created: VAST });
-      const counters = await env.sandbox.counters();
-      expect(counters.duplicates).toEqual({});
-    } finally {
-      second.child.kill('SIGTERM');
-      await second.exited;
-    }
-  }, 240_000 * Math.max(1, VAST / 15_000));
+  it(
+    'Redis loses everything while the feed waits on 10,000 outstanding jobs: it enqueues them again (issue #41 item 1)',
+    async () => {
+      await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
+      const second = env.startWorker(8);
+      try {
+        // More than 10,000 past the calls at the loss: the feed still holds a chunk then.
+        const run = env.spawnCli(['run', env.usersJob('vast', VAST, 5_000, 16)]);
+        await waitFor(async () => ((await env.sandbox.counters()).total ?? 0) > 2_000, 60_000);
+        expect(await env.loseRedis()).toBeGreaterThan(0);
+        const lost = Date.now();
+        expect(await run.exited).toBe(0);
+        console.log(
+          `${VAST} users, Redis lost at 2,000 calls: the run ended ${((Date.now() - lost) / 1000).toFixed(1)} s later`,
+        );
+        expect(run.output()).toContain('queue lost jobs: enqueueing them again');
+        const ledger = await env.ledger();
+        const [latest] = await ledger.listRuns(1);
+        expect((await ledger.resultCounts(latest!.id)).user).toEqual({ created: VAST });
+        const counters = await env.sandbox.counters();
+        expect(counters.duplicates).toEqual({});
+      } finally {
+        second.child.kill('SIGTERM');
+        await second.exited;
+      }
+    },
+    240_000 * Math.max(1, VAST / 15_000),
+  );
 
   it('run --detach returns with the run id; the workers finish the run', async () => {
     await fetch(`${env.sandbox.url}/_sandbox/reset`, { method: 'POST' });
