@@ -6,9 +6,9 @@ import { LedgerBusyError } from './ledger-error.js';
 const heldInThisProcess = new Set<string>();
 
 /**
- * An exclusive pid lock file: PGlite is one process's database, and two processes writing
- * the same folder would corrupt it. A lock left by a dead process is taken over.
- * Returns the release function.
+ * An exclusive pid lock file: one process starts the embedded ledger's server, one keeper
+ * watches it, one takes over an earlier release's PGlite folder (which two processes
+ * writing would corrupt). A lock left by a dead process is taken over. Returns the release function.
  */
 export function acquireFolderLock(lockPath: string, what: string): () => void {
   if (heldInThisProcess.has(lockPath)) throw busy(what, process.pid);
@@ -54,12 +54,12 @@ export function isAlive(pid: number): boolean {
 }
 
 function busy(what: string, pid: number): LedgerBusyError {
+  // Held for moments only (a start of the embedded ledger's server, a takeover of an
+  // earlier release's ledger): no flag waits for it, the callers wait themselves.
   return new LedgerBusyError(
-    `${what} is already open in process ${pid} (a run, resume or retry of a job, or another evsync command). ` +
-      'The embedded ledger serves one process at a time: wait for it with --wait (run, resume and retry then wait for it to end and go on), ' +
-      `or stop it (Ctrl-C in its terminal, or \`kill ${pid}\`); a process that was killed lets go of the ledger at once. ` +
-      'To run several processes at once, set DATABASE_URL to share a PostgreSQL ledger.',
+    `${what} is in the hands of process ${pid}. ` +
+      `Try again when it has ended, or stop it (\`kill ${pid}\`); a process that was killed lets go at once.`,
     CODE.EVSYNC_LEDGER_BUSY,
-    `${what.charAt(0).toLowerCase()}${what.slice(1)} is open in process ${pid}`,
+    `${what.charAt(0).toLowerCase()}${what.slice(1)} is in the hands of process ${pid}`,
   );
 }

@@ -15,6 +15,29 @@ export interface PgClientOptions {
   schema?: string;
   /** @defaultValue 4 */
   poolSize?: number;
+  /**
+   * The embedded ledger's server (`embedded-server.ts`): idle connections are kept, so that
+   * an open process counts as a client and the server does not stop under it, and a server
+   * found gone is started again (`recover`) before the statement that found it is tried
+   * once more, when nothing of it had been sent.
+   */
+  embedded?: { recover: () => Promise<void> };
+}
+
+/** The server refused or was not there: nothing of the statement was sent. */
+const CONNECT_FAILED = new Set(['ECONNREFUSED', 'ENOENT', '57P03']);
+/** The server went away during a statement: it may or may not have been done. */
+const CONNECTION_LOST = new Set(['57P01', '57P02', '08006', '08003', 'ECONNRESET', 'EPIPE']);
+
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function lostServer(error: unknown): boolean {
+  const code = errorCode(error);
+  if (code !== undefined) return CONNECT_FAILED.has(code) || CONNECTION_LOST.has(code);
+  return /Connection terminated/i.test(messageOf(error));
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -43,29 +66,46 @@ export async function openPgClient(options: PgClientOptions): Promise<SqlClient>
       code: CODE.EVSYNC_LEDGER_SCHEMA,
     });
   }
+  const embedded = options.embedded;
   const pool = new pg.Pool({
     connectionString: options.databaseUrl,
     max: options.poolSize ?? 4,
+    ...(embedded === undefined ? {} : { idleTimeoutMillis: 0 }),
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
   });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
+  /** Runs `work`; a lost embedded server is started again, and `work` retried if nothing was sent. */
+  const recovering = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      if (embedded === undefined || !lostServer(error)) throw error;
+      await embedded.recover();
+      if (!CONNECT_FAILED.has(errorCode(error) ?? '')) throw error;
+      return work();
+    }
+  };
   try {
-    const probe = await pool.connect();
+    const probe = await recovering(() => pool.connect());
     probe.release();
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw new LedgerError(
-      `Could not connect to the PostgreSQL ledger (DATABASE_URL): ${messageOf(error)}. ` +
-        'Check that the server is up and the URL is right, or unset DATABASE_URL to use the embedded ledger.',
+      embedded === undefined
+        ? `Could not connect to the PostgreSQL ledger (DATABASE_URL): ${messageOf(error)}. ` +
+            'Check that the server is up and the URL is right, or unset DATABASE_URL to use the embedded ledger.'
+        : `Could not connect to the embedded ledger's server: ${messageOf(error)}.`,
       { code: CODE.EVSYNC_LEDGER_UNAVAILABLE, retryable: true, cause: error },
     );
   }
+  const pooled = executorOf(pool);
 
   const client: SqlClient = {
-    ...executorOf(pool),
+    query: (sql, params) => recovering(() => pooled.query(sql, params)),
+    execScript: (sql) => recovering(() => pooled.execScript(sql)),
     transaction: async (work) => {
-      const conn = await pool.connect();
+      const conn = await recovering(() => pool.connect());
       try {
         await conn.query('BEGIN');
         const result = await work(executorOf(conn));
@@ -79,7 +119,7 @@ export async function openPgClient(options: PgClientOptions): Promise<SqlClient>
       }
     },
     withMigrationLock: async (work) => {
-      const conn = await pool.connect();
+      const conn = await recovering(() => pool.connect());
       const lockKey = `evsync:migrate:${schema ?? ''}`;
       try {
         await conn.query('SELECT pg_advisory_lock(hashtext($1))', [lockKey]);
@@ -139,12 +179,14 @@ export async function openPgClient(options: PgClientOptions): Promise<SqlClient>
     isLocked: async (name) => {
       // pg_locks shows a two-key advisory lock as classid and objid (oids), objsubid 2.
       const [row] = (
-        await pool.query<{ locked: boolean }>(
-          `SELECT EXISTS (SELECT 1 FROM pg_locks l, (SELECT ${ADVISORY_KEY_ARGS}) AS k(a, b)
+        await recovering(() =>
+          pool.query<{ locked: boolean }>(
+            `SELECT EXISTS (SELECT 1 FROM pg_locks l, (SELECT ${ADVISORY_KEY_ARGS}) AS k(a, b)
             WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
               AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
               AND l.classid = (k.a::bigint & 4294967295)::oid AND l.objid = (k.b::bigint & 4294967295)::oid) AS locked`,
-          [advisoryKey(name)],
+            [advisoryKey(name)],
+          ),
         )
       ).rows;
       return row?.locked === true;

@@ -219,7 +219,9 @@ describe('one run of a job at a time (spawned evsync processes)', () => {
     }, 300_000);
   });
 
-  it('on the embedded ledger, a second process exits 2 naming the first, and with --wait goes on after it', async () => {
+  // The embedded ledger serves every process at once: the job's lock, not the folder, is what
+  // keeps a second run of the job out (docs/ledger.md, "Where it lives").
+  it('on the embedded ledger, a second run of the job exits 2 naming the first, and with --wait goes on after it', async () => {
     writeCheckInJob(dir, 'embedded-two');
     const first = evsync(dir, sandbox, {}, 'run', join(dir, 'job.yaml'));
     let waiting: Spawned | undefined;
@@ -229,11 +231,14 @@ describe('one run of a job at a time (spawned evsync processes)', () => {
       const refused = await evsync(dir, sandbox, {}, 'run', join(dir, 'job.yaml')).done;
       expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(
-        new RegExp(`is already open in process ${first.child.pid}.*--wait.*kill ${first.child.pid}`, 's'),
+        new RegExp(
+          `Job "embedded-two" is already being run by run \\S+ .*--wait.*kill ${first.child.pid}`,
+          's',
+        ),
       );
       expect((await first.done).code).toBe(0);
       const second = await waiting.done;
-      expect(second.stderr).toContain(`is open in process ${first.child.pid}; waiting for it to end`);
+      expect(second.stderr).toMatch(/job "embedded-two" is being run by run \S+.*; waiting for it to end/);
       expect(second.code).toBe(0);
     } finally {
       first.child.kill('SIGKILL');
