@@ -8,31 +8,54 @@ import type { EmbeddedPaths } from './embedded-paths.js';
  * starts another. A POSIX shell loop rather than a Node process: it costs about 3 MB where
  * Node with a driver cost 55 MB, a fifth of the demo's whole budget (docs/ledger.md).
  *
- * One keeper per cluster: its lock is a pid file made with `noclobber` (atomic); a lock
- * whose process is gone is taken over. A client is a child of the server whose title is
- * `postgres: USER DATABASE [local] …` (PostgreSQL sets it for every client backend). The
- * stop is a smart shutdown: a client that joined meanwhile finishes its work, newcomers are
- * refused and start the next server once this one is gone. A cluster whose folder was
+ * One keeper per cluster: its lock is a pid file that appears whole (written aside, then
+ * hard-linked: `folder-lock.ts`); a lock whose process is gone is taken over. A client is a child of the server whose title is
+ * `postgres: USER DATABASE [local] …` (PostgreSQL sets it for every client backend).
+ *
+ * The stop takes the join lock (`embedded-server.ts`, `joinEmbeddedServer`) first, looks
+ * once more, and keeps it until the server is gone: a joiner holds that lock until its
+ * first connection is open, so no client arrives between the last look and the stop, and
+ * the next joiner finds no server (and starts one) rather than one that is shutting down.
+ * A joiner holding the lock counts as a client. The keeper's own lock goes first, so that
+ * the joiner starting the next server starts its keeper too. A cluster whose folder was
  * deleted under it (a test's temp folder) is stopped at once.
  */
 const KEEPER = String.raw`
-dir=$1; idle=$2; log=$3; lock=$dir/evsync-keeper.lock
-take() { ( set -C; echo $$ > "$lock" ) 2>/dev/null; }
-if ! take; then
-  old=$(cat "$lock" 2>/dev/null)
-  if [ -n "$old" ] && kill -0 "$old" 2>/dev/null; then exit 0; fi
-  rm -f "$lock"; take || exit 0
+dir=$1; idle=$2; log=$3; join=$4; lock=$dir/evsync-keeper.lock
+take() { echo $$ > "$1.$$" && ln "$1.$$" "$1" 2>/dev/null; t=$?; rm -f "$1.$$"; return $t; }
+owned() { old=$(cat "$1" 2>/dev/null); [ -z "$old" ] || kill -0 "$old" 2>/dev/null; }
+if ! take "$lock"; then
+  if owned "$lock"; then exit 0; fi
+  rm -f "$lock"; take "$lock" || exit 0
 fi
+clients() { pgrep -P "$pm" -f '^postgres: [^ ]+ [^ ]+ \[local\]' >/dev/null 2>&1; }
 quiet=0; pm=
 while :; do
   if [ ! -d "$dir" ]; then [ -n "$pm" ] && kill -QUIT "$pm" 2>/dev/null; exit 0; fi
   pm=$(head -n 1 "$dir/postmaster.pid" 2>/dev/null)
-  if [ -z "$pm" ] || ! kill -0 "$pm" 2>/dev/null; then exit 0; fi
-  if pgrep -P "$pm" -f '^postgres: [^ ]+ [^ ]+ \[local\]' >/dev/null 2>&1; then quiet=0; else quiet=$((quiet + 1)); fi
+  if [ -z "$pm" ] || ! kill -0 "$pm" 2>/dev/null; then rm -f "$lock"; exit 0; fi
+  if clients; then quiet=0; else quiet=$((quiet + 1)); fi
   if [ "$quiet" -ge "$idle" ]; then
-    echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) evsync: no client for $idle s: stopping the server (process $pm)" >> "$log"
-    kill -TERM "$pm" 2>/dev/null
-    exit 0
+    if ! take "$join"; then
+      if owned "$join"; then quiet=0; else rm -f "$join"; fi
+    elif clients; then
+      rm -f "$join"; quiet=0
+    else
+      echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) evsync: no client for $idle s: stopping the server (process $pm)" >> "$log"
+      rm -f "$lock"
+      kill -TERM "$pm" 2>/dev/null
+      # A smart shutdown with no client is a checkpoint; should one have slipped in after
+      # all, a fast shutdown after a while disconnects it (its ledger starts the next server).
+      waited=0
+      while kill -0 "$pm" 2>/dev/null; do
+        waited=$((waited + 1))
+        [ "$waited" -eq 200 ] && kill -INT "$pm" 2>/dev/null
+        [ "$waited" -ge 1200 ] && break
+        sleep 0.05
+      done
+      rm -f "$join"
+      exit 0
+    fi
   fi
   sleep 1
 done
@@ -49,6 +72,7 @@ export function startKeeper(paths: EmbeddedPaths, idleSeconds: number): void {
       paths.clusterDir,
       String(Math.max(1, Math.ceil(idleSeconds))),
       paths.logFile,
+      paths.startLock,
     ],
     { detached: true, stdio: 'ignore' },
   );

@@ -49,27 +49,44 @@ const START_TIMEOUT_MS = 60_000;
 const POLL_MS = 25;
 
 /**
- * Makes sure the data folder's PostgreSQL server runs and returns its connection URL. The
- * first process that needs the ledger starts it (creating the cluster on first use, and
- * taking over a PGlite ledger of an earlier release); the others join it. One start at a
- * time: the start lock is a pid file, so a starter killed half way is replaced at once.
+ * Makes sure the data folder's PostgreSQL server runs, and joins it: `join` gets its URL and
+ * opens the caller's first connection. The first process that needs the ledger starts the
+ * server (creating the cluster on first use, and taking over a PGlite ledger of an earlier
+ * release); the others join it.
+ *
+ * Starting, joining and the keeper's idle stop take turns under one lock (`startLock`, a
+ * pid file, so that a holder killed half way is replaced at once). A joiner holds it until
+ * its first connection is open, so that the keeper, which counts connections, can never
+ * stop the server between a joiner's look and its connection: a server told to stop with
+ * a newcomer on board would wait for that newcomer while refusing its next connections.
+ */
+export async function joinEmbeddedServer<T>(
+  dataDir: string,
+  options: EmbeddedServerOptions,
+  join: (url: string, paths: EmbeddedPaths) => Promise<T>,
+): Promise<T> {
+  const paths = embeddedPaths(dataDir);
+  const url = socketUrl(paths.socketDir);
+  const release = await takeJoinLock(paths);
+  try {
+    if (!(await accepts(url))) await startServer(paths, url, options);
+    ensureKeeper(paths, options.idleSeconds ?? 60);
+    return await join(url, paths);
+  } finally {
+    release();
+  }
+}
+
+/**
+ * Makes sure the data folder's server runs and returns its URL, without holding a
+ * connection: for tools and tests that connect on their own (the keeper may stop an idle
+ * server at any time after this returns).
  */
 export async function ensureEmbeddedServer(
   dataDir: string,
   options: EmbeddedServerOptions = {},
 ): Promise<{ url: string; paths: EmbeddedPaths }> {
-  const paths = embeddedPaths(dataDir);
-  const url = socketUrl(paths.socketDir);
-  if (!(await accepts(url))) {
-    const release = await takeStartLock(paths);
-    try {
-      if (!(await accepts(url))) await startServer(paths, url, options);
-    } finally {
-      release();
-    }
-  }
-  ensureKeeper(paths, options.idleSeconds ?? 60);
-  return { url, paths };
+  return joinEmbeddedServer(dataDir, options, (url, paths) => Promise.resolve({ url, paths }));
 }
 
 async function startServer(paths: EmbeddedPaths, url: string, options: EmbeddedServerOptions): Promise<void> {
@@ -253,16 +270,36 @@ export function postmasterPid(paths: EmbeddedPaths): number | undefined {
   }
 }
 
-async function takeStartLock(paths: EmbeddedPaths): Promise<() => void> {
+/** The join lock's turn within this process: one caller at a time, the others queued. */
+const turns = new Map<string, Promise<void>>();
+
+async function takeJoinLock(paths: EmbeddedPaths): Promise<() => void> {
+  const before = turns.get(paths.startLock) ?? Promise.resolve();
+  let done!: () => void;
+  const mine = new Promise<void>((resolve) => (done = resolve));
+  const queue = before.then(() => mine);
+  turns.set(paths.startLock, queue);
+  await before;
+  const leave = (): void => {
+    done();
+    if (turns.get(paths.startLock) === queue) turns.delete(paths.startLock);
+  };
+  // Held for moments (a join), seconds (a start, a keeper's stop), longer for the takeover
+  // of a large ledger of an earlier release: wait, never bypass.
   const deadline = Date.now() + START_TIMEOUT_MS * 5;
   for (;;) {
     try {
-      return acquireFolderLock(paths.startLock, `The embedded ledger's start in ${paths.dataDir}`);
+      const release = acquireFolderLock(paths.startLock, `The embedded ledger's start in ${paths.dataDir}`);
+      return () => {
+        release();
+        leave();
+      };
     } catch (error) {
-      // Another process starts it (or takes a large ledger over): join it when it is up.
-      if (!(error instanceof LedgerBusyError) || Date.now() > deadline) throw error;
-      if (await accepts(socketUrl(paths.socketDir))) return () => undefined;
-      await sleep(POLL_MS * 4);
+      if (!(error instanceof LedgerBusyError) || Date.now() > deadline) {
+        leave();
+        throw error;
+      }
+      await sleep(POLL_MS);
     }
   }
 }

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CODE } from '../errors/codes.js';
 import { LedgerBusyError } from './ledger-error.js';
@@ -9,28 +9,50 @@ const heldInThisProcess = new Set<string>();
  * An exclusive pid lock file: one process starts the embedded ledger's server, one keeper
  * watches it, one takes over an earlier release's PGlite folder (which two processes
  * writing would corrupt). A lock left by a dead process is taken over. Returns the release function.
+ *
+ * The lock appears whole, pid included: the pid is written to a file of this process's
+ * own, which is then hard-linked to the lock's name (`link` fails if the name exists).
+ * A lock made by opening the name exclusively and then writing is empty for a moment, and a
+ * contender reading it then would take it for a dead holder's and delete a live lock.
  */
 export function acquireFolderLock(lockPath: string, what: string): () => void {
   if (heldInThisProcess.has(lockPath)) throw busy(what, process.pid);
   mkdirSync(dirname(lockPath), { recursive: true });
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    try {
-      const fd = openSync(lockPath, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      heldInThisProcess.add(lockPath);
-      return () => {
-        heldInThisProcess.delete(lockPath);
+  const mine = `${lockPath}.${process.pid}`;
+  writeFileSync(mine, String(process.pid));
+  try {
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      try {
+        linkSync(mine, lockPath);
+        heldInThisProcess.add(lockPath);
+        return () => {
+          heldInThisProcess.delete(lockPath);
+          if (readOwner(lockPath) === process.pid) rmSync(lockPath, { force: true });
+        };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const owner = readOwner(lockPath);
+        if (owner !== undefined ? isAlive(owner) : beingWritten(lockPath)) throw busy(what, owner ?? 0);
         rmSync(lockPath, { force: true });
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const owner = readOwner(lockPath);
-      if (owner !== undefined && isAlive(owner)) throw busy(what, owner);
-      rmSync(lockPath, { force: true });
+      }
     }
+  } finally {
+    rmSync(mine, { force: true });
   }
   throw busy(what, readOwner(lockPath) ?? 0);
+}
+
+/**
+ * An empty lock file younger than a few seconds: made by a writer that opens it first and
+ * writes its pid after (an evsync before this one): it is about to hold a pid.
+ */
+function beingWritten(lockPath: string): boolean {
+  try {
+    const { size, mtimeMs } = statSync(lockPath);
+    return size === 0 && Date.now() - mtimeMs < 5_000;
+  } catch {
+    return false;
+  }
 }
 
 function readOwner(lockPath: string): number | undefined {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Ledger } from './ledger.js';
-import { ensureEmbeddedServer } from './embedded-server.js';
+import { joinEmbeddedServer } from './embedded-server.js';
 import { migrate } from './migrate.js';
 import { openPgClient } from './pg-client.js';
 import type { SqlClient } from './sql-client.js';
@@ -54,16 +54,16 @@ export async function openLedger(options: OpenLedgerOptions = {}): Promise<Ledge
     idleSeconds: idleSeconds(env.EVSYNC_LEDGER_IDLE_SECONDS),
     ...(options.notify === undefined ? {} : { notify: options.notify }),
   };
-  const { url, paths } = await ensureEmbeddedServer(dataDir, serverOptions);
-  const client = await openPgClient({
-    databaseUrl: url,
-    ...(options.schema === undefined ? {} : { schema: options.schema }),
-    embedded: {
-      recover: async () => {
-        await ensureEmbeddedServer(dataDir, serverOptions);
+  const { client, paths } = await joinEmbeddedServer(dataDir, serverOptions, async (url, paths) => ({
+    paths,
+    client: await openPgClient({
+      databaseUrl: url,
+      ...(options.schema === undefined ? {} : { schema: options.schema }),
+      embedded: {
+        rejoin: (connect) => joinEmbeddedServer(dataDir, serverOptions, connect),
       },
-    },
-  });
+    }),
+  }));
   return ready(client, 'embedded', `embedded ledger in ${paths.clusterDir}`);
 }
 
