@@ -24,16 +24,19 @@ const KEEPER = String.raw`
 dir=$1; idle=$2; log=$3; join=$4; lock=$dir/evsync-keeper.lock
 take() { echo $$ > "$1.$$" && ln "$1.$$" "$1" 2>/dev/null; t=$?; rm -f "$1.$$"; return $t; }
 owned() { old=$(cat "$1" 2>/dev/null); [ -z "$old" ] || kill -0 "$old" 2>/dev/null; }
+# A pid read from a file may have been given to another process since: look at its arguments.
+runs() { case " $(ps -o args= -p "$1" 2>/dev/null) " in *" $2 "*) return 0;; esac; return 1; }
 if ! take "$lock"; then
-  if owned "$lock"; then exit 0; fi
+  old=$(cat "$lock" 2>/dev/null)
+  if [ -z "$old" ] || runs "$old" "evsync-keeper $dir"; then exit 0; fi
   rm -f "$lock"; take "$lock" || exit 0
 fi
 clients() { pgrep -P "$pm" -f '^postgres: [^ ]+ [^ ]+ \[local\]' >/dev/null 2>&1; }
 quiet=0; pm=
 while :; do
-  if [ ! -d "$dir" ]; then [ -n "$pm" ] && kill -QUIT "$pm" 2>/dev/null; exit 0; fi
+  if [ ! -d "$dir" ]; then [ -n "$pm" ] && runs "$pm" "-D $dir" && kill -QUIT "$pm" 2>/dev/null; exit 0; fi
   pm=$(head -n 1 "$dir/postmaster.pid" 2>/dev/null)
-  if [ -z "$pm" ] || ! kill -0 "$pm" 2>/dev/null; then rm -f "$lock"; exit 0; fi
+  if [ -z "$pm" ] || ! runs "$pm" "-D $dir"; then rm -f "$lock"; exit 0; fi
   if clients; then quiet=0; else quiet=$((quiet + 1)); fi
   if [ "$quiet" -ge "$idle" ]; then
     if ! take "$join"; then
@@ -47,7 +50,7 @@ while :; do
       # A smart shutdown with no client is a checkpoint; should one have slipped in after
       # all, a fast shutdown after a while disconnects it (its ledger starts the next server).
       waited=0
-      while kill -0 "$pm" 2>/dev/null; do
+      while runs "$pm" "-D $dir"; do
         waited=$((waited + 1))
         [ "$waited" -eq 200 ] && kill -INT "$pm" 2>/dev/null
         [ "$waited" -ge 1200 ] && break

@@ -18,7 +18,8 @@ import { messageOf } from '../errors/evsync-error.js';
 import { postgresBinaries } from './embedded-binaries.js';
 import { startKeeper } from './embedded-keeper.js';
 import { embeddedPaths, socketUrl, type EmbeddedPaths } from './embedded-paths.js';
-import { acquireFolderLock, isAlive } from './folder-lock.js';
+import { acquireFolderLock } from './folder-lock.js';
+import { holdsLock, isPostmasterOf } from './process-identity.js';
 import { LedgerBusyError, LedgerError } from './ledger-error.js';
 
 export interface EmbeddedServerOptions {
@@ -244,13 +245,19 @@ function ownedFolder(dir: string, owner: Owner | undefined): void {
 
 /**
  * Whether a server from before still holds the cluster (`postmaster.pid` names a live
- * process): true when it answers after all, false once it is gone.
+ * postmaster of it): true when it answers after all, false once it is gone. A pid file
+ * left by a server that was killed, whose pid another process has been given since, is
+ * deleted: PostgreSQL would refuse to start while that stranger lives.
  */
 async function waitForOldServer(paths: EmbeddedPaths, url: string): Promise<boolean> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
     const pid = postmasterPid(paths);
-    if (pid === undefined || !isAlive(pid)) return false;
+    if (pid === undefined) return false;
+    if (!isPostmasterOf(pid, paths.clusterDir)) {
+      rmSync(`${paths.clusterDir}/postmaster.pid`, { force: true });
+      return false;
+    }
     if (await accepts(url)) return true;
     if (Date.now() > deadline)
       throw unavailable(paths, `its server (process ${pid}) neither answers nor stops`);
@@ -326,7 +333,7 @@ function ensureKeeper(paths: EmbeddedPaths, idleSeconds: number): void {
 function lockHolderAlive(lockPath: string): boolean {
   try {
     const pid = Number.parseInt(readFileSync(lockPath, 'utf8').trim(), 10);
-    return Number.isInteger(pid) && pid > 0 && isAlive(pid);
+    return Number.isInteger(pid) && pid > 0 && holdsLock(pid, lockPath);
   } catch {
     return false;
   }
@@ -360,8 +367,8 @@ function sleep(ms: number): Promise<void> {
 export async function stopEmbeddedServer(dataDir: string): Promise<void> {
   const paths = embeddedPaths(dataDir);
   const pid = postmasterPid(paths);
-  if (pid === undefined || !isAlive(pid)) return;
+  if (pid === undefined || !isPostmasterOf(pid, paths.clusterDir)) return;
   process.kill(pid, 'SIGINT');
   const deadline = Date.now() + START_TIMEOUT_MS;
-  while (isAlive(pid) && Date.now() < deadline) await sleep(POLL_MS);
+  while (isPostmasterOf(pid, paths.clusterDir) && Date.now() < deadline) await sleep(POLL_MS);
 }

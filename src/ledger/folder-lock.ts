@@ -2,6 +2,7 @@ import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } fr
 import { dirname } from 'node:path';
 import { CODE } from '../errors/codes.js';
 import { LedgerBusyError } from './ledger-error.js';
+import { holdsLock } from './process-identity.js';
 
 const heldInThisProcess = new Set<string>();
 
@@ -32,7 +33,8 @@ export function acquireFolderLock(lockPath: string, what: string): () => void {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         const owner = readOwner(lockPath);
-        if (owner !== undefined ? isAlive(owner) : beingWritten(lockPath)) throw busy(what, owner ?? 0);
+        if (owner !== undefined ? holdsLock(owner, lockPath) : beingWritten(lockPath))
+          throw busy(what, owner ?? 0);
         rmSync(lockPath, { force: true });
       }
     }
@@ -61,17 +63,6 @@ function readOwner(lockPath: string): number | undefined {
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** Whether a process of this machine exists (signal 0 checks without sending). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
