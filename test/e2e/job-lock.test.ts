@@ -51,9 +51,18 @@ function evsync(dir: string, sandbox: RunningSandbox, env: NodeJS.ProcessEnv, ..
   return { child, done };
 }
 
-async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+/** Waits for `condition`; a process it depends on that ends first fails the wait at once, saying why. */
+async function waitFor(
+  condition: () => boolean,
+  timeoutMs: number,
+  what: string,
+  running?: Spawned,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
+  let ended: { code: number | null; stderr: string } | undefined;
+  void running?.done.then((result) => (ended = result));
   while (!condition()) {
+    if (ended !== undefined) throw new Error(`${what} ended (exit ${ended.code}): ${ended.stderr}`);
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -122,7 +131,12 @@ describe('one run of a job at a time (spawned evsync processes)', () => {
       writeCheckInJob(dir, 'two-at-once');
       const first = evsync(dir, sandbox, env, 'run', join(dir, 'job.yaml'));
       try {
-        await waitFor(() => sandbox.counters.callsTo('POST', '/check_in') >= 10, 200_000, 'the first run');
+        await waitFor(
+          () => sandbox.counters.callsTo('POST', '/check_in') >= 10,
+          200_000,
+          'the first run',
+          first,
+        );
         const ledger = await openLedger({ databaseUrl: SERVICES.postgres.url, schema });
         const [running] = await ledger.listRuns(1);
         await ledger.close();
@@ -155,7 +169,12 @@ describe('one run of a job at a time (spawned evsync processes)', () => {
       const first = evsync(dir, sandbox, env, 'run', join(dir, 'job.yaml'));
       let second: Spawned | undefined;
       try {
-        await waitFor(() => sandbox.counters.callsTo('POST', '/check_in') >= 10, 200_000, 'the first run');
+        await waitFor(
+          () => sandbox.counters.callsTo('POST', '/check_in') >= 10,
+          200_000,
+          'the first run',
+          first,
+        );
         second = evsync(dir, sandbox, env, 'run', '--wait', join(dir, 'job.yaml'));
         const firstDone = await first.done;
         const secondDone = await second.done;
@@ -183,7 +202,7 @@ describe('one run of a job at a time (spawned evsync processes)', () => {
         ),
       );
       const first = evsync(dir, sandbox, env, 'run', join(dir, 'job.yaml'));
-      await waitFor(() => sandbox.counters.callsTo('POST', '/user') >= 40, 200_000, 'the first run');
+      await waitFor(() => sandbox.counters.callsTo('POST', '/user') >= 40, 200_000, 'the first run', first);
       first.child.kill('SIGKILL');
       expect((await first.done).signal).toBe('SIGKILL');
       const ledger = await openLedger({ databaseUrl: SERVICES.postgres.url, schema });
@@ -202,6 +221,7 @@ describe('one run of a job at a time (spawned evsync processes)', () => {
         () => sandbox.counters.callsTo('POST', '/user') >= sentBefore + 20,
         200_000,
         'the second run',
+        rerunning,
       );
       // The second run holds the job's lock: the killed one is still cut off, the second running.
       const during = await evsync(dir, sandbox, env, 'runs').done;
@@ -226,7 +246,12 @@ describe('one run of a job at a time (spawned evsync processes)', () => {
     const first = evsync(dir, sandbox, {}, 'run', join(dir, 'job.yaml'));
     let waiting: Spawned | undefined;
     try {
-      await waitFor(() => sandbox.counters.callsTo('POST', '/check_in') >= 10, 200_000, 'the first run');
+      await waitFor(
+        () => sandbox.counters.callsTo('POST', '/check_in') >= 10,
+        200_000,
+        'the first run',
+        first,
+      );
       waiting = evsync(dir, sandbox, {}, 'run', '--wait', join(dir, 'job.yaml'));
       const refused = await evsync(dir, sandbox, {}, 'run', join(dir, 'job.yaml')).done;
       expect(refused.code).toBe(2);
