@@ -126,7 +126,10 @@ export class SqlLedger implements Ledger {
     // run is done leaves `min_wal_size` of it (2 MB) instead of up to `max_wal_size` (32 MB)
     // until the server's idle stop. The server's own pages are written now rather than at
     // the next checkpoint; a failure here costs only that.
-    if (this.kind === 'embedded') await this.sql().query('CHECKPOINT').catch(() => undefined);
+    if (this.kind === 'embedded')
+      await this.sql()
+        .query('CHECKPOINT')
+        .catch(() => undefined);
     return finished;
   }
 
