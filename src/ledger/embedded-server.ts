@@ -19,7 +19,7 @@ import { postgresBinaries } from './embedded-binaries.js';
 import { startKeeper } from './embedded-keeper.js';
 import { embeddedPaths, socketUrl, type EmbeddedPaths } from './embedded-paths.js';
 import { acquireFolderLock } from './folder-lock.js';
-import { holdsLock, isPostmasterOf } from './process-identity.js';
+import { holdsLock, isAlive, isPostmasterOf, isZombie } from './process-identity.js';
 import { LedgerBusyError, LedgerError } from './ledger-error.js';
 
 export interface EmbeddedServerOptions {
@@ -253,9 +253,13 @@ async function waitForOldServer(paths: EmbeddedPaths, url: string): Promise<bool
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
     const pid = postmasterPid(paths);
-    if (pid === undefined) return false;
-    if (!isPostmasterOf(pid, paths.clusterDir)) {
+    if (pid === undefined || !isAlive(pid)) return false;
+    // A server killed a moment ago is a zombie until its parent reaps it: wait for that.
+    // A live process of another kind was given its pid since: PostgreSQL would take it for
+    // a server still running, so its pid files go (a dead pid PostgreSQL handles itself).
+    if (!isPostmasterOf(pid, paths.clusterDir) && !isZombie(pid)) {
       rmSync(`${paths.clusterDir}/postmaster.pid`, { force: true });
+      rmSync(`${paths.socketDir}/.s.PGSQL.5432.lock`, { force: true });
       return false;
     }
     if (await accepts(url)) return true;

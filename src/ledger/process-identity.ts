@@ -39,6 +39,16 @@ function isLinux(): boolean {
   return process.platform === 'linux';
 }
 
+/** Whether `pid` has ended and waits for its parent to reap it (Linux; elsewhere false). */
+export function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
 /** Whether `pid` is the postmaster of the cluster in `clusterDir` (started with `-D clusterDir`). */
 export function isPostmasterOf(pid: number, clusterDir: string): boolean {
   const args = argumentsOf(pid);
