@@ -48,6 +48,8 @@ const NO_CONFERENCE = 0;
 /** What the views of one ledger (`forConference`) share. */
 interface SharedState {
   closed: boolean;
+  /** A run was finished through this ledger: closing it checkpoints the embedded ledger. */
+  finishedRun?: boolean;
   /**
    * Runs known to exist, with their conference: runs are never deleted, so each id is
    * checked once (see migration 2); a run naming no conference is asked again, as a later
@@ -122,14 +124,7 @@ export class SqlLedger implements Ledger {
 
   async finishRun(runId: string, status: RunStatus, counts?: ActionCounts): Promise<RunRecord> {
     const finished = await this.runs.finishRun(runId, status, counts);
-    // The embedded ledger's WAL is part of the folder the user backs up: a checkpoint once a
-    // run is done leaves `min_wal_size` of it (2 MB) instead of up to `max_wal_size` (32 MB)
-    // until the server's idle stop. The server's own pages are written now rather than at
-    // the next checkpoint; a failure here costs only that.
-    if (this.kind === 'embedded')
-      await this.sql()
-        .query('CHECKPOINT')
-        .catch(() => undefined);
+    this.shared.finishedRun = true;
     return finished;
   }
 
@@ -326,6 +321,12 @@ export class SqlLedger implements Ledger {
   async close(): Promise<void> {
     if (this.shared.closed) return;
     this.shared.closed = true;
+    // The embedded ledger's WAL is part of the folder the user backs up: a checkpoint once a
+    // run is done leaves `min_wal_size` of it (2 MB) instead of up to `max_wal_size` (32 MB)
+    // until the server's idle stop. At close, after the run's locks are let go: no one
+    // waiting for the job waits for it too. A failure here costs only that.
+    if (this.kind === 'embedded' && this.shared.finishedRun === true)
+      await this.db.query('CHECKPOINT').catch(() => undefined);
     await this.db.close();
   }
 
