@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clientIdOfPart } from '../../src/model/link-key.js';
-import { ensureEmbeddedServer } from '../../src/ledger/embedded-server.js';
+import { ensureEmbeddedServer, stopEmbeddedServer } from '../../src/ledger/embedded-server.js';
 import { openPgClient } from '../../src/ledger/pg-client.js';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { startSandbox } from '../../src/sandbox/start-sandbox.js';
@@ -26,6 +26,9 @@ describe('links whose client ids hold / # and :', () => {
   afterAll(async () => {
     vi.unstubAllEnvs();
     await sandbox.close();
+    // The ledgers' servers go first: one still writing into a folder being deleted makes
+    // the deletion fail (ENOTEMPTY).
+    for (const data of ['data', 'legacy-data']) await stopEmbeddedServer(join(dir, data));
     rmSync(dir, { recursive: true, force: true });
   });
 
