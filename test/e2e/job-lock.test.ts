@@ -92,6 +92,21 @@ function writeCheckInJob(dir: string, name: string): void {
   );
 }
 
+/**
+ * The platform answers slowly while `work` runs (a second per call), then as before: the
+ * first run is still in progress whatever the machine's speed while the processes started
+ * beside it look at it. On a loaded machine a 12-second run was sometimes over before they
+ * had even started, and they found nothing to refuse.
+ */
+async function whileFirstRunCrawls<T>(sandbox: RunningSandbox, work: () => Promise<T>): Promise<T> {
+  sandbox.faults.set({ latency: { minMs: 1_000, maxMs: 1_000 } });
+  try {
+    return await work();
+  } finally {
+    sandbox.faults.set({ latency: { minMs: 20, maxMs: 20 } });
+  }
+}
+
 /** Each check-in of the job on the platform exactly once. */
 function expectEachCheckInOnce(sandbox: RunningSandbox): void {
   const onPlatform = [...sandbox.state.checkIns.values()].map((c) => c.displayValue ?? '');
@@ -140,15 +155,20 @@ describe('one run of a job at a time (spawned evsync processes)', () => {
         const ledger = await openLedger({ databaseUrl: SERVICES.postgres.url, schema });
         const [running] = await ledger.listRuns(1);
         await ledger.close();
-        const listing = await evsync(dir, sandbox, env, 'runs').done;
+        const [listing, second, resume] = await whileFirstRunCrawls(sandbox, async () => {
+          const runs = await evsync(dir, sandbox, env, 'runs').done;
+          return [
+            runs,
+            ...(await Promise.all([
+              evsync(dir, sandbox, env, 'run', join(dir, 'job.yaml')).done,
+              evsync(dir, sandbox, env, 'resume', running!.id).done,
+            ])),
+          ];
+        });
         expect(listing.stdout).toMatch(
           new RegExp(`^${running!.id} +two-at-once +\\S+ +manual +upsert +running `, 'm'),
         );
         expect(listing.stdout).not.toContain('cut off');
-        const [second, resume] = await Promise.all([
-          evsync(dir, sandbox, env, 'run', join(dir, 'job.yaml')).done,
-          evsync(dir, sandbox, env, 'resume', running!.id).done,
-        ]);
         expect(second.code).toBe(2);
         expect(second.stderr).toMatch(
           /Job "two-at-once" is already being run by run \d{8}-\d{6}-[0-9a-f]{4} \(process \d+ on [^,]+, since [^)]+\)/,
@@ -252,8 +272,11 @@ describe('one run of a job at a time (spawned evsync processes)', () => {
         'the first run',
         first,
       );
-      waiting = evsync(dir, sandbox, {}, 'run', '--wait', join(dir, 'job.yaml'));
-      const refused = await evsync(dir, sandbox, {}, 'run', join(dir, 'job.yaml')).done;
+      const [started, refused] = await whileFirstRunCrawls(sandbox, async () => {
+        const wait = evsync(dir, sandbox, {}, 'run', '--wait', join(dir, 'job.yaml'));
+        return [wait, await evsync(dir, sandbox, {}, 'run', join(dir, 'job.yaml')).done] as const;
+      });
+      waiting = started;
       expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(
         new RegExp(
