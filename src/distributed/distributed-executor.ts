@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { Ledger } from '../ledger/ledger.js';
-import type { RunRecord } from '../model/run-record.js';
 import {
   executePlan,
   type ExecuteOptions,
@@ -140,17 +139,6 @@ async function settleEarlierPass(sink: IntentJobSink, execute: ExecuteOptions): 
 
 /** The reason a detached run ends its first pass with (then a worker carries it on). */
 export const DETACHED = 'detached: a worker sends the plan';
-
-/**
- * The run option a detached run carries from its hand-over until a worker takes it: its
- * status is `interrupted` meanwhile, which `evsync runs` and `status` show as waiting.
- */
-export const HANDED_TO_WORKERS = 'handedToWorkers';
-
-/** A detached run no worker has taken yet (`HANDED_TO_WORKERS`). */
-export function waitsForWorker(run: RunRecord): boolean {
-  return run.status === 'interrupted' && run.options[HANDED_TO_WORKERS] === true;
-}
 
 /**
  * `evsync run --detach`: the plan is recorded, then handed to the workers (`follow`), and

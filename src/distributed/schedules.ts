@@ -13,7 +13,7 @@ import { rateOfRun } from '../sync/runs/run-rate.js';
 import { platformRefOfRun } from '../sync/runs/conference-scope.js';
 import { openLedger } from '../ledger/open-ledger.js';
 import { unknownRunError } from '../ledger/ledger-error.js';
-import { HANDED_TO_WORKERS } from './distributed-executor.js';
+import { HANDED_TO_WORKERS } from './handed-to-workers.js';
 import { openEngineForEnv } from './engine-for-env.js';
 import { reportQueueErrors } from './queue-errors.js';
 import { messageOf } from '../errors/evsync-error.js';

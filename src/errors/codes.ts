@@ -692,9 +692,9 @@ export const ERROR_CATALOG = {
   },
   EVSYNC_LEDGER_BUSY: {
     layer: 'ledger',
-    meaning: 'The embedded ledger folder is open in another evsync process (the message names its pid).',
-    action:
-      'Wait for it with `--wait` (run, resume, retry), or stop that process; set DATABASE_URL to share a PostgreSQL ledger.',
+    meaning:
+      "A moment's lock of the embedded ledger's folder (its server's start, the takeover of an earlier release's ledger) is held by a process that does not let go (the message names its pid).",
+    action: 'Try again when that process has ended, or stop it.',
     retry: 'permanent',
   },
   EVSYNC_CONFERENCE_UNSERVED: {

@@ -23,7 +23,7 @@ describe('acquireFolderLock', () => {
     expect(() => acquireFolderLock(path, 'The embedded ledger in X')).toThrow(
       expect.objectContaining({
         code: 'EVSYNC_LEDGER_BUSY',
-        message: expect.stringContaining('DATABASE_URL') as unknown,
+        message: expect.stringContaining(`kill ${process.pid}`) as unknown,
       }),
     );
     release();

@@ -186,14 +186,6 @@ export const SELECT_IDS_OF = `SELECT m.client_id, m.platform_id FROM unnest($2::
 export const SELECT_ID_PAGE = `SELECT client_id, platform_id FROM id_map
 WHERE conference_id = $2 AND kind = $1 AND client_id > $3 ORDER BY client_id LIMIT $4`;
 
-/**
- * `SELECT_ID_PAGE` as one JSON array of `[client_id, platform_id]`: what the embedded
- * ledger answers, where 20,000 row objects cloned across threads were most of the cost of
- * reading the map. On PostgreSQL the server's JSON building cost more than the rows saved.
- */
-export const SELECT_ID_PAGE_JSON = `SELECT json_agg(json_build_array(client_id, platform_id) ORDER BY client_id) AS page
-FROM (${SELECT_ID_PAGE}) AS ids`;
-
 /** $1 kind, $2 conference id. */
 export const SELECT_HASHES = 'SELECT key, hash FROM synced_hashes WHERE kind = $1 AND conference_id = $2';
 
@@ -204,10 +196,6 @@ export const SELECT_HASHES = 'SELECT key, hash FROM synced_hashes WHERE kind = $
  */
 export const SELECT_HASH_TAILS = `SELECT key, right(hash, 16) AS tail FROM synced_hashes
 WHERE conference_id = $2 AND kind = $1 AND key > $3 ORDER BY key LIMIT $4`;
-
-/** `SELECT_HASH_TAILS` as one JSON array of `[key, tail]`, for the embedded ledger (`SELECT_ID_PAGE_JSON`). */
-export const SELECT_HASH_TAILS_JSON = `SELECT json_agg(json_build_array(key, tail) ORDER BY key) AS page
-FROM (${SELECT_HASH_TAILS}) AS tails`;
 
 /**
  * The synced hashes of $1 kind, $2 keys (text[]), $3 conference id, one primary-key probe per

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import type { Ledger } from './ledger.js';
-import { LedgerBusyError } from './ledger-error.js';
+import { joinEmbeddedServer } from './embedded-server.js';
 import { migrate } from './migrate.js';
-import { openPgliteClient } from './pglite-client.js';
+import { openPgClient } from './pg-client.js';
 import type { SqlClient } from './sql-client.js';
 import { SqlLedger } from './sql-ledger.js';
 
@@ -14,7 +14,7 @@ export interface OpenLedgerOptions {
    */
   databaseUrl?: string;
   /**
-   * Folder of the embedded ledger (PGlite), used when there is no database URL.
+   * Folder of the embedded ledger (a PostgreSQL server of its own), used when there is no database URL.
    * @defaultValue `env.EVSYNC_DATA_DIR`, else `./.evsync`
    */
   dataDir?: string;
@@ -23,28 +23,24 @@ export interface OpenLedgerOptions {
   /** PostgreSQL schema for the tables (created if missing). @defaultValue the server's `search_path` */
   schema?: string;
   /**
-   * When the embedded ledger is open in another process (`EVSYNC_LEDGER_BUSY`), wait for it
-   * to be let go instead of failing; called once with who holds it. A server ledger never waits here.
+   * Told once when a ledger of an earlier release (PGlite) is taken over.
+   * @defaultValue a line on standard error
    */
-  wait?: (reason: string) => void;
-  /** Gives up that wait (Ctrl-C): the busy error is thrown. */
-  signal?: AbortSignal;
+  notify?: (message: string) => void;
 }
 
-/** How often a busy embedded ledger is tried again while waiting for it. */
-const BUSY_POLL_MS = 250;
+/** Seconds an embedded ledger's server stays up with no process using it. */
+const DEFAULT_IDLE_SECONDS = 60;
 
 /**
  * Opens the ledger the environment asks for and brings its schema up to date: PostgreSQL
- * when a database URL is given, otherwise the embedded PGlite ledger in the data folder.
+ * when a database URL is given, otherwise the embedded ledger of the data folder.
  */
 export async function openLedger(options: OpenLedgerOptions = {}): Promise<Ledger> {
   // An explicit empty string asks for the embedded ledger whatever DATABASE_URL says (`evsync demo`).
   const env = options.env ?? process.env;
   const databaseUrl = nonEmpty(options.databaseUrl ?? env.DATABASE_URL);
   if (databaseUrl !== undefined) {
-    // Lazy: only a server ledger needs the pg driver, not the embedded one of most runs.
-    const { openPgClient } = await import('./pg-client.js');
     const client = await openPgClient({
       databaseUrl,
       ...(options.schema === undefined ? {} : { schema: options.schema }),
@@ -52,26 +48,28 @@ export async function openLedger(options: OpenLedgerOptions = {}): Promise<Ledge
     return ready(client, 'postgres', describeDatabase(databaseUrl, options.schema));
   }
   const dataDir = resolve(options.dataDir ?? nonEmpty(env.EVSYNC_DATA_DIR) ?? './.evsync');
-  const { client, clusterDir } = await openEmbedded(dataDir, options.wait, options.signal);
-  return ready(client, 'embedded', `embedded ledger in ${clusterDir}`);
+  // The embedded ledger is a PostgreSQL server of the data folder's own, started by the
+  // first process that needs it and shared by the others (docs/ledger.md, "Where it lives").
+  const serverOptions = {
+    idleSeconds: idleSeconds(env.EVSYNC_LEDGER_IDLE_SECONDS),
+    ...(options.notify === undefined ? {} : { notify: options.notify }),
+  };
+  const { client, paths } = await joinEmbeddedServer(dataDir, serverOptions, async (url, paths) => ({
+    paths,
+    client: await openPgClient({
+      databaseUrl: url,
+      ...(options.schema === undefined ? {} : { schema: options.schema }),
+      embedded: {
+        rejoin: (connect) => joinEmbeddedServer(dataDir, serverOptions, connect),
+      },
+    }),
+  }));
+  return ready(client, 'embedded', `embedded ledger in ${paths.clusterDir}`);
 }
 
-async function openEmbedded(
-  dataDir: string,
-  wait: ((reason: string) => void) | undefined,
-  signal: AbortSignal | undefined,
-): ReturnType<typeof openPgliteClient> {
-  let told = false;
-  for (;;) {
-    try {
-      return await openPgliteClient(dataDir);
-    } catch (error) {
-      if (wait === undefined || signal?.aborted || !(error instanceof LedgerBusyError)) throw error;
-      if (!told) wait(error.holder);
-      told = true;
-      await new Promise((resolve) => setTimeout(resolve, BUSY_POLL_MS));
-    }
-  }
+function idleSeconds(value: string | undefined): number {
+  const seconds = Number(value);
+  return value !== undefined && Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_IDLE_SECONDS;
 }
 
 async function ready(client: SqlClient, kind: 'embedded' | 'postgres', description: string): Promise<Ledger> {

@@ -2,7 +2,6 @@ import type { FlatParams } from '../model/params.js';
 import { CODE } from '../errors/codes.js';
 import type { ConferenceRecord } from '../model/conference.js';
 import type { IntentKind } from '../model/intent.js';
-import { isSecretName, redactParams } from '../log/redaction.js';
 import type {
   AdoptedState,
   JobLock,
@@ -19,49 +18,38 @@ import type {
   ActionCounts,
   IntentResultInput,
   IntentResultRecord,
-  ResultAction,
   ResultCountFilter,
   ResultFilter,
   RunResultCounts,
 } from '../model/result-records.js';
 import type { NewRun, RunRecord, RunStatus } from '../model/run-record.js';
 import { LedgerError, unknownRunError } from './ledger-error.js';
-import {
-  one,
-  toNumber,
-  type Int8,
-  toPlannedIntentRecord,
-  toRunRecord,
-  type PlannedIntentRow,
-  type RunRow,
-} from './ledger-rows.js';
+import { toNumber } from './ledger-rows.js';
 import * as q from './ledger-sql.js';
 import { SqlConferences } from './sql-conferences.js';
 import { SqlLocks } from './sql-locks.js';
-import { dedupe, SqlSyncState } from './sql-sync-state.js';
+import { SqlSyncState } from './sql-sync-state.js';
 import { type LedgerInsights, SqlLedgerInsights } from './ledger-insights.js';
 import type { LedgerPruning } from './ledger-pruning.js';
 import { SqlPruning } from './sql-prune.js';
 import type { LedgerNotices } from './ledger-notices.js';
 import { SqlNotices } from './sql-notices.js';
 import { recordCallSeconds, type CallSecond } from './sql-call-seconds.js';
-import { storableJson } from './storable-json.js';
-import { reopenResults, selectPending, selectPlannedByResult } from './result-query.js';
 import { SqlRunResults } from './sql-run-results.js';
+import { SqlRuns } from './sql-runs.js';
+import { SqlPlan } from './sql-plan.js';
 import { BatchResultWriter, type ResultWriter, type ResultWriterOptions } from './result-writer.js';
-import { newRunId } from './run-id.js';
 import { intentResults } from '../metrics/process-metrics.js';
 import type { SqlClient } from './sql-client.js';
 
-/** Rows per bulk statement: large enough to amortise a round trip, small enough for memory. */
-const CHUNK = 1000;
 /** The conference of state recorded before runs named theirs, and of the unscoped ledger. */
 const NO_CONFERENCE = 0;
-const UNIQUE_VIOLATION = '23505';
 
 /** What the views of one ledger (`forConference`) share. */
 interface SharedState {
   closed: boolean;
+  /** A run was finished through this ledger: closing it checkpoints the embedded ledger. */
+  finishedRun?: boolean;
   /**
    * Runs known to exist, with their conference: runs are never deleted, so each id is
    * checked once (see migration 2); a run naming no conference is asked again, as a later
@@ -76,6 +64,8 @@ export class SqlLedger implements Ledger {
   private readonly locks: SqlLocks;
   private readonly conferences: SqlConferences;
   private readonly runResults: SqlRunResults;
+  private readonly runs: SqlRuns;
+  private readonly plan: SqlPlan;
 
   constructor(
     private readonly db: SqlClient,
@@ -84,13 +74,17 @@ export class SqlLedger implements Ledger {
     readonly conference: ConferenceRecord | undefined = undefined,
     private readonly shared: SharedState = { closed: false, knownRuns: new Map() },
   ) {
-    this.state = new SqlSyncState(() => this.sql(), this.conferenceId, kind);
+    this.state = new SqlSyncState(() => this.sql(), this.conferenceId);
     this.locks = new SqlLocks(() => this.sql(), this.conferenceId);
     this.conferences = new SqlConferences(() => this.sql());
     this.runResults = new SqlRunResults(
       () => this.sql(),
       (runIds) => this.requireRuns(runIds),
-      kind,
+    );
+    this.runs = new SqlRuns(() => this.sql(), conference, shared.knownRuns, this.runResults);
+    this.plan = new SqlPlan(
+      () => this.sql(),
+      (runIds) => this.requireRuns(runIds),
     );
   }
 
@@ -124,48 +118,26 @@ export class SqlLedger implements Ledger {
     return this.conferences.ledgerId();
   }
 
-  async createRun(run: NewRun): Promise<RunRecord> {
-    const params = (id: string): unknown[] => [
-      id,
-      run.jobName,
-      run.mode,
-      storableJson(run.options ?? {}),
-      this.conference?.id ?? null,
-    ];
-    let created: RunRecord;
-    try {
-      created = toRunRecord(one(await this.sql().query<RunRow>(q.INSERT_RUN, params(newRunId()))));
-    } catch (error) {
-      // Two runs started in the same second drew the same 16-bit suffix: draw again, once.
-      if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
-      created = toRunRecord(one(await this.sql().query<RunRow>(q.INSERT_RUN, params(newRunId()))));
-    }
-    if (created.conference) this.shared.knownRuns.set(created.id, created.conference.id);
-    return created;
+  createRun(run: NewRun): Promise<RunRecord> {
+    return this.runs.createRun(run);
   }
 
   async finishRun(runId: string, status: RunStatus, counts?: ActionCounts): Promise<RunRecord> {
-    const totals = counts ?? sumByAction(await this.resultCounts(runId));
-    const rows = await this.sql().query<RunRow>(q.FINISH_RUN, [runId, status, JSON.stringify(totals)]);
-    if (rows.length === 0) throw unknownRunError(runId);
-    // What only a resume needed goes once nothing is left to resume (docs/ledger.md).
-    if (status === 'completed') await this.runResults.dropSettledPlan(runId);
-    return toRunRecord(one(rows));
+    const finished = await this.runs.finishRun(runId, status, counts);
+    this.shared.finishedRun = true;
+    return finished;
   }
 
-  async setRunStatus(runId: string, status: RunStatus): Promise<void> {
-    const rows = await this.sql().query(q.SET_RUN_STATUS, [runId, status]);
-    if (rows.length === 0) throw unknownRunError(runId);
+  setRunStatus(runId: string, status: RunStatus): Promise<void> {
+    return this.runs.setRunStatus(runId, status);
   }
 
-  async mergeRunOptions(runId: string, options: Record<string, unknown>): Promise<void> {
-    const rows = await this.sql().query(q.MERGE_RUN_OPTIONS, [runId, JSON.stringify(options)]);
-    if (rows.length === 0) throw unknownRunError(runId);
+  mergeRunOptions(runId: string, options: Record<string, unknown>): Promise<void> {
+    return this.runs.mergeRunOptions(runId, options);
   }
 
-  async getRun(runId: string): Promise<RunRecord | undefined> {
-    const rows = await this.sql().query<RunRow>(q.SELECT_RUN, [runId]);
-    return rows[0] === undefined ? undefined : toRunRecord(rows[0]);
+  getRun(runId: string): Promise<RunRecord | undefined> {
+    return this.runs.getRun(runId);
   }
 
   claimRun(runId: string): Promise<() => Promise<void>> {
@@ -180,92 +152,40 @@ export class SqlLedger implements Ledger {
     return this.locks.processGone(run);
   }
 
-  async listRuns(limit = 20, filter: RunListFilter = {}): Promise<RunRecord[]> {
-    const rows = await this.sql().query<RunRow>(q.SELECT_RUNS, [
-      Math.max(0, Math.floor(limit)),
-      filter.conferenceId ?? null,
-      filter.jobName ?? null,
-      filter.statuses === undefined ? null : filter.statuses.join(','),
-      filter.trigger ?? null,
-      filter.since ?? null,
-    ]);
-    return rows.map(toRunRecord);
+  listRuns(limit = 20, filter: RunListFilter = {}): Promise<RunRecord[]> {
+    return this.runs.listRuns(limit, filter);
   }
 
-  async runCounts(): Promise<Array<{ jobName: string; status: RunStatus; count: number }>> {
-    const rows = await this.sql().query<{ job_name: string; status: string; n: Int8 }>(q.COUNT_RUNS_BY_JOB);
-    return rows.map((row) => ({
-      jobName: row.job_name,
-      status: row.status as RunStatus,
-      count: toNumber(row.n),
-    }));
+  runCounts(): Promise<Array<{ jobName: string; status: RunStatus; count: number }>> {
+    return this.runs.runCounts();
   }
 
-  async jobRuns(): Promise<JobRuns[]> {
-    const [last, successes] = await Promise.all([
-      this.sql().query<RunRow>(q.SELECT_LAST_RUNS),
-      this.sql().query<RunRow>(q.SELECT_LAST_SUCCESSES),
-    ]);
-    const success = new Map(successes.map((row) => [row.job_name, toRunRecord(row)]));
-    return last.map((row) => ({
-      jobName: row.job_name,
-      last: toRunRecord(row),
-      lastSuccess: success.get(row.job_name),
-    }));
+  jobRuns(): Promise<JobRuns[]> {
+    return this.runs.jobRuns();
   }
 
-  async recordPlannedIntents(runId: string, intents: readonly PlannedIntent[]): Promise<void> {
-    if (intents.length === 0) return;
-    await this.requireRuns([runId]);
-    const rows = dedupe(
-      intents.map((intent) => ({
-        kind: intent.kind,
-        key: intent.key,
-        op: intent.op,
-        planned_action: intent.plannedAction,
-        params: redactParams(intent.params),
-        redacted_params: Object.keys(intent.params).filter(isSecretName),
-        origin: intent.origin,
-        depends_on: intent.dependsOn,
-        hash: intent.hash,
-        aliases: intent.aliases ?? null,
-      })),
-    );
-    await this.sql().transaction(async (tx) => {
-      for (let start = 0; start < rows.length; start += CHUNK) {
-        await tx.query(q.INSERT_PLANNED, [runId, storableJson(rows.slice(start, start + CHUNK))]);
-      }
-    });
+  recordPlannedIntents(runId: string, intents: readonly PlannedIntent[]): Promise<void> {
+    return this.plan.recordPlannedIntents(runId, intents);
   }
 
-  async countPlanned(runId: string): Promise<number> {
-    const rows = await this.sql().query<{ n: number | string }>(q.COUNT_PLANNED, [runId]);
-    return toNumber(rows[0]?.n ?? 0);
+  countPlanned(runId: string): Promise<number> {
+    return this.plan.countPlanned(runId);
   }
 
-  async pendingIntents(runId: string, filter?: PendingFilter): Promise<PlannedIntentRecord[]> {
-    const { sql, params } = selectPending(runId, filter);
-    return (await this.sql().query<PlannedIntentRow>(sql, params)).map(toPlannedIntentRecord);
+  pendingIntents(runId: string, filter?: PendingFilter): Promise<PlannedIntentRecord[]> {
+    return this.plan.pendingIntents(runId, filter);
   }
 
-  async markSendStarted(
-    runId: string,
-    intents: ReadonlyArray<{ kind: IntentKind; key: string }>,
-  ): Promise<void> {
-    if (intents.length === 0) return;
-    const marks = intents.map(({ kind, key }) => ({ kind, key }));
-    await this.sql().query(q.MARK_SEND_STARTED, [runId, storableJson(marks)]);
+  markSendStarted(runId: string, intents: ReadonlyArray<{ kind: IntentKind; key: string }>): Promise<void> {
+    return this.plan.markSendStarted(runId, intents);
   }
 
-  async reopenIntents(runId: string, filter: ResultFilter): Promise<number> {
-    const { sql, params } = reopenResults(runId, filter);
-    const rows = await this.sql().query<{ n: number | string }>(sql, params);
-    return toNumber(rows[0]?.n ?? 0);
+  reopenIntents(runId: string, filter: ResultFilter): Promise<number> {
+    return this.plan.reopenIntents(runId, filter);
   }
 
-  async plannedByResult(runId: string, filter: ResultFilter): Promise<PlannedIntentRecord[]> {
-    const { sql, params } = selectPlannedByResult(runId, filter);
-    return (await this.sql().query<PlannedIntentRow>(sql, params)).map(toPlannedIntentRecord);
+  plannedByResult(runId: string, filter: ResultFilter): Promise<PlannedIntentRecord[]> {
+    return this.plan.plannedByResult(runId, filter);
   }
 
   async recordResults(results: readonly IntentResultInput[]): Promise<void> {
@@ -368,67 +288,30 @@ export class SqlLedger implements Ledger {
     return this.state.removeHashes(kind, keys);
   }
 
-  async handledLater(runId: string): Promise<Set<string>> {
-    const rows = await this.sql().query<{ kind: string; key: string }>(q.SELECT_HANDLED_LATER, [runId]);
-    return new Set(rows.map((row) => `${row.kind}\u0000${row.key}`));
+  handledLater(runId: string): Promise<Set<string>> {
+    return this.plan.handledLater(runId);
   }
 
-  async outcomesOf(
-    runId: string,
-    kind: IntentKind,
-    keys: readonly string[],
-  ): Promise<Map<string, KeyOutcome>> {
-    const found = new Map<string, KeyOutcome>();
-    for (let start = 0; start < keys.length; start += CHUNK) {
-      const rows = await this.sql().query<{
-        key: string;
-        action: KeyOutcome['action'];
-        error_message: string | null;
-      }>(q.SELECT_OUTCOMES_OF, [runId, kind, keys.slice(start, start + CHUNK)]);
-      for (const row of rows) found.set(row.key, { action: row.action, errorMessage: row.error_message });
-    }
-    return found;
+  outcomesOf(runId: string, kind: IntentKind, keys: readonly string[]): Promise<Map<string, KeyOutcome>> {
+    return this.plan.outcomesOf(runId, kind, keys);
   }
 
-  async countPending(
+  countPending(
     runId: string,
   ): Promise<Array<{ kind: IntentKind; plannedAction: PlannedIntent['plannedAction']; count: number }>> {
-    const rows = await this.sql().query<{
-      kind: IntentKind;
-      planned_action: PlannedIntent['plannedAction'];
-      n: number | string;
-    }>(q.COUNT_PENDING, [runId]);
-    return rows.map((row) => ({ kind: row.kind, plannedAction: row.planned_action, count: toNumber(row.n) }));
+    return this.plan.countPending(runId);
   }
 
-  async refreshPlanStatistics(): Promise<void> {
-    // ANALYZE samples a fixed number of rows: about half a second on a ledger of 340,000.
-    await this.sql()
-      .query(q.ANALYZE_PLAN_TABLES)
-      .catch(() => {});
+  refreshPlanStatistics(): Promise<void> {
+    return this.plan.refreshPlanStatistics();
   }
 
-  async planSpan(runId: string): Promise<{ first: number; last: number } | undefined> {
-    const rows = await this.sql().query<{ first: number | string | null; last: number | string | null }>(
-      q.SELECT_PLAN_SPAN,
-      [runId],
-    );
-    const span = rows[0];
-    if (span?.first === null || span?.first === undefined || span.last === null) return undefined;
-    return { first: toNumber(span.first), last: toNumber(span.last) };
+  planSpan(runId: string): Promise<{ first: number; last: number } | undefined> {
+    return this.plan.planSpan(runId);
   }
 
-  async handledLaterOf(runId: string, kind: IntentKind, keys: readonly string[]): Promise<Set<string>> {
-    const found = new Set<string>();
-    for (let start = 0; start < keys.length; start += CHUNK) {
-      const rows = await this.sql().query<{ key: string }>(q.SELECT_HANDLED_LATER_OF, [
-        runId,
-        kind,
-        keys.slice(start, start + CHUNK),
-      ]);
-      for (const row of rows) found.add(row.key);
-    }
-    return found;
+  handledLaterOf(runId: string, kind: IntentKind, keys: readonly string[]): Promise<Set<string>> {
+    return this.plan.handledLaterOf(runId, kind, keys);
   }
 
   lastRemovals(kind: IntentKind, keys: readonly string[]): Promise<Map<string, KeyRemoval>> {
@@ -442,6 +325,12 @@ export class SqlLedger implements Ledger {
   async close(): Promise<void> {
     if (this.shared.closed) return;
     this.shared.closed = true;
+    // The embedded ledger's WAL is part of the folder the user backs up: a checkpoint once a
+    // run is done leaves `min_wal_size` of it (2 MB) instead of up to `max_wal_size` (32 MB)
+    // until the server's idle stop. At close, after the run's locks are let go: no one
+    // waiting for the job waits for it too. A failure here costs only that.
+    if (this.kind === 'embedded' && this.shared.finishedRun === true)
+      await this.db.query('CHECKPOINT').catch(() => undefined);
     await this.db.close();
   }
 
@@ -482,16 +371,6 @@ export class SqlLedger implements Ledger {
     }
     return this.db;
   }
-}
-
-function sumByAction(counts: RunResultCounts): ActionCounts {
-  const totals: ActionCounts = {};
-  for (const byAction of Object.values(counts)) {
-    for (const [action, n] of Object.entries(byAction) as [ResultAction, number][]) {
-      totals[action] = (totals[action] ?? 0) + n;
-    }
-  }
-  return totals;
 }
 
 /** Adds recorded results to `evsync_intents_total`, one increment per kind and action. */

@@ -5,7 +5,7 @@ import type { JobLock, LockJobOptions } from './ledger.js';
 import { LedgerBusyError, LedgerError } from './ledger-error.js';
 import * as q from './ledger-sql.js';
 import type { SqlClient } from './sql-client.js';
-import { isAlive } from './folder-lock.js';
+import { isAlive } from './process-identity.js';
 
 /** The conference of the unscoped ledger (see `Ledger.conference`). */
 const NO_CONFERENCE = 0;

@@ -46,7 +46,6 @@ export class SqlRunResults {
     private readonly sql: () => SqlClient,
     /** The conference of each run of the batch; throws for a run the ledger does not have. */
     private readonly requireRuns: (runIds: readonly string[]) => Promise<Map<string, number>>,
-    private readonly adapter: 'embedded' | 'postgres',
   ) {}
 
   async record(results: readonly IntentResultInput[]): Promise<void> {
@@ -152,10 +151,8 @@ export class SqlRunResults {
     if (deleted >= VACUUM_AFTER) {
       await this.sql().query('VACUUM run_intents');
       // Fresh statistics after a big run, for a server whose autovacuum is off (this machine's
-      // is). Not on the embedded ledger: 0.4 s after 50,000 rows, a twentieth of such an import,
-      // and its look-ups by key are index probes whatever the statistics (docs/ledger.md).
-      if (this.adapter === 'postgres')
-        await this.sql().query('ANALYZE synced_hashes, id_map, intent_results, run_unchanged');
+      // is); the embedded ledger's server is PostgreSQL too (docs/ledger.md).
+      await this.sql().query('ANALYZE synced_hashes, id_map, intent_results, run_unchanged');
     }
     return deleted;
   }

@@ -25,8 +25,6 @@ export class SqlSyncState {
   constructor(
     private readonly sql: () => SqlClient,
     private readonly conferenceId: number,
-    /** Which store answers: the embedded ledger reads pages as JSON (`SELECT_ID_PAGE_JSON`). */
-    private readonly store: 'embedded' | 'postgres',
   ) {}
 
   async getPlatformId(kind: IntentKind, clientId: string): Promise<number | undefined> {
@@ -64,7 +62,7 @@ export class SqlSyncState {
     return this.keyPages(
       kind,
       ID_PAGE,
-      { rows: q.SELECT_ID_PAGE, json: q.SELECT_ID_PAGE_JSON },
+      q.SELECT_ID_PAGE,
       (row: { client_id: string; platform_id: string | number }) => [
         row.client_id,
         toNumber(row.platform_id),
@@ -86,12 +84,10 @@ export class SqlSyncState {
   }
 
   hashTails(kind: IntentKind): AsyncIterable<Array<[key: string, tail: string]>> {
-    return this.keyPages(
-      kind,
-      TAIL_PAGE,
-      { rows: q.SELECT_HASH_TAILS, json: q.SELECT_HASH_TAILS_JSON },
-      (row: { key: string; tail: string }) => [row.key, row.tail],
-    );
+    return this.keyPages(kind, TAIL_PAGE, q.SELECT_HASH_TAILS, (row: { key: string; tail: string }) => [
+      row.key,
+      row.tail,
+    ]);
   }
 
   /**
@@ -117,22 +113,18 @@ export class SqlSyncState {
   /**
    * The pages of a statement of `$1` kind, `$2` conference, `$3` the last key of the page
    * before and `$4` the page's size, each entry keyed by its first element, from the first
-   * key on until a page comes back short. The embedded ledger answers each page as one JSON
-   * array (`SELECT_ID_PAGE_JSON`, which its driver parses), PostgreSQL as rows.
+   * key on until a page comes back short.
    */
   private async *keyPages<R extends object, T extends [string, unknown]>(
     kind: IntentKind,
     size: number,
-    statements: { rows: string; json: string },
+    statement: string,
     fromRow: (row: R) => T,
   ): AsyncIterable<T[]> {
     let after = '';
     for (;;) {
       const params = [kind, this.conferenceId, after, size];
-      const page =
-        this.store === 'embedded'
-          ? ((await this.sql().query<{ page: T[] | null }>(statements.json, params))[0]?.page ?? [])
-          : (await this.sql().query<R>(statements.rows, params)).map(fromRow);
+      const page = (await this.sql().query<R>(statement, params)).map(fromRow);
       if (page.length > 0) yield page;
       if (page.length < size) return;
       after = page[page.length - 1]![0];

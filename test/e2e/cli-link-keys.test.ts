@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clientIdOfPart } from '../../src/model/link-key.js';
-import { openPgliteClient } from '../../src/ledger/pglite-client.js';
+import { ensureEmbeddedServer, stopEmbeddedServer } from '../../src/ledger/embedded-server.js';
+import { openPgClient } from '../../src/ledger/pg-client.js';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { startSandbox } from '../../src/sandbox/start-sandbox.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -25,6 +26,9 @@ describe('links whose client ids hold / # and :', () => {
   afterAll(async () => {
     vi.unstubAllEnvs();
     await sandbox.close();
+    // The ledgers' servers go first: one still writing into a folder being deleted makes
+    // the deletion fail (ENOTEMPTY).
+    for (const data of ['data', 'legacy-data']) await stopEmbeddedServer(join(dir, data));
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -115,7 +119,7 @@ describe('links whose client ids hold / # and :', () => {
     expect((await runCli('run', join(dir, 'legacy.yaml'))).code).toBe(0);
 
     // What evsync wrote before key parts: the client ids as they are, joined by "/".
-    const { client } = await openPgliteClient(data);
+    const client = await openPgClient({ databaseUrl: (await ensureEmbeddedServer(data)).url });
     for (const table of ['synced_hashes', 'run_intents', 'intent_results']) {
       const rows = await client.query<{ kind: string; key: string }>(
         `SELECT DISTINCT kind, key FROM ${table} WHERE kind IN ('speaker', 'rsvp', 'schedule')`,

@@ -28,7 +28,7 @@ describe('evsync demo', () => {
       // The follow-up commands it prints work as printed, from the folder it ran in.
       const printed = followUps(out);
       expect(printed.map((c) => c.args[0])).toEqual(['runs', 'report', 'report', 'plan']);
-      // One at a time: the embedded ledger serves one process at a time.
+      // One after another, as a person pastes them.
       const answers = [];
       for (const { env, args } of printed)
         answers.push(await runBuiltCli(args, { cwd: dir, env: { ...env, LOG_LEVEL: 'silent' } }));

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { stopEmbeddedServer } from '../../src/ledger/embedded-server.js';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
 import { PlatformClient } from '../../src/platform/platform-client.js';
@@ -69,6 +70,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<SyncHa
     deps: (extra = {}) => ({ ledger: harness.ledger, platform: client, concurrency, ...extra }),
     reopenLedger: async () => {
       await harness.ledger.close();
+      // The folder's server goes first: a server whose folder is deleted under it lingers.
+      await stopEmbeddedServer(join(dir, 'ledger'));
       rmSync(join(dir, 'ledger'), { recursive: true, force: true });
       harness.ledger = await ledgerForPlatform(await openLedger({ dataDir: join(dir, 'ledger') }), {
         baseUrl: sandbox.url,

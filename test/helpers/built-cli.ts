@@ -48,7 +48,15 @@ export function spawnBuiltCli(args: readonly string[], options: CliOptions): Chi
     options.bin === undefined ? [process.execPath, [BUILT_CLI, ...args]] : [options.bin, [...args]];
   return spawn(command, argv, {
     cwd: options.cwd,
-    env: { ...base, LOG_LEVEL: 'warn', EVSYNC_LOG_FORMAT: 'json', ...options.env },
+    // An embedded ledger's server outlives its last client this long: short in tests, which
+    // make many ledgers (docs/ledger.md, "Where it lives").
+    env: {
+      ...base,
+      LOG_LEVEL: 'warn',
+      EVSYNC_LOG_FORMAT: 'json',
+      EVSYNC_LEDGER_IDLE_SECONDS: '3',
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

@@ -10,10 +10,7 @@ export function registerResumeCommand(program: Command): void {
     )
     .argument('<run>', 'the run id (see `evsync runs`)')
     .option('--report <file>', 'also write every row result to this file (.csv, or .json)')
-    .option(
-      '--wait',
-      'if another process runs this job (or holds the embedded ledger), wait for it to end instead of stopping',
-    )
+    .option('--wait', 'if another process runs this job, wait for it to end instead of stopping')
     .option('--json', 'print the outcome as one JSON object (progress and logs stay on standard error)')
     .action(async (runId: string, options: { report?: string; wait?: boolean; json?: boolean }) => {
       await withReportFile(options.report, (report) =>

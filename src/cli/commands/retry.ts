@@ -34,10 +34,7 @@ export function registerRetryCommand(program: Command): void {
       'also post the check-ins whose answer was lost and that cannot be looked up (check the platform first: the platform may have them, and a second POST is a second check-in)',
     )
     .option('--report <file>', "also write the new run's results to this file (.csv, or .json)")
-    .option(
-      '--wait',
-      'if another process runs this job (or holds the embedded ledger), wait for it to end instead of stopping',
-    )
+    .option('--wait', 'if another process runs this job, wait for it to end instead of stopping')
     .option('--json', 'print the outcome as one JSON object (progress and logs stay on standard error)')
     .action(async (runId: string, options: RetryCliOptions) => {
       const filter = parseFilter(options);

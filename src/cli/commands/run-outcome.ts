@@ -127,8 +127,8 @@ export function announceStop(): void {
 }
 
 /**
- * What `--wait` tells the person at the terminal while another process holds the job or
- * the embedded ledger: once, on stderr, then the command waits.
+ * What `--wait` tells the person at the terminal while another process holds the job:
+ * once, on stderr, then the command waits.
  */
 export function waitNotice(wait: boolean | undefined): ((holder: string) => void) | undefined {
   if (wait !== true) return undefined;
@@ -151,7 +151,7 @@ export async function withStoredRunEngine(
   const signals = stopOnSignals(announceStop);
   let ledger: Ledger;
   try {
-    ledger = await openLedger(wait ? { wait, signal: signals.signal } : {});
+    ledger = await openLedger();
   } catch (error) {
     signals.dispose();
     throw error;

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { HANDED_TO_WORKERS } from '../../distributed/handed-to-workers.js';
 import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { rootLogger } from '../../log/logger.js';
@@ -33,10 +34,7 @@ export function registerRunCommand(program: Command): void {
       '--full',
       'send every row, whatever the ledger says was synced (puts back what was removed on the platform by hand)',
     )
-    .option(
-      '--wait',
-      'if another process runs this job (or holds the embedded ledger), wait for it to end instead of stopping',
-    )
+    .option('--wait', 'if another process runs this job, wait for it to end instead of stopping')
     .option(
       '--detach',
       'distributed mode: record the plan, hand the run to the workers, print its id and return',
@@ -129,17 +127,13 @@ async function runDetached(
     );
   }
   // Lazy: only `--detach` talks to the workers' queue (bullmq, ioredis).
-  const [
-    { requireDistributed },
-    { connectRedis },
-    { Schedules },
-    { DETACHED, detachedExecutor, HANDED_TO_WORKERS },
-  ] = await Promise.all([
-    import('./schedule.js'),
-    import('../../distributed/open-distributed.js'),
-    import('../../distributed/schedules.js'),
-    import('../../distributed/distributed-executor.js'),
-  ]);
+  const [{ requireDistributed }, { connectRedis }, { Schedules }, { DETACHED, detachedExecutor }] =
+    await Promise.all([
+      import('./schedule.js'),
+      import('../../distributed/open-distributed.js'),
+      import('../../distributed/schedules.js'),
+      import('../../distributed/distributed-executor.js'),
+    ]);
   const config = requireDistributed();
   const redis = await connectRedis(config, 'client');
   const control = new Schedules(redis, config.prefix);

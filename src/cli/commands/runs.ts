@@ -6,7 +6,7 @@ import { RUN_STATUSES, type RunRecord, type RunStatus, runTrigger } from '../../
 import type { RunListFilter } from '../../ledger/ledger.js';
 import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
-import { waitsForWorker } from '../../distributed/distributed-executor.js';
+import { waitsForWorker } from '../../distributed/handed-to-workers.js';
 import { prunedMarker } from '../../sync/prune/pruned-note.js';
 
 export function registerRunsCommand(program: Command): void {

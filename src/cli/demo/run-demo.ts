@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../../errors/evsync-error.js';
+import { stopEmbeddedServer } from '../../ledger/embedded-server.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import type { Logger } from '../../log/logger.js';
 import { shippedMappingsDir } from '../../mapping/shipped-mappings.js';
@@ -46,7 +47,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const jobFile = demoJobFile();
   const job = loadJobFile(jobFile);
   const dataDir = resolve(options.dataDir ?? defaultDemoDir());
-  emptyDemoDir(dataDir);
+  await emptyDemoDir(dataDir);
   // Marked before anything else goes in, so that a demo that fails half-way is still its own.
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(
@@ -112,7 +113,7 @@ export function defaultDemoDir(): string {
 }
 
 /** Empties an earlier demo's folder; refuses any other folder that holds something. */
-function emptyDemoDir(dataDir: string): void {
+async function emptyDemoDir(dataDir: string): Promise<void> {
   if (!existsSync(dataDir)) return;
   const entries = readdirSync(dataDir);
   if (entries.length > 0 && !entries.includes(DEMO_MARK)) {
@@ -121,5 +122,7 @@ function emptyDemoDir(dataDir: string): void {
         'give --data-dir a new or empty folder (a demo folder from before demo folders were marked: delete it yourself)',
     );
   }
+  // The earlier demo's ledger server goes first: one whose folder is deleted under it lingers.
+  await stopEmbeddedServer(dataDir);
   rmSync(dataDir, { recursive: true, force: true });
 }

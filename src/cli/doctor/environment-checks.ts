@@ -94,8 +94,7 @@ export async function platformCheck(job: LoadedJob | undefined): Promise<CheckRe
 }
 
 /**
- * The ledger opens and its schema is current; no other process holds the embedded one; the
- * job's lock is free; and a run that was cut off is named, with how to finish it.
+ * The ledger opens and its schema is current; the job's lock is free; and a run that was cut off is named, with how to finish it.
  */
 export async function ledgerChecks(job: LoadedJob | undefined): Promise<CheckResult[]> {
   let ledger;
@@ -107,10 +106,7 @@ export async function ledgerChecks(job: LoadedJob | undefined): Promise<CheckRes
         check: 'ledger',
         status: 'fail',
         message: messageOf(error),
-        fix:
-          error instanceof LedgerBusyError
-            ? 'wait for that command to end (run, resume and retry take --wait), or use PostgreSQL (DATABASE_URL)'
-            : 'check DATABASE_URL, or unset it for the embedded ledger in EVSYNC_DATA_DIR (./.evsync)',
+        fix: 'check DATABASE_URL, or unset it for the embedded ledger in EVSYNC_DATA_DIR (./.evsync)',
       },
     ];
   }

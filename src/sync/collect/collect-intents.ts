@@ -12,7 +12,7 @@ import { stepLabel, stepMappingOptions, type LoadedJob } from '../job-file.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import { PeopleMerger, type MergeReport } from './merge-people.js';
 import { ReadNotices } from './read-notices.js';
-import type { StepRows } from './min-rows.js';
+import type { StepRows } from './step-rows.js';
 import { scheduleToRsvps } from './schedule-to-rsvps.js';
 
 export interface CollectedIntents {

@@ -1,7 +1,7 @@
 import { CronExpressionParser } from 'cron-parser';
 import type { NoticeProblem } from '../../ledger/ledger-notices.js';
 import type { RunRecord } from '../../model/run-record.js';
-import { stepRowsOf } from '../collect/min-rows.js';
+import { stepRowsOf } from '../collect/step-rows.js';
 import { missedScheduleGraceMs, thresholdOf, type NotifyRules } from './notify-settings.js';
 
 /** What the rules of `notify:` look at: a job's runs as the ledger has them, and its schedule. */

@@ -22,8 +22,8 @@ export interface OpenEngineOptions {
   ledger?: Ledger;
   progress?: ProgressSink;
   /**
-   * Wait for a ledger or a job another process holds instead of failing (`--wait`):
-   * called once with who holds it. See `OpenLedgerOptions.wait`, `EngineDeps.waitForJob`.
+   * Wait for a job another process runs instead of failing (`--wait`): called once with
+   * who holds it. See `EngineDeps.waitForJob`.
    */
   wait?: (holder: string) => void;
 }
@@ -49,11 +49,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<OpenEngine
   let opened: Ledger | undefined;
   let ledger: Ledger;
   try {
-    opened =
-      options.ledger ??
-      (await openLedger(
-        options.wait ? { wait: options.wait, ...(options.signal ? { signal: options.signal } : {}) } : {},
-      ));
+    opened = options.ledger ?? (await openLedger());
     ledger = await ledgerForPlatform(opened, client);
   } catch (error) {
     if (!options.client) await client.close();

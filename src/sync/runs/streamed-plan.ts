@@ -5,7 +5,7 @@ import { isParentKind, parentRefs } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { RunRecord } from '../../model/run-record.js';
 import { streamCollected } from '../collect/collect-intents.js';
-import { STEP_ROWS_OPTION, type StepRows } from '../collect/min-rows.js';
+import { STEP_ROWS_OPTION, type StepRows } from '../collect/step-rows.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 import type { RunContext, StreamedWork } from '../execute/execute-and-finish.js';
 import { PLAN_NOT_RECORDED_STEP, withoutFullStop } from '../execute/execute-plan.js';

@@ -46,7 +46,7 @@ describe('openLedger', () => {
     });
     try {
       expect(ledger.kind).toBe('embedded');
-      expect(ledger.description).toBe(`embedded ledger in ${join(dataDir, 'ledger')}`);
+      expect(ledger.description).toBe(`embedded ledger in ${join(dataDir, 'postgres')}`);
       expect(await ledger.listRuns()).toEqual([]);
     } finally {
       await ledger.close();

@@ -1,0 +1,115 @@
+import { storableJson } from './storable-json.js';
+import type { ActionCounts, ResultAction, RunResultCounts } from '../model/result-records.js';
+import type { ConferenceRecord } from '../model/conference.js';
+import type { NewRun, RunRecord, RunStatus } from '../model/run-record.js';
+import type { JobRuns, RunListFilter } from './ledger.js';
+import { unknownRunError } from './ledger-error.js';
+import { one, toNumber, toRunRecord, type Int8, type RunRow } from './ledger-rows.js';
+import * as q from './ledger-sql.js';
+import { newRunId } from './run-id.js';
+import type { SqlClient } from './sql-client.js';
+import type { SqlRunResults } from './sql-run-results.js';
+
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * The runs of the ledger: created, finished, listed (docs/ledger.md, "Tables"). The
+ * ledger's run methods delegate here; a view of one conference creates its runs in it.
+ */
+export class SqlRuns {
+  constructor(
+    private readonly sql: () => SqlClient,
+    private readonly conference: ConferenceRecord | undefined,
+    /** Runs known to exist, with their conference (shared by every view of the ledger). */
+    private readonly knownRuns: Map<string, number>,
+    private readonly runResults: SqlRunResults,
+  ) {}
+
+  async createRun(run: NewRun): Promise<RunRecord> {
+    const params = (id: string): unknown[] => [
+      id,
+      run.jobName,
+      run.mode,
+      storableJson(run.options ?? {}),
+      this.conference?.id ?? null,
+    ];
+    let created: RunRecord;
+    try {
+      created = toRunRecord(one(await this.sql().query<RunRow>(q.INSERT_RUN, params(newRunId()))));
+    } catch (error) {
+      // Two runs started in the same second drew the same 16-bit suffix: draw again, once.
+      if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+      created = toRunRecord(one(await this.sql().query<RunRow>(q.INSERT_RUN, params(newRunId()))));
+    }
+    if (created.conference) this.knownRuns.set(created.id, created.conference.id);
+    return created;
+  }
+
+  async finishRun(runId: string, status: RunStatus, counts?: ActionCounts): Promise<RunRecord> {
+    const totals = counts ?? sumByAction(await this.runResults.counts(runId));
+    const rows = await this.sql().query<RunRow>(q.FINISH_RUN, [runId, status, JSON.stringify(totals)]);
+    if (rows.length === 0) throw unknownRunError(runId);
+    // What only a resume needed goes once nothing is left to resume (docs/ledger.md).
+    if (status === 'completed') await this.runResults.dropSettledPlan(runId);
+    return toRunRecord(one(rows));
+  }
+
+  async setRunStatus(runId: string, status: RunStatus): Promise<void> {
+    const rows = await this.sql().query(q.SET_RUN_STATUS, [runId, status]);
+    if (rows.length === 0) throw unknownRunError(runId);
+  }
+
+  async mergeRunOptions(runId: string, options: Record<string, unknown>): Promise<void> {
+    const rows = await this.sql().query(q.MERGE_RUN_OPTIONS, [runId, JSON.stringify(options)]);
+    if (rows.length === 0) throw unknownRunError(runId);
+  }
+
+  async getRun(runId: string): Promise<RunRecord | undefined> {
+    const rows = await this.sql().query<RunRow>(q.SELECT_RUN, [runId]);
+    return rows[0] === undefined ? undefined : toRunRecord(rows[0]);
+  }
+
+  async listRuns(limit = 20, filter: RunListFilter = {}): Promise<RunRecord[]> {
+    const rows = await this.sql().query<RunRow>(q.SELECT_RUNS, [
+      Math.max(0, Math.floor(limit)),
+      filter.conferenceId ?? null,
+      filter.jobName ?? null,
+      filter.statuses === undefined ? null : filter.statuses.join(','),
+      filter.trigger ?? null,
+      filter.since ?? null,
+    ]);
+    return rows.map(toRunRecord);
+  }
+
+  async runCounts(): Promise<Array<{ jobName: string; status: RunStatus; count: number }>> {
+    const rows = await this.sql().query<{ job_name: string; status: string; n: Int8 }>(q.COUNT_RUNS_BY_JOB);
+    return rows.map((row) => ({
+      jobName: row.job_name,
+      status: row.status as RunStatus,
+      count: toNumber(row.n),
+    }));
+  }
+
+  async jobRuns(): Promise<JobRuns[]> {
+    const [last, successes] = await Promise.all([
+      this.sql().query<RunRow>(q.SELECT_LAST_RUNS),
+      this.sql().query<RunRow>(q.SELECT_LAST_SUCCESSES),
+    ]);
+    const success = new Map(successes.map((row) => [row.job_name, toRunRecord(row)]));
+    return last.map((row) => ({
+      jobName: row.job_name,
+      last: toRunRecord(row),
+      lastSuccess: success.get(row.job_name),
+    }));
+  }
+}
+
+function sumByAction(counts: RunResultCounts): ActionCounts {
+  const totals: ActionCounts = {};
+  for (const byAction of Object.values(counts)) {
+    for (const [action, n] of Object.entries(byAction) as [ResultAction, number][]) {
+      totals[action] = (totals[action] ?? 0) + n;
+    }
+  }
+  return totals;
+}
