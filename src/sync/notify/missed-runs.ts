@@ -19,7 +19,11 @@ const LIMIT = 200;
  * `LIMIT`): "4 aborted since 22:42" in `evsync status`, "what was missed" in a "back to
  * normal" notice. Undefined when there are none.
  */
-export async function missedRuns(ledger: Ledger, jobName: string, since: Date): Promise<MissedRuns | undefined> {
+export async function missedRuns(
+  ledger: Ledger,
+  jobName: string,
+  since: Date,
+): Promise<MissedRuns | undefined> {
   const runs = await ledger.listRuns(LIMIT, { jobName, since, statuses: ['failed', 'aborted'] });
   if (runs.length === 0) return undefined;
   const counts = new Map<string, number>();
@@ -43,7 +47,7 @@ export function describeMissed(missed: MissedRuns, zone: string): string {
       : `${missed.count} ${noun}: ${what},`;
   const sameDay = wallMinute(missed.first, zone).slice(0, 10) === wallMinute(missed.last, zone).slice(0, 10);
   const to = sameDay ? wallClock(missed.last, zone) : wallMinute(missed.last, zone);
-  return missed.count === 1 || missed.first.getTime() === missed.last.getTime()
+  return missed.count === 1 || wallMinute(missed.first, zone) === wallMinute(missed.last, zone)
     ? `${words} at ${wallClock(missed.first, zone)}`
     : `${words} from ${wallClock(missed.first, zone)} to ${to}`;
 }
