@@ -35,18 +35,24 @@ const PLATFORM_TITLES: Readonly<Record<string, string>> = {
 const RULE_ORDER = [RULES.runFailed, RULES.missedSchedule, RULES.failedRows, RULES.rowsDropped];
 
 /**
- * Errors worth a person's eyes, causes first: skips on purpose (a `when:` condition, a
- * refunded ticket) are never errors, and a platform-wide failure comes before the rows it
- * failed.
+ * Error groups, causes first: a platform-wide failure, then rows that failed, then skips
+ * (their consequences, such as links skipped for a failed event). Stable within each.
+ * The run page's error table and every notice list them so.
  */
-export function errorsWorthTelling<G extends CauseGroup>(groups: readonly G[]): G[] {
+export function causesFirst<G extends CauseGroup>(groups: readonly G[]): G[] {
   const rank = (group: G): number =>
     PLATFORM_DOWN_CODES.includes(group.code) ? 0 : group.action === 'failed' ? 1 : 2;
   return groups
-    .filter((group) => !(group.action === 'skipped' && SKIPPED_ON_PURPOSE.has(group.code)))
     .map((group, index) => ({ group, index }))
     .sort((a, b) => rank(a.group) - rank(b.group) || a.index - b.index)
     .map(({ group }) => group);
+}
+
+/** Errors worth a person's eyes: skips on purpose (a `when:` condition, a refunded ticket) are never errors. */
+export function errorsWorthTelling<G extends CauseGroup>(groups: readonly G[]): G[] {
+  return causesFirst(
+    groups.filter((group) => !(group.action === 'skipped' && SKIPPED_ON_PURPOSE.has(group.code))),
+  );
 }
 
 /** The cause a problem message leads with, from the rule that holds first and the run's errors. */

@@ -14,7 +14,9 @@ const CODE_STYLE =
 function rich(text: string): string {
   return text
     .split(/`([^`]+)`/)
-    .map((part, index) => (index % 2 === 1 ? `<code style="${CODE_STYLE}">${escape(part)}</code>` : escape(part)))
+    .map((part, index) =>
+      index % 2 === 1 ? `<code style="${CODE_STYLE}">${escape(part)}</code>` : escape(part),
+    )
     .join('');
 }
 
@@ -33,7 +35,9 @@ export function noticeHtml(notice: Notice): string {
       ]
     : [
         '<p style="margin:0 0 8px">No rule of its notify: settings holds any more.</p>',
-        notice.missed ? `<p style="margin:0 0 8px"><strong>Missed meanwhile:</strong> ${rich(notice.missed)}.</p>` : '',
+        notice.missed
+          ? `<p style="margin:0 0 8px"><strong>Missed meanwhile:</strong> ${rich(notice.missed)}.</p>`
+          : '',
         notice.left ? `<p style="margin:0 0 12px">${rich(notice.left)}</p>` : '',
         `<p style="margin:0">Until now (${escape(notice.cause.title)}):</p>`,
         list(notice.problems.map((p) => `<li>${rich(p.text)}</li>`)),
@@ -49,7 +53,9 @@ export function noticeHtml(notice: Notice): string {
     `<div style="${FONT};font-size:15px;line-height:1.45;color:#1f2937;max-width:640px">`,
     `<h2 style="margin:0 0 12px;font-size:18px;color:${colour}">${escape(noticeSubject(notice))}</h2>`,
     ...lead,
-    others.length > 0 ? `<p style="margin:0">Also:</p>${list(others.map((p) => `<li>${rich(p.text)}</li>`))}` : '',
+    others.length > 0
+      ? `<p style="margin:0">Also:</p>${list(others.map((p) => `<li>${rich(p.text)}</li>`))}`
+      : '',
     notice.conference ? `<p style="margin:0 0 4px">Conference: ${escape(notice.conference)}</p>` : '',
     run ? `<p style="margin:0 0 12px">${escape(run)}</p>` : '',
     countLines(notice.counts).length > 0

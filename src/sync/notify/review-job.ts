@@ -130,8 +130,14 @@ async function noticeOf(
   const groups = await worthTelling(ledger, run);
   // "Back to normal" names what held until now: the cause of the run it was told about.
   const causeRun =
-    event === 'recovered' && state.runId !== null ? await ledger.getRun(state.runId).catch(() => undefined) : run;
-  const cause = causeOf(problems, causeRun, event === 'recovered' ? await worthTelling(ledger, causeRun) : groups);
+    event === 'recovered' && state.runId !== null
+      ? await ledger.getRun(state.runId).catch(() => undefined)
+      : run;
+  const cause = causeOf(
+    problems,
+    causeRun,
+    event === 'recovered' ? await worthTelling(ledger, causeRun) : groups,
+  );
   const timezone = zoneOf(run, facts.schedule);
   const base = env.EVSYNC_DASHBOARD_URL?.replace(/\/+$/, '');
   return {
