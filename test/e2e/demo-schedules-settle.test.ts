@@ -67,6 +67,13 @@ describe('schedules sent without some events settle (demo job, built CLI)', { ti
     expect(whole.stdout).not.toContain('sent without some of their events');
     expect(picksOf('att-0001')).toEqual(['ses-013', 'ses-028', 'ses-033']);
     expect(picksOf('att-0007')).toContain('ses-404');
+    // `report latest` is the run just made (issue #40 item 10).
+    const report = await workspace.run(sandbox, ['report', 'latest', '--status', 'updated', '--csv']);
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout.match(/^.*,schedule,att-000[17],updated,.*$/gm)).toHaveLength(2);
+    // Minutes are an age for prune as for runs --since (issue #40 item 10).
+    const pruned = await workspace.run(sandbox, ['prune', '--older-than', '1m']);
+    expect(pruned.code, pruned.stderr).toBe(0);
     const settled = await run();
     expect(scheduleRow(settled.stdout)).toMatch(/^schedule +0 +0 +0 +297 +0 +3 +0$/);
   });
