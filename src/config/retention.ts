@@ -1,16 +1,20 @@
 import { z } from 'zod';
 
-/** Hours, days and weeks: what a retention is written in (`12h`, `90d`, `2w`). */
-const UNIT_MS = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 } as const;
+/**
+ * Minutes, hours, days and weeks: what an age is written in (`30m`, `12h`, `90d`, `2w`), by
+ * `prune --older-than` and `runs --since` alike (issue #40: one took `30m`, the other not).
+ */
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 } as const;
+const AGE = /^(\d{1,6})\s*([mhdw])$/;
 
 /**
- * An age such as `90d`, `12h` or `2w` (a whole number and one unit: h hours, d days, w weeks).
- * `0d` is allowed: every finished run is old enough.
+ * An age such as `90d`, `12h`, `30m` or `2w` (a whole number and one unit: m minutes, h hours,
+ * d days, w weeks). `0d` is allowed: every finished run is old enough.
  */
 export const retentionAgeSchema = z
   .string()
   .trim()
-  .regex(/^\d{1,6}\s*[hdw]$/, 'write a whole number and a unit: 12h (hours), 90d (days) or 2w (weeks)');
+  .regex(AGE, 'write a whole number and a unit: 30m (minutes), 12h (hours), 90d (days) or 2w (weeks)');
 
 /** How many runs of a job to keep, newest first. */
 export const keepRunsSchema = z.number().int().min(1, 'keep at least 1 run').max(1_000_000);
@@ -38,9 +42,15 @@ export interface Retention {
 
 /** `90d` → milliseconds. */
 export function retentionAgeMs(age: string): number {
-  const match = /^(\d+)\s*([hdw])$/.exec(age.trim());
-  if (match === null) throw new Error(`not an age: ${age}`);
-  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+  const ms = ageMs(age);
+  if (ms === undefined) throw new Error(`not an age: ${age}`);
+  return ms;
+}
+
+/** `30m`, `12h`, `7d`, `2w` → milliseconds; undefined when the text is no age. */
+export function ageMs(text: string): number | undefined {
+  const match = AGE.exec(text.trim());
+  return match === null ? undefined : Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
 }
 
 /** The job file's form (`older_than`, `keep_runs`) as a `Retention`. */

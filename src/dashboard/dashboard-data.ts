@@ -19,6 +19,7 @@ import {
 import { type RunRecord, runTrigger } from '../model/run-record.js';
 import { totalsOf } from '../sync/execute/run-summary.js';
 import { SKIPPED_FOR_MISSING_DATA, SKIPPED_ON_PURPOSE } from '../sync/plan/plan-summary.js';
+import { causesFirst } from '../sync/notify/notice-cause.js';
 
 /**
  * What the dashboard's pages and JSON answers show, read from the ledger. The HTML views
@@ -188,7 +189,7 @@ export async function loadRun(ledger: Ledger, runId: string, cache?: FinishedRun
       skippedWith(SKIPPED_ON_PURPOSE),
       skippedWith(SKIPPED_FOR_MISSING_DATA),
     ]);
-    const errors = groups.map((group) => {
+    const errors = causesFirst(groups).map((group) => {
       const info = isErrorCode(group.code) ? ERROR_CATALOG[group.code] : undefined;
       return { ...group, meaning: info?.meaning ?? null, action_hint: info?.action ?? null };
     });

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
+import { chromiumAvailable, launchChromium, TABLE_LAYOUT_PROBLEMS } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import {
@@ -30,18 +30,6 @@ const PEOPLE =
  * Cells (td, th) shown on the page that reach past the viewport's right edge or start left of
  * it. Browser code as text: the project's types hold no DOM.
  */
-const CELLS_OFF_SCREEN = `(() => {
-  const width = window.innerWidth;
-  const off = [];
-  for (const cell of document.querySelectorAll('td, th')) {
-    const box = cell.getBoundingClientRect();
-    if (box.width === 0 && box.height === 0) continue;
-    if (box.left < -0.5 || box.right > width + 0.5)
-      off.push(cell.tagName + ' [' + box.left + ', ' + box.right + '] ' + cell.textContent.trim().slice(0, 30));
-  }
-  return off;
-})()`;
-
 const LOGIN_STYLE = `(() => {
   const css = (selector) => getComputedStyle(document.querySelector(selector));
   return {
@@ -166,7 +154,7 @@ describe.runIf(chromiumAvailable('the dashboard failure-day browser test'))(
         await page.goto(`${dashboard.base}${path}`);
         if (name === '5-phone-run') await page.waitForSelector('#chart .uplot');
         expect(await page.locator('td').count(), path).toBeGreaterThan(0);
-        expect(await page.evaluate<string[]>(CELLS_OFF_SCREEN), path).toEqual([]);
+        expect(await page.evaluate<string[]>(TABLE_LAYOUT_PROBLEMS), path).toEqual([]);
         const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
         expect(overflow, path).toBeLessThanOrEqual(0);
         await page.screenshot({ path: SHOT(name), fullPage: true });

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { startSandbox } from '../../src/sandbox/start-sandbox.js';
 import { runCli } from '../helpers/run-cli.js';
 import { EVENT_MAPPING } from './conference-fixture.js';
 import { jobYaml } from './sync-harness.js';
@@ -92,11 +93,15 @@ describe('evsync run and resume: JSON log lines', () => {
     const job = join(dir, 'log.yaml');
     writeFileSync(job, jobYaml('logjob', '  - { mapping: users, source: { csv: ./log.csv } }\n'));
     const ROOT = resolve(import.meta.dirname, '../..');
+    // A platform that answers: a run with nothing answered checks it before "completed"
+    // (issue #40 item 3), and an unreachable one would abort the run.
+    const sandbox = await startSandbox({ signingKey: 'k'.repeat(32) });
+    onTestFinished(() => sandbox.close());
     const env = {
       ...process.env,
-      EVSYNC_BASE_URL: 'http://127.0.0.1:9',
-      EVSYNC_KEY_ID: '1',
-      EVSYNC_SIGNING_KEY: 'k'.repeat(32),
+      EVSYNC_BASE_URL: sandbox.url,
+      EVSYNC_KEY_ID: sandbox.keyId,
+      EVSYNC_SIGNING_KEY: sandbox.signingKey,
       EVSYNC_DATA_DIR: join(dir, 'log-data'),
       DATABASE_URL: '',
       LOG_LEVEL: 'info',

@@ -55,6 +55,10 @@ describe('evsync init, then doctor, validate, plan and run in the new folder', (
       files: expect.arrayContaining(['job.yaml', '.env', 'mappings/users.yaml']),
     });
     expect(readFileSync(join(workspace.dir, 'other', '.env'), 'utf8')).toMatch(/^SOURCE_DB_URL=$/m);
+    // A folder with a space is one word of the shell in the next steps (issue #40 item 10).
+    const spaced = await runBuiltCli(['init', 'other conf', '--from', 'csv'], { cwd: workspace.dir });
+    expect(spaced.code, spaced.stderr).toBe(0);
+    expect(spaced.stdout).toMatch(/^ {2}cd 'other conf'$/m);
     const unknown = await runBuiltCli(['init', 'x', '--from', 'excel'], { cwd: workspace.dir });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/--from excel: name your sources among .*eventbrite/);

@@ -85,7 +85,9 @@ describe('notifications (built CLI, webhook and e-mail)', { timeout: 240_000 }, 
     expect(message!.link).toMatch(/^http:\/\/dash\.example:4680\/runs\//);
     expect(hook.received.at(-1)!.signed).toBe(true);
     const mail = smtp.received.at(-1)!.text;
-    expect(mail).toContain('Subject: [evsync] people: run');
+    // The subject names the conference and the cause; the body leads with what to do (issue #40 item 4).
+    expect(mail).toContain(`Subject: [evsync] people on ${new URL(sandbox.url).host}: platform failing`);
+    expect(mail).toContain('What to do:');
     expect(mail).toContain('Content-Type: text/html');
     expect((await run()).code).toBe(3);
     expect(newMessages()).toEqual([]);

@@ -7,6 +7,7 @@ import {
   type SpawnedResult,
 } from '../helpers/built-cli.js';
 import { sandboxCounters } from './cli-in-process.js';
+import { sentBesidesChecks } from '../helpers/sent-calls.js';
 
 const HEADER = 'client_id,email,first_name,last_name\n';
 const PEOPLE = `${HEADER}p1,p1@example.org,Ann,One\np2,zoe.at.example.org,Zoe,Quill\np3,p3@example.org,Cy,Three\n`;
@@ -59,20 +60,20 @@ describe('rows found by the person, empty sources said (built CLI)', () => {
   }, 60_000);
 
   it('retry --client-id sends the row once it is fixed in the source', async () => {
-    const before = (await sandboxCounters(sandbox)).total;
+    const before = sentBesidesChecks(await sandboxCounters(sandbox));
     const still = await cli('retry', runId, '--client-id', 'p2');
     expect(still.code).toBe(1);
     expect(still.stdout).toContain(
       'Not sent: user p2 still fails: row 2 (line 3), email: "zoe.at.example.org"',
     );
-    expect((await sandboxCounters(sandbox)).total).toBe(before);
+    expect(sentBesidesChecks(await sandboxCounters(sandbox))).toBe(before);
 
     workspace.write({ 'people.csv': PEOPLE.replace('zoe.at.example.org', 'zoe@example.org') });
     const fixed = await cli('retry', runId, '--client-id', 'p2');
     expect(fixed.code).toBe(0);
     expect(fixed.stdout).toMatch(/^user +1 +0 +0 +0 +0 +0 +0$/m);
     expect(sandbox.state.userByClientId('p2')).toBeDefined();
-    expect((await sandboxCounters(sandbox)).total).toBe(before + 1);
+    expect(sentBesidesChecks(await sandboxCounters(sandbox))).toBe(before + 1);
   }, 60_000);
 
   it('a retry that sends a fixed row records the one still failing, and exits 1', async () => {
@@ -100,7 +101,7 @@ describe('rows found by the person, empty sources said (built CLI)', () => {
 
   it('a header-only CSV warns naming its file; min_rows stops plan and run before anything is sent, --force goes on', async () => {
     workspace.write({ 'empty.csv': HEADER, 'empty.yaml': job('empty', 'empty.csv', '2') });
-    const before = (await sandboxCounters(sandbox)).total;
+    const before = sentBesidesChecks(await sandboxCounters(sandbox));
     const stopped =
       'Step 1 (CSV file ./empty.csv) yielded 0 rows, fewer than its min_rows 2. Nothing was sent.';
     const plan = await cli('plan', 'empty.yaml');
@@ -115,7 +116,7 @@ describe('rows found by the person, empty sources said (built CLI)', () => {
     const forced = await cli('run', 'empty.yaml', '--force');
     expect(forced.code).toBe(0);
     expect(forced.stderr).toContain('step 1: CSV file ./empty.csv yielded no rows');
-    expect((await sandboxCounters(sandbox)).total).toBe(before);
+    expect(sentBesidesChecks(await sandboxCounters(sandbox))).toBe(before);
   }, 60_000);
 
   it('a percentage min_rows compares with the step’s rows in the last completed run', async () => {
@@ -124,7 +125,7 @@ describe('rows found by the person, empty sources said (built CLI)', () => {
       'people.yaml': job('people', 'people.csv', '80%'),
       'people.csv': `${HEADER}p1,p1@example.org,Ann,One\n`,
     });
-    const before = (await sandboxCounters(sandbox)).total;
+    const before = sentBesidesChecks(await sandboxCounters(sandbox));
     const stopped = new RegExp(
       `Step 1 \\(CSV file \\./people\\.csv\\) yielded 1 row, fewer than its min_rows 80% of the 3 rows it had in the last completed run, ${runId} \\(3\\)\\. Nothing was sent\\.`,
     );
@@ -134,7 +135,7 @@ describe('rows found by the person, empty sources said (built CLI)', () => {
     const run = await cli('run', 'people.yaml');
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(stopped);
-    expect((await sandboxCounters(sandbox)).total).toBe(before);
+    expect(sentBesidesChecks(await sandboxCounters(sandbox))).toBe(before);
     // Three rows again pass, and that run's count is the next one's measure.
     workspace.write({ 'people.csv': PEOPLE.replace('zoe.at.example.org', 'zoe@example.org') });
     expect((await cli('run', 'people.yaml')).code).toBe(0);

@@ -114,6 +114,11 @@ function shown(folder: string): string {
   return relative(process.cwd(), folder) || '.';
 }
 
+/** A path as one word of a POSIX shell: single-quoted when it holds more than safe characters. */
+export function shellWord(path: string): string {
+  return /^[\w./@%+=:,-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+
 function nextSteps(folder: string, written: readonly string[], sources: readonly InitSourceName[]): string {
   const where = shown(folder);
   const exports = sources.filter(
@@ -123,7 +128,7 @@ function nextSteps(folder: string, written: readonly string[], sources: readonly
     `Wrote into ${where}/: ${written.join(', ')}.`,
     '',
     'Next:',
-    ...(where === '.' ? [] : [`  cd ${where}`]),
+    ...(where === '.' ? [] : [`  cd ${shellWord(where)}`]),
     '  # fill in .env: the conference URL and your key (or rehearse on a sandbox in another',
     '  # terminal: `evsync sandbox --port 8080` prints the three lines to paste)',
     ...(exports.length > 0

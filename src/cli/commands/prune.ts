@@ -27,7 +27,7 @@ export function registerPruneCommand(program: Command): void {
     .description(
       "Remove old runs' per-row data (row results and planned rows), keeping each run with its counts and the synced state.",
     )
-    .option('--older-than <age>', 'runs that finished longer ago than this: 12h, 90d, 2w')
+    .option('--older-than <age>', 'runs that finished longer ago than this: 30m, 12h, 90d, 2w')
     .option(
       '--keep-runs <n>',
       "keep each job's newest N runs (with --older-than: pruned only when both say so)",

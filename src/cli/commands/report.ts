@@ -17,7 +17,7 @@ export function registerReportCommand(program: Command): void {
     .description(
       'Print the result of every row of a run: a table on a terminal, CSV when piped or asked, or JSON.',
     )
-    .argument('<run>', 'the run id (see `evsync runs`)')
+    .argument('<run>', 'the run id (see `evsync runs`), or `latest` for the newest run')
     .option('--status <action...>', `only these outcomes (${RESULT_ACTIONS.join(', ')})`)
     .option('--format <format>', `${REPORT_FORMATS.join(', ')} (default: table on a terminal, csv otherwise)`)
     .option('--json', 'print JSON (the same as --format json)')
@@ -32,13 +32,14 @@ export function registerReportCommand(program: Command): void {
         throw new ConfigError(`--status ${unknown.join(', ')}: use ${RESULT_ACTIONS.join(', ')}`);
       const ledger = await openLedger();
       try {
-        const run = await ledger.getRun(runId);
+        // `latest`: what a person reaches for the morning after, without copying an id.
+        const run = runId === 'latest' ? (await ledger.listRuns(1))[0] : await ledger.getRun(runId);
         if (!run) throw unknownRunError(runId);
         // Said on standard error: the CSV or JSON on standard output stays what it was.
         if (run.pruned) process.stderr.write(`Run ${run.id}: ${prunedNote(run.pruned)}\n`);
         await writeReport(
           ledger,
-          runId,
+          run.id,
           {
             format,
             width: process.stdout.columns ?? 120,

@@ -8,6 +8,7 @@ import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { waitsForWorker } from '../../distributed/handed-to-workers.js';
 import { prunedMarker } from '../../sync/prune/pruned-note.js';
+import { ageMs } from '../../config/retention.js';
 
 export function registerRunsCommand(program: Command): void {
   program
@@ -95,11 +96,8 @@ export function runFilterOf(
 }
 
 function sinceOf(text: string, now: Date): Date {
-  const age = /^(\d+)\s*([mhdw])$/.exec(text.trim());
-  if (age) {
-    const unit = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[age[2] as 'm' | 'h' | 'd' | 'w'];
-    return new Date(now.getTime() - Number(age[1]) * unit);
-  }
+  const age = ageMs(text);
+  if (age !== undefined) return new Date(now.getTime() - age);
   const date = /^\d{4}-\d{2}-\d{2}/.test(text) ? new Date(text) : new Date(Number.NaN);
   if (Number.isNaN(date.getTime()))
     throw new ConfigError(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QueueStatus } from '../../distributed/queue-status.js';
 import type { RunRecord } from '../../model/run-record.js';
-import { formatStatus } from './status-format.js';
+import { formatStatus } from './status.js';
 
 function runOf(id: string, conference: RunRecord['conference']): RunRecord {
   return {

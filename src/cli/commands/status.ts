@@ -1,9 +1,15 @@
 import type { Command } from 'commander';
 import { distributedConfigFromEnv } from '../../distributed/distributed-config.js';
 import type { QueueStatus } from '../../distributed/queue-status.js';
+import { describeRates, describeWorker } from '../../distributed/queue-status-text.js';
 import { openLedger } from '../../ledger/open-ledger.js';
+import { runConferenceHost } from '../../model/conference.js';
+import { textTable } from '../../report/text-table.js';
+import { processZone, wallMinute } from '../../time/zoned-minute.js';
+import { describeMissed } from '../../sync/notify/missed-runs.js';
+import { checkJobs } from './status-check.js';
+import { EXIT } from '../exit-codes.js';
 import { jobOverviews, type JobOverview } from '../../sync/notify/job-overview.js';
-import { inlineStatus } from './status-jobs.js';
 
 /** `evsync status --json`: the queue's state (distributed mode) and every job's. */
 export type StatusDocument = Partial<QueueStatus> & { syncJobs: JobOverview[] };
@@ -16,13 +22,18 @@ export function registerStatusCommand(program: Command): void {
         'in distributed mode also queue depth, workers, the rate limit in force, runs in progress and schedules.',
     )
     .option('--json', 'print it as JSON')
-    .action(async (options: { json?: boolean }) => {
+    .option(
+      '--check',
+      'print one line and exit 1 when a job is overdue, failing, or a notice was not delivered (for cron and monitoring)',
+    )
+    .action(async (options: { json?: boolean; check?: boolean }) => {
       const config = distributedConfigFromEnv();
       const ledger = await openLedger();
       try {
         let queue: QueueStatus | undefined;
         if (config) {
-          // Lazy: only distributed mode talks to the queue (bullmq, ioredis).
+          // Lazy: only distributed mode talks to the queue (bullmq, ioredis): a second of every
+          // inline `status` otherwise.
           const { openQueueStatusReader } = await import('../../distributed/queue-status-reader.js');
           const reader = await openQueueStatusReader(config, ledger);
           try {
@@ -32,15 +43,123 @@ export function registerStatusCommand(program: Command): void {
           }
         }
         const jobs = await jobOverviews(ledger, queue?.schedules ?? []);
+        if (options.check === true) {
+          const check = checkJobs(jobs, displayZone(jobs));
+          process.stdout.write(`${check.line}\n`);
+          if (!check.ok) process.exitCode = EXIT.someRowsFailed;
+          return;
+        }
         const document: StatusDocument = { ...queue, syncJobs: jobs };
-        const text = options.json
-          ? `${JSON.stringify(document, null, 2)}\n`
-          : queue === undefined
-            ? inlineStatus(jobs)
-            : (await import('./status-format.js')).formatStatus(queue, jobs);
-        process.stdout.write(text);
+        process.stdout.write(
+          options.json ? `${JSON.stringify(document, null, 2)}\n` : formatStatus(queue, jobs),
+        );
       } finally {
         await ledger.close();
       }
     });
+}
+
+/**
+ * The one zone `status` shows times in: the schedules' when they all share one, else this
+ * process's (`TZ`). Mixing the schedules' zone and UTC made a night hard to read (issue #40).
+ */
+export function displayZone(jobs: readonly JobOverview[], now = processZone()): string {
+  const zones = new Set(jobs.map((job) => job.timezone).filter((zone): zone is string => zone !== null));
+  return zones.size === 1 ? [...zones][0]! : now;
+}
+
+export function formatStatus(
+  status: QueueStatus | undefined,
+  jobs: readonly JobOverview[] = [],
+  zone = displayZone(jobs),
+  now = new Date(),
+): string {
+  const lines = [`Times in ${zone}.`, ...formatJobs(jobs, zone, now), ''];
+  const at = (date: Date | undefined): string => (date ? wallMinute(date, zone) : 'not planned');
+  if (status === undefined) {
+    lines.push('Inline mode (no REDIS_URL): no queue, workers or schedules to show.');
+    return `${lines.join('\n')}\n`;
+  }
+  const queued = status.jobs;
+  lines.push(
+    `Queue ${status.prefix} on ${status.redis}`,
+    `  intents: ${queued.waiting} waiting, ${queued.active} active, ${queued.delayed} delayed (retrying), ${queued.failed} failed`,
+    status.workers.length === 0 ? '  workers: none connected' : `  workers: ${status.workers.length}`,
+    ...status.workers.map((worker) => `    ${describeWorker(worker)}`),
+    '  rate limit in force:',
+    ...describeRates(status).map((line) => `    ${line}`),
+    '',
+    status.runs.length === 0 ? 'No run in progress.' : 'Runs in progress:',
+    ...status.runs.map(({ run, done, planned, phase, processGone, waitingForWorker }) => {
+      const total = planned === undefined ? '' : ` of ${planned}`;
+      const now = waitingForWorker
+        ? '; waiting for a worker to take it (`evsync worker`, same REDIS_URL and DATABASE_URL)'
+        : processGone
+          ? '; cut off: its process ended before the run did; only a resume finishes it. ' +
+            `Finish it with: evsync resume ${run.id}`
+          : phase
+            ? `; phase ${phase.phase}: ${phase.done} of ${phase.total}`
+            : '';
+      const conference = runConferenceHost(run) ?? '(conference not recorded)';
+      return `  ${run.id}  ${run.jobName}  ${conference}  ${done}${total} intents done${now}`;
+    }),
+    '',
+    status.schedules.length === 0 ? 'No schedules.' : 'Schedules:',
+    ...status.schedules.map(
+      (info) => `  ${info.name}  "${info.cron}" (${info.timezone})  next ${at(info.next)}`,
+    ),
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** The per-job table and, under it, what happened since each job's last success and what its notifications say. */
+export function formatJobs(jobs: readonly JobOverview[], zone: string, now = new Date()): string[] {
+  if (jobs.length === 0) return ['No job has run or is scheduled yet.'];
+  const time = (iso: string | null | undefined): string => (iso ? wallMinute(new Date(iso), zone) : '-');
+  const rows = jobs.map((job) => [
+    job.job,
+    job.lastRun
+      ? `${job.lastRun.shownStatus}${failedNote(job.lastRun.counts.failed)} ${time(job.lastRun.finishedAt ?? job.lastRun.startedAt)} (${job.lastRun.trigger})`
+      : '-',
+    job.lastSuccess ? time(job.lastSuccess.finishedAt) : 'never',
+    nextOf(job, now, time),
+    job.overdue ? 'OVERDUE' : '',
+  ]);
+  const lines = [
+    'Jobs:',
+    ...textTable(['job', 'last run', 'last success', 'next', ''], rows).map((l) => `  ${l}`),
+  ];
+  for (const job of jobs) {
+    const missed = job.sinceSuccess;
+    if (missed !== null)
+      lines.push(
+        `  ${job.job}: since ${job.lastSuccess ? 'its last success' : 'its first run'}, ` +
+          describeMissed({ ...missed, first: new Date(missed.first), last: new Date(missed.last) }, zone),
+      );
+    if (job.notify === null) continue;
+    if (job.notify.state === 'problem')
+      lines.push(
+        `  ${job.job}: told since ${time(job.notify.since)}: ${job.notify.problems.map((p) => p.text).join('; ')}`,
+      );
+    for (const failed of job.notify.undelivered)
+      lines.push(
+        `  ${job.job}: a ${failed.event === 'recovered' ? '"back to normal"' : 'problem'} message was NOT delivered ` +
+          `(${failed.channel}, ${failed.attempts} attempt${failed.attempts === 1 ? '' : 's'}, ${time(failed.at)}): ${failed.error ?? 'unknown error'}`,
+      );
+  }
+  if (jobs.some((job) => job.overdue))
+    lines.push(
+      '  OVERDUE: scheduled, and no completed run for longer than its period plus grace: is a worker running?',
+    );
+  return lines;
+}
+
+/** The next fire time; one already past is a tick nobody took (no worker), not a time to wait for. */
+function nextOf(job: JobOverview, now: Date, time: (iso: string | null) => string): string {
+  if (job.next === null) return '-';
+  return new Date(job.next).getTime() < now.getTime() ? `missed ${time(job.next)}` : time(job.next);
+}
+
+function failedNote(failed: number | undefined): string {
+  return failed ? `, ${failed} failed` : '';
 }

@@ -8,7 +8,8 @@ export const DASHBOARD_STYLE = `
 body { margin: 0; color: #222; background: #fafafa; }
 header.top { display: flex; gap: 1rem; align-items: center; padding: .6rem 1rem; background: #223; color: #fff; flex-wrap: wrap; }
 header.top a { color: #fff; text-decoration: none; }
-header.top nav { display: flex; gap: 1rem; flex: 1; }
+header.top nav { display: flex; gap: .25rem 1rem; flex: 1; flex-wrap: wrap; }
+header.top nav a { white-space: nowrap; }
 .brand { font-weight: 700; }
 main { padding: 1rem; max-width: 1400px; margin: 0 auto; }
 h1 { font-size: 1.4rem; word-break: break-all; }
@@ -20,6 +21,11 @@ th { background: #f0f0f4; white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 /* Fifteen columns: tighter, so that the failed count stays on a laptop's screen. */
 table.runs th, table.runs td { padding: .35rem .3rem; }
+/* A run id and a start time on one line: number columns give way first (issue #40 item 2). */
+table.runs { font-size: .8rem; }
+table.runs td[data-label=Run] a, table.runs td[data-label=Started] { white-space: nowrap; }
+table.runs .badge { white-space: normal; }
+table.runs th.num, table.runs td.num { padding-left: .15rem; padding-right: .15rem; }
 td.bad { color: var(--bad); font-weight: 700; }
 td.msg { max-width: 40rem; overflow-wrap: anywhere; }
 .badge { white-space: nowrap; display: inline-block; padding: .05rem .45rem; border-radius: .8rem; font-size: .8rem; background: #e8e8ee; }
@@ -71,10 +77,12 @@ ul.jobs .overdue, ul.jobs .undelivered { color: var(--bad); font-weight: 600; }
   tr { border-bottom: 2px solid var(--line); padding: .25rem 0; }
   th, td { border-bottom: none; text-align: left; overflow-wrap: anywhere; white-space: normal; }
   td.num, th.num { text-align: left; }
-  td[data-label] { position: relative; padding-left: 8.5rem; min-height: 1.2em; }
+  /* Beats \`table.runs td\`'s padding (its specificity is higher than \`td[data-label]\`'s). */
+  table td[data-label], table.runs td[data-label] { position: relative; padding-left: 8.5rem; min-height: 1.2em; }
+  table.runs td[data-label=Run] a { white-space: normal; overflow-wrap: anywhere; }
   td[data-label]::before { content: attr(data-label); position: absolute; left: .5rem; width: 7.5rem;
     color: var(--muted); font-weight: 600; overflow-wrap: anywhere; }
-  td[data-label=""] { padding-left: .5rem; }
+  table td[data-label=""], table.runs td[data-label=""] { padding-left: .5rem; }
   td.msg { max-width: none; }
   tr.a-failed td:first-child, tr.a-created td:first-child, tr.a-updated td:first-child, tr.a-attached td:first-child { border-left: none; }
   tr.a-failed { border-left: 3px solid var(--bad); }

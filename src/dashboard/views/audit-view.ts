@@ -79,8 +79,8 @@ export function auditView(audit: DashboardAudit): Html {
                     ${kinds.map(
                       (kind) =>
                         html`<tr data-kind="${kind}">
-                          <td>${kind}</td>
-                          ${COLUMNS.map((column) => html`<td class="num" data-count="${column}">${summary[kind]![column]}</td>`)}
+                          <td data-label="Kind">${kind}</td>
+                          ${COLUMNS.map((column) => countCell(column, summary[kind]![column]))}
                         </tr>`,
                     )}
                   </tbody>
@@ -98,6 +98,12 @@ export function auditView(audit: DashboardAudit): Html {
       }
       ${driftSection(audit)}
     </div>`;
+}
+
+/** One count of the summary, labelled for a phone: its text is the number alone. */
+function countCell(column: string, count: number | undefined): Html {
+  const label = column.replace('_', ' ');
+  return html`<td class="num" data-label="${label}" data-count="${column}">${count}</td>`;
 }
 
 function driftSection(audit: DashboardAudit): Html {
@@ -120,12 +126,12 @@ function driftSection(audit: DashboardAudit): Html {
           ${audit.drift.map(
             (entry) =>
               html`<tr class="d-${entry.type}" data-kind="${entry.kind}" data-type="${entry.type}">
-                <td>${entry.kind}</td>
-                <td><code>${entry.key}</code></td>
-                <td>${entry.type}</td>
-                <td>${entry.fields.join(' ')}</td>
-                <td class="num">${entry.platform_id ?? ''}</td>
-                <td class="msg">${entry.detail}</td>
+                <td data-label="Kind">${entry.kind}</td>
+                <td data-label="Key"><code>${entry.key}</code></td>
+                <td data-label="Type">${entry.type}</td>
+                <td data-label="Fields">${entry.fields.join(' ')}</td>
+                <td class="num" data-label="Platform id">${entry.platform_id ?? ''}</td>
+                <td class="msg" data-label="Detail">${entry.detail}</td>
               </tr>`,
           )}
         </tbody>

@@ -1,5 +1,6 @@
 import { html } from 'hono/html';
-import { describeRates, describeWorker, type QueueStatus } from '../../distributed/queue-status.js';
+import type { QueueStatus } from '../../distributed/queue-status.js';
+import { describeRates, describeWorker } from '../../distributed/queue-status-text.js';
 import { runConferenceHost } from '../../model/conference.js';
 import { type Html, runPath, timeTag } from './page-layout.js';
 
@@ -61,11 +62,11 @@ export function queueView(status: QueueStatus): Html {
               ${status.schedules.map(
                 (info) =>
                   html`<tr>
-                    <td>${info.name}</td>
-                    <td><code>${info.cron}</code></td>
-                    <td>${info.timezone}</td>
-                    <td>${info.next ? timeTag(info.next) : 'not planned'}</td>
-                    <td>${info.jobFile}</td>
+                    <td data-label="Job">${info.name}</td>
+                    <td data-label="Cron"><code>${info.cron}</code></td>
+                    <td data-label="Time zone">${info.timezone}</td>
+                    <td data-label="Next">${info.next ? timeTag(info.next) : 'not planned'}</td>
+                    <td data-label="Job file">${info.jobFile}</td>
                   </tr>`,
               )}
             </tbody>

@@ -7,6 +7,8 @@ import { csrfInput, formatDuration, type Html, rowPath, runPath, timeTag } from 
 export function rowView(data: RowData, session: Session | undefined): Html {
   const { result } = data;
   const base = runPath(result.runId);
+  // A row evsync rejected itself (invalid, skipped) made no call: nothing of it was sent.
+  const sent = result.attempts > 0 || result.httpStatus !== null;
   return html`<p><a href="${base}">← run ${result.runId}</a></p>
     <h1>${result.kind} <code>${result.key}</code></h1>
     <dl class="facts">
@@ -34,7 +36,7 @@ export function rowView(data: RowData, session: Session | undefined): Html {
             <th class="num">Attempts</th>
             <th class="num">HTTP status</th>
             <th>Code</th>
-            <th>Platform's message</th>
+            <th>${sent ? "Platform's message" : 'Message'}</th>
             <th class="num">Time</th>
           </tr>
         </thead>
@@ -43,7 +45,9 @@ export function rowView(data: RowData, session: Session | undefined): Html {
             <td class="num" data-label="Attempts">${result.attempts}</td>
             <td class="num" data-label="HTTP status">${result.httpStatus ?? '—'}</td>
             <td data-label="Code"><code>${result.errorCode ?? ''}</code></td>
-            <td class="msg" data-label="Platform's message">${result.errorMessage ?? ''}</td>
+            <td class="msg" data-label="${sent ? "Platform's message" : 'Message'}">
+              ${result.errorMessage ?? ''}
+            </td>
             <td class="num" data-label="Time">${formatDuration(result.durationMs)}</td>
           </tr>
         </tbody>
@@ -62,7 +66,7 @@ export function rowView(data: RowData, session: Session | undefined): Html {
           </form>`
         : ''
     }
-    <h2>Params sent</h2>
+    <h2>${sent ? 'Params sent' : 'Params (not sent: evsync rejected the row before any call)'}</h2>
     ${
       Object.keys(result.params).length === 0
         ? html`<p>None recorded.</p>`

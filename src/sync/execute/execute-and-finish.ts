@@ -21,6 +21,7 @@ import type { ResultWriter } from '../../ledger/result-writer.js';
 import type { PlanFeed } from './plan-feed.js';
 import { reviewJob } from '../notify/review-job.js';
 import { CallTally } from './call-tally.js';
+import { checkPlatform, needsPlatformCheck } from './platform-check.js';
 import { runCalls } from '../../metrics/process-metrics.js';
 import { SharedLinks, type LinkKind } from '../plan/link-pairs.js';
 
@@ -182,8 +183,19 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
     await reviewRunsJob(deps, input.runId);
     throw failure.error;
   }
-  const status: RunStatus = stopped ?? 'completed';
   const counts = await ledger.resultCounts(input.runId);
+  if (stopped === undefined && !deps.signal?.aborted && needsPlatformCheck(counts)) {
+    const failed = await checkPlatform(deps.platform, deps.logger);
+    if (failed !== undefined) {
+      stopped = 'aborted';
+      reason = failed.reason;
+      await ledger.mergeRunOptions(input.runId, { abortCode: failed.code });
+    }
+  }
+  // The reason is kept with the run: what its notice, `runs` and the dashboard say it stopped for.
+  if (stopped === 'aborted' && reason !== undefined)
+    await ledger.mergeRunOptions(input.runId, { aborted: redactUrl(reason) });
+  const status: RunStatus = stopped ?? 'completed';
   const run = await ledger.finishRun(input.runId, status);
   await reviewRunsJob(deps, run.id, run.jobName);
   const lost = await ledger.results(input.runId, { errorCodes: LOST_ROW_CODES, limit: 1 });

@@ -5,7 +5,8 @@ import type { Logger } from '../../log/logger.js';
 import { redactUrl } from '../../log/redaction.js';
 import { notificationsSent } from '../../metrics/process-metrics.js';
 import { durationMs, type NotifyChannel, type NotifySettings } from './notify-settings.js';
-import { noticeHtml, noticeSubject, noticeText, type Notice } from './notice-message.js';
+import { noticeHtml } from './notice-html.js';
+import { noticeSubject, noticeText, type Notice } from './notice-message.js';
 
 /** How long one attempt may take before it counts as failed. */
 const ATTEMPT_TIMEOUT_MS = 15_000;

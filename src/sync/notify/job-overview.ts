@@ -5,6 +5,7 @@ import type { ActionCounts } from '../../model/result-records.js';
 import { type RunRecord, runTrigger } from '../../model/run-record.js';
 import { isOverdue, periodOf } from './job-problems.js';
 import { missedScheduleGraceMs, notifySettingsOf } from './notify-settings.js';
+import { missedRuns, type MissedRuns } from './missed-runs.js';
 
 /** A grace for `overdue` when the job sets none: a quarter of an hour, at most one period. */
 const DEFAULT_GRACE_MS = 15 * 60_000;
@@ -32,8 +33,15 @@ export interface JobOverview {
     counts: ActionCounts;
   } | null;
   lastSuccess: { id: string; finishedAt: string | null } | null;
+  /**
+   * The runs that failed or aborted since the last success (or ever, without one): what
+   * happened in the night, "4 aborted since 22:42". Null when none did.
+   */
+  sinceSuccess: { count: number; byStatus: MissedRuns['byStatus']; first: string; last: string } | null;
   schedule: { cron: string; timezone: string } | null;
   next: string | null;
+  /** The schedule's zone, when scheduled: what `status` shows times in when all jobs share it. */
+  timezone: string | null;
   /** Scheduled, and nothing completed for longer than a period plus the grace. */
   overdue: boolean;
   /** Present when the job has `notify:` settings. */
@@ -66,6 +74,7 @@ export async function jobOverviews(
       const last = runs?.last;
       const cutOff = last?.status === 'running' && (await ledger.processGone(last));
       const since = runs?.lastSuccess?.finishedAt ?? last?.startedAt;
+      const missed = await missedRuns(ledger, job, runs?.lastSuccess?.finishedAt ?? new Date(0));
       const period = schedule ? periodOf(schedule, now) : undefined;
       const grace =
         (settings && missedScheduleGraceMs(settings.when)) ??
@@ -77,13 +86,23 @@ export async function jobOverviews(
         lastSuccess: runs?.lastSuccess
           ? { id: runs.lastSuccess.id, finishedAt: runs.lastSuccess.finishedAt?.toISOString() ?? null }
           : null,
+        sinceSuccess: missed
+          ? { ...missed, first: missed.first.toISOString(), last: missed.last.toISOString() }
+          : null,
         schedule: schedule ? { cron: schedule.cron, timezone: schedule.timezone } : null,
+        timezone: schedule?.timezone ?? zoneOfRun(last),
         next: schedule?.next?.toISOString() ?? null,
         overdue: schedule !== undefined && since != null && isOverdue(schedule, since, now, grace),
         notify: state ? await noticeOf(ledger, job, state.problems, state.changedAt) : null,
       };
     }),
   );
+}
+
+/** The zone a job's run recorded (its schedule's when it had one), else null. */
+function zoneOfRun(run: RunRecord | undefined): string | null {
+  const zone = run?.options.timezone;
+  return typeof zone === 'string' ? zone : null;
 }
 
 function lastRunOf(run: RunRecord, cutOff: boolean): NonNullable<JobOverview['lastRun']> {

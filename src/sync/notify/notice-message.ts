@@ -3,8 +3,8 @@ import type { NoticeEvent, NoticeProblem } from '../../ledger/ledger-notices.js'
 import { runConferenceHost } from '../../model/conference.js';
 import type { RunResultCounts } from '../../model/result-records.js';
 import { type RunRecord, runTrigger } from '../../model/run-record.js';
-// The e-mail's HTML escapes as XHTML attribute values are: quotes too.
-import { escapeXmlAttribute as escape } from '../../mapping/transforms/xhtml-text.js';
+import { zonedMinute } from '../../time/zoned-minute.js';
+import type { NoticeCause } from './notice-cause.js';
 
 /**
  * One message about a job (docs/notifications.md, "What a message says"): the webhook's JSON
@@ -16,6 +16,10 @@ export interface Notice {
   job: string;
   /** The conference's host (never its key); null when the run named none. */
   conference: string | null;
+  /** What the message leads with: for `recovered`, what held until now. */
+  cause: NoticeCause;
+  /** The zone its times are shown in (the job's schedule's, else the process's), UTC beside. */
+  timezone: string;
   /** The run the message is about (the newest that ended), if the job has one. */
   run: {
     id: string;
@@ -26,38 +30,46 @@ export interface Notice {
   } | null;
   /** What holds now (`problem`), or what held until now (`recovered`). */
   problems: NoticeProblem[];
+  /** `recovered`: the runs that did not do their work meanwhile (`4 runs aborted from 22:42 to 22:46`). */
+  missed: string | null;
+  /** `recovered`: whether anything is left to resume or retry, and how. */
+  left: string | null;
   /** The run's results per kind and action. */
   counts: RunResultCounts;
-  /** The run's first error groups, with what the code means. */
+  /** The run's first error groups, causes first, skips on purpose left out, with what the code means. */
   errors: Array<{ code: string; meaning: string; message: string; count: number }>;
   /** The run's page on the dashboard, when `EVSYNC_DASHBOARD_URL` is set. */
   link: string | null;
 }
 
-/** `[evsync] nightly: run 2026… ended aborted` / `[evsync] nightly: back to normal`. */
+/** `[evsync] nightly on conf.example.com: platform unreachable` / `…: back to normal after platform unreachable`. */
 export function noticeSubject(notice: Notice): string {
-  if (notice.event === 'recovered') return `[evsync] ${notice.job}: back to normal`;
-  const first = notice.problems[0]?.text ?? 'a problem';
-  const more = notice.problems.length > 1 ? ` (+${notice.problems.length - 1} more)` : '';
-  return `[evsync] ${notice.job}: ${first}${more}`.slice(0, 200);
+  const where = notice.conference ? `${notice.job} on ${notice.conference}` : notice.job;
+  const what =
+    notice.event === 'recovered'
+      ? `back to normal after ${notice.cause.title}`
+      : `${notice.cause.title}${notice.problems.length > 1 ? ` (+${notice.problems.length - 1} more)` : ''}`;
+  return `[evsync] ${where}: ${what}`.slice(0, 200);
 }
 
-/** The message as plain text: the e-mail's text part and the chat body. */
+/** The message as plain text: the e-mail's text part and the chat body. Cause and what to do first. */
 export function noticeText(notice: Notice): string {
   const lines = [noticeSubject(notice), ''];
   if (notice.event === 'recovered') {
-    lines.push('No rule of its notify: settings holds any more.');
-    if (notice.problems.length > 0) lines.push('Until now:', ...notice.problems.map((p) => `- ${p.text}`));
-  } else lines.push(...notice.problems.map((p) => `- ${p.text}`));
+    lines.push(`Back to normal: no rule of its notify: settings holds any more.`);
+    if (notice.missed) lines.push(`Missed meanwhile: ${notice.missed}.`);
+    if (notice.left) lines.push(notice.left);
+    lines.push('', `Until now (${notice.cause.title}):`, ...notice.problems.map((p) => `- ${p.text}`));
+  } else {
+    lines.push(`What happened: ${notice.cause.text}`);
+    if (notice.cause.action) lines.push(`What to do: ${notice.cause.action}`);
+    const others = notice.problems.filter((p) => p.text !== notice.cause.text);
+    if (others.length > 0) lines.push('', 'Also:', ...others.map((p) => `- ${p.text}`));
+  }
   lines.push('');
   if (notice.conference) lines.push(`Conference: ${notice.conference}`);
-  if (notice.run) {
-    const { run } = notice;
-    lines.push(
-      `Run: ${run.id} (${run.trigger}), ${run.status}, started ${run.started_at}` +
-        (run.finished_at ? `, ended ${run.finished_at}` : ''),
-    );
-  }
+  const run = runLine(notice);
+  if (run) lines.push(run);
   const counts = countLines(notice.counts);
   if (counts.length > 0) lines.push('Results:', ...counts.map((line) => `  ${line}`));
   if (notice.errors.length > 0) {
@@ -69,35 +81,19 @@ export function noticeText(notice: Notice): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The message as HTML, for the e-mail: the same as the text, escaped. */
-export function noticeHtml(notice: Notice): string {
-  const rows = countLines(notice.counts)
-    .map((line) => `<li>${escape(line)}</li>`)
-    .join('');
-  const problems = notice.problems.map((p) => `<li>${escape(p.text)}</li>`).join('');
-  const errors = notice.errors
-    .map(
-      (e) =>
-        `<li><strong>${e.count} × ${escape(e.code)}</strong>: ${escape(e.message)}<br><small>${escape(e.meaning)}</small></li>`,
-    )
-    .join('');
-  const run = notice.run
-    ? `<p>Run <code>${escape(notice.run.id)}</code> (${escape(notice.run.trigger)}), ${escape(notice.run.status)}, started ${escape(notice.run.started_at)}</p>`
-    : '';
-  return [
-    `<h2>${escape(noticeSubject(notice))}</h2>`,
-    notice.event === 'recovered' ? '<p>No rule of its notify: settings holds any more.</p>' : '',
-    problems ? `<ul>${problems}</ul>` : '',
-    notice.conference ? `<p>Conference: ${escape(notice.conference)}</p>` : '',
-    run,
-    rows ? `<p>Results:</p><ul>${rows}</ul>` : '',
-    errors ? `<p>Errors:</p><ul>${errors}</ul>` : '',
-    notice.link ? `<p><a href="${escape(notice.link)}">Open the run on the dashboard</a></p>` : '',
-  ].join('\n');
+/** `Run 2026… (schedule), aborted, started 2026-11-28 23:43 Europe/Berlin (22:43 UTC)`. */
+export function runLine(notice: Notice): string | undefined {
+  const { run } = notice;
+  if (!run) return undefined;
+  const at = (iso: string): string => zonedMinute(new Date(iso), notice.timezone);
+  return (
+    `Run ${run.id} (${run.trigger}), ${run.status}, started ${at(run.started_at)}` +
+    (run.finished_at ? `, ended ${at(run.finished_at)}` : '')
+  );
 }
 
 /** `user: created 12, failed 3` per kind. */
-function countLines(counts: RunResultCounts): string[] {
+export function countLines(counts: RunResultCounts): string[] {
   return Object.entries(counts).flatMap(([kind, actions]) => {
     const parts = Object.entries(actions ?? {})
       .filter(([, n]) => (n ?? 0) > 0)

@@ -6,6 +6,10 @@ import type { LoadedJob } from '../job-file.js';
 import { deliverNotice } from './deliver-notice.js';
 import { problemsOf, stateKeyOf, type JobFacts } from './job-problems.js';
 import { meaningOf, noticeConference, noticeRun, type Notice } from './notice-message.js';
+import { causeOf, errorsWorthTelling } from './notice-cause.js';
+import { describeMissed, missedRuns } from './missed-runs.js';
+import type { ErrorGroup } from '../../ledger/ledger-insights.js';
+import { processZone } from '../../time/zoned-minute.js';
 import { notifySettingsOf } from './notify-settings.js';
 
 /** Error groups a message lists. */
@@ -70,7 +74,7 @@ export async function reviewJob(
       return { from: state.stateKey, to, told: false };
     const env = deps.env ?? process.env;
     const told = event === 'problem' ? problems : state.problems;
-    const notice = await noticeOf(deps.ledger, jobName, event, told, facts, env);
+    const notice = await noticeOf(deps.ledger, state, event, told, facts, env);
     await deliverNotice({ notices: deps.ledger.notices(), env, logger: deps.logger }, settings, notice);
     return { from: state.stateKey, to, told: true };
   } catch (error) {
@@ -115,7 +119,7 @@ export async function jobFacts(
 
 async function noticeOf(
   ledger: Ledger,
-  jobName: string,
+  state: JobNoticeState,
   event: Notice['event'],
   problems: JobNoticeState['problems'],
   facts: JobFacts,
@@ -123,16 +127,32 @@ async function noticeOf(
 ): Promise<Notice> {
   const run = facts.last;
   const counts = run === undefined || run.pruned ? {} : await ledger.resultCounts(run.id);
-  const groups = run === undefined ? [] : await ledger.insights().errorGroups(run.id, ERROR_GROUPS);
+  const groups = await worthTelling(ledger, run);
+  // "Back to normal" names what held until now: the cause of the run it was told about.
+  const causeRun =
+    event === 'recovered' && state.runId !== null
+      ? await ledger.getRun(state.runId).catch(() => undefined)
+      : run;
+  const cause = causeOf(
+    problems,
+    causeRun,
+    event === 'recovered' ? await worthTelling(ledger, causeRun) : groups,
+  );
+  const timezone = zoneOf(run, facts.schedule);
   const base = env.EVSYNC_DASHBOARD_URL?.replace(/\/+$/, '');
   return {
     event,
-    job: jobName,
-    conference: noticeConference(run),
+    job: state.jobName,
+    conference: noticeConference(run) ?? noticeConference(causeRun),
+    cause,
+    timezone,
     run: noticeRun(run),
     problems,
+    ...(event === 'recovered'
+      ? await whatWasMissed(ledger, state, causeRun, run, timezone)
+      : { missed: null, left: null }),
     counts,
-    errors: groups.map((group) => ({
+    errors: groups.slice(0, ERROR_GROUPS).map((group) => ({
       code: group.code,
       meaning: meaningOf(group.code),
       message: group.example,
@@ -140,4 +160,42 @@ async function noticeOf(
     })),
     link: base && run ? `${base}/runs/${encodeURIComponent(run.id)}` : null,
   };
+}
+
+/** The run's error groups a message lists (`errorsWorthTelling`). */
+async function worthTelling(ledger: Ledger, run: RunRecord | undefined): Promise<ErrorGroup[]> {
+  if (run === undefined || run.pruned) return [];
+  return errorsWorthTelling(await ledger.insights().errorGroups(run.id, 50));
+}
+
+/** The job's zone: its schedule's, as its run recorded it or the watch knows it; else this process's. */
+function zoneOf(run: RunRecord | undefined, schedule: JobFacts['schedule']): string {
+  const recorded = run?.options.timezone;
+  return typeof recorded === 'string' ? recorded : (schedule?.timezone ?? processZone());
+}
+
+/**
+ * What a "back to normal" says besides: the runs that failed or aborted since the problem
+ * began, and whether the run that ended it left anything to retry. A later completed run
+ * sent whatever the aborted ones had not: their plans need no resume.
+ */
+async function whatWasMissed(
+  ledger: Ledger,
+  state: JobNoticeState,
+  causeRun: RunRecord | undefined,
+  last: RunRecord | undefined,
+  zone: string,
+): Promise<Pick<Notice, 'missed' | 'left'>> {
+  const since = causeRun?.startedAt ?? state.changedAt;
+  const missed = await missedRuns(ledger, state.jobName, since);
+  const failed = last?.counts.failed ?? 0;
+  const left =
+    last === undefined
+      ? null
+      : failed > 0
+        ? `${failed} ${failed === 1 ? 'row' : 'rows'} failed in run ${last.id}: fix them, then \`evsync retry ${last.id}\`.`
+        : last.status === 'completed'
+          ? `Nothing is left to resume or retry: run ${last.id} completed and sent what changed meanwhile.`
+          : null;
+  return { missed: missed ? describeMissed(missed, zone) : null, left };
 }

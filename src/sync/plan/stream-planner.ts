@@ -1,9 +1,16 @@
 import type { Ledger } from '../../ledger/ledger.js';
-import { isParentKind, PARENT_KINDS, type Intent, type IntentKind } from '../../model/intent.js';
+import {
+  isParentKind,
+  PARENT_KINDS,
+  type Intent,
+  type IntentDependency,
+  type IntentKind,
+} from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { KeyRegistry } from '../../mapping/key-registry.js';
 import { isRowPlaceKey } from '../../model/row-origin.js';
 import { ownCopy, ownCopyOf, type IdCache } from '../processors/id-cache.js';
+import { unchangedPartialSchedule } from './partial-schedules.js';
 import { gateDependents, planGate, type BuildPlanInput, type PlanLedger } from './build-plan.js';
 import { addClearedFields } from './cleared-fields.js';
 import { keepUncarriedFields } from './uncarried-fields.js';
@@ -139,6 +146,7 @@ export class StreamPlanner {
       hashOf,
     );
     this.planMs += performance.now() - started;
+    await this.keepPartialSchedules(diff, hashes.get('schedule'));
     if (this.ledger.syncedParams)
       await keepUncarriedFields({ syncedParams: this.ledger.syncedParams.bind(this.ledger) }, diff, {
         hashes,
@@ -166,6 +174,28 @@ export class StreamPlanner {
       this.tally.add({ ...plan, work: this.dependents.sift(plan.work, (kind, key) => this.has(kind, key)) });
     } else this.tally.add(plan);
     return plan;
+  }
+
+  /** Schedules that would go again without the same missing events: unchanged (`partial-schedules.ts`). */
+  private async keepPartialSchedules(
+    diff: { work: PlannedIntent[]; unchanged: PlannedIntent[] },
+    synced: ReadonlyMap<string, string> | undefined,
+  ): Promise<void> {
+    const updates = diff.work.filter((item) => item.kind === 'schedule' && item.plannedAction === 'update');
+    if (updates.length === 0 || synced === undefined) return;
+    // The id cache answers "may be known" for keys it has not read: read these exactly first.
+    await this.idCache.prefetch(
+      updates.flatMap((item) => item.dependsOn.map((dep) => ({ kind: dep.kind, key: dep.clientId }))),
+    );
+    const known = (dep: IntentDependency): boolean =>
+      this.has(dep.kind, dep.clientId) || this.idCache.has(dep.kind, dep.clientId);
+    const work: PlannedIntent[] = [];
+    for (const item of diff.work) {
+      const same = unchangedPartialSchedule(item, synced.get(item.key), known);
+      if (same === undefined) work.push(item);
+      else diff.unchanged.push(same);
+    }
+    diff.work.splice(0, diff.work.length, ...work);
   }
 
   /**

@@ -20,6 +20,12 @@ export interface SyncPlatform {
    * to a value that never matches, so they are always sent.
    */
   deriveKey?(purpose: string): Buffer;
+  /**
+   * `/signature_test` (spec §5): the one signed read a run makes before it says `completed`
+   * when nothing it sent proved the platform up (`execute/platform-check.ts`). Fakes without
+   * it are never checked.
+   */
+  signatureTest?(): Promise<{ valid: boolean | undefined; problem: string | undefined }>;
   readonly users: {
     create(params: FlatParams): Promise<UserCreateResult>;
     update(ref: MemberRef, params: FlatParams): Promise<PlatformUser>;

@@ -66,6 +66,8 @@ async function runLocked(deps: EngineDeps, options: RunJobOptions, lock: JobLock
       ...(options.full ? { full: true } : {}),
       // Names of variables, never their values: a resume reads the same ones.
       ...(job.platform ? { platform: job.platform } : {}),
+      // The schedule's zone: what its notices and `evsync status` show times in, UTC beside.
+      ...(job.schedule ? { timezone: job.schedule.timezone } : {}),
       ...(options.rerunOf === undefined ? {} : { rerunOf: options.rerunOf }),
       // The job file's retention, as written: what `evsync prune` applies to the job (docs/ledger.md).
       ...(job.retention ? { retention: job.retention } : {}),

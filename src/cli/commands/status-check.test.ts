@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import type { JobOverview } from '../../sync/notify/job-overview.js';
+import { checkJobs } from './status-check.js';
+import { displayZone, formatStatus } from './status.js';
+
+const job = (overrides: Partial<JobOverview> = {}): JobOverview => ({
+  job: 'nightly',
+  conference: 'myconf.example.com',
+  lastRun: {
+    id: 'r5',
+    status: 'completed',
+    shownStatus: 'completed',
+    trigger: 'schedule',
+    startedAt: '2026-11-28T21:50:00Z',
+    finishedAt: '2026-11-28T21:50:05Z',
+    counts: { unchanged: 74 },
+  },
+  lastSuccess: { id: 'r5', finishedAt: '2026-11-28T21:50:05Z' },
+  sinceSuccess: null,
+  schedule: { cron: '*/1 * * * *', timezone: 'Europe/Berlin' },
+  next: '2026-11-28T21:51:00Z',
+  timezone: 'Europe/Berlin',
+  overdue: false,
+  notify: null,
+  ...overrides,
+});
+
+describe('evsync status --check', () => {
+  it('is well when every job is', () => {
+    expect(checkJobs([job()], 'Europe/Berlin')).toEqual({ ok: true, line: 'OK 1 job on time and well' });
+  });
+
+  it('says in one line which job is overdue or failing', () => {
+    const failing = job({
+      job: 'people',
+      lastRun: { ...job().lastRun!, id: 'r9', status: 'aborted', shownStatus: 'aborted' },
+      sinceSuccess: {
+        count: 4,
+        byStatus: [{ status: 'aborted', count: 4 }],
+        first: '2026-11-28T21:42:00Z',
+        last: '2026-11-28T21:46:00Z',
+      },
+    });
+    const check = checkJobs([job({ overdue: true }), failing], 'Europe/Berlin');
+    expect(check.ok).toBe(false);
+    expect(check.line).toBe(
+      'PROBLEM nightly: overdue (last success 2026-11-28 22:50) | people: last run r9 aborted, 4 runs aborted from 22:42 to 22:46',
+    );
+    expect(check.line).not.toContain('\n');
+  });
+
+  it('tells a notice that was not delivered', () => {
+    const undelivered = job({
+      notify: {
+        state: 'ok',
+        problems: [],
+        since: '2026-11-28T21:00:00Z',
+        undelivered: [
+          {
+            channel: 'email to ops@example.org',
+            error: 'refused',
+            attempts: 2,
+            event: 'problem',
+            at: '2026-11-28T21:00:00Z',
+          },
+        ],
+      },
+    });
+    expect(checkJobs([undelivered], 'UTC').line).toContain('notice not delivered (email to ops@example.org)');
+  });
+});
+
+describe('evsync status', () => {
+  it('shows one zone throughout, what happened since the last success, and a past "next" as missed', () => {
+    const text = formatStatus(
+      undefined,
+      [
+        job({
+          overdue: true,
+          next: '2026-11-28T21:47:00Z',
+          sinceSuccess: {
+            count: 4,
+            byStatus: [{ status: 'aborted', count: 4 }],
+            first: '2026-11-28T21:42:00Z',
+            last: '2026-11-28T21:46:00Z',
+          },
+        }),
+      ],
+      'Europe/Berlin',
+      new Date('2026-11-28T22:10:00Z'),
+    );
+    expect(text).toContain('Times in Europe/Berlin.');
+    expect(text).toContain('missed 2026-11-28 22:47');
+    expect(text).toContain('nightly: since its last success, 4 runs aborted from 22:42 to 22:46');
+    expect(text).not.toContain('UTC');
+    expect(displayZone([job(), job({ timezone: 'UTC' })], 'UTC')).toBe('UTC');
+  });
+});

@@ -1,0 +1,48 @@
+import type { JobOverview } from '../../sync/notify/job-overview.js';
+import { describeMissed } from '../../sync/notify/missed-runs.js';
+import { wallMinute } from '../../time/zoned-minute.js';
+
+/** What `evsync status --check` decides: one line, and whether every job is well. */
+export interface StatusCheck {
+  ok: boolean;
+  line: string;
+}
+
+/** Statuses of a job's last run that say it is failing. */
+const FAILING = ['failed', 'aborted', 'cut off'];
+
+/**
+ * `evsync status --check` for cron and monitoring (docs/notifications.md, "Checks that need
+ * no evsync process"): a problem when a job is overdue, its last run failed, aborted or was
+ * cut off, its `notify:` rules hold, or a message could not be delivered. It reads only the
+ * ledger (and Redis for schedules), so it tells a dead worker with no dashboard running.
+ */
+export function checkJobs(jobs: readonly JobOverview[], zone: string): StatusCheck {
+  const problems = jobs.flatMap((job) => {
+    const said: string[] = [];
+    if (job.overdue)
+      said.push(
+        `overdue (last success ${job.lastSuccess?.finishedAt ? wallMinute(new Date(job.lastSuccess.finishedAt), zone) : 'never'})`,
+      );
+    if (job.lastRun && FAILING.includes(job.lastRun.shownStatus))
+      said.push(`last run ${job.lastRun.id} ${job.lastRun.shownStatus}${missedNote(job, zone)}`);
+    else if (job.notify?.state === 'problem')
+      said.push(`told: ${job.notify.problems.map((problem) => problem.rule).join(', ')}`);
+    const undelivered = job.notify?.undelivered ?? [];
+    if (undelivered.length > 0)
+      said.push(`notice not delivered (${undelivered.map((failed) => failed.channel).join(', ')})`);
+    return said.length === 0 ? [] : [`${job.job}: ${said.join('; ')}`];
+  });
+  if (problems.length > 0) return { ok: false, line: `PROBLEM ${problems.join(' | ')}` };
+  return { ok: true, line: `OK ${jobs.length} ${jobs.length === 1 ? 'job' : 'jobs'} on time and well` };
+}
+
+function missedNote(job: JobOverview, zone: string): string {
+  const missed = job.sinceSuccess;
+  if (missed === null || missed.count < 2) return '';
+  const described = describeMissed(
+    { ...missed, first: new Date(missed.first), last: new Date(missed.last) },
+    zone,
+  );
+  return `, ${described}`;
+}
