@@ -33,6 +33,7 @@ const SAMPLES: Record<string, Array<{ kind: string; file: string; options?: Reco
   'pretix-orders': [{ kind: 'csv', file: '../registration/pretix-orders.csv' }],
   tito: [{ kind: 'csv', file: '../registration/tito.csv' }],
   luma: [{ kind: 'csv', file: '../registration/luma.csv' }],
+  'indico-registrants': [{ kind: 'csv', file: '../registration/indico-registrants.csv' }],
   sessionize: [{ kind: 'sessionize', file: 'sessionize-all.json' }],
   pretalx: [
     { kind: 'pretalx', file: 'pretalx-democon.json' },
