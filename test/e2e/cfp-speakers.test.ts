@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -7,6 +7,7 @@ import { startSandbox } from '../../src/sandbox/start-sandbox.js';
 import type { PlanSummary } from '../../src/sync/plan/plan-summary.js';
 import { runCli } from '../helpers/run-cli.js';
 import { stubCliEnv } from './cli-in-process.js';
+import { removeWorkspace } from '../helpers/remove-workspace.js';
 
 const JOBS = resolve(import.meta.dirname, '../../jobs');
 
@@ -34,7 +35,7 @@ describe('jobs/cfp-speakers.yaml: a CfP export with the speakers’ e-mails from
   afterAll(async () => {
     vi.unstubAllEnvs();
     await sandbox.close();
-    rmSync(dir, { recursive: true, force: true });
+    await removeWorkspace(dir);
   });
 
   it('plans and syncs every speaker as a user with their e-mail, and every speaker link', async () => {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,6 +10,7 @@ import { runCli } from '../helpers/run-cli.js';
 import { sandboxCounters, stubCliEnv } from './cli-in-process.js';
 import { conferenceFiles } from './conference-fixture.js';
 import { jobYaml } from './sync-harness.js';
+import { removeWorkspace } from '../helpers/remove-workspace.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -43,7 +44,7 @@ describe('evsync plan and evsync run --dry-run', () => {
   afterAll(async () => {
     vi.unstubAllEnvs();
     await sandbox.close();
-    rmSync(dir, { recursive: true, force: true });
+    await removeWorkspace(dir);
   });
 
   it('plan prints counts per kind and action and the first examples, and calls nothing', async () => {

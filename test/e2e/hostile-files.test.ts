@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -8,10 +8,11 @@ import { startSandbox } from '../../src/sandbox/start-sandbox.js';
 import { runCli } from '../helpers/run-cli.js';
 import { EVENT_MAPPING } from './conference-fixture.js';
 import { jobYaml } from './sync-harness.js';
+import { removeWorkspace } from '../helpers/remove-workspace.js';
 
 const execFileAsync = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'evsync-hostile-files-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => removeWorkspace(dir));
 
 /** Nine levels of nine aliases each: 9^9 strings once expanded, a few hundred bytes on disk. */
 function billionLaughs(key: string): string {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
@@ -12,6 +12,7 @@ import { startSandbox } from '../../src/sandbox/start-sandbox.js';
 import { resumeRun } from '../../src/sync/runs/resume-run.js';
 import { SERVICES, serviceAvailable } from '../helpers/services.js';
 import { jobYaml, people, usersCsv } from './sync-harness.js';
+import { removeWorkspace } from '../helpers/remove-workspace.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const postgresUp = await serviceAvailable('postgres');
@@ -140,7 +141,7 @@ describe('interrupted runs (spawned evsync process)', () => {
   });
   afterEach(async () => {
     await sandbox.close();
-    rmSync(dir, { recursive: true, force: true });
+    await removeWorkspace(dir);
   });
 
   it('kill -9 mid-run loses nothing: resume completes every intent and creates nothing twice', async () => {

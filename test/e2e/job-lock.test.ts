@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
@@ -10,6 +10,7 @@ import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { startSandbox } from '../../src/sandbox/start-sandbox.js';
 import { SERVICES, serviceAvailable } from '../helpers/services.js';
 import { jobYaml, people, usersCsv } from './sync-harness.js';
+import { removeWorkspace } from '../helpers/remove-workspace.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const postgresUp = await serviceAvailable('postgres');
@@ -123,7 +124,7 @@ describe('one run of a job at a time (spawned evsync processes)', () => {
   });
   afterEach(async () => {
     await sandbox.close();
-    rmSync(dir, { recursive: true, force: true });
+    await removeWorkspace(dir);
   });
 
   describe.runIf(postgresUp)('on a shared PostgreSQL ledger', () => {

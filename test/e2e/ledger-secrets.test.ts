@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,6 +10,7 @@ import { runCli } from '../helpers/run-cli.js';
 import { stubCliEnv } from './cli-in-process.js';
 import { jobYaml } from './sync-harness.js';
 import { PASSWORD_USERS_MAPPING } from '../helpers/users-csv.js';
+import { removeWorkspace } from '../helpers/remove-workspace.js';
 
 const USERS = 50;
 const PASSWORD = 'user[svc_auth_attributes][password]';
@@ -57,7 +58,7 @@ describe('the ledger lets nobody test a password guess', () => {
   afterAll(async () => {
     vi.unstubAllEnvs();
     await sandbox.close();
-    rmSync(dir, { recursive: true, force: true });
+    await removeWorkspace(dir);
   });
 
   it('stores no hash that the right password, guessed offline, would reproduce', async () => {

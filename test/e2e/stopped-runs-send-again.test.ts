@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,6 +10,7 @@ import { runCli } from '../helpers/run-cli.js';
 import { sandboxCounters, stubCliEnv } from './cli-in-process.js';
 import { EVENT_MAPPING } from './conference-fixture.js';
 import { jobYaml, people, usersCsv } from './sync-harness.js';
+import { removeWorkspace } from '../helpers/remove-workspace.js';
 
 const EVENT = '2026-06-01T09:00:00Z,2026-06-01T10:00:00Z,Track 1';
 
@@ -23,9 +24,9 @@ describe('a stopped run sends again what was not the rows’ fault', () => {
     sandbox = await startSandbox();
   });
   afterAll(async () => sandbox.close());
-  afterEach(() => {
+  afterEach(async () => {
     vi.unstubAllEnvs();
-    rmSync(dir, { recursive: true, force: true });
+    await removeWorkspace(dir);
   });
   const startIn = (files: Record<string, string>): void => {
     dir = mkdtempSync(join(tmpdir(), 'evsync-send-again-'));

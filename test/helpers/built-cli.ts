@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { stopEmbeddedServer } from '../../src/ledger/embedded-server.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/start-sandbox.js';
+import { removeWorkspace } from './remove-workspace.js';
 
 /** The built CLI (`npm test` builds it first; `npm ci` does through `prepare`). */
 export const BUILT_CLI =
@@ -144,10 +144,7 @@ export function cliWorkspace(prefix = 'evsync-cli-'): CliWorkspace {
     },
     close: async () => {
       await Promise.all(sandboxes.map((sandbox) => sandbox.close()));
-      // The embedded ledger's server first: one still writing into the folder being deleted
-      // makes the deletion fail (ENOTEMPTY).
-      await stopEmbeddedServer(join(dir, 'data'));
-      rmSync(dir, { recursive: true, force: true });
+      await removeWorkspace(dir);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, vi } from 'vitest';
@@ -15,6 +15,7 @@ import { EVENT_MAPPING } from '../../e2e/conference-fixture.js';
 import { jobYaml } from '../../e2e/sync-harness.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { PASSWORD_USERS_MAPPING } from '../../helpers/users-csv.js';
+import { removeWorkspace } from '../../helpers/remove-workspace.js';
 
 export const TOKEN = 'dashboard-test-token';
 export const XSS = '<img src=x onerror=alert(1)>';
@@ -109,7 +110,7 @@ export async function dashboardFixture(failingEvents = 3): Promise<DashboardFixt
       await ledger.close();
       await sandbox.close();
       vi.unstubAllEnvs();
-      rmSync(dir, { recursive: true, force: true });
+      await removeWorkspace(dir);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -13,6 +13,7 @@ import type { Ledger } from '../../../src/ledger/ledger.js';
 import { openLedger } from '../../../src/ledger/open-ledger.js';
 import { createLogger } from '../../../src/log/logger.js';
 import { SERVICES, serviceAvailable } from '../../helpers/services.js';
+import { removeWorkspace } from '../../helpers/remove-workspace.js';
 
 const available = await serviceAvailable('redis');
 const TOKEN = 'queue-test-token';
@@ -51,7 +52,7 @@ describe.skipIf(!available)('dashboard queue view', () => {
     await queue?.close();
     await ledger?.close();
     vi.unstubAllEnvs();
-    rmSync(dir, { recursive: true, force: true });
+    await removeWorkspace(dir);
   });
 
   const get = (path: string, headers: Record<string, string> = {}) =>
