@@ -119,21 +119,7 @@ export function keyHash(key: string): KeyHash {
  * position in front of each key, and a concatenation per key was a third of the cost.
  */
 export function prefixedKeyHash(prefix: string, key: string): KeyHash {
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c;
-  for (let i = 0; i < prefix.length; i++) {
-    const c = prefix.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-    b ^= b >>> 13;
-  }
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-    b ^= b >>> 13;
-  }
-  return [avalanche(a), avalanche(b ^ (prefix.length + key.length))];
+  return hashOf(prefix, key, false);
 }
 
 /**
@@ -142,6 +128,10 @@ export function prefixedKeyHash(prefix: string, key: string): KeyHash {
  * lower-cased here as it is read. A value with any other character takes `lowerCase`'s way.
  */
 export function prefixedLowerCaseHash(prefix: string, key: string): KeyHash {
+  return hashOf(prefix, key, true);
+}
+
+function hashOf(prefix: string, key: string, lowerAscii: boolean): KeyHash {
   let a = 0x811c9dc5;
   let b = 0x9747b28c;
   for (let i = 0; i < prefix.length; i++) {
@@ -152,8 +142,10 @@ export function prefixedLowerCaseHash(prefix: string, key: string): KeyHash {
   }
   for (let i = 0; i < key.length; i++) {
     let c = key.charCodeAt(i);
-    if (c >= 0x80) return prefixedKeyHash(prefix, lowerCase(key));
-    if (c >= 65 && c <= 90) c += 32;
+    if (lowerAscii) {
+      if (c >= 0x80) return hashOf(prefix, lowerCase(key), false);
+      if (c >= 65 && c <= 90) c += 32;
+    }
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x5bd1e995);
     b ^= b >>> 13;
