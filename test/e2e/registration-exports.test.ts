@@ -15,6 +15,34 @@ interface Landed {
   membership: string;
 }
 
+/** The attending holders of the pretix orders fixtures, the same in their CSV and JSON exports. */
+const PRETIX_ORDER_HOLDERS: Landed[] = [
+  {
+    email: 'bjorn@example.no',
+    first: 'Björn',
+    last: 'Sæther',
+    company: 'Fjord AS',
+    membership: 'member',
+  },
+  // No attendee e-mail on this position: the order's stands in.
+  { email: 'buyer@example.de', first: 'Inès', last: 'Doğan', company: 'Fjord AS', membership: 'member' },
+  {
+    email: 'ada@example.org',
+    first: 'Ada',
+    last: 'Lovelace',
+    company: 'Analytical Engines',
+    membership: 'speaker',
+  },
+  // The order's e-mail again, for another holder: a plus-address of it (on_shared_email: suffix).
+  {
+    email: 'buyer+pretix-b7c8d-3@example.de',
+    first: 'Ümit',
+    last: 'Yılmaz',
+    company: null,
+    membership: 'member',
+  },
+];
+
 /** Every attending person of each fixture, as the platform must hold them (issue #38). */
 const EXPORTS: Array<{
   file: string;
@@ -86,32 +114,7 @@ const EXPORTS: Array<{
   {
     file: 'pretix-orders.csv',
     mapping: 'pretix-orders',
-    people: [
-      {
-        email: 'bjorn@example.no',
-        first: 'Björn',
-        last: 'Sæther',
-        company: 'Fjord AS',
-        membership: 'member',
-      },
-      // No attendee e-mail on this position: the order's stands in.
-      { email: 'buyer@example.de', first: 'Inès', last: 'Doğan', company: 'Fjord AS', membership: 'member' },
-      {
-        email: 'ada@example.org',
-        first: 'Ada',
-        last: 'Lovelace',
-        company: 'Analytical Engines',
-        membership: 'speaker',
-      },
-      // The order's e-mail again, for another holder: a plus-address of it (on_shared_email: suffix).
-      {
-        email: 'buyer+pretix-b7c8d-3@example.de',
-        first: 'Ümit',
-        last: 'Yılmaz',
-        company: null,
-        membership: 'member',
-      },
-    ],
+    people: PRETIX_ORDER_HOLDERS,
     onSharedEmail: 'suffix',
   },
   {
@@ -120,30 +123,7 @@ const EXPORTS: Array<{
     file: 'pretix-orders.json',
     mapping: 'pretix-orders',
     kind: 'pretix_json',
-    people: [
-      {
-        email: 'bjorn@example.no',
-        first: 'Björn',
-        last: 'Sæther',
-        company: 'Fjord AS',
-        membership: 'member',
-      },
-      { email: 'buyer@example.de', first: 'Inès', last: 'Doğan', company: 'Fjord AS', membership: 'member' },
-      {
-        email: 'ada@example.org',
-        first: 'Ada',
-        last: 'Lovelace',
-        company: 'Analytical Engines',
-        membership: 'speaker',
-      },
-      {
-        email: 'buyer+pretix-b7c8d-3@example.de',
-        first: 'Ümit',
-        last: 'Yılmaz',
-        company: null,
-        membership: 'member',
-      },
-    ],
+    people: PRETIX_ORDER_HOLDERS,
     clientIds: ['pretix-B7C8D-1', 'pretix-B7C8D-2', 'pretix-B7C8D-3', 'pretix-H1J2K-1'],
     onSharedEmail: 'suffix',
   },
