@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,10 +8,11 @@ import { openLedger } from '../../../src/ledger/open-ledger.js';
 import { openPgliteClient } from '../../../src/ledger/pglite-client.js';
 import { SqlLedger } from '../../../src/ledger/sql-ledger.js';
 import type { SqlClient } from '../../../src/ledger/sql-client.js';
+import { removeWorkspace } from '../../helpers/remove-workspace.js';
 
 const dirs: string[] = [];
 afterAll(async () => {
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  for (const dir of dirs) await removeWorkspace(dir);
 });
 
 /** Every row of every table, in a stable order: what must come through the takeover. */
