@@ -27,6 +27,11 @@ export interface IntentDraft {
    * the intent.
    */
   required?: ReadonlySet<string>;
+  /**
+   * Params the mapping builds as JSON objects (`{json: …}`, made by `JSON.stringify` of one):
+   * validation does not parse them again. Shared by every draft of the intent.
+   */
+  jsonObjects?: ReadonlySet<string>;
   /** Optional params left out of the row for a problem of theirs (see optional-fields.ts). */
   leftOut?: string[];
 }

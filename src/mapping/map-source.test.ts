@@ -492,6 +492,25 @@ intents:
     });
   });
 
+  it('checks a custom_data read from a column, not one built by json:', async () => {
+    // `{json: …}` is JSON.stringify of an object and is not parsed again; a column is checked.
+    const yaml = `
+intents:
+  - kind: user
+    params: { client_id: id, email: mail, first_name: f, last_name: l, custom_data: { column: data, required: true } }
+`;
+    const items = await run(yaml, [{ id: 'u', mail: 'a@b.org', f: 'A', l: 'B', data: '[1, 2]' }]);
+    expect(items[0]?.type === 'invalid' ? items[0].problems.map((p) => p.code) : items[0]?.type).toEqual([
+      'INVALID_JSON_OBJECT',
+    ]);
+    const built = await run(yaml.replace('{ column: data, required: true }', '{ json: { d: data } }'), [
+      { id: 'u', mail: 'a@b.org', f: 'A', l: 'B', data: '[1, 2]' },
+    ]);
+    expect(params(built[0])['user[account_attributes][profiles_attributes][0][custom_data]']).toBe(
+      '{"d":"[1, 2]"}',
+    );
+  });
+
   it('takes the op from a column, and refuses an unknown action', async () => {
     const yaml = `
 intents:

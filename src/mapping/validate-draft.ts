@@ -57,7 +57,11 @@ export type DraftCheck = { ok: true; intent: Intent } | { ok: false; problems: D
  * the spec checked at once. Problems name the source column a bad param came from.
  */
 export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string): DraftCheck {
-  const issues = validateWriteParams(writeOperation(draft.kind, draft.op), draft.params, { vendor });
+  const issues = validateWriteParams(
+    writeOperation(draft.kind, draft.op),
+    draft.params,
+    draft.jsonObjects === undefined ? { vendor } : { vendor, jsonObjects: draft.jsonObjects },
+  );
   const failed = draft.failedParams ?? [];
   const problems: DraftProblem[] = [];
   for (const issue of issues) {

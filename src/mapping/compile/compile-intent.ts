@@ -63,6 +63,7 @@ export function compileIntent(spec: IntentSpec, context: CompileContext, vendor:
   });
   const labels = paramLabels(params, blocks);
   const required = requiredParams(spec, blocks, vendor);
+  const jsonObjects = jsonParams(spec, vendor);
   const key = spec.key === undefined ? undefined : compileSimpleValue(spec.key, context);
   const op =
     spec.op === undefined || spec.op === 'upsert' || spec.op === 'remove'
@@ -95,6 +96,7 @@ export function compileIntent(spec: IntentSpec, context: CompileContext, vendor:
     const out = writeParams(values, problems);
     const draft: IntentDraft = { kind, op: 'upsert', params: out, columns: labels };
     if (required !== undefined) draft.required = required;
+    if (jsonObjects !== undefined) draft.jsonObjects = jsonObjects;
     if (problems.length > 0) draft.failedParams = failedParams(problems);
     if (typeof op === 'string') draft.op = op;
     else readOp(op, values, draft, problems);
@@ -129,6 +131,15 @@ function requiredParams(
     });
   });
   return required.size > 0 ? required : undefined;
+}
+
+/** The params written as `{json: …}`: a JSON object, or nothing when all its values are empty. */
+function jsonParams(spec: IntentSpec, vendor: string): ReadonlySet<string> | undefined {
+  const names = new Set<string>();
+  for (const [written, value] of Object.entries(spec.params))
+    if (typeof value === 'object' && !Array.isArray(value) && 'json' in value)
+      names.add(resolveParamName(spec.kind, written, vendor));
+  return names.size > 0 ? names : undefined;
 }
 
 function isMarkedRequired(value: unknown): boolean {

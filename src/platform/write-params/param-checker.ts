@@ -38,6 +38,8 @@ export class ParamChecker {
     readonly params: FlatParams,
     readonly mode: CheckMode = 'create',
     private readonly groups?: IndexedGroups,
+    /** Params known to hold a JSON object (see `ValidateWriteParamsOptions.jsonObjects`). */
+    readonly jsonObjects?: ReadonlySet<string>,
   ) {
     this.names = Object.keys(params);
   }

@@ -58,6 +58,7 @@ export function checkUserAccountParams(check: ParamChecker): void {
 }
 
 function checkJsonObject(check: ParamChecker, param: string): void {
+  if (check.jsonObjects?.has(param)) return;
   const value = check.value(param);
   if (value === undefined) return;
   let parsed: unknown;

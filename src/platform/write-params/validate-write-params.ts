@@ -58,6 +58,11 @@ export interface ValidateWriteParamsOptions {
    * is reported under the param name `id`.
    */
   pathId?: string;
+  /**
+   * Params whose value is known to be a JSON object, because the caller built it with
+   * `JSON.stringify` of one (a mapping's `{json: …}`): they are not parsed again to be checked.
+   */
+  jsonObjects?: ReadonlySet<string>;
 }
 
 // Transport params: signing and format, never write params (spec §5, docs/design.md "response format").
@@ -76,6 +81,7 @@ export function validateWriteParams(
     params,
     operation.endsWith('.update') ? 'update' : 'create',
     groupsOf(operation),
+    options.jsonObjects,
   );
   switch (operation) {
     case 'user.create':
