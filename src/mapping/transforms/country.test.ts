@@ -53,4 +53,16 @@ describe('countryCode', () => {
   ])('cannot place %j', (name) => {
     expect(countryCode(name)).toBeUndefined();
   });
+
+  it('answers a text it placed before, or could not, the same way again', () => {
+    // Each text is placed once and remembered (thousands of rows name a few countries).
+    for (let round = 0; round < 3; round++) {
+      expect(countryCode('Viet Nam')).toBe('VN');
+      expect(countryCode('Congo')).toBeUndefined();
+      expect(countryCode(' viet nam ')).toBe('VN');
+    }
+    // Past its bound the memory starts again, and answers stay right.
+    for (let i = 0; i < 10_050; i++) countryCode(`Nowhere ${i}`);
+    expect(countryCode('Viet Nam')).toBe('VN');
+  });
 });

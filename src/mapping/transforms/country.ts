@@ -58,6 +58,20 @@ let alpha3: Map<string, string> | undefined;
  * Lower-case two-letter codes are accepted: `de` is Germany in any export.
  */
 export function countryCode(text: string): string | undefined {
+  // An export names a few dozen countries over thousands of rows: each is placed once.
+  const known = placed.get(text);
+  if (known !== undefined || placed.has(text)) return known;
+  const code = place(text);
+  if (placed.size >= PLACED_MAX) placed.clear();
+  placed.set(text, code);
+  return code;
+}
+
+/** {@link countryCode}'s answers by the text as written, emptied when it grows past {@link PLACED_MAX}. */
+const placed = new Map<string, string | undefined>();
+const PLACED_MAX = 10_000;
+
+function place(text: string): string | undefined {
   const value = text.trim();
   if (value === '') return undefined;
   if (/^[a-z]{2}$/i.test(value)) {
