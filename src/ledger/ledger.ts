@@ -1,3 +1,4 @@
+import type { LedgerErasure } from './ledger-erasure.js';
 import type { FlatParams } from '../model/params.js';
 import type { ConferenceRecord } from '../model/conference.js';
 import type { IntentKind } from '../model/intent.js';
@@ -198,6 +199,8 @@ export interface Ledger {
   pruning(): LedgerPruning;
   /** What notifications keep: each job's state told, each message's delivery (docs/notifications.md). */
   notices(): LedgerNotices;
+  /** Erasure: tombstones, and a person's traces replaced (docs/privacy.md). */
+  erasure(): LedgerErasure;
 
   getPlatformId(kind: IntentKind, clientId: string): Promise<number | undefined>;
   /** The ids of these keys that the id map has: a run's id cache asks chunk by chunk. */

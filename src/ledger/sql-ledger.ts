@@ -32,6 +32,8 @@ import { SqlSyncState } from './sql-sync-state.js';
 import { type LedgerInsights, SqlLedgerInsights } from './ledger-insights.js';
 import type { LedgerPruning } from './ledger-pruning.js';
 import { SqlPruning } from './sql-prune.js';
+import { SqlErasure } from './sql-erasure.js';
+import type { LedgerErasure } from './ledger-erasure.js';
 import type { LedgerNotices } from './ledger-notices.js';
 import { SqlNotices } from './sql-notices.js';
 import { recordCallSeconds, type CallSecond } from './sql-call-seconds.js';
@@ -234,6 +236,10 @@ export class SqlLedger implements Ledger {
 
   notices(): LedgerNotices {
     return new SqlNotices(() => this.sql());
+  }
+
+  erasure(): LedgerErasure {
+    return new SqlErasure(() => this.sql());
   }
 
   getPlatformId(kind: IntentKind, clientId: string): Promise<number | undefined> {

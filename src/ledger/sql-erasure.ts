@@ -1,0 +1,307 @@
+import { randomBytes } from 'node:crypto';
+import type {
+  LedgerErasure,
+  LedgerPerson,
+  NewTombstone,
+  PersonLookup,
+  PersonScrub,
+  ScrubTally,
+  TombstoneRecord,
+} from './ledger-erasure.js';
+import { toNumber } from './ledger-rows.js';
+import type { SqlClient, SqlExecutor } from './sql-client.js';
+
+/** The runs of conference $1, and those recorded before runs named one. */
+const CONFERENCE_RUNS = `SELECT id FROM runs WHERE coalesce(conference_id, 0) IN ($1, 0)`;
+
+/** $1 conference, $2 client_ids, $3 e-mails, $4 e-mail param, $5 $6 name params. */
+const SELECT_PERSON_ROWS = `SELECT DISTINCT r.key, lower(trim(r.params->>$4)) AS email, trim(r.params->>$4) AS raw_email,
+  trim(coalesce(r.params->>$5, '') || ' ' || coalesce(r.params->>$6, '')) AS name, r.aliases
+FROM (SELECT run_id, kind, key, params, aliases FROM run_intents
+      UNION ALL SELECT run_id, kind, key, params, NULL::jsonb FROM intent_results) r
+WHERE r.kind = 'user' AND r.run_id IN (${CONFERENCE_RUNS})
+  AND (r.key = ANY($2::text[]) OR lower(trim(r.params->>$4)) = ANY($3::text[]))`;
+
+/** $1 conference, $2 client_ids, $3 platform ids: a merged person's client_ids share one id. */
+const SELECT_PLATFORM_IDS = `SELECT client_id, platform_id FROM id_map
+WHERE conference_id = $1 AND kind = 'user' AND (client_id = ANY($2::text[]) OR platform_id = ANY($3::bigint[]))`;
+
+/**
+ * $1 conference, $2 the person's user key parts (model/link-key.ts): the links and schedules
+ * that name them, wherever their keys are kept. A link key is two parts around its one `/`
+ * (parts never hold one); a schedule's is the user's part alone.
+ */
+const SELECT_LINK_KEYS = `SELECT DISTINCT kind, key FROM (
+    SELECT kind, key FROM run_intents WHERE run_id IN (${CONFERENCE_RUNS})
+    UNION ALL SELECT kind, key FROM intent_results WHERE run_id IN (${CONFERENCE_RUNS})
+    UNION ALL SELECT kind, key FROM synced_hashes WHERE conference_id = $1
+    UNION ALL SELECT kind, unnest(keys) FROM run_unchanged
+      WHERE kind NOT IN ('user', 'event') AND run_id IN (${CONFERENCE_RUNS})
+  ) k
+WHERE kind NOT IN ('user', 'event')
+  AND (key = ANY($2::text[]) OR split_part(key, '/', 1) = ANY($2::text[]) OR split_part(key, '/', 2) = ANY($2::text[]))`;
+
+/** $1 conference, $2 kinds, $3 keys, $4 markers: the person's planned rows. */
+const MARK_PLANNED = `WITH m AS (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]) AS m(kind, key, marker)),
+u AS (UPDATE run_intents r SET key = m.marker, params = '{}'::jsonb, origin = NULL, aliases = NULL,
+        depends_on = '[]'::jsonb, hash = ''
+      FROM m WHERE r.kind = m.kind AND r.key = m.key AND r.run_id IN (${CONFERENCE_RUNS}) RETURNING 1)
+SELECT count(*)::int AS n FROM u`;
+
+/** The same for results: their messages may quote the person. */
+const MARK_RESULTS = `WITH m AS (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]) AS m(kind, key, marker)),
+u AS (UPDATE intent_results r SET key = m.marker, params = '{}'::jsonb,
+        error_message = CASE WHEN r.error_message IS NULL THEN NULL ELSE 'erased (evsync forget)' END
+      FROM m WHERE r.kind = m.kind AND r.key = m.key AND r.run_id IN (${CONFERENCE_RUNS}) RETURNING 1)
+SELECT count(*)::int AS n FROM u`;
+
+/** $1 conference, $2 kind, $3 keys, $4 markers: keys of unchanged rows, in their arrays. */
+const MARK_UNCHANGED = `WITH m AS (SELECT * FROM unnest($3::text[], $4::text[]) AS m(key, marker)),
+u AS (UPDATE run_unchanged u SET keys = ARRAY(
+        SELECT coalesce(m.marker, t.k) FROM unnest(u.keys) WITH ORDINALITY AS t(k, i)
+        LEFT JOIN m ON m.key = t.k ORDER BY t.i)
+      WHERE u.kind = $2 AND u.keys && $3::text[] AND u.run_id IN (${CONFERENCE_RUNS}) RETURNING 1)
+SELECT count(*)::int AS n FROM u`;
+
+/** $1 conference, $2 kinds, $3 keys. */
+const DROP_HASHES = `WITH u AS (DELETE FROM synced_hashes s USING unnest($2::text[], $3::text[]) AS m(kind, key)
+  WHERE s.conference_id = $1 AND s.kind = m.kind AND s.key = m.key RETURNING 1)
+SELECT count(*)::int AS n FROM u`;
+
+/** $1 conference, $2 user client_ids. */
+const DROP_IDS = `WITH u AS (DELETE FROM id_map WHERE conference_id = $1 AND kind = 'user'
+  AND client_id = ANY($2::text[]) RETURNING 1) SELECT count(*)::int AS n FROM u`;
+
+/** $1 conference, $2 text, $3 its replacement: other rows that quote the person. */
+const REPLACE_IN_MESSAGES = `WITH u AS (UPDATE intent_results SET error_message = replace(error_message, $2, $3)
+  WHERE strpos(error_message, $2) > 0 AND run_id IN (${CONFERENCE_RUNS}) RETURNING 1)
+SELECT count(*)::int AS n FROM u`;
+const REPLACE_IN_PLANNED = `WITH u AS (UPDATE run_intents SET params = replace(params::text, $2, $3)::jsonb
+  WHERE strpos(params::text, $2) > 0 AND run_id IN (${CONFERENCE_RUNS}) RETURNING 1)
+SELECT count(*)::int AS n FROM u`;
+const REPLACE_IN_SENT = `WITH u AS (UPDATE intent_results SET params = replace(params::text, $2, $3)::jsonb
+  WHERE strpos(params::text, $2) > 0 AND run_id IN (${CONFERENCE_RUNS}) RETURNING 1)
+SELECT count(*)::int AS n FROM u`;
+/** $1 unused (every job's), $2 text, $3 replacement: notices keep the problems they told. */
+const REPLACE_IN_NOTICES = `WITH u AS (UPDATE job_notices SET problems = replace(problems::text, $2, $3)::jsonb
+  WHERE strpos(problems::text, $2) > 0 AND $1::int IS NOT NULL RETURNING 1) SELECT count(*)::int AS n FROM u`;
+const REPLACE_IN_DELIVERIES = `WITH u AS (UPDATE notice_deliveries SET error = replace(error, $2, $3)
+  WHERE strpos(error, $2) > 0 AND $1::int IS NOT NULL RETURNING 1) SELECT count(*)::int AS n FROM u`;
+
+/** The tables `scrub` writes to. */
+const SCRUBBED_TABLES = [
+  'run_intents',
+  'intent_results',
+  'run_unchanged',
+  'synced_hashes',
+  'id_map',
+  'job_notices',
+  'notice_deliveries',
+];
+
+const TOMBSTONE_COLUMNS = `id, conference_id, cardinality(hashes) AS identifiers, reason, erased_by, created_at,
+  removed, lifted_at, lifted_by`;
+
+interface TombstoneRow {
+  id: string | number;
+  conference_id: number;
+  identifiers: number;
+  reason: string | null;
+  erased_by: string;
+  created_at: Date;
+  removed: Record<string, unknown>;
+  lifted_at: Date | null;
+  lifted_by: string | null;
+}
+
+/** Thrown inside a dry run's transaction so that nothing it did is kept. */
+class DryRunRollback extends Error {
+  constructor(readonly tally: ScrubTally) {
+    super('dry run');
+  }
+}
+
+export class SqlErasure implements LedgerErasure {
+  constructor(private readonly sql: () => SqlClient) {}
+
+  async key(): Promise<Buffer> {
+    const db = this.sql();
+    // Two processes may make one at once: the first insert wins, both read the same.
+    await db.query(`INSERT INTO erasure_key (key) VALUES ($1) ON CONFLICT (only_row) DO NOTHING`, [
+      randomBytes(32).toString('base64'),
+    ]);
+    const [row] = await db.query<{ key: string }>('SELECT key FROM erasure_key');
+    return Buffer.from(row!.key, 'base64');
+  }
+
+  async findPerson(conferenceId: number, lookup: PersonLookup): Promise<LedgerPerson> {
+    const clientIds = new Set(lookup.clientIds);
+    const emails = new Set(lookup.emails);
+    const names = new Set<string>();
+    const rawEmails = new Set(lookup.emails);
+    const platformIds = new Map<string, number>();
+    // A person's rows name each other: an e-mail gives a client_id, whose rows give another
+    // e-mail; a merged person's client_ids share one platform id.
+    for (let round = 0, grew = true; grew && round < 4; round++) {
+      const before = clientIds.size + emails.size + new Set(platformIds.values()).size;
+      const rows = await this.sql().query<{
+        key: string;
+        email: string | null;
+        raw_email: string | null;
+        name: string;
+        aliases: string[] | null;
+      }>(SELECT_PERSON_ROWS, [
+        conferenceId,
+        [...clientIds],
+        [...emails],
+        lookup.emailParam,
+        lookup.firstNameParam,
+        lookup.lastNameParam,
+      ]);
+      for (const row of rows) {
+        clientIds.add(row.key);
+        for (const alias of row.aliases ?? []) clientIds.add(alias);
+        if (row.email) emails.add(row.email);
+        if (row.raw_email) rawEmails.add(row.raw_email);
+        if (row.name !== '') names.add(row.name);
+      }
+      const ids = await this.sql().query<{ client_id: string; platform_id: string | number }>(
+        SELECT_PLATFORM_IDS,
+        [conferenceId, [...clientIds], [...new Set(platformIds.values())]],
+      );
+      for (const row of ids) {
+        clientIds.add(row.client_id);
+        platformIds.set(row.client_id, toNumber(row.platform_id));
+      }
+      grew = clientIds.size + emails.size + new Set(platformIds.values()).size > before;
+    }
+    return {
+      clientIds: [...clientIds],
+      emails: [...emails],
+      rawEmails: [...rawEmails],
+      names: [...names],
+      platformIds,
+    };
+  }
+
+  async scrub(conferenceId: number, scrub: PersonScrub, options: { dryRun: boolean }): Promise<ScrubTally> {
+    try {
+      return await this.sql().transaction(async (tx) => {
+        const tally = await this.scrubIn(tx, conferenceId, scrub);
+        if (options.dryRun) throw new DryRunRollback(tally);
+        return tally;
+      });
+    } catch (error) {
+      if (error instanceof DryRunRollback) return error.tally;
+      throw error;
+    }
+  }
+
+  private async scrubIn(tx: SqlExecutor, conferenceId: number, scrub: PersonScrub): Promise<ScrubTally> {
+    const count = async (sql: string, params: unknown[]): Promise<number> =>
+      (await tx.query<{ n: number }>(sql, [conferenceId, ...params]))[0]?.n ?? 0;
+    const links = await tx.query<{ kind: string; key: string }>(SELECT_LINK_KEYS, [
+      conferenceId,
+      scrub.userParts,
+    ]);
+    const markers = [
+      ...scrub.markers,
+      ...links.map((link) => ({ ...link, marker: scrub.markerOf(link.kind, link.key) })),
+    ];
+    const kinds = markers.map((m) => m.kind);
+    const keys = markers.map((m) => m.key);
+    const marks = markers.map((m) => m.marker);
+    const tally: ScrubTally = {
+      planned_rows: await count(MARK_PLANNED, [kinds, keys, marks]),
+      results: await count(MARK_RESULTS, [kinds, keys, marks]),
+      unchanged_lists: 0,
+      synced_state: await count(DROP_HASHES, [kinds, keys]),
+      platform_ids: await count(DROP_IDS, [scrub.clientIds]),
+      quoted_elsewhere: 0,
+    };
+    for (const kind of new Set(kinds)) {
+      const ofKind = markers.filter((m) => m.kind === kind);
+      tally.unchanged_lists! += await count(MARK_UNCHANGED, [
+        kind,
+        ofKind.map((m) => m.key),
+        ofKind.map((m) => m.marker),
+      ]);
+    }
+    for (const { text, replacement } of scrub.texts) {
+      for (const sql of [
+        REPLACE_IN_MESSAGES,
+        REPLACE_IN_PLANNED,
+        REPLACE_IN_SENT,
+        REPLACE_IN_NOTICES,
+        REPLACE_IN_DELIVERIES,
+      ])
+        tally.quoted_elsewhere! += await count(sql, [text, replacement]);
+    }
+    return tally;
+  }
+
+  async compact(): Promise<void> {
+    const db = this.sql();
+    for (const table of SCRUBBED_TABLES) await db.query(`VACUUM (FULL, ANALYZE) ${table}`);
+    // The statistics sampled the rows before: analysed again above, their old versions go here.
+    await db.query('VACUUM FULL pg_statistic');
+    // Twice: the segments holding the old rows are before the second checkpoint's redo point.
+    for (let round = 0; round < 2; round++) {
+      await db.query('SELECT pg_switch_wal()');
+      await db.query('CHECKPOINT');
+    }
+  }
+
+  async addTombstone(tombstone: NewTombstone): Promise<TombstoneRecord> {
+    const [row] = await this.sql().query<TombstoneRow>(
+      `INSERT INTO tombstones (conference_id, hashes, reason, erased_by, removed)
+       VALUES ($1, $2::text[], $3, $4, $5::text::jsonb) RETURNING ${TOMBSTONE_COLUMNS}`,
+      [
+        tombstone.conferenceId,
+        tombstone.hashes,
+        tombstone.reason,
+        tombstone.erasedBy,
+        JSON.stringify(tombstone.removed),
+      ],
+    );
+    return tombstoneOf(row!);
+  }
+
+  async activeHashes(conferenceId: number): Promise<Set<string>> {
+    const rows = await this.sql().query<{ hash: string }>(
+      `SELECT DISTINCT unnest(hashes) AS hash FROM tombstones WHERE conference_id = $1 AND lifted_at IS NULL`,
+      [conferenceId],
+    );
+    return new Set(rows.map((row) => row.hash));
+  }
+
+  async lift(conferenceId: number, hashes: readonly string[], liftedBy: string): Promise<TombstoneRecord[]> {
+    const rows = await this.sql().query<TombstoneRow>(
+      `UPDATE tombstones SET lifted_at = now(), lifted_by = $3
+       WHERE conference_id = $1 AND lifted_at IS NULL AND hashes && $2::text[] RETURNING ${TOMBSTONE_COLUMNS}`,
+      [conferenceId, hashes, liftedBy],
+    );
+    return rows.map(tombstoneOf);
+  }
+
+  async list(): Promise<TombstoneRecord[]> {
+    const rows = await this.sql().query<TombstoneRow>(
+      `SELECT ${TOMBSTONE_COLUMNS} FROM tombstones ORDER BY id DESC`,
+    );
+    return rows.map(tombstoneOf);
+  }
+}
+
+function tombstoneOf(row: TombstoneRow): TombstoneRecord {
+  return {
+    id: toNumber(row.id),
+    conferenceId: row.conference_id,
+    identifiers: row.identifiers,
+    reason: row.reason,
+    erasedBy: row.erased_by,
+    createdAt: row.created_at,
+    removed: row.removed,
+    liftedAt: row.lifted_at,
+    liftedBy: row.lifted_by,
+  };
+}
