@@ -545,6 +545,21 @@ export const ERROR_CATALOG = {
       'Put each holder\'s own e-mail in the source, or say in the mapping what to do: `on_shared_email: first`, `skip` or `suffix` (docs/mapping.md, "Shared e-mails").',
     retry: 'permanent',
   },
+  EVSYNC_ERASED: {
+    layer: 'sync',
+    meaning:
+      'The row names a person erased with `evsync forget` in this conference: it is suppressed, not sent, and nothing of it is kept.',
+    action:
+      'Nothing: remove the person from the source when you can. If the erasure was a mistake, `evsync forget --undo` brings them back on the next run (docs/privacy.md).',
+  },
+  EVSYNC_ERASURE_IDENTITY: {
+    layer: 'sync',
+    meaning:
+      'The platform and the ledger disagree on who the person to erase is (the user the ledger knows by id has another e-mail): nothing was removed.',
+    action:
+      'Look at the platform user and the ledger (`evsync report`), and run `forget` with the client_id the platform user really has.',
+    retry: 'permanent',
+  },
   EVSYNC_DUPLICATE_ROW: {
     layer: 'sync',
     meaning: 'The row repeats another under `on_duplicate: first` or `last` and was left out or replaced.',

@@ -16,6 +16,7 @@
  *
  *   npx tsx test/bench/nightly-scale.ts [users=200000] [ledgers=embedded,postgres] [cli=dist/cli/main.js]
  */
+import { Erasures } from '../../src/sync/collect/erasures.js';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,7 +105,7 @@ async function readAndHash(job: string): Promise<{ seconds: number; intents: num
   const loaded = loadJobFile(job);
   const started = performance.now();
   let intents = 0;
-  for await (const row of streamCollected(loaded, { vendor: 'svc' })) {
+  for await (const row of streamCollected(loaded, { vendor: 'svc', erasures: Erasures.none() })) {
     for (const intent of row.intents) {
       hashIntent(intent.op, intent.params);
       intents += 1;

@@ -1,3 +1,4 @@
+import { Erasures } from '../../src/sync/collect/erasures.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applySeed } from '../../src/sandbox/sandbox-seed.js';
@@ -150,7 +151,7 @@ describe('users sync against the sandbox', () => {
     });
     // A run that planned the row and stopped before sending it (as a kill -9 leaves it).
     const loaded = loadJobFile(join(h.dir, file));
-    const collected = await collectIntents(loaded, { vendor: h.client.vendor });
+    const collected = await collectIntents(loaded, { vendor: h.client.vendor, erasures: Erasures.none() });
     const plan = await buildPlan(h.ledger, {
       jobName: loaded.name,
       ...collected,

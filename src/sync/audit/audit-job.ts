@@ -1,3 +1,4 @@
+import { Erasures } from '../collect/erasures.js';
 import type { IntentKind } from '../../model/intent.js';
 import type { Logger } from '../../log/logger.js';
 import type { LoadedJob } from '../job-file.js';
@@ -24,8 +25,10 @@ export interface AuditDeps {
 const MAX_PAGES_AHEAD = 16;
 
 export async function auditJob(deps: AuditDeps, job: LoadedJob): Promise<AuditSummary> {
+  // A person erased here is not in the sources as the audit reads them (docs/privacy.md).
   const index = await indexSources(job, {
     vendor: deps.platform.vendor,
+    erasures: await Erasures.load(deps.ledger, deps.platform.vendor),
     ...(deps.logger ? { logger: deps.logger } : {}),
   });
   const summary: AuditSummary = {};

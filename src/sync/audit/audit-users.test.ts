@@ -58,6 +58,11 @@ function platform(
 
 function ledger(ids: Record<string, number>, synced: string[]): AuditLedger {
   return {
+    conference: undefined,
+    erasure: () =>
+      ({ activeHashes: () => Promise.resolve(new Set<string>()) }) as unknown as ReturnType<
+        AuditLedger['erasure']
+      >,
     loadIdMap: () => Promise.resolve(new Map(Object.entries(ids))),
     hashesOf: (_kind, keys) =>
       Promise.resolve(new Map(keys.filter((key) => synced.includes(key)).map((key) => [key, 'h']))),

@@ -56,7 +56,7 @@ export interface AuditPlatform {
   };
 }
 
-export type AuditLedger = Pick<Ledger, 'loadIdMap' | 'hashesOf'>;
+export type AuditLedger = Pick<Ledger, 'loadIdMap' | 'hashesOf' | 'erasure' | 'conference'>;
 
 /** Where an audit's findings go, one at a time (the CLI keeps examples, writes the report). */
 export type DriftSink = (entry: DriftEntry) => void;

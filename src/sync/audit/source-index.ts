@@ -1,6 +1,7 @@
 import type { Intent, IntentKind } from '../../model/intent.js';
 import type { Logger } from '../../log/logger.js';
 import { streamCollected } from '../collect/collect-intents.js';
+import type { Erasures } from '../collect/erasures.js';
 import type { LoadedJob } from '../job-file.js';
 import type { AuditedKind, SourceField } from './audited-fields.js';
 import { sourceFields } from './audited-fields.js';
@@ -131,7 +132,7 @@ export class SourceIndex {
 /** Reads the job's sources into a {@link SourceIndex}; invalid rows are left out (a run would not send them). */
 export async function indexSources(
   job: LoadedJob,
-  options: { vendor: string; logger?: Logger },
+  options: { vendor: string; logger?: Logger; erasures: Erasures },
 ): Promise<SourceIndex> {
   const index = new SourceIndex();
   for await (const row of streamCollected(job, options)) {

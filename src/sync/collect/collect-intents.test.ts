@@ -1,3 +1,4 @@
+import { Erasures } from './erasures.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Writable } from 'node:stream';
@@ -42,6 +43,7 @@ describe('collectIntents over a schedule export', () => {
     const { lines, logger } = capturedLogger();
     const collected = await collectIntents(job('pretalx', { pretalx: 'pretalx-democon.json' }), {
       vendor: 'svc',
+      erasures: Erasures.none(),
       logger,
     });
     await new Promise((resolve) => setImmediate(resolve));
@@ -70,6 +72,7 @@ describe('collectIntents keys a failed row by its person', () => {
       { ...job('users', { csv: 'people.csv' }), baseDir: dir },
       {
         vendor: 'svc',
+        erasures: Erasures.none(),
       },
     );
     rmSync(dir, { recursive: true, force: true });
@@ -106,7 +109,7 @@ describe('collectIntents over several CSV files', () => {
         merge: { users: false },
         baseDir: dir,
       } as LoadedJob;
-      await collectIntents(three, { vendor: 'svc', logger });
+      await collectIntents(three, { vendor: 'svc', erasures: Erasures.none(), logger });
       await new Promise((resolve) => setImmediate(resolve));
       const messages = lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
       const read = messages.filter((m) => /how the sources were read/.test(m));

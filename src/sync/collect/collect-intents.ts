@@ -12,6 +12,7 @@ import { stepLabel, stepMappingOptions, type LoadedJob } from '../job-file.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import { PeopleMerger, type MergeReport } from './merge-people.js';
 import { ReadNotices } from './read-notices.js';
+import type { Erasures } from './erasures.js';
 import type { StepRows } from './step-rows.js';
 import { scheduleToRsvps } from './schedule-to-rsvps.js';
 
@@ -34,6 +35,11 @@ export interface CollectOptions {
   onIdentity?: (lines: readonly string[]) => void;
   /** Called once a step's source is read to its end, with the rows it yielded. */
   onStepRead?: (read: StepRows) => void;
+  /**
+   * The conference's tombstones: rows naming an erased person are suppressed
+   * (`Erasures.load`, docs/privacy.md). Required, so that no reader of sources forgets them.
+   */
+  erasures: Erasures;
 }
 
 /**
@@ -79,6 +85,14 @@ export async function* streamCollected(
   job: LoadedJob,
   options: CollectOptions,
 ): AsyncGenerator<CollectedRow> {
+  for await (const row of collectRows(job, options)) {
+    const kept = options.erasures.filter(row);
+    if (kept.intents.length > 0 || kept.rowResults.length > 0) yield kept;
+  }
+}
+
+/** {@link streamCollected} before the erasures are applied. */
+async function* collectRows(job: LoadedJob, options: CollectOptions): AsyncGenerator<CollectedRow> {
   const mappings: LoadedMapping[] = [];
   for (const step of job.steps)
     mappings.push(
@@ -197,7 +211,7 @@ async function* readStep(
  * loads, and every CSV file or pretix JSON export can be opened and its first row read.
  * Queries and schedule exports are read only by the run itself (a query would run twice).
  */
-export async function checkSteps(job: LoadedJob, options: CollectOptions): Promise<void> {
+export async function checkSteps(job: LoadedJob, options: Pick<CollectOptions, 'vendor'>): Promise<void> {
   for (const step of job.steps) {
     await loadMapping(step.mapping, { baseDir: job.baseDir, vendor: options.vendor });
     if (!('csv' in step.source) && !('pretix_json' in step.source)) continue;

@@ -364,11 +364,13 @@ async function skippedSplit(
     ? totalsOf(await ledger.resultCounts(runId, { errorCodes: [CODE.MAPPING_SHARED_EMAIL] }))
     : {};
   const sharedEmails = (shared.failed ?? 0) + (shared.skipped ?? 0);
+  const suppressed = await skippedWith(new Set([CODE.EVSYNC_ERASED]));
   return {
     onPurpose: await skippedWith(SKIPPED_ON_PURPOSE),
     lost: await skippedWith(SKIPPED_FOR_MISSING_DATA),
     ...(duplicates > 0 ? { duplicates } : {}),
     ...(sharedEmails > 0 ? { sharedEmails } : {}),
+    ...(suppressed > 0 ? { suppressed } : {}),
     schedulesShort: (short.created ?? 0) + (short.updated ?? 0),
   };
 }

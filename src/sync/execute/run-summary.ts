@@ -27,6 +27,8 @@ export interface RunSummary {
     duplicates?: number;
     /** Rows giving another person's e-mail (`MAPPING_SHARED_EMAIL`), failed or left out. */
     sharedEmails?: number;
+    /** Rows naming a person erased with `evsync forget` (`EVSYNC_ERASED`). */
+    suppressed?: number;
     schedulesShort: number;
   };
   stopped?: 'interrupted' | 'aborted';

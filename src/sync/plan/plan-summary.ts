@@ -49,7 +49,14 @@ export interface PlanSummary {
    * Of the `skipped` column: how many were meant, how many repeated a row (`on_duplicate`),
    * how many are data lost (see `skippedLine`).
    */
-  skipped?: { onPurpose: number; lost: number; duplicates?: number; sharedEmails?: number };
+  skipped?: {
+    onPurpose: number;
+    lost: number;
+    duplicates?: number;
+    sharedEmails?: number;
+    /** Rows naming a person erased with `evsync forget` (`EVSYNC_ERASED`). */
+    suppressed?: number;
+  };
   /** A full run's plan (`--full`): rows the ledger says are synced are sent too. */
   full?: true;
   /**
@@ -145,6 +152,7 @@ export class PlanTally {
   private warnedRows = 0;
   private readonly warningExamples: string[] = [];
   private sharedEmails = 0;
+  private suppressed = 0;
   private held: HeldDeletes | undefined;
   private merged: MergeReport | undefined;
   private readonly identityLines: string[] = [];
@@ -245,6 +253,7 @@ export class PlanTally {
     if (SKIPPED_ON_PURPOSE.has(code)) this.onPurpose += 1;
     else if (SKIPPED_FOR_MISSING_DATA.has(code)) this.lost += 1;
     else if (code === DUPLICATE_ROW) this.duplicates += 1;
+    else if (code === CODE.EVSYNC_ERASED) this.suppressed += 1;
   }
 
   /**
@@ -277,6 +286,7 @@ export class PlanTally {
         lost: this.lost,
         ...(this.duplicates > 0 ? { duplicates: this.duplicates } : {}),
         ...(this.sharedEmails > 0 ? { sharedEmails: this.sharedEmails } : {}),
+        ...(this.suppressed > 0 ? { suppressed: this.suppressed } : {}),
       },
       ...(this.warnedRows > 0 ? { warnings: { rows: this.warnedRows, examples: this.warningExamples } } : {}),
     };

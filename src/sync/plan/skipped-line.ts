@@ -4,11 +4,19 @@
  */
 export function skippedLine(
   skipped:
-    | { onPurpose: number; lost: number; duplicates?: number | undefined; sharedEmails?: number | undefined }
+    | {
+        onPurpose: number;
+        lost: number;
+        duplicates?: number | undefined;
+        sharedEmails?: number | undefined;
+        suppressed?: number | undefined;
+      }
     | undefined,
 ): string {
   const duplicates = skipped?.duplicates ?? 0;
-  const shared = sharedEmailsLine(skipped?.sharedEmails ?? 0);
+  const shared = [sharedEmailsLine(skipped?.sharedEmails ?? 0), suppressedLine(skipped?.suppressed ?? 0)]
+    .filter((line) => line !== '')
+    .join('\n');
   if (!skipped || skipped.onPurpose + skipped.lost + duplicates === 0) return shared;
   const repeated =
     duplicates > 0
@@ -25,4 +33,10 @@ export function skippedLine(
 function sharedEmailsLine(count: number): string {
   if (count === 0) return '';
   return `Shared e-mails: ${count} row${count === 1 ? ' gives' : 's give'} another person's e-mail (ticket holders of one order?): the platform keeps one user per e-mail, so ${count === 1 ? 'it is' : 'they are'} not sent as given; see on_shared_email in docs/mapping.md.`;
+}
+
+/** Rows naming a person erased with `evsync forget`: suppressed, never a loss (docs/privacy.md). */
+function suppressedLine(count: number): string {
+  if (count === 0) return '';
+  return `Suppressed: ${count} row${count === 1 ? '' : 's'} ${count === 1 ? 'names' : 'name'} a person erased in this conference (evsync forget): not sent, and nothing of ${count === 1 ? 'it' : 'them'} kept.`;
 }

@@ -1,6 +1,7 @@
 import type { Intent } from '../../model/intent.js';
 import { loadIdCache } from '../processors/id-cache.js';
 import { streamCollected } from '../collect/collect-intents.js';
+import { Erasures } from '../collect/erasures.js';
 import { checkMinRows } from '../collect/min-rows.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 import type { PlanSummary } from '../plan/plan-summary.js';
@@ -48,8 +49,10 @@ export async function planJob(
   const preview = deps.lookUpAccount ? new AccountPreview(deps.lookUpAccount, deps.vendor) : undefined;
   let intents: Intent[] = [];
   let rows: RowResult[] = [];
+  const erasures = await Erasures.load(ledger, deps.vendor);
   for await (const read of streamCollected(job, {
     vendor: deps.vendor,
+    erasures,
     onMerge: (report) => planner.mergedPeople(report),
     onIdentity: (lines) => planner.identity(lines),
     ...(logger ? { logger } : {}),

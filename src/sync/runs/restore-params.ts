@@ -10,6 +10,7 @@ import { isSecretName, redactParams } from '../../log/redaction.js';
 import { fingerprintOf, HASH_KEY_PURPOSE, hashIntent, keyFingerprint } from '../plan/params-hash.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import { streamCollected, type CollectedRow } from '../collect/collect-intents.js';
+import { Erasures } from '../collect/erasures.js';
 import { ownCopy } from '../processors/id-cache.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 
@@ -38,7 +39,7 @@ export interface SecretRow {
 export type SourceReadAgain = { intents: Map<string, SecretRow> } | { problem: string };
 
 export type RestoreDeps = Pick<EngineDeps, 'platform' | 'logger'> & {
-  ledger: Pick<Ledger, 'getRun'>;
+  ledger: Pick<Ledger, 'getRun' | 'erasure' | 'conference'>;
   /**
    * Sources already read again, by run id: a distributed worker restores one intent at a
    * time and reads each run's source once.
@@ -186,8 +187,10 @@ export async function readJobAgain(
   if (file === undefined) return { problem: 'the run does not name its job file' };
   try {
     const job = loadJobFile(file);
+    const erasures = await Erasures.load(deps.ledger, deps.platform.vendor);
     for await (const row of streamCollected(job, {
       vendor: deps.platform.vendor,
+      erasures,
       ...(deps.logger ? { logger: deps.logger } : {}),
     }))
       visit(row);

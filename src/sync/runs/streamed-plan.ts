@@ -5,6 +5,7 @@ import { isParentKind, parentRefs } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { RunRecord } from '../../model/run-record.js';
 import { streamCollected } from '../collect/collect-intents.js';
+import { Erasures } from '../collect/erasures.js';
 import { STEP_ROWS_OPTION, type StepRows } from '../collect/step-rows.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 import type { RunContext, StreamedWork } from '../execute/execute-and-finish.js';
@@ -112,6 +113,7 @@ class StreamedRun {
     let limit = FIRST_PLAN_CHUNK;
     const source = streamCollected(this.input.job, {
       vendor: this.deps.platform.vendor,
+      erasures: await Erasures.load(this.deps.ledger, this.deps.platform.vendor),
       onMerge: (report) => this.planner.mergedPeople(report),
       onIdentity: (lines) => this.planner.identity(lines),
       ...(this.deps.logger ? { logger: this.deps.logger } : {}),
