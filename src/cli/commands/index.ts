@@ -19,6 +19,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Registrar>>> = {
   runs: async () => (await import('./runs.js')).registerRunsCommand,
   report: async () => (await import('./report.js')).registerReportCommand,
   prune: async () => (await import('./prune.js')).registerPruneCommand,
+  forget: async () => (await import('./forget.js')).registerForgetCommand,
   demo: async () => (await import('./demo.js')).registerDemoCommand,
   validate: async () => (await import('./validate.js')).registerValidateCommand,
   worker: async () => (await import('./worker.js')).registerWorkerCommand,

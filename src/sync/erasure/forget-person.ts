@@ -1,0 +1,208 @@
+import { CODE } from '../../errors/codes.js';
+import { EvsyncError } from '../../errors/evsync-error.js';
+import type { LedgerPerson, ScrubTally, TombstoneRecord } from '../../ledger/ledger-erasure.js';
+import { keyPart } from '../../model/link-key.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import { erasureHash, erasureMarker, type ErasedIdentifier } from '../../model/erasure.js';
+import { personKey } from '../../model/person.js';
+import { PlatformHttpError } from '../../platform/platform-error.js';
+import type { PlatformUser } from '../../platform/response-schemas.js';
+import { emailParam } from '../../platform/vendor.js';
+
+/** Who to forget, and how (docs/privacy.md, "evsync forget"). */
+export interface ForgetRequest {
+  emails: readonly string[];
+  clientIds: readonly string[];
+  reason: string | undefined;
+  /** Who ran it: kept with the tombstone. */
+  by: string;
+  dryRun: boolean;
+}
+
+/** The few platform calls an erasure makes. */
+export interface ForgetPlatform {
+  vendor: string;
+  users: {
+    getByEmail(email: string): Promise<PlatformUser | undefined>;
+    get(ref: { id: number }): Promise<PlatformUser>;
+    delete(ref: { id: number }): Promise<void>;
+  };
+}
+
+export interface ForgetDeps {
+  /** The ledger seen from the conference the platform client writes to. */
+  ledger: Pick<Ledger, 'erasure' | 'conference' | 'kind'>;
+  platform: ForgetPlatform;
+}
+
+export interface ForgetOutcome {
+  dryRun: boolean;
+  /** What the ledger knew of the person: counts only, never the values. */
+  found: { clientIds: number; emails: number };
+  /** Platform users removed from the conference (or that would be), by id. */
+  platformRemoved: number[];
+  /** Platform users already gone (404). */
+  platformGone: number[];
+  scrubbed: ScrubTally;
+  tombstone: TombstoneRecord | undefined;
+}
+
+/** Thrown when the ledger and the platform disagree on who the person is: nothing is removed. */
+export class ErasureIdentityError extends EvsyncError {
+  constructor(message: string) {
+    super(message, { code: CODE.EVSYNC_ERASURE_IDENTITY, retryable: false });
+  }
+}
+
+const FIRST = 'user[first_name]';
+const LAST = 'user[last_name]';
+const ERASED_EMAIL = 'erased@erased.invalid';
+
+/**
+ * Forgets a person in one conference: removes their platform user (and with it, as the
+ * platform does, their speaker links, schedule and contacts), replaces every trace the
+ * ledger keeps with markers, and records a tombstone of keyed hashes that later runs obey.
+ * The platform is asked first who the person is: where it disagrees with the ledger,
+ * nothing is removed (docs/privacy.md).
+ */
+export async function forgetPerson(deps: ForgetDeps, request: ForgetRequest): Promise<ForgetOutcome> {
+  const erasure = deps.ledger.erasure();
+  const conferenceId = deps.ledger.conference?.id ?? 0;
+  const key = await erasure.key();
+  const person = await erasure.findPerson(conferenceId, {
+    emails: request.emails.map((email) => personKey(email) ?? '').filter((email) => email !== ''),
+    clientIds: request.clientIds,
+    emailParam: emailParam(deps.platform.vendor),
+    firstNameParam: FIRST,
+    lastNameParam: LAST,
+  });
+  const targets = await platformTargets(deps.platform, person.emails, person.platformIds);
+  const platformRemoved: number[] = [];
+  const platformGone: number[] = [];
+  for (const id of targets) {
+    if (request.dryRun) {
+      platformRemoved.push(id);
+      continue;
+    }
+    try {
+      await deps.platform.users.delete({ id });
+      platformRemoved.push(id);
+    } catch (error) {
+      if (!(error instanceof PlatformHttpError && error.status === 404)) throw error;
+      platformGone.push(id);
+    }
+  }
+  const marker = (kind: string, ledgerKey: string): string => erasureMarker(key, kind, ledgerKey);
+  const scrubbed = await erasure.scrub(
+    conferenceId,
+    {
+      markers: person.clientIds.map((clientId) => ({
+        kind: 'user',
+        key: clientId,
+        marker: marker('user', clientId),
+      })),
+      clientIds: person.clientIds,
+      userParts: userParts(person),
+      texts: [
+        // Quoted, as params and messages quote them: a short client_id is no word of other rows.
+        ...person.clientIds.map((clientId) => ({
+          text: JSON.stringify(clientId),
+          replacement: JSON.stringify(marker('user', clientId)),
+        })),
+        ...person.rawEmails.map((email) => ({ text: email, replacement: ERASED_EMAIL })),
+        ...person.names.map((name) => ({ text: JSON.stringify(name), replacement: '"(erased)"' })),
+      ],
+      markerOf: marker,
+    },
+    { dryRun: request.dryRun },
+  );
+  // The embedded ledger's folder is what is backed up and copied: its files must not keep them.
+  if (!request.dryRun && deps.ledger.kind === 'embedded') await erasure.compact();
+  const identifiers: ErasedIdentifier[] = [
+    ...person.emails.map((value) => ({ kind: 'email' as const, value })),
+    ...person.clientIds.map((value) => ({ kind: 'client_id' as const, value })),
+  ];
+  const hashes = [...new Set(identifiers.map((id) => erasureHash(key, id)).filter((h) => h !== undefined))];
+  const tombstone = request.dryRun
+    ? undefined
+    : await erasure.addTombstone({
+        conferenceId,
+        hashes,
+        reason: request.reason ?? null,
+        erasedBy: request.by,
+        removed: { platform_users: platformRemoved.length, ...scrubbed },
+      });
+  return {
+    dryRun: request.dryRun,
+    found: { clientIds: person.clientIds.length, emails: person.emails.length },
+    platformRemoved,
+    platformGone,
+    scrubbed,
+    tombstone,
+  };
+}
+
+/**
+ * The platform users to remove: the one each e-mail names, and the ids the ledger maps the
+ * client_ids to, once each. Where the two disagree (the e-mail names another user than the
+ * ledger's id, or the user of that id holds none of the person's client_ids), the ledger's
+ * user may be another person now: the erasure stops before removing anything.
+ */
+async function platformTargets(
+  platform: ForgetPlatform,
+  emails: readonly string[],
+  known: ReadonlyMap<string, number>,
+): Promise<number[]> {
+  const byEmail = new Set<number>();
+  for (const email of emails) {
+    const user = await platform.users.getByEmail(email);
+    if (user !== undefined) byEmail.add(user.id);
+  }
+  const ids = new Set(byEmail);
+  const clientIds = new Set(known.keys());
+  for (const [clientId, id] of known) {
+    if (ids.has(id)) continue;
+    if (byEmail.size > 0)
+      throw new ErasureIdentityError(
+        `the ledger maps client_id "${clientId}" to platform user ${id}, but the person's e-mail names platform user ${[...byEmail].join(', ')}: ` +
+          'one of them may be another person. Nothing was removed; check both users on the platform.',
+      );
+    let user: PlatformUser;
+    try {
+      user = await platform.users.get({ id });
+    } catch (error) {
+      if (error instanceof PlatformHttpError && error.status === 404) continue;
+      throw error;
+    }
+    if (user.client_ids !== undefined && !user.client_ids.some((theirs) => clientIds.has(theirs)))
+      throw new ErasureIdentityError(
+        `the ledger maps client_id "${clientId}" to platform user ${id}, but that user holds none of the person's client_ids: ` +
+          'it may be another person now. Nothing was removed; check the user on the platform.',
+      );
+    ids.add(id);
+  }
+  return [...ids];
+}
+
+/** Lifts the conference's tombstones naming any of these identifiers (`forget --undo`). */
+export async function liftErasure(
+  deps: Pick<ForgetDeps, 'ledger'>,
+  request: Pick<ForgetRequest, 'emails' | 'clientIds' | 'by'>,
+): Promise<TombstoneRecord[]> {
+  const erasure = deps.ledger.erasure();
+  const key = await erasure.key();
+  const hashes = [
+    ...request.emails.map((value) => erasureHash(key, { kind: 'email', value })),
+    ...request.clientIds.map((value) => erasureHash(key, { kind: 'client_id', value })),
+  ].filter((hash) => hash !== undefined);
+  return erasure.lift(deps.ledger.conference?.id ?? 0, hashes, request.by);
+}
+
+/** Every way a link key names the person (model/link-key.ts; a contact's target is `user:ID`). */
+function userParts(person: LedgerPerson): string[] {
+  return [
+    ...person.clientIds.map((clientId) => keyPart(clientId)),
+    ...[...person.platformIds.values()].flatMap((id) => [`#${id}`, `user:${id}`]),
+    ...person.rawEmails.map((email) => `email:${keyPart(email)}`),
+  ];
+}
