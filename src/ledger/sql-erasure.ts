@@ -72,21 +72,39 @@ SELECT count(*)::int AS n FROM u`;
 const DROP_IDS = `WITH u AS (DELETE FROM id_map WHERE conference_id = $1 AND kind = 'user'
   AND client_id = ANY($2::text[]) RETURNING 1) SELECT count(*)::int AS n FROM u`;
 
-/** $1 conference, $2 text, $3 its replacement: other rows that quote the person. */
-const REPLACE_IN_MESSAGES = `WITH u AS (UPDATE intent_results SET error_message = replace(error_message, $2, $3)
-  WHERE strpos(error_message, $2) > 0 AND run_id IN (${CONFERENCE_RUNS}) RETURNING 1)
-SELECT count(*)::int AS n FROM u`;
-const REPLACE_IN_PLANNED = `WITH u AS (UPDATE run_intents SET params = replace(params::text, $2, $3)::jsonb
-  WHERE strpos(params::text, $2) > 0 AND run_id IN (${CONFERENCE_RUNS}) RETURNING 1)
-SELECT count(*)::int AS n FROM u`;
-const REPLACE_IN_SENT = `WITH u AS (UPDATE intent_results SET params = replace(params::text, $2, $3)::jsonb
-  WHERE strpos(params::text, $2) > 0 AND run_id IN (${CONFERENCE_RUNS}) RETURNING 1)
-SELECT count(*)::int AS n FROM u`;
-/** $1 unused (every job's), $2 text, $3 replacement: notices keep the problems they told. */
-const REPLACE_IN_NOTICES = `WITH u AS (UPDATE job_notices SET problems = replace(problems::text, $2, $3)::jsonb
-  WHERE strpos(problems::text, $2) > 0 AND $1::int IS NOT NULL RETURNING 1) SELECT count(*)::int AS n FROM u`;
-const REPLACE_IN_DELIVERIES = `WITH u AS (UPDATE notice_deliveries SET error = replace(error, $2, $3)
-  WHERE strpos(error, $2) > 0 AND $1::int IS NOT NULL RETURNING 1) SELECT count(*)::int AS n FROM u`;
+/**
+ * Other rows that quote the person, each table scanned once: `$2` a regular expression of
+ * every text (escaped), `$3…` the texts and their replacements in pairs (see `quoteReplacer`).
+ * Links and events quote users; a user's own params quote nobody else.
+ */
+const REPLACE_QUOTES: ReadonlyArray<(chain: (column: string) => string) => string> = [
+  (chain) => `UPDATE intent_results SET error_message = ${chain('error_message')}
+    WHERE error_message ~ $2 AND run_id IN (${CONFERENCE_RUNS})`,
+  (chain) => `UPDATE run_intents SET params = ${chain('params::text')}::jsonb
+    WHERE kind <> 'user' AND params::text ~ $2 AND run_id IN (${CONFERENCE_RUNS})`,
+  (chain) => `UPDATE intent_results SET params = ${chain('params::text')}::jsonb
+    WHERE kind <> 'user' AND params::text ~ $2 AND run_id IN (${CONFERENCE_RUNS})`,
+  // Every job's notices, whatever their conference: $1 is only there to keep the numbering.
+  (chain) => `UPDATE job_notices SET problems = ${chain('problems::text')}::jsonb
+    WHERE problems::text ~ $2 AND $1::int IS NOT NULL`,
+  (chain) =>
+    `UPDATE notice_deliveries SET error = ${chain('error')} WHERE error ~ $2 AND $1::int IS NOT NULL`,
+];
+
+/** `replace(replace(column, $3, $4), $5, $6)…` for `pairs` pairs of params from `$3` on. */
+function quoteReplacer(pairs: number): (column: string) => string {
+  return (column) => {
+    let expression = column;
+    for (let pair = 0; pair < pairs; pair++)
+      expression = `replace(${expression}, $${3 + 2 * pair}, $${4 + 2 * pair})`;
+    return expression;
+  };
+}
+
+/** A regular expression matching any of `texts` as they are written. */
+function anyOf(texts: readonly string[]): string {
+  return texts.map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+}
 
 /** The tables `scrub` writes to. */
 const SCRUBBED_TABLES = [
@@ -227,15 +245,14 @@ export class SqlErasure implements LedgerErasure {
         ofKind.map((m) => m.marker),
       ]);
     }
-    for (const { text, replacement } of scrub.texts) {
-      for (const sql of [
-        REPLACE_IN_MESSAGES,
-        REPLACE_IN_PLANNED,
-        REPLACE_IN_SENT,
-        REPLACE_IN_NOTICES,
-        REPLACE_IN_DELIVERIES,
-      ])
-        tally.quoted_elsewhere! += await count(sql, [text, replacement]);
+    if (scrub.texts.length > 0) {
+      const chain = quoteReplacer(scrub.texts.length);
+      const pairs = scrub.texts.flatMap(({ text, replacement }) => [text, replacement]);
+      for (const statement of REPLACE_QUOTES)
+        tally.quoted_elsewhere! += await count(
+          `WITH u AS (${statement(chain)} RETURNING 1) SELECT count(*)::int AS n FROM u`,
+          [anyOf(scrub.texts.map(({ text }) => text)), ...pairs],
+        );
     }
     return tally;
   }
