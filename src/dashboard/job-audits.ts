@@ -1,3 +1,4 @@
+import { isRepairable } from '../sync/audit/drift.js';
 import { randomBytes } from 'node:crypto';
 import { CODE } from '../errors/codes.js';
 import { EvsyncError, isEvsyncError } from '../errors/evsync-error.js';
@@ -103,7 +104,7 @@ export class JobAudits {
     const sink = (entry: DriftEntry): void => {
       audit.driftCount += 1;
       if (audit.drift.length < SHOWN_DRIFT) audit.drift.push(entry);
-      if (entry.type !== 'extra') {
+      if (isRepairable(entry)) {
         kept.toRepair.push({
           kind: entry.kind,
           key: entry.key,

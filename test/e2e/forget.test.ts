@@ -156,6 +156,18 @@ for (const ledger of ['embedded', 'postgres'] as const) {
         expect(again.stdout).toMatch(/Suppressed: \d+ rows name a person erased in this conference/);
         expect(inConference(sandbox)).toBe(false);
       }
+      // Someone re-adds them by hand: the audit says so, as drift of its own that names nobody.
+      const readded = sandbox.state.userByEmail(PERSON.email)!;
+      readded.inConference = true;
+      const audit = await run(['audit', 'demo.yaml', '--json']);
+      expect(audit.code, audit.stderr).toBe(1);
+      const drift = (JSON.parse(audit.stdout) as { drift: Array<{ type: string }> }).drift;
+      expect(drift.filter((entry) => entry.type === 'erased')).toEqual([
+        expect.objectContaining({ kind: 'user', key: `#${readded.id}`, type: 'erased' }),
+      ]);
+      for (const needle of NEEDLES) expect(audit.stdout).not.toContain(needle);
+      readded.inConference = false;
+
       const full = await run(['run', 'demo.yaml', '--full']);
       expect(full.stdout).toMatch(/Suppressed: \d+ rows/);
       expect(inConference(sandbox)).toBe(false);

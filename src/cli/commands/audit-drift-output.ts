@@ -1,3 +1,4 @@
+import { isRepairable } from '../../sync/audit/drift.js';
 import { once } from 'node:events';
 import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,7 +54,7 @@ export class AuditDriftOutput {
     const first = this.count === 0;
     this.count += 1;
     if (entry.type === 'extra') this.extras += 1;
-    else if (this.options.repair) this.toRepair.push(entry);
+    else if (this.options.repair && isRepairable(entry)) this.toRepair.push(entry);
     const group = `${entry.kind}/${entry.type}`;
     const seen = this.perGroup.get(group) ?? 0;
     this.perGroup.set(group, seen + 1);

@@ -26,9 +26,10 @@ const MAX_PAGES_AHEAD = 16;
 
 export async function auditJob(deps: AuditDeps, job: LoadedJob): Promise<AuditSummary> {
   // A person erased here is not in the sources as the audit reads them (docs/privacy.md).
+  const erasures = await Erasures.load(deps.ledger, deps.platform.vendor);
   const index = await indexSources(job, {
     vendor: deps.platform.vendor,
-    erasures: await Erasures.load(deps.ledger, deps.platform.vendor),
+    erasures,
     ...(deps.logger ? { logger: deps.logger } : {}),
   });
   const summary: AuditSummary = {};
@@ -41,7 +42,7 @@ export async function auditJob(deps: AuditDeps, job: LoadedJob): Promise<AuditSu
   // end each page asked ahead is an empty call, and 16 cover 320 ms a page at 50/s.
   const ahead = Math.min(job.rate.concurrency, MAX_PAGES_AHEAD);
   if (index.users.size > 0) {
-    const users = await auditUsers(deps, index, ahead);
+    const users = await auditUsers({ ...deps, erasures }, index, ahead);
     summary.user = users.audit;
     seen = users.seen;
   }
@@ -59,7 +60,7 @@ export async function auditJob(deps: AuditDeps, job: LoadedJob): Promise<AuditSu
 
 /** True when the platform lacks or contradicts something the source says: exit 1. */
 export function hasDrift(summary: AuditSummary): boolean {
-  return Object.values(summary).some((audit) => audit.missing + audit.changed > 0);
+  return Object.values(summary).some((audit) => audit.missing + audit.changed + audit.erased > 0);
 }
 
 /** The kinds in the order of a run's phases, for tables. */

@@ -1,10 +1,22 @@
 import type { DriftEntry, AuditSummary } from './drift.js';
 import { AUDIT_KIND_ORDER } from './audit-job.js';
 
-const COLUMNS = ['in_sync', 'missing', 'changed', 'extra', 'not_synced', 'not_auditable'] as const;
+const ALL_COLUMNS = [
+  'in_sync',
+  'missing',
+  'changed',
+  'extra',
+  'erased',
+  'not_synced',
+  'not_auditable',
+] as const;
 
 /** The per-kind table and the first examples of each kind and type, for a person. */
 export function formatAudit(summary: AuditSummary, entries: readonly DriftEntry[], examples = 5): string {
+  // `erased` only when an erased person is found again: it is rare, and the table stays narrow.
+  const COLUMNS = ALL_COLUMNS.filter(
+    (column) => column !== 'erased' || Object.values(summary).some((audit) => audit.erased > 0),
+  );
   const rows = AUDIT_KIND_ORDER.filter((kind) => summary[kind] !== undefined).map((kind) => [
     kind,
     ...COLUMNS.map((column) => String(summary[kind]![column])),

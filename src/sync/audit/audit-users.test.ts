@@ -96,7 +96,15 @@ describe('auditUsers', () => {
       index,
     );
     expect(read.limits).toEqual([100]);
-    expect(audit).toEqual({ in_sync: 1, missing: 2, changed: 1, extra: 1, not_synced: 1, not_auditable: 0 });
+    expect(audit).toEqual({
+      in_sync: 1,
+      missing: 2,
+      changed: 1,
+      extra: 1,
+      erased: 0,
+      not_synced: 1,
+      not_auditable: 0,
+    });
     expect(drift.map(({ key, type, fields }) => `${key} ${type} ${fields.join(' ')}`)).toEqual([
       'b changed user[first_name]',
       'desk-1 extra ',

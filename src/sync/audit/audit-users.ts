@@ -1,3 +1,4 @@
+import type { Erasures } from '../collect/erasures.js';
 import type { PlatformUser } from '../../platform/response-schemas.js';
 import { readBack } from './audit-read-error.js';
 import type { AuditLedger, AuditPlatform, DriftSink, KindAudit } from './drift.js';
@@ -14,7 +15,7 @@ export type SeenUserIds = Map<string, number>;
  * `ahead`: pages asked for at once (`ListOptions.ahead`), the job's concurrency.
  */
 export async function auditUsers(
-  deps: { ledger: AuditLedger; platform: AuditPlatform; sink: DriftSink },
+  deps: { ledger: AuditLedger; platform: AuditPlatform; sink: DriftSink; erasures?: Erasures },
   index: SourceIndex,
   ahead = 1,
 ): Promise<{ audit: KindAudit; seen: SeenUserIds }> {
@@ -44,6 +45,20 @@ export async function auditUsers(
     const clientIds = user.client_ids ?? [];
     const key =
       clientIds.map((id) => index.userKeyOf(id)).find((k) => k !== undefined) ?? keyById.get(user.id);
+    if (key === undefined && deps.erasures?.namesClientIds(clientIds)) {
+      // Keyed by platform id: the drift report names nobody erased.
+      audit.erased += 1;
+      deps.sink({
+        kind: 'user',
+        key: `#${user.id}`,
+        type: 'erased',
+        fields: [],
+        platform_id: user.id,
+        detail:
+          'a person erased with evsync forget is in this conference again (re-added by hand?): remove them on the platform; --repair never sends them',
+      });
+      continue;
+    }
     if (key === undefined) {
       // Synced by evsync for another job of this conference: theirs to audit, not extra.
       if (knownIds.has(user.id) || clientIds.some((id) => ids.has(id))) continue;

@@ -8,9 +8,16 @@ import { differences, type AuditedKind, type PlatformObject, type SourceField } 
 /**
  * - `missing`: the source has it and a run synced it, the platform no longer has it;
  * - `changed`: the platform shows another value than the source says now;
- * - `extra`: on the platform, carrying no key of this job nor any the ledger knows.
+ * - `extra`: on the platform, carrying no key of this job nor any the ledger knows;
+ * - `erased`: on the platform again, though erased with `evsync forget` (a client_id a
+ *   tombstone holds): someone re-added them; never repaired (docs/privacy.md).
  */
-export type DriftType = 'missing' | 'changed' | 'extra';
+export type DriftType = 'missing' | 'changed' | 'extra' | 'erased';
+
+/** Whether `--repair` sends the entry's object again: never an extra nor an erased person. */
+export function isRepairable(entry: Pick<DriftEntry, 'type'>): boolean {
+  return entry.type === 'missing' || entry.type === 'changed';
+}
 
 /** One difference between the platform and the source (docs/audit.md). */
 export interface DriftEntry {
@@ -31,6 +38,8 @@ export interface KindAudit {
   missing: number;
   changed: number;
   extra: number;
+  /** Erased people found on the platform again (`erased`). */
+  erased: number;
   /** In the source but never synced: a run would create it; no drift. */
   not_synced: number;
   /** Source intents of a kind the platform gives no read for. */
@@ -40,7 +49,7 @@ export interface KindAudit {
 export type AuditSummary = Partial<Record<IntentKind, KindAudit>>;
 
 export function emptyKindAudit(): KindAudit {
-  return { in_sync: 0, missing: 0, changed: 0, extra: 0, not_synced: 0, not_auditable: 0 };
+  return { in_sync: 0, missing: 0, changed: 0, extra: 0, erased: 0, not_synced: 0, not_auditable: 0 };
 }
 
 /** The read endpoints the audit uses; `PlatformClient` satisfies it. */

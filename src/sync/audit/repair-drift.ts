@@ -1,3 +1,4 @@
+import { isRepairable } from './drift.js';
 import type { IntentKind } from '../../model/intent.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 import type { RunSummary } from '../execute/run-summary.js';
@@ -34,7 +35,7 @@ export async function repairDrift(
     byKind.set(kind, keys);
   };
   for (const entry of drift) {
-    if (entry.type === 'extra') continue;
+    if (!isRepairable(entry)) continue;
     forget(entry.kind, entry.key);
     // A user removed from the conference lost its schedule with it (§4.2 rule 4), and a
     // schedule cannot be read back: replace it again (PUT /event/schedule is idempotent).

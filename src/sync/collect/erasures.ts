@@ -61,6 +61,11 @@ export class Erasures {
     return { intents: intents ?? row.intents, rowResults };
   }
 
+  /** Whether a platform user of these client_ids is an erased person (the audit's `erased`). */
+  namesClientIds(clientIds: readonly string[]): boolean {
+    return this.key !== undefined && clientIds.some((clientId) => this.holds('client_id', clientId));
+  }
+
   private names(intent: Intent): boolean {
     if (intent.kind === 'user') {
       const erased =
