@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { platformConfigFor } from '../../config/conference.js';
+import { distributedConfigFromEnv } from '../../distributed/distributed-config.js';
 import { rootLogger } from '../../log/logger.js';
 import { PlatformClient } from '../../platform/platform-client.js';
 import { conferenceHost } from '../../model/conference.js';
@@ -83,10 +84,21 @@ export function registerForgetCommand(program: Command): void {
           { ledger, platform },
           { ...who, reason: options.reason, by, dryRun: options.dryRun === true },
         );
+        // Distributed mode: the queue keeps finished jobs a while, each naming its intent's key.
+        const distributed = distributedConfigFromEnv();
+        const jobs =
+          distributed === undefined || outcome.dryRun
+            ? undefined
+            : await (
+                await import('../../distributed/erase-intent-jobs.js')
+              ).eraseIntentJobs(distributed, outcome.namesKey);
         process.stdout.write(
           options.json
-            ? `${JSON.stringify({ conference, ...outcomeJson(outcome) })}\n`
-            : describe(outcome, conference),
+            ? `${JSON.stringify({ conference, ...outcomeJson(outcome), ...(jobs ? { redisJobs: jobs } : {}) })}\n`
+            : describe(outcome, conference) +
+                (jobs
+                  ? `  Redis: removed ${jobs.removed} queued or finished job(s) naming them${jobs.active > 0 ? `; ${jobs.active} being sent now, left to finish: run forget again after the run` : ''}.\n`
+                  : ''),
         );
       } finally {
         await engine.close();

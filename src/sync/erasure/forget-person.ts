@@ -1,7 +1,7 @@
 import { CODE } from '../../errors/codes.js';
 import { EvsyncError } from '../../errors/evsync-error.js';
 import type { LedgerPerson, ScrubTally, TombstoneRecord } from '../../ledger/ledger-erasure.js';
-import { keyPart } from '../../model/link-key.js';
+import { keyPart, splitLinkKey } from '../../model/link-key.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { erasureHash, erasureMarker, type ErasedIdentifier } from '../../model/erasure.js';
 import { personKey } from '../../model/person.js';
@@ -45,6 +45,8 @@ export interface ForgetOutcome {
   platformGone: number[];
   scrubbed: ScrubTally;
   tombstone: TombstoneRecord | undefined;
+  /** Whether an intent's key names the person (a queue's jobs are found by it); never printed. */
+  namesKey: (kind: string, key: string) => boolean;
 }
 
 /** Thrown when the ledger and the platform disagree on who the person is: nothing is removed. */
@@ -132,7 +134,13 @@ export async function forgetPerson(deps: ForgetDeps, request: ForgetRequest): Pr
         erasedBy: request.by,
         removed: { platform_users: platformRemoved.length, ...scrubbed },
       });
+  const parts = new Set(userParts(person));
+  const clientIds = new Set(person.clientIds);
   return {
+    namesKey: (kind, key) =>
+      kind === 'user'
+        ? clientIds.has(key)
+        : kind !== 'event' && splitLinkKey(key).some((part) => parts.has(part)),
     dryRun: request.dryRun,
     found: { clientIds: person.clientIds.length, emails: person.emails.length },
     platformRemoved,

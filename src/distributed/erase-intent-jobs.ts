@@ -1,0 +1,44 @@
+import type { DistributedConfig } from './distributed-config.js';
+import { IntentQueue } from './intent-queue.js';
+import { connectRedis } from './open-distributed.js';
+
+/** The states whose jobs Redis keeps after they ran, or before (docs/distributed.md, "Jobs in Redis"). */
+const STATES = ['completed', 'failed', 'waiting', 'delayed', 'prioritized'] as const;
+const PAGE = 1000;
+
+export interface ErasedJobs {
+  removed: number;
+  /** Jobs of the person being sent right now: left to finish (their run then records the marker-free result). */
+  active: number;
+}
+
+/**
+ * Removes from the intents queue every job naming an erased person (docs/privacy.md, "Redis"):
+ * a job carries its intent's key, a user's client_id or a link key holding it, and its id
+ * begins with it. `names` says whether a job's key is the person's.
+ */
+export async function eraseIntentJobs(
+  config: DistributedConfig,
+  names: (kind: string, key: string) => boolean,
+): Promise<ErasedJobs> {
+  const redis = await connectRedis(config, 'client');
+  const intents = new IntentQueue(redis, config.prefix);
+  try {
+    // Found first, then removed: removing while paging would shift the pages.
+    const found = [];
+    for (let start = 0; ; start += PAGE) {
+      const jobs = await intents.queue.getJobs([...STATES], start, start + PAGE - 1, true);
+      if (jobs.length === 0) break;
+      for (const job of jobs) if (job !== undefined && names(job.data.kind, job.data.key)) found.push(job);
+    }
+    for (const job of found) await job.remove();
+    const removed = found.length;
+    const active = (await intents.queue.getJobs(['active'])).filter(
+      (job) => job !== undefined && names(job.data.kind, job.data.key),
+    ).length;
+    return { removed, active };
+  } finally {
+    await intents.close();
+    redis.disconnect();
+  }
+}
