@@ -21,16 +21,7 @@ export interface RunSummary {
    * naming what it left out or a run deleted) and data `lost` (exit 1); `schedulesShort`:
    * schedules sent without some of their events (each result's message names them).
    */
-  skipped?: {
-    onPurpose: number;
-    lost: number;
-    duplicates?: number;
-    /** Rows giving another person's e-mail (`MAPPING_SHARED_EMAIL`), failed or left out. */
-    sharedEmails?: number;
-    /** Rows naming a person erased with `evsync forget` (`EVSYNC_ERASED`). */
-    suppressed?: number;
-    schedulesShort: number;
-  };
+  skipped?: NonNullable<PlanSummary['skipped']> & { schedulesShort: number };
   stopped?: 'interrupted' | 'aborted';
   reason?: string;
   /** What to do next when it is not `evsync resume RUN` (see `ExecuteResult.nextStep`). */

@@ -53,6 +53,7 @@ export interface PlanSummary {
     onPurpose: number;
     lost: number;
     duplicates?: number;
+    /** Rows giving another person's e-mail (`MAPPING_SHARED_EMAIL`), failed or left out. */
     sharedEmails?: number;
     /** Rows naming a person erased with `evsync forget` (`EVSYNC_ERASED`). */
     suppressed?: number;
