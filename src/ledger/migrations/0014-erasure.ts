@@ -4,8 +4,8 @@ import type { Migration } from './migration.js';
 // hashes of tombstones (made on first use, never the signing key). A tombstone holds the
 // hashes of an erased person's e-mails and client_ids in one conference, so that later runs
 // suppress them; `lifted_at` is set by `forget --undo`. No personal data is kept in clear.
-export const migration0013: Migration = {
-  version: 13,
+export const migration0014: Migration = {
+  version: 14,
   name: 'erasure tombstones',
   sql: /* sql */ `
 CREATE TABLE IF NOT EXISTS erasure_key (
