@@ -21,7 +21,7 @@ export function keysAt(schema: Schema, path: readonly PropertyKey[]): Set<string
   const found = new Set<string>();
   const walk = (node: Schema, at: number, depth: number): void => {
     if (depth > 50) return;
-    const def = (node as { _zod: { def: Def } })._zod.def;
+    const def: Def = node._zod.def;
     switch (def.type) {
       case 'object':
         if (at === path.length) for (const key of Object.keys(def.shape ?? {})) found.add(key);
