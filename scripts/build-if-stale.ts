@@ -4,9 +4,10 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 
 // `prepare` (npm install, npm ci, and `npx evsync` in a checkout, which installs the
-// folder and so runs it): builds dist/ only when src/ changed since the last build. An
-// unconditional build made the first `npx evsync` of a fresh clone take half a minute.
-// `npm run build` always builds.
+// folder and so runs it) and `prepack`: builds dist/ only when src/ changed since the last
+// build. An unconditional build made the first `npx evsync` of a fresh clone take half a
+// minute. `npm pack` runs no `prepare` once prepack took it out of the manifest, so prepack
+// builds first. `npm run build` always builds.
 
 const ROOT = resolve(import.meta.dirname, '..');
 // In dist/ (left out of the package by `files`): it goes with the build it dates.
@@ -23,6 +24,8 @@ function newest(path: string): number {
   return latest;
 }
 
+// A package (no src/, dist/ built) has nothing to build: the packed-install test packs one.
+if (!existsSync(join(ROOT, 'src'))) process.exit(0);
 const stamp = statSync(STAMP, { throwIfNoEntry: false });
 const changed = Math.max(...INPUTS.map((input) => newest(join(ROOT, input))));
 if (stamp !== undefined && stamp.mtimeMs >= changed && existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -34,7 +34,7 @@ describe('npx evsync in a fresh checkout', () => {
       'README.md',
     ])
       cpSync(join(ROOT, file), join(clone, file));
-    for (const folder of ['src', 'scripts', 'mappings', 'jobs'])
+    for (const folder of ['src', 'scripts', 'docs', 'mappings', 'jobs'])
       cpSync(join(ROOT, folder), join(clone, folder), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
 
@@ -49,5 +49,26 @@ describe('npx evsync in a fresh checkout', () => {
     expect(statSync(join(clone, 'dist', 'cli', 'main.js')).mtimeMs).toBe(built);
     // A build takes 20-30 s on this machine; npx itself about 2.
     expect(npx.seconds).toBeLessThan(12);
+  }, 300_000);
+
+  it('npm pack of a checkout without dist/ builds it, and packs no prepare script', () => {
+    rmSync(join(clone, 'dist'), { recursive: true, force: true });
+    const manifest = readFileSync(join(clone, 'package.json'), 'utf8');
+    const pack = timed('npm', ['pack', '--pack-destination', clone], clone);
+    expect(pack.code, pack.stderr).toBe(0);
+    const tarball = join(
+      clone,
+      readdirSync(clone).find((file) => /^evsync-.+\.tgz$/.test(file))!,
+    );
+    const listed = timed('tar', ['-tzf', tarball], clone).stdout.split('\n');
+    expect(listed).toContain('package/dist/cli/main.js');
+    expect(listed).toContain('package/docs/errors.md');
+    expect(listed.filter((file) => file.includes('build-stamp'))).toEqual([]);
+    const packed = JSON.parse(timed('tar', ['-xzOf', tarball, 'package/package.json'], clone).stdout) as {
+      scripts: Record<string, string>;
+    };
+    expect(packed.scripts.prepare).toBeUndefined();
+    // The checkout keeps its own manifest, with prepare.
+    expect(readFileSync(join(clone, 'package.json'), 'utf8')).toBe(manifest);
   }, 300_000);
 });
