@@ -4,14 +4,16 @@
 #   docker build -t evsync .
 #   docker run --rm --env-file .env -v "$PWD:/work" evsync run jobs/nightly.yaml
 
-# The build: dev dependencies (TypeScript) only here; `npm pack` compiles through `prepare`
-# and pins the dependencies with npm-shrinkwrap.json (`prepack`).
+# The build: dev dependencies (TypeScript) only here; `npm pack` compiles and pins the
+# dependencies with npm-shrinkwrap.json (`prepack`: scripts/build-if-stale.ts, pack-manifest.ts).
 FROM node:20.20-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json README.md ./
+COPY scripts ./scripts
 COPY src ./src
+COPY docs ./docs
 COPY mappings ./mappings
 COPY jobs ./jobs
 RUN npm pack --pack-destination /pkg && mv /pkg/evsync-*.tgz /pkg/evsync.tgz

@@ -68,7 +68,7 @@ export function parseYamlText<S extends z.ZodType>(
   }
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
-  const issues = explainIssues(parsed.error.issues)
+  const issues = explainIssues(parsed.error.issues, [], schema)
     .map((issue) => ({
       file,
       line: lineOf(doc, lineCounter, issue.path),

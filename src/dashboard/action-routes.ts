@@ -1,8 +1,10 @@
 import type { Context, Hono } from 'hono';
 import { CODE } from '../errors/codes.js';
-import { ConfigError } from '../errors/evsync-error.js';
+import { ConfigError, isEvsyncError } from '../errors/evsync-error.js';
 import type { Ledger } from '../ledger/ledger.js';
-import type { IntentKind } from '../model/intent.js';
+import type { RunRecord } from '../model/run-record.js';
+import { notFoundAdvice } from '../sync/runs/retry-not-found.js';
+import { retryPreview } from '../sync/runs/retry-preview.js';
 import type { RetryFilter } from '../sync/runs/retry-run.js';
 import { type DashboardEnv, formField } from './dashboard-auth.js';
 import { parseResultsQuery, requireRun } from './dashboard-data.js';
@@ -17,7 +19,7 @@ export interface ActionRoutesDeps {
   ledger: Ledger;
   actions: RunActions;
   /** Renders a page of the dashboard's layout. */
-  show: (c: Context<Env>, title: string, body: Html) => Response | Promise<Response>;
+  show: (c: Context<Env>, title: string, body: Html, status?: 409) => Response | Promise<Response>;
 }
 
 /**
@@ -27,26 +29,17 @@ export interface ActionRoutesDeps {
  */
 export function registerActionRoutes(app: Hono<Env>, { ledger, actions, show }: ActionRoutesDeps): void {
   app.get('/runs/:id/retry', async (c) => {
-    const runId = (await requireRun(ledger, c.req.param('id'))).id;
+    const run = await requireRun(ledger, c.req.param('id'));
+    const runId = run.id;
     const filter = retryFilter(c.req.query());
-    // What retryRun will send: failed intents that were planned (a row the source or the
-    // mapping refused never was, and only a fixed source sends it).
-    const [planned, counts, lostCheckIns] = await Promise.all([
-      ledger.plannedByResult(runId, {
-        actions: ['failed'],
-        ...(filter.kinds ? { kinds: filter.kinds } : {}),
-        ...(filter.keys ? { keys: filter.keys } : {}),
-      }),
-      ledger.resultCounts(runId),
-      ledger.resultCounts(runId, { errorCodes: [CODE.EVSYNC_CHECK_IN_OUTCOME_UNKNOWN] }),
-    ]);
-    const lost =
-      !filter.kinds || filter.kinds.includes('check_in') ? (lostCheckIns.check_in?.failed ?? 0) : 0;
-    const kinds = filter.kinds ?? (Object.keys(counts) as IntentKind[]);
-    const unplanned = filter.keys
-      ? 0
-      : kinds.reduce((sum, kind) => sum + (counts[kind]?.failed ?? 0), 0) - planned.length;
+    // What retryRun will do, split as it splits the failed rows: planned intents are sent
+    // again, rows that failed the source or the mapping are read again by client_id, and
+    // those without one cannot be found: a run of the job sends them once fixed.
+    const preview = await retryPreview(ledger, runId, filter);
     const scope = `${filter.kinds ? ` of kind ${filter.kinds.join(', ')}` : ''}${filter.keys ? ` with client_id ${filter.keys.join(', ')}` : ''}`;
+    const rerun = canRunAgain(run)
+      ? { href: `${runPath(runId)}/rerun`, label: 'Run the job again…' }
+      : undefined;
     return show(
       c,
       'Retry',
@@ -55,20 +48,30 @@ export function registerActionRoutes(app: Hono<Env>, { ledger, actions, show }: 
         action: 'retry',
         title: 'Retry failed rows',
         what:
-          `Sends again the ${planned.length} failed intent(s)${scope} of run ${runId}, with the rows skipped because ` +
-          'they failed, as a new run linked to this one.' +
-          (unplanned > 0
-            ? ` ${unplanned} row(s) failed in the source or the mapping before anything was sent: they are not retried; fix them in the source and run the job again.`
+          (preview.planned > 0
+            ? `Sends again the ${preview.planned} failed intent(s)${scope} of run ${runId}, with the rows skipped because ` +
+              'they failed, as a new run linked to this one.'
+            : `A new run linked to run ${runId}${scope}.`) +
+          (preview.readAgain > 0
+            ? ` Reads again from the job's source the ${preview.readAgain} row(s) that failed there or in the mapping, by their client_id: ` +
+              'those fixed since are sent, those that still fail are listed with why.'
             : '') +
-          (lost > 0
-            ? ` ${lost} of them are check-ins whose answer was lost: the platform may have them, so they are not simply posted again. ` +
+          (preview.notFound > 0
+            ? ` ${await notFoundAdvice(ledger, run, preview.notFoundNamed, preview.notFound)}`
+            : '') +
+          (preview.lostCheckIns > 0
+            ? ` ${preview.lostCheckIns} of them are check-ins whose answer was lost: the platform may have them, so they are not simply posted again. ` +
               "The retry looks up the key owner's own (GET /check_in/my): found, it records them; missing, it posts them. " +
               "Those in another user's name cannot be looked up: they are held back, and the new run lists them. " +
               `After checking the platform, post the missing ones with \`evsync retry ${runId} --kind check_in --resend-unknown\`.`
             : ''),
         fields: { kind: filter.kinds?.join(','), client_id: filter.keys?.[0], status: 'failed' },
         session: c.get('session'),
-        refusal: planned.length === 0 ? `Run ${runId} has no failed intents${scope} to retry.` : undefined,
+        refusal:
+          preview.planned + preview.readAgain === 0
+            ? `Run ${runId} has no failed rows${scope} that a retry can send.`
+            : undefined,
+        alternative: preview.notFound > 0 || preview.planned + preview.readAgain === 0 ? rerun : undefined,
       }),
     );
   });
@@ -104,10 +107,9 @@ export function registerActionRoutes(app: Hono<Env>, { ledger, actions, show }: 
         title: 'Run the job again',
         what: `Runs job ${run.jobName} again from its source${file ? ` (${file})` : ''}: reads it, plans against the ledger and sends what changed or failed, as a new run.`,
         session: c.get('session'),
-        refusal:
-          file === undefined && typeof run.options.retryOf !== 'string'
-            ? 'This run does not name its job file, so the dashboard cannot run it again: run it with `evsync run JOB_FILE`.'
-            : undefined,
+        refusal: canRunAgain(run)
+          ? undefined
+          : 'This run does not name its job file, so the dashboard cannot run it again: run it with `evsync run JOB_FILE`.',
       }),
     );
   });
@@ -125,10 +127,38 @@ export function registerActionRoutes(app: Hono<Env>, { ledger, actions, show }: 
         code: CODE.EVSYNC_USAGE,
       });
     }
-    return answer(c, await actions.retry(c.req.param('id'), retryFilter(fields)));
+    try {
+      return answer(c, await actions.retry(c.req.param('id'), retryFilter(fields)));
+    } catch (error) {
+      // A page says why nothing went (rows still failing in the source, or not found
+      // again) and offers the run of the job that sends them once fixed: no dead end.
+      if (wantsJson(c) || !isEvsyncError(error) || error.code !== CODE.EVSYNC_NOTHING_TO_RETRY) throw error;
+      const run = await requireRun(ledger, c.req.param('id'));
+      return show(
+        c,
+        'Nothing to retry',
+        confirmView({
+          runId: run.id,
+          action: 'rerun',
+          title: 'Nothing to retry',
+          what: error.message,
+          refusal: 'Nothing was sent and no run was started.',
+          alternative: canRunAgain(run)
+            ? { href: `${runPath(run.id)}/rerun`, label: 'Run the job again…' }
+            : undefined,
+          session: c.get('session'),
+        }),
+        409,
+      );
+    }
   });
   app.post('/runs/:id/resume', async (c) => answer(c, await actions.resume(c.req.param('id'))));
   app.post('/runs/:id/rerun', async (c) => answer(c, await actions.rerun(c.req.param('id'))));
+}
+
+/** Whether the run names its job file, or is a retry of one that may (`jobFileOf` follows it). */
+function canRunAgain(run: RunRecord): boolean {
+  return typeof run.options.file === 'string' || typeof run.options.retryOf === 'string';
 }
 
 /** `kind` as a comma list and one `client_id`, checked like the CLI's. */

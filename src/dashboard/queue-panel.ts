@@ -49,6 +49,16 @@ export async function openQueuePanel(
   createBullBoard({
     queues: [new BullMQAdapter(reader.queue.queue, { readOnlyMode: readOnly })],
     serverAdapter: board,
+    // Bull Board is a page of its own: its header's links lead back to evsync's pages.
+    options: {
+      uiConfig: {
+        boardTitle: 'evsync queue',
+        miscLinks: [
+          { text: '← evsync runs', url: '/runs' },
+          { text: 'evsync queue page', url: '/queue' },
+        ],
+      },
+    },
   });
   return {
     status: async () => {

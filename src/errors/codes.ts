@@ -783,6 +783,13 @@ export const ERROR_CATALOG = {
     action: 'Widen the filter, or fix rows that failed in the source and run the job again.',
     retry: 'permanent',
   },
+  EVSYNC_RETRY_ROW_NOT_FOUND: {
+    layer: 'sync',
+    meaning:
+      'A row that failed before anything was sent, which a retry cannot find again in the source: it had no client_id (it is named by its place, `@file:row`), or it repeated another row’s key. The retry lists it as failed and exits 1.',
+    action:
+      'Fix the row in the source (give it a client_id), then run the job again (`evsync run JOB_FILE`, or the dashboard’s “Run the job again”): a run sends it with whatever else changed.',
+  },
   EVSYNC_RUN_NO_JOB_FILE: {
     layer: 'sync',
     meaning: 'The run does not name the job file it was run from, so it cannot be run again from its source.',

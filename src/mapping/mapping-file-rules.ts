@@ -28,7 +28,10 @@ export function mappingFileSchemaFor(vendor: string) {
     const parsed = mappingFileSchema.safeParse(raw);
     const issues = parsed.success
       ? mappingFileIssues(parsed.data, vendor)
-      : [...explainIssues(parsed.error.issues), ...wellFormedIntentIssues(raw, vendor)];
+      : [
+          ...explainIssues(parsed.error.issues, [], mappingFileSchema),
+          ...wellFormedIntentIssues(raw, vendor),
+        ];
     for (const issue of issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
     return parsed.success ? parsed.data : z.NEVER;
   });

@@ -34,3 +34,12 @@ export function isRowPlaceKey(key: string): boolean {
 export function repeatedRowKey(key: string, row: number): string {
   return `${key}#row${row}`;
 }
+
+/**
+ * Whether a failed row's key can find it again in its source (a retry reads rows again by
+ * key): not one named by its place, nor a repeat of another row's key, which the source
+ * may hold several times.
+ */
+export function isLookupKey(key: string): boolean {
+  return !isRowPlaceKey(key) && !/#row\d+$/.test(key);
+}

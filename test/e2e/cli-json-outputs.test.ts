@@ -44,9 +44,9 @@ describe('what the run commands and report print', () => {
       (await evsync('report', runId, '--json')).stdout,
     );
     const table = (await evsync('report', runId, '--format', 'table')).stdout.split('\n');
-    expect(table[0]).toMatch(/^kind +key +action +where +status +message$/);
+    expect(table[0]).toMatch(/^kind +key +action +where +http +code +message$/);
     expect(table.find((line) => line.includes('jobad'))).toMatch(
-      /^user +jobad +failed +\.\/users\.csv:3 +INVALID_EMAIL row 2/,
+      /^user +jobad +failed +\.\/users\.csv:3 +INVALID_EMAIL +row 2/,
     );
     const both = await evsync('report', runId, '--json', '--csv');
     expect(both.code).toBe(2);

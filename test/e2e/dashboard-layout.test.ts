@@ -127,6 +127,22 @@ describe.runIf(chromiumAvailable('the dashboard layout test'))(
       const firstSkip = actions.findIndex((name) => name.includes('skipped'));
       const lastFailure = actions.map((name) => name.includes('failed')).lastIndexOf(true);
       expect(firstSkip === -1 || lastFailure < firstSkip, actions.join(' ')).toBe(true);
+      // Groups of alike errors say how many more, not a pattern of N's ("N-N-N N:N").
+      const errors = (await page.locator('#errors').textContent()) ?? '';
+      expect(errors).not.toContain('and alike');
+      expect(errors).not.toMatch(/N-N-N|N:N/);
+      expect(errors).toMatch(/and \d+ more like it/);
+      // The chart's times as the page writes them: ISO, 24 h (uPlot's own: ":45.000", "11/28").
+      await page.waitForSelector('#chart canvas');
+      const chart = page.locator('#chart .u-over');
+      await chart.scrollIntoViewIfNeeded();
+      const box = (await chart.boundingBox())!;
+      await page.mouse.move(box.x + box.width / 3, box.y + box.height / 2);
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
+      await page.locator('section.chart-box').screenshot({ path: join(SHOTS, 'laptop-run-chart.png') });
+      const legendTime =
+        (await page.locator('#chart .u-legend .u-series').first().locator('.u-value').textContent()) ?? '';
+      expect(legendTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
       await page.screenshot({ path: join(SHOTS, 'laptop-run.png'), fullPage: true });
       await page.close();
     }, 60_000);

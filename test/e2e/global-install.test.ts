@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,8 +22,17 @@ describe('evsync packed and installed globally', () => {
   });
   const evsync = (...args: string[]) => runBuiltCli(args, { cwd: elsewhere, bin: installed.bin });
 
-  it('ships the shrinkwrap and no test or source files', () => {
+  it('ships the shrinkwrap and the docs it cites, no test or source files, no install script', () => {
     expect(existsSync(join(installed.home, 'npm-shrinkwrap.json'))).toBe(true);
+    // The README and messages send readers to docs/…: they are in the package.
+    expect(existsSync(join(installed.home, 'docs', 'errors.md'))).toBe(true);
+    expect(existsSync(join(installed.home, 'docs', 'dashboard.md'))).toBe(true);
+    // `prepare` builds a checkout; the package has dist/ built, and npm warned about it.
+    const manifest = JSON.parse(readFileSync(join(installed.home, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(manifest.scripts.prepare).toBeUndefined();
+    expect(installed.installWarnings).not.toMatch(/evsync@[^ ]+ \(prepare/);
     expect(existsSync(join(installed.home, 'src'))).toBe(false);
     expect(existsSync(join(installed.home, 'node_modules', 'vitest'))).toBe(false);
   });

@@ -40,9 +40,16 @@ describe('evsync init, then doctor, validate, plan and run in the new folder', (
       'mappings/mapping.schema.json',
       'data/eventbrite-attendees.csv',
       'data/users.csv',
+      'data/sessionize.json',
+      'data/speaker-emails.csv',
     ])
       expect(existsSync(join(folder, file)), file).toBe(true);
     expect(readFileSync(join(folder, 'job.yaml'), 'utf8')).toMatch(/^name: myconf$/m);
+    // The speaker list's id column as Sessionize's speaker export names it (issue #40 item 10).
+    expect(readFileSync(join(folder, 'job.yaml'), 'utf8')).toContain(
+      'speakers: { csv: ./data/speaker-emails.csv, id: Speaker Id, email: Email }',
+    );
+    expect(readFileSync(join(folder, 'data/speaker-emails.csv'), 'utf8')).toMatch(/^Speaker Id,/);
     expect(init.stdout).toMatch(/^ {2}cd myconf$/m);
     expect(init.stdout).toMatch(/^ {2}evsync doctor job\.yaml/m);
 
@@ -64,15 +71,17 @@ describe('evsync init, then doctor, validate, plan and run in the new folder', (
     expect(unknown.stderr).toMatch(/--from excel: name your sources among .*eventbrite/);
   });
 
-  it('doctor fails, one line a check with its fix, until .env and the sources are there', async () => {
+  it('doctor fails, one line a check with its fix, until .env is filled in', async () => {
     const doctor = await inFolder('doctor');
     expect(doctor.code).toBe(2);
     const lines = doctor.stdout.split('\n');
     expect(lines.find((l) => l.startsWith('ok    node'))).toMatch(/Node\.js \d+/);
     expect(lines.find((l) => l.startsWith('FAIL  platform'))).toMatch(/EVSYNC_BASE_URL.* → fill in/);
-    expect(lines.find((l) => l.startsWith('FAIL  step sessionize'))).toMatch(
-      /sessionize\.json does not exist/,
+    // Every step points at a file init wrote (the Sessionize sample too, issue #40 item 10).
+    expect(lines.find((l) => l.startsWith('ok    step sessionize'))).toMatch(
+      /sessionize\.json → sessionize: 3 rows read/,
     );
+    expect(lines.filter((l) => l.startsWith('FAIL'))).toHaveLength(1);
     expect(lines.find((l) => l.startsWith('ok    step tickets'))).toMatch(
       /eventbrite-attendees\.csv → eventbrite: 1 row read/,
     );
@@ -86,9 +95,6 @@ describe('evsync init, then doctor, validate, plan and run in the new folder', (
       `EVSYNC_BASE_URL=${sandbox.url}\nEVSYNC_KEY_ID=${sandbox.keyId}\nEVSYNC_SIGNING_KEY=${sandbox.signingKey}\n`;
     const env = readFileSync(join(folder, '.env'), 'utf8').replace(/^EVSYNC_\w+=\n/gm, '');
     writeFileSync(join(folder, '.env'), `${env}${pasted}`);
-    // Drop the Sessionize step: no export was saved.
-    const job = readFileSync(join(folder, 'job.yaml'), 'utf8');
-    writeFileSync(join(folder, 'job.yaml'), job.replace(/ {2}- name: sessionize\n(?: {4}.*\n)+/, ''));
 
     const doctor = await inFolder('doctor', 'job.yaml');
     expect(doctor.stdout).toMatch(/^ok {4}platform .* accepts the signature of key_id/m);
@@ -102,6 +108,8 @@ describe('evsync init, then doctor, validate, plan and run in the new folder', (
     expect(run.code).toBe(0);
     expect(sandbox.state.userByClientId('eb-2000001')).toBeDefined();
     expect(sandbox.state.userByClientId('example-1')).toBeDefined();
+    // The Sessionize samples: the speaker, with the e-mail of the speaker list.
+    expect(sandbox.state.userByClientId('sz-00000000-0000-0000-0000-000000000001')).toBeDefined();
   });
 
   it('never writes through a dangling job.yaml link, with or without --force (issue #41 item 12)', async () => {

@@ -186,5 +186,10 @@ describe('evsync prune (built CLI)', () => {
     const bare = await cli('prune');
     expect(bare.code).toBe(2);
     expect(bare.stderr).toContain('Nothing says what to prune');
+    // The help says so as the README does: 90d and 30 are examples, not defaults (issue #40).
+    const help = await cli('prune', '--help');
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      'there is no built-in default: with none of them, nothing is removed (exit 2)',
+    );
   }, 90_000);
 });

@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -11,6 +11,8 @@ export interface InstalledCli {
   bin: string;
   /** The package's folder under the prefix. */
   home: string;
+  /** What `npm install --global` printed on standard error (its warnings). */
+  installWarnings: string;
   close(): void;
 }
 
@@ -18,8 +20,8 @@ export interface InstalledCli {
  * `npm pack` of this checkout, then `npm install -g` of the tarball into a new prefix.
  * Packed from a copy holding the package's files, with the `dist/` the suite built: a
  * second build would rewrite `dist/` under the tests running it. The pack scripts
- * (`prepack`: the shrinkwrap) run as they do for a release; only `prepare` (the build) is
- * left out. The install takes the dependencies from npm's cache when it has them.
+ * (`prepack`: the shrinkwrap, the manifest without `prepare`) run as they do for a release;
+ * only `prepare` (the build) is left out. The install takes the dependencies from npm's cache when it has them.
  */
 export function packAndInstallGlobally(): InstalledCli {
   const dir = mkdtempSync(join(tmpdir(), 'evsync-packed-'));
@@ -27,15 +29,26 @@ export function packAndInstallGlobally(): InstalledCli {
   mkdirSync(stage);
   for (const file of ['package.json', 'package-lock.json', 'README.md'])
     copyFileSync(join(ROOT, file), join(stage, file));
-  for (const folder of ['dist', 'mappings', 'jobs'])
+  for (const folder of ['dist', 'docs', 'mappings', 'jobs', 'scripts'])
     cpSync(join(ROOT, folder), join(stage, folder), { recursive: true });
-  const npm = (args: string[], cwd: string): string =>
-    execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+  // The pack scripts run with the checkout's tools (tsx), as they do in a checkout.
+  const PATH = [join(ROOT, 'node_modules', '.bin'), process.env.PATH].join(delimiter);
+  const npm = (args: string[], cwd: string): { stdout: string; stderr: string } => {
+    const done = spawnSync('npm', args, {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 120_000,
+      env: { ...process.env, PATH },
+    });
+    if (done.status !== 0) throw new Error(`npm ${args.join(' ')} failed: ${done.stderr}`);
+    return done;
+  };
   npm(['run', '--silent', 'prepack'], stage);
   npm(['pack', '--ignore-scripts', '--pack-destination', dir], stage);
   const tarball = readdirSync(dir).find((file) => /^evsync-.+\.tgz$/.test(file))!;
   const prefix = join(dir, 'prefix');
-  npm(
+  const install = npm(
     [
       'install',
       '--global',
@@ -52,6 +65,7 @@ export function packAndInstallGlobally(): InstalledCli {
     prefix,
     bin: join(prefix, 'bin', 'evsync'),
     home: join(prefix, 'lib', 'node_modules', 'evsync'),
+    installWarnings: install.stderr,
     close: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

@@ -1,10 +1,29 @@
 import { connect } from 'node:net';
 
+/**
+ * A service's port: its usual one, or `EVSYNC_TEST_<NAME>_PORT` (how a test proves that a
+ * machine without the service skips its tests loudly, by pointing at a closed port).
+ */
+function portOf(name: string, usual: number): number {
+  const asked = Number(process.env[`EVSYNC_TEST_${name}_PORT`]);
+  return Number.isInteger(asked) && asked > 0 ? asked : usual;
+}
+
+const PORTS = {
+  postgres: portOf('POSTGRES', 5432),
+  mariadb: portOf('MARIADB', 3306),
+  redis: portOf('REDIS', 6379),
+};
+
 /** The real servers that integration tests use, as this machine and CI run them. */
 export const SERVICES = {
-  postgres: { host: '127.0.0.1', port: 5432, url: 'postgres://postgres@127.0.0.1:5432/test' },
-  mariadb: { host: '127.0.0.1', port: 3306, url: 'mysql://root@127.0.0.1:3306/test' },
-  redis: { host: '127.0.0.1', port: 6379, url: 'redis://127.0.0.1:6379' },
+  postgres: {
+    host: '127.0.0.1',
+    port: PORTS.postgres,
+    url: `postgres://postgres@127.0.0.1:${PORTS.postgres}/test`,
+  },
+  mariadb: { host: '127.0.0.1', port: PORTS.mariadb, url: `mysql://root@127.0.0.1:${PORTS.mariadb}/test` },
+  redis: { host: '127.0.0.1', port: PORTS.redis, url: `redis://127.0.0.1:${PORTS.redis}` },
 } as const;
 
 export type ServiceName = keyof typeof SERVICES;

@@ -25,7 +25,9 @@ export function registerPruneCommand(program: Command): void {
   program
     .command('prune')
     .description(
-      "Remove old runs' per-row data (row results and planned rows), keeping each run with its counts and the synced state.",
+      "Remove old runs' per-row data (row results and planned rows), keeping each run with its counts and the synced state. " +
+        "Without flags, each job's retention: (its job file), else EVSYNC_RETENTION_OLDER_THAN / EVSYNC_RETENTION_KEEP_RUNS; " +
+        'there is no built-in default: with none of them, nothing is removed (exit 2).',
     )
     .option('--older-than <age>', 'runs that finished longer ago than this: 30m, 12h, 90d, 2w')
     .option(

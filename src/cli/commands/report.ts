@@ -42,7 +42,7 @@ export function registerReportCommand(program: Command): void {
           run.id,
           {
             format,
-            width: process.stdout.columns ?? 120,
+            width: terminalWidth(),
             actions: (options.status ?? []) as ResultAction[],
             ...(options.search?.trim() ? { search: options.search.trim(), vendor: vendorOrDefault() } : {}),
           },
@@ -77,6 +77,15 @@ function formatOf(options: ReportCliOptions): ReportFormat {
       code: CODE.EVSYNC_USAGE,
     });
   return format as ReportFormat;
+}
+
+/**
+ * The terminal's width; piped (`--format table | less`), the shell's `COLUMNS` when set, as
+ * other tools read it; else 120.
+ */
+function terminalWidth(): number {
+  const fromEnv = Number(process.env.COLUMNS);
+  return process.stdout.columns ?? (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 120);
 }
 
 /** The vendor word of e-mail params; one a run would refuse made no results to search either. */

@@ -47,11 +47,12 @@ export function registerRetryCommand(program: Command): void {
             if (!outcome.summary) {
               process.stdout.write(
                 options.json
-                  ? `${JSON.stringify({ retryOf: runId, nothingToRetry: outcome.nothingToRetry, stillFailing: outcome.stillFailing })}\n`
+                  ? `${JSON.stringify({ retryOf: runId, nothingToRetry: outcome.nothingToRetry, stillFailing: outcome.stillFailing, notFound: outcome.notFound })}\n`
                   : `${outcome.nothingToRetry}\n`,
               );
-              // Nothing was sent because the rows still fail in the source: as a run would say it.
-              if (outcome.stillFailing > 0) process.exitCode = EXIT.someRowsFailed;
+              // Nothing was sent because the rows still fail in the source, or cannot be found
+              // there again: rows left failed, as a run would say it.
+              if (outcome.stillFailing > 0 || outcome.notFound > 0) process.exitCode = EXIT.someRowsFailed;
               return;
             }
             process.exitCode = await finishRunCommand(engine.deps.ledger, outcome.summary, report, {

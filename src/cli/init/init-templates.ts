@@ -132,14 +132,64 @@ export const INIT_SOURCES = {
   sessionize: {
     mappings: ['sessionize'],
     steps: `  # Sessionize's "All" export (API / Embed → JSON → All Data): sessions, speakers and who
-  # speaks where. Save it as data/sessionize.json, or read it from its URL instead:
-  #   source: { sessionize: { url: https://sessionize.com/api/v2/XXXXXXXX/view/All } }
-  # Public exports have no e-mails: join your speaker list to give speakers theirs
-  # (speakers: { csv: ./data/speaker-emails.csv, id: Id, email: Email }, docs/sources.md).
+  # speaks where. The samples show the shape: save your export over data/sessionize.json,
+  # or read it from its URL instead (url: https://sessionize.com/api/v2/XXXXXXXX/view/All
+  # in place of path:). Public exports have no e-mails: your speaker list gives them
+  # (Sessionize's speaker export names the id "Speaker Id"; docs/sources.md).
   - name: sessionize
     mapping: ./mappings/sessionize.yaml
-    source: { sessionize: ./data/sessionize.json }
+    source:
+      sessionize:
+        path: ./data/sessionize.json
+        speakers: { csv: ./data/speaker-emails.csv, id: Speaker Id, email: Email }
 `,
+    samples: {
+      // One session of one speaker in one room, as the export writes them, so that
+      // `doctor` and `validate` read something before the real export is saved.
+      'data/sessionize.json': `${JSON.stringify(
+        {
+          sessions: [
+            {
+              id: '100001',
+              title: 'Notes on the Analytical Engine',
+              description: 'A sample session: replace this file with your export.',
+              startsAt: '2026-06-01T09:00:00Z',
+              endsAt: '2026-06-01T10:00:00Z',
+              isServiceSession: false,
+              isPlenumSession: false,
+              speakers: ['00000000-0000-0000-0000-000000000001'],
+              categoryItems: [],
+              questionAnswers: [],
+              roomId: 1,
+            },
+          ],
+          speakers: [
+            {
+              id: '00000000-0000-0000-0000-000000000001',
+              firstName: 'Ada',
+              lastName: 'Lovelace',
+              fullName: 'Ada Lovelace',
+              bio: 'A sample speaker.',
+              tagLine: 'Programmer',
+              profilePicture: null,
+              isTopSpeaker: false,
+              links: [],
+              sessions: [100001],
+              categoryItems: [],
+              questionAnswers: [],
+            },
+          ],
+          questions: [],
+          categories: [],
+          rooms: [{ id: 1, name: 'Main Hall', sort: 0 }],
+        },
+        null,
+        2,
+      )}\n`,
+      'data/speaker-emails.csv':
+        'Speaker Id,FirstName,LastName,Email\n' +
+        '00000000-0000-0000-0000-000000000001,Ada,Lovelace,ada.lovelace@example.org\n',
+    },
   },
   pretalx: {
     mappings: ['pretalx'],

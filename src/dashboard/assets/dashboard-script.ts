@@ -174,6 +174,32 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
   ];
   var MARK_NAMES = { pause: '429 pause', stop: 'stopped', resume: 'resumed' };
 
+  // The time axis as the rest of the page writes times (ISO, 24 h, the browser's zone):
+  // uPlot's own labels read ":45.000" for sub-second ticks and "11/28" for dates. Ticks
+  // fall on whole seconds; the day is written where it changes, and in the legend.
+  var TIME_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400];
+  function isoDay(at) { return at.getFullYear() + '-' + pad(at.getMonth() + 1) + '-' + pad(at.getDate()); }
+  function clock(at) { return pad(at.getHours()) + ':' + pad(at.getMinutes()) + ':' + pad(at.getSeconds()); }
+  var TIME_AXIS = {
+    incrs: TIME_STEPS,
+    values: function (u, splits) {
+      var day = null;
+      return splits.map(function (seconds) {
+        var at = new Date(seconds * 1000);
+        var label = (day === isoDay(at) ? '' : isoDay(at) + ' ') + clock(at);
+        day = isoDay(at);
+        return label;
+      });
+    },
+  };
+  // Room on the right for the last time label, which uPlot centres on the edge.
+  var CHART_PADDING = [null, 36, null, null];
+  var TIME_SERIES = { label: 'time', value: function (u, seconds) {
+    if (seconds == null) return '–';
+    var at = new Date(seconds * 1000);
+    return isoDay(at) + ' ' + clock(at);
+  } };
+
   function drawChart() {
     var box = document.getElementById('chart');
     if (!box || typeof uPlot === 'undefined') return;
@@ -189,10 +215,10 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
         var requests = timeline.points.map(function (p) { return p.attempts / per; });
         var failed = timeline.points.map(function (p) { return p.failed / per; });
         new uPlot({
-          width: width, height: 220,
-          series: [{}, { label: 'requests/s', stroke: '#2f6fdf', width: 2 },
+          width: width, height: 220, padding: CHART_PADDING,
+          series: [TIME_SERIES, { label: 'requests/s', stroke: '#2f6fdf', width: 2 },
                    { label: 'failed/s', stroke: '#c0392b', width: 2 }],
-          axes: [{}, { label: 'per second' }],
+          axes: [TIME_AXIS, { label: 'per second' }],
         }, [xs, requests, failed], box);
       });
   }
@@ -209,11 +235,11 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     }));
     var marks = calls.marks.map(function (m) { return { x: Date.parse(m.at) / 1000, kind: m.kind, count: m.count }; });
     new uPlot({
-      width: width, height: 240,
-      series: [{}].concat(shown.map(function (entry) {
+      width: width, height: 240, padding: CHART_PADDING,
+      series: [TIME_SERIES].concat(shown.map(function (entry) {
         return { label: entry[0] + '/s', stroke: entry[1], width: 2 };
       })),
-      axes: [{}, { label: 'platform calls per second' }],
+      axes: [TIME_AXIS, { label: 'platform calls per second' }],
       hooks: { draw: [function (u) {
         var ctx = u.ctx;
         ctx.save();

@@ -42,6 +42,8 @@ dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; }
 .next-step { margin: -.5rem 0 1rem; color: #333; }
 .actions { display: flex; gap: .5rem; flex-wrap: wrap; margin: 1rem 0; }
+/* A retry's answer lists each row not sent on a line of its own. */
+p.what { white-space: pre-line; }
 a.button, button { display: inline-block; padding: .45rem .9rem; border: 1px solid #2f6fdf; border-radius: .3rem; background: #2f6fdf; color: #fff; text-decoration: none; font: inherit; cursor: pointer; }
 a.button.secondary { background: #fff; color: #2f6fdf; }
 button.link { background: none; border: none; color: #fff; padding: 0; }
@@ -70,6 +72,9 @@ ul.jobs .job-facts { color: var(--muted); font-size: .85rem; }
 ul.jobs .overdue, ul.jobs .undelivered { color: var(--bad); font-weight: 600; }
 @media (max-width: 640px) {
   main { padding: .5rem; }
+  /* Brand, Runs, Queue, Bull Board and Log out on one row at 390 px (they wrapped). */
+  header.top { gap: .6rem; padding: .6rem .75rem; }
+  header.top nav { gap: .25rem .75rem; }
   /* Tables become stacked rows: each cell on its own line, its column's name before it. */
   table, thead, tbody, tr, th, td { display: block; }
   table { min-width: 0; width: 100%; }

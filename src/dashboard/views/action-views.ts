@@ -15,6 +15,8 @@ export interface ConfirmOptions {
   session: Session | undefined;
   /** Why it cannot be done, instead of the button. */
   refusal?: string | undefined;
+  /** Another action that does what this one cannot (a run of the job for rows a retry cannot find). */
+  alternative?: { href: string; label: string } | undefined;
   /** The page the action is asked from, when not the run's (an audit's repair). */
   from?: { path: string; label: string };
 }
@@ -22,12 +24,18 @@ export interface ConfirmOptions {
 /** Every action asks first: this page says what it will do, and its button does it. */
 export function confirmView(options: ConfirmOptions): Html {
   const base = options.from?.path ?? runPath(options.runId);
+  const alternative = options.alternative
+    ? html`<a class="button${options.refusal ? '' : ' secondary'}" href="${options.alternative.href}"
+        >${options.alternative.label}</a
+      >`
+    : '';
   return html`<p><a href="${base}">← ${options.from?.label ?? `run ${options.runId}`}</a></p>
     <h1>${options.title}</h1>
-    <p>${options.what}</p>
+    <p class="what">${options.what}</p>
     ${
       options.refusal
-        ? html`<p class="problem">${options.refusal}</p>`
+        ? html`<p class="problem">${options.refusal}</p>
+            <p class="actions">${alternative} <a href="${base}">Cancel</a></p>`
         : html`<form method="post" action="${base}/${options.action}" class="confirm">
             ${csrfInput(options.session)}
             ${Object.entries(options.fields ?? {}).map(([name, value]) =>
@@ -35,7 +43,7 @@ export function confirmView(options: ConfirmOptions): Html {
                 ? ''
                 : html`<input type="hidden" name="${name}" value="${value}" />`,
             )}
-            <button>${options.title}</button> <a href="${base}">Cancel</a>
+            <button>${options.title}</button> ${alternative} <a href="${base}">Cancel</a>
           </form>`
     }`;
 }

@@ -1,5 +1,5 @@
 import { html } from 'hono/html';
-import { describeOrigin } from '../../model/row-origin.js';
+import { describeOrigin, isLookupKey } from '../../model/row-origin.js';
 import type { Session } from '../dashboard-auth.js';
 import type { RowData } from '../dashboard-data.js';
 import { csrfInput, formatDuration, type Html, rowPath, runPath, timeTag } from './page-layout.js';
@@ -54,7 +54,16 @@ export function rowView(data: RowData, session: Session | undefined): Html {
       </table>
     </div>
     ${
-      result.action === 'failed'
+      result.action === 'failed' && !isLookupKey(result.key)
+        ? html`<p class="note">
+              A retry cannot find this row again in the source: it has no client_id, or repeats another row’s.
+              Fix it there, then run the job again.
+            </p>
+            <p class="actions"><a class="button" href="${base}/rerun">Run the job again…</a></p>`
+        : ''
+    }
+    ${
+      result.action === 'failed' && isLookupKey(result.key)
         ? html`<form method="post" action="${base}/retry" class="confirm">
             ${csrfInput(session)} <input type="hidden" name="kind" value="${result.kind}" /><input
               type="hidden"

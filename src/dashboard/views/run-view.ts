@@ -133,8 +133,12 @@ function errorsSection(data: RunData): Html {
                 <td data-label="Code"><code>${group.code}</code></td>
                 <td class="msg" data-label="Message">
                   ${group.example}${
-                    group.count > 1 && group.example !== group.message
-                      ? html`<br /><small class="note" data-pattern>and alike: ${group.message}</small>`
+                    // The rows' shared pattern (numbers as N: "row N (line N), N-N-N N:N")
+                    // read as noise: a count says it, the rows link shows them.
+                    group.count > 1
+                      ? html`<br /><small class="note" data-pattern
+                            >and ${group.count - 1} more like it</small
+                          >`
                       : ''
                   }
                 </td>

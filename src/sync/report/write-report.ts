@@ -8,7 +8,7 @@ import { DEFAULT_VENDOR } from '../../platform/vendor.js';
 import { personOf, searchedParams } from './person-params.js';
 import { tableHeader, tableLine } from './report-table.js';
 
-/** `table`: aligned lines for a person at a terminal, the message cut to `width`. */
+/** `table`: aligned lines for a person at a terminal, long cells wrapped within `width`. */
 export const REPORT_FORMATS = ['csv', 'json', 'table'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 

@@ -4,7 +4,7 @@ import { isParentKind, type IntentKind } from '../../model/intent.js';
 import type { PlannedIntentRecord } from '../../model/planned-intent.js';
 import type { IntentResultRecord, ResultFilter } from '../../model/result-records.js';
 import { KeyRegistry } from '../../mapping/key-registry.js';
-import { isRowPlaceKey } from '../../model/row-origin.js';
+import { isLookupKey } from '../../model/row-origin.js';
 import type { RunRecord } from '../../model/run-record.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { PARENT_MISSING } from '../phases/dependency-gate.js';
@@ -15,6 +15,7 @@ import { executeAndFinish } from '../execute/execute-and-finish.js';
 import { leaveHandledLater } from './handled-later.js';
 import { rowResult } from '../execute/intent-result.js';
 import { intentId, restoreIntents, type SourceReadAgain } from './restore-params.js';
+import { notFoundAdvice, notFoundRow } from './retry-not-found.js';
 import { pagesAfterSeq } from './pending-pages.js';
 import { resumeStream } from './resume-feed.js';
 import { answerLostInCrash } from './resume-run.js';
@@ -47,6 +48,11 @@ export type RetryOutcome =
       nothingToRetry: string;
       /** Rows of the filter that were read again and still fail in the source (exit 1). */
       stillFailing: number;
+      /**
+       * Failed rows of the filter a retry cannot find again in the source (no client_id, or
+       * a repeat of another row's): they may be fixed there, only a run sends them (exit 1).
+       */
+      notFound: number;
     };
 
 /**
@@ -75,40 +81,30 @@ export async function retryRun(
     }),
   );
   if (summary && 'run' in summary) return { summary };
+  const notFound = summary?.notFound ?? [];
   return {
-    nothingToRetry: await whyNothingToRetry(ledger, runId, filter, summary?.notSent ?? []),
+    nothingToRetry: await whyNothingToRetry(ledger, base, summary?.notSent ?? [], notFound),
     stillFailing: summary?.stillFailing ?? 0,
+    notFound: notFound.length,
   };
 }
 
 /**
  * Rows that failed in the source or the mapping were never planned. Those keyed by their
  * client_id were read again from the source (`rowsReadAgain`): `notSent` says why each was
- * not sent. Those named by their place cannot be looked up, so a key filter never matches
- * them: only running the job again sends them once fixed.
+ * not sent. Those named by their place, or repeating another row's key, cannot be found
+ * again (`notFound`): they are named, with the run that sends them once fixed.
  */
 async function whyNothingToRetry(
   ledger: Ledger,
-  runId: string,
-  filter: RetryFilter,
+  base: RunRecord,
   notSent: readonly string[],
+  notFound: readonly IntentResultRecord[],
 ): Promise<string> {
-  const unplanned = filter.keys?.length
-    ? 0
-    : (
-        await ledger.results(runId, {
-          actions: ['failed'],
-          ...(filter.kinds?.length ? { kinds: filter.kinds } : {}),
-          ...(filter.since ? { since: filter.since } : {}),
-        })
-      ).filter((result) => isRowPlaceKey(result.key)).length;
   return (
-    `Run ${runId} has no failed rows matching that filter: nothing to retry.` +
+    `Run ${base.id} has no failed rows matching that filter: nothing to retry.` +
     notSent.map((line) => `\nNot sent: ${line}.`).join('') +
-    (unplanned === 0
-      ? ''
-      : `\n${unplanned} row(s) failed before anything was sent (the source or the mapping refused them: evsync report ${runId} --status failed). ` +
-        'Fix them in the source and run the job again: only those rows and what changed are sent.')
+    (notFound.length === 0 ? '' : `\n${await notFoundAdvice(ledger, base, notFound)}`)
   );
 }
 
@@ -117,7 +113,7 @@ async function retryClaimed(
   base: RunRecord,
   filter: RetryFilter,
   lock: JobLock,
-): Promise<RunSummary | { notSent: string[]; stillFailing: number }> {
+): Promise<RunSummary | { notSent: string[]; stillFailing: number; notFound: IntentResultRecord[] }> {
   const { ledger } = deps;
   const runId = base.id;
   const asked: ResultFilter = {
@@ -146,8 +142,9 @@ async function retryClaimed(
   for await (const result of ledger.eachResult(runId, asked))
     if (planned.firstRow(intentId(result)) === undefined) unplanned.push(result);
   const reread = await rowsReadAgain(deps, base, unplanned);
+  const notFound = unplanned.filter((result) => !isLookupKey(result.key));
   if (failedCount === 0 && reread.work.length === 0 && reread.unchanged.length === 0)
-    return { notSent: reread.notSent, stillFailing: reread.stillFailing.length };
+    return { notSent: reread.notSent, stillFailing: reread.stillFailing.length, notFound };
   for (const item of [...reread.work, ...reread.unchanged])
     if (isParentKind(item.kind)) parents.add(intentId(item), 1);
 
@@ -202,8 +199,9 @@ async function retryClaimed(
       runId: run.id,
       work: [],
       unchanged: reread.unchanged,
-      // Rows retried with the others that still fail in the source: failed again, with why.
-      preResults: reread.stillFailing.map((row) => rowResult(run.id, row)),
+      // Rows retried with the others that still fail in the source, and those it cannot
+      // find again: failed again, with why (an operator sees them, the exit code is 1).
+      preResults: [...reread.stillFailing, ...notFound.map(notFoundRow)].map((row) => rowResult(run.id, row)),
       stream,
     });
   });

@@ -1,6 +1,6 @@
 import type { Intent } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
-import { isRowPlaceKey } from '../../model/row-origin.js';
+import { isLookupKey } from '../../model/row-origin.js';
 import type { IntentResultRecord } from '../../model/result-records.js';
 import type { RunRecord } from '../../model/run-record.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
@@ -37,7 +37,7 @@ export async function rowsReadAgain(
   base: RunRecord,
   failed: readonly IntentResultRecord[],
 ): Promise<RowsReadAgain> {
-  const asked = failed.filter((result) => !isRowPlaceKey(result.key) && !result.key.includes('#row'));
+  const asked = failed.filter((result) => isLookupKey(result.key));
   if (asked.length === 0) return NOTHING;
   // Read twice, keeping little: first the asked rows (and what still fails of them), then
   // every intent of those rows (a session row's event, user and link, which a merge of

@@ -20,9 +20,15 @@ describe('dashboard actions', () => {
     expect(page).toContain('the 3 failed intent(s) of kind event');
     const all = await (await f.request(`/runs/${f.runId}/retry`)).text();
     expect(all).toContain('the 3 failed intent(s) of run');
-    expect(all).toContain('1 row(s) failed in the source or the mapping');
-    expect(await (await f.request(`/runs/${f.runId}/retry?kind=user`)).text()).toContain(
-      'no failed intents of kind user to retry',
+    // dubad failed the mapping: read again by its client_id, as `evsync retry` does.
+    expect(all).toContain(
+      'Reads again from the job&#39;s source the 1 row(s) that failed there or in the mapping',
+    );
+    const users = await (await f.request(`/runs/${f.runId}/retry?kind=user`)).text();
+    expect(users).toContain(`A new run linked to run ${f.runId} of kind user.`);
+    expect(users).toContain('<button>Retry failed rows</button>');
+    expect(await (await f.request(`/runs/${f.runId}/retry?kind=contact`)).text()).toContain(
+      'has no failed rows of kind contact that a retry can send',
     );
     expect(page).toMatch(/<form method="post" action="\/runs\/[^"]+\/retry"/);
     expect(page).toMatch(/name="kind" value="event"/);
