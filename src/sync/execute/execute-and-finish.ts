@@ -220,7 +220,9 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
  */
 async function reviewRunsJob(deps: EngineDeps, runId: string, jobName?: string): Promise<void> {
   const name = jobName ?? (await deps.ledger.getRun(runId).catch(() => undefined))?.jobName;
-  if (name !== undefined) await reviewJob({ ledger: deps.ledger, logger: deps.logger }, name);
+  // In the background: the run's end releases the job's lock without waiting for a receiver.
+  if (name !== undefined)
+    await reviewJob({ ledger: deps.ledger, logger: deps.logger }, name, { background: true });
 }
 
 /** Users and events this run's source has: everything planned but deletes, and kept keys. */

@@ -9,6 +9,7 @@ import { LogProgress } from '../progress/log-progress.js';
 import { TtyProgress } from '../progress/tty-progress.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 import { ledgerForPlatform } from './conference-scope.js';
+import { deliveriesSettled } from '../notify/background-deliveries.js';
 
 export interface OpenEngineOptions {
   rate: JobFile['rate'];
@@ -67,6 +68,8 @@ export async function openEngine(options: OpenEngineOptions): Promise<OpenEngine
       ...(options.wait ? { waitForJob: options.wait } : {}),
     },
     close: async () => {
+      // A run's notice is still being delivered, and its delivery is recorded in the ledger.
+      await deliveriesSettled();
       if (!options.client) await client.close();
       if (!options.ledger) await ledger.close();
     },
