@@ -3,6 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { LedgerNotices } from '../../ledger/ledger-notices.js';
 import type { Logger } from '../../log/logger.js';
 import { redactUrl } from '../../log/redaction.js';
+import { EvsyncError } from '../../errors/evsync-error.js';
+import { smtpFailure, smtpPlan, smtpTransport, type EmailChannel } from './smtp-transport.js';
 import { notificationsSent } from '../../metrics/process-metrics.js';
 import { durationMs, type NotifyChannel, type NotifySettings } from './notify-settings.js';
 import { noticeHtml } from './notice-html.js';
@@ -83,6 +85,11 @@ export function channelName(channel: NotifyChannel, env: NodeJS.ProcessEnv): str
 /** A failure not worth trying again: a setting is missing. */
 class NotSendable extends Error {}
 
+/** A typed failure that says a later try cannot succeed (`EVSYNC_SMTP_NOT_ENCRYPTED`, a bad URL). */
+function notRetryable(error: unknown): boolean {
+  return error instanceof EvsyncError && !error.retryable;
+}
+
 /**
  * Tries `sendOnce` up to `retry.attempts` times with a doubling wait, all within
  * `retry.deadline`: each attempt gets what is left of it (at most `ATTEMPT_TIMEOUT_MS`), and
@@ -101,7 +108,8 @@ async function attempt(
       return { attempts: tried };
     } catch (error) {
       const text = redactUrl(error instanceof Error ? error.message : String(error));
-      if (error instanceof NotSendable || tried >= retry.attempts) return { attempts: tried, error: text };
+      if (error instanceof NotSendable || notRetryable(error) || tried >= retry.attempts)
+        return { attempts: tried, error: text };
       const wait = firstWait * 2 ** (tried - 1);
       if (Date.now() + wait >= deadline)
         return { attempts: tried, error: `${text} (no time left within retry.deadline ${retry.deadline})` };
@@ -177,20 +185,14 @@ async function sendWebhook(
 }
 
 async function sendEmail(
-  email: Extract<NotifyChannel, { email: unknown }>['email'],
+  email: EmailChannel,
   notice: Notice,
   env: NodeJS.ProcessEnv,
   timeoutMs: number,
 ): Promise<void> {
   const smtpUrl = required(env, email.smtp_url_env, 'the SMTP URL (smtp://user:pass@host:587 or smtps://…)');
-  // Lazy: only an e-mail notice needs nodemailer, not every run that reviews its job.
-  const { default: nodemailer } = await import('nodemailer');
-  const transport = nodemailer.createTransport({
-    url: smtpUrl,
-    connectionTimeout: timeoutMs,
-    greetingTimeout: timeoutMs,
-    socketTimeout: timeoutMs,
-  });
+  const plan = smtpPlan(email, smtpUrl);
+  const transport = await smtpTransport(plan, timeoutMs);
   try {
     await transport.sendMail({
       from: email.from,
@@ -199,6 +201,8 @@ async function sendEmail(
       text: noticeText(notice),
       html: noticeHtml(notice),
     });
+  } catch (error) {
+    throw smtpFailure(error, plan, email);
   } finally {
     transport.close();
   }

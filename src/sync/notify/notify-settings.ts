@@ -53,6 +53,12 @@ const emailSchema = z.strictObject({
   smtp_url_env: envName,
   from: z.email('write the sender as an e-mail address'),
   to: z.union([z.email(), z.array(z.email()).min(1)]),
+  /**
+   * Log in to an `smtp://` server that offers no STARTTLS, the password unencrypted: only on a
+   * network you trust (docs/notifications.md, "E-mail and TLS"). Without it such a server gets
+   * no login and no message. @defaultValue `false`
+   */
+  allow_login_without_tls: z.boolean().default(false),
 });
 
 const channelSchema = z.union([
