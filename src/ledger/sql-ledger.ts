@@ -233,7 +233,7 @@ export class SqlLedger implements Ledger {
   }
 
   notices(): LedgerNotices {
-    return new SqlNotices(() => this.sql());
+    return new SqlNotices(() => this.sql(), this.conferenceId);
   }
 
   getPlatformId(kind: IntentKind, clientId: string): Promise<number | undefined> {

@@ -104,7 +104,11 @@ export async function jobFacts(
   schedule: JobFacts['schedule'],
   now: Date,
 ): Promise<JobFacts> {
-  const recent = await ledger.listRuns(20, { jobName });
+  // The job's runs in the ledger's conference: one job name may run against several, each
+  // with its own notices (docs/notifications.md, "One job name, several conferences").
+  const conferenceId = ledger.conference?.id;
+  const scope = { jobName, ...(conferenceId === undefined ? {} : { conferenceId }) };
+  const recent = await ledger.listRuns(20, scope);
   let last: RunRecord | undefined;
   let lastCutOff = false;
   for (const run of recent) {
@@ -116,7 +120,7 @@ export async function jobFacts(
     last = run;
     break;
   }
-  const completed = await ledger.listRuns(2, { jobName, statuses: ['completed'] });
+  const completed = await ledger.listRuns(2, { ...scope, statuses: ['completed'] });
   const previousCompleted = completed.find((run) => last === undefined || run.seq < last.seq);
   return {
     last,
