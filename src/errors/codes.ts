@@ -77,6 +77,14 @@ export const ERROR_CATALOG = {
       'Use smtps:// (port 465) or a server that offers STARTTLS; on a trusted network only, set `allow_login_without_tls: true` on the channel (docs/notifications.md).',
     retry: 'permanent',
   },
+  EVSYNC_CONFERENCE_ALIAS: {
+    layer: 'sync',
+    meaning:
+      'The base URL is new to the ledger, but the platform there answers as a conference the ledger knows by another URL (the same objects by id): a run would send again what that conference has, check-ins twice.',
+    action:
+      'Point EVSYNC_BASE_URL (or the job’s platform variable) back at the URL the message names, or run with --same-conference to sync it with what the ledger knows of that conference.',
+    retry: 'permanent',
+  },
   EVSYNC_CONFERENCE_MISMATCH: {
     layer: 'config',
     meaning:

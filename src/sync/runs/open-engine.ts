@@ -27,6 +27,11 @@ export interface OpenEngineOptions {
    * who holds it. See `EngineDeps.waitForJob`.
    */
   wait?: (holder: string) => void;
+  /**
+   * A base URL new to the ledger that answers as a conference it knows is synced as that
+   * one (`--same-conference`), instead of refused (`ledgerForPlatform`). @defaultValue `false`
+   */
+  sameConference?: boolean;
 }
 
 export interface OpenEngine {
@@ -51,7 +56,11 @@ export async function openEngine(options: OpenEngineOptions): Promise<OpenEngine
   let ledger: Ledger;
   try {
     opened = options.ledger ?? (await openLedger());
-    ledger = await ledgerForPlatform(opened, client);
+    ledger = await ledgerForPlatform(opened, client, {
+      probe: client,
+      logger: options.logger,
+      ...(options.sameConference ? { sameConference: true } : {}),
+    });
   } catch (error) {
     if (!options.client) await client.close();
     if (!options.ledger) await opened?.close();
