@@ -14,6 +14,7 @@ import { watchNotices } from '../sync/notify/notice-watch.js';
 import { metricsText, readiness } from '../sync/runs/run-metrics.js';
 import { startHealthServer } from './health-server.js';
 import { CallTally } from '../sync/execute/call-tally.js';
+import { deliveriesSettled } from '../sync/notify/background-deliveries.js';
 
 export interface WorkerOptions {
   config: DistributedConfig;
@@ -114,6 +115,8 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     await schedules.close();
     await platforms.close();
     redis.disconnect();
+    // Notices of runs this worker ended are recorded in the ledger (bounded by `retry.deadline`).
+    await deliveriesSettled();
     if (!options.ledger) await ledger.close();
   }
   logger.info('worker stopped');

@@ -19,6 +19,7 @@ import { reportQueueErrors } from './queue-errors.js';
 import { messageOf } from '../errors/evsync-error.js';
 import { redactUrl } from '../log/redaction.js';
 import { reviewJob } from '../sync/notify/review-job.js';
+import { ledgerForJob } from '../sync/notify/notice-scope.js';
 
 /** Where schedules fire: a queue of its own, so a run never waits behind intents. */
 export const CONTROL_QUEUE = 'control';
@@ -239,8 +240,10 @@ async function newestRunSeq(jobName: string): Promise<number | undefined> {
  */
 async function recordFailedTick(data: ScheduledRun, error: unknown, logger: Logger): Promise<string> {
   const reason = redactUrl(messageOf(error));
-  const ledger = await openLedger();
+  const opened = await openLedger();
   try {
+    // Recorded in, and told to, the conference the job last ran against: its notices are that one's.
+    const ledger = await ledgerForJob(opened, data.jobName);
     const run = await ledger.createRun({
       jobName: data.jobName,
       mode: 'upsert',
@@ -251,6 +254,6 @@ async function recordFailedTick(data: ScheduledRun, error: unknown, logger: Logg
     await reviewJob({ ledger, logger }, data.jobName);
     return `${run.id} failed`;
   } finally {
-    await ledger.close();
+    await opened.close();
   }
 }

@@ -69,6 +69,22 @@ export const ERROR_CATALOG = {
     action: 'Fix the setting the message names.',
     retry: 'permanent',
   },
+  EVSYNC_SMTP_NOT_ENCRYPTED: {
+    layer: 'sync',
+    meaning:
+      'The SMTP server of an e-mail channel offers no TLS (no STARTTLS on smtp://): evsync does not send its login unencrypted, so the message was not sent.',
+    action:
+      'Use smtps:// (port 465) or a server that offers STARTTLS; on a trusted network only, set `allow_login_without_tls: true` on the channel (docs/notifications.md).',
+    retry: 'permanent',
+  },
+  EVSYNC_CONFERENCE_ALIAS: {
+    layer: 'sync',
+    meaning:
+      'The base URL is new to the ledger, but the platform there answers as a conference the ledger knows by another URL (the same objects by id): a run would send again what that conference has, check-ins twice.',
+    action:
+      'Point EVSYNC_BASE_URL (or the job’s platform variable) back at the URL the message names, or run with --same-conference to sync it with what the ledger knows of that conference.',
+    retry: 'permanent',
+  },
   EVSYNC_CONFERENCE_MISMATCH: {
     layer: 'config',
     meaning:

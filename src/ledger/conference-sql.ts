@@ -44,6 +44,15 @@ WHERE m.conference_id = 0 AND m.kind = mine.kind AND m.client_id = mine.key
   AND NOT EXISTS (SELECT 1 FROM id_map t WHERE t.conference_id = $2 AND t.kind = m.kind AND t.client_id = m.client_id)
 RETURNING 1`;
 
+/**
+ * $1 job name, $2 conference id. The job's notification state of conference 0 (migration 13:
+ * its runs named none), unless the conference has its own already.
+ */
+export const ADOPT_NOTICES = `UPDATE job_notices n SET conference_id = $2
+WHERE n.conference_id = 0 AND n.job_name = $1
+  AND NOT EXISTS (SELECT 1 FROM job_notices t WHERE t.conference_id = $2 AND t.job_name = $1)
+RETURNING 1`;
+
 /** State no job took yet (conference 0): said once when a job's adoption leaves some. */
 export const COUNT_UNADOPTED = `SELECT (SELECT count(*) FROM synced_hashes WHERE conference_id = 0) AS hashes,
   (SELECT count(*) FROM id_map WHERE conference_id = 0) AS ids,

@@ -1,8 +1,10 @@
 /**
- * What the ledger keeps for notifications (docs/notifications.md, migration 12): per job,
- * the `notify:` settings its last run carried and the problems last told; per message and
- * channel, whether it was delivered. Deciding what to tell is done above it
- * (`src/sync/notify/`); the ledger only makes a change of state happen once.
+ * What the ledger keeps for notifications (docs/notifications.md, migrations 12 and 13): per
+ * job and conference, the `notify:` settings its last run carried and the problems last
+ * told; per message and channel, whether it was delivered. Deciding what to tell is done
+ * above it (`src/sync/notify/`); the ledger only makes a change of state happen once.
+ * `state`, `saveSettings`, `forget`, `changeState` and `addDelivery` are the ledger's
+ * conference's (`Ledger.forConference`); `states` and `deliveries` read every conference's.
  */
 export interface LedgerNotices {
   /** Keeps the job's settings (as written: names of variables, never their values). */
@@ -10,7 +12,7 @@ export interface LedgerNotices {
   /** Removes the job's settings and state: its job file no longer has `notify:`. Deliveries stay. */
   forget(jobName: string): Promise<void>;
   state(jobName: string): Promise<JobNoticeState | undefined>;
-  /** Every job with settings, by name. */
+  /** Every job with settings, in every conference, by name. */
   states(): Promise<JobNoticeState[]>;
   /**
    * Sets the job's problems if its state is still `fromKey` (compare and set, one
@@ -21,8 +23,15 @@ export interface LedgerNotices {
   /** A message about to be sent on one channel; its id for `finishDelivery`. */
   addDelivery(delivery: NewNoticeDelivery): Promise<number>;
   finishDelivery(id: number, outcome: NoticeDeliveryOutcome): Promise<void>;
-  /** Newest first. @defaultValue limit 20 */
-  deliveries(filter?: { jobName?: string; limit?: number }): Promise<NoticeDelivery[]>;
+  /** Newest first, of every conference unless one is named. @defaultValue limit 20 */
+  deliveries(filter?: DeliveryFilter): Promise<NoticeDelivery[]>;
+}
+
+export interface DeliveryFilter {
+  jobName?: string;
+  /** The conference's id (0: not known). @defaultValue every conference */
+  conferenceId?: number;
+  limit?: number;
 }
 
 /** One rule that holds for a job now, and what it says (`run 20261127-0212-ab12 ended aborted`). */
@@ -33,6 +42,8 @@ export interface NoticeProblem {
 
 export interface JobNoticeState {
   jobName: string;
+  /** The conference the state is of (0: not known, written before migration 13 by a job with no run naming one). */
+  conferenceId: number;
   settings: unknown;
   problems: NoticeProblem[];
   /** The rules of `problems`, sorted and joined: what "a change of state" compares. */
@@ -68,6 +79,7 @@ export interface NoticeDeliveryOutcome {
 
 export interface NoticeDelivery extends NewNoticeDelivery {
   id: number;
+  conferenceId: number;
   status: 'sending' | 'sent' | 'failed';
   attempts: number;
   error: string | null;

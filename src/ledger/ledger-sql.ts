@@ -46,15 +46,17 @@ ORDER BY seq DESC LIMIT $1`;
 
 /**
  * Each job's newest run that started (a scheduled run `skipped` for a busy job did not), and
- * its newest success: completed with no failed row (`Ledger.jobRuns`).
+ * its newest success: completed with no failed row (`Ledger.jobRuns`); per conference, as a
+ * job name may run against several.
  */
-export const SELECT_LAST_RUNS = `SELECT DISTINCT ON (job_name) ${RUN_COLUMNS} FROM runs
-WHERE status <> 'skipped' ORDER BY job_name, seq DESC`;
+export const SELECT_LAST_RUNS = `SELECT DISTINCT ON (job_name, conference_id) ${RUN_COLUMNS} FROM runs
+WHERE status <> 'skipped' ORDER BY job_name, conference_id, seq DESC`;
 /** How many runs each job has per status (`Ledger.runCounts`). */
 export const COUNT_RUNS_BY_JOB = `SELECT job_name, status, count(*) AS n FROM runs GROUP BY job_name, status
 ORDER BY job_name, status`;
-export const SELECT_LAST_SUCCESSES = `SELECT DISTINCT ON (job_name) ${RUN_COLUMNS} FROM runs
-WHERE status = 'completed' AND coalesce((counts->>'failed')::integer, 0) = 0 ORDER BY job_name, seq DESC`;
+export const SELECT_LAST_SUCCESSES = `SELECT DISTINCT ON (job_name, conference_id) ${RUN_COLUMNS} FROM runs
+WHERE status = 'completed' AND coalesce((counts->>'failed')::integer, 0) = 0
+ORDER BY job_name, conference_id, seq DESC`;
 
 /** $1 job name, $2 pid, $3 host, $4 conference id: who holds the job's lock now (read to name it to others). */
 export const NOTE_JOB_LOCK = `INSERT INTO job_locks (job_name, run_id, pid, host, locked_at, conference_id)

@@ -116,6 +116,7 @@ export interface Ledger {
    * Every job that has a run, by name: its newest run that started (a scheduled run
    * `skipped` for a busy job did not) and its newest success (completed, no failed row).
    */
+  /** Per job and conference. */
   jobRuns(): Promise<JobRuns[]>;
   /** How many runs each job has per status: what `/metrics` exports. */
   runCounts(): Promise<Array<{ jobName: string; status: RunStatus; count: number }>>;
@@ -277,9 +278,11 @@ export interface RunListFilter {
   since?: Date;
 }
 
-/** A job's newest run and newest success: `Ledger.jobRuns`. */
+/** A job's newest run and newest success in one conference: `Ledger.jobRuns`. */
 export interface JobRuns {
   jobName: string;
+  /** The conference of its runs, null for runs that name none (recorded before migration 8). */
+  conferenceId: number | null;
   last: RunRecord;
   lastSuccess: RunRecord | undefined;
 }

@@ -27,6 +27,7 @@ export class SqlConferences {
       const runs = (await tx.query(cq.ADOPT_RUNS, [jobName, id])).length;
       const hashes = runs === 0 ? 0 : (await tx.query(cq.ADOPT_HASHES, [jobName, id])).length;
       const ids = runs === 0 ? 0 : (await tx.query(cq.ADOPT_IDS, [jobName, id])).length;
+      await tx.query(cq.ADOPT_NOTICES, [jobName, id]);
       const [left] = await tx.query<{ hashes: string | number; ids: string | number; jobs: string | number }>(
         cq.COUNT_UNADOPTED,
       );

@@ -235,7 +235,7 @@ export class SqlLedger implements Ledger {
   }
 
   notices(): LedgerNotices {
-    return new SqlNotices(() => this.sql());
+    return new SqlNotices(() => this.sql(), this.conferenceId);
   }
 
   erasure(): LedgerErasure {

@@ -95,12 +95,17 @@ export class SqlRuns {
       this.sql().query<RunRow>(q.SELECT_LAST_RUNS),
       this.sql().query<RunRow>(q.SELECT_LAST_SUCCESSES),
     ]);
-    const success = new Map(successes.map((row) => [row.job_name, toRunRecord(row)]));
-    return last.map((row) => ({
-      jobName: row.job_name,
-      last: toRunRecord(row),
-      lastSuccess: success.get(row.job_name),
-    }));
+    const key = (run: RunRecord): string => `${run.jobName}\u0000${run.conference?.id ?? ''}`;
+    const success = new Map(successes.map((row) => toRunRecord(row)).map((run) => [key(run), run]));
+    return last.map((row) => {
+      const run = toRunRecord(row);
+      return {
+        jobName: run.jobName,
+        conferenceId: run.conference?.id ?? null,
+        last: run,
+        lastSuccess: success.get(key(run)),
+      };
+    });
   }
 }
 

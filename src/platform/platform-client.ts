@@ -185,6 +185,22 @@ export class PlatformClient {
     };
   }
 
+  /**
+   * A client with this one's key and rate budget for another base URL, trying each call
+   * twice at most: what asks a URL the ledger does not know whether it answers as a
+   * conference it knows (`sync/runs/conference-probe.ts`). Close it after use.
+   */
+  atBaseUrl(baseUrl: string): PlatformClient {
+    return new PlatformClient({
+      baseUrl,
+      keyId: this.keyId,
+      signingKey: this.#signingKey,
+      vendor: this.vendor,
+      rateLimit: this.limiter,
+      retry: { maxAttempts: 2 },
+    });
+  }
+
   /** Any call through the whole pipeline, for endpoints the groups do not cover. */
   async request(request: PlatformRequest): Promise<PlatformResponse> {
     return this.pipeline(request);

@@ -23,7 +23,8 @@ steps:
 notify:
   channels:
     - webhook: { url_env: OPS_HOOK_URL, secret_env: OPS_HOOK_SECRET }
-    - email: { smtp_url_env: OPS_SMTP_URL, from: evsync@example.org, to: ops@example.org }
+    # The receiver offers no STARTTLS (no certificate): its login goes unencrypted, on loopback.
+    - email: { smtp_url_env: OPS_SMTP_URL, from: evsync@example.org, to: ops@example.org, allow_login_without_tls: true }
   when:
     failed_rows: 2
     rows_dropped: "30%"

@@ -20,7 +20,8 @@ schedule: { cron: "*/4 * * * * *", seconds: true, timezone: Europe/Berlin }
 notify:
   channels:
     - webhook: { url_env: OPS_HOOK_URL, secret_env: OPS_HOOK_SECRET }
-    - email: { smtp_url_env: OPS_SMTP_URL, from: evsync@example.org, to: ops@example.org }
+    # The receiver offers no STARTTLS (no certificate): its login goes unencrypted, on loopback.
+    - email: { smtp_url_env: OPS_SMTP_URL, from: evsync@example.org, to: ops@example.org, allow_login_without_tls: true }
   retry: { attempts: 2, backoff: 1s }
 steps:
   - { mapping: users, source: { csv: ./quiet.csv } }
@@ -111,8 +112,11 @@ describe.runIf(ready)('a quiet night: outage and revoked key told, status --chec
     expect(mail).toContain('Europe/Berlin');
     const failing = await check();
     expect(failing.code).toBe(1);
+    // The next tick (every 4 s) may be running by now: the run's end no longer holds the job's
+    // lock while its notice is delivered (issue #41 point 8), so the check may name the
+    // problem told instead of the last run's status. Both are a PROBLEM, exit 1.
     expect(failing.output.trim()).toMatch(
-      /^PROBLEM quiet: (overdue \(last success [^)]+\); )?last run \S+ aborted, \d+ runs aborted (from|at) /,
+      /^PROBLEM quiet: (overdue \(last success [^)]+\); )?(last run \S+ aborted, \d+ runs aborted (from|at) |told: run_failed)/,
     );
   }, 120_000);
 

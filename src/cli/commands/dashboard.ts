@@ -4,6 +4,7 @@ import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { DEFAULT_DASHBOARD_PORT, serveDashboard } from '../../dashboard/serve-dashboard.js';
 import { openLedger } from '../../ledger/open-ledger.js';
+import { deliveriesSettled } from '../../sync/notify/background-deliveries.js';
 import { rootLogger } from '../../log/logger.js';
 
 export function registerDashboardCommand(program: Command): void {
@@ -42,6 +43,8 @@ export function registerDashboardCommand(program: Command): void {
         process.stderr.write('evsync dashboard: stopping\n');
         await dashboard.close();
       } finally {
+        // Notices of runs the dashboard started are recorded in the ledger (bounded by `retry.deadline`).
+        await deliveriesSettled();
         await ledger.close();
       }
     });

@@ -11,6 +11,7 @@ import {
   platformCheck,
 } from '../doctor/environment-checks.js';
 import { SOURCE_CHECK_SECONDS, sourceChecks } from '../doctor/source-checks.js';
+import { notifyChecks } from '../doctor/notify-checks.js';
 import { EXIT, userFileError } from '../exit-codes.js';
 
 function positiveSeconds(value: string): number {
@@ -27,7 +28,7 @@ export function registerDoctorCommand(program: Command): void {
   program
     .command('doctor')
     .description(
-      'Check that everything a run needs is in place, one line each with the fix: Node.js, the platform and your key, the ledger, Redis and workers (with REDIS_URL), and every source of the job.',
+      'Check that everything a run needs is in place, one line each with the fix: Node.js, the platform and your key, the ledger, Redis and workers (with REDIS_URL), every source of the job, and its notify: channels.',
     )
     .argument('[job]', `the job file whose sources to check (default: ${DEFAULT_JOB} when there is one)`)
     .option('--json', 'print the checks as JSON')
@@ -61,6 +62,7 @@ export function registerDoctorCommand(program: Command): void {
       results.push(...(await ledgerChecks(job)));
       results.push(...(await distributedChecks()));
       if (job) results.push(...(await sourceChecks(job, options.sourceTimeout)));
+      if (job) results.push(...(await notifyChecks(job)));
       if (options.json === true) process.stdout.write(`${JSON.stringify({ checks: results })}\n`);
       else process.stdout.write(`${formatChecks(results)}\n${checksVerdict(results)}`);
       // A failed check is a configuration problem: nothing a run needs should be left to chance.

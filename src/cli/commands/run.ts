@@ -11,6 +11,8 @@ import { formatPlanSummary, planExitCode } from '../../sync/plan/plan-summary.js
 import { printPlan } from './print-plan.js';
 import { announceStop, finishRunCommand, waitNotice, withReportFile } from './run-outcome.js';
 import { openEngineForEnv } from '../../distributed/engine-for-env.js';
+import { conferenceUrl } from '../../config/conference.js';
+import { conferenceHost } from '../../model/conference.js';
 
 interface RunCliOptions {
   report?: string;
@@ -20,6 +22,7 @@ interface RunCliOptions {
   wait?: boolean;
   detach?: boolean;
   json?: boolean;
+  sameConference?: boolean;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -40,6 +43,10 @@ export function registerRunCommand(program: Command): void {
       'distributed mode: record the plan, hand the run to the workers, print its id and return',
     )
     .option('--json', 'print the outcome as one JSON object (progress and logs stay on standard error)')
+    .option(
+      '--same-conference',
+      'a base URL new to the ledger that answers as a conference it knows (another name for it): sync it as that conference instead of stopping',
+    )
     .action(async (jobPath: string, options: RunCliOptions) => {
       if (options.detach && (options.dryRun || options.report !== undefined)) {
         throw new ConfigError(
@@ -80,7 +87,10 @@ export function registerRunCommand(program: Command): void {
             logger,
             signal: signals.signal,
             ...(wait ? { wait } : {}),
+            ...(options.sameConference ? { sameConference: true } : {}),
           });
+          // Which conference this run believes it talks to (docs/ledger.md, "A conference by another name").
+          logger.info({ conference: engine.deps.ledger.conference?.baseUrl }, conferenceLine(engine.deps));
           // A job without `rate:` sends 10 writes a second: log what is in force, so that a slow
           // import is not a mystery (README, "Using it").
           logger.info(
@@ -167,4 +177,19 @@ async function runDetached(
     await control.close();
     redis.disconnect();
   }
+}
+
+/** `conference a.example.com`, and the URL it is reached at when that is another name for it. */
+function conferenceLine(deps: {
+  ledger: { conference: { baseUrl: string } | undefined };
+  platform: { baseUrl?: string };
+}): string {
+  const conference = deps.ledger.conference;
+  if (conference === undefined) return 'conference not known';
+  const url = deps.platform.baseUrl;
+  const reached =
+    url !== undefined && conferenceUrl(url) !== conference.baseUrl
+      ? ` (reached at ${conferenceHost(conferenceUrl(url))})`
+      : '';
+  return `conference ${conferenceHost(conference.baseUrl)}${reached}`;
 }

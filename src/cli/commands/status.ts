@@ -116,8 +116,12 @@ export function formatStatus(
 export function formatJobs(jobs: readonly JobOverview[], zone: string, now = new Date()): string[] {
   if (jobs.length === 0) return ['No job has run or is scheduled yet.'];
   const time = (iso: string | null | undefined): string => (iso ? wallMinute(new Date(iso), zone) : '-');
+  // A job name run against several conferences is one line each, named by its conference.
+  const shared = new Set(jobs.map((job) => job.job).filter((name, i, all) => all.indexOf(name) !== i));
+  const nameOf = (job: JobOverview): string =>
+    shared.has(job.job) ? `${job.job} on ${job.conference ?? '(conference not recorded)'}` : job.job;
   const rows = jobs.map((job) => [
-    job.job,
+    nameOf(job),
     job.lastRun
       ? `${job.lastRun.shownStatus}${failedNote(job.lastRun.counts.failed)} ${time(job.lastRun.finishedAt ?? job.lastRun.startedAt)} (${job.lastRun.trigger})`
       : '-',
@@ -133,17 +137,17 @@ export function formatJobs(jobs: readonly JobOverview[], zone: string, now = new
     const missed = job.sinceSuccess;
     if (missed !== null)
       lines.push(
-        `  ${job.job}: since ${job.lastSuccess ? 'its last success' : 'its first run'}, ` +
+        `  ${nameOf(job)}: since ${job.lastSuccess ? 'its last success' : 'its first run'}, ` +
           describeMissed({ ...missed, first: new Date(missed.first), last: new Date(missed.last) }, zone),
       );
     if (job.notify === null) continue;
     if (job.notify.state === 'problem')
       lines.push(
-        `  ${job.job}: told since ${time(job.notify.since)}: ${job.notify.problems.map((p) => p.text).join('; ')}`,
+        `  ${nameOf(job)}: told since ${time(job.notify.since)}: ${job.notify.problems.map((p) => p.text).join('; ')}`,
       );
     for (const failed of job.notify.undelivered)
       lines.push(
-        `  ${job.job}: a ${failed.event === 'recovered' ? '"back to normal"' : 'problem'} message was NOT delivered ` +
+        `  ${nameOf(job)}: a ${failed.event === 'recovered' ? '"back to normal"' : 'problem'} message was NOT delivered ` +
           `(${failed.channel}, ${failed.attempts} attempt${failed.attempts === 1 ? '' : 's'}, ${time(failed.at)}): ${failed.error ?? 'unknown error'}`,
       );
   }

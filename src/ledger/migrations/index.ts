@@ -10,6 +10,7 @@ import { migration0009 } from './0009-merged-user-aliases.js';
 import { migration0010 } from './0010-run-pruning.js';
 import { migration0011 } from './0011-unchanged-keys-per-chunk.js';
 import { migration0012 } from './0012-job-notices.js';
+import { migration0013 } from './0013-notices-per-conference.js';
 import { migration0014 } from './0014-erasure.js';
 import type { Migration } from './migration.js';
 
@@ -29,5 +30,6 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0010,
   migration0011,
   migration0012,
+  migration0013,
   migration0014,
 ];

@@ -15,11 +15,11 @@ import { createSendMarker } from './send-marks.js';
 import { totalsOf } from './run-summary.js';
 import { SKIPPED_FOR_MISSING_DATA, SKIPPED_ON_PURPOSE } from '../plan/plan-summary.js';
 import { CODE } from '../../errors/codes.js';
-import { messageOf } from '../../errors/evsync-error.js';
 import { redactUrl } from '../../log/redaction.js';
 import type { ResultWriter } from '../../ledger/result-writer.js';
 import type { PlanFeed } from './plan-feed.js';
 import { reviewJob } from '../notify/review-job.js';
+import { abortOnFailure } from './abort-on-failure.js';
 import { CallTally } from './call-tally.js';
 import { checkPlatform, needsPlatformCheck } from './platform-check.js';
 import { runCalls } from '../../metrics/process-metrics.js';
@@ -174,14 +174,10 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
     });
   }
   if (failure !== undefined) {
-    // A source that breaks while a streamed plan reads it (a query refused, the ledger gone):
-    // the run ends `aborted` with the reason, not `running` for ever, and the error goes on.
-    await ledger
-      .mergeRunOptions(input.runId, { aborted: redactUrl(messageOf(failure.error)) })
-      .catch(() => {});
-    await ledger.finishRun(input.runId, 'aborted').catch(() => {});
+    // A source that breaks while a streamed plan reads it: `aborted`, said so everywhere.
+    const aborted = await abortOnFailure(ledger, input.runId, failure.error);
     await reviewRunsJob(deps, input.runId);
-    throw failure.error;
+    throw aborted;
   }
   const counts = await ledger.resultCounts(input.runId);
   if (stopped === undefined && !deps.signal?.aborted && needsPlatformCheck(counts)) {
@@ -220,7 +216,9 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
  */
 async function reviewRunsJob(deps: EngineDeps, runId: string, jobName?: string): Promise<void> {
   const name = jobName ?? (await deps.ledger.getRun(runId).catch(() => undefined))?.jobName;
-  if (name !== undefined) await reviewJob({ ledger: deps.ledger, logger: deps.logger }, name);
+  // In the background: the run's end releases the job's lock without waiting for a receiver.
+  if (name !== undefined)
+    await reviewJob({ ledger: deps.ledger, logger: deps.logger }, name, { background: true });
 }
 
 /** Users and events this run's source has: everything planned but deletes, and kept keys. */

@@ -3,12 +3,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { LedgerNotices } from '../../ledger/ledger-notices.js';
 import type { Logger } from '../../log/logger.js';
 import { redactUrl } from '../../log/redaction.js';
+import { EvsyncError } from '../../errors/evsync-error.js';
+import { smtpFailure, smtpPlan, smtpTransport, type EmailChannel } from './smtp-transport.js';
 import { notificationsSent } from '../../metrics/process-metrics.js';
 import { durationMs, type NotifyChannel, type NotifySettings } from './notify-settings.js';
 import { noticeHtml } from './notice-html.js';
 import { noticeSubject, noticeText, type Notice } from './notice-message.js';
 
-/** How long one attempt may take before it counts as failed. */
+/** How long one attempt may take before it counts as failed (less when `retry.deadline` is nearer). */
 const ATTEMPT_TIMEOUT_MS = 15_000;
 
 /** The header carrying the HMAC-SHA256 of `timestamp.body` (docs/notifications.md, "Webhooks"). */
@@ -43,7 +45,10 @@ export async function deliverNotice(
           channel: name,
         })
         .catch(() => undefined);
-      const outcome = await attempt(() => send(channel, notice, deps.env), settings.retry);
+      const outcome = await attempt(
+        (timeoutMs) => send(channel, notice, deps.env, timeoutMs),
+        settings.retry,
+      );
       notificationsSent.inc({
         channel: 'webhook' in channel ? 'webhook' : 'email',
         status: outcome.error === undefined ? 'sent' : 'failed',
@@ -80,26 +85,63 @@ export function channelName(channel: NotifyChannel, env: NodeJS.ProcessEnv): str
 /** A failure not worth trying again: a setting is missing. */
 class NotSendable extends Error {}
 
+/** A typed failure that says a later try cannot succeed (`EVSYNC_SMTP_NOT_ENCRYPTED`, a bad URL). */
+function notRetryable(error: unknown): boolean {
+  return error instanceof EvsyncError && !error.retryable;
+}
+
+/**
+ * Tries `sendOnce` up to `retry.attempts` times with a doubling wait, all within
+ * `retry.deadline`: each attempt gets what is left of it (at most `ATTEMPT_TIMEOUT_MS`), and
+ * no attempt starts after it. A receiver that never answers cannot hold a process longer.
+ */
 async function attempt(
-  sendOnce: () => Promise<void>,
+  sendOnce: (timeoutMs: number) => Promise<void>,
   retry: NotifySettings['retry'],
 ): Promise<{ attempts: number; error?: string }> {
   const firstWait = durationMs(retry.backoff);
+  const deadline = Date.now() + durationMs(retry.deadline);
   for (let tried = 1; ; tried++) {
     try {
-      await sendOnce();
+      const timeoutMs = Math.max(1, Math.min(ATTEMPT_TIMEOUT_MS, deadline - Date.now()));
+      await within(sendOnce(timeoutMs), timeoutMs);
       return { attempts: tried };
     } catch (error) {
       const text = redactUrl(error instanceof Error ? error.message : String(error));
-      if (error instanceof NotSendable || tried >= retry.attempts) return { attempts: tried, error: text };
-      await sleep(firstWait * 2 ** (tried - 1));
+      if (error instanceof NotSendable || notRetryable(error) || tried >= retry.attempts)
+        return { attempts: tried, error: text };
+      const wait = firstWait * 2 ** (tried - 1);
+      if (Date.now() + wait >= deadline)
+        return { attempts: tried, error: `${text} (no time left within retry.deadline ${retry.deadline})` };
+      await sleep(wait);
     }
   }
 }
 
-async function send(channel: NotifyChannel, notice: Notice, env: NodeJS.ProcessEnv): Promise<void> {
-  if ('webhook' in channel) return sendWebhook(channel.webhook, notice, env);
-  return sendEmail(channel.email, notice, env);
+/**
+ * `sending`, or a failure once `ms` have passed: nodemailer's timeouts are per phase
+ * (connect, greeting, each socket read), so a slow server could take several of them.
+ */
+async function within(sending: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${Math.ceil(ms / 1000)} s`)), ms);
+  });
+  try {
+    await Promise.race([sending, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function send(
+  channel: NotifyChannel,
+  notice: Notice,
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<void> {
+  if ('webhook' in channel) return sendWebhook(channel.webhook, notice, env, timeoutMs);
+  return sendEmail(channel.email, notice, env, timeoutMs);
 }
 
 function required(env: NodeJS.ProcessEnv, name: string, what: string): string {
@@ -113,6 +155,7 @@ async function sendWebhook(
   webhook: Extract<NotifyChannel, { webhook: unknown }>['webhook'],
   notice: Notice,
   env: NodeJS.ProcessEnv,
+  timeoutMs: number,
 ): Promise<void> {
   const url = required(env, webhook.url_env, 'the webhook URL');
   const body = JSON.stringify(webhook.format === 'chat' ? { text: noticeText(notice) } : notice);
@@ -130,7 +173,7 @@ async function sendWebhook(
       method: 'POST',
       headers,
       body,
-      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+      signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
     // fetch's own message is "fetch failed": the cause says why (refused, timed out…).
@@ -142,19 +185,14 @@ async function sendWebhook(
 }
 
 async function sendEmail(
-  email: Extract<NotifyChannel, { email: unknown }>['email'],
+  email: EmailChannel,
   notice: Notice,
   env: NodeJS.ProcessEnv,
+  timeoutMs: number,
 ): Promise<void> {
   const smtpUrl = required(env, email.smtp_url_env, 'the SMTP URL (smtp://user:pass@host:587 or smtps://…)');
-  // Lazy: only an e-mail notice needs nodemailer, not every run that reviews its job.
-  const { default: nodemailer } = await import('nodemailer');
-  const transport = nodemailer.createTransport({
-    url: smtpUrl,
-    connectionTimeout: ATTEMPT_TIMEOUT_MS,
-    greetingTimeout: ATTEMPT_TIMEOUT_MS,
-    socketTimeout: ATTEMPT_TIMEOUT_MS,
-  });
+  const plan = smtpPlan(email, smtpUrl);
+  const transport = await smtpTransport(plan, timeoutMs);
   try {
     await transport.sendMail({
       from: email.from,
@@ -163,6 +201,8 @@ async function sendEmail(
       text: noticeText(notice),
       html: noticeHtml(notice),
     });
+  } catch (error) {
+    throw smtpFailure(error, plan, email);
   } finally {
     transport.close();
   }

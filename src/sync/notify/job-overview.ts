@@ -1,5 +1,5 @@
 import type { Ledger } from '../../ledger/ledger.js';
-import type { NoticeDelivery, NoticeProblem } from '../../ledger/ledger-notices.js';
+import type { JobNoticeState, NoticeDelivery, NoticeProblem } from '../../ledger/ledger-notices.js';
 import { runConferenceHost } from '../../model/conference.js';
 import type { ActionCounts } from '../../model/result-records.js';
 import { type RunRecord, runTrigger } from '../../model/run-record.js';
@@ -64,17 +64,30 @@ export async function jobOverviews(
   now = new Date(),
 ): Promise<JobOverview[]> {
   const [jobRuns, states] = await Promise.all([ledger.jobRuns(), ledger.notices().states()]);
-  const names = [...new Set([...jobRuns.map((j) => j.jobName), ...schedules.map((s) => s.name)])].sort();
+  // One entry per job and conference (a job name may run against several, each with its own
+  // notices: migration 13); a scheduled job that never ran has one, of no conference.
+  const entries: Array<{ job: string; conferenceId: number | null }> = jobRuns.map((runs) => ({
+    job: runs.jobName,
+    conferenceId: runs.conferenceId,
+  }));
+  for (const name of schedules.map((s) => s.name))
+    if (!entries.some((entry) => entry.job === name)) entries.push({ job: name, conferenceId: null });
+  entries.sort((a, b) => a.job.localeCompare(b.job) || (a.conferenceId ?? 0) - (b.conferenceId ?? 0));
   return Promise.all(
-    names.map(async (job): Promise<JobOverview> => {
-      const runs = jobRuns.find((j) => j.jobName === job);
+    entries.map(async ({ job, conferenceId }): Promise<JobOverview> => {
+      const runs = jobRuns.find((j) => j.jobName === job && j.conferenceId === conferenceId);
       const schedule = schedules.find((s) => s.name === job);
-      const state = states.find((s) => s.jobName === job);
+      const state = states.find((s) => s.jobName === job && s.conferenceId === (conferenceId ?? 0));
       const settings = notifySettingsOf(state?.settings);
       const last = runs?.last;
       const cutOff = last?.status === 'running' && (await ledger.processGone(last));
       const since = runs?.lastSuccess?.finishedAt ?? last?.startedAt;
-      const missed = await missedRuns(ledger, job, runs?.lastSuccess?.finishedAt ?? new Date(0));
+      const missed = await missedRuns(
+        ledger,
+        job,
+        runs?.lastSuccess?.finishedAt ?? new Date(0),
+        conferenceId ?? undefined,
+      );
       const period = schedule ? periodOf(schedule, now) : undefined;
       const grace =
         (settings && missedScheduleGraceMs(settings.when)) ??
@@ -93,7 +106,7 @@ export async function jobOverviews(
         timezone: schedule?.timezone ?? zoneOfRun(last),
         next: schedule?.next?.toISOString() ?? null,
         overdue: schedule !== undefined && since != null && isOverdue(schedule, since, now, grace),
-        notify: state ? await noticeOf(ledger, job, state.problems, state.changedAt) : null,
+        notify: state ? await noticeOf(ledger, state) : null,
       };
     }),
   );
@@ -119,12 +132,10 @@ function lastRunOf(run: RunRecord, cutOff: boolean): NonNullable<JobOverview['la
 
 async function noticeOf(
   ledger: Ledger,
-  job: string,
-  problems: NoticeProblem[],
-  since: Date,
+  { jobName, conferenceId, problems, changedAt: since }: JobNoticeState,
 ): Promise<NonNullable<JobOverview['notify']>> {
   const newest = new Map<string, NoticeDelivery>();
-  for (const delivery of await ledger.notices().deliveries({ jobName: job, limit: 20 }))
+  for (const delivery of await ledger.notices().deliveries({ jobName, conferenceId, limit: 20 }))
     if (!newest.has(delivery.channel)) newest.set(delivery.channel, delivery);
   return {
     state: problems.length > 0 ? 'problem' : 'ok',

@@ -23,8 +23,15 @@ export async function missedRuns(
   ledger: Ledger,
   jobName: string,
   since: Date,
+  conferenceId = ledger.conference?.id,
 ): Promise<MissedRuns | undefined> {
-  const runs = await ledger.listRuns(LIMIT, { jobName, since, statuses: ['failed', 'aborted'] });
+  const runs = await ledger.listRuns(LIMIT, {
+    jobName,
+    since,
+    statuses: ['failed', 'aborted'],
+    // The job's runs in this conference only: its notices are per conference (migration 13).
+    ...(conferenceId === undefined ? {} : { conferenceId }),
+  });
   if (runs.length === 0) return undefined;
   const counts = new Map<string, number>();
   for (const run of runs) counts.set(run.status, (counts.get(run.status) ?? 0) + 1);

@@ -116,14 +116,20 @@ function runFailedCause(
       action: ERROR_CATALOG[code].action.replace(/\bRUN\b/g, runId),
     };
   const status = run?.status ?? 'failed';
+  // A run that broke while it was sent recorded its cause and its next step
+  // (`execute/abort-on-failure.ts`): the CLI said the same words when it exited 3.
+  const nextStep = run?.options.nextStep;
+  const fromSource = code !== undefined && isErrorCode(code) && ERROR_CATALOG[code].layer === 'sources';
   return {
-    title: status === 'failed' ? 'run failed' : `run ${status}`,
-    code: null,
+    title: fromSource ? 'source failed' : status === 'failed' ? 'run failed' : `run ${status}`,
+    code: code ?? null,
     text: lead.text,
     action:
-      status === 'aborted'
-        ? `Fix the cause above, then finish it with: evsync resume ${runId}`
-        : 'Fix the cause above (a job file or a source it names); the next run tells whether it is back.',
+      typeof nextStep === 'string'
+        ? nextStep
+        : status === 'aborted'
+          ? `Fix the cause above, then finish it with: evsync resume ${runId}`
+          : 'Fix the cause above (a job file or a source it names); the next run tells whether it is back.',
   };
 }
 

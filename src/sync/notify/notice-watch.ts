@@ -1,6 +1,7 @@
 import type { Ledger } from '../../ledger/ledger.js';
 import type { Logger } from '../../log/logger.js';
 import { reviewJob } from './review-job.js';
+import { ledgerForNotice } from './notice-scope.js';
 
 /** A registered schedule as the watch needs it: the job's name, its pattern and zone. */
 export interface WatchedSchedule {
@@ -33,8 +34,10 @@ export function watchNotices(options: NoticeWatchOptions): { stop(): Promise<voi
     const schedules = (await options.schedules?.().catch(() => undefined)) ?? [];
     for (const state of states) {
       const schedule = schedules.find((item) => item.name === state.jobName);
+      // Each state is of one conference: the review reads that conference's runs.
+      const ledger = await ledgerForNotice(options.ledger, state.conferenceId);
       await reviewJob(
-        { ledger: options.ledger, logger: options.logger },
+        { ledger, logger: options.logger },
         state.jobName,
         schedule ? { schedule: { cron: schedule.cron, timezone: schedule.timezone } } : {},
       );

@@ -17,6 +17,9 @@ export function durationMs(text: string): number {
   return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
 }
 
+/** All attempts of one delivery, waits included, end within this (`retry.deadline`). */
+const DEFAULT_DEADLINE = '20s';
+
 /** A count of rows, or a percentage written `"5%"`. */
 const rowThreshold = z.union([
   z.number().int().nonnegative(),
@@ -50,6 +53,12 @@ const emailSchema = z.strictObject({
   smtp_url_env: envName,
   from: z.email('write the sender as an e-mail address'),
   to: z.union([z.email(), z.array(z.email()).min(1)]),
+  /**
+   * Log in to an `smtp://` server that offers no STARTTLS, the password unencrypted: only on a
+   * network you trust (docs/notifications.md, "E-mail and TLS"). Without it such a server gets
+   * no login and no message. @defaultValue `false`
+   */
+  allow_login_without_tls: z.boolean().default(false),
 });
 
 const channelSchema = z.union([
@@ -81,13 +90,20 @@ const whenSchema = z.strictObject({
 export const notifySchema = z.strictObject({
   channels: z.array(channelSchema).min(1, 'name at least one channel: a webhook or an email'),
   when: whenSchema.default({ run_failed: true, back_to_normal: true }),
-  /** How a delivery is tried again: attempts in all, and the first wait (doubled each time). */
+  /**
+   * How a delivery is tried again: attempts in all, the first wait (doubled each time), and
+   * the time all attempts of one delivery may take together: a receiver that never answers
+   * costs the process that sends at most this long (docs/notifications.md, "When a message
+   * cannot be delivered").
+   */
   retry: z
     .strictObject({
       attempts: z.number().int().min(1).max(10).default(4),
       backoff: durationSchema.default('1s'),
+      /** @defaultValue `20s` */
+      deadline: durationSchema.default(DEFAULT_DEADLINE),
     })
-    .default({ attempts: 4, backoff: '1s' }),
+    .default({ attempts: 4, backoff: '1s', deadline: DEFAULT_DEADLINE }),
 });
 
 export type NotifySettings = z.infer<typeof notifySchema>;

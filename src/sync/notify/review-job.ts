@@ -4,6 +4,7 @@ import type { Logger } from '../../log/logger.js';
 import type { RunRecord } from '../../model/run-record.js';
 import type { LoadedJob } from '../job-file.js';
 import { deliverNotice } from './deliver-notice.js';
+import { deliverInBackground } from './background-deliveries.js';
 import { problemsOf, stateKeyOf, type JobFacts } from './job-problems.js';
 import { meaningOf, noticeConference, noticeRun, type Notice } from './notice-message.js';
 import { causeOf, errorsWorthTelling } from './notice-cause.js';
@@ -53,7 +54,14 @@ export async function keepNoticeSettings(
 export async function reviewJob(
   deps: ReviewDeps,
   jobName: string,
-  options: { schedule?: JobFacts['schedule'] } = {},
+  options: {
+    schedule?: JobFacts['schedule'];
+    /**
+     * Deliver after returning (`deliverInBackground`): what a run's end does, so that the job's
+     * lock is released before a receiver is waited for. @defaultValue `false`
+     */
+    background?: boolean;
+  } = {},
 ): Promise<ReviewOutcome | undefined> {
   try {
     const state = await deps.ledger.notices().state(jobName);
@@ -75,7 +83,10 @@ export async function reviewJob(
     const env = deps.env ?? process.env;
     const told = event === 'problem' ? problems : state.problems;
     const notice = await noticeOf(deps.ledger, state, event, told, facts, env);
-    await deliverNotice({ notices: deps.ledger.notices(), env, logger: deps.logger }, settings, notice);
+    const deliver = () =>
+      deliverNotice({ notices: deps.ledger.notices(), env, logger: deps.logger }, settings, notice);
+    if (options.background) deliverInBackground(deliver, deps.logger);
+    else await deliver();
     return { from: state.stateKey, to, told: true };
   } catch (error) {
     deps.logger?.warn(
@@ -93,7 +104,11 @@ export async function jobFacts(
   schedule: JobFacts['schedule'],
   now: Date,
 ): Promise<JobFacts> {
-  const recent = await ledger.listRuns(20, { jobName });
+  // The job's runs in the ledger's conference: one job name may run against several, each
+  // with its own notices (docs/notifications.md, "One job name, several conferences").
+  const conferenceId = ledger.conference?.id;
+  const scope = { jobName, ...(conferenceId === undefined ? {} : { conferenceId }) };
+  const recent = await ledger.listRuns(20, scope);
   let last: RunRecord | undefined;
   let lastCutOff = false;
   for (const run of recent) {
@@ -105,7 +120,7 @@ export async function jobFacts(
     last = run;
     break;
   }
-  const completed = await ledger.listRuns(2, { jobName, statuses: ['completed'] });
+  const completed = await ledger.listRuns(2, { ...scope, statuses: ['completed'] });
   const previousCompleted = completed.find((run) => last === undefined || run.seq < last.seq);
   return {
     last,

@@ -5,6 +5,7 @@ import type { Ledger } from '../../ledger/ledger.js';
 import { conferenceHost } from '../../model/conference.js';
 import type { RunRecord } from '../../model/run-record.js';
 import type { Logger } from '../../log/logger.js';
+import { sameConferenceAs, type ProbeClient } from './conference-probe.js';
 
 /**
  * The ledger seen from the conference a client writes to (docs/ledger.md, "Conferences"):
@@ -14,10 +15,45 @@ import type { Logger } from '../../log/logger.js';
 export async function ledgerForPlatform(
   ledger: Ledger,
   platform: { baseUrl?: string; keyId?: number },
+  options: ConferenceOptions = {},
 ): Promise<Ledger> {
   if (platform.baseUrl === undefined) return ledger;
-  const conference = await ledger.conferenceFor(conferenceUrl(platform.baseUrl), platform.keyId ?? null);
+  const url = conferenceUrl(platform.baseUrl);
+  // A URL the ledger does not know may be a known conference by another name: ask first
+  // (issue #41: 127.0.0.1 then localhost posted every check-in twice).
+  if (options.probe !== undefined && (await ledger.findConference(url)) === undefined) {
+    const same = await sameConferenceAs(ledger, options.probe, url);
+    if (same !== undefined) {
+      const known = conferenceHost(same.conference.baseUrl);
+      const shown = same.evidence.map((e) => `${e.kind} ${e.id} "${e.clientId}"`).join(', ');
+      if (!options.sameConference)
+        throw new ConfigError(
+          `${conferenceHost(url)} is new to this ledger, but it answers as ${known}, a conference the ledger ` +
+            `knows (the same ${shown}): nothing was sent. Point EVSYNC_BASE_URL (or the job's platform ` +
+            `variable) at ${same.conference.baseUrl}, or run with --same-conference to sync it as ${known}.`,
+          { code: CODE.EVSYNC_CONFERENCE_ALIAS },
+        );
+      options.logger?.warn(
+        { conference: known, url: conferenceHost(url) },
+        `--same-conference: ${conferenceHost(url)} is synced as ${known} (the same ${shown})`,
+      );
+      return ledger.forConference(same.conference);
+    }
+  }
+  const conference = await ledger.conferenceFor(url, platform.keyId ?? null);
   return ledger.forConference(conference);
+}
+
+/** How `ledgerForPlatform` treats a base URL the ledger does not know. */
+export interface ConferenceOptions {
+  /** Ask the platform whether the URL is a known conference by another name (`sameConferenceAs`). */
+  probe?: ProbeClient;
+  /**
+   * Where it is, sync it as that conference (`--same-conference`) instead of refusing.
+   * @defaultValue `false`
+   */
+  sameConference?: boolean;
+  logger?: Logger;
 }
 
 /**

@@ -9,6 +9,7 @@ import { LogProgress } from '../progress/log-progress.js';
 import { TtyProgress } from '../progress/tty-progress.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 import { ledgerForPlatform } from './conference-scope.js';
+import { deliveriesSettled } from '../notify/background-deliveries.js';
 
 export interface OpenEngineOptions {
   rate: JobFile['rate'];
@@ -26,6 +27,11 @@ export interface OpenEngineOptions {
    * who holds it. See `EngineDeps.waitForJob`.
    */
   wait?: (holder: string) => void;
+  /**
+   * A base URL new to the ledger that answers as a conference it knows is synced as that
+   * one (`--same-conference`), instead of refused (`ledgerForPlatform`). @defaultValue `false`
+   */
+  sameConference?: boolean;
 }
 
 export interface OpenEngine {
@@ -50,7 +56,11 @@ export async function openEngine(options: OpenEngineOptions): Promise<OpenEngine
   let ledger: Ledger;
   try {
     opened = options.ledger ?? (await openLedger());
-    ledger = await ledgerForPlatform(opened, client);
+    ledger = await ledgerForPlatform(opened, client, {
+      probe: client,
+      logger: options.logger,
+      ...(options.sameConference ? { sameConference: true } : {}),
+    });
   } catch (error) {
     if (!options.client) await client.close();
     if (!options.ledger) await opened?.close();
@@ -67,6 +77,8 @@ export async function openEngine(options: OpenEngineOptions): Promise<OpenEngine
       ...(options.wait ? { waitForJob: options.wait } : {}),
     },
     close: async () => {
+      // A run's notice is still being delivered, and its delivery is recorded in the ledger.
+      await deliveriesSettled();
       if (!options.client) await client.close();
       if (!options.ledger) await ledger.close();
     },

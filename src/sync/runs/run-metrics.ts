@@ -25,10 +25,13 @@ export async function metricsText(ledger: Ledger, extra: Array<() => Promise<str
   });
   const [counts, jobs] = await Promise.all([ledger.runCounts(), ledger.jobRuns()]);
   for (const { jobName, status, count } of counts) runs.set({ job: jobName, status }, count);
+  // A job run against several conferences has a last success in each: the newest is the job's.
+  const newest = new Map<string, number>();
   for (const job of jobs) {
-    const at = job.lastSuccess?.finishedAt;
-    if (at) lastSuccess.set({ job: job.jobName }, at.getTime() / 1000);
+    const at = job.lastSuccess?.finishedAt?.getTime();
+    if (at !== undefined && at > (newest.get(job.jobName) ?? 0)) newest.set(job.jobName, at);
   }
+  for (const [job, at] of newest) lastSuccess.set({ job }, at / 1000);
   const parts = [await metricsRegistry.metrics(), await fromLedger.metrics()];
   for (const more of extra) parts.push(`${(await more()).trimEnd()}\n`);
   return parts.join('\n');
