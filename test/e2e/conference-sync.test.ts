@@ -76,6 +76,7 @@ describe('a whole conference against the sandbox', () => {
     expect(await retryRun(h.deps(), first.run.id, { kinds: ['user'] })).toEqual({
       nothingToRetry: `Run ${first.run.id} has no failed rows matching that filter: nothing to retry.`,
       stillFailing: 0,
+      notFound: 0,
     });
 
     const next = await h.run('r.yaml');
