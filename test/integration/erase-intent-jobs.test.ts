@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eraseIntentJobs } from '../../src/distributed/erase-intent-jobs.js';
-import { IntentQueue } from '../../src/distributed/intent-queue.js';
+import { IntentQueue, intentJobId } from '../../src/distributed/intent-queue.js';
 import { serviceAvailable, SERVICES } from '../helpers/services.js';
 
 const available = await serviceAvailable('redis');
@@ -27,9 +27,11 @@ describe.skipIf(!available)('eraseIntentJobs (issue #42: Redis keeps no job nami
       key,
     });
     await queue.queue.addBulk(
+      // With the ids a run gives its jobs: they begin with the key's readable part.
       [job('user', 'att-0008'), job('speaker', 'ses-1/att-0008'), job('user', 'att-0009')].map((data) => ({
         name: 'intent',
         data,
+        opts: { jobId: intentJobId(data) },
       })),
     );
     const names = (kind: string, key: string): boolean =>
