@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -8,6 +8,7 @@ import { runCli } from '../helpers/run-cli.js';
 import { sandboxCounters, stubCliEnv } from './cli-in-process.js';
 import { jobYaml } from './sync-harness.js';
 import { sentBesidesChecks } from '../helpers/sent-calls.js';
+import { removeWorkspace } from '../helpers/remove-workspace.js';
 
 const USER_COLUMNS =
   'client_id,email,first_name,last_name,salutation,membership,company,position,bio,tags,website,phone_work,custom_data,street,street2,city,country_code';
@@ -35,7 +36,7 @@ describe('fields cleared in the source', () => {
   afterAll(async () => {
     vi.unstubAllEnvs();
     await sandbox.close();
-    rmSync(dir, { recursive: true, force: true });
+    await removeWorkspace(dir);
   });
 
   const write = (users: string, events: string): void => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -11,6 +11,7 @@ import { runCli } from '../helpers/run-cli.js';
 import { stubCliEnv } from './cli-in-process.js';
 import { jobYaml } from './sync-harness.js';
 import { sentBesidesChecks } from '../helpers/sent-calls.js';
+import { removeWorkspace } from '../helpers/remove-workspace.js';
 
 const EVENT = 'About,2026-06-01T09:00:00Z,2026-06-01T10:00:00Z';
 
@@ -30,7 +31,7 @@ describe('links whose client ids hold / # and :', () => {
     // The ledgers' servers go first: one still writing into a folder being deleted makes
     // the deletion fail (ENOTEMPTY).
     for (const data of ['data', 'legacy-data']) await stopEmbeddedServer(join(dir, data));
-    rmSync(dir, { recursive: true, force: true });
+    await removeWorkspace(dir);
   });
 
   it('sends each speaker and RSVP to its own event and user, and reports distinct keys', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -7,6 +7,7 @@ import { startSandbox } from '../../src/sandbox/start-sandbox.js';
 import { runCli } from '../helpers/run-cli.js';
 import { sandboxCounters, stubCliEnv } from './cli-in-process.js';
 import { jobYaml, people, usersCsv } from './sync-harness.js';
+import { removeWorkspace } from '../helpers/remove-workspace.js';
 
 // The registration system gives a person a new id (same e-mail). The upsert finds the
 // platform user by e-mail and adds the new client_id; mirror mode must then never delete
@@ -29,7 +30,7 @@ describe('mirror mode and a person re-keyed in the source', () => {
   afterAll(async () => {
     vi.unstubAllEnvs();
     await sandbox.close();
-    rmSync(dir, { recursive: true, force: true });
+    await removeWorkspace(dir);
   });
 
   const users = (rows: Array<typeof ann>): void => writeFileSync(join(dir, 'users.csv'), usersCsv(rows));

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -9,6 +9,7 @@ import { runCli } from '../helpers/run-cli.js';
 import { sandboxCounters, stubCliEnv } from './cli-in-process.js';
 import { EVENT_MAPPING } from './conference-fixture.js';
 import { jobYaml } from './sync-harness.js';
+import { removeWorkspace } from '../helpers/remove-workspace.js';
 
 const EVENT = '2026-06-01T09:00:00Z,2026-06-01T10:00:00Z,Track 1';
 
@@ -63,7 +64,7 @@ describe('evsync report and evsync retry', () => {
   afterAll(async () => {
     vi.unstubAllEnvs();
     await sandbox.close();
-    rmSync(dir, { recursive: true, force: true });
+    await removeWorkspace(dir);
   });
 
   it('report --format csv neutralises cells that start with = + - @; json keeps the values as they are', async () => {

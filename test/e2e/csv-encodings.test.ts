@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -7,6 +7,7 @@ import { startSandbox } from '../../src/sandbox/start-sandbox.js';
 import { runCli } from '../helpers/run-cli.js';
 import { stubCliEnv } from './cli-in-process.js';
 import { jobYaml } from './sync-harness.js';
+import { removeWorkspace } from '../helpers/remove-workspace.js';
 
 const SPECTRUM = '/work/shared/fixtures/csv-spectrum';
 const HEADER = 'client_id,email,first_name,last_name\n';
@@ -44,7 +45,7 @@ describe('CSV encodings through the CLI', () => {
   afterAll(async () => {
     vi.unstubAllEnvs();
     await sandbox.close();
-    rmSync(dir, { recursive: true, force: true });
+    await removeWorkspace(dir);
   });
 
   const job = (name: string, csv: string, source = `{ csv: ./${csv} }`): string => {

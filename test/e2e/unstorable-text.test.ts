@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
@@ -10,6 +10,7 @@ import { runCli } from '../helpers/run-cli.js';
 import { SERVICES, serviceAvailable } from '../helpers/services.js';
 import { stubCliEnv } from './cli-in-process.js';
 import { jobYaml, people, usersCsv } from './sync-harness.js';
+import { removeWorkspace } from '../helpers/remove-workspace.js';
 
 const mariadbUp = await serviceAvailable('mariadb');
 const USERS = 300;
@@ -31,7 +32,7 @@ describe('a NUL byte in one row is that row’s problem, not the run’s', () =>
   afterEach(async () => {
     vi.unstubAllEnvs();
     await sandbox.close();
-    rmSync(dir, { recursive: true, force: true });
+    await removeWorkspace(dir);
   });
 
   /** validate, run and a second run of a job whose row 150 carries the NUL. */
