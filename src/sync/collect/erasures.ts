@@ -4,7 +4,12 @@ import { erasureHash, erasureMarker } from '../../model/erasure.js';
 import type { Intent } from '../../model/intent.js';
 import { emailParam } from '../../platform/vendor.js';
 import type { RowResult } from '../plan/sync-plan.js';
-import type { CollectedRow } from './collect-intents.js';
+
+/** A row as the collection yields it (`CollectedRow`): its intents, or its results. */
+interface Row {
+  intents: Intent[];
+  rowResults: RowResult[];
+}
 
 const SUPPRESSED =
   'suppressed: this row names a person erased in this conference (evsync forget); it is not sent and nothing of it is kept';
@@ -43,7 +48,7 @@ export class Erasures {
   }
 
   /** The row, its intents that name an erased person turned into suppressed results. */
-  filter(row: CollectedRow): CollectedRow {
+  filter(row: Row): Row {
     if (this.key === undefined) return row;
     let intents: Intent[] | undefined;
     let results: RowResult[] | undefined;
