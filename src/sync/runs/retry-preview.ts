@@ -1,11 +1,10 @@
 import { CODE } from '../../errors/codes.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { KeyRegistry } from '../../mapping/key-registry.js';
-import type { IntentResultRecord, ResultFilter } from '../../model/result-records.js';
+import type { IntentResultRecord } from '../../model/result-records.js';
 import { isLookupKey } from '../../model/row-origin.js';
-import { pagesAfterSeq } from './pending-pages.js';
 import { intentId } from './restore-params.js';
-import type { RetryFilter } from './retry-run.js';
+import { failedResults, plannedPages, type RetryFilter } from './retry-run.js';
 
 /** What `retryRun` would do with a run's failed rows, counted before it is asked to. */
 export interface RetryPreview {
@@ -33,15 +32,10 @@ export async function retryPreview(
   runId: string,
   filter: RetryFilter,
 ): Promise<RetryPreview> {
-  const asked: ResultFilter = {
-    actions: ['failed'],
-    ...(filter.since ? { since: filter.since } : {}),
-    ...(filter.kinds?.length ? { kinds: filter.kinds } : {}),
-    ...(filter.keys?.length ? { keys: filter.keys } : {}),
-  };
+  const asked = failedResults(filter);
   const planned = new KeyRegistry();
   let plannedCount = 0;
-  for await (const page of pagesAfterSeq((at) => ledger.plannedByResult(runId, { ...asked, ...at }), 1_000))
+  for await (const page of plannedPages(ledger, runId, asked))
     for (const record of page) {
       plannedCount += 1;
       planned.add(intentId(record), 1);

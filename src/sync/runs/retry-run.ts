@@ -116,12 +116,7 @@ async function retryClaimed(
 ): Promise<RunSummary | { notSent: string[]; stillFailing: number; notFound: IntentResultRecord[] }> {
   const { ledger } = deps;
   const runId = base.id;
-  const asked: ResultFilter = {
-    actions: ['failed'],
-    ...(filter.since ? { since: filter.since } : {}),
-    ...(filter.kinds?.length ? { kinds: filter.kinds } : {}),
-    ...(filter.keys?.length ? { keys: filter.keys } : {}),
-  };
+  const asked = failedResults(filter);
   // A first pass keeps hashes of keys only (`KeyRegistry`, 12 bytes a slot): the failed
   // intents, to tell the rows that failed the mapping, and the parents among them, to find
   // their dependents. A false match (two 32-bit hashes both alike) retries a dependent
@@ -211,7 +206,17 @@ async function retryClaimed(
 const RETRY_PAGE = 1_000;
 
 /** The run's planned intents whose final result matches `filter`, a page at a time. */
-function plannedPages(
+/** The failed results a retry with `filter` takes (`retryPreview` counts the same). */
+export function failedResults(filter: RetryFilter): ResultFilter {
+  return {
+    actions: ['failed'],
+    ...(filter.since ? { since: filter.since } : {}),
+    ...(filter.kinds?.length ? { kinds: filter.kinds } : {}),
+    ...(filter.keys?.length ? { keys: filter.keys } : {}),
+  };
+}
+
+export function plannedPages(
   ledger: EngineDeps['ledger'],
   runId: string,
   filter: ResultFilter,
