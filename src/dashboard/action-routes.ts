@@ -37,9 +37,7 @@ export function registerActionRoutes(app: Hono<Env>, { ledger, actions, show }: 
     // those without one cannot be found: a run of the job sends them once fixed.
     const preview = await retryPreview(ledger, runId, filter);
     const scope = `${filter.kinds ? ` of kind ${filter.kinds.join(', ')}` : ''}${filter.keys ? ` with client_id ${filter.keys.join(', ')}` : ''}`;
-    const rerun = canRunAgain(run)
-      ? { href: `${runPath(runId)}/rerun`, label: 'Run the job again…' }
-      : undefined;
+    const rerun = runAgainLink(run);
     return show(
       c,
       'Retry',
@@ -143,9 +141,7 @@ export function registerActionRoutes(app: Hono<Env>, { ledger, actions, show }: 
           title: 'Nothing to retry',
           what: error.message,
           refusal: 'Nothing was sent and no run was started.',
-          alternative: canRunAgain(run)
-            ? { href: `${runPath(run.id)}/rerun`, label: 'Run the job again…' }
-            : undefined,
+          alternative: runAgainLink(run),
           session: c.get('session'),
         }),
         409,
@@ -170,4 +166,9 @@ function retryFilter(fields: { kind?: string | undefined; client_id?: string | u
     ...(parsed.kinds ? { kinds: [...parsed.kinds] } : {}),
     ...(key ? { keys: [key] } : {}),
   };
+}
+
+/** The way on when a retry cannot send a row: a run of the job, if the run names its file. */
+function runAgainLink(run: RunRecord): { href: string; label: string } | undefined {
+  return canRunAgain(run) ? { href: `${runPath(run.id)}/rerun`, label: 'Run the job again…' } : undefined;
 }
