@@ -9,7 +9,12 @@ import {
   type BuiltDashboard,
   type CliWorkspace,
 } from '../helpers/built-cli.js';
-import { chromiumAvailable, launchChromium, TABLE_LAYOUT_PROBLEMS } from '../helpers/chromium.js';
+import {
+  chromiumAvailable,
+  launchChromium,
+  signedInPage,
+  TABLE_LAYOUT_PROBLEMS,
+} from '../helpers/chromium.js';
 
 /** Screenshots, kept with the test output (gitignored) for a person to look at. */
 const SHOTS = join(process.cwd(), 'test-output', 'dashboard-layout');
@@ -64,14 +69,8 @@ describe.runIf(chromiumAvailable('the dashboard layout test'))(
       await workspace?.close();
     });
 
-    async function signedIn(viewport: { width: number; height: number }): Promise<Page> {
-      const page = await browser.newPage({ viewport });
-      await page.goto(`${dashboard.base}/login`);
-      await page.fill('input[name=token]', TOKEN);
-      await page.click('form.login button');
-      await page.waitForURL(`${dashboard.base}/runs`);
-      return page;
-    }
+    const signedIn = (viewport: { width: number; height: number }): Promise<Page> =>
+      signedInPage(browser, dashboard.base, TOKEN, viewport);
 
     it('at 390 × 844 every label sits beside its value and no cell is off screen', async () => {
       const page = await signedIn({ width: 390, height: 844 });

@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBuiltDashboard, type BuiltDashboard } from '../helpers/built-cli.js';
-import { chromiumAvailable, launchChromium, TABLE_LAYOUT_PROBLEMS } from '../helpers/chromium.js';
+import {
+  chromiumAvailable,
+  launchChromium,
+  signedInPage,
+  TABLE_LAYOUT_PROBLEMS,
+} from '../helpers/chromium.js';
 import { startDistributedEnv, type DistributedEnv } from '../helpers/distributed-env.js';
 import { serviceAvailable } from '../helpers/services.js';
 
@@ -46,14 +51,8 @@ describe.runIf(ready)('the queue page on a phone (distributed mode)', () => {
     await env?.close();
   });
 
-  async function signedIn(viewport: { width: number; height: number }): Promise<Page> {
-    const page = await browser.newPage({ viewport });
-    await page.goto(`${dashboard.base}/login`);
-    await page.fill('input[name=token]', TOKEN);
-    await page.click('form.login button');
-    await page.waitForURL(`${dashboard.base}/runs`);
-    return page;
-  }
+  const signedIn = (viewport: { width: number; height: number }): Promise<Page> =>
+    signedInPage(browser, dashboard.base, TOKEN, viewport);
 
   it('at 390 × 844 the queue page has every label beside its value, the navigation on one line each', async () => {
     const page = await signedIn({ width: 390, height: 844 });

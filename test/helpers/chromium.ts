@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's Chromium (`apt-get install -y chromium`, as .ci/run does): never a browser download. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -19,6 +19,21 @@ export function chromiumAvailable(what: string): boolean {
 /** Chromium headless, as the browser tests run it. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+}
+
+/** A new page of `viewport`, logged in to the dashboard at `base` with `token`, on the runs list. */
+export async function signedInPage(
+  browser: Browser,
+  base: string,
+  token: string,
+  viewport: { width: number; height: number },
+): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  await page.goto(`${base}/login`);
+  await page.fill('input[name=token]', token);
+  await page.click('form.login button');
+  await page.waitForURL(`${base}/runs`);
+  return page;
 }
 
 /**
