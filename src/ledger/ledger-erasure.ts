@@ -11,16 +11,15 @@ export interface LedgerErasure {
   /**
    * Replaces every stored trace of the person in the conference's runs with markers, drops
    * their synced state and platform ids, all in one transaction; with `dryRun` counts the
-   * same and keeps nothing.
+   * same and keeps nothing. With `compact` (the embedded ledger, whose folder is the backup:
+   * docs/privacy.md) the tables that hold people are then rewritten, with the statistics and the
+   * write-ahead log, so that the ledger's files no longer hold the replaced rows.
    */
-  scrub(conferenceId: number, scrub: PersonScrub, options: { dryRun: boolean }): Promise<ScrubTally>;
-  /**
-   * Rewrites the tables a scrub touched, so that their files no longer hold the replaced
-   * rows (PostgreSQL keeps a replaced row's old version in the table's file, and in the
-   * statistics' samples, until they are rewritten), then removes the write-ahead log that
-   * held them. For the embedded ledger, whose folder is the backup (docs/privacy.md).
-   */
-  compact(): Promise<void>;
+  scrub(
+    conferenceId: number,
+    scrub: PersonScrub,
+    options: { dryRun: boolean; compact: boolean },
+  ): Promise<ScrubTally>;
   addTombstone(tombstone: NewTombstone): Promise<TombstoneRecord>;
   /** The hashes of the conference's tombstones not lifted. */
   activeHashes(conferenceId: number): Promise<Set<string>>;
@@ -52,15 +51,13 @@ export interface LedgerPerson {
 }
 
 export interface PersonScrub {
-  /** The person's user keys and their links' keys, each with the marker that replaces it. */
-  markers: ReadonlyArray<{ kind: string; key: string; marker: string }>;
-  /** The person's user client_ids: their platform ids are dropped. */
+  /** The person's user client_ids: their rows are marked, their platform ids dropped. */
   clientIds: readonly string[];
   /** How link keys name the person (`keyPart` of each client_id, `#id`, `email:…`, `user:id`). */
   userParts: readonly string[];
   /** Texts to replace in other rows' messages and params: e-mails, quoted client_ids and names. */
   texts: ReadonlyArray<{ text: string; replacement: string }>;
-  /** Marks a link key of the person: its marker (`erasureMarker`). */
+  /** The marker of a key of the person, a user's or a link's (`erasureMarker`). */
   markerOf(kind: string, key: string): string;
 }
 

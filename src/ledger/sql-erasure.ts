@@ -91,6 +91,20 @@ const REPLACE_QUOTES: ReadonlyArray<(chain: (column: string) => string) => strin
     `UPDATE notice_deliveries SET error = ${chain('error')} WHERE error ~ $2 AND $1::int IS NOT NULL`,
 ];
 
+/**
+ * The tables that hold a person's rows. All are rewritten by a compacting scrub, written to or
+ * not: a row removed before (a settled planned intent) leaves its old version in the file too.
+ */
+const PERSON_TABLES = [
+  'run_intents',
+  'intent_results',
+  'run_unchanged',
+  'synced_hashes',
+  'id_map',
+  'job_notices',
+  'notice_deliveries',
+];
+
 /** `replace(replace(column, $3, $4), $5, $6)…` for `pairs` pairs of params from `$3` on. */
 function quoteReplacer(pairs: number): (column: string) => string {
   return (column) => {
@@ -105,17 +119,6 @@ function quoteReplacer(pairs: number): (column: string) => string {
 function anyOf(texts: readonly string[]): string {
   return texts.map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
 }
-
-/** The tables `scrub` writes to. */
-const SCRUBBED_TABLES = [
-  'run_intents',
-  'intent_results',
-  'run_unchanged',
-  'synced_hashes',
-  'id_map',
-  'job_notices',
-  'notice_deliveries',
-];
 
 const TOMBSTONE_COLUMNS = `id, conference_id, cardinality(hashes) AS identifiers, reason, erased_by, created_at,
   removed, lifted_at, lifted_by`;
@@ -202,17 +205,24 @@ export class SqlErasure implements LedgerErasure {
     };
   }
 
-  async scrub(conferenceId: number, scrub: PersonScrub, options: { dryRun: boolean }): Promise<ScrubTally> {
+  async scrub(
+    conferenceId: number,
+    scrub: PersonScrub,
+    options: { dryRun: boolean; compact: boolean },
+  ): Promise<ScrubTally> {
+    let tally: ScrubTally;
     try {
-      return await this.sql().transaction(async (tx) => {
-        const tally = await this.scrubIn(tx, conferenceId, scrub);
-        if (options.dryRun) throw new DryRunRollback(tally);
-        return tally;
+      tally = await this.sql().transaction(async (tx) => {
+        const counted = await this.scrubIn(tx, conferenceId, scrub);
+        if (options.dryRun) throw new DryRunRollback(counted);
+        return counted;
       });
     } catch (error) {
       if (error instanceof DryRunRollback) return error.tally;
       throw error;
     }
+    if (options.compact) await this.compact();
+    return tally;
   }
 
   private async scrubIn(tx: SqlExecutor, conferenceId: number, scrub: PersonScrub): Promise<ScrubTally> {
@@ -222,10 +232,10 @@ export class SqlErasure implements LedgerErasure {
       conferenceId,
       scrub.userParts,
     ]);
-    const markers = [
-      ...scrub.markers,
-      ...links.map((link) => ({ ...link, marker: scrub.markerOf(link.kind, link.key) })),
-    ];
+    const markers = [...scrub.clientIds.map((key) => ({ kind: 'user', key })), ...links].map((row) => ({
+      ...row,
+      marker: scrub.markerOf(row.kind, row.key),
+    }));
     const kinds = markers.map((m) => m.kind);
     const keys = markers.map((m) => m.key);
     const marks = markers.map((m) => m.marker);
@@ -257,9 +267,15 @@ export class SqlErasure implements LedgerErasure {
     return tally;
   }
 
-  async compact(): Promise<void> {
+  /**
+   * Rewrites the tables that hold a person's rows, so that their files no longer hold the
+   * replaced ones (PostgreSQL keeps a row's old version in the table's file, and in the
+   * statistics' samples, until they are rewritten), then removes the write-ahead log that
+   * held them.
+   */
+  private async compact(): Promise<void> {
     const db = this.sql();
-    for (const table of SCRUBBED_TABLES) await db.query(`VACUUM (FULL, ANALYZE) ${table}`);
+    for (const table of PERSON_TABLES) await db.query(`VACUUM (FULL, ANALYZE) ${table}`);
     // The statistics sampled the rows before: analysed again above, their old versions go here.
     await db.query('VACUUM FULL pg_statistic');
     // Twice: the segments holding the old rows are before the second checkpoint's redo point.

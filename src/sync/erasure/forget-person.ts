@@ -95,16 +95,12 @@ export async function forgetPerson(deps: ForgetDeps, request: ForgetRequest): Pr
     }
   }
   const marker = (kind: string, ledgerKey: string): string => erasureMarker(key, kind, ledgerKey);
+  const parts = userParts(person);
   const scrubbed = await erasure.scrub(
     conferenceId,
     {
-      markers: person.clientIds.map((clientId) => ({
-        kind: 'user',
-        key: clientId,
-        marker: marker('user', clientId),
-      })),
       clientIds: person.clientIds,
-      userParts: userParts(person),
+      userParts: parts,
       texts: [
         // Quoted, as params and messages quote them: a short client_id is no word of other rows.
         ...person.clientIds.map((clientId) => ({
@@ -116,15 +112,10 @@ export async function forgetPerson(deps: ForgetDeps, request: ForgetRequest): Pr
       ],
       markerOf: marker,
     },
-    { dryRun: request.dryRun },
+    // The embedded ledger's folder is what is backed up and copied: its files must not keep them.
+    { dryRun: request.dryRun, compact: deps.ledger.kind === 'embedded' },
   );
-  // The embedded ledger's folder is what is backed up and copied: its files must not keep them.
-  if (!request.dryRun && deps.ledger.kind === 'embedded') await erasure.compact();
-  const identifiers: ErasedIdentifier[] = [
-    ...person.emails.map((value) => ({ kind: 'email' as const, value })),
-    ...person.clientIds.map((value) => ({ kind: 'client_id' as const, value })),
-  ];
-  const hashes = [...new Set(identifiers.map((id) => erasureHash(key, id)).filter((h) => h !== undefined))];
+  const hashes = identifierHashes(key, person);
   const tombstone = request.dryRun
     ? undefined
     : await erasure.addTombstone({
@@ -134,13 +125,13 @@ export async function forgetPerson(deps: ForgetDeps, request: ForgetRequest): Pr
         erasedBy: request.by,
         removed: { platform_users: platformRemoved.length, ...scrubbed },
       });
-  const parts = new Set(userParts(person));
+  const partSet = new Set(parts);
   const clientIds = new Set(person.clientIds);
   return {
     namesKey: (kind, key) =>
       kind === 'user'
         ? clientIds.has(key)
-        : kind !== 'event' && splitLinkKey(key).some((part) => parts.has(part)),
+        : kind !== 'event' && splitLinkKey(key).some((part) => partSet.has(part)),
     dryRun: request.dryRun,
     found: { clientIds: person.clientIds.length, emails: person.emails.length },
     platformRemoved,
@@ -199,11 +190,20 @@ export async function liftErasure(
 ): Promise<TombstoneRecord[]> {
   const erasure = deps.ledger.erasure();
   const key = await erasure.key();
-  const hashes = [
-    ...request.emails.map((value) => erasureHash(key, { kind: 'email', value })),
-    ...request.clientIds.map((value) => erasureHash(key, { kind: 'client_id', value })),
-  ].filter((hash) => hash !== undefined);
+  const hashes = identifierHashes(key, request);
   return erasure.lift(deps.ledger.conference?.id ?? 0, hashes, request.by);
+}
+
+/** The keyed hashes a tombstone holds for these e-mails and client_ids, once each. */
+function identifierHashes(
+  key: Buffer,
+  person: { emails: readonly string[]; clientIds: readonly string[] },
+): string[] {
+  const identifiers: ErasedIdentifier[] = [
+    ...person.emails.map((value) => ({ kind: 'email' as const, value })),
+    ...person.clientIds.map((value) => ({ kind: 'client_id' as const, value })),
+  ];
+  return [...new Set(identifiers.map((id) => erasureHash(key, id)).filter((hash) => hash !== undefined))];
 }
 
 /** Every way a link key names the person (model/link-key.ts; a contact's target is `user:ID`). */
