@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First: V8's settings hold only for what is compiled after them.
+import './process-flags.js';
 import { CODE } from '../errors/codes.js';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -3,6 +3,7 @@
  * embedded ledger's server with its backends and keeper), sampled every 50 ms from /proc.
  * RSS counts the server's shared memory once in each of its processes; PSS shares it out.
  * Target: ≤ 250 MB of summed RSS at the peak (printed in MiB, as farm-bench prints it).
+ * EVSYNC_BENCH_PARTS=1 prints each process at the peak (docs/ledger.md, "Memory of a process").
  *
  *   npx tsx test/bench/demo-memory.ts [runs=3]
  *
@@ -16,10 +17,15 @@ import { join, resolve } from 'node:path';
 import { stopEmbeddedServer } from '../../src/ledger/embedded-server.js';
 import { removeWorkspace } from '../helpers/remove-workspace.js';
 
+// MiB, as farm-bench and /proc's kB (KiB) count.
+const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(0)} MiB`;
+
 interface Sample {
   rss: number;
   pss: number;
   processes: number;
+  /** Each process's RSS at this sample, by its command line's first words. */
+  parts: string[];
 }
 
 function processTable(): Map<number, { parent: number; args: string }> {
@@ -64,12 +70,15 @@ function sample(root: number, folder: string): Sample {
   }
   let rss = 0;
   let pss = 0;
+  const parts: string[] = [];
   for (const pid of ours) {
     const memory = memoryOf(pid);
     rss += memory.rss;
     pss += memory.pss;
+    const name = (table.get(pid)?.args ?? '?').trim().split(' ').slice(0, 2).join(' ');
+    parts.push(`${mb(memory.rss)} ${name}`);
   }
-  return { rss, pss, processes: ours.size };
+  return { rss, pss, processes: ours.size, parts };
 }
 
 async function measureDemo(): Promise<Sample & { seconds: number; exit: number | null }> {
@@ -81,10 +90,10 @@ async function measureDemo(): Promise<Sample & { seconds: number; exit: number |
     .split(' ')
     .map((word) => (word.startsWith('dist/') ? resolve(word) : word));
   const child = spawn(command!, args, { cwd: folder, stdio: 'ignore' });
-  const peak: Sample = { rss: 0, pss: 0, processes: 0 };
+  const peak: Sample = { rss: 0, pss: 0, processes: 0, parts: [] };
   const timer = setInterval(() => {
     const now = sample(child.pid!, folder);
-    if (now.rss > peak.rss) Object.assign(peak, { rss: now.rss, processes: now.processes });
+    if (now.rss > peak.rss) Object.assign(peak, { rss: now.rss, processes: now.processes, parts: now.parts });
     peak.pss = Math.max(peak.pss, now.pss);
   }, 50);
   const exit = await new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
@@ -96,8 +105,6 @@ async function measureDemo(): Promise<Sample & { seconds: number; exit: number |
 }
 
 const runs = Number(process.argv[2] ?? 3);
-// MiB, as farm-bench and /proc's kB (KiB) count.
-const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(0)} MiB`;
 const results = [];
 for (let run = 0; run < runs; run++) {
   const result = await measureDemo();
@@ -105,6 +112,7 @@ for (let run = 0; run < runs; run++) {
   console.log(
     `run ${run + 1}: exit ${result.exit}, ${result.seconds.toFixed(1)} s, peak ${mb(result.rss)} RSS summed over ${result.processes} processes (${mb(result.pss)} PSS)`,
   );
+  if (process.env.EVSYNC_BENCH_PARTS) console.log(`  ${result.parts.join('\n  ')}`);
 }
 const median = [...results].sort((a, b) => a.rss - b.rss)[Math.floor(results.length / 2)]!;
 console.log(`median peak: ${mb(median.rss)} RSS summed (target ≤ 250), ${mb(median.pss)} PSS`);
