@@ -86,4 +86,40 @@ describe('Erasures', () => {
     expect(failed.rowResults[0]).toMatchObject({ action: 'skipped', errorCode: 'EVSYNC_ERASED' });
     expect(failed.rowResults[0]!.message).not.toContain('zoe');
   });
+
+  it('sends an event without the erased among its own speakers, the others numbered again', async () => {
+    const hash = erasureHash(KEY, { kind: 'client_id', value: 'a-1' })!;
+    const erasures = await Erasures.load(ledgerWith([hash]), 'svc');
+    const event: Intent = {
+      kind: 'event',
+      key: 'ses-1',
+      op: 'upsert',
+      params: {
+        client_id: 'ses-1',
+        'event[name]': 'Keynote',
+        'event[speakers_attributes][1][user_client_id]': 'a-1',
+        'event[speakers_attributes][1][type_name]': 'speaker',
+        'event[speakers_attributes][0][user_client_id]': 'c-3',
+        'event[speakers_attributes][2][user_client_id]': 'b-2',
+        'event[speakers_attributes][2][type_name]': 'moderator',
+      },
+      origin,
+      dependsOn: ['a-1', 'c-3', 'b-2'].map((clientId) => ({ kind: 'user' as const, clientId })),
+    };
+    const [sent] = erasures.filter({ intents: [event], rowResults: [] }).intents;
+    expect(sent!.params).toEqual({
+      client_id: 'ses-1',
+      'event[name]': 'Keynote',
+      'event[speakers_attributes][0][user_client_id]': 'c-3',
+      'event[speakers_attributes][1][user_client_id]': 'b-2',
+      'event[speakers_attributes][1][type_name]': 'moderator',
+    });
+    expect(sent!.dependsOn.map((parent) => parent.clientId)).toEqual(['c-3', 'b-2']);
+    expect(sent!.warnings).toEqual([
+      '1 of its speakers was left out: erased in this conference (evsync forget)',
+    ]);
+    // An event naming no erased person is the same intent.
+    const other = { ...event, params: { client_id: 'ses-2' }, dependsOn: [] };
+    expect(erasures.filter({ intents: [other], rowResults: [] }).intents[0]).toBe(other);
+  });
 });

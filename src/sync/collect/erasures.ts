@@ -2,6 +2,7 @@ import { CODE } from '../../errors/codes.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { erasureHash, erasureMarker } from '../../model/erasure.js';
 import type { Intent } from '../../model/intent.js';
+import type { FlatParams } from '../../model/params.js';
 import { emailParam } from '../../platform/vendor.js';
 import type { RowResult } from '../plan/sync-plan.js';
 
@@ -10,6 +11,10 @@ interface Row {
   intents: Intent[];
   rowResults: RowResult[];
 }
+
+const SPEAKERS = 'event[speakers_attributes]';
+/** `event[speakers_attributes][n][field]`: the index and the field. */
+const SPEAKER_PARAM = /^event\[speakers_attributes\]\[(\d+)\]\[([^\]]+)\]$/;
 
 const SUPPRESSED =
   'suppressed: this row names a person erased in this conference (evsync forget); it is not sent and nothing of it is kept';
@@ -54,7 +59,9 @@ export class Erasures {
     let results: RowResult[] | undefined;
     for (const [index, intent] of row.intents.entries()) {
       if (!this.names(intent)) {
-        intents?.push(intent);
+        const kept = intent.kind === 'event' ? this.withoutErasedSpeakers(intent) : intent;
+        if (kept !== intent) intents ??= row.intents.slice(0, index);
+        intents?.push(kept);
         continue;
       }
       intents ??= row.intents.slice(0, index);
@@ -80,7 +87,7 @@ export class Erasures {
       if (erased) this.suppressedUsers.add(intent.key);
       return erased;
     }
-    // An event's speakers are the event's own: it is sent (docs/privacy.md, "What is not").
+    // An event is sent, without the erased among its own speakers (`withoutErasedSpeakers`).
     if (intent.kind === 'event') return false;
     if (intent.kind === 'rsvp' && this.holds('email', intent.params['user[email]'])) return true;
     return intent.dependsOn.some(
@@ -100,6 +107,41 @@ export class Erasures {
         this.suppressedUsers.has(result.key)
       );
     return false;
+  }
+
+  /**
+   * The event without the speakers it lists itself (`event[speakers_attributes][n]`) who are
+   * erased people, the others numbered again in their order, and no longer waiting for them;
+   * the same intent when it lists none. The event is the organiser's, and is sent: kept
+   * whole, it would bring the person back as its speaker, or wait for a user never sent.
+   */
+  private withoutErasedSpeakers(intent: Intent): Intent {
+    const erased = (clientId: string | undefined): boolean =>
+      clientId !== undefined && (this.suppressedUsers.has(clientId) || this.holds('client_id', clientId));
+    const speakers = new Map<string, FlatParams>();
+    const params: FlatParams = {};
+    for (const [name, value] of Object.entries(intent.params)) {
+      const match = SPEAKER_PARAM.exec(name);
+      if (match === null) params[name] = value;
+      else speakers.set(match[1]!, { ...speakers.get(match[1]!), [match[2]!]: value });
+    }
+    const kept = [...speakers.entries()]
+      .sort(([a], [b]) => Number(a) - Number(b))
+      .map(([, fields]) => fields)
+      .filter((fields) => !erased(fields.user_client_id));
+    if (kept.length === speakers.size) return intent;
+    for (const [index, fields] of kept.entries())
+      for (const [field, value] of Object.entries(fields)) params[`${SPEAKERS}[${index}][${field}]`] = value;
+    const left = speakers.size - kept.length;
+    return {
+      ...intent,
+      params,
+      dependsOn: intent.dependsOn.filter((parent) => parent.kind !== 'user' || !erased(parent.clientId)),
+      warnings: [
+        ...(intent.warnings ?? []),
+        `${left} of its speakers ${left === 1 ? 'was' : 'were'} left out: erased in this conference (evsync forget)`,
+      ],
+    };
   }
 
   private holds(kind: 'email' | 'client_id', value: string | undefined): boolean {
