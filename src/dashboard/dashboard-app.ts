@@ -14,7 +14,7 @@ import { LoginThrottle, type LoginThrottleOptions, type LoginVerdict } from './l
 import { registerActionRoutes } from './action-routes.js';
 import { registerAuditRoutes } from './audit-routes.js';
 import { registerForgetRoutes } from './forget-routes.js';
-import { PersonForget } from './person-forget.js';
+import { isForgotten, PersonForget } from './person-forget.js';
 import { JobAudits } from './job-audits.js';
 import { loadRunList, parseRunListQuery } from './run-list.js';
 import {
@@ -248,10 +248,12 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
 
   app.get('/runs/:id/results/:kind/:key{.+}', async (c) => {
     const { id, kind, key } = c.req.param();
-    await requireRun(ledger, id);
+    const run = await requireRun(ledger, id);
     const row = await loadRow(ledger, id, kind, key);
     if (!row) {
-      const message = `Run ${id} has no result for ${kind} "${key}".`;
+      const message = (await isForgotten(ledger, run, kind, key))
+        ? `Run ${id} has no such row any more: its person was forgotten (see Erasures).`
+        : `Run ${id} has no result for ${kind} "${key}".`;
       if (wantsJson(c)) return c.json({ error: { code: null, message } }, 404);
       return show(c, 'Not found', problemView('Not found', message), 404);
     }

@@ -7,7 +7,7 @@ import type { ErasedJobs } from '../distributed/erase-intent-jobs.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { Logger } from '../log/logger.js';
 import { conferenceHost } from '../model/conference.js';
-import { erasureMarker, isErasureMarker } from '../model/erasure.js';
+import { erasureHash, erasureMarker, isErasureMarker } from '../model/erasure.js';
 import { isLookupKey } from '../model/row-origin.js';
 import type { RunRecord } from '../model/run-record.js';
 import { PlatformClient } from '../platform/platform-client.js';
@@ -103,6 +103,22 @@ async function requireUserRow(ledger: Ledger, run: RunRecord, clientId: string):
     );
   const [row] = await ledger.results(run.id, { kinds: ['user'], keys: [clientId], limit: 1 });
   if (row === undefined) throw usage(`Run ${run.id} has no user row with that client_id.`);
+}
+
+/**
+ * Whether a user row's client_id is held by a tombstone of its run's conference: the row was
+ * forgotten, and its page says so instead of "no result" (without quoting the key back).
+ */
+export async function isForgotten(
+  ledger: Ledger,
+  run: RunRecord,
+  kind: string,
+  clientId: string,
+): Promise<boolean> {
+  if (kind !== 'user') return false;
+  const erasure = ledger.erasure();
+  const hash = erasureHash(await erasure.key(), { kind: 'client_id', value: clientId });
+  return hash !== undefined && (await erasure.activeHashes(run.conference?.id ?? 0)).has(hash);
 }
 
 function usage(message: string): ConfigError {

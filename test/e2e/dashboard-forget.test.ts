@@ -142,8 +142,10 @@ for (const ledger of ['embedded', 'postgres'] as const) {
         expect(row).toContain('This row names a person who was forgotten');
         for (const needle of NEEDLES) expect(row).not.toContain(needle);
         expect(await page.locator('text=Forget this person…').count()).toBe(0);
-        // The old address has no row any more.
+        // The old address has no row any more, and says why without quoting the key back.
         expect(await page.goto(rowUrl()).then((r) => r?.status())).toBe(404);
+        expect(await page.locator('main').textContent()).toContain('its person was forgotten');
+        for (const needle of NEEDLES) expect(await page.locator('main').innerHTML()).not.toContain(needle);
         // Nor do the run's results, searched by their e-mail or client_id, find them.
         for (const search of [PERSON.email, PERSON.clientId]) {
           await page.goto(`${dashboard.base}/runs/${runId}/results?q=${encodeURIComponent(search)}`);
