@@ -130,5 +130,12 @@ function usage(message: string): ConfigError {
  * so the account that serves it stands for the signed-in operator, marked as the dashboard's.
  */
 function dashboardUser(): string {
-  return `${userInfo().username}@${hostname()} (dashboard)`;
+  let user: string;
+  try {
+    user = userInfo().username;
+  } catch {
+    // A container's uid may have no passwd entry: the forget must not fail for it.
+    user = `uid ${process.getuid?.() ?? '?'}`;
+  }
+  return `${user}@${hostname()} (dashboard)`;
 }

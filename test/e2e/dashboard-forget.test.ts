@@ -9,7 +9,12 @@ import {
   type BuiltDashboard,
   type CliWorkspace,
 } from '../helpers/built-cli.js';
-import { chromiumAvailable, launchChromium, signedInPage } from '../helpers/chromium.js';
+import {
+  chromiumAvailable,
+  launchChromium,
+  signedInPage,
+  TABLE_LAYOUT_PROBLEMS,
+} from '../helpers/chromium.js';
 import { postgresSchema, serviceAvailable } from '../helpers/services.js';
 
 /**
@@ -166,6 +171,11 @@ for (const ledger of ['embedded', 'postgres'] as const) {
         expect(cells[6]?.trim()).toBe('in force');
         const html = await page.content();
         for (const needle of NEEDLES) expect(html).not.toContain(needle);
+        // On a phone too, as every page of the dashboard (issue #40).
+        await page.setViewportSize({ width: 390, height: 844 });
+        expect(await page.evaluate<string[]>(TABLE_LAYOUT_PROBLEMS)).toEqual([]);
+        await shot('erasures-phone');
+        await page.setViewportSize({ width: 1280, height: 800 });
       }, 120_000);
 
       it('the next run suppresses the person', async () => {
