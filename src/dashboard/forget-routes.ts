@@ -43,6 +43,7 @@ const afterQuery = z.object({
   row: z.string().refine(isErasureMarker).optional().catch(undefined),
   redis_removed: z.coerce.number().int().min(0).optional().catch(undefined),
   redis_active: z.coerce.number().int().min(0).optional().catch(undefined),
+  redis: z.literal('unreachable').optional().catch(undefined),
 });
 
 /**
@@ -67,7 +68,8 @@ export function registerForgetRoutes(app: Hono<Env>, { ledger, forget, show }: F
     const tombstone = done.outcome.tombstone;
     if (tombstone === undefined) return c.redirect(ERASURES_PATH, 303);
     const params = new URLSearchParams({ run: done.run.id, ...(done.marker ? { row: done.marker } : {}) });
-    if (done.redisJobs) {
+    if (done.redisJobs === 'unreachable') params.set('redis', 'unreachable');
+    else if (done.redisJobs) {
       params.set('redis_removed', String(done.redisJobs.removed));
       params.set('redis_active', String(done.redisJobs.active));
     }
@@ -97,12 +99,14 @@ export function registerForgetRoutes(app: Hono<Env>, { ledger, forget, show }: F
         runId: after.run,
         marker: after.row,
         redisNote:
-          after.redis_removed === undefined
-            ? undefined
-            : `Redis: removed ${after.redis_removed} queued or finished job(s) naming them` +
-              (after.redis_active
-                ? `; ${after.redis_active} being sent now, left to finish: forget them again after that run.`
-                : '.'),
+          after.redis === 'unreachable'
+            ? 'Redis did not answer: the queue’s jobs naming them were left there (finished jobs expire after an hour, failed ones after a day).'
+            : after.redis_removed === undefined
+              ? undefined
+              : `Redis: removed ${after.redis_removed} queued or finished job(s) naming them` +
+                (after.redis_active
+                  ? `; ${after.redis_active} being sent now, left to finish: forget them again after that run.`
+                  : '.'),
       }),
     );
   });

@@ -30,8 +30,8 @@ export interface DashboardForget {
   outcome: Omit<ForgetOutcome, 'namesKey'>;
   /** The row's marker once forgotten: where its page now is. */
   marker: string | undefined;
-  /** Distributed mode: the intents queue's jobs naming the person. */
-  redisJobs: ErasedJobs | undefined;
+  /** Distributed mode: the intents queue's jobs naming the person removed, or Redis did not answer. */
+  redisJobs: ErasedJobs | 'unreachable' | undefined;
 }
 
 /** As `evsync forget` takes its turn: a handful of calls. */
@@ -66,6 +66,8 @@ export class PersonForget {
       this.options.client ??
       PlatformClient.fromConfig(platformConfigFor(platformRefOfRun(run)), { rateLimit: RATE, logger });
     try {
+      // Read before anything is removed: a setting that does not hold stops the forget whole.
+      const erasing = how.dryRun || this.options.client ? undefined : distributedConfigFromEnv();
       // The conference the run wrote to, and only it: the client's, checked against the run's.
       const scoped = await ledgerForPlatform(ledger, client);
       requireRunConference(scoped, run);
@@ -73,11 +75,18 @@ export class PersonForget {
         { ledger: scoped, platform: client },
         { emails: [], clientIds: [clientId], reason: how.reason, by: dashboardUser(), dryRun: how.dryRun },
       );
-      const erasing = how.dryRun ? undefined : distributedConfigFromEnv();
-      const redisJobs =
-        erasing === undefined || this.options.client
-          ? undefined
-          : await (await import('../distributed/erase-intent-jobs.js')).eraseIntentJobs(erasing, namesKey);
+      let redisJobs: ErasedJobs | 'unreachable' | undefined;
+      if (erasing !== undefined) {
+        // The person is forgotten by now: a queue that does not answer is told, not thrown.
+        const { eraseIntentJobs } = await import('../distributed/erase-intent-jobs.js');
+        redisJobs = await eraseIntentJobs(erasing, namesKey).catch((error: unknown) => {
+          logger.warn(
+            { err: error },
+            'forget: the queue did not answer; its jobs naming the person were left',
+          );
+          return 'unreachable' as const;
+        });
+      }
       const marker = how.dryRun ? undefined : erasureMarker(await scoped.erasure().key(), 'user', clientId);
       logger.info(
         { runId, dryRun: how.dryRun, tombstone: outcome.tombstone?.id, redisJobs },
