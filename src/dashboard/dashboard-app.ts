@@ -13,6 +13,8 @@ import { DashboardAuth, type DashboardEnv, formField, lockedOut, safeNext } from
 import { LoginThrottle, type LoginThrottleOptions, type LoginVerdict } from './login-throttle.js';
 import { registerActionRoutes } from './action-routes.js';
 import { registerAuditRoutes } from './audit-routes.js';
+import { registerForgetRoutes } from './forget-routes.js';
+import { isForgotten, PersonForget } from './person-forget.js';
 import { JobAudits } from './job-audits.js';
 import { loadRunList, parseRunListQuery } from './run-list.js';
 import {
@@ -52,6 +54,8 @@ export interface DashboardAppOptions {
   live: LiveRuns;
   /** Distributed mode's queue view and Bull Board; absent in inline mode. */
   queue?: QueuePanel | undefined;
+  /** "Forget this person…" on a user row. @defaultValue a client from the run's platform variables */
+  forget?: PersonForget;
   /** The audits of jobs. @defaultValue kept in this app, run and stopped through `actions` */
   audits?: JobAudits;
   /** Between two live events. @defaultValue 1000 */
@@ -81,6 +85,8 @@ const STATUS_OF: Partial<Record<ErrorCode, 400 | 404 | 409 | 503>> = {
   EVSYNC_LEDGER_BUSY: 409,
   EVSYNC_NOTHING_TO_RETRY: 409,
   EVSYNC_RUN_NO_JOB_FILE: 409,
+  EVSYNC_ERASURE_IDENTITY: 409,
+  EVSYNC_CONFERENCE_MISMATCH: 409,
   // The job file a rerun reads is gone or broken since the run.
   EVSYNC_FILE: 409,
   EVSYNC_INVALID_FILE: 409,
@@ -242,10 +248,12 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
 
   app.get('/runs/:id/results/:kind/:key{.+}', async (c) => {
     const { id, kind, key } = c.req.param();
-    await requireRun(ledger, id);
+    const run = await requireRun(ledger, id);
     const row = await loadRow(ledger, id, kind, key);
     if (!row) {
-      const message = `Run ${id} has no result for ${kind} "${key}".`;
+      const message = (await isForgotten(ledger, run, kind, key))
+        ? `Run ${id} has no such row any more: its person was forgotten (see Erasures).`
+        : `Run ${id} has no result for ${kind} "${key}".`;
       if (wantsJson(c)) return c.json({ error: { code: null, message } }, 404);
       return show(c, 'Not found', problemView('Not found', message), 404);
     }
@@ -266,6 +274,11 @@ export function createDashboardApp(options: DashboardAppOptions): Hono<Env> {
   });
 
   registerActionRoutes(app, { ledger, actions, show });
+  registerForgetRoutes(app, {
+    ledger,
+    forget: options.forget ?? new PersonForget({ ledger, logger: options.logger }),
+    show,
+  });
   registerAuditRoutes(app, {
     ledger,
     audits: options.audits ?? new JobAudits({ ledger, logger: options.logger, actions }),

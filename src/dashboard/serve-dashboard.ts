@@ -10,6 +10,7 @@ import type { PlatformClient } from '../platform/platform-client.js';
 import { createDashboardApp, type DashboardAppOptions } from './dashboard-app.js';
 import { LiveRuns } from './live-progress.js';
 import { openQueuePanel, type QueuePanel } from './queue-panel.js';
+import { PersonForget } from './person-forget.js';
 import { RunActions } from './run-actions.js';
 
 export interface ServeDashboardOptions {
@@ -66,6 +67,11 @@ export async function serveDashboard(options: ServeDashboardOptions): Promise<Ru
     actions,
     live,
     queue,
+    forget: new PersonForget({
+      ledger: options.ledger,
+      logger: options.logger,
+      ...(options.client ? { client: options.client } : {}),
+    }),
     ...(options.eventsIntervalMs ? { eventsIntervalMs: options.eventsIntervalMs } : {}),
     health: healthOf(options.ledger, queue),
   });

@@ -35,6 +35,7 @@ export function page(options: PageOptions, body: Html): Html {
           <a class="brand" href="/runs">evsync</a>
           <nav>
             <a href="/runs">Runs</a>
+            <a href="/erasures">Erasures</a>
             ${options.distributed ? html`<a href="/queue">Queue</a> <a href="/queues">Bull Board</a>` : ''}
           </nav>
           ${

@@ -1,4 +1,5 @@
 import { html } from 'hono/html';
+import { isErasureMarker } from '../../model/erasure.js';
 import { describeOrigin, isLookupKey } from '../../model/row-origin.js';
 import type { Session } from '../dashboard-auth.js';
 import type { RowData } from '../dashboard-data.js';
@@ -73,6 +74,23 @@ export function rowView(data: RowData, session: Session | undefined): Html {
             <p>Retry sends this row again as a new run (with the rows skipped because it failed).</p>
             <button data-confirm="Retry ${result.kind} ${result.key} as a new run?">Retry this row</button>
           </form>`
+        : ''
+    }
+    ${
+      result.kind === 'user' && isLookupKey(result.key) && !isErasureMarker(result.key)
+        ? html`<p class="actions">
+            <a class="button secondary" href="${base}/forget?client_id=${encodeURIComponent(result.key)}"
+              >Forget this person…</a
+            >
+          </p>`
+        : ''
+    }
+    ${
+      isErasureMarker(result.key)
+        ? html`<p class="note">
+            This row names a person who was forgotten (<a href="/erasures">erasures</a>): its key is a marker,
+            its params and message are gone.
+          </p>`
         : ''
     }
     <h2>${sent ? 'Params sent' : 'Params (not sent: evsync rejected the row before any call)'}</h2>
