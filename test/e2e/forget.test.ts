@@ -149,6 +149,21 @@ for (const ledger of ['embedded', 'postgres'] as const) {
         expect(filesHolding(join(workspace.dir, 'data'), NEEDLES)).toEqual([]);
       }
 
+      // Their rows in the first run keep their place and action, and neither the platform
+      // id nor the file and line that would find them again.
+      const [firstRun] = (JSON.parse((await run(['runs', '--json'])).stdout) as Array<{ id: string }>).slice(
+        -1,
+      );
+      const rows = JSON.parse((await run(['report', firstRun!.id, '--json'])).stdout) as Array<{
+        key: string;
+        platformId?: number | null;
+        origin?: unknown;
+      }>;
+      const erased = rows.filter((row) => row.key.startsWith('erased:'));
+      expect(erased.length).toBeGreaterThan(0);
+      for (const row of erased) expect([row.platformId ?? null, row.origin ?? null]).toEqual([null, null]);
+      expect(rows.some((row) => row.platformId === before.id)).toBe(false);
+
       // Three nights with the person still in the export: suppressed, never sent.
       for (let night = 0; night < 3; night++) {
         const again = await run(['run', 'demo.yaml']);
