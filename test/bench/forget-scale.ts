@@ -98,8 +98,16 @@ try {
   const [size] = (
     await client.query<{ bytes: string }>('SELECT pg_database_size(current_database()) AS bytes')
   ).rows;
+  const tables = (
+    await client.query<{ name: string; bytes: string }>(
+      `SELECT c.relname AS name, pg_total_relation_size(c.oid) AS bytes FROM pg_class c
+        JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE c.relkind = 'r' AND n.nspname = current_schema() ORDER BY 2 DESC LIMIT 5`,
+    )
+  ).rows;
   await client.end();
   await ledger.close();
+  console.log(`largest tables: ${tables.map((t) => `${t.name} ${(Number(t.bytes) / 1e6).toFixed(0)} MB`).join(', ')}`);
   console.log(
     `ledger (${kind}): ${fmt(users)} users, ${nights} nights, ${(Number(size!.bytes) / 1e6).toFixed(0)} MB, ` +
       `generated in ${((performance.now() - started) / 1000).toFixed(0)} s; machine load ${machineLoad()}`,
