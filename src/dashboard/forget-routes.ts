@@ -4,6 +4,7 @@ import { CODE } from '../errors/codes.js';
 import { ConfigError } from '../errors/evsync-error.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { isErasureMarker } from '../model/erasure.js';
+import { forgetOutcomeJson } from '../sync/erasure/forget-person.js';
 import { type DashboardEnv, formField } from './dashboard-auth.js';
 import { wantsJson } from './negotiate.js';
 import type { DashboardForget, PersonForget } from './person-forget.js';
@@ -123,15 +124,9 @@ function parseForm(fields: Record<string, string | undefined>): z.infer<typeof f
 
 /** As `evsync forget --json` answers: counts and ids. */
 function outcomeJson(done: DashboardForget): Record<string, unknown> {
-  const { outcome } = done;
   return {
     conference: done.conference,
-    dryRun: outcome.dryRun,
-    found: outcome.found,
-    platformRemoved: outcome.platformRemoved,
-    platformGone: outcome.platformGone,
-    ledger: outcome.scrubbed,
-    tombstone: outcome.tombstone?.id ?? null,
+    ...forgetOutcomeJson(done.outcome),
     ...(done.marker ? { marker: done.marker } : {}),
     ...(done.redisJobs ? { redisJobs: done.redisJobs } : {}),
   };

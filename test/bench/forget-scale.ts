@@ -107,7 +107,9 @@ try {
   ).rows;
   await client.end();
   await ledger.close();
-  console.log(`largest tables: ${tables.map((t) => `${t.name} ${(Number(t.bytes) / 1e6).toFixed(0)} MB`).join(', ')}`);
+  console.log(
+    `largest tables: ${tables.map((t) => `${t.name} ${(Number(t.bytes) / 1e6).toFixed(0)} MB`).join(', ')}`,
+  );
   console.log(
     `ledger (${kind}): ${fmt(users)} users, ${nights} nights, ${(Number(size!.bytes) / 1e6).toFixed(0)} MB, ` +
       `generated in ${((performance.now() - started) / 1000).toFixed(0)} s; machine load ${machineLoad()}`,

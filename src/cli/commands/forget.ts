@@ -8,7 +8,12 @@ import { distributedConfigFromEnv } from '../../distributed/distributed-config.j
 import { rootLogger } from '../../log/logger.js';
 import { PlatformClient } from '../../platform/platform-client.js';
 import { conferenceHost } from '../../model/conference.js';
-import { forgetPerson, liftErasure, type ForgetOutcome } from '../../sync/erasure/forget-person.js';
+import {
+  forgetOutcomeJson,
+  forgetPerson,
+  liftErasure,
+  type ForgetOutcome,
+} from '../../sync/erasure/forget-person.js';
 import { loadJobFile } from '../../sync/job-file.js';
 import { openEngine } from '../../sync/runs/open-engine.js';
 
@@ -94,7 +99,7 @@ export function registerForgetCommand(program: Command): void {
               ).eraseIntentJobs(distributed, outcome.namesKey);
         process.stdout.write(
           options.json
-            ? `${JSON.stringify({ conference, ...outcomeJson(outcome), ...(jobs ? { redisJobs: jobs } : {}) })}\n`
+            ? `${JSON.stringify({ conference, ...forgetOutcomeJson(outcome), ...(jobs ? { redisJobs: jobs } : {}) })}\n`
             : describe(outcome, conference) +
                 (jobs
                   ? `  Redis: removed ${jobs.removed} queued or finished job(s) naming them${jobs.active > 0 ? `; ${jobs.active} being sent now, left to finish: run forget again after the run` : ''}.\n`
@@ -105,17 +110,6 @@ export function registerForgetCommand(program: Command): void {
         await platform.close();
       }
     });
-}
-
-function outcomeJson(outcome: ForgetOutcome): Record<string, unknown> {
-  return {
-    dryRun: outcome.dryRun,
-    found: outcome.found,
-    platformRemoved: outcome.platformRemoved,
-    platformGone: outcome.platformGone,
-    ledger: outcome.scrubbed,
-    tombstone: outcome.tombstone?.id ?? null,
-  };
 }
 
 /** What was (or would be) removed, in counts: the person's data is never printed. */

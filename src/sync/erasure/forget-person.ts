@@ -49,6 +49,18 @@ export interface ForgetOutcome {
   namesKey: (kind: string, key: string) => boolean;
 }
 
+/** An outcome as `forget --json` and the dashboard's JSON answer it: counts and ids, no value. */
+export function forgetOutcomeJson(outcome: Omit<ForgetOutcome, 'namesKey'>): Record<string, unknown> {
+  return {
+    dryRun: outcome.dryRun,
+    found: outcome.found,
+    platformRemoved: outcome.platformRemoved,
+    platformGone: outcome.platformGone,
+    ledger: outcome.scrubbed,
+    tombstone: outcome.tombstone?.id ?? null,
+  };
+}
+
 /** Thrown when the ledger and the platform disagree on who the person is: nothing is removed. */
 export class ErasureIdentityError extends EvsyncError {
   constructor(message: string) {
