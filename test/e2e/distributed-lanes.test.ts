@@ -196,4 +196,40 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
       await shared.close();
     }
   }, 180_000);
+  it('with two lanes, kill -9 of a worker and Redis emptied mid-run: nothing twice, nothing missing', async () => {
+    env.write({
+      'kill-a.csv': usersCsv(people(300, 'ka')),
+      'kill-b.csv': usersCsv(people(200, 'kb')),
+      'kill-a.yaml': job('kill-a', 'CONF_A', 50),
+      'kill-b.yaml': job('kill-b', 'CONF_B', 30),
+    });
+    await Promise.all([env.sandbox.resetCounters(), b.resetCounters()]);
+    const workers = [1, 2, 3].map(() => env.spawnCli(['worker', '--concurrency', '4'], both));
+    try {
+      const runs = [
+        env.spawnCli(['run', 'kill-a.yaml'], conferenceVars('CONF_A', env.sandbox)),
+        env.spawnCli(['run', 'kill-b.yaml'], conferenceVars('CONF_B', b)),
+      ];
+      const created = async (sandbox: SandboxProcess): Promise<number> =>
+        (await sandbox.counters()).calls['POST /user'] ?? 0;
+      await waitFor(async () => (await created(env.sandbox)) >= 60 && (await created(b)) >= 40, 60_000);
+      workers[0]!.child.kill('SIGKILL');
+      await waitFor(async () => (await created(env.sandbox)) >= 120, 60_000);
+      expect(await env.loseRedis()).toBeGreaterThan(0);
+      const codes = await Promise.all(runs.map((run) => run.exited));
+      expect(codes, runs.map((run) => run.output()).join('\n')).toEqual([0, 0]);
+      const ledger = await env.ledger();
+      for (const [run, count] of [
+        [runs[0]!, 300],
+        [runs[1]!, 200],
+      ] as const) {
+        const runId = runIdOf(run.output());
+        expect(await ledger.pendingIntents(runId)).toEqual([]);
+        expect((await ledger.resultCounts(runId)).user).toEqual({ created: count });
+      }
+      for (const sandbox of [env.sandbox, b]) expect((await sandbox.counters()).duplicates).toEqual({});
+    } finally {
+      await stop(workers.slice(1));
+    }
+  }, 240_000);
 });
