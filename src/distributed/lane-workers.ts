@@ -1,4 +1,4 @@
-import type { Worker } from 'bullmq';
+import { Queue, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log/logger.js';
 import type { IntentJob, IntentJobResult } from './intent-job.js';
@@ -91,6 +91,24 @@ export class LaneWorkers {
     });
     this.options.started?.(worker);
     return worker;
+  }
+
+  /** The served lanes' job counts by state, BullMQ's own export (the worker's `/metrics`). */
+  async exportPrometheusMetrics(): Promise<string> {
+    const texts = await Promise.all(
+      [...this.workers.keys()].map(async (id) => {
+        const queue = new Queue(laneQueueName(id), {
+          connection: this.options.redis,
+          prefix: this.options.prefix,
+        });
+        try {
+          return await queue.exportPrometheusMetrics();
+        } finally {
+          await queue.close();
+        }
+      }),
+    );
+    return texts.join('\n');
   }
 
   /** Stops taking jobs; those in flight finish and are recorded. */

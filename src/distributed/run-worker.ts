@@ -33,8 +33,8 @@ export interface WorkerOptions {
 }
 
 /**
- * `evsync worker`: takes intents of any run from the queue until `signal` aborts, then
- * finishes the jobs in flight and returns. A worker killed instead leaves its jobs to
+ * `evsync worker`: takes intents from the lanes whose keys it holds (and the shared queue of
+ * releases before lanes) until `signal` aborts, then finishes the jobs in flight and returns. A worker killed instead leaves its jobs to
  * BullMQ's stalled-job check, which hands them to another worker.
  */
 export async function runWorker(options: WorkerOptions): Promise<void> {
@@ -98,6 +98,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
         metrics: () =>
           metricsText(ledger, [
             () => intents!.queue.exportPrometheusMetrics(),
+            () => lanes.exportPrometheusMetrics(),
             () => schedules.exportPrometheusMetrics(),
           ]),
       })
