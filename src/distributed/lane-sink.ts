@@ -4,9 +4,9 @@ import type { IntentJobSink, RunPhaseNote } from './distributed-executor.js';
 import { laneHost, type LaneNote } from './lanes.js';
 
 /**
- * The coordinator's side of a run's lane (docs/distributed.md, "Lanes"): its jobs go onto the
- * lane of its platform key; what an earlier pass left is looked for there and on the shared
- * queue of releases before lanes, so that a resume of a run started before the upgrade
+ * The coordinator's side of a run's lane (docs/distributed.md, "Several conferences"): its jobs
+ * go onto the lane of its platform key; what an earlier pass left is looked for there and on the
+ * shared queue of releases before lanes, so that a resume of a run started before the upgrade
  * withdraws its old jobs and waits for those workers hold.
  */
 export class LaneSink implements IntentJobSink {

@@ -7,12 +7,15 @@ import { ConfigError } from '../errors/evsync-error.js';
 import { conferenceHost } from '../model/conference.js';
 
 /**
- * A lane is one conference key's queue (docs/distributed.md, "Lanes"): its own BullMQ queue,
- * so that its global concurrency and job rate are that key's alone, and only workers holding
- * the key's credentials take its jobs.
+ * A lane is one conference key's queue (docs/distributed.md, "Several conferences"): its own
+ * BullMQ queue, so that its global concurrency and job rate are that key's alone, and only
+ * workers holding the key's credentials take its jobs.
  */
 
-/** The shared queue of releases before lanes: workers keep draining it (docs/distributed.md, "Upgrading"). */
+/**
+ * The shared queue of releases before lanes: workers keep draining it (docs/distributed.md,
+ * "Upgrading from the shared queue").
+ */
 export const SHARED_QUEUE = 'intents';
 
 /**

@@ -14,9 +14,9 @@ export function describeWorker(worker: QueueStatus['workers'][number]): string {
 }
 
 /**
- * Each conference key's lane in words (docs/distributed.md, "Lanes"): its host and key, its
- * rate and where it comes from, its limits, its jobs and the workers taking them; then the
- * shared queue of releases before lanes while it holds jobs.
+ * Each conference key's lane in words (docs/distributed.md, "Several conferences"): its host and
+ * key, its rate and where it comes from, its limits, its jobs and the workers taking them; then
+ * the shared queue of releases before lanes while it holds jobs.
  */
 export function describeLanes(status: Pick<QueueStatus, 'lanes' | 'sharedQueue'>): string[] {
   const lines = status.lanes.map((lane) => {

@@ -21,7 +21,7 @@ export interface JobCounts {
   completed: number;
 }
 
-/** One conference key's lane (docs/distributed.md, "Lanes"), as `evsync status` shows it. */
+/** One conference key's lane (docs/distributed.md, "Several conferences"), as `evsync status` shows it. */
 export interface LaneStatus {
   /** The hash of base URL and key id that names the lane's queue and bucket. */
   id: string;

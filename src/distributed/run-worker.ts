@@ -34,8 +34,9 @@ export interface WorkerOptions {
 
 /**
  * `evsync worker`: takes intents from the lanes whose keys it holds (and the shared queue of
- * releases before lanes) until `signal` aborts, then finishes the jobs in flight and returns. A worker killed instead leaves its jobs to
- * BullMQ's stalled-job check, which hands them to another worker.
+ * releases before lanes) until `signal` aborts, then finishes the jobs in flight and returns.
+ * A worker killed instead leaves its jobs to BullMQ's stalled-job check, which hands them to
+ * another worker.
  */
 export async function runWorker(options: WorkerOptions): Promise<void> {
   const { config, logger } = options;
@@ -74,7 +75,8 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   // the upgrade. Every worker listens on it, which is also how runs count the workers alive.
   const worker = startIntentWorker({ ...takers, connection: redis, prefix: config.prefix });
   listen(worker);
-  // One taker per lane whose key this environment holds (docs/distributed.md, "Lanes").
+  // One taker per lane whose key this environment holds (docs/distributed.md, "Several
+  // conferences").
   const lanes = new LaneWorkers({ ...takers, redis, prefix: config.prefix, logger, env, started: listen });
   pauseLane = (ms, lane) => lanes.pause(lane, ms);
   await lanes.refresh();

@@ -11,8 +11,8 @@ import { serviceAvailable } from '../helpers/services.js';
 import { people, usersCsv } from '../helpers/users-csv.js';
 import { waitFor } from '../helpers/wait-for.js';
 
-// Issue #43: each conference key has a lane of its own (docs/distributed.md, "Lanes"), with
-// its own limits, taken only by workers holding its credentials; a lane no worker serves is
+// Issue #43: each conference key has a lane of its own (docs/distributed.md, "Several
+// conferences"), with its own limits, taken only by workers holding its credentials; a lane no worker serves is
 // said at once; jobs on the shared queue of releases before lanes still finish. The built CLI.
 const ready = (await serviceAvailable('redis')) && (await serviceAvailable('postgres'));
 
