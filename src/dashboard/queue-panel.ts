@@ -8,6 +8,7 @@ import type { RunPhaseNote } from '../distributed/distributed-executor.js';
 import type { QueueStatus } from '../distributed/queue-status.js';
 import type { ScheduleInfo } from '../distributed/schedules.js';
 import { openQueueStatusReader } from '../distributed/queue-status-reader.js';
+import type { IntentQueue } from '../distributed/intent-queue.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { CODE } from '../errors/codes.js';
 import { messageOf } from '../errors/evsync-error.js';
@@ -46,8 +47,14 @@ export async function openQueuePanel(
   const reader = await openQueueStatusReader(config, ledger);
   const board = new HonoAdapter(serveStatic).setBasePath('/queues');
   const readOnly = options.actions !== true;
-  createBullBoard({
-    queues: [new BullMQAdapter(reader.queue.queue, { readOnlyMode: readOnly })],
+  const shown = new Set<string>();
+  const adapterOf = (queue: IntentQueue): BullMQAdapter => {
+    shown.add(queue.name);
+    return new BullMQAdapter(queue.queue, { readOnlyMode: readOnly });
+  };
+  const initial = [reader.queue, ...(await reader.laneQueues())];
+  const bull = createBullBoard({
+    queues: initial.map(adapterOf),
     serverAdapter: board,
     // Bull Board is a page of its own: its header's links lead back to evsync's pages.
     options: {
@@ -60,9 +67,14 @@ export async function openQueuePanel(
       },
     },
   });
+  // A lane opened since: shown on the board too.
+  const showNewLanes = async (): Promise<void> => {
+    for (const lane of await reader.laneQueues()) if (!shown.has(lane.name)) bull.addQueue(adapterOf(lane));
+  };
   return {
     status: async () => {
       try {
+        await showNewLanes();
         return await reader.read();
       } catch (error) {
         if (!isRedisUnavailable(error)) throw error;
@@ -78,8 +90,18 @@ export async function openQueuePanel(
     phaseOf: async (runId) => (await reader.queue.phaseNotes()).get(runId),
     schedules: () => reader.schedules.list(),
     ping: () => reader.ping(),
-    exportMetrics: async () =>
-      `${await reader.queue.queue.exportPrometheusMetrics()}\n${await reader.schedules.exportPrometheusMetrics()}`,
+    exportMetrics: async () => {
+      const queues = [reader.queue, ...(await reader.laneQueues())];
+      const texts = await Promise.all(queues.map((queue) => queue.queue.exportPrometheusMetrics()));
+      texts.push(await reader.schedules.exportPrometheusMetrics());
+      // One HELP and TYPE per metric: each queue's export repeats them.
+      const seen = new Set<string>();
+      return texts
+        .join('\n')
+        .split('\n')
+        .filter((line) => !line.startsWith('#') || (!seen.has(line) && seen.add(line)))
+        .join('\n');
+    },
     bullBoard: withoutThirdParties(board.registerPlugin(), readOnly),
     close: () => reader.close(),
   };

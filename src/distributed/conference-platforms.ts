@@ -7,6 +7,7 @@ import type { RunRecord } from '../model/run-record.js';
 import { PlatformClient } from '../platform/platform-client.js';
 import { platformRefOfRun } from '../sync/runs/conference-scope.js';
 import { JobRefused, WORKER_NAME } from './intent-job.js';
+import { laneId } from './lanes.js';
 import { platformBucket } from './open-distributed.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 
@@ -27,9 +28,10 @@ export interface ConferencePlatformsOptions {
   /** Intents this process sends at once, per conference. */
   concurrency: number;
   logger: Logger;
-  /** A 429's pause: every worker stops taking jobs for as long. */
-  onPause: (ms: number) => void;
-  env?: NodeJS.ProcessEnv;
+  /** A 429's pause on a key: every worker stops taking jobs of its lane for as long. */
+  onPause: (ms: number, lane: string) => void;
+  /** This worker's environment as it is now. @defaultValue `process.env` */
+  env?: () => NodeJS.ProcessEnv;
 }
 
 /**
@@ -58,7 +60,7 @@ export class ConferencePlatforms {
       run.conference === null ? '(the default conference)' : conferenceHost(run.conference.baseUrl);
     let config;
     try {
-      config = platformConfigFor(ref, this.options.env);
+      config = platformConfigFor(ref, this.options.env?.() ?? process.env);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       const names = Object.values(platformVariables(ref)).join(', ');
@@ -70,7 +72,7 @@ export class ConferencePlatforms {
         `${platformVariables(ref).base_url_env} here points at ${conferenceHost(config.baseUrl)}, not at the run's conference`,
       );
     }
-    const id = `${config.baseUrl}\u0000${config.keyId}`;
+    const id = laneId(config);
     let client = this.clients.get(id);
     if (client === undefined) {
       client = PlatformClient.fromConfig(config, {
@@ -78,7 +80,7 @@ export class ConferencePlatforms {
           redis: this.options.redis,
           key: platformBucket(this.options.prefix, config),
           concurrency: this.options.concurrency,
-          onPause: this.options.onPause,
+          onPause: (ms) => this.options.onPause(ms, id),
         }),
         logger: this.options.logger,
       });

@@ -29,6 +29,11 @@ export interface IntentJobSink {
   activeOf(runId: string): Promise<number>;
   /** Worker processes connected to the queue. */
   workers(): Promise<number>;
+  /**
+   * Why no worker can take the run's jobs while workers are connected (none holds the
+   * credentials of its conference key), or undefined when one can, or none is connected.
+   */
+  unserved?(): Promise<string | undefined>;
   /** Notes the phase a run is in, with its progress, for `evsync status`. */
   notePhase(runId: string, phase: RunPhaseNote): Promise<void>;
 }
@@ -55,6 +60,11 @@ export interface DistributedExecutorOptions {
    * @defaultValue 10 s
    */
   stallMs?: number;
+  /**
+   * How long a run's lane may go unserved (`IntentJobSink.unserved`) before the run stops.
+   * @defaultValue 10 s: workers look for new lanes every second
+   */
+  unservedMs?: number;
   /** Writes the run's rate and the queue's limits again: Redis lost them with the jobs. */
   restoreSettings?: () => Promise<void>;
   /** The ledger's id (`Ledger.ledgerId`), carried by each job: a worker of another ledger refuses it. */

@@ -1,5 +1,6 @@
 import type { DistributedConfig } from './distributed-config.js';
 import { IntentQueue } from './intent-queue.js';
+import { laneQueueName, readLanes } from './lanes.js';
 import { connectRedis } from './open-distributed.js';
 
 /** The states whose jobs Redis keeps after they ran, or before (docs/distributed.md, "Jobs in Redis"). */
@@ -13,32 +14,49 @@ export interface ErasedJobs {
 }
 
 /**
- * Removes from the intents queue every job naming an erased person (docs/privacy.md, "Redis"):
+ * Removes from the intents queues (every lane's, and the shared one) every job naming an erased person (docs/privacy.md, "Redis"):
  * a job carries its intent's key, a user's client_id or a link key holding it, and its id
  * begins with it. `names` says whether a job's key is the person's.
  */
 export async function eraseIntentJobs(
   config: DistributedConfig,
-  names: (kind: string, key: string) => boolean,
+  matches: (kind: string, key: string) => boolean,
 ): Promise<ErasedJobs> {
   const redis = await connectRedis(config, 'client');
-  const intents = new IntentQueue(redis, config.prefix);
+  // The shared queue of releases before lanes, and every lane's.
+  const names = [undefined, ...[...(await readLanes(redis, config.prefix)).keys()].map(laneQueueName)];
+  const erased: ErasedJobs = { removed: 0, active: 0 };
   try {
-    // Found first, then removed: removing while paging would shift the pages.
-    const found = [];
-    for (let start = 0; ; start += PAGE) {
-      const jobs = await intents.queue.getJobs([...STATES], start, start + PAGE - 1, true);
-      if (jobs.length === 0) break;
-      for (const job of jobs) if (job !== undefined && names(job.data.kind, job.data.key)) found.push(job);
+    for (const name of names) {
+      const intents = new IntentQueue(redis, config.prefix, name);
+      try {
+        const one = await eraseFrom(intents, matches);
+        erased.removed += one.removed;
+        erased.active += one.active;
+      } finally {
+        await intents.close();
+      }
     }
-    for (const job of found) await job.remove();
-    const removed = found.length;
-    const active = (await intents.queue.getJobs(['active'])).filter(
-      (job) => job !== undefined && names(job.data.kind, job.data.key),
-    ).length;
-    return { removed, active };
+    return erased;
   } finally {
-    await intents.close();
     redis.disconnect();
   }
+}
+
+async function eraseFrom(
+  intents: IntentQueue,
+  names: (kind: string, key: string) => boolean,
+): Promise<ErasedJobs> {
+  // Found first, then removed: removing while paging would shift the pages.
+  const found = [];
+  for (let start = 0; ; start += PAGE) {
+    const jobs = await intents.queue.getJobs([...STATES], start, start + PAGE - 1, true);
+    if (jobs.length === 0) break;
+    for (const job of jobs) if (job !== undefined && names(job.data.kind, job.data.key)) found.push(job);
+  }
+  for (const job of found) await job.remove();
+  const active = (await intents.queue.getJobs(['active'])).filter(
+    (job) => job !== undefined && names(job.data.kind, job.data.key),
+  ).length;
+  return { removed: found.length, active };
 }

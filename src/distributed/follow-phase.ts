@@ -15,6 +15,7 @@ import { silentProgress } from '../sync/progress/progress-sink.js';
 import type { DistributedExecutorOptions, IntentJobSink } from './distributed-executor.js';
 import { DownCountStreak } from './down-count-streak.js';
 import type { IntentJob } from './intent-job.js';
+import { CODE } from '../errors/codes.js';
 
 /**
  * How long a pass waits for the jobs of an earlier pass of the run that workers still
@@ -126,6 +127,8 @@ export async function followPhase(
   let lastChange = Date.now();
   let lastWorkerNotice = 0;
   let lastWorkerCheck = 0;
+  let unservedSince: number | undefined;
+  const unservedMs = options.unservedMs ?? 10_000;
   const halt = async (): Promise<void> => {
     stop = true;
     await enqueueing;
@@ -181,9 +184,27 @@ export async function followPhase(
         return { enqueued, ended, abort };
       }
       // Said at once, not after a stall: a run waiting for a worker sends nothing meanwhile.
-      if (Date.now() - lastWorkerCheck > 5_000) {
+      if (Date.now() - lastWorkerCheck > 1_000) {
         lastWorkerCheck = Date.now();
-        if (Date.now() - lastWorkerNotice > 30_000 && (await sink.workers()) === 0) {
+        const unserved = await sink.unserved?.();
+        if (unserved === undefined) unservedSince = undefined;
+        else if (unservedSince === undefined) {
+          unservedSince = Date.now();
+          execute.logger?.warn(
+            { phase, waiting: enqueued - ended },
+            `${unserved}: nothing is sent to it; the run stops in ${Math.round(unservedMs / 1000)} s unless such a worker starts`,
+          );
+        } else if (Date.now() - unservedSince >= unservedMs) {
+          await halt();
+          const abort = `${unserved}. Start a worker whose environment sets them, then finish the run with: evsync resume ${execute.runId}`;
+          execute.logger?.error({ phase, code: CODE.EVSYNC_CONFERENCE_UNSERVED }, abort);
+          return { enqueued, ended, abort };
+        }
+        if (
+          unserved === undefined &&
+          Date.now() - lastWorkerNotice > 30_000 &&
+          (await sink.workers()) === 0
+        ) {
           lastWorkerNotice = Date.now();
           execute.logger?.warn(
             { phase, waiting: enqueued - ended },

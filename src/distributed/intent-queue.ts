@@ -11,9 +11,13 @@ import {
 } from './intent-job.js';
 import type { IntentJobSink, RunPhaseNote } from './distributed-executor.js';
 import { reportQueueErrors } from './queue-errors.js';
+import { SHARED_QUEUE } from './lanes.js';
 
-/** The queue every run's intents go through; several installations share a Redis by prefix. */
-export const INTENT_QUEUE = 'intents';
+/**
+ * The queue of releases before lanes, which every run's intents went through; now each
+ * conference key has a lane of its own (`lanes.ts`). Several installations share a Redis by prefix.
+ */
+export const INTENT_QUEUE = SHARED_QUEUE;
 
 /** The key of a run's phase note: gone a day after its last change. */
 const phaseKey = (prefix: string, runId: string): string => `${prefix}:evsync-phase:${runId}`;
@@ -43,8 +47,10 @@ export class IntentQueue implements IntentJobSink {
   constructor(
     private readonly connection: Redis,
     private readonly prefix: string,
+    /** A lane's queue (`laneQueueName`), or the shared queue of releases before lanes. */
+    readonly name: string = INTENT_QUEUE,
   ) {
-    this.queue = new Queue<IntentJob, IntentJobResult>(INTENT_QUEUE, { connection, prefix });
+    this.queue = new Queue<IntentJob, IntentJobResult>(name, { connection, prefix });
     reportQueueErrors(this.queue, 'intent queue');
   }
 
@@ -152,6 +158,8 @@ const MAX_STARTED_ATTEMPTS = 50;
 export interface IntentWorkerOptions {
   connection: Redis;
   prefix: string;
+  /** The queue to take jobs from: a lane's, or the shared one. @defaultValue the shared queue */
+  queueName?: string;
   concurrency: number;
   /** `holdsLock` tells whether this worker still holds the job's lock (`writeCheck` asks it before each write). */
   handle: (job: IntentJob, holdsLock: () => Promise<boolean>) => Promise<IntentJobResult>;
@@ -161,15 +169,16 @@ export interface IntentWorkerOptions {
 
 /** The consumer side: `evsync worker`. */
 export function startIntentWorker(options: IntentWorkerOptions): Worker<IntentJob, IntentJobResult> {
+  const queueName = options.queueName ?? INTENT_QUEUE;
   const worker: Worker<IntentJob, IntentJobResult> = new Worker<IntentJob, IntentJobResult>(
-    INTENT_QUEUE,
+    queueName,
     async (job: Job<IntentJob, IntentJobResult>, token?: string) => {
       const parsed = intentJobSchema.safeParse(job.data);
       // Not a job evsync wrote: nothing to send, and no try will make it one.
       if (!parsed.success) throw new UnrecoverableError(`not an intent job: ${parsed.error.message}`);
       try {
         // BullMQ keeps a job's lock at `<job key>:lock`, its value the holder's token.
-        const lockKey = `${options.prefix}:${INTENT_QUEUE}:${job.id ?? ''}:lock`;
+        const lockKey = `${options.prefix}:${queueName}:${job.id ?? ''}:lock`;
         const holdsLock = async (): Promise<boolean> =>
           token !== undefined && (await options.connection.get(lockKey)) === token;
         return await options.handle(parsed.data, holdsLock);

@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { platformConfigFor } from '../config/conference.js';
+import { platformConfigFor, platformVariables } from '../config/conference.js';
 import type { PlatformConfig } from '../config/env-config.js';
 import { PlatformClient } from '../platform/platform-client.js';
 import { openRedis } from '../sync/queue/redis-connection.js';
@@ -12,6 +12,8 @@ import { distributedExecutor } from './distributed-executor.js';
 import { declareRate, withdrawRate } from './declared-rates.js';
 import { WORKER_NAME } from './intent-job.js';
 import { IntentQueue } from './intent-queue.js';
+import { LaneSink } from './lane-sink.js';
+import { laneId, laneQueueName, registerLane } from './lanes.js';
 import { rateLimitKey, RedisRateLimiter } from './redis-rate-limiter.js';
 
 /** A Redis connection for distributed mode (see `openRedis`: a worker's waits out a restart). */
@@ -21,15 +23,12 @@ export function connectRedis(config: DistributedConfig, role: 'worker' | 'client
 
 /** The rate-limit bucket of the platform key: one per base URL and key id, whatever the job. */
 export function platformBucket(prefix: string, platform: Pick<PlatformConfig, 'baseUrl' | 'keyId'>): string {
-  const id = createHash('sha256')
-    .update(`${platform.baseUrl}\u0000${platform.keyId}`)
-    .digest('hex')
-    .slice(0, 16);
-  return rateLimitKey(prefix, id);
+  return rateLimitKey(prefix, laneId(platform));
 }
 
 /**
- * Sets the job's rate for every worker: the request bucket, and the queue's global limits.
+ * Sets the job's rate for every worker: the request bucket, and the global limits of its
+ * lane's queue (no other conference key's).
  * With `declared`, the job's rate is declared for the key (`declareRate`) and the lowest
  * rate any running job declared for it is the one in force.
  */
@@ -71,8 +70,12 @@ export async function openDistributedEngine(
 ): Promise<OpenEngine & { mode: 'distributed' }> {
   const platformConfig = platformConfigFor(options.platform);
   const redis = await connectRedis(config, 'client');
-  const queue = new IntentQueue(redis, config.prefix);
+  // The run's own lane: its key's limits, taken only by workers holding its credentials.
+  const queue = new IntentQueue(redis, config.prefix, laneQueueName(laneId(platformConfig)));
+  const shared = new IntentQueue(redis, config.prefix);
   const bucket = platformBucket(config.prefix, platformConfig);
+  const register = (): ReturnType<typeof registerLane> =>
+    registerLane(redis, config.prefix, platformConfig, platformVariables(options.platform));
   let client: PlatformClient | undefined;
   const declared = {
     declarer: `${WORKER_NAME}:${randomBytes(3).toString('hex')}`,
@@ -84,6 +87,7 @@ export async function openDistributedEngine(
   );
   refresh.unref();
   try {
+    const lane = await register();
     await setSharedRate(redis, queue, bucket, options.rate, declared);
     client = PlatformClient.fromConfig(platformConfig, {
       rateLimit: new RedisRateLimiter({ redis, key: bucket, concurrency: options.rate.concurrency }),
@@ -93,8 +97,11 @@ export async function openDistributedEngine(
     engine.deps.executor = distributedExecutor({
       ledger: engine.deps.ledger,
       ledgerId: await engine.deps.ledger.ledgerId(),
-      sink: queue,
-      restoreSettings: () => setSharedRate(redis, queue, bucket, options.rate, declared),
+      sink: new LaneSink(queue, shared, lane),
+      restoreSettings: async () => {
+        await register();
+        await setSharedRate(redis, queue, bucket, options.rate, declared);
+      },
     });
     options.logger.info(
       { redis: config.description, prefix: config.prefix },
@@ -108,7 +115,7 @@ export async function openDistributedEngine(
         await withdrawRate(redis, bucket, declared.declarer).catch(() => undefined);
         await engine.close();
         await client?.close();
-        await queue.close();
+        await Promise.all([queue.close(), shared.close()]);
         redis.disconnect();
       },
     };
@@ -116,7 +123,7 @@ export async function openDistributedEngine(
     clearInterval(refresh);
     await withdrawRate(redis, bucket, declared.declarer).catch(() => undefined);
     await client?.close();
-    await queue.close();
+    await Promise.all([queue.close(), shared.close()]);
     redis.disconnect();
     throw error;
   }

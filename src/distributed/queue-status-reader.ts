@@ -1,6 +1,7 @@
 import type { Ledger } from '../ledger/ledger.js';
 import type { DistributedConfig } from './distributed-config.js';
 import { IntentQueue } from './intent-queue.js';
+import { laneQueueName, readLanes } from './lanes.js';
 import { connectRedis } from './open-distributed.js';
 import { queueStatus, type QueueStatus } from './queue-status.js';
 import { Schedules } from './schedules.js';
@@ -8,8 +9,10 @@ import { Schedules } from './schedules.js';
 /** The connections `queueStatus` reads from, opened once: `evsync status` reads once, the dashboard often. */
 export interface QueueStatusReader {
   read(): Promise<QueueStatus>;
-  /** The intents queue (the dashboard shows it in Bull Board). */
+  /** The shared intents queue of releases before lanes (the dashboard shows it in Bull Board). */
   queue: IntentQueue;
+  /** Each lane's queue, opened once each (Bull Board shows them too). */
+  laneQueues(): Promise<IntentQueue[]>;
   /** The schedules registered (the dashboard's notification watch looks for missed ones). */
   schedules: Schedules;
   /** Whether Redis answers (`/readyz`). */
@@ -24,13 +27,23 @@ export async function openQueueStatusReader(
   const redis = await connectRedis(config, 'client');
   const queue = new IntentQueue(redis, config.prefix);
   const schedules = new Schedules(redis, config.prefix);
+  const lanes = new Map<string, IntentQueue>();
   return {
     read: () => queueStatus({ config, redis, queue, schedules, ledger }),
     queue,
+    laneQueues: async () => {
+      for (const id of (await readLanes(redis, config.prefix)).keys())
+        if (!lanes.has(id)) lanes.set(id, new IntentQueue(redis, config.prefix, laneQueueName(id)));
+      return [...lanes.values()];
+    },
     schedules,
     ping: () => redis.ping(),
     close: async () => {
-      await Promise.all([queue.close(), schedules.close()]);
+      await Promise.all([
+        queue.close(),
+        schedules.close(),
+        ...[...lanes.values()].map((lane) => lane.close()),
+      ]);
       redis.disconnect();
     },
   };

@@ -13,16 +13,32 @@ export function describeWorker(worker: QueueStatus['workers'][number]): string {
   return parts.length === 0 ? `${worker.name} (no run taken yet)` : `${worker.name} (${parts.join('; ')})`;
 }
 
-/** The rate limits in force, one line per conference key. */
-export function describeRates(status: Pick<QueueStatus, 'rates' | 'globalConcurrency'>): string[] {
-  if (status.rates.length === 0) return ['none yet (set by the first run)'];
-  return [
-    ...status.rates.map(
-      ({ conference, keyId, rate, declared }) =>
-        `${conference} (key ${keyId ?? '?'}): ${rate.requestsPerSecond} requests/s (burst ${rate.burst}), ${rateSource(declared)}`,
-    ),
-    `${status.globalConcurrency ?? 'no limit of'} intents at a time across all workers`,
-  ];
+/**
+ * Each conference key's lane in words (docs/distributed.md, "Several conferences"): its host and
+ * key, its rate and where it comes from, its limits, its jobs and the workers taking them; then
+ * the shared queue of releases before lanes while it holds jobs.
+ */
+export function describeLanes(status: Pick<QueueStatus, 'lanes' | 'sharedQueue'>): string[] {
+  const lines = status.lanes.map((lane) => {
+    const rate =
+      lane.rate === undefined
+        ? 'no rate set'
+        : `${lane.rate.requestsPerSecond} requests/s (burst ${lane.rate.burst}), ${rateSource(lane.declared)}`;
+    const limits = `${lane.concurrency ?? 'no limit of'} intents at a time, ${lane.jobsPerSecond ?? 'no limit of'} jobs/s`;
+    const jobs = `${lane.jobs.waiting} waiting, ${lane.jobs.active} active, ${lane.jobs.delayed} delayed`;
+    const workers =
+      lane.workers.length === 0
+        ? "no worker serves it: nothing is sent until a worker whose environment holds the key's variables starts"
+        : `workers ${lane.workers.join(', ')}`;
+    return `${lane.conference} (key ${lane.keyId}, lane ${lane.id}): ${rate}; ${limits}; ${jobs}; ${workers}`;
+  });
+  if (lines.length === 0) lines.push('none yet (a run opens its conference key’s lane)');
+  const shared = status.sharedQueue;
+  if (shared.waiting + shared.active + shared.delayed > 0)
+    lines.push(
+      `shared queue of runs started before lanes: ${shared.waiting} waiting, ${shared.active} active, ${shared.delayed} delayed; every worker drains it`,
+    );
+  return lines;
 }
 
 /** Where a key's rate in force comes from, in words. */

@@ -1,28 +1,54 @@
 import type { Redis } from 'ioredis';
 import type { Ledger } from '../ledger/ledger.js';
-import { conferenceHost } from '../model/conference.js';
 import type { RunRecord } from '../model/run-record.js';
 import type { DistributedConfig } from './distributed-config.js';
 import type { RunPhaseNote } from './distributed-executor.js';
 import { waitsForWorker } from './handed-to-workers.js';
 import { workerConferences } from './conference-platforms.js';
-import type { IntentQueue } from './intent-queue.js';
+import { IntentQueue } from './intent-queue.js';
+import { laneHost, laneQueueName, readLanes } from './lanes.js';
 import { platformBucket } from './open-distributed.js';
 import { declarations, type RateDeclaration } from './declared-rates.js';
 import { RedisRateLimiter, type SharedRate } from './redis-rate-limiter.js';
 import type { ScheduleInfo, Schedules } from './schedules.js';
 
+/** Jobs of a queue by state. */
+export interface JobCounts {
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+  completed: number;
+}
+
+/** One conference key's lane (docs/distributed.md, "Several conferences"), as `evsync status` shows it. */
+export interface LaneStatus {
+  /** The hash of base URL and key id that names the lane's queue and bucket. */
+  id: string;
+  conference: string;
+  keyId: number;
+  /** The key's request rate in force, and the jobs that declared one while running. */
+  rate: SharedRate | undefined;
+  declared: RateDeclaration[];
+  /** The lane's global limits: intents in flight on all workers, jobs started per second. */
+  concurrency: number | null;
+  jobsPerSecond: number | null;
+  jobs: JobCounts;
+  /** The workers taking the lane's jobs (`host:pid`): none means nothing is sent to it. */
+  workers: string[];
+}
+
 /** What `evsync status` shows of an installation in distributed mode. */
 export interface QueueStatus {
   redis: string;
   prefix: string;
-  jobs: { waiting: number; active: number; delayed: number; failed: number; completed: number };
+  /** Every lane's jobs and the shared queue's, added up. */
+  jobs: JobCounts;
   /** Each worker alive (`host:pid`), with the conferences it served and those it refused, and why. */
   workers: Array<{ name: string; serves: string[]; refuses: Record<string, string> }>;
-  /** Intents in flight at once across all workers (the last run's `rate.concurrency`). */
-  globalConcurrency: number | null;
-  /** The rate in force per conference key (host, key id), as its last run set it. */
-  rates: Array<{ conference: string; keyId: number | null; rate: SharedRate; declared: RateDeclaration[] }>;
+  lanes: LaneStatus[];
+  /** The queue of releases before lanes, which workers still drain. */
+  sharedQueue: JobCounts;
   /** Runs the ledger has as running, with their current phase when distributed. */
   runs: Array<{
     run: RunRecord;
@@ -45,37 +71,36 @@ export async function queueStatus(input: {
   ledger: Ledger;
 }): Promise<QueueStatus> {
   const { queue, ledger } = input;
-  const counts = await queue.queue.getJobCounts(
-    'waiting',
-    'prioritized',
-    'active',
-    'delayed',
-    'failed',
-    'completed',
-  );
+  const sharedQueue = await countsOf(queue);
   // BullMQ names a worker's connection `<prefix>:<queue>:w:<worker name>`: ours is host:pid.
   const noted = await workerConferences(input.redis, input.config.prefix);
   const workers = (await queue.queue.getWorkers()).map((worker) => {
-    const name = /:w:(.+)$/.exec(worker.rawname ?? '')?.[1] ?? worker.addr ?? '?';
+    const name = workerName(worker);
     const note = noted.get(name);
     return { name, serves: note?.serves ?? [], refuses: note?.refuses ?? {} };
   });
-  const rates: QueueStatus['rates'] = [];
-  for (const conference of await ledger.listConferences()) {
-    if (conference.keyId === null) continue;
-    const bucket = platformBucket(input.config.prefix, {
-      baseUrl: conference.baseUrl,
-      keyId: conference.keyId,
-    });
-    const rate = await RedisRateLimiter.rateInForce(input.redis, bucket);
-    if (rate)
-      rates.push({
-        conference: conferenceHost(conference.baseUrl),
-        keyId: conference.keyId,
-        rate,
+  const lanes: LaneStatus[] = [];
+  for (const lane of (await readLanes(input.redis, input.config.prefix)).values()) {
+    const laneQueue = new IntentQueue(input.redis, input.config.prefix, laneQueueName(lane.id));
+    try {
+      const bucket = platformBucket(input.config.prefix, lane);
+      const limit = await laneQueue.queue.getGlobalRateLimit();
+      lanes.push({
+        id: lane.id,
+        conference: laneHost(lane),
+        keyId: lane.keyId,
+        rate: await RedisRateLimiter.rateInForce(input.redis, bucket),
         declared: await declarations(input.redis, bucket),
+        concurrency: await laneQueue.queue.getGlobalConcurrency(),
+        jobsPerSecond: limit === null ? null : (limit.max * 1000) / limit.duration,
+        jobs: await countsOf(laneQueue),
+        workers: (await laneQueue.queue.getWorkers()).map(workerName),
       });
+    } finally {
+      await laneQueue.close();
+    }
   }
+  lanes.sort((a, b) => a.conference.localeCompare(b.conference) || a.keyId - b.keyId);
   const notes = await queue.phaseNotes();
   const running = (await ledger.listRuns(50)).filter(
     (run) => run.status === 'running' || waitsForWorker(run),
@@ -100,17 +125,44 @@ export async function queueStatus(input: {
   return {
     redis: input.config.description,
     prefix: input.config.prefix,
-    jobs: {
-      waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
-      active: counts.active ?? 0,
-      delayed: counts.delayed ?? 0,
-      failed: counts.failed ?? 0,
-      completed: counts.completed ?? 0,
-    },
+    jobs: [sharedQueue, ...lanes.map((lane) => lane.jobs)].reduce(addCounts),
     workers,
-    globalConcurrency: await queue.queue.getGlobalConcurrency(),
-    rates,
+    lanes,
+    sharedQueue,
     runs,
     schedules: await input.schedules.list(),
   };
+}
+
+async function countsOf(queue: IntentQueue): Promise<JobCounts> {
+  const counts = await queue.queue.getJobCounts(
+    'waiting',
+    'prioritized',
+    'active',
+    'delayed',
+    'failed',
+    'completed',
+  );
+  return {
+    waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
+    active: counts.active ?? 0,
+    delayed: counts.delayed ?? 0,
+    failed: counts.failed ?? 0,
+    completed: counts.completed ?? 0,
+  };
+}
+
+function addCounts(a: JobCounts, b: JobCounts): JobCounts {
+  return {
+    waiting: a.waiting + b.waiting,
+    active: a.active + b.active,
+    delayed: a.delayed + b.delayed,
+    failed: a.failed + b.failed,
+    completed: a.completed + b.completed,
+  };
+}
+
+/** `host:pid` of a worker's connection, named `<prefix>:<queue>:w:<worker name>` by BullMQ. */
+function workerName(worker: { rawname?: string; addr?: string }): string {
+  return /:w:(.+)$/.exec(worker.rawname ?? '')?.[1] ?? worker.addr ?? '?';
 }

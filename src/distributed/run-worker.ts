@@ -4,7 +4,10 @@ import { openLedger } from '../ledger/open-ledger.js';
 import type { Logger } from '../log/logger.js';
 import type { DistributedConfig } from './distributed-config.js';
 import { IntentHandler } from './intent-handler.js';
-import { WORKER_NAME } from './intent-job.js';
+import { WORKER_NAME, type IntentJob, type IntentJobResult } from './intent-job.js';
+import { LaneWorkers } from './lane-workers.js';
+import { liveEnv } from '../config/dotenv-file.js';
+import type { Worker } from 'bullmq';
 import { IntentQueue, startIntentWorker } from './intent-queue.js';
 import { reportQueueErrors } from './queue-errors.js';
 import { ConferencePlatforms } from './conference-platforms.js';
@@ -30,23 +33,26 @@ export interface WorkerOptions {
 }
 
 /**
- * `evsync worker`: takes intents of any run from the queue until `signal` aborts, then
- * finishes the jobs in flight and returns. A worker killed instead leaves its jobs to
- * BullMQ's stalled-job check, which hands them to another worker.
+ * `evsync worker`: takes intents from the lanes whose keys it holds (and the shared queue of
+ * releases before lanes) until `signal` aborts, then finishes the jobs in flight and returns.
+ * A worker killed instead leaves its jobs to BullMQ's stalled-job check, which hands them to
+ * another worker.
  */
 export async function runWorker(options: WorkerOptions): Promise<void> {
   const { config, logger } = options;
   const ledger = options.ledger ?? (await openLedger());
   const redis = await connectRedis(config, 'worker');
-  // Set below: a 429's pause also stops every worker taking new jobs for as long.
-  let pauseQueue = (_ms: number): void => undefined;
+  const env = liveEnv();
+  // Set below: a 429's pause also stops every worker taking new jobs of that lane for as long.
+  let pauseLane = (_ms: number, _lane: string): void => undefined;
   // One client per conference the runs name, signed with the keys of this worker's environment.
   const platforms = new ConferencePlatforms({
     redis,
     prefix: config.prefix,
     concurrency: options.concurrency,
     logger,
-    onPause: (ms) => pauseQueue(ms),
+    onPause: (ms, lane) => pauseLane(ms, lane),
+    env,
   });
   const handler = new IntentHandler({
     ledger,
@@ -54,18 +60,26 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     logger,
     onRefused: (refusal) => platforms.noteRefused(refusal.host, refusal.reason),
   });
-  const worker = startIntentWorker({
-    connection: redis,
-    prefix: config.prefix,
+  const takers = {
     concurrency: options.concurrency,
-    handle: (job, holdsLock) => handler.handle(job, holdsLock),
-    gaveUp: (job, error, tries) => handler.gaveUp(job, error, tries),
-  });
-  pauseQueue = (ms) => void worker.rateLimit(ms).catch(() => undefined);
-  worker.on('failed', (job, error) =>
-    logger.error({ err: error, runId: job?.data.runId, kind: job?.data.kind }, 'intent job failed'),
-  );
-  reportQueueErrors(worker, 'worker', logger);
+    handle: (job: IntentJob, holdsLock: () => Promise<boolean>) => handler.handle(job, holdsLock),
+    gaveUp: (job: IntentJob, error: unknown, tries: number) => handler.gaveUp(job, error, tries),
+  };
+  const listen = (taker: Worker<IntentJob, IntentJobResult>): void => {
+    taker.on('failed', (job, error) =>
+      logger.error({ err: error, runId: job?.data.runId, kind: job?.data.kind }, 'intent job failed'),
+    );
+    reportQueueErrors(taker, 'worker', logger);
+  };
+  // The shared queue of releases before lanes: drained of the jobs runs enqueued there before
+  // the upgrade. Every worker listens on it, which is also how runs count the workers alive.
+  const worker = startIntentWorker({ ...takers, connection: redis, prefix: config.prefix });
+  listen(worker);
+  // One taker per lane whose key this environment holds (docs/distributed.md, "Several
+  // conferences").
+  const lanes = new LaneWorkers({ ...takers, redis, prefix: config.prefix, logger, env, started: listen });
+  pauseLane = (ms, lane) => lanes.pause(lane, ms);
+  await lanes.refresh();
   const control = startControlWorker({
     connection: redis,
     prefix: config.prefix,
@@ -86,6 +100,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
         metrics: () =>
           metricsText(ledger, [
             () => intents!.queue.exportPrometheusMetrics(),
+            () => lanes.exportPrometheusMetrics(),
             () => schedules.exportPrometheusMetrics(),
           ]),
       })
@@ -100,13 +115,13 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
       redis: config.description,
       prefix: config.prefix,
     },
-    'worker ready: taking intents of any run',
+    'worker ready: taking intents of the lanes whose keys it holds',
   );
   try {
     if (!options.signal.aborted) await once(options.signal, 'abort');
     logger.info('worker stopping: finishing the intents in flight');
     // A scheduled run this process coordinates stops as `evsync run` does on a signal.
-    await Promise.all([worker.close(), control.close()]);
+    await Promise.all([worker.close(), lanes.close(), control.close()]);
   } finally {
     await health?.close();
     await calls.close();

@@ -731,9 +731,9 @@ export const ERROR_CATALOG = {
   EVSYNC_CONFERENCE_UNSERVED: {
     layer: 'sync',
     meaning:
-      "Distributed mode: no worker had credentials for the run's conference (the job's platform variables), so the intent was not sent.",
+      "Distributed mode: no worker had credentials for the run's conference (the job's platform variables), so the intent was not sent; or, logged by the run, no connected worker serves its conference key's lane, and the run was cut off.",
     action:
-      "Start an `evsync worker` whose environment sets the job's platform variables for that conference, then `evsync retry RUN`.",
+      "Start an `evsync worker` whose environment sets the job's platform variables for that conference, then `evsync retry RUN` (a failed intent) or `evsync resume RUN` (a run cut off).",
     retry: 'permanent',
   },
   EVSYNC_JOB_BUSY: {

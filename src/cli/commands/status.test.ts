@@ -24,9 +24,9 @@ function statusWith(runs: RunRecord[]): QueueStatus {
     prefix: 'evsync',
     jobs: { waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0 },
     workers: [{ name: 'box:41', serves: ['conf-a.example'], refuses: { 'conf-b.example': 'no key here' } }],
-    globalConcurrency: 8,
-    rates: [
+    lanes: [
       {
+        id: '0123456789abcdef',
         conference: 'conf-a.example',
         keyId: 7,
         rate: { requestsPerSecond: 50, burst: 1 },
@@ -34,8 +34,24 @@ function statusWith(runs: RunRecord[]): QueueStatus {
           { job: 'conf-a', requestsPerSecond: 50, expiresAt: 0 },
           { job: 'bulk', requestsPerSecond: 200, expiresAt: 0 },
         ],
+        concurrency: 8,
+        jobsPerSecond: 50,
+        jobs: { waiting: 12, active: 4, delayed: 0, failed: 0, completed: 0 },
+        workers: ['box:41'],
+      },
+      {
+        id: 'fedcba9876543210',
+        conference: 'conf-b.example',
+        keyId: 3,
+        rate: { requestsPerSecond: 20, burst: 1 },
+        declared: [{ job: 'conf-b', requestsPerSecond: 20, expiresAt: 0 }],
+        concurrency: 4,
+        jobsPerSecond: 20,
+        jobs: { waiting: 30, active: 0, delayed: 0, failed: 0, completed: 0 },
+        workers: [],
       },
     ],
+    sharedQueue: { waiting: 2, active: 1, delayed: 0, failed: 0, completed: 0 },
     runs: runs.map((run) => ({
       run,
       done: 3,
@@ -63,12 +79,14 @@ describe('evsync status', () => {
     expect(text).not.toContain('https://');
   });
 
-  it('names the conferences each worker serves and refuses, and the rate in force per conference key', () => {
+  it('names the conferences each worker serves and refuses, and each lane with its rate, jobs and workers', () => {
     const text = formatStatus(statusWith([]));
     expect(text).toContain('    box:41 (serves conf-a.example; refuses conf-b.example: no key here)');
     expect(text).toContain(
-      '    conf-a.example (key 7): 50 requests/s (burst 1), the lowest of the jobs running with this key: conf-a 50/s, bulk 200/s',
+      '    conf-a.example (key 7, lane 0123456789abcdef): 50 requests/s (burst 1), the lowest of the jobs running with this key: conf-a 50/s, bulk 200/s; ' +
+        '8 intents at a time, 50 jobs/s; 12 waiting, 4 active, 0 delayed; workers box:41',
     );
-    expect(text).toContain('    8 intents at a time across all workers');
+    expect(text).toMatch(/conf-b\.example \(key 3, lane fedcba9876543210\): .*; no worker serves it/);
+    expect(text).toContain('shared queue of runs started before lanes: 2 waiting, 1 active, 0 delayed');
   });
 });

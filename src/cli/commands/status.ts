@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { distributedConfigFromEnv } from '../../distributed/distributed-config.js';
 import type { QueueStatus } from '../../distributed/queue-status.js';
-import { describeRates, describeWorker } from '../../distributed/queue-status-text.js';
+import { describeLanes, describeWorker } from '../../distributed/queue-status-text.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import { runConferenceHost } from '../../model/conference.js';
 import { textTable } from '../../report/text-table.js';
@@ -19,7 +19,7 @@ export function registerStatusCommand(program: Command): void {
     .command('status')
     .description(
       'Each job: its last run, its last success, its next fire time, overdue, notifications not delivered; ' +
-        'in distributed mode also queue depth, workers, the rate limit in force, runs in progress and schedules.',
+        'in distributed mode also queue depth, workers, each conference key’s lane with its rate, runs in progress and schedules.',
     )
     .option('--json', 'print it as JSON')
     .option(
@@ -86,8 +86,8 @@ export function formatStatus(
     `  intents: ${queued.waiting} waiting, ${queued.active} active, ${queued.delayed} delayed (retrying), ${queued.failed} failed`,
     status.workers.length === 0 ? '  workers: none connected' : `  workers: ${status.workers.length}`,
     ...status.workers.map((worker) => `    ${describeWorker(worker)}`),
-    '  rate limit in force:',
-    ...describeRates(status).map((line) => `    ${line}`),
+    '  lanes (one per conference key):',
+    ...describeLanes(status).map((line) => `    ${line}`),
     '',
     status.runs.length === 0 ? 'No run in progress.' : 'Runs in progress:',
     ...status.runs.map(({ run, done, planned, phase, processGone, waitingForWorker }) => {

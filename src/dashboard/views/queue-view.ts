@@ -1,6 +1,6 @@
 import { html } from 'hono/html';
 import type { QueueStatus } from '../../distributed/queue-status.js';
-import { describeRates, describeWorker } from '../../distributed/queue-status-text.js';
+import { describeLanes, describeWorker } from '../../distributed/queue-status-text.js';
 import { runConferenceHost } from '../../model/conference.js';
 import { type Html, runPath, timeTag } from './page-layout.js';
 
@@ -25,8 +25,12 @@ export function queueView(status: QueueStatus): Html {
               </ul>`
         }
       </dd>
-      <dt>Rate limit</dt>
-      <dd>${describeRates(status).map((line) => html`${line}<br />`)}</dd>
+      <dt>Lanes</dt>
+      <dd>
+        <ul>
+          ${describeLanes(status).map((line) => html`<li>${line}</li>`)}
+        </ul>
+      </dd>
     </dl>
     <h2>Runs in progress</h2>
     ${

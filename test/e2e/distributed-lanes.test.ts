@@ -1,0 +1,237 @@
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { laneId, laneQueueName } from '../../src/distributed/lanes.js';
+import { IntentQueue } from '../../src/distributed/intent-queue.js';
+import type { IntentJob } from '../../src/distributed/intent-job.js';
+import { conferenceUrl } from '../../src/config/conference.js';
+import { startDistributedEnv, type CliProcess, type DistributedEnv } from '../helpers/distributed-env.js';
+import { startWebhookReceiver } from '../helpers/notice-receivers.js';
+import { startSandboxProcess, type SandboxProcess } from '../helpers/sandbox-process.js';
+import { serviceAvailable } from '../helpers/services.js';
+import { people, usersCsv } from '../helpers/users-csv.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+// Issue #43: each conference key has a lane of its own (docs/distributed.md, "Several
+// conferences"), with its own limits, taken only by workers holding its credentials; a lane no worker serves is
+// said at once; jobs on the shared queue of releases before lanes still finish. The built CLI.
+const ready = (await serviceAvailable('redis')) && (await serviceAvailable('postgres'));
+
+const conferenceVars = (prefix: string, sandbox: SandboxProcess): NodeJS.ProcessEnv => ({
+  [`${prefix}_URL`]: sandbox.url,
+  [`${prefix}_KEY_ID`]: sandbox.keyId,
+  [`${prefix}_SIGNING_KEY`]: sandbox.signingKey,
+});
+
+function job(name: string, prefix: string, perSecond: number, extra = ''): string {
+  return (
+    `name: ${name}\nrate: { per_second: ${perSecond}, concurrency: 6 }\n` +
+    `platform: { base_url_env: ${prefix}_URL, key_id_env: ${prefix}_KEY_ID, signing_key_env: ${prefix}_SIGNING_KEY }\n` +
+    `steps:\n  - { mapping: users, source: { csv: ./${name}.csv } }\n${extra}`
+  );
+}
+
+function runIdOf(output: string): string {
+  const match = /Run (\d{8}-\d{6}-[0-9a-f]+)/.exec(output);
+  if (!match?.[1]) throw new Error(`no run id in:\n${output}`);
+  return match[1];
+}
+
+const laneOf = (sandbox: SandboxProcess): string =>
+  laneQueueName(laneId({ baseUrl: conferenceUrl(sandbox.url), keyId: Number(sandbox.keyId) }));
+
+async function stop(workers: CliProcess[]): Promise<void> {
+  await Promise.all(
+    workers.map(async (worker) => {
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+    }),
+  );
+}
+
+describe.runIf(ready)('distributed mode: one lane per conference key', () => {
+  let env: DistributedEnv;
+  let b: SandboxProcess;
+  let both: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    env = await startDistributedEnv({ built: true, sandboxArgs: ['--rate-limit', '60/s'] });
+    b = await startSandboxProcess(['--rate-limit', '40/s']);
+    both = { ...conferenceVars('CONF_A', env.sandbox), ...conferenceVars('CONF_B', b) };
+  }, 120_000);
+  afterAll(async () => {
+    await env?.close();
+    await b?.stop();
+  }, 60_000);
+
+  it('workers take only the lanes they hold keys for, and one run’s rate never slows another’s', async () => {
+    env.write({
+      'lane-a.csv': usersCsv(people(400, 'la')),
+      'lane-b.csv': usersCsv(people(80, 'lb')),
+      'lane-a.yaml': job('lane-a', 'CONF_A', 50),
+      'lane-b.yaml': job('lane-b', 'CONF_B', 8),
+    });
+    const onlyA = env.spawnCli(['worker', '--concurrency', '4'], conferenceVars('CONF_A', env.sandbox));
+    const onlyB = env.spawnCli(['worker', '--concurrency', '4'], conferenceVars('CONF_B', b));
+    const workers = [onlyA, onlyB];
+    try {
+      // A at 50/s (400 users: 8 s) is sending when B starts at 8/s. With one shared queue, the
+      // last started run's job rate (B's) held both.
+      await env.sandbox.resetCounters();
+      const runA = env.spawnCli(['run', 'lane-a.yaml'], conferenceVars('CONF_A', env.sandbox));
+      await waitFor(async () => ((await env.sandbox.counters()).calls['POST /user'] ?? 0) >= 20, 60_000);
+      const runB = env.spawnCli(['run', 'lane-b.yaml'], conferenceVars('CONF_B', b));
+      await waitFor(async () => ((await b.counters()).calls['POST /user'] ?? 0) >= 4, 60_000);
+      const status = await env.cli(['status'], both);
+      expect(await runA.exited, runA.output()).toBe(0);
+      const sent = await env.sandbox.counters();
+      const rateA = (sent.calls['POST /user'] ?? 0) / (((sent.lastAt ?? 0) - (sent.firstAt ?? 0)) / 1000);
+      // A's own limit, not B's 8/s: at least 80 % of 50/s.
+      expect(rateA).toBeGreaterThan(40);
+      expect(status.code, status.output).toBe(0);
+      const hostA = new URL(env.sandbox.url).host;
+      const hostB = new URL(b.url).host;
+      expect(status.output).toMatch(new RegExp(`${hostA} \\(key \\d+, lane [0-9a-f]{16}\\): 50 requests/s`));
+      expect(status.output).toMatch(new RegExp(`${hostB} \\(key \\d+, lane [0-9a-f]{16}\\): 8 requests/s`));
+      expect(status.output).toMatch(/8 jobs\/s; \d+ waiting, \d+ active, \d+ delayed; workers .+:\d+/);
+      expect(await runB.exited, runB.output()).toBe(0);
+      for (const key of [env.sandbox.signingKey, b.signingKey]) expect(status.output).not.toContain(key);
+      // Nobody took a job it could not sign: no refusal, no job put back.
+      for (const worker of workers) expect(worker.output()).not.toContain('refusing intents of');
+      const ledger = await env.ledger();
+      const workerOf = async (output: string): Promise<Set<string | null>> => {
+        const names = new Set<string | null>();
+        for await (const result of ledger.eachResult(runIdOf(output))) names.add(result.worker ?? null);
+        return names;
+      };
+      expect([...(await workerOf(runA.output()))]).toEqual([expect.stringMatching(`:${onlyA.child.pid}$`)]);
+      expect([...(await workerOf(runB.output()))]).toEqual([expect.stringMatching(`:${onlyB.child.pid}$`)]);
+      for (const sandbox of [env.sandbox, b]) expect((await sandbox.counters()).duplicates).toEqual({});
+      expect((await env.sandbox.counters()).calls['POST /user']).toBe(400);
+      expect((await b.counters()).calls['POST /user']).toBe(80);
+    } finally {
+      await stop(workers);
+    }
+  }, 180_000);
+
+  it('a lane no worker can serve is said at once; the run is cut off with a run_failed notice', async () => {
+    const hook = await startWebhookReceiver('lane-secret');
+    env.write({
+      'lonely.csv': usersCsv(people(30, 'lo')),
+      'lonely.yaml': job(
+        'lonely',
+        'CONF_B',
+        20,
+        'notify:\n  channels:\n    - webhook: { url_env: OPS_HOOK_URL, secret_env: OPS_HOOK_SECRET }\n',
+      ),
+    });
+    // Workers for conference A only: B's lane has none.
+    const workers = [env.spawnCli(['worker'], conferenceVars('CONF_A', env.sandbox))];
+    try {
+      await waitFor(() => Promise.resolve(workers[0]!.output().includes('worker ready')), 30_000);
+      const before = (await b.counters()).total;
+      const run = env.spawnCli(['run', 'lonely.yaml'], {
+        ...conferenceVars('CONF_B', b),
+        OPS_HOOK_URL: hook.url,
+        OPS_HOOK_SECRET: 'lane-secret',
+      });
+      const started = Date.now();
+      // Said at once: within seconds, not after 50 offers of each job.
+      await waitFor(() => Promise.resolve(run.output().includes('no worker serves the lane of')), 15_000);
+      expect((Date.now() - started) / 1000).toBeLessThan(15);
+      const status = await env.cli(['status'], both);
+      expect(status.output).toMatch(new RegExp(`${new URL(b.url).host} \\(key .*no worker serves it`));
+      const code = await run.exited;
+      expect(code, run.output()).toBe(3);
+      expect(run.output()).toContain('CONF_B_URL, CONF_B_KEY_ID, CONF_B_SIGNING_KEY');
+      expect(run.output()).toContain(`evsync resume ${runIdOf(run.output())}`);
+      expect((Date.now() - started) / 1000).toBeLessThan(40);
+      expect((await b.counters()).total).toBe(before);
+      await waitFor(() => Promise.resolve(hook.received.length > 0), 20_000);
+      expect(hook.received[0]!.text).toMatch(/ended aborted: no worker serves the lane of/);
+      // A worker with B's key comes: the resume sends the rest, once.
+      workers.push(env.spawnCli(['worker'], conferenceVars('CONF_B', b)));
+      const resumed = await env.cli(['resume', runIdOf(run.output())], conferenceVars('CONF_B', b));
+      expect(resumed.code, resumed.output).toBe(0);
+      expect((await b.counters()).duplicates).toEqual({});
+    } finally {
+      await stop(workers);
+      await hook.close();
+    }
+  }, 180_000);
+
+  it('jobs left on the shared queue of the release before lanes finish, and the run resumes', async () => {
+    env.write({ 'old.csv': usersCsv(people(120, 'old')), 'old.yaml': job('old', 'CONF_A', 60) });
+    await env.sandbox.resetCounters();
+    // No worker yet: the run enqueues onto its lane and is killed; its jobs are then put on
+    // the shared queue, where the release before lanes enqueued them.
+    const run = env.spawnCli(['run', 'old.yaml'], conferenceVars('CONF_A', env.sandbox));
+    const lane = new Queue(laneOf(env.sandbox), { connection: env.redis.duplicate(), prefix: env.prefix });
+    const shared = new IntentQueue(env.redis, env.prefix);
+    try {
+      await waitFor(async () => (await lane.getWaitingCount()) === 120, 60_000);
+      run.child.kill('SIGKILL');
+      await run.exited;
+      const ledger = await env.ledger();
+      const runId = (await ledger.listRuns(1))[0]!.id;
+      const jobs = (await lane.getWaiting(0, -1)).map((waiting) => waiting.data as IntentJob);
+      await lane.obliterate({ force: true });
+      await shared.enqueue(jobs);
+      const status = await env.cli(['status'], both);
+      expect(status.output).toContain('shared queue of runs started before lanes: 120 waiting');
+      const conferenceA = conferenceVars('CONF_A', env.sandbox);
+      const workers = [env.spawnCli(['worker'], conferenceA), env.spawnCli(['worker'], conferenceA)];
+      try {
+        // Workers drain the shared queue while the run's command is gone.
+        await waitFor(async () => (await shared.outstanding()) === 0, 60_000);
+        expect((await env.sandbox.counters()).calls['POST /user']).toBe(120);
+        const resumed = await env.cli(['resume', runId], conferenceA);
+        expect(resumed.code, resumed.output).toBe(0);
+        expect((await ledger.resultCounts(runId)).user).toEqual({ created: 120 });
+        const counters = await env.sandbox.counters();
+        expect(counters.duplicates).toEqual({});
+        expect(counters.calls['POST /user']).toBe(120);
+      } finally {
+        await stop(workers);
+      }
+    } finally {
+      await lane.close();
+      await shared.close();
+    }
+  }, 180_000);
+  it('with two lanes, kill -9 of a worker and Redis emptied mid-run: nothing twice, nothing missing', async () => {
+    env.write({
+      'kill-a.csv': usersCsv(people(300, 'ka')),
+      'kill-b.csv': usersCsv(people(200, 'kb')),
+      'kill-a.yaml': job('kill-a', 'CONF_A', 50),
+      'kill-b.yaml': job('kill-b', 'CONF_B', 30),
+    });
+    await Promise.all([env.sandbox.resetCounters(), b.resetCounters()]);
+    const workers = [1, 2, 3].map(() => env.spawnCli(['worker', '--concurrency', '4'], both));
+    try {
+      const runs = [
+        env.spawnCli(['run', 'kill-a.yaml'], conferenceVars('CONF_A', env.sandbox)),
+        env.spawnCli(['run', 'kill-b.yaml'], conferenceVars('CONF_B', b)),
+      ];
+      const created = async (sandbox: SandboxProcess): Promise<number> =>
+        (await sandbox.counters()).calls['POST /user'] ?? 0;
+      await waitFor(async () => (await created(env.sandbox)) >= 60 && (await created(b)) >= 40, 60_000);
+      workers[0]!.child.kill('SIGKILL');
+      await waitFor(async () => (await created(env.sandbox)) >= 120, 60_000);
+      expect(await env.loseRedis()).toBeGreaterThan(0);
+      const codes = await Promise.all(runs.map((run) => run.exited));
+      expect(codes, runs.map((run) => run.output()).join('\n')).toEqual([0, 0]);
+      const ledger = await env.ledger();
+      for (const [run, count] of [
+        [runs[0]!, 300],
+        [runs[1]!, 200],
+      ] as const) {
+        const runId = runIdOf(run.output());
+        expect(await ledger.pendingIntents(runId)).toEqual([]);
+        expect((await ledger.resultCounts(runId)).user).toEqual({ created: count });
+      }
+      for (const sandbox of [env.sandbox, b]) expect((await sandbox.counters()).duplicates).toEqual({});
+    } finally {
+      await stop(workers.slice(1));
+    }
+  }, 240_000);
+});
