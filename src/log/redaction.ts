@@ -15,8 +15,26 @@ export function isSecretName(name: string): boolean {
 /** A copy of flat params with secret values replaced. */
 export function redactParams(params: Record<string, string>): Record<string, string> {
   const copy: Record<string, string> = {};
-  for (const [key, value] of Object.entries(params)) copy[key] = isSecretName(key) ? REDACTED : value;
+  for (const [key, value] of Object.entries(params)) copy[key] = isSecretParam(key) ? REDACTED : value;
   return copy;
+}
+
+/**
+ * `isSecretName` of a param name, remembered: every planned intent and every result is
+ * redacted, and their names repeat (a kind's dozen params). Bounded, since names may come
+ * from a mapping file's custom fields.
+ */
+const SECRET_PARAMS = new Map<string, boolean>();
+const MAX_SECRET_PARAMS = 2_000;
+
+function isSecretParam(name: string): boolean {
+  let secret = SECRET_PARAMS.get(name);
+  if (secret === undefined) {
+    secret = isSecretName(name);
+    if (SECRET_PARAMS.size >= MAX_SECRET_PARAMS) SECRET_PARAMS.clear();
+    SECRET_PARAMS.set(name, secret);
+  }
+  return secret;
 }
 
 /**

@@ -63,6 +63,19 @@ describe('form encoding', () => {
     expect(encodeForm({ q: "(it's)*!" })).toBe('q=%28it%27s%29%2A%21');
   });
 
+  it("encodes as encodeURIComponent does, with !'()* encoded too (property)", () => {
+    const reference = (text: string): string =>
+      encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    fc.assert(
+      fc.property(fc.string({ minLength: 1 }), fc.string({ unit: 'grapheme' }), (key, value) => {
+        expect(encodeForm({ [key]: value })).toBe(`${reference(key)}=${reference(value)}`);
+      }),
+      { numRuns: 500 },
+    );
+    const ascii = String.fromCharCode(...Array.from({ length: 128 }, (_, code) => code));
+    expect(encodeForm({ [ascii]: ascii })).toBe(`${reference(ascii)}=${reference(ascii)}`);
+  });
+
   it('round-trips + & = % newlines, blanks and non-ASCII text', () => {
     expect(decodeForm(encodeForm(tricky))).toEqual(tricky);
   });

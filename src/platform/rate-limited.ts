@@ -17,9 +17,12 @@ export function rateLimited(
   const { signal, logger } = options;
   return async (request: PlatformRequest) => {
     const waited = performance.now();
-    const release = await limiter.acquire(signal).catch((error: unknown) => {
+    let release: () => void;
+    try {
+      release = await limiter.acquire(signal);
+    } catch (error) {
       throw signal?.aborted ? new PlatformClientClosedError(callSiteOf(request), error) : error;
-    });
+    }
     noteRateWait((performance.now() - waited) / 1000);
     try {
       return await send(request);

@@ -97,8 +97,11 @@ export class RateLimiter implements RequestLimiter {
   acquire(signal?: AbortSignal): Promise<Release> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason as Error);
+      let listening = false;
+      let served = false;
       const waiter = (release: Release): void => {
-        signal?.removeEventListener('abort', onAbort);
+        served = true;
+        if (listening) signal?.removeEventListener('abort', onAbort);
         resolve(release);
       };
       const onAbort = (): void => {
@@ -107,9 +110,14 @@ export class RateLimiter implements RequestLimiter {
         reject(signal?.reason as Error);
         this.pump();
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
       this.waiters.push(waiter);
       this.pump();
+      // Only a caller left waiting listens for the abort: one served at once (most calls
+      // of a run below its rate) never adds and removes a listener.
+      if (signal !== undefined && !served) {
+        listening = true;
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
     });
   }
 

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { md5Hex, signRequest, signingStringOf } from './signing.js';
+import { compareCodePoints, md5Hex, signRequest, signingStringOf } from './signing.js';
 
 describe('signing (spec §5)', () => {
   it('adds key_id, sorts GET and POST strings apart, leaves blanks out, appends the key', () => {
@@ -18,6 +19,32 @@ describe('signing (spec §5)', () => {
   it('uses values unencoded and sorts by code point', () => {
     expect(signingStringOf({ q: 'a+b&c=d%e\nf' }, { 'x[é]': 'ü', 'x[z]': '😀' }, 'k')).toBe(
       'q=a+b&c=d%e\nfx[z]=😀x[é]=ük',
+    );
+  });
+
+  it('sorts whole `key=value` strings when a name starts another or holds `=`', () => {
+    // `a=` sorts after `a1=` ('=' is 0x3D, '1' is 0x31), though `a` sorts before `a1`.
+    expect(signingStringOf({}, { a: 'x', a1: 'y', ab: 'z' }, 'k')).toBe('a1=ya=xab=zk');
+    expect(signingStringOf({}, { 'b=c': '1', b: '2' }, 'k')).toBe('b=2b=c=1k');
+  });
+
+  it('orders pairs as plain code point order of the whole strings (property)', () => {
+    const exact = (params: Record<string, string>): string =>
+      Object.entries(params)
+        .filter(([, value]) => value !== '')
+        .map(([key, value]) => `${key}=${value}`)
+        .sort(compareCodePoints)
+        .join('');
+    const name = fc.string({
+      unit: fc.constantFrom('a', 'b', '1', '=', '[', ']', 'é', '😀'),
+      minLength: 1,
+      maxLength: 4,
+    });
+    fc.assert(
+      fc.property(fc.dictionary(name, fc.string({ maxLength: 3 })), (params) => {
+        expect(signingStringOf({}, params, '')).toBe(exact(params));
+      }),
+      { numRuns: 500 },
     );
   });
 });

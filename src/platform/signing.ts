@@ -20,6 +20,30 @@ export interface SignInput {
 
 /** `key=value` strings of the non-blank params, unencoded, in plain (code point) order, joined. */
 function sortedPairs(params: FlatParams): string {
+  const keys: string[] = [];
+  for (const key in params) {
+    const value = params[key];
+    if (value === undefined || value === '' || !Object.hasOwn(params, key)) continue;
+    keys.push(key);
+  }
+  // Sorting the names (short, internalised strings) rather than the `key=value` strings is
+  // a third of the cost. It gives the same order unless a name holds `=` or a surrogate, or
+  // is the start of another name (`a` before `a1`, but `a=…` sorts after `a1=…`): those
+  // take the exact path. Such a start is always next to its longer name once sorted.
+  keys.sort();
+  let joined = '';
+  for (let i = 0; i < keys.length; i += 1) {
+    const key = keys[i]!;
+    if (ODD_NAME.test(key) || keys[i + 1]?.startsWith(key) === true) return exactPairs(params);
+    joined += `${key}=${params[key]}`;
+  }
+  return joined;
+}
+
+const ODD_NAME = /[=\uD800-\uDFFF]/;
+
+/** The pairs sorted as whole strings: what {@link sortedPairs} does for names it cannot sort alone. */
+function exactPairs(params: FlatParams): string {
   const pairs: string[] = [];
   for (const key in params) {
     const value = params[key];

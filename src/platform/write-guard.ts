@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { StaleWriteError } from './platform-error.js';
-import type { PlatformRequest, SendRequest } from './platform-request.js';
+import type { PlatformRequest, PlatformResponse, SendRequest } from './platform-request.js';
 import { callSiteOf } from './platform-request.js';
 
 /**
@@ -23,12 +23,15 @@ export function withWriteCheck<T>(check: WriteCheck, work: () => Promise<T>): Pr
  * and calls made outside, pass as they are.
  */
 export function guardedWrites(send: SendRequest): SendRequest {
-  return async (request: PlatformRequest) => {
-    const check = request.method === 'GET' ? undefined : checks.getStore();
-    if (check !== undefined) {
-      const why = await check();
-      if (why !== undefined) throw new StaleWriteError(callSiteOf(request), why);
-    }
+  const checkThenSend = async (request: PlatformRequest, check: WriteCheck): Promise<PlatformResponse> => {
+    const why = await check();
+    if (why !== undefined) throw new StaleWriteError(callSiteOf(request), why);
     return send(request);
+  };
+  // Not an async function: a call with nothing to check (every call of an inline run) goes
+  // straight down, without a promise and a turn of its own.
+  return (request: PlatformRequest) => {
+    const check = request.method === 'GET' ? undefined : checks.getStore();
+    return check === undefined ? send(request) : checkThenSend(request, check);
   };
 }

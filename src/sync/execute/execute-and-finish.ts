@@ -22,7 +22,6 @@ import { reviewJob } from '../notify/review-job.js';
 import { abortOnFailure } from './abort-on-failure.js';
 import { CallTally } from './call-tally.js';
 import { checkPlatform, needsPlatformCheck } from './platform-check.js';
-import { runCalls } from '../../metrics/process-metrics.js';
 import { SharedLinks, type LinkKind } from '../plan/link-pairs.js';
 
 /**
@@ -135,29 +134,30 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
     const snapshots = idSnapshots(ids);
     const inSource = streamed?.inSource ?? inSourceOf(input);
     const execute = deps.executor ?? executePlan;
-    const outcome = await runCalls.run(input.runId, () =>
-      execute({
-        runId: input.runId,
-        work: input.work,
-        ...(streamed ? { feed: streamed.feed } : {}),
-        context: {
-          platform: deps.platform,
-          ids,
-          markSendStarted: createSendMarker(ledger, input.runId),
-          sharedWith: sharedWith(snapshots, inSource),
-          inSource,
-          sharedLink: sharedLink(snapshots, streamed?.liveLinks ?? ((kind) => liveLinksOf(input, kind))),
-        },
-        gate,
-        writer,
-        concurrency: deps.concurrency,
-        ...(deps.signal ? { signal: deps.signal } : {}),
-        ...(deps.progress ? { progress: deps.progress } : {}),
-        ...(deps.logger ? { logger: deps.logger } : {}),
-        ...(deps.queueFactory ? { queueFactory: deps.queueFactory } : {}),
-        ...(deps.platformDownLimit ? { platformDownLimit: deps.platformDownLimit } : {}),
-      }),
-    );
+    // No `runCalls.run` around it: the tally above counts calls of no run for this one, so
+    // it would change nothing, and on Node 20 an AsyncLocalStorage in use turns on promise
+    // hooks for every promise of the process (a tenth of the engine's CPU per intent).
+    const outcome = await execute({
+      runId: input.runId,
+      work: input.work,
+      ...(streamed ? { feed: streamed.feed } : {}),
+      context: {
+        platform: deps.platform,
+        ids,
+        markSendStarted: createSendMarker(ledger, input.runId),
+        sharedWith: sharedWith(snapshots, inSource),
+        inSource,
+        sharedLink: sharedLink(snapshots, streamed?.liveLinks ?? ((kind) => liveLinksOf(input, kind))),
+      },
+      gate,
+      writer,
+      concurrency: deps.concurrency,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      ...(deps.progress ? { progress: deps.progress } : {}),
+      ...(deps.logger ? { logger: deps.logger } : {}),
+      ...(deps.queueFactory ? { queueFactory: deps.queueFactory } : {}),
+      ...(deps.platformDownLimit ? { platformDownLimit: deps.platformDownLimit } : {}),
+    });
     stopped = outcome.stopped;
     reason = outcome.reason;
     nextStep = outcome.nextStep;
