@@ -140,6 +140,8 @@ export class RunActions {
         signal: this.stop.signal,
         ledger: seen.ledger,
         progress,
+        // Its actions run side by side in this process: each call says its run.
+        severalRuns: true,
         ...(client ? { client } : {}),
       });
       try {

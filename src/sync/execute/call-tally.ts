@@ -8,8 +8,9 @@ const FLUSH_MS = 2000;
 /**
  * Counts this process's platform calls per run, second and outcome, and its rate-limit
  * pauses, and adds them to the ledger every two seconds (`Ledger.recordCallSeconds`): what
- * the run page charts (docs/dashboard.md). A call made for no known run counts for
- * `defaultRunId` when given (a process that sends one run), else for none.
+ * the run page charts (docs/dashboard.md). With `defaultRunId` (a run sent in this process)
+ * it counts that run's calls and those made for no known run; without (a worker), every
+ * call made for a run.
  */
 export class CallTally {
   private counts = new Map<string, number>();
@@ -23,7 +24,9 @@ export class CallTally {
   ) {
     this.unsubscribe = onPlatformCall((call) => {
       const runId = call.runId ?? this.options.defaultRunId;
-      if (runId !== undefined) this.add(runId, call.at, call.outcome);
+      // A run's tally counts its own calls: another run's in this process has its own tally.
+      const ours = this.options.defaultRunId === undefined || runId === this.options.defaultRunId;
+      if (runId !== undefined && ours) this.add(runId, call.at, call.outcome);
     });
     this.timer = setInterval(() => void this.flush(), FLUSH_MS);
     this.timer.unref();

@@ -22,6 +22,7 @@ import { reviewJob } from '../notify/review-job.js';
 import { abortOnFailure } from './abort-on-failure.js';
 import { CallTally } from './call-tally.js';
 import { checkPlatform, needsPlatformCheck } from './platform-check.js';
+import { runCalls } from '../../metrics/process-metrics.js';
 import { SharedLinks, type LinkKind } from '../plan/link-pairs.js';
 
 /**
@@ -134,30 +135,31 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
     const snapshots = idSnapshots(ids);
     const inSource = streamed?.inSource ?? inSourceOf(input);
     const execute = deps.executor ?? executePlan;
-    // No `runCalls.run` around it: the tally above counts calls of no run for this one, so
-    // it would change nothing, and on Node 20 an AsyncLocalStorage in use turns on promise
-    // hooks for every promise of the process (a tenth of the engine's CPU per intent).
-    const outcome = await execute({
-      runId: input.runId,
-      work: input.work,
-      ...(streamed ? { feed: streamed.feed } : {}),
-      context: {
-        platform: deps.platform,
-        ids,
-        markSendStarted: createSendMarker(ledger, input.runId),
-        sharedWith: sharedWith(snapshots, inSource),
-        inSource,
-        sharedLink: sharedLink(snapshots, streamed?.liveLinks ?? ((kind) => liveLinksOf(input, kind))),
-      },
-      gate,
-      writer,
-      concurrency: deps.concurrency,
-      ...(deps.signal ? { signal: deps.signal } : {}),
-      ...(deps.progress ? { progress: deps.progress } : {}),
-      ...(deps.logger ? { logger: deps.logger } : {}),
-      ...(deps.queueFactory ? { queueFactory: deps.queueFactory } : {}),
-      ...(deps.platformDownLimit ? { platformDownLimit: deps.platformDownLimit } : {}),
-    });
+    // Calls are tagged with their run only where runs share the process (`severalRuns`);
+    // alone, the tally above counts the calls of no run for this one.
+    const send = () =>
+      execute({
+        runId: input.runId,
+        work: input.work,
+        ...(streamed ? { feed: streamed.feed } : {}),
+        context: {
+          platform: deps.platform,
+          ids,
+          markSendStarted: createSendMarker(ledger, input.runId),
+          sharedWith: sharedWith(snapshots, inSource),
+          inSource,
+          sharedLink: sharedLink(snapshots, streamed?.liveLinks ?? ((kind) => liveLinksOf(input, kind))),
+        },
+        gate,
+        writer,
+        concurrency: deps.concurrency,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+        ...(deps.progress ? { progress: deps.progress } : {}),
+        ...(deps.logger ? { logger: deps.logger } : {}),
+        ...(deps.queueFactory ? { queueFactory: deps.queueFactory } : {}),
+        ...(deps.platformDownLimit ? { platformDownLimit: deps.platformDownLimit } : {}),
+      });
+    const outcome = await (deps.severalRuns ? runCalls.run(input.runId, send) : send());
     stopped = outcome.stopped;
     reason = outcome.reason;
     nextStep = outcome.nextStep;

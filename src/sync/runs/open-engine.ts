@@ -32,6 +32,8 @@ export interface OpenEngineOptions {
    * one (`--same-conference`), instead of refused (`ledgerForPlatform`). @defaultValue `false`
    */
   sameConference?: boolean;
+  /** See `EngineDeps.severalRuns`. */
+  severalRuns?: boolean;
 }
 
 export interface OpenEngine {
@@ -75,6 +77,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<OpenEngine
       progress: options.progress ?? defaultProgress(options.logger),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.wait ? { waitForJob: options.wait } : {}),
+      ...(options.severalRuns ? { severalRuns: true } : {}),
     },
     close: async () => {
       // A run's notice is still being delivered, and its delivery is recorded in the ledger.
