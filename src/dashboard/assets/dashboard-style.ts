@@ -72,9 +72,9 @@ ul.jobs .job-facts { color: var(--muted); font-size: .85rem; }
 ul.jobs .overdue, ul.jobs .undelivered { color: var(--bad); font-weight: 600; }
 @media (max-width: 640px) {
   main { padding: .5rem; }
-  /* Brand, Runs, Queue, Bull Board and Log out on one row at 390 px (they wrapped). */
-  header.top { gap: .6rem; padding: .6rem .75rem; }
-  header.top nav { gap: .25rem .75rem; }
+  /* Brand, Runs, Erasures, Queue, Bull Board and Log out on one row at 390 px (they wrapped). */
+  header.top { gap: .5rem; padding: .6rem .6rem; font-size: .875rem; }
+  header.top nav { gap: .25rem .6rem; }
   /* Tables become stacked rows: each cell on its own line, its column's name before it. */
   table, thead, tbody, tr, th, td { display: block; }
   table { min-width: 0; width: 100%; }
