@@ -1,4 +1,3 @@
-import { hostname, userInfo } from 'node:os';
 import { platformConfigFor } from '../config/conference.js';
 import { CODE } from '../errors/codes.js';
 import { ConfigError } from '../errors/evsync-error.js';
@@ -11,7 +10,7 @@ import { erasureHash, erasureMarker, isErasureMarker } from '../model/erasure.js
 import { isLookupKey } from '../model/row-origin.js';
 import type { RunRecord } from '../model/run-record.js';
 import { PlatformClient } from '../platform/platform-client.js';
-import { forgetPerson, type ForgetOutcome } from '../sync/erasure/forget-person.js';
+import { erasedBy, forgetPerson, type ForgetOutcome } from '../sync/erasure/forget-person.js';
 import { ledgerForPlatform, platformRefOfRun, requireRunConference } from '../sync/runs/conference-scope.js';
 import { requireRun } from './dashboard-data.js';
 
@@ -139,12 +138,5 @@ function usage(message: string): ConfigError {
  * so the account that serves it stands for the signed-in operator, marked as the dashboard's.
  */
 function dashboardUser(): string {
-  let user: string;
-  try {
-    user = userInfo().username;
-  } catch {
-    // A container's uid may have no passwd entry: the forget must not fail for it.
-    user = `uid ${process.getuid?.() ?? '?'}`;
-  }
-  return `${user}@${hostname()} (dashboard)`;
+  return `${erasedBy()} (dashboard)`;
 }

@@ -1,4 +1,3 @@
-import { hostname, userInfo } from 'node:os';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { CODE } from '../../errors/codes.js';
@@ -9,6 +8,7 @@ import { rootLogger } from '../../log/logger.js';
 import { PlatformClient } from '../../platform/platform-client.js';
 import { conferenceHost } from '../../model/conference.js';
 import {
+  erasedBy,
   forgetOutcomeJson,
   forgetPerson,
   liftErasure,
@@ -72,7 +72,7 @@ export function registerForgetCommand(program: Command): void {
       try {
         const { ledger } = engine.deps;
         const conference = ledger.conference ? conferenceHost(ledger.conference.baseUrl) : 'the ledger';
-        const by = `${userInfo().username}@${hostname()}`;
+        const by = erasedBy();
         const who = { emails: options.email ?? [], clientIds: options.clientId ?? [] };
         if (options.undo) {
           const lifted = await liftErasure({ ledger }, { ...who, by });

@@ -1,3 +1,4 @@
+import { hostname, userInfo } from 'node:os';
 import { CODE } from '../../errors/codes.js';
 import { EvsyncError } from '../../errors/evsync-error.js';
 import type { LedgerPerson, ScrubTally, TombstoneRecord } from '../../ledger/ledger-erasure.js';
@@ -47,6 +48,20 @@ export interface ForgetOutcome {
   tombstone: TombstoneRecord | undefined;
   /** Whether an intent's key names the person (a queue's jobs are found by it); never printed. */
   namesKey: (kind: string, key: string) => boolean;
+}
+
+/**
+ * Who ran a forget or an undo, kept with the tombstone: this process's account and host. A
+ * container's uid may have no passwd entry (`userInfo` throws): the forget must not fail for it.
+ */
+export function erasedBy(): string {
+  let user: string;
+  try {
+    user = userInfo().username;
+  } catch {
+    user = `uid ${process.getuid?.() ?? '?'}`;
+  }
+  return `${user}@${hostname()}`;
 }
 
 /** An outcome as `forget --json` and the dashboard's JSON answer it: counts and ids, no value. */
