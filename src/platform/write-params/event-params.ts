@@ -9,7 +9,9 @@ const NAME = EVENT_NAME_PARAM;
 const DESCRIPTION = 'event[item_attributes][article][content]';
 const START = 'event[start]';
 const FINISH = 'event[finish]';
-const SPEAKERS = 'event[speakers_attributes]';
+/** The indexed group of an event's own speakers (`…[n][user_client_id]`, `…[n][type_name]`). */
+export const EVENT_SPEAKERS = 'event[speakers_attributes]';
+const SPEAKERS = EVENT_SPEAKERS;
 const LOCATION_NAME = 'location[item_attributes][display_value]';
 
 /** The indexed group of an event write. */

@@ -4,6 +4,7 @@ import { erasureHash, erasureMarker } from '../../model/erasure.js';
 import type { Intent } from '../../model/intent.js';
 import type { FlatParams } from '../../model/params.js';
 import { emailParam } from '../../platform/vendor.js';
+import { EVENT_INDEXED_GROUPS, EVENT_SPEAKERS } from '../../platform/write-params/event-params.js';
 import type { RowResult } from '../plan/sync-plan.js';
 
 /** A row as the collection yields it (`CollectedRow`): its intents, or its results. */
@@ -11,10 +12,6 @@ interface Row {
   intents: Intent[];
   rowResults: RowResult[];
 }
-
-const SPEAKERS = 'event[speakers_attributes]';
-/** `event[speakers_attributes][n][field]`: the index and the field. */
-const SPEAKER_PARAM = /^event\[speakers_attributes\]\[(\d+)\]\[([^\]]+)\]$/;
 
 const SUPPRESSED =
   'suppressed: this row names a person erased in this conference (evsync forget); it is not sent and nothing of it is kept';
@@ -118,12 +115,14 @@ export class Erasures {
   private withoutErasedSpeakers(intent: Intent): Intent {
     const erased = (clientId: string | undefined): boolean =>
       clientId !== undefined && (this.suppressedUsers.has(clientId) || this.holds('client_id', clientId));
+    // Each speaker's fields by its index (a number: other names are left as they are).
     const speakers = new Map<string, FlatParams>();
-    const params: FlatParams = {};
-    for (const [name, value] of Object.entries(intent.params)) {
-      const match = SPEAKER_PARAM.exec(name);
-      if (match === null) params[name] = value;
-      else speakers.set(match[1]!, { ...speakers.get(match[1]!), [match[2]!]: value });
+    const params: FlatParams = { ...intent.params };
+    const named = EVENT_INDEXED_GROUPS.sort(Object.keys(params)).get(EVENT_SPEAKERS) ?? [];
+    for (const { name, index, field } of named) {
+      if (field === undefined || field === '' || !/^\d+$/.test(index)) continue;
+      speakers.set(index, { ...speakers.get(index), [field]: params[name]! });
+      delete params[name];
     }
     const kept = [...speakers.entries()]
       .sort(([a], [b]) => Number(a) - Number(b))
@@ -131,7 +130,8 @@ export class Erasures {
       .filter((fields) => !erased(fields.user_client_id));
     if (kept.length === speakers.size) return intent;
     for (const [index, fields] of kept.entries())
-      for (const [field, value] of Object.entries(fields)) params[`${SPEAKERS}[${index}][${field}]`] = value;
+      for (const [field, value] of Object.entries(fields))
+        params[`${EVENT_SPEAKERS}[${index}][${field}]`] = value;
     const left = speakers.size - kept.length;
     return {
       ...intent,
