@@ -4,13 +4,16 @@ import { RedisRateLimiter, type SharedRate } from './redis-rate-limiter.js';
 /**
  * The rate in force for a platform key when several jobs send with it at once
  * (docs/distributed.md, "One rate limit"): each run, resume or retry declares its job's
- * `rate.per_second` for the key's bucket while it goes, and the bucket follows the lowest
- * declaration alive, so a job that asks more never raises the limit a slower job of the same
- * key set. A declaration lives as long as its process refreshes it.
+ * `rate.per_second` and `rate.concurrency` for the key's bucket while it goes, and the bucket
+ * and the key's lane follow the lowest declarations alive, so a job that asks more never raises
+ * the limits a slower job of the same key set. A declaration lives as long as its process
+ * refreshes it.
  */
 export interface RateDeclaration {
   job: string;
   requestsPerSecond: number;
+  /** The job's `rate.concurrency`; absent in declarations of releases before lanes. */
+  concurrency?: number;
   /** Epoch ms after which a declaration its process stopped refreshing no longer counts. */
   expiresAt: number;
 }
@@ -22,6 +25,8 @@ export const DECLARATION_TTL_MS = 60_000;
 /** What is in force for a bucket, and why: the declarations alive, lowest first. */
 export interface RateInForce {
   rate: SharedRate;
+  /** The lowest concurrency declared alive: the lane's global concurrency. */
+  concurrency: number | undefined;
   declared: RateDeclaration[];
 }
 
@@ -42,9 +47,9 @@ export async function declareRate(
 }
 
 /** Withdraws a declaration; the lowest of those left comes in force (none left: the rate stays). */
-export async function withdrawRate(redis: Redis, bucket: string, declarer: string): Promise<void> {
+export async function withdrawRate(redis: Redis, bucket: string, declarer: string): Promise<RateInForce> {
   await redis.hdel(declaredKey(bucket), declarer);
-  await applyLowest(redis, bucket, Date.now());
+  return applyLowest(redis, bucket, Date.now());
 }
 
 /** The declarations alive for a bucket, lowest rate first; expired ones are removed. */
@@ -75,7 +80,9 @@ async function applyLowest(redis: Redis, bucket: string, now: number): Promise<R
     });
   }
   const rate = (await RedisRateLimiter.rateInForce(redis, bucket)) ?? { requestsPerSecond: 0, burst: 1 };
-  return { rate, declared: alive };
+  const concurrencies = alive.flatMap((d) => (d.concurrency === undefined ? [] : [d.concurrency]));
+  const concurrency = concurrencies.length > 0 ? Math.min(...concurrencies) : undefined;
+  return { rate, concurrency, declared: alive };
 }
 
 function parse(text: string): RateDeclaration | undefined {
@@ -85,6 +92,7 @@ function parse(text: string): RateDeclaration | undefined {
       ? {
           job: String(value.job ?? '?'),
           requestsPerSecond: value.requestsPerSecond,
+          ...(typeof value.concurrency === 'number' ? { concurrency: value.concurrency } : {}),
           expiresAt: value.expiresAt,
         }
       : undefined;

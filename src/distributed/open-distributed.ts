@@ -30,7 +30,7 @@ export function platformBucket(prefix: string, platform: Pick<PlatformConfig, 'b
  * Sets the job's rate for every worker: the request bucket, and the global limits of its
  * lane's queue (no other conference key's).
  * With `declared`, the job's rate is declared for the key (`declareRate`) and the lowest
- * rate any running job declared for it is the one in force.
+ * rate and concurrency any running job declared for it are those in force.
  */
 export async function setSharedRate(
   redis: Redis,
@@ -40,6 +40,7 @@ export async function setSharedRate(
   declared?: { declarer: string; job: string },
 ): Promise<void> {
   let perSecond = rate.per_second;
+  let concurrency = rate.concurrency;
   if (declared === undefined) {
     await RedisRateLimiter.setRate(redis, bucket, {
       requestsPerSecond: rate.per_second,
@@ -49,11 +50,29 @@ export async function setSharedRate(
     const inForce = await declareRate(redis, bucket, declared.declarer, {
       job: declared.job,
       requestsPerSecond: rate.per_second,
+      concurrency: rate.concurrency,
     });
     perSecond = inForce.rate.requestsPerSecond;
+    concurrency = inForce.concurrency ?? concurrency;
   }
-  await queue.setConcurrency(rate.concurrency);
+  await queue.setConcurrency(concurrency);
   await queue.queue.setGlobalRateLimit(perSecond, 1000);
+}
+
+/**
+ * Withdraws a finished command's declaration; while other jobs of the key still send, their
+ * lowest rate and concurrency hold the lane at once, not at their next refresh.
+ */
+async function withdrawSharedRate(
+  redis: Redis,
+  queue: IntentQueue,
+  bucket: string,
+  declarer: string,
+): Promise<void> {
+  const left = await withdrawRate(redis, bucket, declarer);
+  if (left.declared.length === 0) return;
+  if (left.concurrency !== undefined) await queue.setConcurrency(left.concurrency);
+  await queue.queue.setGlobalRateLimit(left.rate.requestsPerSecond, 1000);
 }
 
 /** How often a running command refreshes its rate declaration (well inside `DECLARATION_TTL_MS`). */
@@ -112,7 +131,7 @@ export async function openDistributedEngine(
       deps: engine.deps,
       close: async () => {
         clearInterval(refresh);
-        await withdrawRate(redis, bucket, declared.declarer).catch(() => undefined);
+        await withdrawSharedRate(redis, queue, bucket, declared.declarer).catch(() => undefined);
         await engine.close();
         await client?.close();
         await Promise.all([queue.close(), shared.close()]);
@@ -121,7 +140,7 @@ export async function openDistributedEngine(
     };
   } catch (error) {
     clearInterval(refresh);
-    await withdrawRate(redis, bucket, declared.declarer).catch(() => undefined);
+    await withdrawSharedRate(redis, queue, bucket, declared.declarer).catch(() => undefined);
     await client?.close();
     await Promise.all([queue.close(), shared.close()]);
     redis.disconnect();

@@ -44,7 +44,12 @@ export function describeLanes(status: Pick<QueueStatus, 'lanes' | 'sharedQueue'>
 /** Where a key's rate in force comes from, in words. */
 function rateSource(declared: readonly RateDeclaration[]): string {
   if (declared.length === 0) return 'as the last run of this key left it (no job sends with it now)';
-  const jobs = declared.map((d) => `${d.job} ${d.requestsPerSecond}/s`).join(', ');
+  const jobs = declared
+    .map(
+      (d) =>
+        `${d.job} ${d.requestsPerSecond}/s${d.concurrency === undefined ? '' : ` (${d.concurrency} at a time)`}`,
+    )
+    .join(', ');
   return declared.length === 1
     ? `the rate of ${jobs}, running`
     : `the lowest of the jobs running with this key: ${jobs}`;

@@ -3,8 +3,9 @@ import { startDistributedEnv, type CliProcess, type DistributedEnv } from '../he
 import { serviceAvailable } from '../helpers/services.js';
 
 // Two jobs with different rates on one platform key, at once (docs/distributed.md, "One
-// rate limit"): the lowest rate a running job declares for the key is in force, not the
-// last one set, and `evsync status` says where it comes from. The built CLI.
+// rate limit"): the lowest rate and concurrency a running job declares for the key are in
+// force on its lane, not the last ones set, and `evsync status` says where they come from.
+// The built CLI.
 const ready = (await serviceAvailable('redis')) && (await serviceAvailable('postgres'));
 
 describe.runIf(ready)('two jobs, two rates, one platform key', () => {
@@ -21,10 +22,10 @@ describe.runIf(ready)('two jobs, two rates, one platform key', () => {
     await env?.close();
   }, 60_000);
 
-  it('the lower rate holds for both while both run; status names both jobs', async () => {
+  it('the lower rate and concurrency hold for both while both run; status names both jobs', async () => {
     // 800 users at 40/s: 20 s, long enough for the fast job to start on a loaded machine.
     const slow = env.usersJob('slowjob', 800, 40, 8);
-    const fast = env.usersJob('fastjob', 200, 200, 8);
+    const fast = env.usersJob('fastjob', 200, 200, 16);
     const first = env.spawnCli(['run', slow]);
     // The fast job starts once the slow one sends: the last rate set is the fast one's.
     const until = Date.now() + 30_000;
@@ -34,7 +35,7 @@ describe.runIf(ready)('two jobs, two rates, one platform key', () => {
     // Both declared once the fast job's process has started: asked until then, not after a
     // fixed wait that a loaded machine outlasts (the slow job then ended before it).
     const both =
-      /40 requests\/s \(burst 1\), the lowest of the jobs running with this key: slowjob 40\/s, fastjob 200\/s/;
+      /40 requests\/s \(burst 1\), the lowest of the jobs running with this key: slowjob 40\/s \(8 at a time\), fastjob 200\/s \(16 at a time\); 8 intents at a time, 40 jobs\/s/;
     let during = await env.cli(['status']);
     while (!both.test(during.output) && Date.now() < until + 30_000) during = await env.cli(['status']);
     expect(during.output).toMatch(both);
