@@ -1,6 +1,7 @@
 import { jobIdFor } from '../sync/queue/job-id.js';
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { workerPickups } from '../metrics/process-metrics.js';
 import {
   JobRefused,
   IntentRateLimited,
@@ -176,6 +177,7 @@ export function startIntentWorker(options: IntentWorkerOptions): Worker<IntentJo
       const parsed = intentJobSchema.safeParse(job.data);
       // Not a job evsync wrote: nothing to send, and no try will make it one.
       if (!parsed.success) throw new UnrecoverableError(`not an intent job: ${parsed.error.message}`);
+      let refused = false;
       try {
         // BullMQ keeps a job's lock at `<job key>:lock`, its value the holder's token.
         const lockKey = `${options.prefix}:${queueName}:${job.id ?? ''}:lock`;
@@ -184,6 +186,7 @@ export function startIntentWorker(options: IntentWorkerOptions): Worker<IntentJo
         return await options.handle(parsed.data, holdsLock);
       } catch (error) {
         if (error instanceof JobRefused && token !== undefined) {
+          refused = true;
           // Back to the queue a moment later, for a worker that can sign for its conference;
           // without counting a failed try. A job no worker takes ends at MAX_STARTED_ATTEMPTS.
           await job.moveToDelayed(Date.now() + REFUSED_DELAY_MS + Math.floor(Math.random() * 500), token);
@@ -193,6 +196,8 @@ export function startIntentWorker(options: IntentWorkerOptions): Worker<IntentJo
         // Every worker stops taking jobs for the pause; this one goes back unharmed.
         await worker.rateLimit(error.waitMs);
         throw Worker.RateLimitError();
+      } finally {
+        workerPickups.inc({ outcome: refused ? 'refused' : 'taken' });
       }
     },
     {

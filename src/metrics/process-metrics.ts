@@ -46,6 +46,19 @@ export const intentResults = new Counter({
   registers: [metricsRegistry],
 });
 
+/**
+ * Intent jobs a worker took off a queue, by outcome: `taken` (handled), `refused` (its
+ * conference's credentials are not in this worker's environment: put back for another).
+ * Lanes keep refusals to jobs of the shared queue of releases before lanes
+ * (docs/distributed.md, "Several conferences").
+ */
+export const workerPickups = new Counter({
+  name: 'evsync_worker_pickups_total',
+  help: 'Intent jobs this worker took off a queue, by outcome (taken, refused)',
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
+
 export const notificationsSent = new Counter({
   name: 'evsync_notifications_total',
   help: 'Notification deliveries by channel type (webhook, email) and status (sent, failed)',
