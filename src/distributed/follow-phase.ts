@@ -126,7 +126,9 @@ export async function followPhase(
   let requeued = 0;
   let lastChange = Date.now();
   let lastWorkerNotice = 0;
-  let lastWorkerCheck = 0;
+  // The first look comes once workers have read the lanes again (`LaneWorkers`, every second):
+  // a lane this run noted moments ago is not yet served by the workers that hold its key.
+  let lastWorkerCheck = Date.now() + 1_000;
   let unservedSince: number | undefined;
   const unservedMs = options.unservedMs ?? 10_000;
   const halt = async (): Promise<void> => {

@@ -1,3 +1,5 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { laneId, laneQueueName } from '../../src/distributed/lanes.js';
@@ -156,6 +158,36 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
     } finally {
       await stop(workers);
       await hook.close();
+    }
+  }, 180_000);
+
+  it('credentials added to a running worker’s .env are picked up without a restart', async () => {
+    env.write({ 'late.csv': usersCsv(people(40, 'late')), 'late.yaml': job('late', 'CONF_B', 20) });
+    // Started with A's key only; its folder's .env (the job folder) does not exist yet.
+    const worker = env.spawnCli(['worker', '--concurrency', '4'], conferenceVars('CONF_A', env.sandbox));
+    const dotenv = join(env.dir, '.env');
+    try {
+      await waitFor(() => Promise.resolve(worker.output().includes('worker ready')), 30_000);
+      const vars = conferenceVars('CONF_B', b);
+      writeFileSync(
+        dotenv,
+        Object.entries(vars)
+          .map(([name, value]) => `${name}=${value}\n`)
+          .join(''),
+      );
+      const before = (await b.counters()).calls['POST /user'] ?? 0;
+      const run = await env.cli(['run', 'late.yaml'], vars);
+      expect(run.code, run.output).toBe(0);
+      expect(run.output).not.toContain('no worker serves the lane of');
+      expect(worker.output()).toContain(`serving the lane of ${new URL(b.url).host}`);
+      const ledger = await env.ledger();
+      const names = new Set<string | null>();
+      for await (const result of ledger.eachResult(runIdOf(run.output))) names.add(result.worker ?? null);
+      expect([...names]).toEqual([expect.stringMatching(`:${worker.child.pid}$`)]);
+      expect(((await b.counters()).calls['POST /user'] ?? 0) - before).toBe(40);
+    } finally {
+      rmSync(dotenv, { force: true });
+      await stop([worker]);
     }
   }, 180_000);
 
