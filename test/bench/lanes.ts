@@ -67,13 +67,15 @@ function jobOf(conference: Conference, round: string): string {
 /**
  * Accepted calls/s of one conference's run as its sandbox saw them, its 429s and duplicate
  * creations. `before` runs once the run's files are written (the `down` round stops the sandbox
- * there); without it the sandbox's counters are reset.
+ * there); without it the sandbox's counters are reset. `after` runs before the counters are read
+ * (the `down` round waits there for the sandbox to be back).
  */
 async function sendRate(
   env: DistributedEnv,
   conference: Conference,
   round: string,
   before?: () => Promise<void>,
+  after?: () => Promise<void>,
 ): Promise<Outcome> {
   env.write({
     [`${conference.name}-${round}.csv`]: usersCsv(people(users, `${conference.name}${round}`)),
@@ -84,11 +86,15 @@ async function sendRate(
   const run = await env.cli(['run', `${conference.name}-${round}.yaml`], conference.vars);
   if (run.code !== 0)
     console.error(`${conference.name} ${round}: exit ${run.code}\n${run.output.slice(-2000)}`);
+  await after?.();
   const { total, statuses, duplicates, firstAt, lastAt } = await conference.sandbox.counters();
-  if (firstAt === undefined || lastAt === undefined) throw new Error(`${conference.name}: no call`);
   const refused = statuses['429'] ?? 0;
   return {
-    rate: (total - refused) / Math.max(0.001, (lastAt - firstAt) / 1000),
+    // None: a run that stopped while its platform was down, read on the platform back up.
+    rate:
+      firstAt === undefined || lastAt === undefined
+        ? 0
+        : (total - refused) / Math.max(0.001, (lastAt - firstAt) / 1000),
     refused,
     duplicates: Object.keys(duplicates).length,
     code: run.code,
@@ -200,28 +206,33 @@ async function main(): Promise<void> {
         conferences.map((c) =>
           c !== down
             ? sendRate(env, c, 'down')
-            : sendRate(env, c, 'down', async () => {
-                await c.sandbox.stop();
-                // Back at the same address, with the same key, once the outage is over.
-                upAgain = new Promise((resolve) => setTimeout(resolve, DOWN_SECONDS * 1000)).then(
-                  async () => {
-                    c.sandbox = await startSandboxProcess([
-                      '--rate-limit',
-                      `${c.limit}/s`,
-                      '--state',
-                      join(env.dir, 'down-conference.json'),
-                      '--port',
-                      port,
-                      '--key-id',
-                      String(c.vars[`${c.name.toUpperCase()}_KEY_ID`]),
-                      '--signing-key',
-                      String(c.vars[`${c.name.toUpperCase()}_SIGNING_KEY`]),
-                    ]);
-                  },
-                );
-                // The run starts while the sandbox is down; its counters are read after it ends.
-                void upAgain;
-              }),
+            : sendRate(
+                env,
+                c,
+                'down',
+                async () => {
+                  await c.sandbox.stop();
+                  // Back at the same address, with the same key, once the outage is over.
+                  upAgain = new Promise((resolve) => setTimeout(resolve, DOWN_SECONDS * 1000)).then(
+                    async () => {
+                      c.sandbox = await startSandboxProcess([
+                        '--rate-limit',
+                        `${c.limit}/s`,
+                        '--state',
+                        join(env.dir, 'down-conference.json'),
+                        '--port',
+                        port,
+                        '--key-id',
+                        String(c.vars[`${c.name.toUpperCase()}_KEY_ID`]),
+                        '--signing-key',
+                        String(c.vars[`${c.name.toUpperCase()}_SIGNING_KEY`]),
+                      ]);
+                    },
+                  );
+                },
+                // Its run may stop before the outage is over: its counters are read once it is back.
+                () => upAgain,
+              ),
         ),
       );
       await upAgain;
