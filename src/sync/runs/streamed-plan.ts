@@ -106,7 +106,15 @@ class StreamedRun {
     }
   }
 
-  /** The streamed part: reads, plans and records the sources; yields the users to send. */
+  /**
+   * The streamed part: reads, plans and records the sources; yields the users to send.
+   *
+   * A chunk is planned while the next is read: planning a chunk is mostly waiting for the
+   * ledger (its changed keys' hashes and synced param names, its planned intents recorded:
+   * a round trip each, 1.9 s and 1.0 s of a 200,000-user night that changed 1 %), and
+   * reading is mostly CPU, so the two overlap. Chunks are still planned one at a time and in
+   * source order: a chunk's plan waits for the one before, whose users go first.
+   */
   private async *readAndPlan(): AsyncGenerator<PlannedIntent[]> {
     let intents: Intent[] = [];
     let rows: RowResult[] = [];
@@ -119,8 +127,9 @@ class StreamedRun {
       ...(this.deps.logger ? { logger: this.deps.logger } : {}),
       onStepRead: (read) => void this.stepRows.push(read),
     })[Symbol.asyncIterator]();
+    /** The chunk before, being planned while this one is read: its users. */
+    let planning: Promise<PlannedIntent[]> | undefined;
     try {
-      let users: PlannedIntent[] = [];
       // One row ahead: a chunk knows whether it is the last before its users go.
       let next = await source.next();
       while (!next.done) {
@@ -128,16 +137,28 @@ class StreamedRun {
         for (const result of next.value.rowResults) rows.push(result);
         next = await source.next();
         if (!next.done && intents.length < limit && rows.length < PLAN_CHUNK) continue;
-        users = intents.length > 0 || rows.length > 0 ? await this.planChunk(intents, rows) : [];
+        const before = planning === undefined ? [] : await planning;
+        planning = undefined;
+        const chunk = intents.length > 0 || rows.length > 0 ? { intents, rows } : undefined;
         intents = [];
         rows = [];
         limit = PLAN_CHUNK;
-        if (next.done) break;
-        if (users.length > 0) yield users;
-        users = [];
+        if (next.done) {
+          if (before.length > 0) yield before;
+          yield* this.lastUsers(chunk ? await this.planChunk(chunk.intents, chunk.rows) : []);
+          return;
+        }
+        if (chunk) {
+          planning = this.planChunk(chunk.intents, chunk.rows);
+          // Waited for before the next chunk is planned, which throws what it threw.
+          planning.catch(() => undefined);
+        }
+        if (before.length > 0) yield before;
       }
-      yield* this.lastUsers(users);
+      yield* this.lastUsers([]);
     } finally {
+      // A run stopped early writes nothing more once it is told so: the chunk being planned ends first.
+      await planning?.catch(() => undefined);
       // Ends the sources' reading when the run stops before their end.
       await source.return?.(undefined);
     }
