@@ -200,7 +200,10 @@ export class SqlLedger implements Ledger {
     items: ReadonlyArray<{ kind: IntentKind; key: string }>,
   ): Promise<void> {
     await this.runResults.recordUnchanged(runId, items);
-    if (items.length > 0) countIntents(items.map((item) => [item.kind, 'unchanged']));
+    // Counted per kind: a pair per key cost an array and a string for each unchanged row.
+    const perKind = new Map<string, number>();
+    for (const { kind } of items) perKind.set(kind, (perKind.get(kind) ?? 0) + 1);
+    for (const [kind, n] of perKind) intentResults.inc({ kind, action: 'unchanged' }, n);
   }
 
   resultWriter(options?: ResultWriterOptions): ResultWriter {

@@ -42,6 +42,12 @@ export class SqlPlan {
         aliases: intent.aliases ?? null,
       })),
     );
+    // One statement is atomic by itself: a plan's chunk (1,000 at most) is one, without the
+    // BEGIN and COMMIT round trips a transaction adds; bigger inputs are chunked inside one.
+    if (rows.length <= CHUNK) {
+      await this.sql().query(q.INSERT_PLANNED, [runId, storableJson(rows)]);
+      return;
+    }
     await this.sql().transaction(async (tx) => {
       for (let start = 0; start < rows.length; start += CHUNK) {
         await tx.query(q.INSERT_PLANNED, [runId, storableJson(rows.slice(start, start + CHUNK))]);

@@ -64,8 +64,10 @@ export class DependencyGate {
   settle(dep: IntentDependency, ok: boolean, reason?: string): void {
     // A success the id map knows reads as known already: not kept, so that a run of a
     // million users does not keep a million entries here (docs/sync-engine.md, "Memory").
-    if (ok && this.knownId(dep)) this.inRun.delete(keyOf(dep));
-    else this.inRun.set(keyOf(dep), ok ? SUCCEEDED : { ok, reason: reason ?? 'it failed' });
+    if (ok && this.knownId(dep)) {
+      // Every unchanged user of a night passes here: no key string made when nothing is kept.
+      if (this.inRun.size > 0) this.inRun.delete(keyOf(dep));
+    } else this.inRun.set(keyOf(dep), ok ? SUCCEEDED : { ok, reason: reason ?? 'it failed' });
   }
 
   /** Whether the id map knows the parent (from an earlier run, or this one). */

@@ -39,19 +39,22 @@ export function diffIntents(
   const unchanged: PlannedIntent[] = [];
   const duplicates: RowResult[] = [];
   const seen = new Map<IntentKind, Set<string>>();
-  const firstOrigin = new Map<string, Intent['origin']>();
+  // Per kind, not by a `kind + key` string: every row of every run passes here.
+  const firstOrigin = new Map<IntentKind, Map<string, Intent['origin']>>();
 
   for (const intent of intents) {
     let keys = seen.get(intent.kind);
+    let origins = firstOrigin.get(intent.kind);
     if (!keys) seen.set(intent.kind, (keys = new Set()));
+    if (!origins) firstOrigin.set(intent.kind, (origins = new Map<string, Intent['origin']>()));
     if (keys.has(intent.key)) {
-      duplicates.push(duplicateResult(intent, firstOrigin.get(`${intent.kind}\u0000${intent.key}`)));
+      duplicates.push(duplicateResult(intent, origins.get(intent.key)));
       continue;
     }
     keys.add(intent.key);
     // A merged user's other client_ids are in the sources too: mirror mode keeps them.
-    for (const alias of intent.aliases ?? []) keys.add(alias);
-    firstOrigin.set(`${intent.kind}\u0000${intent.key}`, intent.origin);
+    if (intent.aliases) for (const alias of intent.aliases) keys.add(alias);
+    origins.set(intent.key, intent.origin);
 
     const previous = known.hashes.get(intent.kind)?.get(intent.key);
     const hash = previous === undefined ? undefined : hashOf(intent);
@@ -65,14 +68,20 @@ export function diffIntents(
  * The hash of an intent's params (`hashIntent`), computed once per intent of a chunk: a
  * streamed plan asks for it to find an unchanged row (synced-hashes.ts) before the diff
  * compares it. A map per chunk, not a WeakMap over the run: 200,000 WeakMap entries cost
- * a fifth of a second at 200,000 rows, most of it in the collector.
+ * a fifth of a second at 200,000 rows, most of it in the collector. Keyed by kind and key,
+ * not by the intent: a map keyed by objects gives each intent an identity hash, some 1 µs
+ * a row; the intent is kept beside its hash, so another intent of the key is hashed anew.
  */
 export function intentHashes(hashKey: Uint8Array | undefined): (intent: Intent) => string {
-  const hashed = new Map<Intent, string>();
+  const hashed = new Map<IntentKind, Map<string, { intent: Intent; hash: string }>>();
   return (intent) => {
-    let hash = hashed.get(intent);
-    if (hash === undefined)
-      hashed.set(intent, (hash = hashIntent(intent.op, intent.params, hashKey, intent.aliases)));
+    let ofKind = hashed.get(intent.kind);
+    if (ofKind === undefined)
+      hashed.set(intent.kind, (ofKind = new Map<string, { intent: Intent; hash: string }>()));
+    const known = ofKind.get(intent.key);
+    if (known?.intent === intent) return known.hash;
+    const hash = hashIntent(intent.op, intent.params, hashKey, intent.aliases);
+    ofKind.set(intent.key, { intent, hash });
     return hash;
   };
 }
@@ -82,7 +91,8 @@ export function intentHashes(hashKey: Uint8Array | undefined): (intent: Intent) 
  * hash is computed on first read, chunk by chunk as the plan is recorded while the first
  * calls go out, instead of for every row before the first call (SHA-256 of the params is
  * about 2 µs a row). The getter is an own, enumerable property, so spreads, JSON and
- * structured clones read it like any other.
+ * structured clones read it like any other. A hash known already (every unchanged row of a
+ * nightly run) is a plain property: an object literal with a getter cost twice as much to make.
  */
 function plannedIntent(
   intent: Intent,
@@ -90,6 +100,23 @@ function plannedIntent(
   hash: string | undefined,
   hashKey: Uint8Array | undefined,
 ): PlannedIntent {
+  if (hash !== undefined) {
+    const planned: PlannedIntent = {
+      kind: intent.kind,
+      key: intent.key,
+      op: intent.op,
+      plannedAction,
+      params: intent.params,
+      origin: intent.origin,
+      dependsOn: intent.dependsOn,
+      hash,
+    };
+    // Set apart, not spread into the literal: most intents have none of them.
+    if (intent.aliases) planned.aliases = intent.aliases;
+    if (intent.uncarried) planned.uncarried = intent.uncarried;
+    if (intent.warnings) planned.warnings = intent.warnings;
+    return planned;
+  }
   return {
     kind: intent.kind,
     key: intent.key,

@@ -143,7 +143,6 @@ export function withParentLosses(
 export class PlanTally {
   private readonly counts: PlanSummary['counts'] = {};
   private readonly examples: PlanSummary['examples'] = [];
-  private readonly seenExamples = new Map<string, number>();
   private readonly losses = new LossTally();
   private total = 0;
   private heldCheckIns = 0;
@@ -225,7 +224,9 @@ export class PlanTally {
       tally.add(item.kind, 'kept');
     }
     for (const item of plan.unchanged) {
-      this.count(item.kind, 'unchanged', item.key, originText(item.origin));
+      // Where it was read, said only of the few kept as examples: most rows of a night are here.
+      const where = this.exampleWanted(item.kind, 'unchanged') ? originText(item.origin) : '';
+      this.count(item.kind, 'unchanged', item.key, where);
       tally.add(item.kind, 'kept');
     }
     for (const row of plan.rowResults) {
@@ -310,15 +311,19 @@ export class PlanTally {
   }
 
   private count(kind: IntentKind, column: PlanColumn, key: string, where: string, note?: string): void {
+    const want = this.exampleWanted(kind, column);
     const row = (this.counts[kind] ??= {});
     row[column] = (row[column] ?? 0) + 1;
     this.total += 1;
-    const group = `${kind}/${column}`;
-    const shown = this.seenExamples.get(group) ?? 0;
-    if (shown < this.examplesPerGroup) {
-      this.seenExamples.set(group, shown + 1);
-      this.examples.push({ kind, column, key, where, ...(note === undefined ? {} : { note }) });
-    }
+    if (want) this.examples.push({ kind, column, key, where, ...(note === undefined ? {} : { note }) });
+  }
+
+  /**
+   * Whether the next row of a group is kept as an example: its first few are. The group's
+   * count says how many went before, so no `kind/column` string is made per row.
+   */
+  private exampleWanted(kind: IntentKind, column: PlanColumn): boolean {
+    return (this.counts[kind]?.[column] ?? 0) < this.examplesPerGroup;
   }
 }
 

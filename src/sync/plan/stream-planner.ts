@@ -11,7 +11,7 @@ import { KeyRegistry } from '../../mapping/key-registry.js';
 import { isRowPlaceKey } from '../../model/row-origin.js';
 import { ownCopy, ownCopyOf, type IdCache } from '../processors/id-cache.js';
 import { unchangedPartialSchedule } from './partial-schedules.js';
-import { gateDependents, planGate, type BuildPlanInput, type PlanLedger } from './build-plan.js';
+import { planGate, type BuildPlanInput, type PlanLedger } from './build-plan.js';
 import { addClearedFields } from './cleared-fields.js';
 import { keepUncarriedFields } from './uncarried-fields.js';
 import { holdBackLostCheckIns } from './lost-check-ins.js';
@@ -32,9 +32,9 @@ import { SyncedHashes } from './synced-hashes.js';
 import type { MergeReport } from '../collect/merge-people.js';
 import { labelsOf } from '../report/person-params.js';
 import { PlanTally, type PlanSummary } from './plan-summary.js';
-import type { RowResult, SyncPlan } from './sync-plan.js';
-import type { DependencyGate } from '../phases/dependency-gate.js';
-import { leftOutParents, noteLeftOut } from '../phases/left-out-parents.js';
+import type { RowResult } from './sync-plan.js';
+import { leftOutParents } from '../phases/left-out-parents.js';
+import { HeldDependents } from './held-dependents.js';
 
 /** The ledger a streamed plan reads: hashes chunk by chunk instead of all at once. */
 export type StreamPlanLedger = PlanLedger & Pick<Ledger, 'hashesOf' | 'hashTails'>;
@@ -106,29 +106,24 @@ export class StreamPlanner {
   }
 
   async planChunk(intents: readonly Intent[], rowResults: readonly RowResult[]): Promise<ChunkPlan> {
-    // Within a chunk a later intent of a key replaces the earlier, as `collectIntents` does.
-    const byKey = new Map<string, Intent>();
-    for (const intent of intents) byKey.set(`${intent.kind}\u0000${intent.key}`, intent);
-    const unique = [...byKey.values()];
+    const unique = lastOfEachKey(intents);
     const hashes = new Map<IntentKind, ReadonlyMap<string, string>>();
     const hashOf = intentHashes(this.input.hashKey);
     for (const kind of new Set(unique.map((intent) => intent.kind))) {
-      const ofKind = unique.filter((intent) => intent.kind === kind);
-      const keys = ofKind.map((intent) => intent.key);
+      const ofKind = unique.every((intent) => intent.kind === kind)
+        ? unique
+        : unique.filter((intent) => intent.kind === kind);
       const seen = this.seenOf(kind);
-      hashes.set(
-        kind,
-        await this.synced.of(
-          kind,
-          ofKind.map((intent) => ({ key: intent.key, hash: () => hashOf(intent) })),
-          (key) => seen.has(key),
-        ),
-      );
-      for (const key of keys) seen.add(key, ++this.rows);
+      hashes.set(kind, await this.synced.of(kind, ofKind, hashOf, (key) => seen.has(key)));
+      for (const intent of ofKind) seen.add(intent.key, ++this.rows);
       // A merged user's other client_ids are in the sources too: mirror mode keeps them.
       if (kind === 'user')
         for (const intent of unique) for (const alias of intent.aliases ?? []) seen.add(alias, ++this.rows);
-      if (this.input.mode === 'mirror' && isLinkKind(kind)) this.keepLinks(kind, keys);
+      if (this.input.mode === 'mirror' && isLinkKind(kind))
+        this.keepLinks(
+          kind,
+          ofKind.map((intent) => intent.key),
+        );
     }
     // A key with no synced hash is created unless the id map has it: asked exactly, one
     // statement per kind, of the few the id cache's hashes say it may have.
@@ -325,43 +320,6 @@ export interface StreamPlannerOptions {
 }
 
 /**
- * The dependents a streamed `evsync plan` cannot tally yet (docs/sync-engine.md, "Memory"):
- * those with a user or event the sources have not yielded so far. The others are counted at
- * once: a parent the run has is there whatever comes later. Held as copies until the sources
- * end, then asked of the gate as `buildPlan` asks it; with the steps' users before their
- * links, almost none wait.
- */
-class HeldDependents {
-  private held: PlannedIntent[] = [];
-
-  constructor(private readonly gate: DependencyGate) {}
-
-  /** What a row result tells the gate: parents left out on purpose, or failed. */
-  note(row: RowResult): void {
-    noteLeftOut(this.gate, row);
-  }
-
-  /** The work to count now; holds the dependents whose parents are not all in the run yet. */
-  sift(work: readonly PlannedIntent[], inRun: (kind: IntentKind, key: string) => boolean): PlannedIntent[] {
-    const now: PlannedIntent[] = [];
-    for (const item of work) {
-      if (item.op !== 'upsert' || item.dependsOn.every((dep) => inRun(dep.kind, dep.clientId)))
-        now.push(item);
-      else this.held.push(ownCopyOf(item));
-    }
-    return now;
-  }
-
-  /** The held dependents, with what the gate says the run will do with each. */
-  async settle(): Promise<Pick<SyncPlan, 'work' | 'parentMissing' | 'pickWarnings'>> {
-    const work = this.held;
-    this.held = [];
-    const gated = await gateDependents(work, this.gate);
-    return { work, parentMissing: gated.missing, pickWarnings: gated.warnings };
-  }
-}
-
-/**
  * Failed rows a streamed plan holds until the end (about 1 KB each): past them, a failed row
  * is recorded at once, keyed apart only from the valid rows read before it. Each is held as
  * a copy (`ownCopyOf`): held as they came, 5,000 failed rows (1 % of a source's rows) kept
@@ -377,6 +335,25 @@ function keyedByPerson(row: RowResult): boolean {
     !isRowPlaceKey(row.key) &&
     !row.key.includes('#row')
   );
+}
+
+/**
+ * The intents of a chunk, a later intent of a key in the earlier one's place, as
+ * `collectIntents` does. Keyed per kind, not by a `kind + key` string made per row.
+ */
+function lastOfEachKey(intents: readonly Intent[]): Intent[] {
+  const unique: Intent[] = [];
+  const places = new Map<IntentKind, Map<string, number>>();
+  for (const intent of intents) {
+    let ofKind = places.get(intent.kind);
+    if (!ofKind) places.set(intent.kind, (ofKind = new Map<string, number>()));
+    const place = ofKind.get(intent.key);
+    if (place === undefined) {
+      ofKind.set(intent.key, unique.length);
+      unique.push(intent);
+    } else unique[place] = intent;
+  }
+  return unique;
 }
 
 /** Keys of one kind the sources yielded, as hashes in a {@link KeyRegistry}. */

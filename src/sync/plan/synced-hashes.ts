@@ -35,10 +35,11 @@ export class SyncedHashes {
    * The synced hash of each of these intents' keys that has one. A key whose hash matches
    * the intent's is answered with the intent's hash; `plannedBefore` keys are looked up.
    */
-  async of(
+  async of<I extends { readonly key: string }>(
     kind: IntentKind,
-    /** Each key with its intent's hash, computed only when the key has a synced hash to compare. */
-    intents: ReadonlyArray<{ key: string; hash: () => string }>,
+    intents: readonly I[],
+    /** An intent's hash, asked only when its key has a synced hash to compare. */
+    hashOf: (intent: I) => string,
     plannedBefore: (key: string) => boolean,
   ): Promise<Map<string, string>> {
     const seen = (this.chunks.get(kind) ?? 0) + 1;
@@ -58,10 +59,10 @@ export class SyncedHashes {
       );
     const found = new Map<string, string>();
     const asked: string[] = [];
-    for (const { key, hash } of intents) {
-      const matched = plannedBefore(key) ? undefined : index.match(key, hash);
-      if (matched === undefined) asked.push(key);
-      else found.set(key, matched);
+    for (const intent of intents) {
+      const matched = plannedBefore(intent.key) ? undefined : index.match(intent, hashOf);
+      if (matched === undefined) asked.push(intent.key);
+      else found.set(intent.key, matched);
     }
     if (asked.length > 0)
       for (const [key, hash] of await this.ledger.hashesOf(kind, asked)) found.set(key, hash);
@@ -83,38 +84,49 @@ class TailIndex {
   }
 
   /** The intent's hash when the key's synced hash ends as it does; undefined otherwise. */
-  match(key: string, hashOf: () => string): string | undefined {
-    const row = this.keys.firstRow(key);
+  match<I extends { readonly key: string }>(intent: I, hashOf: (intent: I) => string): string | undefined {
+    const row = this.keys.firstRow(intent.key);
     if (row === undefined) return undefined;
-    const hash = hashOf();
-    const words = tailWords(hash);
+    const hash = hashOf(intent);
     const at = 2 * (row - 1);
-    return words !== undefined && this.tails[at] === words[0] && this.tails[at + 1] === words[1]
+    // Word by word, as the hash's text is read: a row of a nightly run allocates nothing here.
+    return this.tails[at] === tailWord(hash, 0) && this.tails[at + 1] === tailWord(hash, 1)
       ? hash
       : undefined;
   }
 
   private add(key: string, tail: string): void {
-    const words = tailWords(tail);
+    const high = tailWord(tail, 0);
+    const low = tailWord(tail, 1);
     // A hash that is no hex (one erased by migration 4, one without a key) matches nothing.
-    if (words === undefined) return;
+    if (high < 0 || low < 0) return;
     if (this.keys.add(key, this.count + 1) !== undefined) return;
     if (2 * this.count + 2 > this.tails.length) {
       const grown = new Uint32Array(Math.ceil(this.tails.length * 1.5));
       grown.set(this.tails);
       this.tails = grown;
     }
-    this.tails[2 * this.count] = words[0];
-    this.tails[2 * this.count + 1] = words[1];
+    this.tails[2 * this.count] = high;
+    this.tails[2 * this.count + 1] = low;
     this.count++;
   }
 }
 
-const HEX_TAIL = /^[0-9a-f]{16}$/;
-
-/** The last 16 hex digits of a hash as two 32-bit words, or undefined when they are no hex. */
-function tailWords(hash: string): [number, number] | undefined {
-  const tail = hash.slice(-16);
-  if (!HEX_TAIL.test(tail)) return undefined;
-  return [Number.parseInt(tail.slice(0, 8), 16), Number.parseInt(tail.slice(8), 16)];
+/**
+ * Word `word` (0: the high, 1: the low) of a hash's last 16 hex digits (lower case), or -1
+ * when those 8 characters are not all such digits (or the hash is shorter): -1 equals no
+ * stored word, so a hash that is no hex matches nothing.
+ */
+export function tailWord(hash: string, word: 0 | 1): number {
+  const start = hash.length - 16 + 8 * word;
+  if (start < 8 * word) return -1;
+  let value = 0;
+  for (let i = start; i < start + 8; i++) {
+    const c = hash.charCodeAt(i);
+    const digit = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
+    if (digit < 0) return -1;
+    // Times 16, not a shift: a word with its top bit set stays positive, as a Uint32Array holds it.
+    value = value * 16 + digit;
+  }
+  return value;
 }

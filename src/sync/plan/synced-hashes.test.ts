@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import type { IntentKind } from '../../model/intent.js';
+import { LOOK_UP_CHUNKS, SyncedHashes, tailWord } from './synced-hashes.js';
+
+const HASH = '272c2b775d03eb22c3f741252c344b68100a74dcbd5ab0187947cefc27e7e79a';
+
+describe('tailWord', () => {
+  it('reads the last 16 hex digits as two unsigned 32-bit words', () => {
+    expect(tailWord(HASH, 0)).toBe(0x7947cefc);
+    expect(tailWord(HASH, 1)).toBe(0x27e7e79a);
+    // A top bit set stays positive, as a Uint32Array holds it.
+    expect(tailWord('ffffffff00000000', 0)).toBe(0xffffffff);
+    expect(tailWord('ffffffff00000000', 1)).toBe(0);
+  });
+
+  it('is -1 for a tail that is not lower-case hex, or too short', () => {
+    // Each word alone: a hash matches only when both are hex (the uuid's last 8 characters are).
+    expect(tailWord('unkeyed:0b1e4cd3-3a52-4f8a-9e1c-5c2d0f3a7b6d', 0)).toBe(-1);
+    expect(tailWord(HASH.toUpperCase(), 0)).toBe(-1);
+    expect(tailWord('[erased]', 0)).toBe(-1);
+    expect(tailWord('abcdef0123', 0)).toBe(-1);
+    expect(tailWord('abcdef0123', 1)).toBe(-1);
+  });
+});
+
+describe('SyncedHashes', () => {
+  /** A ledger of synced hashes, counting the keys each `hashesOf` asks. */
+  function ledgerOf(synced: Record<string, string>): {
+    asked: string[][];
+    ledger: ConstructorParameters<typeof SyncedHashes>[0];
+  } {
+    const asked: string[][] = [];
+    return {
+      asked,
+      ledger: {
+        // eslint-disable-next-line @typescript-eslint/require-await -- the ledger's shape
+        hashesOf: async (_kind: IntentKind, keys: readonly string[]) => {
+          asked.push([...keys]);
+          return new Map(keys.flatMap((key) => (synced[key] ? [[key, synced[key]] as const] : [])));
+        },
+        // eslint-disable-next-line @typescript-eslint/require-await -- the ledger's shape
+        hashTails: async function* () {
+          yield Object.entries(synced).map(([key, hash]) => [key, hash.slice(-16)] as [string, string]);
+        },
+      },
+    };
+  }
+
+  it('answers matching keys from the tails, and asks the ledger only of the rest', async () => {
+    const other = `${HASH.slice(0, -1)}b`;
+    const { asked, ledger } = ledgerOf({ a: HASH, b: HASH, c: other, d: 'unkeyed:x' });
+    const synced = new SyncedHashes(ledger);
+    const intents = [{ key: 'a' }, { key: 'b' }, { key: 'c' }, { key: 'd' }, { key: 'new' }];
+    const hashed: string[] = [];
+    const hashOf = (intent: { key: string }): string => {
+      hashed.push(intent.key);
+      return HASH;
+    };
+    for (let chunk = 1; chunk <= LOOK_UP_CHUNKS; chunk++)
+      await synced.of('user', intents, hashOf, () => false);
+    asked.length = 0;
+    hashed.length = 0;
+    const found = await synced.of('user', intents, hashOf, (key) => key === 'b');
+    // `b` was planned before: asked. `c` changed, `d` is no hex, `new` has no synced hash.
+    expect(asked).toEqual([['b', 'c', 'd', 'new']]);
+    // A key without a synced tail is never hashed.
+    expect(hashed).toEqual(['a', 'c']);
+    expect(found).toEqual(
+      new Map([
+        ['a', HASH],
+        ['b', HASH],
+        ['c', other],
+        ['d', 'unkeyed:x'],
+      ]),
+    );
+  });
+});
