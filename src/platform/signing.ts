@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { FlatParams } from '../model/params.js';
+import { sortNames, type FlatParams } from '../model/params.js';
 
 /** What a signed request carries: the GET params with `key_id` and `sig` added. */
 export interface SignedParams {
@@ -30,7 +30,7 @@ function sortedPairs(params: FlatParams): string {
   // a third of the cost. It gives the same order unless a name holds `=` or a surrogate, or
   // is the start of another name (`a` before `a1`, but `a=…` sorts after `a1=…`): those
   // take the exact path. Such a start is always next to its longer name once sorted.
-  keys.sort();
+  sortNames(keys);
   let joined = '';
   for (let i = 0; i < keys.length; i += 1) {
     const key = keys[i]!;
