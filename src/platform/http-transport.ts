@@ -198,8 +198,10 @@ function errorCode(error: unknown): string | undefined {
 
 function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string | undefined> {
   const flat: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(headers))
+  for (const name in headers) {
+    const value = headers[name];
     flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
   return flat;
 }
 
