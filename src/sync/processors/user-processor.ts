@@ -25,7 +25,8 @@ import { clearingNote, isRemoval, MAX_CREATE_TRIES, retireShared, withoutClientI
  */
 export const processUser: Processor = async (item, context, counter) => {
   if (isRemoval(item)) return removeUser(item, context, counter);
-  const known = await knownId(item, context);
+  const atOnce = knownIdAtOnce(item, context);
+  const known = atOnce === undefined ? await knownId(item, context) : (atOnce ?? undefined);
   if (known !== undefined) {
     try {
       // Fields the source cleared are in the params empty (plan/cleared-fields.ts).
@@ -45,6 +46,20 @@ export const processUser: Processor = async (item, context, counter) => {
   }
   return createUser(item, context, counter);
 };
+
+/**
+ * {@link knownId} when the id cache can answer without the ledger (`IdCache.peek`): the id,
+ * `null` for none, `undefined` when the ledger must be asked.
+ */
+function knownIdAtOnce(item: PlannedIntent, context: ProcessorContext): number | null | undefined {
+  const own = context.ids.peek('user', item.key);
+  if (own !== null || item.aliases === undefined) return own;
+  for (const alias of item.aliases) {
+    const id = context.ids.peek('user', alias);
+    if (id !== null) return id;
+  }
+  return null;
+}
 
 /** The user's platform id, by its key or, for a merged user, by any of its other client_ids. */
 async function knownId(item: PlannedIntent, context: ProcessorContext): Promise<number | undefined> {
