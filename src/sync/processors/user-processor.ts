@@ -1,11 +1,7 @@
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { FlatParams } from '../../model/params.js';
 import type { PlatformUser } from '../../platform/response-schemas.js';
-import {
-  clearingParams,
-  withoutBlanks,
-  type ClearingParams,
-} from '../../platform/write-params/clear-params.js';
+import { clearingParams, type ClearingParams } from '../../platform/write-params/clear-params.js';
 import { emailParam, passwordParam } from '../../platform/vendor.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
@@ -78,9 +74,12 @@ async function createUser(
   counter: CallCounter,
 ): Promise<ProcessOutcome> {
   // A create sends no empty value: there is nothing on the platform to clear yet, and a user
-  // attached by 203 keeps what another conference gave it.
-  const details = withoutBlanks(item.params);
-  const params: FlatParams = { client_id: item.key, ...details };
+  // attached by 203 keeps what another conference gave it. One copy, built in a loop.
+  const params: FlatParams = { client_id: item.key };
+  for (const name in item.params) {
+    const value = item.params[name];
+    if (value !== undefined && value !== '' && Object.hasOwn(item.params, name)) params[name] = value;
+  }
   const email = params[emailParam(context.platform.vendor)];
   for (let tries = 1; ; tries += 1) {
     try {
@@ -95,7 +94,8 @@ async function createUser(
       // Attached: a user the platform already had, who may be another key's person here.
       await refuseAnothersAccount(user, item, context, 'attached by the create, 203');
       await counter.call(() =>
-        context.platform.users.update(user.id, updateParams(details, context.platform.vendor)),
+        // updateParams leaves the client_id out: the same details as the create's.
+        context.platform.users.update(user.id, updateParams(params, context.platform.vendor)),
       );
       return remember(
         item,
