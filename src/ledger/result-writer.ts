@@ -34,6 +34,8 @@ export interface ResultWriter {
   readonly written: number;
 }
 
+const RESOLVED: Promise<void> = Promise.resolve();
+
 /**
  * Buffers results and writes them with `record` in batches of `batchSize`, or after
  * `flushIntervalMs` for a partial batch. One flush at a time, in order. `write` waits
@@ -70,17 +72,22 @@ export class BatchResultWriter implements ResultWriter {
     return this.writtenCount;
   }
 
-  async write(result: IntentResultInput): Promise<void> {
-    this.throwIfUnusable();
+  write(result: IntentResultInput): Promise<void> {
+    const unusable = this.unusable();
+    if (unusable) return Promise.reject(unusable);
     this.buffer.push(result);
-    if (this.buffer.length >= this.batchSize) {
-      // Keep one batch in flight while the next one fills: wait for the one before it.
-      const previous = this.inFlight;
-      void this.startFlush();
-      await previous;
-    } else {
-      this.timer ??= setTimeout(() => void this.startFlush().catch(() => undefined), this.flushIntervalMs);
-    }
+    if (this.buffer.length >= this.batchSize) return this.writeBehind();
+    this.timer ??= setTimeout(() => void this.startFlush().catch(() => undefined), this.flushIntervalMs);
+    // Not an async function: the common write, into a buffer with room, makes no promise of
+    // its own (one per intent; docs/sync-engine.md, "CPU per call").
+    return RESOLVED;
+  }
+
+  /** Keeps one batch in flight while the next one fills: waits for the one before it. */
+  private async writeBehind(): Promise<void> {
+    const previous = this.inFlight;
+    void this.startFlush();
+    await previous;
     this.throwIfFailed();
   }
 
@@ -142,22 +149,28 @@ export class BatchResultWriter implements ResultWriter {
     this.timer = undefined;
   }
 
-  private throwIfUnusable(): void {
+  /** Why nothing more may be written: closed, or a batch failed. */
+  private unusable(): LedgerError | undefined {
     if (this.closed) {
-      throw new LedgerError('The result writer was closed; open a new one with ledger.resultWriter().', {
+      return new LedgerError('The result writer was closed; open a new one with ledger.resultWriter().', {
         code: CODE.EVSYNC_LEDGER_CLOSED,
       });
     }
-    this.throwIfFailed();
+    return this.failed();
   }
 
-  private throwIfFailed(): void {
-    if (this.failure === undefined) return;
-    throw new LedgerError(
+  private failed(): LedgerError | undefined {
+    if (this.failure === undefined) return undefined;
+    return new LedgerError(
       `Recording results in the ledger failed; ${this.lostCount + this.buffer.length} results were not written: ${messageOf(
         this.failure,
       )}`,
       { code: CODE.EVSYNC_LEDGER_WRITE, retryable: true, cause: this.failure },
     );
+  }
+
+  private throwIfFailed(): void {
+    const failed = this.failed();
+    if (failed) throw failed;
   }
 }

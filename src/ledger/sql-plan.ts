@@ -1,4 +1,4 @@
-import { isSecretName, redactParams } from '../log/redaction.js';
+import { isSecretParam, redactParams } from '../log/redaction.js';
 import type { IntentKind } from '../model/intent.js';
 import type { PendingFilter, PlannedIntent, PlannedIntentRecord } from '../model/planned-intent.js';
 import type { ResultFilter } from '../model/result-records.js';
@@ -35,7 +35,7 @@ export class SqlPlan {
         op: intent.op,
         planned_action: intent.plannedAction,
         params: redactParams(intent.params),
-        redacted_params: Object.keys(intent.params).filter(isSecretName),
+        redacted_params: Object.keys(intent.params).filter(isSecretParam),
         origin: intent.origin,
         depends_on: intent.dependsOn,
         hash: intent.hash,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretQueryName, redactSecrets, redactUrl } from './redaction.js';
+import { isSecretQueryName, redactParams, redactSecrets, redactUrl } from './redaction.js';
 
 describe('redactUrl', () => {
   it('hides the password of a connection URL', () => {
@@ -107,5 +107,20 @@ describe('redactUrl', () => {
     expect(redactSecrets('GET https://host/a?token=abc signed with KEY123', ['KEY123'])).toBe(
       'GET https://host/a?token=[redacted] signed with [redacted]',
     );
+  });
+});
+
+describe('redactParams, copies', () => {
+  it('answers the params themselves when no name is secret, a copy when one is', () => {
+    const plain = { 'user[first_name]': 'Ada' };
+    expect(redactParams(plain)).toBe(plain);
+    const secret = { 'user[first_name]': 'Ada', 'user[svc_auth_attributes][password]': 'pw' };
+    const redacted = redactParams(secret);
+    expect(redacted).not.toBe(secret);
+    expect(redacted).toEqual({
+      'user[first_name]': 'Ada',
+      'user[svc_auth_attributes][password]': '[redacted]',
+    });
+    expect(secret['user[svc_auth_attributes][password]']).toBe('pw');
   });
 });

@@ -12,8 +12,19 @@ export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);
 }
 
-/** A copy of flat params with secret values replaced. */
+/**
+ * Flat params with secret values replaced: a copy when a name is secret, else the params
+ * themselves (every planned intent and every result is redacted, and few hold a secret:
+ * a copy of each was a good part of what a run allocated). Read the answer, never change it.
+ */
 export function redactParams(params: Record<string, string>): Record<string, string> {
+  for (const key in params) {
+    if (Object.hasOwn(params, key) && isSecretParam(key)) return redactedCopy(params);
+  }
+  return params;
+}
+
+function redactedCopy(params: Record<string, string>): Record<string, string> {
   const copy: Record<string, string> = {};
   for (const [key, value] of Object.entries(params)) copy[key] = isSecretParam(key) ? REDACTED : value;
   return copy;
@@ -27,7 +38,7 @@ export function redactParams(params: Record<string, string>): Record<string, str
 const SECRET_PARAMS = new Map<string, boolean>();
 const MAX_SECRET_PARAMS = 2_000;
 
-function isSecretParam(name: string): boolean {
+export function isSecretParam(name: string): boolean {
   let secret = SECRET_PARAMS.get(name);
   if (secret === undefined) {
     secret = isSecretName(name);

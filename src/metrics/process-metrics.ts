@@ -12,19 +12,53 @@ export const metricsRegistry = new Registry();
 /** How a platform call ended, as the failure day is told (2xx, 4xx, 429, 5xx, reset, lost answer). */
 export type CallOutcome = '2xx' | '4xx' | '429' | '5xx' | 'reset' | 'lost';
 
+/** The duration histogram's buckets, in seconds. */
+const CALL_SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * Calls noted since the metrics were last read: counts per outcome and method, and per
+ * outcome the count and sum of durations in each bucket (the last one past 30 s). prom-client
+ * hashes and checks the labels of every `inc` and `observe`, a few µs of each call at
+ * thousands of calls a second (docs/sync-engine.md, "CPU per call"); the tally is handed
+ * over when a scrape reads the metrics (`collect`), the same numbers in the end.
+ */
+const callTally = new Map<CallOutcome, Map<string, number>>();
+const secondsTally = new Map<CallOutcome, { counts: number[]; sums: number[] }>();
+
 export const platformCalls = new Counter({
   name: 'evsync_platform_calls_total',
   help: 'Platform calls (each attempt) by outcome: 2xx, 4xx, 429, 5xx, reset (not sent or refused), lost (answer lost)',
   labelNames: ['outcome', 'method'] as const,
   registers: [metricsRegistry],
+  collect() {
+    for (const [outcome, methods] of callTally) {
+      for (const [method, count] of methods) if (count > 0) this.inc({ outcome, method }, count);
+      methods.clear();
+    }
+  },
 });
 
 export const platformCallSeconds = new Histogram({
   name: 'evsync_platform_call_duration_seconds',
   help: 'Duration of each platform call attempt, by outcome',
   labelNames: ['outcome'] as const,
-  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  buckets: CALL_SECONDS_BUCKETS,
   registers: [metricsRegistry],
+  collect() {
+    for (const [outcome, { counts, sums }] of secondsTally) {
+      for (let bucket = 0; bucket < counts.length; bucket += 1) {
+        const count = counts[bucket]!;
+        if (count === 0) continue;
+        // Each call's duration as the mean of its bucket's: it falls in the same bucket,
+        // and the histogram's sum and count come out as the calls' own.
+        const upper = CALL_SECONDS_BUCKETS[bucket] ?? Number.POSITIVE_INFINITY;
+        const mean = Math.min(sums[bucket]! / count, upper);
+        for (let call = 0; call < count; call += 1) this.observe({ outcome }, mean);
+        counts[bucket] = 0;
+        sums[bucket] = 0;
+      }
+    }
+  },
 });
 
 export const rateLimitWaits = new Counter({
@@ -108,8 +142,19 @@ export function onPlatformCall(listener: (call: ObservedCall | RatePause) => voi
 
 /** Notes one call attempt: the metrics, and the listeners with the run it was made for. */
 export function noteCall(outcome: CallOutcome, method: string, seconds: number): void {
-  platformCalls.inc({ outcome, method });
-  platformCallSeconds.observe({ outcome }, seconds);
+  let methods = callTally.get(outcome);
+  if (methods === undefined) callTally.set(outcome, (methods = new Map<string, number>()));
+  methods.set(method, (methods.get(method) ?? 0) + 1);
+  let durations = secondsTally.get(outcome);
+  if (durations === undefined) {
+    const buckets = CALL_SECONDS_BUCKETS.length + 1;
+    durations = { counts: new Array<number>(buckets).fill(0), sums: new Array<number>(buckets).fill(0) };
+    secondsTally.set(outcome, durations);
+  }
+  let bucket = 0;
+  while (bucket < CALL_SECONDS_BUCKETS.length && seconds > CALL_SECONDS_BUCKETS[bucket]!) bucket += 1;
+  durations.counts[bucket]! += 1;
+  durations.sums[bucket]! += seconds;
   if (listeners.size === 0) return;
   const call: ObservedCall = { outcome, method, seconds, at: Date.now(), runId: runCalls.getStore() };
   for (const listener of listeners) listener(call);

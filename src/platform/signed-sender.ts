@@ -19,14 +19,18 @@ export function signedSender(
   options: SignedSenderOptions,
 ): SendRequest {
   const credentials: Credentials = { keyId: options.keyId, signingKey: options.signingKey };
+  const { logger } = options;
   return async (request: PlatformRequest) => {
     const site = callSiteOf(request);
-    const started = performance.now();
+    // Read per call (the level may change): a log line not written builds nothing.
+    const started = logger?.isLevelEnabled('debug') ? performance.now() : undefined;
     const response = await transport.send(buildHttpRequest(request, credentials), site);
-    options.logger?.debug(
-      { ...site, status: response.status, ms: Math.round(performance.now() - started) },
-      'platform call',
-    );
+    if (started !== undefined) {
+      logger?.debug(
+        { ...site, status: response.status, ms: Math.round(performance.now() - started) },
+        'platform call',
+      );
+    }
     return classifyResponse(response, site);
   };
 }

@@ -36,7 +36,7 @@ describe('signing (spec §5)', () => {
         .sort(compareCodePoints)
         .join('');
     const name = fc.string({
-      unit: fc.constantFrom('a', 'b', '1', '=', '[', ']', 'é', '😀'),
+      unit: fc.constantFrom('a', 'b', '1', '=', '<', '>', '_', '[', ']', 'é', '😀'),
       minLength: 1,
       maxLength: 4,
     });
@@ -44,7 +44,22 @@ describe('signing (spec §5)', () => {
       fc.property(fc.dictionary(name, fc.string({ maxLength: 3 })), (params) => {
         expect(signingStringOf({}, params, '')).toBe(exact(params));
       }),
-      { numRuns: 500 },
+      { numRuns: 2000 },
     );
+  });
+});
+
+describe('signRequest, the query it signs', () => {
+  it('keeps the query as given (a `sig` dropped, `__proto__` an own param), then key_id and sig', () => {
+    const query = JSON.parse('{"format":"json","sig":"old","__proto__":"p","key_id":"1"}') as Record<
+      string,
+      string
+    >;
+    const signed = signRequest({ keyId: 7, signingKey: 'k', query });
+    expect(Object.keys(signed.query)).toEqual(['format', '__proto__', 'key_id', 'sig']);
+    expect(signed.query.key_id).toBe('7');
+    expect(Object.getPrototypeOf(signed.query)).toBe(Object.prototype);
+    expect(signed.signingString).toBe('__proto__=pformat=jsonkey_id=7k');
+    expect(query.sig).toBe('old');
   });
 });

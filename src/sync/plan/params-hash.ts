@@ -1,6 +1,6 @@
 import { createHmac, hash, randomUUID } from 'node:crypto';
 import { isSecretName } from '../../log/redaction.js';
-import type { FlatParams } from '../../model/params.js';
+import { sortNames, type FlatParams } from '../../model/params.js';
 
 /** The purpose `SyncPlatform.deriveKey` derives the key of secret-bearing hashes for. */
 export const HASH_KEY_PURPOSE = 'evsync ledger change hash v1';
@@ -43,7 +43,7 @@ export function hashIntent(
   /** A merged user's other client_ids: one more of them is sent, to be added to the user. */
   aliases?: readonly string[],
 ): string {
-  const names = Object.keys(params).sort();
+  const names = sortNames(Object.keys(params));
   // Only merged users have it, so that every other hash already in a ledger still matches.
   let text: string = aliases?.length ? `${op}\u0000aliases:${[...aliases].sort().join('\u0000')}` : op;
   let secret = false;

@@ -42,6 +42,31 @@ describe('IdCache', () => {
     expect(ledger.asked).toEqual([['u1']]);
   });
 
+  it('peeks without the ledger: the id, null for none, undefined when only get can tell', async () => {
+    const ledger = fakeLedger({ u1: 11, u2: 12 });
+    const ids = new IdCache([], ledger);
+    // Before the keys are read, any key may be known: only `get` can tell.
+    expect(ids.peek('user', 'u1')).toBeUndefined();
+    await ids.prefetch([
+      { kind: 'user', key: 'u1' },
+      { kind: 'user', key: 'gone' },
+    ]);
+    expect(ids.peek('user', 'u1')).toBe(11);
+    expect(ids.peek('user', 'gone')).toBeNull();
+    ids.set('user', 'fresh', 99);
+    ids.delete('user', 'u1');
+    expect(ids.peek('user', 'fresh')).toBe(99);
+    expect(ids.peek('user', 'u1')).toBeNull();
+    expect(ids.peek('user', 'u2')).toBeUndefined();
+    const read = await loadIdCache(ledger);
+    expect(read.peek('user', 'new')).toBeNull();
+    expect(read.peek('user', 'u2')).toBeUndefined();
+    expect(await read.get('user', 'u2')).toBe(12);
+    expect(read.peek('user', 'u2')).toBe(12);
+    // Without a ledger the cache knows all there is.
+    expect(new IdCache().peek('user', 'x')).toBeNull();
+  });
+
   it('fetches a chunk in one statement per kind, and forgets fetched ids past its window', async () => {
     const entries = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`u${i}`, i + 1]));
     const ledger = fakeLedger(entries);

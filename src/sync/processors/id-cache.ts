@@ -83,6 +83,17 @@ export class IdCache {
     return this.mayKnow(kind, clientId);
   }
 
+  /**
+   * The key's platform id when the cache can say without the ledger: the id, `null` for a
+   * key it knows has none, `undefined` when only `get` can tell (it asks the ledger). What
+   * a processor asks first, so that the common answer takes no promise.
+   */
+  peek(kind: IntentKind, clientId: string): number | null | undefined {
+    const held = this.held_(kind, clientId);
+    if (held !== undefined) return held === ABSENT ? null : held;
+    return !this.ledger || !this.mayKnow(kind, clientId) ? null : undefined;
+  }
+
   /** The key's platform id: from the window, or asked of the ledger when the key may be known. */
   async get(kind: IntentKind, clientId: string): Promise<number | undefined> {
     const held = this.held_(kind, clientId);

@@ -24,9 +24,15 @@ export interface ProcessOutcome {
 export class CallCounter {
   calls = 0;
 
-  async call<T>(promise: () => Promise<T>): Promise<T> {
+  /** Not an async function: the call's own promise is the answer, with none around it. */
+  call<T>(promise: () => Promise<T>): Promise<T> {
     this.calls += 1;
-    return promise();
+    try {
+      return promise();
+    } catch (error) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- whatever the call threw, as an async function would
+      return Promise.reject(error);
+    }
   }
 
   done(action: ResultAction, extra: Omit<ProcessOutcome, 'action' | 'attempts'> = {}): ProcessOutcome {

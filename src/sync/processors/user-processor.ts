@@ -1,11 +1,7 @@
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { FlatParams } from '../../model/params.js';
 import type { PlatformUser } from '../../platform/response-schemas.js';
-import {
-  clearingParams,
-  withoutBlanks,
-  type ClearingParams,
-} from '../../platform/write-params/clear-params.js';
+import { clearingParams, type ClearingParams } from '../../platform/write-params/clear-params.js';
 import { emailParam, passwordParam } from '../../platform/vendor.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
@@ -25,7 +21,8 @@ import { clearingNote, isRemoval, MAX_CREATE_TRIES, retireShared, withoutClientI
  */
 export const processUser: Processor = async (item, context, counter) => {
   if (isRemoval(item)) return removeUser(item, context, counter);
-  const known = await knownId(item, context);
+  const atOnce = knownIdAtOnce(item, context);
+  const known = atOnce === undefined ? await knownId(item, context) : (atOnce ?? undefined);
   if (known !== undefined) {
     try {
       // Fields the source cleared are in the params empty (plan/cleared-fields.ts).
@@ -46,6 +43,20 @@ export const processUser: Processor = async (item, context, counter) => {
   return createUser(item, context, counter);
 };
 
+/**
+ * {@link knownId} when the id cache can answer without the ledger (`IdCache.peek`): the id,
+ * `null` for none, `undefined` when the ledger must be asked.
+ */
+function knownIdAtOnce(item: PlannedIntent, context: ProcessorContext): number | null | undefined {
+  const own = context.ids.peek('user', item.key);
+  if (own !== null || item.aliases === undefined) return own;
+  for (const alias of item.aliases) {
+    const id = context.ids.peek('user', alias);
+    if (id !== null) return id;
+  }
+  return null;
+}
+
 /** The user's platform id, by its key or, for a merged user, by any of its other client_ids. */
 async function knownId(item: PlannedIntent, context: ProcessorContext): Promise<number | undefined> {
   const own = await context.ids.get('user', item.key);
@@ -63,9 +74,12 @@ async function createUser(
   counter: CallCounter,
 ): Promise<ProcessOutcome> {
   // A create sends no empty value: there is nothing on the platform to clear yet, and a user
-  // attached by 203 keeps what another conference gave it.
-  const details = withoutBlanks(item.params);
-  const params: FlatParams = { client_id: item.key, ...details };
+  // attached by 203 keeps what another conference gave it. One copy, built in a loop.
+  const params: FlatParams = { client_id: item.key };
+  for (const name in item.params) {
+    const value = item.params[name];
+    if (value !== undefined && value !== '' && Object.hasOwn(item.params, name)) params[name] = value;
+  }
   const email = params[emailParam(context.platform.vendor)];
   for (let tries = 1; ; tries += 1) {
     try {
@@ -80,7 +94,8 @@ async function createUser(
       // Attached: a user the platform already had, who may be another key's person here.
       await refuseAnothersAccount(user, item, context, 'attached by the create, 203');
       await counter.call(() =>
-        context.platform.users.update(user.id, updateParams(details, context.platform.vendor)),
+        // updateParams leaves the client_id out: the same details as the create's.
+        context.platform.users.update(user.id, updateParams(params, context.platform.vendor)),
       );
       return remember(
         item,
