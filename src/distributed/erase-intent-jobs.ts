@@ -14,9 +14,10 @@ export interface ErasedJobs {
 }
 
 /**
- * Removes from the intents queues (every lane's, and the shared one) every job naming an erased person (docs/privacy.md, "Redis"):
- * a job carries its intent's key, a user's client_id or a link key holding it, and its id
- * begins with it. `names` says whether a job's key is the person's.
+ * Removes from the intents queues (every lane's, and the shared one) every job naming an
+ * erased person (docs/privacy.md, "Redis"): a job carries its intent's key, a user's
+ * client_id or a link key holding it, and its id begins with it. `matches` says whether a
+ * job's key is the person's.
  */
 export async function eraseIntentJobs(
   config: DistributedConfig,
@@ -45,18 +46,18 @@ export async function eraseIntentJobs(
 
 async function eraseFrom(
   intents: IntentQueue,
-  names: (kind: string, key: string) => boolean,
+  matches: (kind: string, key: string) => boolean,
 ): Promise<ErasedJobs> {
   // Found first, then removed: removing while paging would shift the pages.
   const found = [];
   for (let start = 0; ; start += PAGE) {
     const jobs = await intents.queue.getJobs([...STATES], start, start + PAGE - 1, true);
     if (jobs.length === 0) break;
-    for (const job of jobs) if (job !== undefined && names(job.data.kind, job.data.key)) found.push(job);
+    for (const job of jobs) if (job !== undefined && matches(job.data.kind, job.data.key)) found.push(job);
   }
   for (const job of found) await job.remove();
   const active = (await intents.queue.getJobs(['active'])).filter(
-    (job) => job !== undefined && names(job.data.kind, job.data.key),
+    (job) => job !== undefined && matches(job.data.kind, job.data.key),
   ).length;
   return { removed: found.length, active };
 }

@@ -14,12 +14,6 @@ import type { IntentJobSink, RunPhaseNote } from './distributed-executor.js';
 import { reportQueueErrors } from './queue-errors.js';
 import { SHARED_QUEUE } from './lanes.js';
 
-/**
- * The queue of releases before lanes, which every run's intents went through; now each
- * conference key has a lane of its own (`lanes.ts`). Several installations share a Redis by prefix.
- */
-export const INTENT_QUEUE = SHARED_QUEUE;
-
 /** The key of a run's phase note: gone a day after its last change. */
 const phaseKey = (prefix: string, runId: string): string => `${prefix}:evsync-phase:${runId}`;
 const PHASE_NOTE_TTL_S = 24 * 3600;
@@ -49,7 +43,7 @@ export class IntentQueue implements IntentJobSink {
     private readonly connection: Redis,
     private readonly prefix: string,
     /** A lane's queue (`laneQueueName`), or the shared queue of releases before lanes. */
-    readonly name: string = INTENT_QUEUE,
+    readonly name: string = SHARED_QUEUE,
   ) {
     this.queue = new Queue<IntentJob, IntentJobResult>(name, { connection, prefix });
     reportQueueErrors(this.queue, 'intent queue');
@@ -139,9 +133,13 @@ export class IntentQueue implements IntentJobSink {
     return (await this.queue.getWorkers()).length;
   }
 
-  /** The job's `rate.concurrency` as the queue's global concurrency: intents in flight on all workers. */
-  async setConcurrency(concurrency: number): Promise<void> {
-    await this.queue.setGlobalConcurrency(concurrency);
+  /**
+   * The queue's global limits: `perSecond` jobs started a second (a job's `rate.per_second`)
+   * and, when given, `concurrency` intents in flight on all workers (its `rate.concurrency`).
+   */
+  async setLimits(perSecond: number, concurrency?: number): Promise<void> {
+    if (concurrency !== undefined) await this.queue.setGlobalConcurrency(concurrency);
+    await this.queue.setGlobalRateLimit(perSecond, 1000);
   }
 
   close(): Promise<void> {
@@ -170,7 +168,7 @@ export interface IntentWorkerOptions {
 
 /** The consumer side: `evsync worker`. */
 export function startIntentWorker(options: IntentWorkerOptions): Worker<IntentJob, IntentJobResult> {
-  const queueName = options.queueName ?? INTENT_QUEUE;
+  const queueName = options.queueName ?? SHARED_QUEUE;
   const worker: Worker<IntentJob, IntentJobResult> = new Worker<IntentJob, IntentJobResult>(
     queueName,
     async (job: Job<IntentJob, IntentJobResult>, token?: string) => {

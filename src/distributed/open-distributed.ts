@@ -55,8 +55,7 @@ export async function setSharedRate(
     perSecond = inForce.rate.requestsPerSecond;
     concurrency = inForce.concurrency ?? concurrency;
   }
-  await queue.setConcurrency(concurrency);
-  await queue.queue.setGlobalRateLimit(perSecond, 1000);
+  await queue.setLimits(perSecond, concurrency);
 }
 
 /**
@@ -71,8 +70,7 @@ async function withdrawSharedRate(
 ): Promise<void> {
   const left = await withdrawRate(redis, bucket, declarer);
   if (left.declared.length === 0) return;
-  if (left.concurrency !== undefined) await queue.setConcurrency(left.concurrency);
-  await queue.queue.setGlobalRateLimit(left.rate.requestsPerSecond, 1000);
+  await queue.setLimits(left.rate.requestsPerSecond, left.concurrency);
 }
 
 /** How often a running command refreshes its rate declaration (well inside `DECLARATION_TTL_MS`). */
