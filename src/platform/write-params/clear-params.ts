@@ -95,9 +95,14 @@ function sendBlank(out: FlatParams, cleared: string[], name: string): void {
   cleared.push(name);
 }
 
-/** The params without empty values: a create sends no empty value. */
-export function withoutBlanks(params: FlatParams): FlatParams {
-  const out: FlatParams = {};
-  for (const [name, value] of Object.entries(params)) if (value !== '') out[name] = value;
-  return out;
+/**
+ * The params without empty values, added to `into` (a new object by default): a create
+ * sends no empty value. A loop over the names, no array of entries: every create passes here.
+ */
+export function withoutBlanks(params: FlatParams, into: FlatParams = {}): FlatParams {
+  for (const name in params) {
+    const value = params[name];
+    if (value !== undefined && value !== '' && Object.hasOwn(params, name)) into[name] = value;
+  }
+  return into;
 }

@@ -1,7 +1,11 @@
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { FlatParams } from '../../model/params.js';
 import type { PlatformUser } from '../../platform/response-schemas.js';
-import { clearingParams, type ClearingParams } from '../../platform/write-params/clear-params.js';
+import {
+  clearingParams,
+  withoutBlanks,
+  type ClearingParams,
+} from '../../platform/write-params/clear-params.js';
 import { emailParam, passwordParam } from '../../platform/vendor.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
@@ -74,12 +78,8 @@ async function createUser(
   counter: CallCounter,
 ): Promise<ProcessOutcome> {
   // A create sends no empty value: there is nothing on the platform to clear yet, and a user
-  // attached by 203 keeps what another conference gave it. One copy, built in a loop.
-  const params: FlatParams = { client_id: item.key };
-  for (const name in item.params) {
-    const value = item.params[name];
-    if (value !== undefined && value !== '' && Object.hasOwn(item.params, name)) params[name] = value;
-  }
+  // attached by 203 keeps what another conference gave it. One copy of the params.
+  const params = withoutBlanks(item.params, { client_id: item.key });
   const email = params[emailParam(context.platform.vendor)];
   for (let tries = 1; ; tries += 1) {
     try {
