@@ -192,7 +192,7 @@ export class SqlLedger implements Ledger {
 
   async recordResults(results: readonly IntentResultInput[]): Promise<void> {
     await this.runResults.record(results);
-    countIntents(results.map((result) => [result.kind, result.action]));
+    countIntents(results, (result) => result.action);
   }
 
   async recordUnchanged(
@@ -200,10 +200,7 @@ export class SqlLedger implements Ledger {
     items: ReadonlyArray<{ kind: IntentKind; key: string }>,
   ): Promise<void> {
     await this.runResults.recordUnchanged(runId, items);
-    // Counted per kind: a pair per key cost an array and a string for each unchanged row.
-    const perKind = new Map<string, number>();
-    for (const { kind } of items) perKind.set(kind, (perKind.get(kind) ?? 0) + 1);
-    for (const [kind, n] of perKind) intentResults.inc({ kind, action: 'unchanged' }, n);
+    countIntents(items, () => 'unchanged');
   }
 
   resultWriter(options?: ResultWriterOptions): ResultWriter {
@@ -382,13 +379,18 @@ export class SqlLedger implements Ledger {
   }
 }
 
-/** Adds recorded results to `evsync_intents_total`, one increment per kind and action. */
-function countIntents(pairs: ReadonlyArray<readonly [kind: string, action: string]>): void {
-  const counts = new Map<string, number>();
-  for (const [kind, action] of pairs)
-    counts.set(`${kind}\u0000${action}`, (counts.get(`${kind}\u0000${action}`) ?? 0) + 1);
-  for (const [label, n] of counts) {
-    const [kind, action] = label.split('\u0000');
-    intentResults.inc({ kind, action }, n);
+/**
+ * Adds recorded results to `evsync_intents_total`, one increment per kind and action.
+ * Counted in a map per action, not by a `kind + action` string: every unchanged row of a
+ * night passes here.
+ */
+function countIntents<T extends { kind: string }>(items: readonly T[], actionOf: (item: T) => string): void {
+  const counts = new Map<string, Map<string, number>>();
+  for (const item of items) {
+    const action = actionOf(item);
+    let ofAction = counts.get(action);
+    if (ofAction === undefined) counts.set(action, (ofAction = new Map<string, number>()));
+    ofAction.set(item.kind, (ofAction.get(item.kind) ?? 0) + 1);
   }
+  for (const [action, kinds] of counts) for (const [kind, n] of kinds) intentResults.inc({ kind, action }, n);
 }
