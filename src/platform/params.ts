@@ -1,4 +1,5 @@
 import type { FlatParams } from '../model/params.js';
+import { boundedMemo } from '../model/bounded-memo.js';
 
 /** A nested value that flattens to bracketed params. `undefined` and `null` are left out. */
 export type NestedParam = string | number | boolean | null | undefined | NestedParam[] | NestedParams;
@@ -91,18 +92,7 @@ export function encodeForm(params: FlatParams): string {
  * Param names repeat on every call of a kind: each is encoded once. Bounded, since a name
  * can come from a mapping file's custom fields.
  */
-const ENCODED_NAMES = new Map<string, string>();
-const MAX_ENCODED_NAMES = 2_000;
-
-function encodedName(name: string): string {
-  let encoded = ENCODED_NAMES.get(name);
-  if (encoded === undefined) {
-    encoded = encodeComponent(name);
-    if (ENCODED_NAMES.size >= MAX_ENCODED_NAMES) ENCODED_NAMES.clear();
-    ENCODED_NAMES.set(name, encoded);
-  }
-  return encoded;
-}
+const encodedName = boundedMemo((name: string) => encodeComponent(name), 2_000);
 
 /** `%XX` for each ASCII code that is not unreserved (RFC 3986 §2.3), null for those kept. */
 const ASCII_ESCAPES: ReadonlyArray<string | null> = Array.from({ length: 128 }, (_, code) =>

@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { sortNames, type FlatParams } from '../model/params.js';
+import { boundedMemo } from '../model/bounded-memo.js';
 
 /** What a signed request carries: the GET params with `key_id` and `sig` added. */
 export interface SignedParams {
@@ -52,18 +53,7 @@ const ODD_NAME = /[=\uD800-\uDFFF]/;
  * Names repeat on every call of a kind: each is tested once. Bounded, since a name can come
  * from a mapping file's custom fields.
  */
-const ODD_NAMES = new Map<string, boolean>();
-const MAX_ODD_NAMES = 2_000;
-
-function isOddName(name: string): boolean {
-  let odd = ODD_NAMES.get(name);
-  if (odd === undefined) {
-    odd = ODD_NAME.test(name);
-    if (ODD_NAMES.size >= MAX_ODD_NAMES) ODD_NAMES.clear();
-    ODD_NAMES.set(name, odd);
-  }
-  return odd;
-}
+const isOddName = boundedMemo((name: string) => ODD_NAME.test(name), 2_000);
 
 /** The pairs sorted as whole strings: what {@link sortedPairs} does for names it cannot sort alone. */
 function exactPairs(params: FlatParams): string {

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { COUNTRY_CODES } from '../../platform/write-params/country-codes.js';
+import { boundedMemo } from '../../model/bounded-memo.js';
 
 /**
  * Countries as registration forms write them → ISO 3166-1 alpha-2 codes: codes (`de`,
@@ -58,18 +59,14 @@ let alpha3: Map<string, string> | undefined;
  * Lower-case two-letter codes are accepted: `de` is Germany in any export.
  */
 export function countryCode(text: string): string | undefined {
-  // An export names a few dozen countries over thousands of rows: each is placed once.
-  const known = placed.get(text);
-  if (known !== undefined || placed.has(text)) return known;
-  const code = place(text);
-  if (placed.size >= PLACED_MAX) placed.clear();
-  placed.set(text, code);
-  return code;
+  return placed(text);
 }
 
-/** {@link countryCode}'s answers by the text as written, emptied when it grows past {@link PLACED_MAX}. */
-const placed = new Map<string, string | undefined>();
-const PLACED_MAX = 10_000;
+/**
+ * {@link countryCode}'s answers by the text as written: an export names a few dozen
+ * countries over thousands of rows, and each is placed once.
+ */
+const placed = boundedMemo(place, 10_000);
 
 function place(text: string): string | undefined {
   const value = text.trim();
