@@ -27,13 +27,18 @@ export async function openQueueStatusReader(
   const redis = await connectRedis(config, 'client');
   const queue = new IntentQueue(redis, config.prefix);
   const schedules = new Schedules(redis, config.prefix);
+  // Each lane's queue, opened on first use and kept until `close`: the dashboard reads often.
   const lanes = new Map<string, IntentQueue>();
+  const laneQueue = (id: string): IntentQueue => {
+    let lane = lanes.get(id);
+    if (lane === undefined) lanes.set(id, (lane = new IntentQueue(redis, config.prefix, laneQueueName(id))));
+    return lane;
+  };
   return {
-    read: () => queueStatus({ config, redis, queue, schedules, ledger }),
+    read: () => queueStatus({ config, redis, queue, laneQueue, schedules, ledger }),
     queue,
     laneQueues: async () => {
-      for (const id of (await readLanes(redis, config.prefix)).keys())
-        if (!lanes.has(id)) lanes.set(id, new IntentQueue(redis, config.prefix, laneQueueName(id)));
+      for (const id of (await readLanes(redis, config.prefix)).keys()) laneQueue(id);
       return [...lanes.values()];
     },
     schedules,

@@ -5,8 +5,8 @@ import type { DistributedConfig } from './distributed-config.js';
 import type { RunPhaseNote } from './distributed-executor.js';
 import { waitsForWorker } from './handed-to-workers.js';
 import { workerConferences } from './conference-platforms.js';
-import { IntentQueue } from './intent-queue.js';
-import { laneHost, laneQueueName, readLanes } from './lanes.js';
+import type { IntentQueue } from './intent-queue.js';
+import { laneHost, readLanes } from './lanes.js';
 import { platformBucket } from './open-distributed.js';
 import { declarations, type RateDeclaration } from './declared-rates.js';
 import { RedisRateLimiter, type SharedRate } from './redis-rate-limiter.js';
@@ -67,6 +67,8 @@ export async function queueStatus(input: {
   config: DistributedConfig;
   redis: Redis;
   queue: IntentQueue;
+  /** A lane's queue, opened once by the reader (`openQueueStatusReader`). */
+  laneQueue: (id: string) => IntentQueue;
   schedules: Schedules;
   ledger: Ledger;
 }): Promise<QueueStatus> {
@@ -81,24 +83,20 @@ export async function queueStatus(input: {
   });
   const lanes: LaneStatus[] = [];
   for (const lane of (await readLanes(input.redis, input.config.prefix)).values()) {
-    const laneQueue = new IntentQueue(input.redis, input.config.prefix, laneQueueName(lane.id));
-    try {
-      const bucket = platformBucket(input.config.prefix, lane);
-      const limit = await laneQueue.queue.getGlobalRateLimit();
-      lanes.push({
-        id: lane.id,
-        conference: laneHost(lane),
-        keyId: lane.keyId,
-        rate: await RedisRateLimiter.rateInForce(input.redis, bucket),
-        declared: await declarations(input.redis, bucket),
-        concurrency: await laneQueue.queue.getGlobalConcurrency(),
-        jobsPerSecond: limit === null ? null : (limit.max * 1000) / limit.duration,
-        jobs: await countsOf(laneQueue),
-        workers: (await laneQueue.queue.getWorkers()).map(workerName),
-      });
-    } finally {
-      await laneQueue.close();
-    }
+    const laneQueue = input.laneQueue(lane.id);
+    const bucket = platformBucket(input.config.prefix, lane);
+    const limit = await laneQueue.queue.getGlobalRateLimit();
+    lanes.push({
+      id: lane.id,
+      conference: laneHost(lane),
+      keyId: lane.keyId,
+      rate: await RedisRateLimiter.rateInForce(input.redis, bucket),
+      declared: await declarations(input.redis, bucket),
+      concurrency: await laneQueue.queue.getGlobalConcurrency(),
+      jobsPerSecond: limit === null ? null : (limit.max * 1000) / limit.duration,
+      jobs: await countsOf(laneQueue),
+      workers: (await laneQueue.queue.getWorkers()).map(workerName),
+    });
   }
   lanes.sort((a, b) => a.conference.localeCompare(b.conference) || a.keyId - b.keyId);
   const notes = await queue.phaseNotes();
