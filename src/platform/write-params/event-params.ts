@@ -11,11 +11,10 @@ const START = 'event[start]';
 const FINISH = 'event[finish]';
 /** The indexed group of an event's own speakers (`…[n][user_client_id]`, `…[n][type_name]`). */
 export const EVENT_SPEAKERS = 'event[speakers_attributes]';
-const SPEAKERS = EVENT_SPEAKERS;
 const LOCATION_NAME = 'location[item_attributes][display_value]';
 
 /** The indexed group of an event write. */
-export const EVENT_INDEXED_GROUPS = new IndexedGroups([SPEAKERS]);
+export const EVENT_INDEXED_GROUPS = new IndexedGroups([EVENT_SPEAKERS]);
 
 /**
  * The fields that make up a full location address. `street2` and `country_code` may be left
@@ -40,8 +39,8 @@ export function checkEventParams(check: ParamChecker): void {
   check.positiveInteger('id');
   check.clientId('event[exhibitor_client_id]');
 
-  for (const { index } of check.indexed(SPEAKERS)) {
-    const prefix = `${SPEAKERS}[${index}]`;
+  for (const { index } of check.indexed(EVENT_SPEAKERS)) {
+    const prefix = `${EVENT_SPEAKERS}[${index}]`;
     if (check.requiredAlways(`${prefix}[user_client_id]`, 'the client_id of a speaker') !== undefined) {
       check.clientId(`${prefix}[user_client_id]`);
     }
