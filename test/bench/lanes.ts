@@ -19,7 +19,12 @@
  */
 import { join } from 'node:path';
 import { startDistributedEnv, type CliProcess, type DistributedEnv } from '../helpers/distributed-env.js';
-import { startSandboxProcess, type SandboxProcess } from '../helpers/sandbox-process.js';
+import {
+  conferenceVars,
+  platformBlock,
+  startSandboxProcess,
+  type SandboxProcess,
+} from '../helpers/sandbox-process.js';
 import { people, usersCsv } from '../helpers/users-csv.js';
 import { fmt, machineLoad } from './sync-bench-support.js';
 
@@ -56,10 +61,9 @@ interface BenchWorker {
 }
 
 function jobOf(conference: Conference, round: string): string {
-  const upper = conference.name.toUpperCase();
   return (
     `name: ${conference.name}-${round}\nrate: { per_second: ${conference.limit}, concurrency: ${JOB_CONCURRENCY} }\n` +
-    `platform: { base_url_env: ${upper}_URL, key_id_env: ${upper}_KEY_ID, signing_key_env: ${upper}_SIGNING_KEY }\n` +
+    platformBlock(conference.name.toUpperCase()) +
     `steps:\n  - { mapping: users, source: { csv: ./${conference.name}-${round}.csv } }\n`
   );
 }
@@ -167,17 +171,7 @@ async function main(): Promise<void> {
       const sandbox =
         i === 0 ? env.sandbox : await startSandboxProcess(['--rate-limit', `${limit}/s`, ...state]);
       const name = `conf${i + 1}`;
-      const upper = name.toUpperCase();
-      conferences.push({
-        name,
-        limit,
-        sandbox,
-        vars: {
-          [`${upper}_URL`]: sandbox.url,
-          [`${upper}_KEY_ID`]: sandbox.keyId,
-          [`${upper}_SIGNING_KEY`]: sandbox.signingKey,
-        },
-      });
+      conferences.push({ name, limit, sandbox, vars: conferenceVars(name.toUpperCase(), sandbox) });
     }
     const all = Object.assign({}, ...conferences.map((c) => c.vars)) as NodeJS.ProcessEnv;
     for (let i = 0; i < 3; i++) workers.push(await startWorker(env, all));

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { cliWorkspace, runBuiltCli, type CliWorkspace } from '../helpers/built-cli.js';
+import { conferenceVars, platformBlock } from '../helpers/sandbox-process.js';
 import { SERVICES, serviceAvailable } from '../helpers/services.js';
 import { jobYaml, people, usersCsv } from '../helpers/users-csv.js';
 
@@ -13,15 +14,9 @@ import { jobYaml, people, usersCsv } from '../helpers/users-csv.js';
 const postgresUp = await serviceAvailable('postgres');
 const USERS = 12;
 
-const platformBlock = (prefix: string): string =>
-  `platform: { base_url_env: ${prefix}_URL, key_id_env: ${prefix}_KEY_ID, signing_key_env: ${prefix}_SIGNING_KEY }\n`;
-
+/** A trailing slash on the URL: the run's conference is the same as without. */
 function conferenceEnv(prefix: string, sandbox: RunningSandbox): NodeJS.ProcessEnv {
-  return {
-    [`${prefix}_URL`]: `${sandbox.url}/`,
-    [`${prefix}_KEY_ID`]: sandbox.keyId,
-    [`${prefix}_SIGNING_KEY`]: sandbox.signingKey,
-  };
+  return conferenceVars(prefix, { ...sandbox, url: `${sandbox.url}/` });
 }
 
 const usersOn = (sandbox: RunningSandbox): number =>

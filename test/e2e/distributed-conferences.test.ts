@@ -1,7 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDistributedEnv, type CliProcess, type DistributedEnv } from '../helpers/distributed-env.js';
-import { startSandboxProcess, type SandboxProcess } from '../helpers/sandbox-process.js';
+import {
+  conferenceVars,
+  platformBlock,
+  startSandboxProcess,
+  type SandboxProcess,
+} from '../helpers/sandbox-process.js';
 import { serviceAvailable } from '../helpers/services.js';
 import { people, usersCsv } from '../helpers/users-csv.js';
 
@@ -12,16 +17,10 @@ import { people, usersCsv } from '../helpers/users-csv.js';
 const ready = (await serviceAvailable('redis')) && (await serviceAvailable('postgres'));
 const USERS = 120;
 
-const conferenceVars = (prefix: string, sandbox: SandboxProcess): NodeJS.ProcessEnv => ({
-  [`${prefix}_URL`]: sandbox.url,
-  [`${prefix}_KEY_ID`]: sandbox.keyId,
-  [`${prefix}_SIGNING_KEY`]: sandbox.signingKey,
-});
-
 function job(name: string, prefix: string, perSecond: number): string {
   return (
     `name: ${name}\nrate: { per_second: ${perSecond}, concurrency: 6 }\n` +
-    `platform: { base_url_env: ${prefix}_URL, key_id_env: ${prefix}_KEY_ID, signing_key_env: ${prefix}_SIGNING_KEY }\n` +
+    platformBlock(prefix) +
     'steps:\n  - { mapping: users, source: { csv: ./people.csv } }\n'
   );
 }

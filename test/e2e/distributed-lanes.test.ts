@@ -8,7 +8,12 @@ import type { IntentJob } from '../../src/distributed/intent-job.js';
 import { conferenceUrl } from '../../src/config/conference.js';
 import { startDistributedEnv, type CliProcess, type DistributedEnv } from '../helpers/distributed-env.js';
 import { startWebhookReceiver } from '../helpers/notice-receivers.js';
-import { startSandboxProcess, type SandboxProcess } from '../helpers/sandbox-process.js';
+import {
+  conferenceVars,
+  platformBlock,
+  startSandboxProcess,
+  type SandboxProcess,
+} from '../helpers/sandbox-process.js';
 import { serviceAvailable } from '../helpers/services.js';
 import { people, usersCsv } from '../helpers/users-csv.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -18,16 +23,10 @@ import { waitFor } from '../helpers/wait-for.js';
 // said at once; jobs on the shared queue of releases before lanes still finish. The built CLI.
 const ready = (await serviceAvailable('redis')) && (await serviceAvailable('postgres'));
 
-const conferenceVars = (prefix: string, sandbox: SandboxProcess): NodeJS.ProcessEnv => ({
-  [`${prefix}_URL`]: sandbox.url,
-  [`${prefix}_KEY_ID`]: sandbox.keyId,
-  [`${prefix}_SIGNING_KEY`]: sandbox.signingKey,
-});
-
 function job(name: string, prefix: string, perSecond: number, extra = ''): string {
   return (
     `name: ${name}\nrate: { per_second: ${perSecond}, concurrency: 6 }\n` +
-    `platform: { base_url_env: ${prefix}_URL, key_id_env: ${prefix}_KEY_ID, signing_key_env: ${prefix}_SIGNING_KEY }\n` +
+    platformBlock(prefix) +
     `steps:\n  - { mapping: users, source: { csv: ./${name}.csv } }\n${extra}`
   );
 }

@@ -67,3 +67,23 @@ export async function startSandboxProcess(extraArgs: string[] = []): Promise<San
     },
   };
 }
+
+/**
+ * A job's `platform:` block naming the variables `PREFIX_URL`, `PREFIX_KEY_ID` and
+ * `PREFIX_SIGNING_KEY` (a conference of its own), with its newline.
+ */
+export function platformBlock(prefix: string): string {
+  return `platform: { base_url_env: ${prefix}_URL, key_id_env: ${prefix}_KEY_ID, signing_key_env: ${prefix}_SIGNING_KEY }\n`;
+}
+
+/** The variables {@link platformBlock} names, set to a sandbox's address and key. */
+export function conferenceVars(
+  prefix: string,
+  sandbox: Pick<SandboxProcess, 'url' | 'keyId' | 'signingKey'>,
+): NodeJS.ProcessEnv {
+  return {
+    [`${prefix}_URL`]: sandbox.url,
+    [`${prefix}_KEY_ID`]: sandbox.keyId,
+    [`${prefix}_SIGNING_KEY`]: sandbox.signingKey,
+  };
+}
