@@ -12,12 +12,12 @@ import { runConferenceHost } from '../model/conference.js';
 import { INTENT_KINDS } from '../model/intent.js';
 import {
   RESULT_ACTIONS,
+  totalsOf,
   type ActionCounts,
   type IntentResultRecord,
   type RunResultCounts,
 } from '../model/result-records.js';
 import { type RunRecord, runTrigger } from '../model/run-record.js';
-import { totalsOf } from '../sync/execute/run-summary.js';
 import { SKIPPED_FOR_MISSING_DATA, SKIPPED_ON_PURPOSE } from '../sync/plan/plan-summary.js';
 import { causesFirst } from '../sync/notify/notice-cause.js';
 

@@ -3,8 +3,7 @@ import { streamSSE } from 'hono/streaming';
 import type { Ledger } from '../ledger/ledger.js';
 import type { Logger } from '../log/logger.js';
 import type { RunPhaseNote } from '../distributed/distributed-executor.js';
-import type { ActionCounts, RunResultCounts } from '../model/result-records.js';
-import { totalsOf } from '../sync/execute/run-summary.js';
+import { totalsOf, type ActionCounts, type RunResultCounts } from '../model/result-records.js';
 import { requireRun, shownStatus } from './dashboard-data.js';
 import type { LiveRuns, PhaseProgress } from './live-progress.js';
 

@@ -1,5 +1,5 @@
 import { storableJson } from './storable-json.js';
-import type { ActionCounts, ResultAction, RunResultCounts } from '../model/result-records.js';
+import { totalsOf, type ActionCounts } from '../model/result-records.js';
 import type { ConferenceRecord } from '../model/conference.js';
 import type { NewRun, RunRecord, RunStatus } from '../model/run-record.js';
 import type { JobRuns, RunListFilter } from './ledger.js';
@@ -46,7 +46,7 @@ export class SqlRuns {
   }
 
   async finishRun(runId: string, status: RunStatus, counts?: ActionCounts): Promise<RunRecord> {
-    const totals = counts ?? sumByAction(await this.runResults.counts(runId));
+    const totals = counts ?? totalsOf(await this.runResults.counts(runId));
     const rows = await this.sql().query<RunRow>(q.FINISH_RUN, [runId, status, JSON.stringify(totals)]);
     if (rows.length === 0) throw unknownRunError(runId);
     // What only a resume needed goes once nothing is left to resume (docs/ledger.md).
@@ -107,14 +107,4 @@ export class SqlRuns {
       };
     });
   }
-}
-
-function sumByAction(counts: RunResultCounts): ActionCounts {
-  const totals: ActionCounts = {};
-  for (const byAction of Object.values(counts)) {
-    for (const [action, n] of Object.entries(byAction) as [ResultAction, number][]) {
-      totals[action] = (totals[action] ?? 0) + n;
-    }
-  }
-  return totals;
 }

@@ -28,6 +28,18 @@ export type ActionCounts = Partial<Record<ResultAction, number>>;
 /** Counts of final results of a run, per kind and action. */
 export type RunResultCounts = Partial<Record<IntentKind, ActionCounts>>;
 
+/** A run's counts summed over kinds: results per action. */
+export function totalsOf(counts: RunResultCounts): ActionCounts {
+  const totals: ActionCounts = {};
+  for (const perKind of Object.values(counts)) {
+    for (const [action, n] of Object.entries(perKind ?? {})) {
+      const key = action as keyof ActionCounts;
+      totals[key] = (totals[key] ?? 0) + (n ?? 0);
+    }
+  }
+  return totals;
+}
+
 /** What the engine reports when an intent reaches its final outcome. */
 export interface IntentResultInput {
   runId: string;

@@ -1,5 +1,5 @@
 import type { PlannedIntent } from '../../model/planned-intent.js';
-import type { IntentResultInput } from '../../model/result-records.js';
+import { totalsOf, type IntentResultInput } from '../../model/result-records.js';
 import type { RunStatus } from '../../model/run-record.js';
 import { isParentKind, parentRefs, type ParentKind } from '../../model/intent.js';
 import { DependencyGate, removalLookup } from '../phases/dependency-gate.js';
@@ -12,7 +12,6 @@ import { executePlan } from './execute-plan.js';
 import { unchangedResult } from './intent-result.js';
 import type { RunSummary } from './run-summary.js';
 import { createSendMarker } from './send-marks.js';
-import { totalsOf } from './run-summary.js';
 import { SKIPPED_FOR_MISSING_DATA, SKIPPED_ON_PURPOSE } from '../plan/plan-summary.js';
 import { CODE } from '../../errors/codes.js';
 import { redactUrl } from '../../log/redaction.js';
@@ -194,7 +193,10 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
   if (stopped === 'aborted' && reason !== undefined)
     await ledger.mergeRunOptions(input.runId, { aborted: redactUrl(reason) });
   const status: RunStatus = stopped ?? 'completed';
-  const run = await ledger.finishRun(input.runId, status);
+  // The counts read above are final: nothing is recorded after them, so the run keeps them
+  // rather than counting its results again (a second scan of them at 200,000 users).
+  const totals = totalsOf(counts);
+  const run = await ledger.finishRun(input.runId, status, totals);
   await reviewRunsJob(deps, run.id, run.jobName);
   const lost = await ledger.results(input.runId, { errorCodes: LOST_ROW_CODES, limit: 1 });
   const uncertainCheckIns = await uncertainCheckInsOf(ledger, input.runId, counts);
@@ -202,7 +204,7 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
   return {
     run,
     counts,
-    totals: totalsOf(counts),
+    totals,
     rowsLost: lost.length > 0,
     ...(skipped ? { skipped } : {}),
     ...(uncertainCheckIns ? { uncertainCheckIns } : {}),

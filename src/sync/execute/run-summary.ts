@@ -35,17 +35,6 @@ export interface RunSummary {
   uncertainCheckIns?: { lost: number; held: number; keys: string[] };
 }
 
-export function totalsOf(counts: RunResultCounts): ActionCounts {
-  const totals: ActionCounts = {};
-  for (const perKind of Object.values(counts)) {
-    for (const [action, n] of Object.entries(perKind ?? {})) {
-      const key = action as keyof ActionCounts;
-      totals[key] = (totals[key] ?? 0) + (n ?? 0);
-    }
-  }
-  return totals;
-}
-
 /** A table of results per kind and action, and a line on what to do next. */
 export function formatRunSummary(summary: RunSummary): string {
   const kinds = INTENT_KINDS.filter((kind) => summary.counts[kind]);

@@ -1,6 +1,6 @@
 import { unknownRunError } from '../../ledger/ledger-error.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
-import type { IntentResultInput } from '../../model/result-records.js';
+import { totalsOf, type IntentResultInput } from '../../model/result-records.js';
 import type { RunRecord } from '../../model/run-record.js';
 import { PARENT_MISSING } from '../phases/dependency-gate.js';
 import { isKeyOwners } from '../plan/key-owners-check-in.js';
@@ -13,7 +13,6 @@ import { depsForPlatform, requireRunConference } from './conference-scope.js';
 import { whileClaimed, whileJobLocked } from './run-claim.js';
 import { refusePrunedRun } from '../prune/refuse-pruned.js';
 import type { RunSummary } from '../execute/run-summary.js';
-import { totalsOf } from '../execute/run-summary.js';
 
 /**
  * Finishes a run that was interrupted, aborted or killed: every planned intent without a
