@@ -9,7 +9,7 @@ import type { HeaderReport, MappedItem, MappingProblem, MapSourceOptions } from 
 import { ScheduleGrouper } from './schedule-grouper.js';
 import { SharedEmails } from './shared-email.js';
 import { quote } from '../platform/write-params/text-rules.js';
-import { checkDraft, locateProblem, readableKeys } from './validate-draft.js';
+import { checkDraft, locateProblem, readableKeys, withValueSource } from './validate-draft.js';
 import { leftOutWarning, warnedIntents, withoutOptionalFields, withRowWarnings } from './optional-fields.js';
 import { withUncarried } from './uncarried-columns.js';
 import { withSingleLineParams } from './single-line.js';
@@ -63,6 +63,7 @@ export function mapSource(
       item.lineBreaks ? withSingleLineParams(mapped) : mapped,
       item.origin,
       item.uncarried,
+      item.filledFrom,
     );
   };
 
@@ -172,7 +173,12 @@ class RowState {
     this.schedules = mapping.kinds.includes('schedule') ? new ScheduleGrouper(mapping.vendor) : undefined;
   }
 
-  process(mapped: RowMapping, origin: RowOrigin, uncarried?: readonly string[]): MappedItem {
+  process(
+    mapped: RowMapping,
+    origin: RowOrigin,
+    uncarried?: readonly string[],
+    filledFrom?: Readonly<Record<string, string>>,
+  ): MappedItem {
     if (mapped.type === 'skip') {
       const { type: _skip, ...skip } = mapped;
       return { type: 'skipped', origin, ...skip };
@@ -199,7 +205,9 @@ class RowState {
       const rescued = withoutOptionalFields(mapped.drafts, problems, origin, this.mapping.vendor);
       if (rescued !== undefined) {
         // Sent without the optional fields it got wrong, each named in a warning.
-        const warnings = dedupe(rescued.warnings).map((problem) => leftOutWarning(origin, problem));
+        const warnings = dedupe(rescued.warnings).map((problem) =>
+          leftOutWarning(origin, withValueSource(problem, filledFrom)),
+        );
         const intents = warnedIntents(rescued.intents, warnings, mapped.drafts, uncarried);
         const columnsOf = mapped.drafts.map((draft) => draft.columns);
         return withRowWarnings(this.checkDuplicates(intents, columnsOf, origin), warnings);
@@ -208,7 +216,7 @@ class RowState {
     if (problems.length > 0) {
       // The user's other rows must not replace the schedule without this row's event.
       this.schedules?.holdBack(mapped.drafts, origin);
-      const located = dedupe(problems).map((p) => locateProblem(origin, p));
+      const located = dedupe(problems).map((p) => locateProblem(origin, withValueSource(p, filledFrom)));
       const keys = readableKeys(mapped.drafts, problems);
       const kinds = new Set(mapped.drafts.map((draft) => draft.kind));
       const [kind] = kinds;

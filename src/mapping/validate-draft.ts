@@ -21,6 +21,19 @@ export function locateProblem(origin: RowOrigin, problem: DraftProblem): Mapping
   return located;
 }
 
+/**
+ * The problem with the place its value came from, when another file gave it (`filledFrom`,
+ * see `SourceRow.filledFrom`): `"jordan@" is not an e-mail address (as given in row 2
+ * (line 3) of CSV file speakers.csv)`, so that the fix is made where the value is.
+ */
+export function withValueSource(
+  problem: DraftProblem,
+  filledFrom: Readonly<Record<string, string>> | undefined,
+): DraftProblem {
+  const where = filledFrom === undefined || problem.field === '' ? undefined : filledFrom[problem.field];
+  return where === undefined ? problem : { ...problem, message: `${problem.message} (as given in ${where})` };
+}
+
 /** Every param name that can make up a kind's key, split once. */
 const KEY_PARAM_NAMES = Object.fromEntries(
   Object.entries(KEY_PARAMS).map(([kind, names]) => [kind, names.flatMap((name) => name.split('|'))]),

@@ -25,6 +25,12 @@ export interface SourceRow {
    * single-line fields on one line (mapping/single-line.ts). Absent for the other rows.
    */
   lineBreaks?: true;
+  /**
+   * Columns whose value another file gave (a speaker's e-mail from the organiser's speaker
+   * list), each with that value's place (`row 2 (line 3) of CSV file speakers.csv`): the
+   * row's messages about such a value point there. Absent for the other rows.
+   */
+  filledFrom?: Readonly<Record<string, string>>;
 }
 
 export interface SourceRowProblem {

@@ -126,6 +126,7 @@ async function* readSchedule(
       `${where} has no sessions at all: nothing will be synced from it; check that it is the published schedule (not a draft or an empty day list)`,
     );
   }
+  let filledFrom: ReadonlyMap<ScheduleRecord<'speaker'>, Record<string, string>> | undefined;
   if (options.speakers !== undefined) {
     const speakers = items
       .map(({ item }) => item)
@@ -142,6 +143,7 @@ async function* readSchedule(
         return problem === undefined ? located : { ...located, item: problem };
       });
     items = oneSpeakerPerEmail(items, options.logger);
+    filledFrom = joined.filledFrom;
   }
   let row = 0;
   for (const { item, line } of items) {
@@ -153,9 +155,14 @@ async function* readSchedule(
       continue;
     }
     const notCarried = uncarried[item.record_type];
-    yield notCarried?.length
-      ? { ok: true, origin, values: item, uncarried: notCarried }
-      : { ok: true, origin, values: item };
+    const filled = item.record_type === 'speaker' ? filledFrom?.get(item) : undefined;
+    yield {
+      ok: true,
+      origin,
+      values: item,
+      ...(notCarried?.length ? { uncarried: notCarried } : {}),
+      ...(filled !== undefined && Object.keys(filled).length > 0 ? { filledFrom: filled } : {}),
+    };
   }
 }
 

@@ -40,6 +40,11 @@ export interface JoinOutcome {
   conflicts: JoinConflict[];
   /** Rows of the joined source that matched no speaker. */
   unusedRows: number;
+  /**
+   * The columns each speaker took from a row of the list, with that row's place: a bad value
+   * there is the list's to mend, and the row's messages say where it is.
+   */
+  filledFrom: Map<Speaker, Record<string, string>>;
 }
 
 type By = 'id' | 'idName' | 'email' | 'name';
@@ -68,6 +73,7 @@ export async function joinSpeakers(
     ambiguous: { count: 0, examples: [] },
     conflicts: [],
     unusedRows: 0,
+    filledFrom: new Map(),
   };
   const byExportId = new Map<string, Speaker[]>();
   for (const speaker of speakers)
@@ -121,10 +127,14 @@ export async function joinSpeakers(
     }
     outcome.matched[found.by]++;
     rowsUsed.add(found.row);
+    const filled: Record<string, string> = {};
     for (const column of JOINED_SPEAKER_COLUMNS) {
       const value = found.row.fills[column];
-      if (value !== undefined) speaker[column] = value;
+      if (value === undefined) continue;
+      speaker[column] = value;
+      filled[column] = found.row.where;
     }
+    outcome.filledFrom.set(speaker, filled);
   }
   outcome.unusedRows = list.rows.length - rowsUsed.size - outcome.conflicts.length;
   logJoin(outcome, list.unreadable, join.source.description, logger);
