@@ -12,6 +12,7 @@ import type { IntentQueue } from '../distributed/intent-queue.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { CODE } from '../errors/codes.js';
 import { messageOf } from '../errors/evsync-error.js';
+import { mergeExpositions } from '../metrics/exposition.js';
 import { isRedisUnavailable, QueueConnectionError } from '../sync/queue/redis-connection.js';
 
 /** Distributed mode on the dashboard: what `evsync status` shows, and Bull Board. */
@@ -94,13 +95,7 @@ export async function openQueuePanel(
       const queues = [reader.queue, ...(await reader.laneQueues())];
       const texts = await Promise.all(queues.map((queue) => queue.queue.exportPrometheusMetrics()));
       texts.push(await reader.schedules.exportPrometheusMetrics());
-      // One HELP and TYPE per metric: each queue's export repeats them.
-      const seen = new Set<string>();
-      return texts
-        .join('\n')
-        .split('\n')
-        .filter((line) => !line.startsWith('#') || (!seen.has(line) && seen.add(line)))
-        .join('\n');
+      return mergeExpositions(texts);
     },
     bullBoard: withoutThirdParties(board.registerPlugin(), readOnly),
     close: () => reader.close(),

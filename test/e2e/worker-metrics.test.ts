@@ -62,6 +62,12 @@ describe.runIf(ready)('worker metrics and health', () => {
     expect(sample(after, 'evsync_runs', 'status="completed"')).toBe(1);
     expect(after).toContain('evsync_job_last_success_timestamp_seconds{job="scraped"}');
     expect(sample(after, 'evsync_rate_limit_waits_total', '')).toBeGreaterThanOrEqual(0);
+    // One HELP and one TYPE per metric, though the worker joins several queues' exports
+    // (the shared queue, its lane, the schedules): a second TYPE is an error to promtool.
+    const declared = after.split('\n').filter((line) => line.startsWith('# TYPE '));
+    expect(declared.length).toBeGreaterThan(3);
+    expect(new Set(declared).size).toBe(declared.length);
+    expect(new Set(declared.map((line) => line.split(' ')[2])).size).toBe(declared.length);
     // Nothing but counts: no key, no signing key, no address of a person.
     expect(after).not.toContain(env.sandbox.signingKey);
     expect(after).not.toContain('@');

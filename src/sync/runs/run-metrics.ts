@@ -1,5 +1,6 @@
 import { Gauge, Registry } from 'prom-client';
 import type { Ledger } from '../../ledger/ledger.js';
+import { mergeExpositions } from '../../metrics/exposition.js';
 import { metricsRegistry } from '../../metrics/process-metrics.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import { redactUrl } from '../../log/redaction.js';
@@ -33,8 +34,8 @@ export async function metricsText(ledger: Ledger, extra: Array<() => Promise<str
   }
   for (const [job, at] of newest) lastSuccess.set({ job }, at / 1000);
   const parts = [await metricsRegistry.metrics(), await fromLedger.metrics()];
-  for (const more of extra) parts.push(`${(await more()).trimEnd()}\n`);
-  return parts.join('\n');
+  for (const more of extra) parts.push(await more());
+  return mergeExpositions(parts);
 }
 
 /** The content type Prometheus expects of the text format. */
