@@ -27,7 +27,18 @@ const job = (overrides: Partial<JobOverview> = {}): JobOverview => ({
 
 describe('evsync status --check', () => {
   it('is well when every job is', () => {
-    expect(checkJobs([job()], 'Europe/Berlin')).toEqual({ ok: true, line: 'OK 1 job on time and well' });
+    expect(checkJobs([job()], 'Europe/Berlin')).toEqual({
+      ok: true,
+      line: 'OK 1 job on time and well; newest run r5 (nightly) completed at 2026-11-28 22:50',
+    });
+    const later = job({
+      job: 'people',
+      lastRun: { ...job().lastRun!, id: 'r7', finishedAt: '2026-11-28T23:10:00Z' },
+    });
+    expect(checkJobs([job(), later], 'Europe/Berlin').line).toBe(
+      'OK 2 jobs on time and well; newest run r7 (people) completed at 2026-11-29 00:10',
+    );
+    expect(checkJobs([], 'Europe/Berlin').line).toBe('OK 0 jobs on time and well');
   });
 
   it('says in one line which job is overdue or failing', () => {

@@ -34,7 +34,28 @@ export function checkJobs(jobs: readonly JobOverview[], zone: string): StatusChe
     return said.length === 0 ? [] : [`${job.job}: ${said.join('; ')}`];
   });
   if (problems.length > 0) return { ok: false, line: `PROBLEM ${problems.join(' | ')}` };
-  return { ok: true, line: `OK ${jobs.length} ${jobs.length === 1 ? 'job' : 'jobs'} on time and well` };
+  const well = `OK ${jobs.length} ${jobs.length === 1 ? 'job' : 'jobs'} on time and well`;
+  const newest = newestFinished(jobs);
+  // The newest run named: a cron log then shows the check saw the night's run.
+  return {
+    ok: true,
+    line:
+      newest === undefined
+        ? well
+        : `${well}; newest run ${newest.run.id} (${newest.job}) ${newest.run.shownStatus} at ${wallMinute(new Date(newest.at), zone)}`,
+  };
+}
+
+function newestFinished(
+  jobs: readonly JobOverview[],
+): { job: string; run: NonNullable<JobOverview['lastRun']>; at: string } | undefined {
+  let newest: ReturnType<typeof newestFinished>;
+  for (const job of jobs) {
+    const at = job.lastRun?.finishedAt;
+    if (job.lastRun && at && (newest === undefined || Date.parse(at) > Date.parse(newest.at)))
+      newest = { job: job.job, run: job.lastRun, at };
+  }
+  return newest;
 }
 
 function missedNote(job: JobOverview, zone: string): string {
