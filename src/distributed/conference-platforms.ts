@@ -1,11 +1,10 @@
 import type { Redis } from 'ioredis';
-import { platformConfigFor, platformVariables } from '../config/conference.js';
-import { ConfigError } from '../errors/evsync-error.js';
 import type { Logger } from '../log/logger.js';
 import { conferenceHost } from '../model/conference.js';
 import type { RunRecord } from '../model/run-record.js';
 import { PlatformClient } from '../platform/platform-client.js';
 import { platformRefOfRun } from '../sync/runs/conference-scope.js';
+import { conferenceConfigIn } from './conference-refusal.js';
 import { JobRefused, WORKER_NAME } from './intent-job.js';
 import { laneId } from './lanes.js';
 import { platformBucket } from './open-distributed.js';
@@ -58,20 +57,13 @@ export class ConferencePlatforms {
     const ref = platformRefOfRun(run);
     const host =
       run.conference === null ? '(the default conference)' : conferenceHost(run.conference.baseUrl);
-    let config;
-    try {
-      config = platformConfigFor(ref, this.options.env?.() ?? process.env);
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      const names = Object.values(platformVariables(ref)).join(', ');
-      return this.refuse(host, `its variables (${names}) are not all set in this worker's environment`);
-    }
-    if (run.conference !== null && config.baseUrl !== run.conference.baseUrl) {
-      return this.refuse(
-        host,
-        `${platformVariables(ref).base_url_env} here points at ${conferenceHost(config.baseUrl)}, not at the run's conference`,
-      );
-    }
+    const found = conferenceConfigIn(
+      ref,
+      run.conference?.baseUrl ?? null,
+      this.options.env?.() ?? process.env,
+    );
+    if ('refused' in found) return this.refuse(host, found.refused);
+    const { config } = found;
     const id = laneId(config);
     let client = this.clients.get(id);
     if (client === undefined) {

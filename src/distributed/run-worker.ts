@@ -85,6 +85,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     prefix: config.prefix,
     logger,
     signal: options.signal,
+    env,
   });
   reportQueueErrors(control, 'schedules worker', logger);
   // Runs cut off and schedules missed: told by whichever worker (or dashboard) looks first.

@@ -1,4 +1,4 @@
-import { Queue, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { CODE } from '../errors/codes.js';
@@ -14,6 +14,9 @@ import { platformRefOfRun } from '../sync/runs/conference-scope.js';
 import { openLedger } from '../ledger/open-ledger.js';
 import { unknownRunError } from '../ledger/ledger-error.js';
 import { HANDED_TO_WORKERS } from './handed-to-workers.js';
+import { conferenceConfigIn } from './conference-refusal.js';
+import { conferenceHost } from '../model/conference.js';
+import { abortOnFailure } from '../sync/execute/abort-on-failure.js';
 import { openEngineForEnv } from './engine-for-env.js';
 import { reportQueueErrors } from './queue-errors.js';
 import { messageOf } from '../errors/evsync-error.js';
@@ -132,10 +135,35 @@ export function startControlWorker(options: {
   prefix: string;
   logger: Logger;
   signal: AbortSignal;
+  /** This worker's environment as it is now (a `.env` edited while it runs included). */
+  env: () => NodeJS.ProcessEnv;
 }): Worker<ControlJob> {
+  const toldOf = new Set<string>();
   return new Worker<ControlJob>(
     CONTROL_QUEUE,
-    async (job: Job<ControlJob>) => {
+    async (job: Job<ControlJob>, token?: string) => {
+      const refused = await refusalOf(job, options.env());
+      if (refused !== undefined) {
+        // Another worker of the pool may hold the conference's key: the job goes back for
+        // it, as a lane's intents do, for a while; then the run or tick fails, saying why.
+        const waiting = Date.now() - job.timestamp < CONTROL_HAND_BACK_MS;
+        if (token !== undefined && waiting && job.attemptsStarted < CONTROL_OFFERS) {
+          if (toldOf.size > 1000) toldOf.clear();
+          if (!toldOf.has(job.id ?? '')) {
+            toldOf.add(job.id ?? '');
+            options.logger.info(
+              { control: job.name, conference: refused.host, reason: refused.reason },
+              `handing back a ${job.name === FOLLOW_RUN ? 'detached' : 'scheduled'} run of ${refused.host}: this worker cannot sign for it; another worker takes it`,
+            );
+          }
+          await job.moveToDelayed(
+            Date.now() + CONTROL_REFUSED_DELAY_MS + Math.floor(Math.random() * 500),
+            token,
+          );
+          throw new DelayedError();
+        }
+        return giveUp(job, refused, options.logger);
+      }
       if (job.name === FOLLOW_RUN) {
         const { runId } = followRunSchema.parse(job.data);
         return followRun(runId, options.logger.child({ runId, trigger: 'detached' }), options.signal);
@@ -146,6 +174,79 @@ export function startControlWorker(options: {
     },
     { connection: options.connection, prefix: options.prefix, concurrency: 2 },
   );
+}
+
+/** How long a detached or scheduled run waits for a worker that can sign for its conference. */
+export const CONTROL_HAND_BACK_MS = 60_000;
+/** A run handed back is offered again this much later (plus up to half a second). */
+const CONTROL_REFUSED_DELAY_MS = 2_000;
+/** Offers at most, whatever the clock says: a job handed back never circulates for ever. */
+const CONTROL_OFFERS = 100;
+
+/**
+ * Why this worker cannot carry the control job's run: its environment has no key for the
+ * run's conference (`conferenceConfigIn`). Undefined when it can, or when the run or job
+ * file cannot be read: carrying it on then fails with that cause, as before.
+ */
+async function refusalOf(
+  job: Job<ControlJob>,
+  env: NodeJS.ProcessEnv,
+): Promise<{ host: string; reason: string } | undefined> {
+  if (job.name === FOLLOW_RUN) {
+    const follow = followRunSchema.safeParse(job.data);
+    if (!follow.success) return undefined;
+    const ledger = await openLedger();
+    try {
+      const run = await ledger.getRun(follow.data.runId);
+      if (run === undefined) return undefined;
+      const found = conferenceConfigIn(platformRefOfRun(run), run.conference?.baseUrl ?? null, env);
+      if (!('refused' in found)) return undefined;
+      const host =
+        run.conference === null ? '(the default conference)' : conferenceHost(run.conference.baseUrl);
+      return { host, reason: found.refused };
+    } finally {
+      await ledger.close();
+    }
+  }
+  const scheduled = scheduledRunSchema.safeParse(job.data);
+  if (!scheduled.success) return undefined;
+  let platform;
+  try {
+    platform = loadJobFile(scheduled.data.jobFile).platform;
+  } catch {
+    return undefined;
+  }
+  const found = conferenceConfigIn(platform, null, env);
+  return 'refused' in found
+    ? { host: `the conference of ${scheduled.data.jobName}`, reason: found.refused }
+    : undefined;
+}
+
+/** No worker that could sign took the run in time: it ends, and its job's channels are told. */
+async function giveUp(
+  job: Job<ControlJob>,
+  refused: { host: string; reason: string },
+  logger: Logger,
+): Promise<string> {
+  const waited = Math.round(CONTROL_HAND_BACK_MS / 1000);
+  const error = new ConfigError(
+    `no worker that can sign for ${refused.host} took this run within ${waited} s (the last one asked: ${refused.reason}); ` +
+      "start an `evsync worker` whose environment has the job's platform variables",
+    { code: CODE.EVSYNC_CONFERENCE_UNSERVED },
+  );
+  if (job.name !== FOLLOW_RUN) return recordFailedTick(scheduledRunSchema.parse(job.data), error, logger);
+  const { runId } = followRunSchema.parse(job.data);
+  const opened = await openLedger();
+  try {
+    const run = await opened.getRun(runId);
+    await abortOnFailure(opened, runId, error);
+    logger.error({ runId, reason: error.message }, 'detached run aborted: no worker could sign for it');
+    if (run !== undefined)
+      await reviewJob({ ledger: await ledgerForJob(opened, run.jobName), logger }, run.jobName);
+    return `${runId} aborted`;
+  } finally {
+    await opened.close();
+  }
 }
 
 /** A detached run's recorded plan, sent as `evsync resume` sends it. */

@@ -2,6 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitsForWorker } from '../../src/distributed/handed-to-workers.js';
 import { laneId, laneQueueName } from '../../src/distributed/lanes.js';
 import { IntentQueue } from '../../src/distributed/intent-queue.js';
 import type { IntentJob } from '../../src/distributed/intent-job.js';
@@ -229,6 +230,40 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
       await shared.close();
     }
   }, 180_000);
+  it('a detached run taken first by a worker without its conference’s key waits for one that has it', async () => {
+    // A queue of its own: only the workers started here take its runs.
+    const own = { EVSYNC_QUEUE_PREFIX: `${env.prefix}-handback` };
+    env.write({ 'handback.csv': usersCsv(people(40, 'hb')), 'handback.yaml': job('handback', 'CONF_B', 40) });
+    const onlyA = env.spawnCli(['worker', '--concurrency', '4'], {
+      ...conferenceVars('CONF_A', env.sandbox),
+      ...own,
+    });
+    const workers = [onlyA];
+    try {
+      await waitFor(() => Promise.resolve(/worker ready/.test(onlyA.output())), 60_000);
+      const detached = await env.cli(['run', 'handback.yaml', '--detach'], {
+        ...conferenceVars('CONF_B', b),
+        ...own,
+      });
+      expect(detached.code, detached.output).toBe(0);
+      const runId = /^(\d{8}-\d{6}-[0-9a-f]+)$/m.exec(detached.output)![1]!;
+      // The worker without B's key is offered the run, and hands it back: it neither sends
+      // nor ends it (the build before failed it with B's variables missing).
+      await waitFor(() => Promise.resolve(/handing back a detached run/.test(onlyA.output())), 30_000);
+      const ledger = await env.ledger();
+      const waiting = await ledger.getRun(runId);
+      expect(waiting && waitsForWorker(waiting), JSON.stringify(waiting)).toBe(true);
+      expect((await env.cli(['runs', '--limit', '1'], own)).output).toMatch(/waiting for a worker/);
+      workers.push(
+        env.spawnCli(['worker', '--concurrency', '4'], { ...conferenceVars('CONF_B', b), ...own }),
+      );
+      await waitFor(async () => (await ledger.getRun(runId))?.status === 'completed', 60_000);
+      expect((await ledger.resultCounts(runId)).user).toEqual({ created: 40 });
+    } finally {
+      await stop(workers);
+    }
+  }, 180_000);
+
   it('with two lanes, kill -9 of a worker and Redis emptied mid-run: nothing twice, nothing missing', async () => {
     env.write({
       'kill-a.csv': usersCsv(people(300, 'ka')),
