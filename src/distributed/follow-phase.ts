@@ -198,8 +198,12 @@ export async function followPhase(
           );
         } else if (Date.now() - unservedSince >= unservedMs) {
           await halt();
-          const abort = `${unserved}. Start a worker whose environment sets them, then finish the run with: evsync resume ${execute.runId}`;
-          execute.logger?.error({ phase, code: CODE.EVSYNC_CONFERENCE_UNSERVED }, abort);
+          // The run's summary adds what to do next (`evsync resume RUN`): said once.
+          const abort = `${unserved}. Start a worker whose environment sets them`;
+          execute.logger?.error(
+            { phase, code: CODE.EVSYNC_CONFERENCE_UNSERVED },
+            `${abort}, then finish the run with: evsync resume ${execute.runId}`,
+          );
           return { enqueued, ended, abort };
         }
         if (

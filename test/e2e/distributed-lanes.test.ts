@@ -146,6 +146,13 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
       expect(code, run.output()).toBe(3);
       expect(run.output()).toContain('CONF_B_URL, CONF_B_KEY_ID, CONF_B_SIGNING_KEY');
       expect(run.output()).toContain(`evsync resume ${runIdOf(run.output())}`);
+      // The summary says what to do next once (log lines aside).
+      const summary = run
+        .output()
+        .split('\n')
+        .filter((line) => !line.startsWith('{'))
+        .join('\n');
+      expect(summary.split(`evsync resume ${runIdOf(run.output())}`), summary).toHaveLength(2);
       expect((Date.now() - started) / 1000).toBeLessThan(40);
       expect((await b.counters()).total).toBe(before);
       await waitFor(() => Promise.resolve(hook.received.length > 0), 20_000);
