@@ -12,7 +12,11 @@ export function registerWorkerCommand(program: Command): void {
     .description(
       'Distributed mode: take the rows of any run from Redis and send them, until SIGTERM or Ctrl-C.',
     )
-    .option('--concurrency <n>', 'rows this process sends at once', '8')
+    .option(
+      '--concurrency <n>',
+      'rows this process sends at once per lane (each conference key it holds), and on the shared queue',
+      '8',
+    )
     .option('--metrics-port <port>', 'serve /metrics, /healthz and /readyz on this port (0: any free one)')
     .option('--metrics-host <host>', 'the address they listen on', '127.0.0.1')
     .action(async (options: { concurrency: string; metricsPort?: string; metricsHost: string }) => {
