@@ -300,7 +300,13 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
       ] as const) {
         const runId = runIdOf(run.output());
         expect(await ledger.pendingIntents(runId)).toEqual([]);
-        expect((await ledger.resultCounts(runId)).user).toEqual({ created: count });
+        // A create the killed worker sent but did not record is found by its next delivery
+        // (processors look up before creating): `updated` or `attached`, never twice, as in
+        // distributed-mode.test.ts. (Expecting all `created` failed whenever the kill caught
+        // a create in flight: 298 created and 2 updated, the sandbox with no duplicate.)
+        const users = (await ledger.resultCounts(runId)).user ?? {};
+        expect(users.failed).toBeUndefined();
+        expect((users.created ?? 0) + (users.updated ?? 0) + (users.attached ?? 0)).toBe(count);
       }
       for (const sandbox of [env.sandbox, b]) expect((await sandbox.counters()).duplicates).toEqual({});
     } finally {
