@@ -1,10 +1,9 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log/logger.js';
-import { conferenceHost } from '../model/conference.js';
 import type { RunRecord } from '../model/run-record.js';
 import { PlatformClient } from '../platform/platform-client.js';
 import { platformRefOfRun } from '../sync/runs/conference-scope.js';
-import { conferenceConfigIn } from './conference-refusal.js';
+import { conferenceConfigIn, runHost } from './conference-refusal.js';
 import { JobRefused, WORKER_NAME } from './intent-job.js';
 import { laneId } from './lanes.js';
 import { platformBucket } from './open-distributed.js';
@@ -55,8 +54,7 @@ export class ConferencePlatforms {
   /** The client for the run's conference; throws `JobRefused` when this worker has none. */
   async platformFor(run: RunRecord): Promise<PlatformClient> {
     const ref = platformRefOfRun(run);
-    const host =
-      run.conference === null ? '(the default conference)' : conferenceHost(run.conference.baseUrl);
+    const host = runHost(run);
     const found = conferenceConfigIn(
       ref,
       run.conference?.baseUrl ?? null,

@@ -1,7 +1,8 @@
 import { platformConfigFor, platformVariables, type PlatformRef } from '../config/conference.js';
 import type { PlatformConfig } from '../config/env-config.js';
 import { ConfigError } from '../errors/evsync-error.js';
-import { conferenceHost } from '../model/conference.js';
+import { conferenceHost, runConferenceHost } from '../model/conference.js';
+import type { RunRecord } from '../model/run-record.js';
 
 /**
  * The platform settings this environment holds for a run's conference, or why it holds
@@ -29,4 +30,9 @@ export function conferenceConfigIn(
     };
   }
   return { config };
+}
+
+/** A run's conference as messages name it: its host, or the default conference's. */
+export function runHost(run: Pick<RunRecord, 'conference'>): string {
+  return runConferenceHost(run) ?? '(the default conference)';
 }

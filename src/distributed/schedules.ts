@@ -14,8 +14,7 @@ import { platformRefOfRun } from '../sync/runs/conference-scope.js';
 import { openLedger } from '../ledger/open-ledger.js';
 import { unknownRunError } from '../ledger/ledger-error.js';
 import { HANDED_TO_WORKERS } from './handed-to-workers.js';
-import { conferenceConfigIn } from './conference-refusal.js';
-import { conferenceHost } from '../model/conference.js';
+import { conferenceConfigIn, runHost } from './conference-refusal.js';
 import { abortOnFailure } from '../sync/execute/abort-on-failure.js';
 import { openEngineForEnv } from './engine-for-env.js';
 import { reportQueueErrors } from './queue-errors.js';
@@ -142,35 +141,35 @@ export function startControlWorker(options: {
   return new Worker<ControlJob>(
     CONTROL_QUEUE,
     async (job: Job<ControlJob>, token?: string) => {
-      const refused = await refusalOf(job, options.env());
-      if (refused !== undefined) {
-        // Another worker of the pool may hold the conference's key: the job goes back for
-        // it, as a lane's intents do, for a while; then the run or tick fails, saying why.
+      // Another worker of the pool may hold the run's conference key: the job goes back for
+      // it, as a lane's intents do, for a while; after that the caller ends the run or tick,
+      // saying why (`unservedError`).
+      const handBack: HandBack = async (refused) => {
         const waiting = Date.now() - job.timestamp < CONTROL_HAND_BACK_MS;
-        if (token !== undefined && waiting && job.attemptsStarted < CONTROL_OFFERS) {
-          if (toldOf.size > 1000) toldOf.clear();
-          if (!toldOf.has(job.id ?? '')) {
-            toldOf.add(job.id ?? '');
-            options.logger.info(
-              { control: job.name, conference: refused.host, reason: refused.reason },
-              `handing back a ${job.name === FOLLOW_RUN ? 'detached' : 'scheduled'} run of ${refused.host}: this worker cannot sign for it; another worker takes it`,
-            );
-          }
-          await job.moveToDelayed(
-            Date.now() + CONTROL_REFUSED_DELAY_MS + Math.floor(Math.random() * 500),
-            token,
+        if (token === undefined || !waiting || job.attemptsStarted >= CONTROL_OFFERS) return;
+        if (toldOf.size > 1000) toldOf.clear();
+        if (!toldOf.has(job.id ?? '')) {
+          toldOf.add(job.id ?? '');
+          options.logger.info(
+            { control: job.name, conference: refused.host, reason: refused.reason },
+            `handing back a ${job.name === FOLLOW_RUN ? 'detached' : 'scheduled'} run of ${refused.host}: this worker cannot sign for it; another worker takes it`,
           );
-          throw new DelayedError();
         }
-        return giveUp(job, refused, options.logger);
-      }
+        await job.moveToDelayed(
+          Date.now() + CONTROL_REFUSED_DELAY_MS + Math.floor(Math.random() * 500),
+          token,
+        );
+        throw new DelayedError();
+      };
+      const env = options.env();
       if (job.name === FOLLOW_RUN) {
         const { runId } = followRunSchema.parse(job.data);
-        return followRun(runId, options.logger.child({ runId, trigger: 'detached' }), options.signal);
+        const logger = options.logger.child({ runId, trigger: 'detached' });
+        return followRun(runId, { logger, signal: options.signal, env, handBack });
       }
       const data = scheduledRunSchema.parse(job.data);
       const logger = options.logger.child({ job: data.jobName, trigger: 'schedule' });
-      return runScheduled(data, logger, options.signal);
+      return runScheduled(data, { logger, signal: options.signal, env, handBack });
     },
     { connection: options.connection, prefix: options.prefix, concurrency: 2 },
   );
@@ -183,78 +182,53 @@ const CONTROL_REFUSED_DELAY_MS = 2_000;
 /** Offers at most, whatever the clock says: a job handed back never circulates for ever. */
 const CONTROL_OFFERS = 100;
 
-/**
- * Why this worker cannot carry the control job's run: its environment has no key for the
- * run's conference (`conferenceConfigIn`). Undefined when it can, or when the run or job
- * file cannot be read: carrying it on then fails with that cause, as before.
- */
-async function refusalOf(
-  job: Job<ControlJob>,
-  env: NodeJS.ProcessEnv,
-): Promise<{ host: string; reason: string } | undefined> {
-  if (job.name === FOLLOW_RUN) {
-    const follow = followRunSchema.safeParse(job.data);
-    if (!follow.success) return undefined;
-    const ledger = await openLedger();
-    try {
-      const run = await ledger.getRun(follow.data.runId);
-      if (run === undefined) return undefined;
-      const found = conferenceConfigIn(platformRefOfRun(run), run.conference?.baseUrl ?? null, env);
-      if (!('refused' in found)) return undefined;
-      const host =
-        run.conference === null ? '(the default conference)' : conferenceHost(run.conference.baseUrl);
-      return { host, reason: found.refused };
-    } finally {
-      await ledger.close();
-    }
-  }
-  const scheduled = scheduledRunSchema.safeParse(job.data);
-  if (!scheduled.success) return undefined;
-  let platform;
-  try {
-    platform = loadJobFile(scheduled.data.jobFile).platform;
-  } catch {
-    return undefined;
-  }
-  const found = conferenceConfigIn(platform, null, env);
-  return 'refused' in found
-    ? { host: `the conference of ${scheduled.data.jobName}`, reason: found.refused }
-    : undefined;
+/** Why this worker cannot sign for a control job's conference, for its log and its run. */
+interface Refusal {
+  host: string;
+  reason: string;
 }
 
-/** No worker that could sign took the run in time: it ends, and its job's channels are told. */
-async function giveUp(
-  job: Job<ControlJob>,
-  refused: { host: string; reason: string },
-  logger: Logger,
-): Promise<string> {
+/**
+ * Throws `DelayedError` once the job is back in the queue for another worker; returns when
+ * it has waited long enough, and the run or tick is to end (`unservedError`).
+ */
+type HandBack = (refused: Refusal) => Promise<void>;
+
+interface ControlRun {
+  logger: Logger;
+  signal: AbortSignal;
+  /** This worker's environment: whether it holds the run's conference key. */
+  env: NodeJS.ProcessEnv;
+  handBack: HandBack;
+}
+
+/** What a run or tick no worker could sign for ends with. */
+function unservedError(refused: Refusal): ConfigError {
   const waited = Math.round(CONTROL_HAND_BACK_MS / 1000);
-  const error = new ConfigError(
+  return new ConfigError(
     `no worker that can sign for ${refused.host} took this run within ${waited} s (the last one asked: ${refused.reason}); ` +
       "start an `evsync worker` whose environment has the job's platform variables",
     { code: CODE.EVSYNC_CONFERENCE_UNSERVED },
   );
-  if (job.name !== FOLLOW_RUN) return recordFailedTick(scheduledRunSchema.parse(job.data), error, logger);
-  const { runId } = followRunSchema.parse(job.data);
-  const opened = await openLedger();
-  try {
-    const run = await opened.getRun(runId);
-    await abortOnFailure(opened, runId, error);
-    logger.error({ runId, reason: error.message }, 'detached run aborted: no worker could sign for it');
-    if (run !== undefined)
-      await reviewJob({ ledger: await ledgerForJob(opened, run.jobName), logger }, run.jobName);
-    return `${runId} aborted`;
-  } finally {
-    await opened.close();
-  }
 }
 
 /** A detached run's recorded plan, sent as `evsync resume` sends it. */
-async function followRun(runId: string, logger: Logger, signal: AbortSignal): Promise<string> {
+async function followRun(runId: string, { logger, signal, env, handBack }: ControlRun): Promise<string> {
   const ledger = await openLedger();
   try {
     const run = await ledger.getRun(runId);
     if (run === undefined) throw unknownRunError(runId);
+    const found = conferenceConfigIn(platformRefOfRun(run), run.conference?.baseUrl ?? null, env);
+    if ('refused' in found) {
+      const refused = { host: runHost(run), reason: found.refused };
+      await handBack(refused);
+      // Nobody could sign for it in time: it ends, and its job's channels are told.
+      const error = unservedError(refused);
+      await abortOnFailure(ledger, runId, error);
+      logger.error({ reason: error.message }, 'detached run aborted: no worker could sign for it');
+      await reviewJob({ ledger: await ledgerForJob(ledger, run.jobName), logger }, run.jobName);
+      return `${runId} aborted`;
+    }
     await ledger.mergeRunOptions(runId, { [HANDED_TO_WORKERS]: false });
     // The command that detached it holds the job until it has handed the run over.
     const wait = (holder: string): void => logger.info({ holder }, 'waiting for the job to be let go');
@@ -278,14 +252,23 @@ async function followRun(runId: string, logger: Logger, signal: AbortSignal): Pr
   }
 }
 
-async function runScheduled(data: ScheduledRun, logger: Logger, signal: AbortSignal): Promise<string> {
-  const newestBefore = await newestRunSeq(data.jobName);
+async function runScheduled(
+  data: ScheduledRun,
+  { logger, signal, env, handBack }: ControlRun,
+): Promise<string> {
   let job: LoadedJob;
   try {
     job = loadJobFile(data.jobFile);
   } catch (error) {
     return recordFailedTick(data, error, logger);
   }
+  const found = conferenceConfigIn(job.platform, null, env);
+  if ('refused' in found) {
+    const refused = { host: `the conference of ${data.jobName}`, reason: found.refused };
+    await handBack(refused);
+    return recordFailedTick(data, unservedError(refused), logger);
+  }
+  const newestBefore = await newestRunSeq(data.jobName);
   let engine: Awaited<ReturnType<typeof openEngineForEnv>>;
   try {
     engine = await openEngineForEnv({
