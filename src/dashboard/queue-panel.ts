@@ -12,7 +12,6 @@ import type { IntentQueue } from '../distributed/intent-queue.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { CODE } from '../errors/codes.js';
 import { messageOf } from '../errors/evsync-error.js';
-import { mergeExpositions } from '../metrics/exposition.js';
 import { isRedisUnavailable, QueueConnectionError } from '../sync/queue/redis-connection.js';
 
 /** Distributed mode on the dashboard: what `evsync status` shows, and Bull Board. */
@@ -24,7 +23,10 @@ export interface QueuePanel {
   schedules(): Promise<ScheduleInfo[]>;
   /** Whether Redis answers (`/readyz`). */
   ping(): Promise<unknown>;
-  /** The queues' counts by state in Prometheus text, BullMQ's own export (`/metrics`). */
+  /**
+   * The queues' counts by state in Prometheus text, BullMQ's own export of each queue as it
+   * comes, families repeated: for `metricsText`, which merges them (`/metrics`).
+   */
   exportMetrics(): Promise<string>;
   /** Bull Board, to mount at `/queues` behind the dashboard's login. */
   bullBoard: Hono;
@@ -95,7 +97,8 @@ export async function openQueuePanel(
       const queues = [reader.queue, ...(await reader.laneQueues())];
       const texts = await Promise.all(queues.map((queue) => queue.queue.exportPrometheusMetrics()));
       texts.push(await reader.schedules.exportPrometheusMetrics());
-      return mergeExpositions(texts);
+      // As the queues wrote them: the page's `metricsText` merges every part once.
+      return texts.join('\n');
     },
     bullBoard: withoutThirdParties(board.registerPlugin(), readOnly),
     close: () => reader.close(),

@@ -33,6 +33,11 @@ describe('mergeExpositions', () => {
     );
   });
 
+  it('merges the same way when one text holds several queues’ exports (the dashboard’s)', () => {
+    const joined = [bullmq('lane-a', 3), bullmq('lane-b', 5)].join('\n');
+    expect(mergeExpositions([joined])).toBe(mergeExpositions([bullmq('lane-a', 3), bullmq('lane-b', 5)]));
+  });
+
   it('keeps a histogram’s buckets, sum and count with it, and a sample with no TYPE as it is', () => {
     const registry = [
       '# HELP evsync_call_seconds Duration',
