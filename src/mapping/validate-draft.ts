@@ -30,7 +30,11 @@ export function withValueSource(
   problem: DraftProblem,
   filledFrom: Readonly<Record<string, string>> | undefined,
 ): DraftProblem {
-  const where = filledFrom === undefined || problem.field === '' ? undefined : filledFrom[problem.field];
+  // An own column only: a field named like an object's built-in (`constructor`) is not one.
+  const where =
+    filledFrom !== undefined && Object.hasOwn(filledFrom, problem.field)
+      ? filledFrom[problem.field]
+      : undefined;
   return where === undefined ? problem : { ...problem, message: `${problem.message} (as given in ${where})` };
 }
 

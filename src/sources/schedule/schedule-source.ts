@@ -161,7 +161,7 @@ async function* readSchedule(
       origin,
       values: item,
       ...(notCarried?.length ? { uncarried: notCarried } : {}),
-      ...(filled !== undefined && Object.keys(filled).length > 0 ? { filledFrom: filled } : {}),
+      ...(filled !== undefined ? { filledFrom: filled } : {}),
     };
   }
 }

@@ -41,8 +41,9 @@ export interface JoinOutcome {
   /** Rows of the joined source that matched no speaker. */
   unusedRows: number;
   /**
-   * The columns each speaker took from a row of the list, with that row's place: a bad value
-   * there is the list's to mend, and the row's messages say where it is.
+   * The columns each speaker took from a row of the list (a speaker that took none is not
+   * here), with that row's place: a bad value there is the list's to mend, and the row's
+   * messages say where it is.
    */
   filledFrom: Map<Speaker, Record<string, string>>;
 }
@@ -134,7 +135,7 @@ export async function joinSpeakers(
       speaker[column] = value;
       filled[column] = found.row.where;
     }
-    outcome.filledFrom.set(speaker, filled);
+    if (Object.keys(filled).length > 0) outcome.filledFrom.set(speaker, filled);
   }
   outcome.unusedRows = list.rows.length - rowsUsed.size - outcome.conflicts.length;
   logJoin(outcome, list.unreadable, join.source.description, logger);
