@@ -27,6 +27,8 @@ export interface LaneWorkersOptions extends Pick<IntentWorkerOptions, 'handle' |
  */
 export class LaneWorkers {
   private readonly workers = new Map<string, IntentWorker>();
+  /** The served lanes' queues, for `/metrics`: opened at the first scrape, kept while served. */
+  private readonly queues = new Map<string, Queue>();
   private readonly timer: NodeJS.Timeout;
   private refreshing: Promise<void> | undefined;
   private closed = false;
@@ -72,6 +74,9 @@ export class LaneWorkers {
     for (const [id, worker] of this.workers) {
       if (served.has(id) || !lanes.has(id)) continue;
       this.workers.delete(id);
+      const queue = this.queues.get(id);
+      this.queues.delete(id);
+      await queue?.close();
       this.options.logger.info(
         { lane: id },
         "leaving a lane: this environment no longer holds its key's credentials",
@@ -96,16 +101,16 @@ export class LaneWorkers {
   /** The served lanes' job counts by state, BullMQ's own export (the worker's `/metrics`). */
   async exportPrometheusMetrics(): Promise<string> {
     const texts = await Promise.all(
-      [...this.workers.keys()].map(async (id) => {
-        const queue = new Queue(laneQueueName(id), {
-          connection: this.options.redis,
-          prefix: this.options.prefix,
-        });
-        try {
-          return await queue.exportPrometheusMetrics();
-        } finally {
-          await queue.close();
+      [...this.workers.keys()].map((id) => {
+        let queue = this.queues.get(id);
+        if (queue === undefined) {
+          queue = new Queue(laneQueueName(id), {
+            connection: this.options.redis,
+            prefix: this.options.prefix,
+          });
+          this.queues.set(id, queue);
         }
+        return queue.exportPrometheusMetrics();
       }),
     );
     return texts.join('\n');
@@ -116,6 +121,9 @@ export class LaneWorkers {
     this.closed = true;
     clearInterval(this.timer);
     await this.refreshing?.catch(() => undefined);
-    await Promise.all([...this.workers.values()].map((worker) => worker.close()));
+    await Promise.all([
+      ...[...this.workers.values()].map((worker) => worker.close()),
+      ...[...this.queues.values()].map((queue) => queue.close()),
+    ]);
   }
 }
