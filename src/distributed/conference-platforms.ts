@@ -2,10 +2,10 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../log/logger.js';
 import type { RunRecord } from '../model/run-record.js';
 import { PlatformClient } from '../platform/platform-client.js';
-import { platformRefOfRun } from '../sync/runs/conference-scope.js';
+import { platformRefOfRun } from '../config/conference.js';
 import { conferenceConfigIn, runHost } from './conference-refusal.js';
 import { JobRefused, WORKER_NAME } from './intent-job.js';
-import { laneId } from './lanes.js';
+import { laneConfigIn, laneId, readLanes } from './lanes.js';
 import { platformBucket } from './open-distributed.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 
@@ -51,15 +51,23 @@ export class ConferencePlatforms {
     this.timer.unref();
   }
 
-  /** The client for the run's conference; throws `JobRefused` when this worker has none. */
-  async platformFor(run: RunRecord): Promise<PlatformClient> {
+  /**
+   * The client for the run's conference; throws `JobRefused` when this worker has none. A job
+   * taken from a lane (`lane`, its id) may also be signed with the lane's key as this
+   * environment holds it under other names: the same base URL and key id (`laneConfigIn`).
+   */
+  async platformFor(run: RunRecord, lane?: string): Promise<PlatformClient> {
     const ref = platformRefOfRun(run);
     const host = runHost(run);
-    const found = conferenceConfigIn(
-      ref,
-      run.conference?.baseUrl ?? null,
-      this.options.env?.() ?? process.env,
-    );
+    const env = this.options.env?.() ?? process.env;
+    let found = conferenceConfigIn(ref, run.conference?.baseUrl ?? null, env);
+    if ('refused' in found && lane !== undefined) {
+      const lanes = await readLanes(this.options.redis, this.options.prefix);
+      const note = lanes.get(lane);
+      const config = note === undefined ? undefined : laneConfigIn(note, lanes.values(), env);
+      if (config !== undefined && (run.conference === null || config.baseUrl === run.conference.baseUrl))
+        found = { config };
+    }
     if ('refused' in found) return this.refuse(host, found.refused);
     const { config } = found;
     const id = laneId(config);

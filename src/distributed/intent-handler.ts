@@ -34,7 +34,7 @@ export interface IntentHandlerDeps {
    * this worker's environment (`ConferencePlatforms`); throws `JobRefused`
    * when this worker has no credentials for it.
    */
-  platformFor: (run: RunRecord) => Promise<SyncPlatform>;
+  platformFor: (run: RunRecord, lane?: string) => Promise<SyncPlatform>;
   logger?: Logger;
   /** Told once per ledger this worker refuses jobs of (for `evsync status`). */
   onRefused?: (refusal: JobRefused) => void;
@@ -93,19 +93,25 @@ export class IntentHandler {
     this.pending = pendingReads(deps.ledger);
   }
 
+  /** `lane`: the id of the lane the job was taken from; none for the shared queue. */
   handle(
     job: IntentJob,
     holdsLock: () => Promise<boolean> = () => Promise.resolve(true),
+    lane?: string,
   ): Promise<IntentJobResult> {
     // The calls made for this job count for its run (the run page's chart of calls).
-    return runCalls.run(job.runId, () => this.handleOfRun(job, holdsLock));
+    return runCalls.run(job.runId, () => this.handleOfRun(job, holdsLock, lane));
   }
 
-  private async handleOfRun(job: IntentJob, holdsLock: () => Promise<boolean>): Promise<IntentJobResult> {
+  private async handleOfRun(
+    job: IntentJob,
+    holdsLock: () => Promise<boolean>,
+    lane: string | undefined,
+  ): Promise<IntentJobResult> {
     await this.requireLedger(job);
     const record = await this.pending(job);
     if (record === undefined) return { action: 'already recorded', worker: WORKER_NAME };
-    const context = await this.contextOf(job).catch((error: unknown) => {
+    const context = await this.contextOf(job, lane).catch((error: unknown) => {
       if (error instanceof JobRefused) this.unserved.set(job.runId, error);
       throw error;
     });
@@ -241,11 +247,11 @@ export class IntentHandler {
     }
   }
 
-  private contextOf(job: IntentJob): Promise<PhaseContext> {
+  private contextOf(job: IntentJob, lane: string | undefined): Promise<PhaseContext> {
     const id = `${job.runId}\u0000${job.epoch}\u0000${job.phase}`;
     let context = this.contexts.get(id);
     if (context === undefined) {
-      context = this.loadContext(job.runId);
+      context = this.loadContext(job.runId, lane);
       // A failed load is not kept: the next job of the phase tries again.
       context.catch(() => this.contexts.delete(id));
       keepNewest(this.contexts, id, context);
@@ -258,11 +264,11 @@ export class IntentHandler {
    * (the coordinator enqueues a phase only after it), so the ids and the parents' outcomes
    * are final for this phase.
    */
-  private async loadContext(runId: string): Promise<PhaseContext> {
+  private async loadContext(runId: string, lane: string | undefined): Promise<PhaseContext> {
     const run = await this.deps.ledger.getRun(runId);
     if (run === undefined) throw unknownRunError(runId);
     // Refused here, before anything is read or sent, when this worker cannot sign for the run's conference.
-    const platform = await this.deps.platformFor(run);
+    const platform = await this.deps.platformFor(run, lane);
     const ledger =
       run.conference === null
         ? this.deps.ledger

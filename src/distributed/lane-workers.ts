@@ -7,7 +7,9 @@ import { laneHost, laneQueueName, lanesServedBy, readLanes, type LaneNote } from
 
 type IntentWorker = Worker<IntentJob, IntentJobResult>;
 
-export interface LaneWorkersOptions extends Pick<IntentWorkerOptions, 'handle' | 'gaveUp' | 'concurrency'> {
+export interface LaneWorkersOptions extends Pick<IntentWorkerOptions, 'gaveUp' | 'concurrency'> {
+  /** As `IntentWorkerOptions.handle`, told the id of the lane the job was taken from. */
+  handle: (job: IntentJob, holdsLock: () => Promise<boolean>, lane: string) => Promise<IntentJobResult>;
   redis: Redis;
   prefix: string;
   logger: Logger;
@@ -91,7 +93,7 @@ export class LaneWorkers {
       prefix: this.options.prefix,
       queueName: laneQueueName(lane.id),
       concurrency: this.options.concurrency,
-      handle: this.options.handle,
+      handle: (job, holdsLock) => this.options.handle(job, holdsLock, lane.id),
       gaveUp: this.options.gaveUp,
     });
     this.options.started?.(worker);

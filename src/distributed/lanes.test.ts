@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { laneId, laneQueueName, lanesServedBy, type LaneNote } from './lanes.js';
+import { laneConfigIn, laneId, laneQueueName, lanesServedBy, type LaneNote } from './lanes.js';
 
 const SIGNING = 'a-signing-key-that-is-long-enough-0123456789';
 
@@ -40,5 +40,23 @@ describe('lanes', () => {
     expect(lanesServedBy([a], other).size).toBe(0);
     const rotated = { CONF_A_URL: 'https://conf-a.example', CONF_A_KEY_ID: '8', CONF_A_SIGNING_KEY: SIGNING };
     expect(lanesServedBy([a], rotated).size).toBe(0);
+  });
+
+  it('serves a lane whose key this environment holds under other names, the same URL and key id', () => {
+    const a = lane('https://conf-a.example', 7);
+    const b = lane('https://conf-b.example', 3, 'CONF_B');
+    // The worker's own EVSYNC_* hold A's key; another run's names hold B's.
+    const env = {
+      EVSYNC_BASE_URL: 'https://conf-a.example',
+      EVSYNC_KEY_ID: '7',
+      EVSYNC_SIGNING_KEY: SIGNING,
+      CONF_B_URL: 'https://conf-b.example',
+      CONF_B_KEY_ID: '3',
+      CONF_B_SIGNING_KEY: SIGNING,
+    };
+    expect([...lanesServedBy([a, b], env)].sort()).toEqual([a.id, b.id].sort());
+    expect(laneConfigIn(a, [a, b], env)).toMatchObject({ baseUrl: 'https://conf-a.example', keyId: 7 });
+    // B's names in the environment never stand in for A's key: another URL.
+    expect(laneConfigIn(a, [a, b], { ...env, EVSYNC_KEY_ID: '8' })).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { platformConfigFor, type PlatformRef } from '../config/conference.js';
+import { platformConfigFor, platformVariables, type PlatformRef } from '../config/conference.js';
 import type { PlatformConfig } from '../config/env-config.js';
 import { ConfigError } from '../errors/evsync-error.js';
 import { conferenceHost } from '../model/conference.js';
@@ -91,24 +91,42 @@ export function laneHost(lane: Pick<LaneNote, 'baseUrl'>): string {
 }
 
 /**
- * The lanes this environment holds credentials for: some variable names noted for the lane
- * are all set here and name the lane's base URL and key id.
+ * This environment's settings for a lane's key: under the variable names some run noted for the
+ * lane, else under those noted for any other lane or `EVSYNC_*`, as long as they name the
+ * lane's base URL and key id. The same base URL and key id are the same key, whatever the
+ * names a job gave them (docs/distributed.md, "Several conferences").
  */
-export function lanesServedBy(lanes: Iterable<LaneNote>, env: NodeJS.ProcessEnv): Set<string> {
-  const served = new Set<string>();
-  for (const lane of lanes) {
-    for (const variables of lane.variables) {
-      let config: PlatformConfig;
-      try {
-        config = platformConfigFor(variables, env);
-      } catch (error) {
-        if (error instanceof ConfigError) continue;
-        throw error;
-      }
-      if (laneId(config) === lane.id) served.add(lane.id);
+export function laneConfigIn(
+  lane: LaneNote,
+  lanes: Iterable<LaneNote>,
+  env: NodeJS.ProcessEnv,
+): PlatformConfig | undefined {
+  const tried = new Set<string>();
+  const candidates = [
+    ...lane.variables,
+    ...[...lanes].flatMap((other) => other.variables),
+    platformVariables(),
+  ];
+  for (const variables of candidates) {
+    const names = `${variables.base_url_env}\u0000${variables.key_id_env}\u0000${variables.signing_key_env}`;
+    if (tried.has(names)) continue;
+    tried.add(names);
+    let config: PlatformConfig;
+    try {
+      config = platformConfigFor(variables, env);
+    } catch (error) {
+      if (error instanceof ConfigError) continue;
+      throw error;
     }
+    if (laneId(config) === lane.id) return config;
   }
-  return served;
+  return undefined;
+}
+
+/** The lanes this environment holds credentials for ({@link laneConfigIn}). */
+export function lanesServedBy(lanes: Iterable<LaneNote>, env: NodeJS.ProcessEnv): Set<string> {
+  const all = [...lanes];
+  return new Set(all.filter((lane) => laneConfigIn(lane, all, env) !== undefined).map((lane) => lane.id));
 }
 
 function safeJson(text: string): unknown {

@@ -56,13 +56,14 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   });
   const handler = new IntentHandler({
     ledger,
-    platformFor: (run) => platforms.platformFor(run),
+    platformFor: (run, lane) => platforms.platformFor(run, lane),
     logger,
     onRefused: (refusal) => platforms.noteRefused(refusal.host, refusal.reason),
   });
   const takers = {
     concurrency: options.concurrency,
-    handle: (job: IntentJob, holdsLock: () => Promise<boolean>) => handler.handle(job, holdsLock),
+    handle: (job: IntentJob, holdsLock: () => Promise<boolean>, lane?: string) =>
+      handler.handle(job, holdsLock, lane),
     gaveUp: (job: IntentJob, error: unknown, tries: number) => handler.gaveUp(job, error, tries),
   };
   const listen = (taker: Worker<IntentJob, IntentJobResult>): void => {
