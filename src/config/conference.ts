@@ -29,6 +29,35 @@ export function platformVariables(ref: PlatformRef = {}): Required<PlatformRef> 
   };
 }
 
+/** The job's `platform:` as a run keeps it in its options (names of variables only). */
+export function platformRefOfRun(run: { options: Record<string, unknown> }): PlatformRef {
+  const ref = run.options.platform;
+  if (ref === null || typeof ref !== 'object') return {};
+  const names = ref as Record<string, unknown>;
+  const pick = (name: keyof PlatformRef): PlatformRef =>
+    typeof names[name] === 'string' ? { [name]: names[name] } : {};
+  return { ...pick('base_url_env'), ...pick('key_id_env'), ...pick('signing_key_env') };
+}
+
+/**
+ * A message written in the default variables' terms (`EVSYNC_KEY_ID`, and `evsync ping`, which
+ * tests those alone) said in those of a job that names its own (`platform:`): its variable
+ * names, and `evsync doctor FILE`, which tests the key that job reads. Unchanged for a job that
+ * reads the defaults.
+ */
+export function inJobTerms(text: string, ref: PlatformRef, jobFile?: string): string {
+  const names = platformVariables(ref);
+  const own: Record<string, string> = {
+    EVSYNC_BASE_URL: names.base_url_env,
+    EVSYNC_KEY_ID: names.key_id_env,
+    EVSYNC_SIGNING_KEY: names.signing_key_env,
+  };
+  if (Object.entries(own).every(([name, value]) => name === value)) return text;
+  return text
+    .replace(/\bEVSYNC_(BASE_URL|KEY_ID|SIGNING_KEY)\b/g, (name) => own[name] ?? name)
+    .replace(/`evsync ping`/g, `\`evsync doctor ${jobFile ?? 'JOB'}\``);
+}
+
 /** The names `platformConfigFromEnv` reads, by name. */
 const DEFAULT_VARIABLES = platformEnvSchema.keyof().enum;
 

@@ -1,4 +1,4 @@
-import { platformConfigFor } from '../config/conference.js';
+import { platformConfigFor, platformRefOfRun } from '../config/conference.js';
 import { CODE } from '../errors/codes.js';
 import { ConfigError } from '../errors/evsync-error.js';
 import { distributedConfigFromEnv } from '../distributed/distributed-config.js';
@@ -11,7 +11,7 @@ import { isLookupKey } from '../model/row-origin.js';
 import type { RunRecord } from '../model/run-record.js';
 import { PlatformClient } from '../platform/platform-client.js';
 import { erasedBy, forgetPerson, type ForgetOutcome } from '../sync/erasure/forget-person.js';
-import { ledgerForPlatform, platformRefOfRun, requireRunConference } from '../sync/runs/conference-scope.js';
+import { ledgerForPlatform, requireRunConference } from '../sync/runs/conference-scope.js';
 import { requireRun } from './dashboard-data.js';
 
 export interface PersonForgetOptions {

@@ -15,7 +15,7 @@ import { jobFileOf } from '../sync/runs/restore-params.js';
 import { retryRun, type RetryFilter } from '../sync/runs/retry-run.js';
 import { runJob } from '../sync/runs/run-job.js';
 import { rateOfRun } from '../sync/runs/run-rate.js';
-import { platformRefOfRun } from '../sync/runs/conference-scope.js';
+import { platformRefOfRun } from '../config/conference.js';
 import { LiveProgress, type LiveRuns } from './live-progress.js';
 
 /** What a dashboard action answers at once: the run that now goes on in the background. */

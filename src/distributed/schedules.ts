@@ -10,7 +10,7 @@ import { runJob } from '../sync/runs/run-job.js';
 import { pruneAfterScheduledRun } from '../sync/prune/prune-after-run.js';
 import { resumeRun } from '../sync/runs/resume-run.js';
 import { rateOfRun } from '../sync/runs/run-rate.js';
-import { platformRefOfRun } from '../sync/runs/conference-scope.js';
+import { platformRefOfRun } from '../config/conference.js';
 import { openLedger } from '../ledger/open-ledger.js';
 import { unknownRunError } from '../ledger/ledger-error.js';
 import { HANDED_TO_WORKERS } from './handed-to-workers.js';

@@ -72,6 +72,33 @@ describe('a stopped run sends again what was not the rows’ fault', () => {
     expect((await sandboxCounters(sandbox)).duplicates).toEqual({});
   });
 
+  it('a job reading its key from variables of its own is told to check those, not EVSYNC_*', async () => {
+    startIn({
+      'users.csv': usersCsv(people(40, 'ok')),
+      'job.yaml': jobYaml(
+        'own-key',
+        '  - { mapping: users, source: { csv: ./users.csv } }\n',
+        'platform: { base_url_env: CONF_A_URL, key_id_env: CONF_A_KEY_ID, signing_key_env: CONF_A_SIGNING_KEY }\n',
+      ),
+    });
+    vi.stubEnv('CONF_A_URL', sandbox.url);
+    vi.stubEnv('CONF_A_KEY_ID', String(sandbox.keyId));
+    vi.stubEnv('CONF_A_SIGNING_KEY', 'not-the-key');
+    const stopped = await runCli('run', join(dir, 'job.yaml'));
+    expect(stopped.code).toBe(3);
+    expect(stopped.stdout).toMatch(/refused the signature of \d+ intents in a row/);
+    expect(stopped.stdout).toContain('Check CONF_A_KEY_ID and CONF_A_SIGNING_KEY (`evsync doctor ');
+    expect(stopped.stdout).not.toMatch(/EVSYNC_(KEY_ID|SIGNING_KEY)|evsync ping/);
+    // The run keeps the same words: what `runs`, the dashboard and its notice say.
+    const ledger = await openLedger({ dataDir: join(dir, 'data') });
+    try {
+      const [run] = await ledger.listRuns(1);
+      expect(String(run?.options.aborted)).toContain('CONF_A_SIGNING_KEY');
+    } finally {
+      await ledger.close();
+    }
+  });
+
   it('a platform answering 503 to everything stops the run after a streak (exit 3); resume sends every row', async () => {
     startIn({
       'users.csv': usersCsv(people(60, 'dn')),

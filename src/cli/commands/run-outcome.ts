@@ -10,7 +10,7 @@ import { openLedger } from '../../ledger/open-ledger.js';
 import { rootLogger } from '../../log/logger.js';
 import type { OpenEngine } from '../../sync/runs/open-engine.js';
 import { rateOfRun } from '../../sync/runs/run-rate.js';
-import { platformRefOfRun } from '../../sync/runs/conference-scope.js';
+import { platformRefOfRun } from '../../config/conference.js';
 import { stopOnSignals } from '../../sync/runs/stop-on-signals.js';
 import { EXIT } from '../exit-codes.js';
 import { openEngineForEnv } from '../../distributed/engine-for-env.js';

@@ -1,4 +1,4 @@
-import { conferenceUrl, type PlatformRef } from '../../config/conference.js';
+import { conferenceUrl } from '../../config/conference.js';
 import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import type { Ledger } from '../../ledger/ledger.js';
@@ -81,16 +81,6 @@ export async function adoptUnscopedState(
       '(docs/ledger.md, "Conferences"). If those runs went to another conference, its next run there sends ' +
       'everything again, and finds what exists instead of creating it twice.',
   );
-}
-
-/** The job's `platform:` as a run keeps it in its options (names of variables only). */
-export function platformRefOfRun(run: Pick<RunRecord, 'options'>): PlatformRef {
-  const ref = run.options.platform;
-  if (ref === null || typeof ref !== 'object') return {};
-  const names = ref as Record<string, unknown>;
-  const pick = (name: keyof PlatformRef): PlatformRef =>
-    typeof names[name] === 'string' ? { [name]: names[name] } : {};
-  return { ...pick('base_url_env'), ...pick('key_id_env'), ...pick('signing_key_env') };
 }
 
 /**
