@@ -111,7 +111,11 @@ export async function followPhase(
         progress.phaseStarted(phase, work.total(), work.growing?.() ?? false);
         execute.logger?.info({ phase }, 'phase being enqueued for the workers');
         await note(0);
-      } else progress.phaseGrew?.(phase, work.total(), work.growing?.() ?? false);
+      } else {
+        progress.phaseGrew?.(phase, work.total(), work.growing?.() ?? false);
+        // `evsync status` shows the phase's total as it grows, before any worker records a result.
+        await note(ended);
+      }
       enqueued += items.length;
     }
   })()
@@ -131,12 +135,15 @@ export async function followPhase(
   let lastWorkerCheck = Date.now() + 1_000;
   let unservedSince: number | undefined;
   const unservedMs = options.unservedMs ?? 10_000;
-  const halt = async (): Promise<void> => {
+  const halt = async (laneServed = true): Promise<void> => {
     stop = true;
     await enqueueing;
     // Jobs a worker has taken finish there and are recorded, before the run's counts are
     // taken (as the inline engine finishes what is in flight); the rest stay pending.
     await sink.withdrawRun(execute.runId);
+    // A lane no worker serves: what it holds active is a dead worker's, which no one finishes
+    // (the stalled-job check runs in the lane's workers); its resume sends those again.
+    if (!laneServed) return;
     // Not cut short by the signal that stopped the run: a stopped run finishes its in-flight work.
     const held = await heldJobsEnded(sink, execute.runId);
     if (held > 0)
@@ -197,7 +204,7 @@ export async function followPhase(
             `${unserved}: nothing is sent to it; the run stops in ${Math.round(unservedMs / 1000)} s unless such a worker starts`,
           );
         } else if (Date.now() - unservedSince >= unservedMs) {
-          await halt();
+          await halt(false);
           // The run's summary adds what to do next (`evsync resume RUN`): said once.
           const abort = `${unserved}. Start a worker whose environment sets them`;
           execute.logger?.error(

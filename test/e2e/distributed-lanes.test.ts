@@ -41,6 +41,14 @@ function runIdOf(output: string): string {
 const laneOf = (sandbox: SandboxProcess): string =>
   laneQueueName(laneId({ baseUrl: conferenceUrl(sandbox.url), keyId: Number(sandbox.keyId) }));
 
+/** A worker's environment holding one conference's key only: not the default `EVSYNC_*` one too. */
+const onlyKeyOf = (prefix: string, sandbox: SandboxProcess): NodeJS.ProcessEnv => ({
+  ...conferenceVars(prefix, sandbox),
+  EVSYNC_BASE_URL: undefined,
+  EVSYNC_KEY_ID: undefined,
+  EVSYNC_SIGNING_KEY: undefined,
+});
+
 async function stop(workers: CliProcess[]): Promise<void> {
   await Promise.all(
     workers.map(async (worker) => {
@@ -73,7 +81,7 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
       'lane-b.yaml': job('lane-b', 'CONF_B', 8),
     });
     const onlyA = env.spawnCli(['worker', '--concurrency', '4'], conferenceVars('CONF_A', env.sandbox));
-    const onlyB = env.spawnCli(['worker', '--concurrency', '4'], conferenceVars('CONF_B', b));
+    const onlyB = env.spawnCli(['worker', '--concurrency', '4'], onlyKeyOf('CONF_B', b));
     const workers = [onlyA, onlyB];
     try {
       // A at 50/s (400 users: 8 s) is sending when B starts at 8/s. With one shared queue, the
@@ -118,7 +126,7 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
   it('a lane no worker can serve is said at once; the run is cut off with a run_failed notice', async () => {
     const hook = await startWebhookReceiver('lane-secret');
     env.write({
-      'lonely.csv': usersCsv(people(30, 'lo')),
+      'lonely.csv': usersCsv(people(120, 'lo')),
       'lonely.yaml': job(
         'lonely',
         'CONF_B',
@@ -142,6 +150,8 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
       expect((Date.now() - started) / 1000).toBeLessThan(15);
       const status = await env.cli(['status'], both);
       expect(status.output).toMatch(new RegExp(`${new URL(b.url).host} \\(key .*no worker serves it`));
+      // The phase's whole total, not its first chunk's (the build before said 0 of 100).
+      expect(status.output).toMatch(/phase users: 0 of 120/);
       const code = await run.exited;
       expect(code, run.output()).toBe(3);
       expect(run.output()).toContain('CONF_B_URL, CONF_B_KEY_ID, CONF_B_SIGNING_KEY');
@@ -157,14 +167,76 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
       expect((await b.counters()).total).toBe(before);
       await waitFor(() => Promise.resolve(hook.received.length > 0), 20_000);
       expect(hook.received[0]!.text).toMatch(/ended aborted: no worker serves the lane of/);
+      // `doctor` with the job says so too, before its next run (the build before: workers ok).
+      const vars = { ...conferenceVars('CONF_B', b), OPS_HOOK_URL: hook.url, OPS_HOOK_SECRET: 'lane-secret' };
+      const doctor = await env.cli(['doctor', 'lonely.yaml'], vars);
+      expect(doctor.output).toMatch(
+        /none of the 1 worker\(s\) connected takes the lane of .+: none holds its key/,
+      );
+      expect(doctor.output).toContain('sets CONF_B_URL, CONF_B_KEY_ID, CONF_B_SIGNING_KEY');
+      expect(doctor.code).toBe(2);
       // A worker with B's key comes: the resume sends the rest, once.
       workers.push(env.spawnCli(['worker'], conferenceVars('CONF_B', b)));
       const resumed = await env.cli(['resume', runIdOf(run.output())], conferenceVars('CONF_B', b));
       expect(resumed.code, resumed.output).toBe(0);
       expect((await b.counters()).duplicates).toEqual({});
+      expect((await env.cli(['doctor', 'lonely.yaml'], vars)).output).toMatch(
+        /1 of the 2 worker\(s\) take the lane of/,
+      );
     } finally {
       await stop(workers);
       await hook.close();
+    }
+  }, 180_000);
+
+  it('a worker holding a key under other names than the job’s serves its lane and signs its jobs', async () => {
+    env.write({ 'renamed.csv': usersCsv(people(30, 'rn')), 'renamed.yaml': job('renamed', 'CONF_B', 20) });
+    // B's key as EVSYNC_*, the job's CONF_B_* unset: the same base URL and key id.
+    const worker = env.spawnCli(['worker', '--concurrency', '4'], {
+      EVSYNC_BASE_URL: b.url,
+      EVSYNC_KEY_ID: b.keyId,
+      EVSYNC_SIGNING_KEY: b.signingKey,
+    });
+    try {
+      await waitFor(() => Promise.resolve(worker.output().includes('worker ready')), 30_000);
+      const before = (await b.counters()).calls['POST /user'] ?? 0;
+      // The build before left the lane unserved (exit 3), or refused each job one by one.
+      const run = await env.cli(['run', 'renamed.yaml'], conferenceVars('CONF_B', b));
+      expect(run.code, run.output).toBe(0);
+      expect(run.output).not.toContain('no worker serves the lane of');
+      expect(worker.output()).toContain(`serving the lane of ${new URL(b.url).host}`);
+      expect(worker.output()).not.toContain('refusing intents of');
+      expect(((await b.counters()).calls['POST /user'] ?? 0) - before).toBe(30);
+      expect((await b.counters()).duplicates).toEqual({});
+    } finally {
+      await stop([worker]);
+    }
+  }, 180_000);
+
+  it('the only worker of a lane killed: the run stops 10 s after, not waiting for the jobs it held', async () => {
+    env.write({ 'orphan.csv': usersCsv(people(100, 'or')), 'orphan.yaml': job('orphan', 'CONF_B', 20) });
+    // A's worker keeps a worker connected, so the run does not just wait for one to start.
+    const workers = [
+      env.spawnCli(['worker', '--concurrency', '4'], onlyKeyOf('CONF_A', env.sandbox)),
+      env.spawnCli(['worker', '--concurrency', '4'], onlyKeyOf('CONF_B', b)),
+    ];
+    try {
+      const before = (await b.counters()).calls['POST /user'] ?? 0;
+      const run = env.spawnCli(['run', 'orphan.yaml'], conferenceVars('CONF_B', b));
+      await waitFor(async () => ((await b.counters()).calls['POST /user'] ?? 0) - before >= 20, 60_000);
+      workers[1]!.child.kill('SIGKILL');
+      await workers[1]!.exited;
+      const killed = Date.now();
+      expect(await run.exited, run.output()).toBe(3);
+      // 10 s of grace after it is said; the build before then waited 30 s for the dead worker's jobs.
+      expect((Date.now() - killed) / 1000).toBeLessThan(25);
+      expect(run.output()).toContain('no worker serves the lane of');
+      workers.push(env.spawnCli(['worker', '--concurrency', '4'], onlyKeyOf('CONF_B', b)));
+      const resumed = await env.cli(['resume', runIdOf(run.output())], conferenceVars('CONF_B', b));
+      expect(resumed.code, resumed.output).toBe(0);
+      expect((await b.counters()).duplicates).toEqual({});
+    } finally {
+      await stop([workers[0]!, ...workers.slice(2)]);
     }
   }, 180_000);
 

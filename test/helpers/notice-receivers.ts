@@ -28,6 +28,11 @@ export async function startWebhookReceiver(secret: string): Promise<{
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
+      // `evsync doctor` asks with a HEAD whether the hook answers: no notice.
+      if (request.method !== 'POST') {
+        response.writeHead(200).end();
+        return;
+      }
       if (failing > 0) {
         failing--;
         response.writeHead(500).end('down');

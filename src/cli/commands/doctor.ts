@@ -60,7 +60,7 @@ export function registerDoctorCommand(program: Command): void {
       }
       results.push(await platformCheck(job));
       results.push(...(await ledgerChecks(job)));
-      results.push(...(await distributedChecks()));
+      results.push(...(await distributedChecks(job)));
       if (job) results.push(...(await sourceChecks(job, options.sourceTimeout)));
       if (job) results.push(...(await notifyChecks(job)));
       if (options.json === true) process.stdout.write(`${JSON.stringify({ checks: results })}\n`);

@@ -11,6 +11,7 @@ import type { LoadedJob } from '../../sync/job-file.js';
 import { keyShapeHint, testSignature } from '../commands/ping.js';
 import { packageManifest } from '../commands/version.js';
 import type { CheckResult } from './doctor-check.js';
+import { laneCheck } from './lane-check.js';
 
 /** The running Node.js against the version `engines` names. */
 export function nodeCheck(running = process.versions.node): CheckResult {
@@ -157,10 +158,14 @@ async function jobLockCheck(
 }
 
 /**
- * With `REDIS_URL`: Redis answers, workers are connected, and no schedule waits for a worker
- * that is not there. Without it, nothing to check.
+ * With `REDIS_URL`: Redis answers, workers are connected, one of them holds the job's key
+ * (`laneCheck`), and no schedule waits for a worker that is not there. Without it, nothing to
+ * check.
  */
-export async function distributedChecks(env: NodeJS.ProcessEnv = process.env): Promise<CheckResult[]> {
+export async function distributedChecks(
+  job?: LoadedJob,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<CheckResult[]> {
   let config;
   try {
     config = distributedConfigFromEnv(env);
@@ -209,6 +214,8 @@ export async function distributedChecks(env: NodeJS.ProcessEnv = process.env): P
             fix: 'start one with the same REDIS_URL and DATABASE_URL: evsync worker',
           },
     ];
+    const lane = await laneCheck({ redis, prefix: config.prefix, job, workers, env });
+    if (lane !== undefined) results.push(lane);
     return results;
   } finally {
     await schedules.close();
