@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runFilterOf } from './runs.js';
+import type { RunRecord } from '../../model/run-record.js';
+import { formatRuns, runFilterOf } from './runs.js';
 
 describe('evsync runs filters', () => {
   const now = new Date('2026-11-27T12:00:00Z');
@@ -20,5 +21,34 @@ describe('evsync runs filters', () => {
     expect(() => runFilterOf({ status: 'broken' }, now)).toThrow(/write one of running, completed/);
     expect(() => runFilterOf({ trigger: 'cron' }, now)).toThrow(/manual, schedule, audit/);
     expect(() => runFilterOf({ since: 'yesterday' }, now)).toThrow(/a date .* or an age/);
+  });
+});
+
+describe('evsync runs table', () => {
+  const run = (id: string, status: RunRecord['status'], options: Record<string, unknown>): RunRecord =>
+    ({
+      id,
+      jobName: 'nightly',
+      mode: 'upsert',
+      status,
+      startedAt: new Date('2026-11-27T02:00:00Z'),
+      finishedAt: new Date('2026-11-27T02:01:00Z'),
+      counts: {},
+      options,
+      conference: { id: 1, baseUrl: 'https://conf.example' },
+    }) as RunRecord;
+
+  it('says why each aborted run stopped, and the resume that finishes it', () => {
+    const text = formatRuns([
+      run('20261127-020000-aaaa', 'aborted', {
+        aborted: 'the platform could not be reached for 16 intents in a row',
+      }),
+      run('20261127-010000-bbbb', 'completed', {}),
+    ]);
+    expect(text).toContain(
+      '  20261127-020000-aaaa: the platform could not be reached for 16 intents in a row',
+    );
+    expect(text).toContain('    finish it with: evsync resume 20261127-020000-aaaa');
+    expect(text).not.toContain('evsync resume 20261127-010000-bbbb');
   });
 });

@@ -146,6 +146,17 @@ export function formatRuns(runs: readonly ListedRun[]): string {
       'failed before it started (a scheduled tick whose job file or settings could not be used):',
       ...beforeStart.map((run) => `  ${run.id}: ${String(run.options.error)}`),
     );
+  // Why each aborted run stopped, as it kept it (`options.aborted`), and how to finish it.
+  const aborted = runs.filter((run) => run.status === 'aborted' && !run.processGone);
+  if (aborted.length > 0)
+    table.push(
+      '',
+      'aborted: stopped before its end; a resume sends the rest once the cause is fixed.',
+      ...aborted.flatMap((run) => [
+        `  ${run.id}: ${typeof run.options.aborted === 'string' ? run.options.aborted : '(no reason kept)'}`,
+        `    finish it with: evsync resume ${run.id}`,
+      ]),
+    );
   const cutOff = runs.filter((run) => run.processGone);
   if (cutOff.length > 0)
     table.push(
