@@ -175,6 +175,20 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
       );
       expect(doctor.output).toContain('sets CONF_B_URL, CONF_B_KEY_ID, CONF_B_SIGNING_KEY');
       expect(doctor.code).toBe(2);
+      // So does `schedule`, which registered the nightly run all the same.
+      env.write({
+        'lonely-nightly.yaml': job(
+          'lonely-nightly',
+          'CONF_B',
+          20,
+          'schedule: { cron: "0 2 * * *", tz: UTC }\n',
+        ),
+      });
+      const scheduled = await env.cli(['schedule', 'lonely-nightly.yaml'], vars);
+      expect(scheduled.output).toMatch(
+        /But none of the 1 worker\(s\) connected takes the lane of .+: its runs will be cut off/,
+      );
+      expect((await env.cli(['schedule', '--remove', 'lonely-nightly'], vars)).code).toBe(0);
       // A worker with B's key comes: the resume sends the rest, once.
       workers.push(env.spawnCli(['worker'], conferenceVars('CONF_B', b)));
       const resumed = await env.cli(['resume', runIdOf(run.output())], conferenceVars('CONF_B', b));

@@ -4,6 +4,7 @@ import { ConfigError } from '../../errors/evsync-error.js';
 import { distributedConfigFromEnv, type DistributedConfig } from '../../distributed/distributed-config.js';
 import { connectRedis } from '../../distributed/open-distributed.js';
 import { Schedules, type ScheduleInfo } from '../../distributed/schedules.js';
+import { laneCheck } from '../doctor/lane-check.js';
 import { loadJobFile } from '../../sync/job-file.js';
 
 interface ScheduleCliOptions {
@@ -54,17 +55,25 @@ export function registerScheduleCommand(program: Command): void {
               : `Removed the schedule of ${options.remove}.\n`,
           );
         } else if (jobPath !== undefined) {
-          const info = await schedules.register(loadJobFile(jobPath));
+          const job = loadJobFile(jobPath);
+          const info = await schedules.register(job);
           const workers = await schedules.workers();
+          // Workers connected may all lack the job's key: its runs would then be cut off.
+          const lane = await laneCheck({ redis, prefix: config.prefix, job, workers });
+          const unserved = lane?.status === 'fail' ? lane : undefined;
           if (options.json) {
-            process.stdout.write(`${JSON.stringify({ ...scheduleJson(info), workers })}\n`);
+            process.stdout.write(
+              `${JSON.stringify({ ...scheduleJson(info), workers, ...(unserved ? { lane: unserved.message } : {}) })}\n`,
+            );
             return;
           }
           process.stdout.write(
             `Scheduled ${info.name}: "${info.cron}" (${info.timezone}); next run ${formatNext(info)}.\n` +
-              (workers > 0
-                ? `A running \`evsync worker\` starts it then (${workers} connected now).\n`
-                : 'No `evsync worker` is connected now: it will not fire until one is (same REDIS_URL and DATABASE_URL).\n'),
+              (workers === 0
+                ? 'No `evsync worker` is connected now: it will not fire until one is (same REDIS_URL and DATABASE_URL).\n'
+                : unserved
+                  ? `But ${unserved.message}: its runs will be cut off; ${unserved.fix ?? ''}.\n`
+                  : `A running \`evsync worker\` starts it then (${workers} connected now).\n`),
           );
         }
       } finally {
