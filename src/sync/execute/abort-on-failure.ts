@@ -1,3 +1,4 @@
+import { inJobTerms, platformRefOfRun } from '../../config/conference.js';
 import { isEvsyncError, messageOf } from '../../errors/evsync-error.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { redactUrl } from '../../log/redaction.js';
@@ -31,4 +32,20 @@ export async function abortOnFailure(
     .catch(() => {});
   await ledger.finishRun(runId, 'aborted').catch(() => {});
   return new RunAbortedError(runId, reason, { cause: error, nextStep });
+}
+
+/**
+ * Keeps why a run stopped with it (`aborted`: what its notice, `runs` and the dashboard say),
+ * said in its job's terms (`inJobTerms`: the variables its job reads); answers the words kept.
+ */
+export async function keepAbortReason(
+  ledger: Pick<Ledger, 'getRun' | 'mergeRunOptions'>,
+  runId: string,
+  reason: string,
+): Promise<string> {
+  const run = await ledger.getRun(runId);
+  const file = typeof run?.options.file === 'string' ? run.options.file : undefined;
+  const said = run === undefined ? reason : inJobTerms(reason, platformRefOfRun(run), file);
+  await ledger.mergeRunOptions(runId, { aborted: redactUrl(said) });
+  return said;
 }

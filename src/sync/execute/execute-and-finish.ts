@@ -14,12 +14,10 @@ import type { RunSummary } from './run-summary.js';
 import { createSendMarker } from './send-marks.js';
 import { SKIPPED_FOR_MISSING_DATA, SKIPPED_ON_PURPOSE } from '../plan/plan-summary.js';
 import { CODE } from '../../errors/codes.js';
-import { inJobTerms, platformRefOfRun } from '../../config/conference.js';
-import { redactUrl } from '../../log/redaction.js';
 import type { ResultWriter } from '../../ledger/result-writer.js';
 import type { PlanFeed } from './plan-feed.js';
 import { reviewJob } from '../notify/review-job.js';
-import { abortOnFailure } from './abort-on-failure.js';
+import { abortOnFailure, keepAbortReason } from './abort-on-failure.js';
 import { CallTally } from './call-tally.js';
 import { checkPlatform, needsPlatformCheck } from './platform-check.js';
 import { runCalls } from '../../metrics/process-metrics.js';
@@ -190,16 +188,8 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
       await ledger.mergeRunOptions(input.runId, { abortCode: failed.code });
     }
   }
-  // The reason is kept with the run: what its notice, `runs` and the dashboard say it stopped for,
-  // naming the variables its job reads.
-  if (stopped === 'aborted' && reason !== undefined) {
-    const started = await ledger.getRun(input.runId);
-    if (started !== undefined) {
-      const file = typeof started.options.file === 'string' ? started.options.file : undefined;
-      reason = inJobTerms(reason, platformRefOfRun(started), file);
-    }
-    await ledger.mergeRunOptions(input.runId, { aborted: redactUrl(reason) });
-  }
+  if (stopped === 'aborted' && reason !== undefined)
+    reason = await keepAbortReason(ledger, input.runId, reason);
   const status: RunStatus = stopped ?? 'completed';
   // The counts read above are final: nothing is recorded after them, so the run keeps them
   // rather than counting its results again (a second scan of them at 200,000 users).
