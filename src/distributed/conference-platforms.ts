@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../log/logger.js';
 import type { RunRecord } from '../model/run-record.js';
 import { PlatformClient } from '../platform/platform-client.js';
-import { platformRefOfRun } from '../config/conference.js';
+import { platformRefOfRun, platformVariables } from '../config/conference.js';
 import { conferenceConfigIn, runHost } from './conference-refusal.js';
 import { JobRefused, WORKER_NAME } from './intent-job.js';
 import { laneConfigIn, laneId, readLanes } from './lanes.js';
@@ -14,6 +14,8 @@ export interface WorkerConferences {
   worker: string;
   serves: string[];
   refuses: Record<string, string>;
+  /** Conferences whose platform refused this worker's signature, and why. */
+  rejected?: Record<string, string>;
 }
 
 const noteKey = (prefix: string, worker: string): string => `${prefix}:evsync-worker:${worker}`;
@@ -44,6 +46,11 @@ export class ConferencePlatforms {
   private readonly clients = new Map<string, PlatformClient>();
   private readonly serves = new Set<string>();
   private readonly refuses = new Map<string, string>();
+  /** Conferences whose platform refused this worker's signature, and why (`signatureRefused`). */
+  private readonly rejected = new Map<string, string>();
+  private readonly rejectedSaidAt = new Map<string, number>();
+  /** The variable each conference's signing key came from here, for messages. */
+  private readonly signingVariable = new Map<string, string>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly options: ConferencePlatformsOptions) {
@@ -61,15 +68,19 @@ export class ConferencePlatforms {
     const host = runHost(run);
     const env = this.options.env?.() ?? process.env;
     let found = conferenceConfigIn(ref, run.conference?.baseUrl ?? null, env);
+    let variables = platformVariables(ref);
     if ('refused' in found && lane !== undefined) {
       const lanes = await readLanes(this.options.redis, this.options.prefix);
       const note = lanes.get(lane);
-      const config = note === undefined ? undefined : laneConfigIn(note, lanes.values(), env);
-      if (config !== undefined && (run.conference === null || config.baseUrl === run.conference.baseUrl))
-        found = { config };
+      const held = note === undefined ? undefined : laneConfigIn(note, lanes.values(), env);
+      if (held !== undefined && (run.conference === null || held.config.baseUrl === run.conference.baseUrl)) {
+        found = { config: held.config };
+        variables = held.variables;
+      }
     }
     if ('refused' in found) return this.refuse(host, found.refused);
     const { config } = found;
+    this.signingVariable.set(host, variables.signing_key_env);
     const id = laneId(config);
     let client = this.clients.get(id);
     if (client === undefined) {
@@ -91,6 +102,28 @@ export class ConferencePlatforms {
       await this.note();
     }
     return client;
+  }
+
+  /**
+   * The platform refused this worker's signature for the run's conference (401): its rows
+   * there fail while the other workers' succeed, so this worker says so in its log (once a
+   * minute) and in its note for `evsync status`, naming the variable its key came from.
+   */
+  signatureRefused(run: RunRecord, problem: string): void {
+    const host = runHost(run);
+    const variable = this.signingVariable.get(host) ?? 'its signing key';
+    // The platform's answer, without the client's advice (which names the EVSYNC_* defaults).
+    const answer = problem.split(' — ')[0];
+    const why = `the platform refuses this worker's signature (${answer}); its key here is ${variable}`;
+    const now = Date.now();
+    if (this.rejected.get(host) === why && now - (this.rejectedSaidAt.get(host) ?? 0) < 60_000) return;
+    this.rejected.set(host, why);
+    this.rejectedSaidAt.set(host, now);
+    this.options.logger.warn(
+      { conference: host, variable },
+      `${host}: ${why}. The intents this worker sends there fail: fix ${variable} in this worker's environment`,
+    );
+    void this.note();
   }
 
   /** Notes a refusal decided elsewhere (a job of another ledger) for `evsync status`. */
@@ -117,6 +150,7 @@ export class ConferencePlatforms {
       worker: WORKER_NAME,
       serves: [...this.serves],
       refuses: Object.fromEntries(this.refuses),
+      rejected: Object.fromEntries(this.rejected),
     };
     await this.options.redis
       .set(noteKey(this.options.prefix, WORKER_NAME), JSON.stringify(note), 'EX', NOTE_TTL_S)

@@ -38,6 +38,8 @@ export interface IntentHandlerDeps {
   logger?: Logger;
   /** Told once per ledger this worker refuses jobs of (for `evsync status`). */
   onRefused?: (refusal: JobRefused) => void;
+  /** Told of each intent the platform answered 401: it refused this worker's signature. */
+  onSignatureRefused?: (run: RunRecord, problem: string) => void;
 }
 
 /** What one phase of one coordinator's pass needs around each intent, read once per worker. */
@@ -154,6 +156,8 @@ export class IntentHandler {
         // Rate limited through all of the client's waits: the queue waits, and tries it later.
         if (outcome.errorCode === CODE.EVSYNC_PLATFORM_RATE_LIMITED)
           throw new IntentRateLimited(RATE_LIMIT_PAUSE_MS);
+        if (outcome.errorCode === CODE.EVSYNC_PLATFORM_UNAUTHORIZED)
+          this.deps.onSignatureRefused?.(context.run, outcome.message ?? '401');
         result = intentResult(job.runId, item, outcome, performance.now() - started);
       }
     }

@@ -55,7 +55,10 @@ describe('lanes', () => {
       CONF_B_SIGNING_KEY: SIGNING,
     };
     expect([...lanesServedBy([a, b], env)].sort()).toEqual([a.id, b.id].sort());
-    expect(laneConfigIn(a, [a, b], env)).toMatchObject({ baseUrl: 'https://conf-a.example', keyId: 7 });
+    expect(laneConfigIn(a, [a, b], env)).toMatchObject({
+      config: { baseUrl: 'https://conf-a.example', keyId: 7 },
+      variables: { signing_key_env: 'EVSYNC_SIGNING_KEY' },
+    });
     // B's names in the environment never stand in for A's key: another URL.
     expect(laneConfigIn(a, [a, b], { ...env, EVSYNC_KEY_ID: '8' })).toBeUndefined();
   });

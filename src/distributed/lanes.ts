@@ -100,7 +100,7 @@ export function laneConfigIn(
   lane: LaneNote,
   lanes: Iterable<LaneNote>,
   env: NodeJS.ProcessEnv,
-): PlatformConfig | undefined {
+): { config: PlatformConfig; variables: Required<PlatformRef> } | undefined {
   const tried = new Set<string>();
   const candidates = [
     ...lane.variables,
@@ -118,7 +118,7 @@ export function laneConfigIn(
       if (error instanceof ConfigError) continue;
       throw error;
     }
-    if (laneId(config) === lane.id) return config;
+    if (laneId(config) === lane.id) return { config, variables };
   }
   return undefined;
 }

@@ -45,7 +45,12 @@ export interface QueueStatus {
   /** Every lane's jobs and the shared queue's, added up. */
   jobs: JobCounts;
   /** Each worker alive (`host:pid`), with the conferences it served and those it refused, and why. */
-  workers: Array<{ name: string; serves: string[]; refuses: Record<string, string> }>;
+  workers: Array<{
+    name: string;
+    serves: string[];
+    refuses: Record<string, string>;
+    rejected?: Record<string, string>;
+  }>;
   lanes: LaneStatus[];
   /** The queue of releases before lanes, which workers still drain. */
   sharedQueue: JobCounts;
@@ -79,7 +84,7 @@ export async function queueStatus(input: {
   const workers = (await queue.queue.getWorkers()).map((worker) => {
     const name = workerName(worker);
     const note = noted.get(name);
-    return { name, serves: note?.serves ?? [], refuses: note?.refuses ?? {} };
+    return { name, serves: note?.serves ?? [], refuses: note?.refuses ?? {}, rejected: note?.rejected ?? {} };
   });
   const lanes: LaneStatus[] = [];
   for (const lane of (await readLanes(input.redis, input.config.prefix)).values()) {

@@ -59,6 +59,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     platformFor: (run, lane) => platforms.platformFor(run, lane),
     logger,
     onRefused: (refusal) => platforms.noteRefused(refusal.host, refusal.reason),
+    onSignatureRefused: (run, problem) => platforms.signatureRefused(run, problem),
   });
   const takers = {
     concurrency: options.concurrency,

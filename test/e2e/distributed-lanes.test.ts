@@ -254,6 +254,35 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
     }
   }, 180_000);
 
+  it('a worker whose signature the platform refuses says so, and status names it', async () => {
+    env.write({ 'badkey.csv': usersCsv(people(60, 'bk')), 'badkey.yaml': job('badkey', 'CONF_A', 50) });
+    const good = env.spawnCli(['worker', '--concurrency', '4'], onlyKeyOf('CONF_A', env.sandbox));
+    const bad = env.spawnCli(['worker', '--concurrency', '4'], {
+      ...onlyKeyOf('CONF_A', env.sandbox),
+      CONF_A_SIGNING_KEY: 'not-the-key-of-conference-a-0123456789',
+    });
+    try {
+      await waitFor(
+        () => Promise.resolve([good, bad].every((worker) => worker.output().includes('worker ready'))),
+        30_000,
+      );
+      // Rows the bad worker took fail (exit 1; 3 if it took them all); before, nothing said which worker or why.
+      const run = await env.cli(['run', 'badkey.yaml'], conferenceVars('CONF_A', env.sandbox));
+      expect([1, 3], run.output).toContain(run.code);
+      expect(bad.output()).toMatch(/the platform refuses this worker's signature .+ fix CONF_A_SIGNING_KEY/);
+      expect(good.output()).not.toContain("refuses this worker's signature");
+      const status = await env.cli(['status'], both);
+      expect(status.output).toMatch(
+        new RegExp(
+          `:${bad.child.pid} \\(serves .+; FAILS ON ${new URL(env.sandbox.url).host}: .+CONF_A_SIGNING_KEY`,
+        ),
+      );
+      expect(status.output).not.toContain('not-the-key-of-conference-a');
+    } finally {
+      await stop([good, bad]);
+    }
+  }, 180_000);
+
   it('credentials added to a running worker’s .env are picked up without a restart', async () => {
     env.write({ 'late.csv': usersCsv(people(40, 'late')), 'late.yaml': job('late', 'CONF_B', 20) });
     // Started with A's key only; its folder's .env (the job folder) does not exist yet.
