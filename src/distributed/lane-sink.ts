@@ -50,9 +50,11 @@ export class LaneSink implements IntentJobSink {
     const names = this.note.variables
       .map((v) => `${v.base_url_env}, ${v.key_id_env}, ${v.signing_key_env}`)
       .join(' or ');
+    // A worker may set those names to another key id or URL: what counts is the key they hold.
     return (
       `no worker serves the lane of ${laneHost(this.note)} (key ${this.note.keyId}): ` +
-      `${alive === 1 ? 'the worker connected lacks' : `none of the ${alive} workers connected has`} its variables (${names}) for it`
+      `${alive === 1 ? 'the worker connected does not hold' : `none of the ${alive} workers connected holds`} that key ` +
+      `(its variables ${names}, set to that base URL and key id)`
     );
   }
 }

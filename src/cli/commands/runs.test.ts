@@ -50,5 +50,13 @@ describe('evsync runs table', () => {
     );
     expect(text).toContain('    finish it with: evsync resume 20261127-020000-aaaa');
     expect(text).not.toContain('evsync resume 20261127-010000-bbbb');
+    const nothingLeft = formatRuns([
+      run('20261127-030000-cccc', 'aborted', {
+        aborted: 'the key was refused',
+        nextStep: 'Fix it, then run again.',
+      }),
+    ]);
+    expect(nothingLeft).toContain('    Fix it, then run again.');
+    expect(nothingLeft).not.toContain('evsync resume');
   });
 });

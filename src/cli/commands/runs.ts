@@ -154,7 +154,10 @@ export function formatRuns(runs: readonly ListedRun[]): string {
       'aborted: stopped before its end; a resume sends the rest once the cause is fixed.',
       ...aborted.flatMap((run) => [
         `  ${run.id}: ${typeof run.options.aborted === 'string' ? run.options.aborted : '(no reason kept)'}`,
-        `    finish it with: evsync resume ${run.id}`,
+        // What the run kept to do next (`nextStep`), else its resume.
+        typeof run.options.nextStep === 'string'
+          ? `    ${run.options.nextStep}`
+          : `    finish it with: evsync resume ${run.id}`,
       ]),
     );
   const cutOff = runs.filter((run) => run.processGone);

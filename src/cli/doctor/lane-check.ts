@@ -31,11 +31,13 @@ export async function laneCheck(input: {
   const id = laneId(config);
   const lane = (await readLanes(input.redis, input.prefix)).get(id);
   const host = laneHost(config);
+  // Workers find the keys they hold from the variable names runs noted: none yet for this one.
   if (lane === undefined)
     return {
       check: 'lane',
-      status: 'ok',
-      message: `no run of ${host} (key ${config.keyId}) yet: its first run shows which workers hold the key`,
+      status: 'warn',
+      message: `no run of ${host} (key ${config.keyId}) yet: whether a connected worker holds its key shows at its first run`,
+      fix: 'a run no worker takes is cut off 10 s in, saying so; then start a worker with the key and resume it',
     };
   const queue = new IntentQueue(input.redis, input.prefix, laneQueueName(id));
   try {

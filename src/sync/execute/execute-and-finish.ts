@@ -19,7 +19,7 @@ import type { PlanFeed } from './plan-feed.js';
 import { reviewJob } from '../notify/review-job.js';
 import { abortOnFailure, keepAbortReason } from './abort-on-failure.js';
 import { CallTally } from './call-tally.js';
-import { checkPlatform, needsPlatformCheck } from './platform-check.js';
+import { afterFailedCheck, checkPlatform, needsPlatformCheck } from './platform-check.js';
 import { runCalls } from '../../metrics/process-metrics.js';
 import { SharedLinks, type LinkKind } from '../plan/link-pairs.js';
 
@@ -185,7 +185,8 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
     if (failed !== undefined) {
       stopped = 'aborted';
       reason = failed.reason;
-      await ledger.mergeRunOptions(input.runId, { abortCode: failed.code });
+      nextStep = afterFailedCheck(counts);
+      await ledger.mergeRunOptions(input.runId, { abortCode: failed.code, nextStep });
     }
   }
   if (stopped === 'aborted' && reason !== undefined)

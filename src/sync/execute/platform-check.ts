@@ -29,6 +29,18 @@ export function needsPlatformCheck(counts: RunResultCounts): boolean {
 }
 
 /**
+ * What to do after a run the closing check stopped: with no failed result, it had nothing
+ * left to send, and a resume would find nothing; the next run sends what changes by then.
+ * Undefined when a resume has intents to send again.
+ */
+export function afterFailedCheck(counts: RunResultCounts): string | undefined {
+  const failed = Object.values(counts).some((actions) => (actions?.failed ?? 0) > 0);
+  return failed
+    ? undefined
+    : 'Fix the cause, then let the job run again: this run had nothing left to send, so there is nothing to resume.';
+}
+
+/**
  * One signed read (`GET /signature_test`, spec §5) through the run's own client, retries
  * included. Resolves to why it failed when the platform cannot be reached, refuses the
  * signature, fails (5xx) or loses the answer — the causes that stop a run in a streak —
@@ -59,8 +71,8 @@ function refused(problem: string): PlatformCheckFailure {
   return {
     code: CODE.EVSYNC_PLATFORM_UNAUTHORIZED,
     reason:
-      `the platform refused the signature of its check (${problem}). ` +
-      'Check EVSYNC_KEY_ID and EVSYNC_SIGNING_KEY (`evsync ping` tests them): a key revoked or replaced',
+      `the platform refused the signature of its check (${problem}): the key may have been revoked or ` +
+      'replaced. Check EVSYNC_KEY_ID and EVSYNC_SIGNING_KEY (`evsync ping` tests them)',
   };
 }
 
