@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log/logger.js';
 import type { RunRecord } from '../model/run-record.js';
@@ -8,19 +9,10 @@ import { JobRefused, WORKER_NAME } from './intent-job.js';
 import { laneConfigIn, laneId, readLanes } from './lanes.js';
 import { platformBucket } from './open-distributed.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
+import { WORKER_NOTE_TTL_S, workerNoteKey, type WorkerConferences } from './worker-notes.js';
 
-/** What a worker notes in Redis of the conferences it served and refused (`evsync status`). */
-export interface WorkerConferences {
-  worker: string;
-  serves: string[];
-  refuses: Record<string, string>;
-  /** Conferences whose platform refused this worker's signature, and why. */
-  rejected?: Record<string, string>;
-}
-
-const noteKey = (prefix: string, worker: string): string => `${prefix}:evsync-worker:${worker}`;
-/** A note outlives its worker by at most this long: refreshed while the worker lives. */
-const NOTE_TTL_S = 60;
+/** How long a worker whose signature the platform refused hands back its jobs of that key. */
+const REFUSED_KEY_MS = 60_000;
 
 export interface ConferencePlatformsOptions {
   redis: Redis;
@@ -43,18 +35,21 @@ export interface ConferencePlatformsOptions {
  * worker never sends a job to another conference than the job's.
  */
 export class ConferencePlatforms {
+  /** By lane id and signing key: a key changed in `.env` gets a client of its own. */
   private readonly clients = new Map<string, PlatformClient>();
   private readonly serves = new Set<string>();
   private readonly refuses = new Map<string, string>();
-  /** Conferences whose platform refused this worker's signature, and why (`signatureRefused`). */
+  /** Per conference: the lane, key and variable of the client last given for it. */
+  private readonly used = new Map<string, { lane: string; fingerprint: string; variable: string }>();
+  /** Keys whose signature the platform refused, by lane: their jobs are handed back for a while. */
+  private readonly refusedKeys = new Map<string, { fingerprint: string; until: number; why: string }>();
+  /** Conferences whose platform refused this worker's signature, and why (`evsync status`). */
   private readonly rejected = new Map<string, string>();
   private readonly rejectedSaidAt = new Map<string, number>();
-  /** The variable each conference's signing key came from here, for messages. */
-  private readonly signingVariable = new Map<string, string>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly options: ConferencePlatformsOptions) {
-    this.timer = setInterval(() => void this.note(), (NOTE_TTL_S / 3) * 1000);
+    this.timer = setInterval(() => void this.note(), (WORKER_NOTE_TTL_S / 3) * 1000);
     this.timer.unref();
   }
 
@@ -80,9 +75,19 @@ export class ConferencePlatforms {
     }
     if ('refused' in found) return this.refuse(host, found.refused);
     const { config } = found;
-    this.signingVariable.set(host, variables.signing_key_env);
     const id = laneId(config);
-    let client = this.clients.get(id);
+    const fingerprint = createHash('sha256').update(config.signingKey).digest('hex');
+    const refusedKey = this.refusedKeys.get(id);
+    if (refusedKey !== undefined) {
+      if (refusedKey.fingerprint === fingerprint && Date.now() < refusedKey.until)
+        return this.refuse(host, refusedKey.why);
+      // The key changed here, or its pause is over: try it again.
+      this.refusedKeys.delete(id);
+      this.rejected.delete(host);
+      this.refuses.delete(host);
+    }
+    this.used.set(host, { lane: id, fingerprint, variable: variables.signing_key_env });
+    let client = this.clients.get(`${id}:${fingerprint}`);
     if (client === undefined) {
       client = PlatformClient.fromConfig(config, {
         rateLimit: new RedisRateLimiter({
@@ -93,7 +98,7 @@ export class ConferencePlatforms {
         }),
         logger: this.options.logger,
       });
-      this.clients.set(id, client);
+      this.clients.set(`${id}:${fingerprint}`, client);
     }
     if (!this.serves.has(host)) {
       this.serves.add(host);
@@ -105,25 +110,38 @@ export class ConferencePlatforms {
   }
 
   /**
-   * The platform refused this worker's signature for the run's conference (401): its rows
-   * there fail while the other workers' succeed, so this worker says so in its log (once a
-   * minute) and in its note for `evsync status`, naming the variable its key came from.
+   * The platform refused this worker's signature for the run's conference (401: nothing was
+   * done). Another worker may hold the right key: this one hands the conference's jobs back
+   * (`JobRefused`) and leaves its lane (`refusesLane`) for a minute, or until its key changes
+   * here; it says so in its log (once a minute) and in its note for `evsync status`, naming the
+   * variable its key came from. Answers the refusal to throw for the job.
    */
-  signatureRefused(run: RunRecord, problem: string): void {
+  signatureRefused(run: RunRecord, problem: string): JobRefused {
     const host = runHost(run);
-    const variable = this.signingVariable.get(host) ?? 'its signing key';
+    const used = this.used.get(host);
+    const variable = used?.variable ?? 'its signing key';
     // The platform's answer, without the client's advice (which names the EVSYNC_* defaults).
     const answer = problem.split(' — ')[0];
-    const why = `the platform refuses this worker's signature (${answer}); its key here is ${variable}`;
+    const why = `the platform refused the signature of this worker (${answer}); its key here is ${variable}`;
     const now = Date.now();
-    if (this.rejected.get(host) === why && now - (this.rejectedSaidAt.get(host) ?? 0) < 60_000) return;
-    this.rejected.set(host, why);
-    this.rejectedSaidAt.set(host, now);
-    this.options.logger.warn(
-      { conference: host, variable },
-      `${host}: ${why}. The intents this worker sends there fail: fix ${variable} in this worker's environment`,
-    );
-    void this.note();
+    if (used !== undefined)
+      this.refusedKeys.set(used.lane, { fingerprint: used.fingerprint, until: now + REFUSED_KEY_MS, why });
+    if (this.rejected.get(host) !== why || now - (this.rejectedSaidAt.get(host) ?? 0) >= REFUSED_KEY_MS) {
+      this.rejected.set(host, why);
+      this.rejectedSaidAt.set(host, now);
+      this.options.logger.warn(
+        { conference: host, variable },
+        `${host}: ${why}. This worker hands its intents there back to the others for a minute: fix ${variable} in its environment`,
+      );
+      void this.note();
+    }
+    return new JobRefused(host, why);
+  }
+
+  /** Whether this worker stays off a lane whose key's signature the platform refused (`signatureRefused`). */
+  refusesLane(lane: string): boolean {
+    const refused = this.refusedKeys.get(lane);
+    return refused !== undefined && Date.now() < refused.until;
   }
 
   /** Notes a refusal decided elsewhere (a job of another ledger) for `evsync status`. */
@@ -153,35 +171,13 @@ export class ConferencePlatforms {
       rejected: Object.fromEntries(this.rejected),
     };
     await this.options.redis
-      .set(noteKey(this.options.prefix, WORKER_NAME), JSON.stringify(note), 'EX', NOTE_TTL_S)
+      .set(workerNoteKey(this.options.prefix, WORKER_NAME), JSON.stringify(note), 'EX', WORKER_NOTE_TTL_S)
       .catch(() => undefined);
   }
 
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await this.options.redis.del(noteKey(this.options.prefix, WORKER_NAME)).catch(() => 0);
+    await this.options.redis.del(workerNoteKey(this.options.prefix, WORKER_NAME)).catch(() => 0);
     await Promise.all([...this.clients.values()].map((client) => client.close()));
   }
-}
-
-/** The notes of the workers alive, by worker name (`host:pid`). */
-export async function workerConferences(
-  redis: Redis,
-  prefix: string,
-): Promise<Map<string, WorkerConferences>> {
-  const notes = new Map<string, WorkerConferences>();
-  const pattern = noteKey(prefix, '*');
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-    cursor = next;
-    for (const key of keys) {
-      const text = await redis.get(key);
-      if (text !== null) {
-        const note = JSON.parse(text) as WorkerConferences;
-        notes.set(note.worker, note);
-      }
-    }
-  } while (cursor !== '0');
-  return notes;
 }

@@ -10,6 +10,7 @@ import { type PhaseName } from '../sync/phases/sync-phases.js';
 import { feedOf, PlanStopped } from '../sync/execute/plan-feed.js';
 import { isRedisUnavailable } from '../sync/queue/redis-connection.js';
 import { messageOf } from '../errors/evsync-error.js';
+import type { ErrorCode } from '../errors/codes.js';
 import { loadIdCache } from '../sync/processors/id-cache.js';
 import { followPhase, heldJobsEnded } from './follow-phase.js';
 import type { IntentJob } from './intent-job.js';
@@ -31,11 +32,19 @@ export interface IntentJobSink {
   workers(): Promise<number>;
   /**
    * Why no worker can take the run's jobs while workers are connected (none holds the
-   * credentials of its conference key), or undefined when one can, or none is connected.
+   * credentials of its conference key, or the platform refused the signature of those that
+   * do), or undefined when one can, or none is connected.
    */
-  unserved?(): Promise<string | undefined>;
+  unserved?(): Promise<UnservedLane | undefined>;
   /** Notes the phase a run is in, with its progress, for `evsync status`. */
   notePhase(runId: string, phase: RunPhaseNote): Promise<void>;
+}
+
+/** Why a run's lane has no worker (`IntentJobSink.unserved`): the reason, its code and what to do. */
+export interface UnservedLane {
+  reason: string;
+  code: ErrorCode;
+  advice: string;
 }
 
 /** A run's current phase as `evsync status` shows it. */
@@ -49,7 +58,13 @@ export interface RunPhaseNote {
 export interface DistributedExecutorOptions {
   ledger: Pick<
     Ledger,
-    'resultCounts' | 'idPages' | 'platformIdsOf' | 'pendingIntents' | 'results' | 'planSpan'
+    | 'resultCounts'
+    | 'idPages'
+    | 'platformIdsOf'
+    | 'pendingIntents'
+    | 'results'
+    | 'planSpan'
+    | 'mergeRunOptions'
   >;
   sink: IntentJobSink;
   /** How often the ledger is read for progress. @defaultValue 250 ms */

@@ -15,7 +15,6 @@ import { silentProgress } from '../sync/progress/progress-sink.js';
 import type { DistributedExecutorOptions, IntentJobSink } from './distributed-executor.js';
 import { DownCountStreak } from './down-count-streak.js';
 import type { IntentJob } from './intent-job.js';
-import { CODE } from '../errors/codes.js';
 
 /**
  * How long a pass waits for the jobs of an earlier pass of the run that workers still
@@ -201,14 +200,16 @@ export async function followPhase(
           unservedSince = Date.now();
           execute.logger?.warn(
             { phase, waiting: enqueued - ended },
-            `${unserved}: nothing is sent to it; the run stops in ${Math.round(unservedMs / 1000)} s unless such a worker starts`,
+            `${unserved.reason}: nothing is sent to it; the run stops in ${Math.round(unservedMs / 1000)} s unless a worker takes it`,
           );
         } else if (Date.now() - unservedSince >= unservedMs) {
           await halt(false);
           // The run's summary adds what to do next (`evsync resume RUN`): said once.
-          const abort = `${unserved}. Start a worker whose environment sets them`;
+          const abort = `${unserved.reason}. ${unserved.advice}`;
+          // What its notice names as the cause (`notice-cause.ts`).
+          await ledger.mergeRunOptions(execute.runId, { abortCode: unserved.code }).catch(() => undefined);
           execute.logger?.error(
-            { phase, code: CODE.EVSYNC_CONFERENCE_UNSERVED },
+            { phase, code: unserved.code },
             `${abort}, then finish the run with: evsync resume ${execute.runId}`,
           );
           return { enqueued, ended, abort };

@@ -38,8 +38,11 @@ export interface IntentHandlerDeps {
   logger?: Logger;
   /** Told once per ledger this worker refuses jobs of (for `evsync status`). */
   onRefused?: (refusal: JobRefused) => void;
-  /** Told of each intent the platform answered 401: it refused this worker's signature. */
-  onSignatureRefused?: (run: RunRecord, problem: string) => void;
+  /**
+   * Told of each intent the platform answered 401 (it refused this worker's signature): answers
+   * the refusal to hand the job back with, for a worker that holds the right key.
+   */
+  onSignatureRefused?: (run: RunRecord, problem: string) => JobRefused | undefined;
 }
 
 /** What one phase of one coordinator's pass needs around each intent, read once per worker. */
@@ -156,8 +159,17 @@ export class IntentHandler {
         // Rate limited through all of the client's waits: the queue waits, and tries it later.
         if (outcome.errorCode === CODE.EVSYNC_PLATFORM_RATE_LIMITED)
           throw new IntentRateLimited(RATE_LIMIT_PAUSE_MS);
-        if (outcome.errorCode === CODE.EVSYNC_PLATFORM_UNAUTHORIZED)
-          this.deps.onSignatureRefused?.(context.run, outcome.message ?? '401');
+        if (outcome.errorCode === CODE.EVSYNC_PLATFORM_UNAUTHORIZED) {
+          const refusal = this.deps.onSignatureRefused?.(context.run, outcome.message ?? '401');
+          // Nothing was done (a 401): back to the queue, and this worker's next job of the run
+          // is refused before any call. A check-in keeps its failure: its send mark is set.
+          if (refusal !== undefined && job.kind !== 'check_in') {
+            for (const id of [...this.contexts.keys()])
+              if (id.startsWith(`${job.runId}\u0000`)) this.contexts.delete(id);
+            this.unserved.set(job.runId, refusal);
+            throw refusal;
+          }
+        }
         result = intentResult(job.runId, item, outcome, performance.now() - started);
       }
     }

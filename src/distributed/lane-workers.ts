@@ -19,6 +19,8 @@ export interface LaneWorkersOptions extends Pick<IntentWorkerOptions, 'gaveUp' |
   started?: (worker: IntentWorker) => void;
   /** How often the lanes runs noted are read again. @defaultValue 1 s */
   refreshMs?: number;
+  /** Lanes this worker stays off for now: the platform refused its signature there. */
+  refuses?: (lane: string) => boolean;
 }
 
 /**
@@ -63,6 +65,8 @@ export class LaneWorkers {
     if (this.closed) return;
     const lanes = await readLanes(this.options.redis, this.options.prefix);
     const served = lanesServedBy(lanes.values(), this.options.env());
+    const refused = new Set([...served].filter((id) => this.options.refuses?.(id) === true));
+    for (const id of refused) served.delete(id);
     for (const id of served) {
       const lane = lanes.get(id);
       if (this.workers.has(id) || lane === undefined || this.closed) continue;
@@ -81,7 +85,9 @@ export class LaneWorkers {
       await queue?.close();
       this.options.logger.info(
         { lane: id },
-        "leaving a lane: this environment no longer holds its key's credentials",
+        refused.has(id)
+          ? `leaving the lane of ${laneHost(lanes.get(id)!)} for a minute: the platform refused this worker's signature`
+          : "leaving a lane: this environment no longer holds its key's credentials",
       );
       await worker.close();
     }

@@ -13,6 +13,7 @@ import { declareRate, withdrawRate } from './declared-rates.js';
 import { WORKER_NAME } from './intent-job.js';
 import { IntentQueue } from './intent-queue.js';
 import { LaneSink } from './lane-sink.js';
+import { workerConferences } from './worker-notes.js';
 import { laneId, laneQueueName, registerLane } from './lanes.js';
 import { rateLimitKey, RedisRateLimiter } from './redis-rate-limiter.js';
 
@@ -114,7 +115,7 @@ export async function openDistributedEngine(
     engine.deps.executor = distributedExecutor({
       ledger: engine.deps.ledger,
       ledgerId: await engine.deps.ledger.ledgerId(),
-      sink: new LaneSink(queue, shared, lane),
+      sink: new LaneSink(queue, shared, lane, () => workerConferences(redis, config.prefix)),
       restoreSettings: async () => {
         await register();
         await setSharedRate(redis, queue, bucket, options.rate, declared);

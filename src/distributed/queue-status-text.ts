@@ -9,7 +9,7 @@ export function describeWorker(worker: QueueStatus['workers'][number]): string {
   const parts = [
     ...(worker.serves.length > 0 ? [`serves ${worker.serves.join(', ')}`] : []),
     ...Object.entries(worker.refuses).map(([host, why]) => `refuses ${host}: ${why}`),
-    ...Object.entries(worker.rejected ?? {}).map(([host, why]) => `FAILS ON ${host}: ${why}`),
+    ...Object.entries(worker.rejected ?? {}).map(([host, why]) => `signature refused by ${host}: ${why}`),
   ];
   return parts.length === 0 ? `${worker.name} (no run taken yet)` : `${worker.name} (${parts.join('; ')})`;
 }

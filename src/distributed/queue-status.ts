@@ -4,7 +4,7 @@ import type { RunRecord } from '../model/run-record.js';
 import type { DistributedConfig } from './distributed-config.js';
 import type { RunPhaseNote } from './distributed-executor.js';
 import { waitsForWorker } from './handed-to-workers.js';
-import { workerConferences } from './conference-platforms.js';
+import { workerConferences } from './worker-notes.js';
 import type { IntentQueue } from './intent-queue.js';
 import { laneHost, readLanes } from './lanes.js';
 import { platformBucket } from './open-distributed.js';

@@ -79,7 +79,15 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
   listen(worker);
   // One taker per lane whose key this environment holds (docs/distributed.md, "Several
   // conferences").
-  const lanes = new LaneWorkers({ ...takers, redis, prefix: config.prefix, logger, env, started: listen });
+  const lanes = new LaneWorkers({
+    ...takers,
+    redis,
+    prefix: config.prefix,
+    logger,
+    env,
+    started: listen,
+    refuses: (lane) => platforms.refusesLane(lane),
+  });
   pauseLane = (ms, lane) => lanes.pause(lane, ms);
   await lanes.refresh();
   const control = startControlWorker({
