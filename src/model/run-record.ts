@@ -57,3 +57,16 @@ export interface RunPruning {
 export function runTrigger(run: Pick<RunRecord, 'options'>): string {
   return typeof run.options.trigger === 'string' ? run.options.trigger : 'manual';
 }
+
+/**
+ * How long a run took: from its start, or from its latest resume (`options.resumedAt`), to its
+ * end; undefined while it runs. The time between a stop and its resume is nobody's work.
+ */
+export function runTook(
+  run: Pick<RunRecord, 'startedAt' | 'finishedAt' | 'options'>,
+): { seconds: number; resumed: boolean } | undefined {
+  if (run.finishedAt === null) return undefined;
+  const resumedAt = typeof run.options.resumedAt === 'string' ? Date.parse(run.options.resumedAt) : NaN;
+  const from = Number.isNaN(resumedAt) ? run.startedAt.getTime() : resumedAt;
+  return { seconds: (run.finishedAt.getTime() - from) / 1000, resumed: !Number.isNaN(resumedAt) };
+}

@@ -59,4 +59,10 @@ describe('evsync runs table', () => {
     expect(nothingLeft).toContain('    Fix it, then run again.');
     expect(nothingLeft).not.toContain('evsync resume');
   });
+
+  it('counts a resumed run from its resume, not the time it stood stopped', () => {
+    const resumed = run('20261127-040000-dddd', 'completed', { resumedAt: '2026-11-27T02:00:50.000Z' });
+    expect(formatRuns([resumed])).toMatch(/ 10\.0s \(resumed\)/);
+    expect(formatRuns([run('20261127-050000-eeee', 'completed', {})])).toMatch(/ 60\.0s/);
+  });
 });

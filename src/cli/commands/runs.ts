@@ -2,7 +2,7 @@ import { textTable } from '../../report/text-table.js';
 import type { Command } from 'commander';
 import { openLedger } from '../../ledger/open-ledger.js';
 import { runConferenceHost } from '../../model/conference.js';
-import { RUN_STATUSES, type RunRecord, type RunStatus, runTrigger } from '../../model/run-record.js';
+import { RUN_STATUSES, type RunRecord, type RunStatus, runTook, runTrigger } from '../../model/run-record.js';
 import type { RunListFilter } from '../../ledger/ledger.js';
 import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
@@ -115,6 +115,12 @@ function withConferenceHost(run: ListedRun): Omit<ListedRun, 'conference'> & { c
   return { ...run, conference: runConferenceHost(run) };
 }
 
+/** How long the run took; a resumed one, since its resume. */
+function tookText(run: RunRecord): string {
+  const took = runTook(run);
+  return took === undefined ? '' : `${took.seconds.toFixed(1)}s${took.resumed ? ' (resumed)' : ''}`;
+}
+
 export function formatRuns(runs: readonly ListedRun[]): string {
   if (runs.length === 0) return 'No runs yet. Start one with `evsync run JOB.yaml` (or try `evsync demo`).';
   const header = ['run', 'job', 'conference', 'trigger', 'mode', 'status', 'started', 'took', 'results'];
@@ -132,7 +138,7 @@ export function formatRuns(runs: readonly ListedRun[]): string {
         ? 'waiting for a worker'
         : [run.status, prunedMarker(run)].filter(Boolean).join(', '),
     run.startedAt.toISOString().replace('T', ' ').slice(0, 19),
-    run.finishedAt ? `${((run.finishedAt.getTime() - run.startedAt.getTime()) / 1000).toFixed(1)}s` : '',
+    tookText(run),
     Object.entries(run.counts)
       .filter(([, n]) => (n ?? 0) > 0)
       .map(([action, n]) => `${action} ${n}`)

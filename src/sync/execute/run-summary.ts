@@ -1,5 +1,5 @@
 import { type ActionCounts, type RunResultCounts, RESULT_ACTIONS } from '../../model/result-records.js';
-import type { RunRecord } from '../../model/run-record.js';
+import { runTook, type RunRecord } from '../../model/run-record.js';
 import { INTENT_KINDS } from '../../model/intent.js';
 import { FULL_RUN_LINE, skippedLine, type PlanSummary } from '../plan/plan-summary.js';
 import { warningLines } from '../plan/warning-lines.js';
@@ -47,9 +47,8 @@ export function formatRunSummary(summary: RunSummary): string {
   const line = (cells: string[]): string =>
     cells.map((c, i) => c.padStart(i === 0 ? 0 : (widths[i] ?? 0)).padEnd(widths[i] ?? 0)).join('  ');
   const { run } = summary;
-  const took = run.finishedAt
-    ? ` in ${((run.finishedAt.getTime() - run.startedAt.getTime()) / 1000).toFixed(1)} s`
-    : '';
+  const pass = runTook(run);
+  const took = pass ? ` in ${pass.seconds.toFixed(1)} s${pass.resumed ? ' since its resume' : ''}` : '';
   const out = [
     `Run ${run.id} (${run.jobName}, ${run.mode}): ${run.status}${took}`,
     '',

@@ -56,6 +56,8 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
   // The run's plan and results were written after the ledger's statistics were taken.
   await ledger.refreshPlanStatistics();
   await ledger.setRunStatus(runId, 'running');
+  // How long it took is counted from here (`runTook`): not the time it stood stopped.
+  await ledger.mergeRunOptions(runId, { resumedAt: new Date().toISOString() });
   // Marked on the run page's chart of calls: where the run came back (docs/dashboard.md).
   await ledger
     .recordCallSeconds([
