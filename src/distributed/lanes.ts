@@ -90,23 +90,19 @@ export function laneHost(lane: Pick<LaneNote, 'baseUrl'>): string {
   return conferenceHost(lane.baseUrl);
 }
 
+/** A key this environment holds, and the variable names it holds it under. */
+interface HeldKey {
+  config: PlatformConfig;
+  variables: Required<PlatformRef>;
+}
+
 /**
- * This environment's settings for a lane's key: under the variable names some run noted for the
- * lane, else under those noted for any other lane or `EVSYNC_*`, as long as they name the
- * lane's base URL and key id. The same base URL and key id are the same key, whatever the
- * names a job gave them (docs/distributed.md, "Several conferences").
+ * The keys this environment holds under the given variable names, by lane id: each set of names
+ * read once, the first set naming a key kept.
  */
-export function laneConfigIn(
-  lane: LaneNote,
-  lanes: Iterable<LaneNote>,
-  env: NodeJS.ProcessEnv,
-): { config: PlatformConfig; variables: Required<PlatformRef> } | undefined {
+function heldKeys(candidates: Iterable<Required<PlatformRef>>, env: NodeJS.ProcessEnv): Map<string, HeldKey> {
   const tried = new Set<string>();
-  const candidates = [
-    ...lane.variables,
-    ...[...lanes].flatMap((other) => other.variables),
-    platformVariables(),
-  ];
+  const held = new Map<string, HeldKey>();
   for (const variables of candidates) {
     const names = `${variables.base_url_env}\u0000${variables.key_id_env}\u0000${variables.signing_key_env}`;
     if (tried.has(names)) continue;
@@ -118,15 +114,36 @@ export function laneConfigIn(
       if (error instanceof ConfigError) continue;
       throw error;
     }
-    if (laneId(config) === lane.id) return { config, variables };
+    const id = laneId(config);
+    if (!held.has(id)) held.set(id, { config, variables });
   }
-  return undefined;
+  return held;
 }
 
-/** The lanes this environment holds credentials for ({@link laneConfigIn}). */
+/** The variable names runs noted for any lane, and `EVSYNC_*`: where a worker looks for keys. */
+function notedVariables(lanes: Iterable<LaneNote>): Required<PlatformRef>[] {
+  return [...[...lanes].flatMap((lane) => lane.variables), platformVariables()];
+}
+
+/**
+ * This environment's settings for a lane's key: under the variable names some run noted for the
+ * lane, else under those noted for any other lane or `EVSYNC_*`, as long as they name the
+ * lane's base URL and key id. The same base URL and key id are the same key, whatever the
+ * names a job gave them (docs/distributed.md, "Several conferences").
+ */
+export function laneConfigIn(
+  lane: LaneNote,
+  lanes: Iterable<LaneNote>,
+  env: NodeJS.ProcessEnv,
+): HeldKey | undefined {
+  return heldKeys([...lane.variables, ...notedVariables(lanes)], env).get(lane.id);
+}
+
+/** The lanes this environment holds credentials for ({@link laneConfigIn}), every name read once. */
 export function lanesServedBy(lanes: Iterable<LaneNote>, env: NodeJS.ProcessEnv): Set<string> {
   const all = [...lanes];
-  return new Set(all.filter((lane) => laneConfigIn(lane, all, env) !== undefined).map((lane) => lane.id));
+  const held = heldKeys(notedVariables(all), env);
+  return new Set(all.filter((lane) => held.has(lane.id)).map((lane) => lane.id));
 }
 
 function safeJson(text: string): unknown {
