@@ -41,11 +41,14 @@ export class ConferencePlatforms {
   private readonly refuses = new Map<string, string>();
   /** Per conference: the lane, key and variable of the client last given for it. */
   private readonly used = new Map<string, { lane: string; fingerprint: string; variable: string }>();
-  /** Keys whose signature the platform refused, by lane: their jobs are handed back for a while. */
-  private readonly refusedKeys = new Map<string, { fingerprint: string; until: number; why: string }>();
-  /** Conferences whose platform refused this worker's signature, and why (`evsync status`). */
-  private readonly rejected = new Map<string, string>();
-  private readonly rejectedSaidAt = new Map<string, number>();
+  /**
+   * Keys whose signature the platform refused, by lane: their jobs are handed back until
+   * `until`; while so, `evsync status` shows the conference and why.
+   */
+  private readonly refusedKeys = new Map<
+    string,
+    { fingerprint: string; until: number; why: string; host: string }
+  >();
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly options: ConferencePlatformsOptions) {
@@ -79,12 +82,10 @@ export class ConferencePlatforms {
     const fingerprint = createHash('sha256').update(config.signingKey).digest('hex');
     const refusedKey = this.refusedKeys.get(id);
     if (refusedKey !== undefined) {
-      if (refusedKey.fingerprint === fingerprint && Date.now() < refusedKey.until)
-        return this.refuse(host, refusedKey.why);
+      if (refusedKey.fingerprint === fingerprint && this.refusesLane(id))
+        throw new JobRefused(host, refusedKey.why);
       // The key changed here, or its pause is over: try it again.
       this.refusedKeys.delete(id);
-      this.rejected.delete(host);
-      this.refuses.delete(host);
     }
     this.used.set(host, { lane: id, fingerprint, variable: variables.signing_key_env });
     let client = this.clients.get(`${id}:${fingerprint}`);
@@ -123,12 +124,16 @@ export class ConferencePlatforms {
     // The platform's answer, without the client's advice (which names the EVSYNC_* defaults).
     const answer = problem.split(' — ')[0];
     const why = `the platform refused the signature of this worker (${answer}); its key here is ${variable}`;
-    const now = Date.now();
-    if (used !== undefined)
-      this.refusedKeys.set(used.lane, { fingerprint: used.fingerprint, until: now + REFUSED_KEY_MS, why });
-    if (this.rejected.get(host) !== why || now - (this.rejectedSaidAt.get(host) ?? 0) >= REFUSED_KEY_MS) {
-      this.rejected.set(host, why);
-      this.rejectedSaidAt.set(host, now);
+    if (used === undefined) return new JobRefused(host, why);
+    // Said when the pause begins; the intents in flight with it answer 401 too.
+    const said = this.refusesLane(used.lane);
+    this.refusedKeys.set(used.lane, {
+      fingerprint: used.fingerprint,
+      until: Date.now() + REFUSED_KEY_MS,
+      why,
+      host,
+    });
+    if (!said) {
       this.options.logger.warn(
         { conference: host, variable },
         `${host}: ${why}. This worker hands its intents there back to the others for a minute: fix ${variable} in its environment`,
@@ -168,7 +173,11 @@ export class ConferencePlatforms {
       worker: WORKER_NAME,
       serves: [...this.serves],
       refuses: Object.fromEntries(this.refuses),
-      rejected: Object.fromEntries(this.rejected),
+      rejected: Object.fromEntries(
+        [...this.refusedKeys.entries()]
+          .filter(([lane]) => this.refusesLane(lane))
+          .map(([, refused]) => [refused.host, refused.why]),
+      ),
     };
     await this.options.redis
       .set(workerNoteKey(this.options.prefix, WORKER_NAME), JSON.stringify(note), 'EX', WORKER_NOTE_TTL_S)

@@ -51,9 +51,9 @@ export class LaneSink implements IntentJobSink {
     const alive = await this.shared.workers();
     // No worker at all: the run waits for one to start, as it always has.
     if (alive === 0) return undefined;
-    const where = `no worker serves the lane of ${laneHost(this.note)} (key ${this.note.keyId})`;
-    // Workers holding the key whose signature the platform refused left the lane for a while.
     const host = laneHost(this.note);
+    const where = `no worker serves the lane of ${host} (key ${this.note.keyId})`;
+    // Workers holding the key whose signature the platform refused left the lane for a while.
     const refused = [...((await this.notes?.()) ?? new Map<string, WorkerConferences>()).values()].flatMap(
       (note) => (note.rejected?.[host] === undefined ? [] : [`${note.worker}: ${note.rejected[host]}`]),
     );

@@ -2,7 +2,7 @@ import { CODE, type ErrorCode } from '../../errors/codes.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import type { Logger } from '../../log/logger.js';
 import { redactUrl } from '../../log/redaction.js';
-import type { RunResultCounts } from '../../model/result-records.js';
+import { totalsOf, type RunResultCounts } from '../../model/result-records.js';
 import { isPlatformError } from '../../platform/platform-error.js';
 import type { SyncPlatform } from '../processors/sync-platform.js';
 import { PLATFORM_DOWN_CODES } from './platform-down.js';
@@ -34,8 +34,7 @@ export function needsPlatformCheck(counts: RunResultCounts): boolean {
  * Undefined when a resume has intents to send again.
  */
 export function afterFailedCheck(counts: RunResultCounts): string | undefined {
-  const failed = Object.values(counts).some((actions) => (actions?.failed ?? 0) > 0);
-  return failed
+  return (totalsOf(counts).failed ?? 0) > 0
     ? undefined
     : 'Fix the cause, then let the job run again: this run had nothing left to send, so there is nothing to resume.';
 }
