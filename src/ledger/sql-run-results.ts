@@ -29,12 +29,15 @@ const PAGE = 1000;
 /** Planned intents (a span of `seq`) a statement deletes from at most: short statements, no long lock. */
 const SETTLED_BATCH = 10_000;
 /**
- * A completed run that deleted at least this many planned intents vacuums the table (the
- * rows it leaves at the end of the file are then given back to the file system) and
- * analyzes the tables it wrote: the embedded ledger has no autovacuum, and a server may
- * have it off, as this machine's has.
+ * A completed run that deleted at least this many planned intents vacuums the table: the
+ * rows it leaves at the end of the file are then given back to the file system.
  */
 const VACUUM_AFTER = 20_000;
+/**
+ * A completed run with at least this many results analyzes the tables it wrote: the
+ * embedded ledger has no autovacuum, and a server may have it off, as this machine's has.
+ */
+const ANALYZE_AFTER = 20_000;
 
 /**
  * A run's results as the ledger stores them (docs/ledger.md, "What a run stores"): one row
@@ -132,15 +135,31 @@ export class SqlRunResults {
   /**
    * Once a run has completed, the planned intents that ended in a success are only what a
    * resume would have needed: deleted in short statements, the table vacuumed after many.
+   * A big run's statistics are refreshed on another connection meanwhile: `ANALYZE` reads
+   * the tables the run wrote, not `run_intents`, so the two wait for nothing of each other
+   * and the run's end waits for the longer one only (docs/ledger.md, "What a run stores").
    */
-  async dropSettledPlan(runId: string): Promise<number> {
-    let deleted = 0;
+  async dropSettledPlan(runId: string, written: number): Promise<number> {
     const [span] = await this.sql().query<{ first: Int8 | null; last: Int8 | null }>(q.SELECT_PLAN_SPAN, [
       runId,
     ]);
     if (span?.first == null || span.last == null) return 0;
+    const first = toNumber(span.first);
     const last = toNumber(span.last);
-    for (let after = toNumber(span.first) - 1; after < last; after += SETTLED_BATCH) {
+    const [deleted] = await Promise.all([
+      this.deleteSettled(runId, first, last),
+      // Fresh statistics after a big run, for a server whose autovacuum is off (this machine's
+      // is); the embedded ledger's server is PostgreSQL too (docs/ledger.md).
+      written >= ANALYZE_AFTER
+        ? this.sql().query('ANALYZE synced_hashes, id_map, intent_results, run_unchanged')
+        : undefined,
+    ]);
+    return deleted;
+  }
+
+  private async deleteSettled(runId: string, first: number, last: number): Promise<number> {
+    let deleted = 0;
+    for (let after = first - 1; after < last; after += SETTLED_BATCH) {
       const rows = await this.sql().query<{ n: Int8 }>(DELETE_SETTLED_PLANNED, [
         runId,
         after,
@@ -148,12 +167,7 @@ export class SqlRunResults {
       ]);
       deleted += toNumber(rows[0]?.n ?? 0);
     }
-    if (deleted >= VACUUM_AFTER) {
-      await this.sql().query('VACUUM run_intents');
-      // Fresh statistics after a big run, for a server whose autovacuum is off (this machine's
-      // is); the embedded ledger's server is PostgreSQL too (docs/ledger.md).
-      await this.sql().query('ANALYZE synced_hashes, id_map, intent_results, run_unchanged');
-    }
+    if (deleted >= VACUUM_AFTER) await this.sql().query('VACUUM run_intents');
     return deleted;
   }
 

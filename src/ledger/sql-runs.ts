@@ -50,7 +50,7 @@ export class SqlRuns {
     const rows = await this.sql().query<RunRow>(q.FINISH_RUN, [runId, status, JSON.stringify(totals)]);
     if (rows.length === 0) throw unknownRunError(runId);
     // What only a resume needed goes once nothing is left to resume (docs/ledger.md).
-    if (status === 'completed') await this.runResults.dropSettledPlan(runId);
+    if (status === 'completed') await this.runResults.dropSettledPlan(runId, resultRowsOf(totals));
     return toRunRecord(one(rows));
   }
 
@@ -107,4 +107,11 @@ export class SqlRuns {
       };
     });
   }
+}
+
+/** Results a run wrote a row for: an unchanged key is kept in its chunk's row (`run_unchanged`). */
+export function resultRowsOf(totals: ActionCounts): number {
+  let rows = 0;
+  for (const [action, n] of Object.entries(totals)) if (action !== 'unchanged') rows += n;
+  return rows;
 }
