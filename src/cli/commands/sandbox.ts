@@ -21,10 +21,17 @@ interface SandboxCliOptions {
 }
 
 const cliSchema = z.object({
-  port: z.coerce.number().int().min(0).max(65_535),
-  keyId: z.string().regex(/^\d+$/, 'must be an integer key_id'),
+  port: z.coerce
+    .number('must be a port number, 0 to 65535')
+    .int('must be a port number, 0 to 65535')
+    .min(0, 'must be a port number, 0 to 65535')
+    .max(65_535, 'must be a port number, 0 to 65535'),
+  keyId: z.string().regex(/^\d+$/, 'must be the integer key_id callers sign with, e.g. 1'),
   vendor: z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be a lower-case word such as "svc"'),
 });
+
+/** The option each checked field comes from, to name it as the user typed it. */
+const OPTION_OF: Record<string, string> = { port: '--port', keyId: '--key-id', vendor: '--vendor' };
 
 export function registerSandboxCommand(program: Command): void {
   program
@@ -34,7 +41,7 @@ export function registerSandboxCommand(program: Command): void {
     )
     .option('--port <n>', 'port to listen on (0: any free port)', '8080')
     .option('--host <host>', 'address to bind (admin endpoints answer loopback callers only)', '127.0.0.1')
-    .option('--key-id <id>', 'the key_id callers sign with', '1')
+    .option('--key-id <n>', 'the integer key_id callers sign with', '1')
     .option('--signing-key <key>', 'the signing key (default: a random one, printed below)')
     .option('--vendor <word>', 'the word in user[<word>_auth_attributes]', 'svc')
     .option('--seed <file>', 'a JSON or YAML seed: platform-wide users, exhibitors, tracks, features, events')
@@ -49,12 +56,16 @@ export function registerSandboxCommand(program: Command): void {
     .option('--json', 'print the start-up details as one JSON line')
     .action(async (options: SandboxCliOptions) => {
       const checked = cliSchema.safeParse(options);
-      if (!checked.success) throw new ConfigError(`evsync sandbox: ${z.prettifyError(checked.error)}`);
+      if (!checked.success) {
+        const problems = checked.error.issues.map(
+          (issue) =>
+            `${OPTION_OF[String(issue.path[0])] ?? String(issue.path[0])} "${String(options[issue.path[0] as keyof SandboxCliOptions])}" ${issue.message}`,
+        );
+        throw new ConfigError(`sandbox: ${problems.join('; ')}`);
+      }
       const rateLimit = options.rateLimit === undefined ? undefined : parseRateLimit(options.rateLimit);
       if (options.rateLimit !== undefined && !rateLimit) {
-        throw new ConfigError(
-          `evsync sandbox: --rate-limit "${options.rateLimit}" is not a rate; use e.g. 50/s.`,
-        );
+        throw new ConfigError(`sandbox: --rate-limit "${options.rateLimit}" is not a rate; use e.g. 50/s.`);
       }
       const faults = parseFaultSpec(options.faults ?? '');
       const sandbox = await startSandbox({
