@@ -162,8 +162,9 @@ export class IntentHandler {
         if (outcome.errorCode === CODE.EVSYNC_PLATFORM_UNAUTHORIZED) {
           const refusal = this.deps.onSignatureRefused?.(context.run, outcome.message ?? '401');
           // Nothing was done (a 401): back to the queue, and this worker's next job of the run
-          // is refused before any call. A check-in keeps its failure: its send mark is set.
-          if (refusal !== undefined && job.kind !== 'check_in') {
+          // is refused before any call. A check-in's send mark goes first, or the next worker
+          // would take it for an answer lost in a crash; where it cannot, the 401 is recorded.
+          if (refusal !== undefined && (job.kind !== 'check_in' || (await unmarked(context, job)))) {
             for (const id of [...this.contexts.keys()])
               if (id.startsWith(`${job.runId}\u0000`)) this.contexts.delete(id);
             this.unserved.set(job.runId, refusal);
@@ -306,5 +307,15 @@ export class IntentHandler {
     }))
       noteLeftOut(gate, { ...result, message: result.errorMessage });
     return { run, platform, ledger, ids, gate, markSendStarted: createSendMarker(ledger, runId) };
+  }
+}
+
+/** Whether the job's send mark was taken back (`Ledger.unmarkSendStarted`). */
+async function unmarked(context: PhaseContext, job: IntentJob): Promise<boolean> {
+  try {
+    await context.ledger.unmarkSendStarted(job.runId, job);
+    return true;
+  } catch {
+    return false;
   }
 }

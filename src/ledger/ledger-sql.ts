@@ -92,6 +92,10 @@ export const MARK_SEND_STARTED = `UPDATE run_intents ri SET send_started_at = cl
 FROM jsonb_to_recordset($2::text::jsonb) AS m(kind text, key text)
 WHERE ri.run_id = $1 AND ri.kind = m.kind AND ri.key = m.key AND ri.send_started_at IS NULL`;
 
+/** $1 run, $2 kind, $3 key. */
+export const UNMARK_SEND_STARTED =
+  'UPDATE run_intents SET send_started_at = NULL WHERE run_id = $1 AND kind = $2 AND key = $3';
+
 const RESULT_FIELDS = `run_id text, kind text, key text, action text, origin_source text, origin_row integer,
   origin_line integer, platform_id bigint, http_status integer, error_code text, error_message text,
   attempts integer, duration_ms integer, params jsonb, worker text`;

@@ -155,6 +155,11 @@ export interface Ledger {
    */
   markSendStarted(runId: string, intents: ReadonlyArray<{ kind: IntentKind; key: string }>): Promise<void>;
   /**
+   * Takes back the send mark of a planned intent whose call the platform refused before
+   * doing anything (a 401 to a worker with a wrong key), so that another worker sends it.
+   */
+  unmarkSendStarted(runId: string, intent: { kind: IntentKind; key: string }): Promise<void>;
+  /**
    * Makes planned intents whose final result matches the filter pending again: deletes
    * those results and the intents' send marks, in one statement, so a `resume` (even one
    * killed and resumed again) sends them as if they had never been tried. Returns how many.

@@ -182,6 +182,10 @@ export class SqlLedger implements Ledger {
     return this.plan.markSendStarted(runId, intents);
   }
 
+  unmarkSendStarted(runId: string, intent: { kind: IntentKind; key: string }): Promise<void> {
+    return this.plan.unmarkSendStarted(runId, intent);
+  }
+
   reopenIntents(runId: string, filter: ResultFilter): Promise<number> {
     return this.plan.reopenIntents(runId, filter);
   }

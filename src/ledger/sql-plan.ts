@@ -74,6 +74,10 @@ export class SqlPlan {
     await this.sql().query(q.MARK_SEND_STARTED, [runId, storableJson(marks)]);
   }
 
+  async unmarkSendStarted(runId: string, intent: { kind: IntentKind; key: string }): Promise<void> {
+    await this.sql().query(q.UNMARK_SEND_STARTED, [runId, intent.kind, intent.key]);
+  }
+
   async reopenIntents(runId: string, filter: ResultFilter): Promise<number> {
     const { sql, params } = reopenResults(runId, filter);
     const rows = await this.sql().query<{ n: number | string }>(sql, params);

@@ -294,6 +294,48 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
     }
   }, 180_000);
 
+  it('a check-in refused for a wrong key goes back to the queue and is posted once, by the right worker', async () => {
+    // The key owner's own check-ins (no user_client_id): nothing to wait for, so the bad worker takes the first.
+    const rows = Array.from({ length: 40 }, (_, i) => `bc-${i + 1},,,,"13.${1000 + i},52.5",Stand ${i + 1}`);
+    env.write({
+      'badkey-ci.csv': `check_in_id,user_client_id,location_type,location_id,center,display_value\n${rows.join('\n')}\n`,
+      'badkey-ci.yaml':
+        'name: badkey-ci\nrate: { per_second: 50, concurrency: 6 }\n' +
+        platformBlock('CONF_A') +
+        'steps:\n  - { mapping: check_ins, source: { csv: ./badkey-ci.csv } }\n',
+    });
+    await env.sandbox.resetCounters();
+    const bad = env.spawnCli(['worker', '--concurrency', '4'], {
+      ...onlyKeyOf('CONF_A', env.sandbox),
+      CONF_A_SIGNING_KEY: 'not-the-key-of-conference-a-0123456789',
+    });
+    const workers = [bad];
+    try {
+      await waitFor(() => Promise.resolve(bad.output().includes('worker ready')), 30_000);
+      const run = env.spawnCli(['run', 'badkey-ci.yaml'], conferenceVars('CONF_A', env.sandbox));
+      await waitFor(async () => ((await env.sandbox.counters()).statuses['401'] ?? 0) > 0, 30_000);
+      workers.push(env.spawnCli(['worker', '--concurrency', '4'], onlyKeyOf('CONF_A', env.sandbox)));
+      // The build before kept a refused check-in's send mark, and recorded it failed (exit 1).
+      expect(await run.exited, run.output()).toBe(0);
+      const runId = runIdOf(run.output());
+      const ledger = await env.ledger();
+      expect((await ledger.resultCounts(runId)).check_in).toEqual({ created: 40 });
+      const names = new Set<string | null>();
+      for await (const result of ledger.eachResult(runId)) names.add(result.worker ?? null);
+      expect([...names]).toEqual([expect.stringMatching(`:${workers[1]!.child.pid}$`)]);
+      const counters = await env.sandbox.counters();
+      expect((counters.calls['POST /check_in'] ?? 0) - (counters.statuses['401'] ?? 0)).toBe(40);
+      const state = (await (await fetch(`${env.sandbox.url}/_sandbox/state`)).json()) as {
+        checkIns: Array<{ displayValue: string | null }>;
+      };
+      const stands = state.checkIns.filter((checkIn) => checkIn.displayValue?.startsWith('Stand '));
+      expect(new Set(stands.map((checkIn) => checkIn.displayValue)).size).toBe(40);
+      expect(stands).toHaveLength(40);
+    } finally {
+      await stop(workers);
+    }
+  }, 180_000);
+
   it('credentials added to a running worker’s .env are picked up without a restart', async () => {
     env.write({ 'late.csv': usersCsv(people(40, 'late')), 'late.yaml': job('late', 'CONF_B', 20) });
     // Started with A's key only; its folder's .env (the job folder) does not exist yet.

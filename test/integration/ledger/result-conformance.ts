@@ -164,6 +164,13 @@ export function describeResultConformance(context: ConformanceContext): void {
       ]);
       await l.markSendStarted(run.id, []);
       expect((await l.pendingIntents(run.id, { sendStarted: true })).map((p) => p.key)).toEqual(['s-1']);
+      // A call the platform refused outright (401) gives its mark back; another run's is kept.
+      const other = await l.createRun({ jobName: 'marks', mode: 'upsert' });
+      await l.recordPlannedIntents(other.id, [planned('s-1', { kind: 'check_in' })]);
+      await l.markSendStarted(other.id, [{ kind: 'check_in', key: 's-1' }]);
+      await l.unmarkSendStarted(run.id, { kind: 'check_in', key: 's-1' });
+      expect(await l.pendingIntents(run.id, { sendStarted: true })).toEqual([]);
+      expect((await l.pendingIntents(other.id, { sendStarted: true })).map((p) => p.key)).toEqual(['s-1']);
     });
 
     it('replaces a re-planned (kind, key) instead of duplicating it, across and within batches', async () => {
