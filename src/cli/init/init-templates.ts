@@ -141,7 +141,15 @@ export const INIT_SOURCES = {
     source:
       sessionize:
         path: ./data/sessionize.json
-        speakers: { csv: ./data/speaker-emails.csv, id: Speaker Id, email: Email }
+        speakers:
+          # Matched by the export's speaker id only where the names agree too: a wrong id in
+          # the list then gives nobody that row's e-mail (docs/sources.md).
+          csv: ./data/speaker-emails.csv
+          id: Speaker Id
+          email: Email
+          name: [FirstName, LastName]
+          first_name: FirstName
+          last_name: LastName
 `,
     samples: {
       // One session of one speaker in one room, as the export writes them, so that
