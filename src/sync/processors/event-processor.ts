@@ -9,15 +9,16 @@ import type { Processor, ProcessorContext } from './processor.js';
 import { clearingNote, isRemoval, MAX_CREATE_TRIES, retireShared, withoutClientId } from './processor.js';
 
 /**
- * Events (sessions, §4.5): created with their `client_id`, updated by the platform id from
- * the id map (or by client_id when the map has none). A create refused because the
+ * Events (sessions, §4.5): created with their `client_id`, updated and deleted by it, never
+ * by the platform id the ledger holds, which a conference reset or restored from a backup
+ * may have given to another event (docs/sync-engine.md, "Who is who"). A create refused because the
  * client_id exists, or whose answer was lost, is reconciled: the event is found by its
  * client_id and updated, never created twice.
  */
 export const processEvent: Processor = async (item, context, counter) => {
   if (isRemoval(item)) return removeEvent(item, context, counter);
   if (item.plannedAction === 'update' || context.ids.has('event', item.key)) {
-    const ref = (await context.ids.get('event', item.key)) ?? { clientId: item.key };
+    const ref = { clientId: item.key };
     try {
       // Fields the source cleared are in the params empty (plan/cleared-fields.ts).
       const clearing = clearingParams(withoutClientId(item.params));
@@ -97,7 +98,7 @@ async function removeEvent(
   const retired = await retireShared(item, 'event', id, context, counter);
   if (retired) return retired;
   try {
-    await counter.call(() => context.platform.events.delete(id ?? { clientId: item.key }));
+    await counter.call(() => context.platform.events.delete({ clientId: item.key }));
   } catch (error) {
     if (!isStatus(error, 404)) throw error;
   }

@@ -92,7 +92,7 @@ function intent(kind: PlannedIntent['kind'], key: string, extra: Partial<Planned
 }
 
 describe('speaker links', () => {
-  it('names the event and user by platform id when known, by client_id otherwise', async () => {
+  it('names the event and user by their keys, though the id map holds their platform ids; a source’s own id as given', async () => {
     const fake = linkPlatform();
     const known = await processIntent(
       intent('speaker', 'keynote/ada', { params: { client_id: 'keynote', 'speaker[type_name]': 'chair' } }),
@@ -102,7 +102,8 @@ describe('speaker links', () => {
     const byId = await processIntent(intent('speaker', 'panel/#5'), context(fake.platform));
     expect([known.action, unknown.action, byId.action]).toEqual(['created', 'created', 'created']);
     expect(fake.calls).toEqual([
-      'speakerAdd 21 {"speaker[type_name]":"chair","speaker[user_id]":"11"}',
+      // The id map knows keynote as 21 and ada as 11: a conference reset may have given those to others.
+      'speakerAdd {"clientId":"keynote"} {"client_id":"keynote","speaker[type_name]":"chair","speaker[user_client_id]":"ada"}',
       'speakerAdd {"clientId":"panel"} {"speaker[user_client_id]":"bob"}',
       'speakerAdd {"clientId":"panel"} {"speaker[user_id]":"5"}',
     ]);
@@ -260,7 +261,7 @@ describe('schedules and RSVPs', () => {
     ]);
   });
 
-  it('adds an RSVP by the event’s platform id and the user of its key; removing a missing one is done', async () => {
+  it('adds an RSVP by the event’s key and the user of its key; removing a missing one is done', async () => {
     const fake = linkPlatform(['ok', 'not found']);
     const added = await processIntent(intent('rsvp', 'email:ada@x.org/keynote'), context(fake.platform));
     const removed = await processIntent(
@@ -269,7 +270,7 @@ describe('schedules and RSVPs', () => {
     );
     expect([added.action, removed.action]).toEqual(['created', 'updated']);
     expect(fake.calls).toEqual([
-      'rsvpAdd 21 {"user[email]":"ada@x.org"}',
+      'rsvpAdd {"clientId":"keynote"} {"user[email]":"ada@x.org"}',
       'rsvpRemove {"clientId":"panel"} {"user[client_id]":"ada"}',
     ]);
   });

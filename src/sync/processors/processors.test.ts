@@ -44,7 +44,14 @@ function fakePlatform() {
       },
       update: (ref, params) => {
         calls.push(`PUT /user/member/${JSON.stringify(ref)} ${JSON.stringify(params)}`);
-        return Promise.resolve(user(Number(ref)));
+        if (typeof ref === 'number') return Promise.resolve(user(ref));
+        // By client_id: the user created with it, else nobody (404).
+        const found = [...users.entries()].find(
+          ([, u]) => 'clientId' in ref && u.params.client_id === ref.clientId,
+        );
+        if (!found)
+          return Promise.reject(new PlatformHttpError({ method: 'PUT', path: '/user/member' }, 404));
+        return Promise.resolve(user(found[0]));
       },
       getByEmail: (email) => {
         calls.push(`GET /user/member ${email}`);
@@ -126,8 +133,54 @@ describe('user processor', () => {
     });
     expect(outcome).toMatchObject({ action: 'attached', httpStatus: 203, attempts: 2 });
     const put = fake.calls.find((c) => c.startsWith('PUT'))!;
-    expect(put).not.toMatch(/password|secret|client_id/);
+    expect(put).not.toMatch(/password|secret/);
     expect(put).toMatch(/user\[first_name\]/);
+    // The attached user did not list the key: it goes with the PUT, so that later updates find the user by it.
+    expect(put).toContain('"client_id":"w1"');
+  });
+
+  it('updates a known user by its key, never by the platform id the ledger holds', async () => {
+    // A conference reset gives its ids out again: 5 may be another person's account by now.
+    const fake = fakePlatform();
+    await fake.platform.users.create({ client_id: 'u1', [EMAIL]: 'u1@x.org' });
+    const ids = new IdCache([['user', new Map([['u1', 5]])]]);
+    const outcome = await processIntent(
+      { ...userIntent('u1', 'u1@x.org'), plannedAction: 'update' },
+      { platform: fake.platform, ids, markSendStarted: noMark },
+    );
+    expect(outcome).toMatchObject({ action: 'updated', platformId: 101 });
+    expect(fake.calls.filter((c) => c.startsWith('PUT'))).toEqual([
+      expect.stringMatching(/^PUT \/user\/member\/\{"clientId":"u1"\} /),
+    ]);
+    expect(await ids.get('user', 'u1')).toBe(101);
+  });
+
+  it('a merged person known by another of their keys is updated by that key', async () => {
+    const fake = fakePlatform();
+    await fake.platform.users.create({ client_id: 'old', [EMAIL]: 'm@x.org' });
+    const ids = new IdCache([['user', new Map([['old', 101]])]]);
+    const outcome = await processIntent(
+      { ...userIntent('new', 'm@x.org'), plannedAction: 'update', aliases: ['old'] },
+      { platform: fake.platform, ids, markSendStarted: noMark },
+    );
+    expect(outcome.action).toBe('updated');
+    expect(fake.calls[1]).toMatch(/^PUT \/user\/member\/\{"clientId":"old"\} /);
+  });
+
+  it('a mirror delete names the user by its key, not by the id the ledger holds', async () => {
+    const fake = fakePlatform();
+    const deleted: unknown[] = [];
+    fake.platform.users.delete = (ref) => {
+      deleted.push(ref);
+      return Promise.resolve();
+    };
+    const ids = new IdCache([['user', new Map([['gone', 7]])]]);
+    const outcome = await processIntent(
+      { ...userIntent('gone', 'g@x.org'), plannedAction: 'delete' },
+      { platform: fake.platform, ids, markSendStarted: noMark },
+    );
+    expect(outcome).toMatchObject({ action: 'deleted', platformId: 7 });
+    expect(deleted).toEqual([{ clientId: 'gone' }]);
   });
 
   it('a lost create answer: finds the user by e-mail and updates it, creating nothing twice', async () => {

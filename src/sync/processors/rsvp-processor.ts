@@ -14,7 +14,8 @@ export const processRsvp: Processor = async (item, context, counter) => {
   const [userPart, eventPart] = splitLinkKey(item.key);
   const eventClientId = clientIdOfPart(eventPart);
   const params = userParams(item.params, readUserPart(userPart));
-  const event = (await context.ids.get('event', eventClientId)) ?? { clientId: eventClientId };
+  // By its key, never by a platform id the ledger holds (event-processor.ts).
+  const event = { clientId: eventClientId };
   if (isRemoval(item)) {
     try {
       await counter.call(() => context.platform.events.rsvpRemove(event, params));

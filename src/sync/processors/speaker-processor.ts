@@ -6,7 +6,7 @@ import type { CallCounter } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
 import type { Processor, ProcessorContext } from './processor.js';
 import { clientIdOfPart, readUserPart, splitLinkKey, type UserPart } from '../../model/link-key.js';
-import { isRemoval, retireSharedLink, withoutClientId } from './processor.js';
+import { isRemoval, retireSharedLink } from './processor.js';
 
 /** Sends of one add whose answer was lost, before the loss is the intent's failure. */
 const MAX_TRIES = 3;
@@ -22,8 +22,10 @@ export const processSpeaker: Processor = async (item, context, counter) => {
   const retired = await retireSharedLink(item, 'speaker', context, counter);
   if (retired) return retired;
   const [eventPart, userPart] = splitLinkKey(item.key);
-  const event = await eventRef(clientIdOfPart(eventPart), context);
-  const params = await linkParams(item.params, readUserPart(userPart), context, typeof event === 'number');
+  // Both named by their keys, never by platform ids the ledger holds: a conference reset or
+  // restored from a backup may have given those to others (docs/sync-engine.md, "Who is who").
+  const event: MemberRef = { clientId: clientIdOfPart(eventPart) };
+  const params = linkParams(item.params, readUserPart(userPart));
   if (isRemoval(item)) {
     try {
       await counter.call(() => context.platform.speakers.remove(event, removeParams(params)));
@@ -69,24 +71,15 @@ async function addLink(
   }
 }
 
-async function eventRef(eventClientId: string, context: ProcessorContext): Promise<MemberRef> {
-  return (await context.ids.get('event', eventClientId)) ?? { clientId: eventClientId };
-}
-
-/** Exactly one of `speaker[user_id]` and `speaker[user_client_id]` (§4.4). */
-async function linkParams(
-  params: FlatParams,
-  user: UserPart,
-  context: ProcessorContext,
-  byId: boolean,
-): Promise<FlatParams> {
-  const copy = byId ? withoutClientId(params) : { ...params };
+/**
+ * Exactly one of `speaker[user_id]` (a platform id the source itself gives) and
+ * `speaker[user_client_id]` (§4.4).
+ */
+function linkParams(params: FlatParams, user: UserPart): FlatParams {
+  const copy = { ...params };
   if (copy['speaker[user_id]'] === undefined && copy['speaker[user_client_id]'] === undefined) {
     if ('id' in user) return { ...copy, 'speaker[user_id]': user.id };
-    const clientId = 'clientId' in user ? user.clientId : '';
-    const userId = await context.ids.get('user', clientId);
-    if (userId !== undefined) copy['speaker[user_id]'] = String(userId);
-    else copy['speaker[user_client_id]'] = clientId;
+    copy['speaker[user_client_id]'] = 'clientId' in user ? user.clientId : '';
   }
   return copy;
 }

@@ -20,18 +20,23 @@ import { clearingNote, isRemoval, MAX_CREATE_TRIES, retireShared, withoutClientI
  *   password, rule 5) → `attached`;
  * - 422 "already taken", or a create whose answer was lost → look the user up by e-mail
  *   and update it, so that re-running never creates a duplicate;
- * - update by the platform id from the id map; a 404 there means the user left this
- *   conference, and it is created again.
+ * - a user the id map knows is updated by its client_id, not by the platform id the ledger
+ *   holds: the platform says who holds the key. A conference reset or restored from a
+ *   backup gives its ids out again, and the held id may be another person's account by
+ *   then (docs/sync-engine.md, "Who is who"). A 404 means nobody holds the key here (the
+ *   user left this conference, or the platform forgot them), and the user is created again.
  */
 export const processUser: Processor = async (item, context, counter) => {
   if (isRemoval(item)) return removeUser(item, context, counter);
-  const atOnce = knownIdAtOnce(item, context);
-  const known = atOnce === undefined ? await knownId(item, context) : (atOnce ?? undefined);
+  const atOnce = knownKeyAtOnce(item, context);
+  const known = atOnce === undefined ? await knownKey(item, context) : (atOnce ?? undefined);
   if (known !== undefined) {
     try {
       // Fields the source cleared are in the params empty (plan/cleared-fields.ts).
       const clearing = clearingParams(updateParams(item.params, context.platform.vendor));
-      const user = await counter.call(() => context.platform.users.update(known, clearing.params));
+      const user = await counter.call(() =>
+        context.platform.users.update({ clientId: known }, clearing.params),
+      );
       return remember(
         item,
         context,
@@ -48,27 +53,25 @@ export const processUser: Processor = async (item, context, counter) => {
 };
 
 /**
- * {@link knownId} when the id cache can answer without the ledger (`IdCache.peek`): the id,
- * `null` for none, `undefined` when the ledger must be asked.
+ * {@link knownKey} when the id cache can answer without the ledger (`IdCache.peek`): the
+ * key, `null` for none, `undefined` when the ledger must be asked.
  */
-function knownIdAtOnce(item: PlannedIntent, context: ProcessorContext): number | null | undefined {
+function knownKeyAtOnce(item: PlannedIntent, context: ProcessorContext): string | null | undefined {
   const own = context.ids.peek('user', item.key);
-  if (own !== null || item.aliases === undefined) return own;
-  for (const alias of item.aliases) {
+  if (own === undefined) return undefined;
+  if (own !== null) return item.key;
+  for (const alias of item.aliases ?? []) {
     const id = context.ids.peek('user', alias);
-    if (id !== null) return id;
+    if (id === undefined) return undefined;
+    if (id !== null) return alias;
   }
   return null;
 }
 
-/** The user's platform id, by its key or, for a merged user, by any of its other client_ids. */
-async function knownId(item: PlannedIntent, context: ProcessorContext): Promise<number | undefined> {
-  const own = await context.ids.get('user', item.key);
-  if (own !== undefined || item.aliases === undefined) return own;
-  for (const alias of item.aliases) {
-    const id = await context.ids.get('user', alias);
-    if (id !== undefined) return id;
-  }
+/** The user's key the id map knows: its own or, for a merged user, one of its other client_ids. */
+async function knownKey(item: PlannedIntent, context: ProcessorContext): Promise<string | undefined> {
+  for (const key of [item.key, ...(item.aliases ?? [])])
+    if ((await context.ids.get('user', key)) !== undefined) return key;
   return undefined;
 }
 
@@ -94,8 +97,12 @@ async function createUser(
       // Attached: a user the platform already had, who may be another key's person here.
       await refuseAnothersAccount(user, item, context, 'attached by the create, 203');
       await counter.call(() =>
-        // updateParams leaves the client_id out: the same details as the create's.
-        context.platform.users.update(user.id, updateParams(params, context.platform.vendor)),
+        // The same details as the create's, and the key if the platform did not keep it:
+        // later updates name the user by it.
+        context.platform.users.update(
+          user.id,
+          withKey(user, item, updateParams(params, context.platform.vendor)),
+        ),
       );
       return remember(
         item,
@@ -145,9 +152,16 @@ async function updateFound(
   counter: CallCounter,
 ): Promise<{ user: PlatformUser; clearing: ClearingParams }> {
   const clearing = clearingParams(updateParams(item.params, context.platform.vendor));
-  const params = { ...clearing.params };
-  if (!(found.client_ids ?? []).includes(item.key)) params.client_id = item.key;
+  const params = withKey(found, item, clearing.params);
   return { user: await counter.call(() => context.platform.users.update(found.id, params)), clearing };
+}
+
+/**
+ * `params` plus the row's client_id when the user lacks it: beside an id in the path it is
+ * one more client id of the user (docs/design.md, "our conventions").
+ */
+function withKey(user: PlatformUser, item: PlannedIntent, params: FlatParams): FlatParams {
+  return (user.client_ids ?? []).includes(item.key) ? params : { ...params, client_id: item.key };
 }
 
 async function removeUser(
@@ -159,7 +173,8 @@ async function removeUser(
   const retired = await retireShared(item, 'user', id, context, counter);
   if (retired) return retired;
   try {
-    await counter.call(() => context.platform.users.delete(id ?? { clientId: item.key }));
+    // By the key, as an update: the id the ledger holds may be another person's by now.
+    await counter.call(() => context.platform.users.delete({ clientId: item.key }));
   } catch (error) {
     // Already gone from this conference: the delete has the effect asked for.
     if (!isStatus(error, 404)) throw error;
