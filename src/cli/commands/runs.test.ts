@@ -19,7 +19,9 @@ describe('evsync runs filters', () => {
 
   it('refuses words it does not take, naming those it does', () => {
     expect(() => runFilterOf({ status: 'broken' }, now)).toThrow(/write one of running, completed/);
-    expect(() => runFilterOf({ trigger: 'cron' }, now)).toThrow(/manual, schedule, audit/);
+    expect(() => runFilterOf({ trigger: 'cron' }, now)).toThrow(/manual, schedule, retry, audit/);
+    // `evsync retry` starts runs too, and `runs` lists them as such.
+    expect(runFilterOf({ trigger: 'retry' }, now)).toEqual({ trigger: 'retry' });
     expect(() => runFilterOf({ since: 'yesterday' }, now)).toThrow(/a date .* or an age/);
   });
 });

@@ -20,7 +20,7 @@ export function registerRunsCommand(program: Command): void {
       '--status <status>',
       `only runs that ended so (${RUN_STATUSES.join(', ')}); several separated by commas`,
     )
-    .option('--trigger <trigger>', 'only runs started so: manual, schedule or audit')
+    .option('--trigger <trigger>', 'only runs started so: manual, schedule, retry or audit')
     .option(
       '--since <when>',
       'only runs started since: a date (2026-11-26, 2026-11-26T02:00Z) or an age (12h, 7d)',
@@ -66,7 +66,8 @@ interface RunsCliOptions {
   json?: boolean;
 }
 
-const TRIGGERS = ['manual', 'schedule', 'audit'];
+/** What starts a run (`runTrigger`): by hand, by its schedule, by `evsync retry`, by an audit's repair. */
+const TRIGGERS = ['manual', 'schedule', 'retry', 'audit'];
 
 /** The command line's filter, checked: a wrong word is exit 2 with the words it takes. */
 export function runFilterOf(
