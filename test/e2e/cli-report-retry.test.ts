@@ -108,7 +108,7 @@ describe('evsync report and evsync retry', () => {
     const users = await runCli('retry', runId, '--kind', 'user');
     expect(users.code).toBe(1);
     expect(users.stdout).toBe(
-      `Run ${runId} has no failed rows matching that filter: nothing to retry.\n` +
+      `Run ${runId}: nothing to retry of that filter: its failed rows cannot be sent yet.\n` +
         'Not sent: user rtbad still fails: row 3 (line 4), email: "nope" is not an e-mail address.\n',
     );
     // The rest failed before this instant.
@@ -121,6 +121,10 @@ describe('evsync report and evsync retry', () => {
       expect(none.code).toBe(0);
       expect(none.stdout).toBe(`Run ${runId} has no failed rows matching that filter: nothing to retry.\n`);
     }
+    // `latest` names the newest run, as `report latest` does.
+    const latest = await runCli('retry', 'latest', '--client-id', 'rt1');
+    expect(latest.code).toBe(0);
+    expect(latest.stdout).toBe(`Run ${runId} has no failed rows matching that filter: nothing to retry.\n`);
     expect((await sandboxCounters(sandbox)).total).toBe(callsBefore);
     expect(JSON.parse((await runCli('runs', '--json')).stdout)).toHaveLength(1);
   });

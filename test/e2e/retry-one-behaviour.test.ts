@@ -116,8 +116,9 @@ describe('retry: one behaviour in the CLI and the dashboard', () => {
   it('with only rows it cannot find, the CLI says so and exits 1; the dashboard offers the run', async () => {
     const text = await cli('retry', dashboardRetry);
     expect(text.code).toBe(1);
+    // No filter was given, and the run has failed rows: only they cannot be found.
     expect(text.stdout).toContain(
-      `Run ${dashboardRetry} has no failed rows matching that filter: nothing to retry.`,
+      `Run ${dashboardRetry}: nothing to retry: its failed rows cannot be sent yet.`,
     );
     expect(text.stdout).toContain(
       'Not found again: 1 row(s) that failed before anything was sent have no client_id',

@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import type { Command } from 'commander';
 import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
-import { unknownRunError } from '../../ledger/ledger-error.js';
 import { openLedger } from '../../ledger/open-ledger.js';
+import { storedRun } from './run-outcome.js';
 import { prunedNote } from '../../sync/prune/pruned-note.js';
 import { vendorFromEnv } from '../../config/env-config.js';
 import { DEFAULT_VENDOR } from '../../platform/vendor.js';
@@ -32,9 +32,7 @@ export function registerReportCommand(program: Command): void {
         throw new ConfigError(`--status ${unknown.join(', ')}: use ${RESULT_ACTIONS.join(', ')}`);
       const ledger = await openLedger();
       try {
-        // `latest`: what a person reaches for the morning after, without copying an id.
-        const run = runId === 'latest' ? (await ledger.listRuns(1))[0] : await ledger.getRun(runId);
-        if (!run) throw unknownRunError(runId);
+        const run = await storedRun(ledger, runId);
         // Said on standard error: the CSV or JSON on standard output stays what it was.
         if (run.pruned) process.stderr.write(`Run ${run.id}: ${prunedNote(run.pruned)}\n`);
         await writeReport(

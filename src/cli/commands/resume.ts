@@ -8,7 +8,7 @@ export function registerResumeCommand(program: Command): void {
     .description(
       'Finish an interrupted, aborted or killed run: send every planned row that has no result yet.',
     )
-    .argument('<run>', 'the run id (see `evsync runs`)')
+    .argument('<run>', 'the run id (see `evsync runs`), or `latest` for the newest run')
     .option('--report <file>', 'also write every row result to this file (.csv, or .json)')
     .option('--wait', 'if another process runs this job, wait for it to end instead of stopping')
     .option('--json', 'print the outcome as one JSON object (progress and logs stay on standard error)')
@@ -17,8 +17,8 @@ export function registerResumeCommand(program: Command): void {
         withStoredRunEngine(
           runId,
           'runId',
-          async (engine) => {
-            const summary = await resumeRun(engine.deps, runId);
+          async (engine, run) => {
+            const summary = await resumeRun(engine.deps, run.id);
             process.exitCode = await finishRunCommand(engine.deps.ledger, summary, report, {
               json: options.json ?? false,
             });

@@ -22,7 +22,7 @@ export function registerRetryCommand(program: Command): void {
     .description(
       'Send again the rows that failed in a run (and the links skipped because of them), as a new run.',
     )
-    .argument('<run>', 'the run id (see `evsync runs`)')
+    .argument('<run>', 'the run id (see `evsync runs`), or `latest` for the newest run')
     .option(
       '--since <time>',
       'only rows that failed at or after this time (ISO 8601, e.g. 2026-11-22T01:00Z)',
@@ -42,12 +42,12 @@ export function registerRetryCommand(program: Command): void {
         withStoredRunEngine(
           runId,
           'retryOf',
-          async (engine) => {
-            const outcome = await retryRun(engine.deps, runId, filter);
+          async (engine, run) => {
+            const outcome = await retryRun(engine.deps, run.id, filter);
             if (!outcome.summary) {
               process.stdout.write(
                 options.json
-                  ? `${JSON.stringify({ retryOf: runId, nothingToRetry: outcome.nothingToRetry, stillFailing: outcome.stillFailing, notFound: outcome.notFound })}\n`
+                  ? `${JSON.stringify({ retryOf: run.id, nothingToRetry: outcome.nothingToRetry, stillFailing: outcome.stillFailing, notFound: outcome.notFound })}\n`
                   : `${outcome.nothingToRetry}\n`,
               );
               // Nothing was sent because the rows still fail in the source, or cannot be found

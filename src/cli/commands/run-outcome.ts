@@ -1,6 +1,7 @@
 import { closeSync, createWriteStream, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import type { Ledger } from '../../ledger/ledger.js';
+import type { RunRecord } from '../../model/run-record.js';
 import type { RunSummary } from '../../sync/execute/run-summary.js';
 import { formatRunSummary } from '../../sync/execute/run-summary.js';
 import { openReportFile, reportUnwritable } from '../../report/open-report-file.js';
@@ -145,7 +146,7 @@ export function waitNotice(wait: boolean | undefined): ((holder: string) => void
 export async function withStoredRunEngine(
   runId: string,
   logAs: 'runId' | 'retryOf',
-  work: (engine: OpenEngine) => Promise<void>,
+  work: (engine: OpenEngine, run: RunRecord) => Promise<void>,
   wait?: (holder: string) => void,
 ): Promise<void> {
   const signals = stopOnSignals(announceStop);
@@ -157,9 +158,8 @@ export async function withStoredRunEngine(
     throw error;
   }
   try {
-    const run = await ledger.getRun(runId);
-    if (!run) throw unknownRunError(runId);
-    const logger = rootLogger().child({ job: run.jobName, [logAs]: runId });
+    const run = await storedRun(ledger, runId);
+    const logger = rootLogger().child({ job: run.jobName, [logAs]: run.id });
     const engine = await openEngineForEnv({
       rate: rateOfRun(run),
       jobName: run.jobName,
@@ -170,7 +170,7 @@ export async function withStoredRunEngine(
       ...(wait ? { wait } : {}),
     });
     try {
-      await work(engine);
+      await work(engine, run);
     } finally {
       await engine.close();
     }
@@ -178,4 +178,14 @@ export async function withStoredRunEngine(
     signals.dispose();
     await ledger.close();
   }
+}
+
+/**
+ * The run a command names: its id, or `latest` for the newest run, what a person reaches for
+ * the morning after without copying an id. An unknown one is exit 2.
+ */
+export async function storedRun(ledger: Ledger, runId: string): Promise<RunRecord> {
+  const run = runId === 'latest' ? (await ledger.listRuns(1))[0] : await ledger.getRun(runId);
+  if (!run) throw unknownRunError(runId);
+  return run;
 }

@@ -103,10 +103,13 @@ export function formatRunSummary(summary: RunSummary): string {
           `evsync retry ${run.id}`,
       );
     else if (others > 0)
+      // A retry sends a refused row as it was planned; a row fixed in the source goes with
+      // the job's next run (only rows that failed the mapping are read again).
       out.push(
-        uncertain.lost + uncertain.held > 0
-          ? `Re-send the other ${others} after fixing:   evsync retry ${run.id}`
-          : `Re-send them after fixing:   evsync retry ${run.id}`,
+        (uncertain.lost + uncertain.held > 0
+          ? `Re-send the other ${others} as they were, once the cause is fixed:   evsync retry ${run.id}`
+          : `Re-send them as they were, once the cause is fixed:   evsync retry ${run.id}`) +
+          '\n(rows corrected in the source go with the job’s next run)',
       );
   }
   return out.join('\n');

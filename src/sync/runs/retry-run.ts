@@ -83,7 +83,7 @@ export async function retryRun(
   if (summary && 'run' in summary) return { summary };
   const notFound = summary?.notFound ?? [];
   return {
-    nothingToRetry: await whyNothingToRetry(ledger, base, summary?.notSent ?? [], notFound),
+    nothingToRetry: await whyNothingToRetry(ledger, base, filter, summary?.notSent ?? [], notFound),
     stillFailing: summary?.stillFailing ?? 0,
     notFound: notFound.length,
   };
@@ -98,11 +98,17 @@ export async function retryRun(
 async function whyNothingToRetry(
   ledger: Ledger,
   base: RunRecord,
+  filter: RetryFilter,
   notSent: readonly string[],
   notFound: readonly IntentResultRecord[],
 ): Promise<string> {
+  const filtered = filter.since !== undefined || !!filter.kinds?.length || !!filter.keys?.length;
+  const headline =
+    notSent.length > 0 || notFound.length > 0
+      ? `Run ${base.id}: nothing to retry${filtered ? ' of that filter' : ''}: its failed rows cannot be sent yet.`
+      : `Run ${base.id} has no failed rows${filtered ? ' matching that filter' : ''}: nothing to retry.`;
   return (
-    `Run ${base.id} has no failed rows matching that filter: nothing to retry.` +
+    headline +
     notSent.map((line) => `\nNot sent: ${line}.`).join('') +
     (notFound.length === 0 ? '' : `\n${await notFoundAdvice(ledger, base, notFound)}`)
   );
