@@ -881,7 +881,8 @@ export const ERROR_CATALOG = {
   EVSYNC_PLATFORM_INVALID: {
     layer: 'platform',
     meaning: 'The platform answered 422: it rejected the data; the message lists its reasons per param.',
-    action: 'Fix the values in the source or the mapping, then `evsync retry RUN`.',
+    action:
+      'Fix the values in the source or the mapping, then run the job again (`evsync retry RUN` sends the row as it was planned: for a cause fixed on the platform, such as an e-mail another user held).',
     retry: 'permanent',
   },
   EVSYNC_PLATFORM_RATE_LIMITED: {

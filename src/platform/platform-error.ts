@@ -70,7 +70,7 @@ const STATUS_ADVICE: Record<number, string> = {
   404: 'no such object or path; check the id or client_id and EVSYNC_BASE_URL',
   405: 'the platform does not accept this method on this path',
   406: 'the platform refused the requested format',
-  422: 'the platform rejected the data; see the per-param errors',
+  422: 'the platform refused the data: correct what it names',
 };
 
 export function codeForStatus(status: number): PlatformErrorCode {
@@ -204,9 +204,11 @@ function describeStatus(
   paramErrors: ParamErrors,
 ): string {
   const said = platformMessage ? `: ${platformMessage}` : '';
-  const params = Object.entries(paramErrors)
+  const named = Object.entries(paramErrors)
     .map(([param, messages]) => `${param} ${messages.join(', ')}`)
     .join('; ');
+  // A platform whose message is its per-param errors already (the sandbox's is) says them once.
+  const params = platformMessage?.includes(named) ? '' : named;
   const advice =
     status >= 300 && status < 400
       ? 'the platform redirected; check EVSYNC_BASE_URL (https, the conference host) — evsync does not follow redirects'

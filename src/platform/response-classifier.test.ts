@@ -69,6 +69,17 @@ describe('classifyResponse', () => {
     expect(error.message).toContain('user[first_name] is too long');
   });
 
+  it('names per-param errors once when the platform message is made of them', () => {
+    const taken = 'user[svc_auth_attributes][email] has already been taken';
+    const body = JSON.stringify({
+      error: taken,
+      errors: { 'user[svc_auth_attributes][email]': ['has already been taken'] },
+    });
+    const error = caught(() => classifyResponse(reply(422, body), site)) as PlatformHttpError;
+    expect(error.message.split(taken)).toHaveLength(2);
+    expect(error.message).toMatch(/the platform refused the data: correct what it names$/);
+  });
+
   it('tolerates HTML, empty and odd error bodies', () => {
     expect(readErrorBody('<html>oops</html>')).toEqual({ platformMessage: undefined, paramErrors: {} });
     expect(readErrorBody('')).toEqual({ platformMessage: undefined, paramErrors: {} });
