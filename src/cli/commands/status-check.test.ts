@@ -41,6 +41,14 @@ describe('evsync status --check', () => {
     expect(checkJobs([], 'Europe/Berlin').line).toBe('OK 0 jobs on time and well');
   });
 
+  it('does not call well a job whose last run completed with failed rows', () => {
+    const failedRows = job({ lastRun: { ...job().lastRun!, counts: { created: 7, failed: 3 } } });
+    expect(checkJobs([failedRows], 'Europe/Berlin')).toEqual({
+      ok: true,
+      line: 'OK 1 job on time, rows failed in the last run of nightly (3); newest run r5 (nightly) completed at 2026-11-28 22:50',
+    });
+  });
+
   it('says in one line which job is overdue or failing', () => {
     const failing = job({
       job: 'people',
