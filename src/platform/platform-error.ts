@@ -145,7 +145,10 @@ export class OutcomeUnknownError extends PlatformError {
   constructor(site: PlatformCallSite, reason: string, options: { status?: number; cause?: unknown } = {}) {
     super(
       `${site.method} ${site.path}: the request was sent but the answer was lost (${reason}); ` +
-        'the platform may have applied it, so look the object up before sending it again',
+        // A PUT, DELETE or GET does the same however often it arrives; a POST may not.
+        (site.method === 'POST'
+          ? 'the platform may have applied it, so look the object up before sending it again'
+          : 'sending it again is safe: a second one does what the first did (`evsync retry RUN`)'),
       site,
       { code: PLATFORM_ERROR_CODES.outcomeUnknown, retryable: true, cause: options.cause },
     );

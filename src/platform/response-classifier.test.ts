@@ -164,3 +164,15 @@ describe('classifyTransportError', () => {
     expect(classifyTransportError(new Error('???'), site)).toBeInstanceOf(OutcomeUnknownError);
   });
 });
+
+describe('a lost answer', () => {
+  it('tells to look a POST up before sending it again, and that a PUT or DELETE is safe to send again', () => {
+    const lost = (method: string) =>
+      new OutcomeUnknownError({ method, path: '/user/member/1' }, 'socket closed').message;
+    expect(lost('POST')).toMatch(/look the object up before sending it again$/);
+    for (const method of ['PUT', 'DELETE']) {
+      expect(lost(method)).toMatch(/sending it again is safe/);
+      expect(lost(method)).not.toContain('look the object up');
+    }
+  });
+});
