@@ -1,3 +1,4 @@
+import { printable } from '../../report/text-table.js';
 /** A report row's cells, as `writeReport` builds them. */
 export type ReportCells = Readonly<Record<string, string | number | null>>;
 
@@ -81,5 +82,5 @@ export function wrap(value: string, width: number, breaks: RegExp): string[] {
 }
 
 function text(value: string | number | null | undefined): string {
-  return value === null || value === undefined ? '' : String(value).replace(/\s+/g, ' ').trim();
+  return value === null || value === undefined ? '' : printable(String(value).replace(/\s+/g, ' ').trim());
 }
