@@ -51,7 +51,7 @@ function fakePlatform() {
         );
         if (!found)
           return Promise.reject(new PlatformHttpError({ method: 'PUT', path: '/user/member' }, 404));
-        return Promise.resolve(user(found[0]));
+        return Promise.resolve({ ...user(found[0]), client_ids: [found[1].params.client_id ?? ''] });
       },
       getByEmail: (email) => {
         calls.push(`GET /user/member ${email}`);
@@ -165,6 +165,33 @@ describe('user processor', () => {
     );
     expect(outcome.action).toBe('updated');
     expect(fake.calls[1]).toMatch(/^PUT \/user\/member\/\{"clientId":"old"\} /);
+  });
+
+  it('a merged person the platform knows by their other key only: updated by it, then given their own', async () => {
+    // Synced first under "old"; the ledger maps "new" too, but the account never got it.
+    const fake = fakePlatform();
+    await fake.platform.users.create({ client_id: 'old', [EMAIL]: 'm@x.org' });
+    const ids = new IdCache([
+      [
+        'user',
+        new Map([
+          ['new', 101],
+          ['old', 101],
+        ]),
+      ],
+    ]);
+    const outcome = await processIntent(
+      { ...userIntent('new', 'm.new@x.org'), plannedAction: 'update', aliases: ['old'] },
+      { platform: fake.platform, ids, markSendStarted: noMark },
+    );
+    expect(outcome).toMatchObject({ action: 'updated', platformId: 101 });
+    expect(fake.calls.slice(1).map((call) => call.split(' {"user')[0])).toEqual([
+      'PUT /user/member/{"clientId":"new"}',
+      'PUT /user/member/{"clientId":"old"}',
+      'PUT /user/member/101 {"client_id":"new"}',
+    ]);
+    // Nothing created: one account for one person, whatever the e-mail became.
+    expect(fake.users.size).toBe(1);
   });
 
   it('a mirror delete names the user by its key, not by the id the ledger holds', async () => {

@@ -28,14 +28,16 @@ import { clearingNote, isRemoval, MAX_CREATE_TRIES, retireShared, withoutClientI
  */
 export const processUser: Processor = async (item, context, counter) => {
   if (isRemoval(item)) return removeUser(item, context, counter);
-  const atOnce = knownKeyAtOnce(item, context);
-  const known = atOnce === undefined ? await knownKey(item, context) : (atOnce ?? undefined);
-  if (known !== undefined) {
+  const atOnce = knownKeysAtOnce(item, context);
+  const known = atOnce ?? (await knownKeys(item, context));
+  // A merged person's keys in turn: an account made under one key gets the others when it
+  // is updated (`remember`), so until then only that one finds it.
+  for (const key of known) {
     try {
       // Fields the source cleared are in the params empty (plan/cleared-fields.ts).
       const clearing = clearingParams(updateParams(item.params, context.platform.vendor));
       const user = await counter.call(() =>
-        context.platform.users.update({ clientId: known }, clearing.params),
+        context.platform.users.update({ clientId: key }, clearing.params),
       );
       return remember(
         item,
@@ -45,34 +47,35 @@ export const processUser: Processor = async (item, context, counter) => {
       );
     } catch (error) {
       if (!isStatus(error, 404)) throw error;
-      context.ids.delete('user', item.key);
-      for (const alias of item.aliases ?? []) context.ids.delete('user', alias);
     }
+  }
+  if (known.length > 0) {
+    context.ids.delete('user', item.key);
+    for (const alias of item.aliases ?? []) context.ids.delete('user', alias);
   }
   return createUser(item, context, counter);
 };
 
 /**
- * {@link knownKey} when the id cache can answer without the ledger (`IdCache.peek`): the
- * key, `null` for none, `undefined` when the ledger must be asked.
+ * {@link knownKeys} when the id cache can answer without the ledger (`IdCache.peek`);
+ * `undefined` when the ledger must be asked.
  */
-function knownKeyAtOnce(item: PlannedIntent, context: ProcessorContext): string | null | undefined {
-  const own = context.ids.peek('user', item.key);
-  if (own === undefined) return undefined;
-  if (own !== null) return item.key;
-  for (const alias of item.aliases ?? []) {
-    const id = context.ids.peek('user', alias);
+function knownKeysAtOnce(item: PlannedIntent, context: ProcessorContext): string[] | undefined {
+  const keys: string[] = [];
+  for (const key of [item.key, ...(item.aliases ?? [])]) {
+    const id = context.ids.peek('user', key);
     if (id === undefined) return undefined;
-    if (id !== null) return alias;
+    if (id !== null) keys.push(key);
   }
-  return null;
+  return keys;
 }
 
-/** The user's key the id map knows: its own or, for a merged user, one of its other client_ids. */
-async function knownKey(item: PlannedIntent, context: ProcessorContext): Promise<string | undefined> {
+/** The user's keys the id map knows: its own, then, for a merged user, its other client_ids. */
+async function knownKeys(item: PlannedIntent, context: ProcessorContext): Promise<string[]> {
+  const keys: string[] = [];
   for (const key of [item.key, ...(item.aliases ?? [])])
-    if ((await context.ids.get('user', key)) !== undefined) return key;
-  return undefined;
+    if ((await context.ids.get('user', key)) !== undefined) keys.push(key);
+  return keys;
 }
 
 async function createUser(
@@ -208,11 +211,14 @@ async function remember(
   const id = outcome.platformId;
   if (typeof id !== 'number') return outcome;
   context.ids.set('user', item.key, id);
-  if (item.aliases === undefined) return outcome;
+  // The row's own key too, when an account that lists its keys lacks it (a merged person
+  // updated by another of their keys): updates name the user by it.
+  const lacksOwn = user?.client_ids !== undefined && !user.client_ids.includes(item.key);
+  if (item.aliases === undefined && !lacksOwn) return outcome;
   const has = new Set(user?.client_ids ?? []);
   const refused: string[] = [];
   let added = 0;
-  for (const alias of item.aliases) {
+  for (const alias of lacksOwn ? [item.key, ...(item.aliases ?? [])] : (item.aliases ?? [])) {
     if (!has.has(alias)) {
       try {
         await context.platform.users.update(id, { client_id: alias });
