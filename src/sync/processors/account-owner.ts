@@ -51,3 +51,28 @@ function fullName(first: string | null | undefined, last: string | null | undefi
     .filter((part) => part !== '')
     .join(' ');
 }
+
+/**
+ * A 203 attaches the platform-wide user that has the row's e-mail or its client_id. A user
+ * attached by the client_id alone is another conference's person under the same key
+ * (`p3` there and here): when its name and the row's disagree, nothing is written to it.
+ * The user's JSON has no e-mail, so a look-up by the row's e-mail tells which it was: the
+ * same user is the person's own login, whatever name another conference knows them by.
+ */
+export async function refuseOtherConferencesPerson(
+  attached: PlatformUser,
+  item: PlannedIntent,
+  context: ProcessorContext,
+  email: string | undefined,
+): Promise<void> {
+  const rowName = fullName(item.params[FIRST], item.params[LAST]);
+  const accountName = fullName(attached.first_name, attached.last_name);
+  if (namesAgree(rowName, accountName)) return;
+  const byEmail = email === undefined ? undefined : await context.platform.users.getByEmail(email);
+  if (byEmail?.id === attached.id) return;
+  throw new EvsyncError(
+    `platform user ${attached.id} "${accountName}" was attached by the client_id "${item.key}" (203), and this row is "${rowName}" with another e-mail: ` +
+      `another conference's person holds the key, so nothing was written to their account. Give this row a client_id of its own, or make the names agree if they are one person`,
+    { code: CODE.EVSYNC_ACCOUNT_OF_ANOTHER },
+  );
+}

@@ -11,7 +11,7 @@ import { messageOf } from '../../errors/evsync-error.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
 import type { Processor, ProcessorContext } from './processor.js';
-import { refuseAnothersAccount } from './account-owner.js';
+import { refuseAnothersAccount, refuseOtherConferencesPerson } from './account-owner.js';
 import { clearingNote, isRemoval, MAX_CREATE_TRIES, retireShared, withoutClientId } from './processor.js';
 
 /**
@@ -99,6 +99,7 @@ async function createUser(
         );
       // Attached: a user the platform already had, who may be another key's person here.
       await refuseAnothersAccount(user, item, context, 'attached by the create, 203');
+      await refuseOtherConferencesPerson(user, item, context, email);
       await counter.call(() =>
         // The same details as the create's, and the key if the platform did not keep it:
         // later updates name the user by it.
