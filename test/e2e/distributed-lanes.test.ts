@@ -73,6 +73,23 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
     await b?.stop();
   }, 60_000);
 
+  /**
+   * A's job run while the only worker holds a wrong signing key; once the platform has
+   * refused it, a worker with the right key joins. Returns the run and both workers.
+   */
+  async function runWithBadWorkerFirst(jobFile: string) {
+    await env.sandbox.resetCounters();
+    const bad = env.spawnCli(['worker', '--concurrency', '4'], {
+      ...onlyKeyOf('CONF_A', env.sandbox),
+      CONF_A_SIGNING_KEY: 'not-the-key-of-conference-a-0123456789',
+    });
+    await waitFor(() => Promise.resolve(bad.output().includes('worker ready')), 30_000);
+    const run = env.spawnCli(['run', jobFile], conferenceVars('CONF_A', env.sandbox));
+    await waitFor(async () => ((await env.sandbox.counters()).statuses['401'] ?? 0) > 0, 30_000);
+    const good = env.spawnCli(['worker', '--concurrency', '4'], onlyKeyOf('CONF_A', env.sandbox));
+    return { run, bad, good };
+  }
+
   it('workers take only the lanes they hold keys for, and one run’s rate never slows another’s', async () => {
     env.write({
       'lane-a.csv': usersCsv(people(400, 'la')),
@@ -256,19 +273,10 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
 
   it('a worker whose signature the platform refuses hands its jobs to one that holds the right key', async () => {
     env.write({ 'badkey.csv': usersCsv(people(60, 'bk')), 'badkey.yaml': job('badkey', 'CONF_A', 50) });
-    await env.sandbox.resetCounters();
     // The worker with a wrong key comes first and takes the first jobs; the right one after.
-    const bad = env.spawnCli(['worker', '--concurrency', '4'], {
-      ...onlyKeyOf('CONF_A', env.sandbox),
-      CONF_A_SIGNING_KEY: 'not-the-key-of-conference-a-0123456789',
-    });
-    const workers = [bad];
+    const { run, bad, good } = await runWithBadWorkerFirst('badkey.yaml');
+    const workers = [bad, good];
     try {
-      await waitFor(() => Promise.resolve(bad.output().includes('worker ready')), 30_000);
-      const run = env.spawnCli(['run', 'badkey.yaml'], conferenceVars('CONF_A', env.sandbox));
-      await waitFor(async () => ((await env.sandbox.counters()).statuses['401'] ?? 0) > 0, 30_000);
-      const good = env.spawnCli(['worker', '--concurrency', '4'], onlyKeyOf('CONF_A', env.sandbox));
-      workers.push(good);
       // The build before failed the rows the bad worker took (exit 1), and said nothing of it.
       expect(await run.exited, run.output()).toBe(0);
       const runId = runIdOf(run.output());
@@ -304,17 +312,9 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
         platformBlock('CONF_A') +
         'steps:\n  - { mapping: check_ins, source: { csv: ./badkey-ci.csv } }\n',
     });
-    await env.sandbox.resetCounters();
-    const bad = env.spawnCli(['worker', '--concurrency', '4'], {
-      ...onlyKeyOf('CONF_A', env.sandbox),
-      CONF_A_SIGNING_KEY: 'not-the-key-of-conference-a-0123456789',
-    });
-    const workers = [bad];
+    const { run, bad, good } = await runWithBadWorkerFirst('badkey-ci.yaml');
+    const workers = [bad, good];
     try {
-      await waitFor(() => Promise.resolve(bad.output().includes('worker ready')), 30_000);
-      const run = env.spawnCli(['run', 'badkey-ci.yaml'], conferenceVars('CONF_A', env.sandbox));
-      await waitFor(async () => ((await env.sandbox.counters()).statuses['401'] ?? 0) > 0, 30_000);
-      workers.push(env.spawnCli(['worker', '--concurrency', '4'], onlyKeyOf('CONF_A', env.sandbox)));
       // The build before kept a refused check-in's send mark, and recorded it failed (exit 1).
       expect(await run.exited, run.output()).toBe(0);
       const runId = runIdOf(run.output());
@@ -322,7 +322,7 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
       expect((await ledger.resultCounts(runId)).check_in).toEqual({ created: 40 });
       const names = new Set<string | null>();
       for await (const result of ledger.eachResult(runId)) names.add(result.worker ?? null);
-      expect([...names]).toEqual([expect.stringMatching(`:${workers[1]!.child.pid}$`)]);
+      expect([...names]).toEqual([expect.stringMatching(`:${good.child.pid}$`)]);
       const counters = await env.sandbox.counters();
       expect((counters.calls['POST /check_in'] ?? 0) - (counters.statuses['401'] ?? 0)).toBe(40);
       const state = (await (await fetch(`${env.sandbox.url}/_sandbox/state`)).json()) as {
