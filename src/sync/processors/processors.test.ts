@@ -139,6 +139,26 @@ describe('user processor', () => {
     expect(put).toContain('"client_id":"w1"');
   });
 
+  it('203 to an account of other keys: the key goes with the one PUT, not with a second', async () => {
+    const fake = fakePlatform();
+    fake.platform.users.create = (params) => {
+      fake.calls.push(`POST /user ${JSON.stringify(params)}`);
+      return Promise.resolve({
+        outcome: 'attached',
+        user: { id: 300, first_name: 'Ada', client_ids: ['other-conference-key'] },
+      });
+    };
+    const outcome = await processIntent(userIntent('w1', 'wide@x.org'), {
+      platform: fake.platform,
+      ids: new IdCache(),
+      markSendStarted: noMark,
+    });
+    expect(outcome).toMatchObject({ action: 'attached', platformId: 300 });
+    expect(fake.calls.filter((call) => call.startsWith('PUT'))).toEqual([
+      expect.stringMatching(/^PUT \/user\/member\/300 .*"client_id":"w1"/),
+    ]);
+  });
+
   it('updates a known user by its key, never by the platform id the ledger holds', async () => {
     // A conference reset gives its ids out again: 5 may be another person's account by now.
     const fake = fakePlatform();

@@ -100,7 +100,7 @@ async function createUser(
       // Attached: a user the platform already had, who may be another key's person here.
       await refuseAnothersAccount(user, item, context, 'attached by the create, 203');
       await refuseOtherConferencesPerson(user, item, context, email);
-      await counter.call(() =>
+      const updated = await counter.call(() =>
         // The same details as the create's, and the key if the platform did not keep it:
         // later updates name the user by it.
         context.platform.users.update(
@@ -108,11 +108,12 @@ async function createUser(
           withKey(user, item, updateParams(params, context.platform.vendor)),
         ),
       );
+      // The PUT's answer, which lists the key the PUT gave: `remember` adds no key twice.
       return remember(
         item,
         context,
         counter.done('attached', { platformId: user.id, httpStatus: 203 }),
-        user,
+        updated,
       );
     } catch (error) {
       const lost = isOutcomeUnknown(error);
