@@ -73,6 +73,13 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
     await b?.stop();
   }, 60_000);
 
+  /** The workers that recorded the run's results, each once. */
+  async function workersOf(runId: string): Promise<Array<string | null>> {
+    const names = new Set<string | null>();
+    for await (const result of (await env.ledger()).eachResult(runId)) names.add(result.worker ?? null);
+    return [...names];
+  }
+
   /**
    * A's job run while the only worker holds a wrong signing key; once the platform has
    * refused it, a worker with the right key joins. Returns the run and both workers.
@@ -124,14 +131,12 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
       for (const key of [env.sandbox.signingKey, b.signingKey]) expect(status.output).not.toContain(key);
       // Nobody took a job it could not sign: no refusal, no job put back.
       for (const worker of workers) expect(worker.output()).not.toContain('refusing intents of');
-      const ledger = await env.ledger();
-      const workerOf = async (output: string): Promise<Set<string | null>> => {
-        const names = new Set<string | null>();
-        for await (const result of ledger.eachResult(runIdOf(output))) names.add(result.worker ?? null);
-        return names;
-      };
-      expect([...(await workerOf(runA.output()))]).toEqual([expect.stringMatching(`:${onlyA.child.pid}$`)]);
-      expect([...(await workerOf(runB.output()))]).toEqual([expect.stringMatching(`:${onlyB.child.pid}$`)]);
+      expect(await workersOf(runIdOf(runA.output()))).toEqual([
+        expect.stringMatching(`:${onlyA.child.pid}$`),
+      ]);
+      expect(await workersOf(runIdOf(runB.output()))).toEqual([
+        expect.stringMatching(`:${onlyB.child.pid}$`),
+      ]);
       for (const sandbox of [env.sandbox, b]) expect((await sandbox.counters()).duplicates).toEqual({});
       expect((await env.sandbox.counters()).calls['POST /user']).toBe(400);
       expect((await b.counters()).calls['POST /user']).toBe(80);
@@ -282,9 +287,7 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
       const runId = runIdOf(run.output());
       const ledger = await env.ledger();
       expect((await ledger.resultCounts(runId)).user).toEqual({ created: 60 });
-      const names = new Set<string | null>();
-      for await (const result of ledger.eachResult(runId)) names.add(result.worker ?? null);
-      expect([...names]).toEqual([expect.stringMatching(`:${good.child.pid}$`)]);
+      expect(await workersOf(runId)).toEqual([expect.stringMatching(`:${good.child.pid}$`)]);
       expect((await env.sandbox.counters()).duplicates).toEqual({});
       // The bad worker said why, naming its variable; status too, beside it.
       expect(bad.output()).toMatch(
@@ -320,9 +323,7 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
       const runId = runIdOf(run.output());
       const ledger = await env.ledger();
       expect((await ledger.resultCounts(runId)).check_in).toEqual({ created: 40 });
-      const names = new Set<string | null>();
-      for await (const result of ledger.eachResult(runId)) names.add(result.worker ?? null);
-      expect([...names]).toEqual([expect.stringMatching(`:${good.child.pid}$`)]);
+      expect(await workersOf(runId)).toEqual([expect.stringMatching(`:${good.child.pid}$`)]);
       const counters = await env.sandbox.counters();
       expect((counters.calls['POST /check_in'] ?? 0) - (counters.statuses['401'] ?? 0)).toBe(40);
       const state = (await (await fetch(`${env.sandbox.url}/_sandbox/state`)).json()) as {
@@ -355,10 +356,7 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
       expect(run.code, run.output).toBe(0);
       expect(run.output).not.toContain('no worker serves the lane of');
       expect(worker.output()).toContain(`serving the lane of ${new URL(b.url).host}`);
-      const ledger = await env.ledger();
-      const names = new Set<string | null>();
-      for await (const result of ledger.eachResult(runIdOf(run.output))) names.add(result.worker ?? null);
-      expect([...names]).toEqual([expect.stringMatching(`:${worker.child.pid}$`)]);
+      expect(await workersOf(runIdOf(run.output))).toEqual([expect.stringMatching(`:${worker.child.pid}$`)]);
       expect(((await b.counters()).calls['POST /user'] ?? 0) - before).toBe(40);
     } finally {
       rmSync(dotenv, { force: true });
