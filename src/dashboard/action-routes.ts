@@ -48,7 +48,8 @@ export function registerActionRoutes(app: Hono<Env>, { ledger, actions, show }: 
         what:
           (preview.planned > 0
             ? `Sends again the ${preview.planned} failed intent(s)${scope} of run ${runId}, with the rows skipped because ` +
-              'they failed, as a new run linked to this one.'
+              "they failed, as a new run linked to this one. Each failed row goes as the job's source has it now: " +
+              'one changed there since is sent with the change, one no longer there is not sent.'
             : `A new run linked to run ${runId}${scope}.`) +
           (preview.readAgain > 0
             ? ` Reads again from the job's source the ${preview.readAgain} row(s) that failed there or in the mapping, by their client_id: ` +

@@ -806,6 +806,13 @@ export const ERROR_CATALOG = {
     action:
       'Fix the row in the source (give it a client_id), then run the job again (`evsync run JOB_FILE`, or the dashboard’s “Run the job again”): a run sends it with whatever else changed.',
   },
+  EVSYNC_RETRY_ROW_GONE: {
+    layer: 'sync',
+    meaning:
+      'Not sent by a retry: the platform refused the row in the run retried, and the job’s source no longer has it (by its client_id). A retry sends refused rows as the source has them now.',
+    action:
+      'Nothing, if the row was taken out on purpose. If its client_id changed in the source, the job’s next run sends it under the new one.',
+  },
   EVSYNC_RUN_NO_JOB_FILE: {
     layer: 'sync',
     meaning: 'The run does not name the job file it was run from, so it cannot be run again from its source.',

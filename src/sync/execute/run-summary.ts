@@ -76,6 +76,12 @@ export function formatRunSummary(summary: RunSummary): string {
     );
   const skipped = skippedLine(summary.skipped);
   if (skipped) out.push('', skipped);
+  const skippedCount = summary.totals.skipped ?? 0;
+  if (typeof run.options.retryOf === 'string' && skippedCount > 0)
+    out.push(
+      '',
+      `${skippedCount} row(s) not sent: taken out of the source since, or synced by a later run; each says why:  evsync report ${run.id} --status skipped`,
+    );
   const short = summary.skipped?.schedulesShort ?? 0;
   if (short > 0)
     out.push(
@@ -103,13 +109,12 @@ export function formatRunSummary(summary: RunSummary): string {
           `evsync retry ${run.id}`,
       );
     else if (others > 0)
-      // A retry sends a refused row as it was planned; a row fixed in the source goes with
-      // the job's next run (only rows that failed the mapping are read again).
+      // A retry reads each failed row again from the source (sync/runs/refused-rows-now.ts).
       out.push(
         (uncertain.lost + uncertain.held > 0
-          ? `Re-send the other ${others} as they were, once the cause is fixed:   evsync retry ${run.id}`
-          : `Re-send them as they were, once the cause is fixed:   evsync retry ${run.id}`) +
-          '\n(rows corrected in the source go with the job’s next run)',
+          ? `Re-send the other ${others} once the cause is fixed:   evsync retry ${run.id}`
+          : `Re-send them once the cause is fixed:   evsync retry ${run.id}`) +
+          '\n(a retry sends each row as the job’s source has it then)',
       );
   }
   return out.join('\n');

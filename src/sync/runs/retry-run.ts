@@ -20,6 +20,7 @@ import { pagesAfterSeq } from './pending-pages.js';
 import { resumeStream } from './resume-feed.js';
 import { answerLostInCrash } from './resume-run.js';
 import { rowsReadAgain } from './rows-read-again.js';
+import { plannedMark, refusedRowsNow, type RefusedRowsNow } from './refused-rows-now.js';
 import type { JobLock } from '../../ledger/ledger.js';
 import { depsForPlatform, requireRunConference } from './conference-scope.js';
 import { whileClaimed, whileJobLocked } from './run-claim.js';
@@ -58,7 +59,9 @@ export type RetryOutcome =
 /**
  * Re-sends the intents that failed in a run, with the dependents skipped because of them,
  * as a new run (`retryOf` in its options) so that the first run's history stays as it
- * was. Rows that failed in mapping were never planned: those keyed by their client_id are
+ * was. A failed intent goes as the job's source has its row now (`refusedRowsNow`): the
+ * fix an organiser made there after reading why the platform refused it. Rows that failed
+ * in mapping were never planned: those keyed by their client_id are
  * read again from the job's source and sent when fixed there (`rowsReadAgain`); those named
  * by their place are not retried: fix the source and run the job again.
  */
@@ -124,8 +127,8 @@ async function retryClaimed(
   const runId = base.id;
   const asked = failedResults(filter);
   // A first pass keeps hashes of keys only (`KeyRegistry`, 12 bytes a slot): the failed
-  // intents, to tell the rows that failed the mapping, and the parents among them, to find
-  // their dependents. A false match (two 32-bit hashes both alike) retries a dependent
+  // intents, to tell the rows that failed the mapping and to find the rows changed in the
+  // source since (`plannedMark`), and the parents among them, to find their dependents. A false match (two 32-bit hashes both alike) retries a dependent
   // that the gate then sends only if its parent is there, or reads a row again for nothing.
   const planned = new KeyRegistry();
   const parents = new KeyRegistry();
@@ -134,7 +137,7 @@ async function retryClaimed(
   for await (const page of plannedPages(ledger, runId, asked)) {
     failedCount += page.length;
     for (const record of page) {
-      planned.add(intentId(record), 1);
+      planned.add(intentId(record), plannedMark(record.hash));
       if (isParentKind(record.kind)) parents.add(intentId(record), 1);
     }
   }
@@ -169,9 +172,12 @@ async function retryClaimed(
     // The retry's plan is recorded page by page, then sent as a resume sends a plan: from
     // the ledger, a page at a time (docs/sync-engine.md, "Memory").
     const sourcesRead = new Map<string, Promise<SourceReadAgain>>();
-    const record = async (records: readonly PlannedIntentRecord[]): Promise<void> => {
-      const readBack = await restoreIntents({ ...deps, sourcesRead }, base, records);
-      const fresh = await leaveHandledLater(ledger, runId, [...readBack.items.values()]);
+    const unchanged = [...reread.unchanged];
+    const record = async (records: readonly PlannedIntentRecord[], now?: RefusedRowsNow): Promise<void> => {
+      const sorted = now?.sort(records) ?? { asPlanned: records, changed: [], unchanged: [], notSent: [] };
+      unchanged.push(...sorted.unchanged);
+      const readBack = await restoreIntents({ ...deps, sourcesRead }, base, sorted.asPlanned);
+      const fresh = await leaveHandledLater(ledger, runId, [...readBack.items.values(), ...sorted.changed]);
       const guarded = await guardCheckIns(ledger, fresh.items, runId);
       const settled = await settleLostCheckIns(
         deps,
@@ -182,15 +188,22 @@ async function retryClaimed(
       );
       await ledger.recordPlannedIntents(run.id, settled.work);
       const results = [
-        ...[...readBack.unsendable, ...fresh.skipped, ...guarded.held, ...settled.held].map((row) =>
-          rowResult(run.id, row),
-        ),
+        ...[
+          ...sorted.notSent,
+          ...readBack.unsendable,
+          ...fresh.skipped,
+          ...guarded.held,
+          ...settled.held,
+        ].map((row) => rowResult(run.id, row)),
         ...settled.found.map((found) => ({ ...found, runId: run.id })),
       ];
       if (results.length > 0) await ledger.recordResults(results);
     };
     if (cutOff.length > 0) await record(cutOff);
-    for await (const page of plannedPages(ledger, runId, asked)) await record(page);
+    // The rows the platform refused go as the source has them now: fixed there since, a
+    // retry sends the fix. Their dependents go as planned, once their parent is there.
+    const now = failedCount > cutOff.length ? await refusedRowsNow(deps, base, planned) : undefined;
+    for await (const page of plannedPages(ledger, runId, asked)) await record(page, now);
     for await (const page of dependentPages(ledger, runId, parents)) await record(page);
     await ledger.recordPlannedIntents(run.id, reread.work);
     const { stream } = resumeStream(deps, run, (item) => answerLostInCrash(run.id, item), {
@@ -199,7 +212,7 @@ async function retryClaimed(
     return executeAndFinish(deps, {
       runId: run.id,
       work: [],
-      unchanged: reread.unchanged,
+      unchanged,
       // Rows retried with the others that still fail in the source, and those it cannot
       // find again: failed again, with why (an operator sees them, the exit code is 1).
       preResults: [...reread.stillFailing, ...notFound.map(notFoundRow)].map((row) => rowResult(run.id, row)),
