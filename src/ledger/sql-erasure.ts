@@ -10,6 +10,7 @@ import type {
   TombstoneRecord,
 } from './ledger-erasure.js';
 import { toNumber } from './ledger-rows.js';
+import { namesAgree } from '../model/person.js';
 import type { SqlClient, SqlExecutor } from './sql-client.js';
 
 /** The runs of conference $1, and those recorded before runs named one. */
@@ -168,7 +169,10 @@ export class SqlErasure implements LedgerErasure {
     const rawEmails = new Set(lookup.emails);
     const platformIds = new Map<string, number>();
     // A person's rows name each other: an e-mail gives a client_id, whose rows give another
-    // e-mail; a merged person's client_ids share one platform id.
+    // e-mail; a merged person's client_ids share one platform id. A row found by an e-mail
+    // alone, under another client_id, is the person's only when its name agrees with theirs:
+    // an e-mail is shared (an assistant booking for two) or handed on, and its other holder
+    // is another person, whom forgetting this one must not reach (docs/privacy.md).
     for (let round = 0, grew = true; grew && round < 4; round++) {
       const before = clientIds.size + emails.size + new Set(platformIds.values()).size;
       const rows = await this.sql().query<{
@@ -185,7 +189,9 @@ export class SqlErasure implements LedgerErasure {
         lookup.firstNameParam,
         lookup.lastNameParam,
       ]);
-      for (const row of rows) {
+      const ownFirst = rows.sort((a, b) => Number(!clientIds.has(a.key)) - Number(!clientIds.has(b.key)));
+      for (const row of ownFirst) {
+        if (!clientIds.has(row.key) && !nameOfThePerson(row.name, names)) continue;
         clientIds.add(row.key);
         for (const alias of row.aliases ?? []) clientIds.add(alias);
         if (row.email) emails.add(row.email);
@@ -349,4 +355,11 @@ function tombstoneOf(row: TombstoneRow): TombstoneRecord {
     liftedAt: row.lifted_at,
     liftedBy: row.lifted_by,
   };
+}
+
+/** Whether a row's name may be the person's: it agrees with a name of theirs, or either says nothing. */
+function nameOfThePerson(name: string, names: ReadonlySet<string>): boolean {
+  if (name === '' || names.size === 0) return true;
+  for (const known of names) if (namesAgree(known, name)) return true;
+  return false;
 }

@@ -1,0 +1,69 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
+import { cliWorkspace } from '../helpers/built-cli.js';
+
+const HEADER = 'client_id,email,first_name,last_name';
+
+function conference(sandbox: RunningSandbox): string[] {
+  return sandbox.state
+    .conferenceUsers()
+    .map((user) => `${user.clientIds.join(' ')} ${user.firstName} ${user.lastName} ${user.email}`)
+    .sort();
+}
+
+// `evsync forget` finds a person through the ledger's rows: an e-mail gives a client_id,
+// whose rows give another e-mail. The build before followed an e-mail into another
+// person's rows: an assistant's address booked for two bosses, or an address handed on
+// from one attendee to another. Forgetting one removed both from the conference, and
+// their tombstones suppressed the innocent one in every later run.
+describe('evsync forget of a person whose e-mail another person had', () => {
+  const ws = cliWorkspace('evsync-forget-shared-');
+  afterAll(() => ws.close());
+
+  it('removes that person only, never the other holder of the e-mail', async () => {
+    const sandbox = await ws.sandbox();
+    ws.write({
+      'job.yaml':
+        'name: staff\nmode: upsert\nsteps:\n  - { mapping: users, source: { csv: ./people.csv } }\n',
+      'people.csv': [
+        HEADER,
+        'b-1,assistant@corp.example.org,Boss,One',
+        'b-2,assistant@corp.example.org,Boss,Two',
+        'j-1,jean@example.org,Jean,Jones',
+        '',
+      ].join('\n'),
+    });
+    // Boss Two fails: the e-mail is Boss One's.
+    const first = await ws.run(sandbox, ['run', 'job.yaml']);
+    expect(first.code, first.stdout + first.stderr).toBe(1);
+    // Boss Two gets an address of their own; Jean changes hers, and Zed is given her old one.
+    ws.write({
+      'people.csv': [
+        HEADER,
+        'b-1,assistant@corp.example.org,Boss,One',
+        'b-2,boss2@corp.example.org,Boss,Two',
+        'j-1,jean.jones@example.org,Jean,Jones',
+        'z-1,jean@example.org,Zed,Zimmer',
+        '',
+      ].join('\n'),
+    });
+    const second = await ws.run(sandbox, ['run', 'job.yaml']);
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(conference(sandbox)).toHaveLength(4);
+
+    for (const key of ['b-1', 'z-1']) {
+      const forget = await ws.run(sandbox, ['forget', '--client-id', key, '--job', 'job.yaml', '--json']);
+      expect(forget.code, forget.stdout + forget.stderr).toBe(0);
+    }
+    expect(conference(sandbox)).toEqual([
+      'b-2 Boss Two boss2@corp.example.org',
+      'j-1 Jean Jones jean.jones@example.org',
+    ]);
+
+    // The next run suppresses the two forgotten people and leaves the others as they are.
+    const third = await ws.run(sandbox, ['run', 'job.yaml']);
+    expect(third.code, third.stdout + third.stderr).toBe(0);
+    expect(third.stdout).toMatch(/^user +0 +0 +0 +2 +0 +2 +0$/m);
+    expect(conference(sandbox)).toHaveLength(2);
+  }, 120_000);
+});
