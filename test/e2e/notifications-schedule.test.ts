@@ -68,6 +68,13 @@ describe.runIf(ready)('notifications of schedules (distributed, built CLI)', () 
   it('tells a schedule whose only worker died, once, and its return once', async () => {
     const first: CliProcess = env.spawnCli(['worker'], notifyEnv);
     await waitFor(async () => (await tickRuns()).some((run) => run.status === 'completed'), 90_000);
+    // Killed just after a tick ended, so that no run is cut off: a kill that lands while a
+    // tick runs leaves that run cut off, which the watch tells too (run_failed), as it should.
+    const ticks = (await tickRuns()).length;
+    await waitFor(async () => {
+      const runs = await tickRuns();
+      return runs.length > ticks && runs.every((run) => run.status !== 'running');
+    }, 90_000);
     first.child.kill('SIGKILL');
     await first.exited;
     expect(hook.received).toEqual([]);
