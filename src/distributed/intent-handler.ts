@@ -145,6 +145,7 @@ export class IntentHandler {
               platform: context.platform,
               ids: context.ids,
               markSendStarted: context.markSendStarted,
+              lastSent: async (key) => (await context.ledger.syncedParams('user', [key])).get(key),
             },
           }),
         );

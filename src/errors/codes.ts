@@ -545,6 +545,14 @@ export const ERROR_CATALOG = {
       'If both rows are one person, make the names agree in the source; if not, give this person their own e-mail. The message names both keys and both names.',
     retry: 'permanent',
   },
+  EVSYNC_KEY_NOW_ANOTHER_PERSON: {
+    layer: 'sync',
+    meaning:
+      'This row’s client_id was last synced as another person (another name and another e-mail): an update would turn that person’s platform account into this one’s, so nothing was sent (docs/sync-engine.md, "Who is who").',
+    action:
+      'If it is another person (a ticket handed on, or keys that follow the rows’ order, such as a pretix list without its secrets), give them a client_id of their own. If it is the same person with a new name and a new e-mail, change one of them in this run and the other in the next.',
+    retry: 'permanent',
+  },
   EVSYNC_ONE_KEY_TWO_PEOPLE: {
     layer: 'sync',
     meaning:

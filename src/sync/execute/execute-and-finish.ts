@@ -145,6 +145,7 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
           ids,
           markSendStarted: createSendMarker(ledger, input.runId),
           sharedWith: sharedWith(snapshots, inSource),
+          lastSent: async (key) => (await ledger.syncedParams('user', [key])).get(key),
           inSource,
           sharedLink: sharedLink(snapshots, streamed?.liveLinks ?? ((kind) => liveLinksOf(input, kind))),
         },

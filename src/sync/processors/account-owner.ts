@@ -3,6 +3,7 @@ import { EvsyncError } from '../../errors/evsync-error.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { namesAgree } from '../../model/person.js';
 import type { PlatformUser } from '../../platform/response-schemas.js';
+import { emailParam } from '../../platform/vendor.js';
 import type { ProcessorContext } from './processor.js';
 
 const FIRST = 'user[first_name]';
@@ -74,5 +75,31 @@ export async function refuseOtherConferencesPerson(
     `platform user ${attached.id} "${accountName}" was attached by the client_id "${item.key}" (203), and this row is "${rowName}" with another e-mail: ` +
       `another conference's person holds the key, so nothing was written to their account. Give this row a client_id of its own, or make the names agree if they are one person`,
     { code: CODE.EVSYNC_ACCOUNT_OF_ANOTHER },
+  );
+}
+
+/**
+ * An update of a key whose row now names another person: its name and its e-mail both
+ * differ from what the ledger last sent for the key (a ticket handed on, or a list keyed by
+ * the rows' order, as pretix's `<order>-<place>` without the ticket secret, re-sorted by
+ * name). Sent, it would turn one person's platform account into another's, schedule and
+ * login with it; the row fails instead, naming both (docs/sync-engine.md, "Who is who").
+ * A new name with the same e-mail, or a new e-mail with an agreeing name, is the same person.
+ */
+export async function refuseKeyOfAnother(item: PlannedIntent, context: ProcessorContext): Promise<void> {
+  const last = await context.lastSent?.(item.key);
+  if (last === undefined) return;
+  const email = emailParam(context.platform.vendor);
+  const wasEmail = last[email]?.trim() ?? '';
+  const nowEmail = item.params[email]?.trim() ?? '';
+  if (wasEmail === '' || nowEmail === '' || wasEmail.toLowerCase() === nowEmail.toLowerCase()) return;
+  const wasName = fullName(last[FIRST], last[LAST]);
+  const nowName = fullName(item.params[FIRST], item.params[LAST]);
+  if (namesAgree(wasName, nowName)) return;
+  throw new EvsyncError(
+    `client_id "${item.key}" was "${wasName}" <${wasEmail}> when last synced, and this row makes it "${nowName}" <${nowEmail}>: ` +
+      'another person under the same key (a ticket handed on, or keys that follow the rows’ order)? Nothing was written to the account. ' +
+      'If it is another person, give them a client_id of their own; if it is the same person with a new name and a new e-mail, change one in this run and the other in the next',
+    { code: CODE.EVSYNC_KEY_NOW_ANOTHER_PERSON },
   );
 }

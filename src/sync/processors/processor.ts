@@ -1,3 +1,4 @@
+import type { FlatParams } from '../../model/params.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { LinkKind, SharedLink } from '../plan/link-pairs.js';
 import type { ClearingParams } from '../../platform/write-params/clear-params.js';
@@ -25,6 +26,11 @@ export interface ProcessorContext {
    * (`refuseAnothersAccount`). Absent where the source is not at hand (a worker).
    */
   inSource?: (kind: 'user' | 'event', key: string) => boolean;
+  /**
+   * The user params the ledger last sent for `key` (stored redacted), if any: an update whose
+   * row now names another person is refused (`refuseKeyOfAnother`). Absent, it is not checked.
+   */
+  lastSent?: (key: string) => Promise<FlatParams | undefined>;
   /**
    * Another key of this run's source that names the same platform records as the link or
    * schedule `key` (a speaker re-keyed in the source), if any: its mirror delete then retires it.

@@ -11,7 +11,7 @@ import { messageOf } from '../../errors/evsync-error.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
 import type { Processor, ProcessorContext } from './processor.js';
-import { refuseAnothersAccount, refuseOtherConferencesPerson } from './account-owner.js';
+import { refuseAnothersAccount, refuseKeyOfAnother, refuseOtherConferencesPerson } from './account-owner.js';
 import { clearingNote, isRemoval, MAX_CREATE_TRIES, retireShared, withoutClientId } from './processor.js';
 
 /**
@@ -30,6 +30,7 @@ export const processUser: Processor = async (item, context, counter) => {
   if (isRemoval(item)) return removeUser(item, context, counter);
   const atOnce = knownKeysAtOnce(item, context);
   const known = atOnce ?? (await knownKeys(item, context));
+  if (known.length > 0) await refuseKeyOfAnother(item, context);
   // A merged person's keys in turn: an account made under one key gets the others when it
   // is updated (`remember`), so until then only that one finds it.
   for (const key of known) {
