@@ -576,6 +576,14 @@ export const ERROR_CATALOG = {
     action:
       'Nothing: remove the person from the source when you can. If the erasure was a mistake, `evsync forget --undo` brings them back on the next run (docs/privacy.md).',
   },
+  EVSYNC_ERASURE_RUN_IN_FLIGHT: {
+    layer: 'sync',
+    meaning:
+      'A run of the conference was being sent when `forget` was asked: its process holds the person’s rows in memory and could send them again after the erasure, so nothing was removed.',
+    action:
+      'Run `evsync forget` again once the run has ended (`evsync status`), or stop it first (Ctrl-C): a resume after the erasure does not send the person.',
+    retry: 'permanent',
+  },
   EVSYNC_ERASURE_IDENTITY: {
     layer: 'sync',
     meaning:

@@ -32,7 +32,7 @@ export interface ForgetPlatform {
 
 export interface ForgetDeps {
   /** The ledger seen from the conference the platform client writes to. */
-  ledger: Pick<Ledger, 'erasure' | 'conference' | 'kind'>;
+  ledger: Pick<Ledger, 'erasure' | 'conference' | 'kind' | 'listRuns' | 'processGone'>;
   platform: ForgetPlatform;
 }
 
@@ -97,6 +97,7 @@ const ERASED_EMAIL = 'erased@erased.invalid';
 export async function forgetPerson(deps: ForgetDeps, request: ForgetRequest): Promise<ForgetOutcome> {
   const erasure = deps.ledger.erasure();
   const conferenceId = deps.ledger.conference?.id ?? 0;
+  if (!request.dryRun) await refuseRunInFlight(deps.ledger, conferenceId);
   const key = await erasure.key();
   const person = await erasure.findPerson(conferenceId, {
     emails: request.emails.map((email) => personKey(email) ?? '').filter((email) => email !== ''),
@@ -240,4 +241,29 @@ function userParts(person: LedgerPerson): string[] {
     ...[...person.platformIds.values()].flatMap((id) => [`#${id}`, `user:${id}`]),
     ...person.rawEmails.map((email) => `email:${keyPart(email)}`),
   ];
+}
+
+/**
+ * A run of the conference being sent holds its planned rows in memory: forgetting a person
+ * meanwhile, it would create them again after the erasure, and the ledger would hold them
+ * again. So `forget` waits for no run, and refuses while one is in flight (a `running` run
+ * whose process is alive); a run cut off (`processGone`) sends nothing until resumed, and a
+ * resume reads the scrubbed plan.
+ */
+async function refuseRunInFlight(
+  ledger: Pick<Ledger, 'listRuns' | 'processGone'>,
+  conferenceId: number,
+): Promise<void> {
+  const running = await ledger.listRuns(50, {
+    statuses: ['running'],
+    ...(conferenceId === 0 ? {} : { conferenceId }),
+  });
+  for (const run of running) {
+    if (await ledger.processGone(run)) continue;
+    throw new EvsyncError(
+      `Run ${run.id} of job ${run.jobName} is being sent in this conference: it could send the person again after the erasure, so nothing was removed. ` +
+        'Run evsync forget again once it has ended (evsync status), or stop it first (Ctrl-C): a resume after the erasure does not send the person.',
+      { code: CODE.EVSYNC_ERASURE_RUN_IN_FLIGHT, retryable: false },
+    );
+  }
 }
