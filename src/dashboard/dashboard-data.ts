@@ -5,6 +5,7 @@ import { ConfigError } from '../errors/evsync-error.js';
 import { unknownRunError } from '../ledger/ledger-error.js';
 import type { ErrorGroup, KeyHistoryEntry, SearchFilter } from '../ledger/ledger-insights.js';
 import type { Ledger } from '../ledger/ledger.js';
+import type { TombstoneRecord } from '../ledger/ledger-erasure.js';
 import { isSecretName, redactParams } from '../log/redaction.js';
 import { DEFAULT_VENDOR } from '../platform/vendor.js';
 import { searchedParams as personParams } from '../sync/report/person-params.js';
@@ -164,9 +165,15 @@ export class FinishedRunFacts {
   get(
     run: RunRecord,
     read: () => Promise<Pick<RunData, 'countsByKind' | 'errors' | 'skipped'>>,
+    /**
+     * The ledger's erasures as one text (`erasureGeneration`): a person forgotten since, by
+     * this dashboard or another process, changes it, and the run's facts are read again
+     * without the examples that quoted them (docs/privacy.md).
+     */
+    erasures = '',
   ): Promise<Pick<RunData, 'countsByKind' | 'errors' | 'skipped'>> {
     if (run.finishedAt === null || run.status === 'running') return read();
-    const key = `${run.id}\u0000${run.finishedAt.getTime()}`;
+    const key = `${run.id}\u0000${run.finishedAt.getTime()}\u0000${erasures}`;
     let found = this.facts.get(key);
     if (found === undefined) {
       found = read();
@@ -176,6 +183,11 @@ export class FinishedRunFacts {
     }
     return found;
   }
+}
+
+/** The erasures a cached page depends on: each tombstone, and whether it was lifted. */
+function erasureGeneration(tombstones: readonly TombstoneRecord[]): string {
+  return tombstones.map((tombstone) => `${tombstone.id}${tombstone.liftedAt === null ? '' : 'l'}`).join(',');
 }
 
 export async function loadRun(ledger: Ledger, runId: string, cache?: FinishedRunFacts): Promise<RunData> {
@@ -196,7 +208,7 @@ export async function loadRun(ledger: Ledger, runId: string, cache?: FinishedRun
     return { countsByKind, errors, skipped: { onPurpose, lost } };
   };
   const [{ countsByKind, errors, skipped }, recent, processGone] = await Promise.all([
-    cache ? cache.get(run, read) : read(),
+    cache ? cache.get(run, read, erasureGeneration(await ledger.erasure().list())) : read(),
     ledger.listRuns(200),
     ledger.processGone(run),
   ]);
