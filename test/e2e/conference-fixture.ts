@@ -1,3 +1,13 @@
+import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
+
+/** The sandbox conference's users as `client_ids first last e-mail` lines, sorted: who holds which account. */
+export function conferencePeople(sandbox: RunningSandbox): string[] {
+  return sandbox.state
+    .conferenceUsers()
+    .map((user) => `${user.clientIds.join(' ')} ${user.firstName} ${user.lastName} ${user.email}`)
+    .sort();
+}
+
 /**
  * A small conference as CSV files with the mappings that read them: users, sessions,
  * speaker links and personal schedules. Client ids carry a prefix so that several

@@ -1,15 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { cliWorkspace } from '../helpers/built-cli.js';
+import { conferencePeople } from './conference-fixture.js';
 
 const HEADER = 'client_id,email,first_name,last_name';
-
-function conference(sandbox: RunningSandbox): string[] {
-  return sandbox.state
-    .conferenceUsers()
-    .map((user) => `${user.clientIds.join(' ')} ${user.firstName} ${user.lastName} ${user.email}`)
-    .sort();
-}
 
 // `evsync forget` finds a person through the ledger's rows: an e-mail gives a client_id,
 // whose rows give another e-mail. The build before followed an e-mail into another
@@ -51,13 +44,13 @@ describe('evsync forget of a person whose e-mail another person had', () => {
     ws.write({ 'people.csv': `${[...rows, 'z-1,jean@example.org,Zed,Zimmer'].join('\n')}\n` });
     const handedOn = await ws.run(sandbox, ['run', 'job.yaml']);
     expect(handedOn.code, handedOn.stdout + handedOn.stderr).toBe(0);
-    expect(conference(sandbox)).toHaveLength(4);
+    expect(conferencePeople(sandbox)).toHaveLength(4);
 
     for (const key of ['b-1', 'z-1']) {
       const forget = await ws.run(sandbox, ['forget', '--client-id', key, '--job', 'job.yaml', '--json']);
       expect(forget.code, forget.stdout + forget.stderr).toBe(0);
     }
-    expect(conference(sandbox)).toEqual([
+    expect(conferencePeople(sandbox)).toEqual([
       'b-2 Boss Two boss2@corp.example.org',
       'j-1 Jean Jones jean.jones@example.org',
     ]);
@@ -66,6 +59,6 @@ describe('evsync forget of a person whose e-mail another person had', () => {
     const third = await ws.run(sandbox, ['run', 'job.yaml']);
     expect(third.code, third.stdout + third.stderr).toBe(0);
     expect(third.stdout).toMatch(/^user +0 +0 +0 +2 +0 +2 +0$/m);
-    expect(conference(sandbox)).toHaveLength(2);
+    expect(conferencePeople(sandbox)).toHaveLength(2);
   }, 120_000);
 });

@@ -1,15 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { cliWorkspace } from '../helpers/built-cli.js';
+import { conferencePeople } from './conference-fixture.js';
 
 const HEADER = 'client_id,email,first_name,last_name';
-
-function conference(sandbox: RunningSandbox): string[] {
-  return sandbox.state
-    .conferenceUsers()
-    .map((user) => `${user.clientIds.join(' ')} ${user.firstName} ${user.lastName} ${user.email}`)
-    .sort();
-}
 
 // A key that moves to another person: a pretix list exported without its ticket secrets is
 // keyed `<order>-<place>` and sorted by name, so a renamed attendee swaps places with
@@ -35,7 +28,7 @@ describe('a client_id whose row now names another person', () => {
     });
     const first = await ws.run(sandbox, ['run', 'job.yaml']);
     expect(first.code, first.stdout + first.stderr).toBe(0);
-    const before = conference(sandbox);
+    const before = conferencePeople(sandbox);
 
     ws.write({
       'people.csv': [
@@ -50,7 +43,7 @@ describe('a client_id whose row now names another person', () => {
     const second = await ws.run(sandbox, ['run', 'job.yaml']);
     expect(second.code, second.stdout + second.stderr).toBe(1);
     expect(second.stdout).toMatch(/^user +0 +0 +2 +0 +0 +0 +2$/m);
-    expect(conference(sandbox)).toEqual([
+    expect(conferencePeople(sandbox)).toEqual([
       'CY-1 Cy Clark cy.clark@example.org',
       'DEE-1 Dee Smith dee@example.org',
       ...before.filter((line) => line.startsWith('QWE12')),

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { cliWorkspace } from '../helpers/built-cli.js';
+import { conferencePeople } from './conference-fixture.js';
 
 const HEADER = 'client_id,email,first_name,last_name,company';
 const ALICE = 'a-1,alice@example.com,Alice,Anders,AliceCo';
@@ -42,10 +43,9 @@ describe('after the platform forgot its users and gave their ids out again', () 
     ws.write({ 'people.csv': `${HEADER}\n${ALICE} Ltd\n${BOB}\n` });
     const third = await ws.run(sandbox, ['run', 'job.yaml']);
     expect(third.code, third.stdout + third.stderr).toBe(0);
-    const people = sandbox.state
-      .conferenceUsers()
-      .map((u) => [u.clientIds.join(' '), u.firstName, u.lastName, u.email].join(' '))
-      .sort();
-    expect(people).toEqual(['a-1 Alice Anders alice@example.com', 'b-2 Bob Brown bob@example.com']);
+    expect(conferencePeople(sandbox)).toEqual([
+      'a-1 Alice Anders alice@example.com',
+      'b-2 Bob Brown bob@example.com',
+    ]);
   }, 60_000);
 });
