@@ -540,7 +540,7 @@ export const ERROR_CATALOG = {
   EVSYNC_ACCOUNT_OF_ANOTHER: {
     layer: 'sync',
     meaning:
-      "The platform user this row found (by its e-mail, or attached by 203) is another key's account, and that key's person has another name: the row's data is not sent to it (docs/sync-engine.md, \"Who is who\").",
+      'The platform user this row found (by its e-mail, or attached by 203) is another key\'s account, or an account made on the platform without a client_id, and its person has another name: the row\'s data is not sent to it (docs/sync-engine.md, "Who is who").',
     action:
       'If both rows are one person, make the names agree in the source; if not, give this person their own e-mail. The message names both keys and both names.',
     retry: 'permanent',

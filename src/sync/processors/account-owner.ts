@@ -103,3 +103,24 @@ export async function refuseKeyOfAnother(item: PlannedIntent, context: Processor
     { code: CODE.EVSYNC_KEY_NOW_ANOTHER_PERSON },
   );
 }
+
+/**
+ * A user of this conference found by the row's e-mail (a 422 "already taken") that holds no
+ * client_id at all: an account made on the platform by hand (a staff moderator) or by
+ * another tool. When its name and the row's disagree, the row gives someone else's address
+ * (a registrant typing a colleague's), and updating would rename that account and set its
+ * membership: the row fails instead, and nothing is written to it. A platform that does not
+ * list client_ids (`client_ids` absent) gives nothing to check.
+ */
+export function refuseUnkeyedAccount(found: PlatformUser, item: PlannedIntent, how: string): void {
+  if (found.client_ids === undefined || found.client_ids === null || found.client_ids.length > 0) return;
+  const rowName = fullName(item.params[FIRST], item.params[LAST]);
+  const accountName = fullName(found.first_name, found.last_name);
+  if (namesAgree(rowName, accountName)) return;
+  throw new EvsyncError(
+    `platform user ${found.id} "${accountName}" (${how}) has no client_id (an account made on the platform, or by another tool), ` +
+      `and this row's key "${item.key}" is "${rowName}": one person's account is never given to another, so nothing was written to it. ` +
+      `If they are one person, make the names agree in the source; if not, give "${item.key}" their own e-mail`,
+    { code: CODE.EVSYNC_ACCOUNT_OF_ANOTHER },
+  );
+}

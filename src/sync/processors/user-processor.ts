@@ -11,7 +11,12 @@ import { messageOf } from '../../errors/evsync-error.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
 import type { Processor, ProcessorContext } from './processor.js';
-import { refuseAnothersAccount, refuseKeyOfAnother, refuseOtherConferencesPerson } from './account-owner.js';
+import {
+  refuseAnothersAccount,
+  refuseKeyOfAnother,
+  refuseOtherConferencesPerson,
+  refuseUnkeyedAccount,
+} from './account-owner.js';
 import { clearingNote, isRemoval, MAX_CREATE_TRIES, retireShared, withoutClientId } from './processor.js';
 
 /**
@@ -127,6 +132,7 @@ async function createUser(
         throw error;
       }
       await refuseAnothersAccount(found, item, context, `found by the e-mail ${email}`);
+      refuseUnkeyedAccount(found, item, `found by the e-mail ${email}`);
       const { user, clearing } = await updateFound(found, item, context, counter);
       const note = lost
         ? 'the answer to the create was lost; found the user by e-mail and updated it'
