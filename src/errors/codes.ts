@@ -801,6 +801,12 @@ export const ERROR_CATALOG = {
     action: 'Wait for it to end (`evsync runs`), then try again.',
     retry: 'permanent',
   },
+  EVSYNC_RUN_SUPERSEDED: {
+    layer: 'sync',
+    meaning:
+      'Not sent by a resume: a later run of the same job read the sources whole and completed since this run stopped, so its remaining plan is stale (it would bring back rows taken out of the source since).',
+    action: 'Nothing: the job’s next run sends what the sources hold.',
+  },
   EVSYNC_RUN_PRUNED: {
     layer: 'sync',
     meaning:

@@ -12,6 +12,7 @@ import type { RunContext, StreamedWork } from '../execute/execute-and-finish.js'
 import { isSuccess, rowResult, unchangedResult } from '../execute/intent-result.js';
 import type { PhaseWork } from '../execute/plan-feed.js';
 import { leaveHandledLater } from './handled-later.js';
+import { leaveToLaterRun } from './superseded.js';
 import { pagesAfterSeq, pendingBySpans, type SeqPage } from './pending-pages.js';
 import { restoreIntents, type SourceReadAgain } from './restore-params.js';
 
@@ -60,6 +61,11 @@ export interface ResumeStreamOptions {
    * it retries, and sends what it recorded. @defaultValue true
    */
   guardCheckIns?: boolean;
+  /**
+   * A later run of the job that read the sources whole and completed (`supersededBy`):
+   * every pending intent is skipped, none sent, but a check-in whose POST had started.
+   */
+  supersededBy?: RunRecord;
 }
 
 class ResumedRun {
@@ -191,7 +197,12 @@ class ResumedRun {
       restored.push(item);
       if (record.sendStartedAt !== null) marked.add(item);
     }
-    const fresh = await leaveHandledLater(ledger, runId, restored);
+    const handled = await leaveHandledLater(ledger, runId, restored);
+    const later = this.options.supersededBy;
+    const left =
+      later === undefined ? undefined : leaveToLaterRun(handled.items, (item) => marked.has(item), later);
+    const fresh =
+      left === undefined ? handled : { items: left.items, skipped: [...handled.skipped, ...left.skipped] };
     // Check-ins have nothing to find them by: one posted since by another run, or whose answer
     // another run lost, is held back as a plan would. One this run marked lost its answer here.
     const guarded =

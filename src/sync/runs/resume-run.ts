@@ -12,6 +12,7 @@ import { resumeStream } from './resume-feed.js';
 import { depsForPlatform, requireRunConference } from './conference-scope.js';
 import { whileClaimed, whileJobLocked } from './run-claim.js';
 import { refusePrunedRun } from '../prune/refuse-pruned.js';
+import { supersededBy } from './superseded.js';
 import type { RunSummary } from '../execute/run-summary.js';
 
 /**
@@ -70,7 +71,19 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
     (await ledger.reopenIntents(runId, { actions: ['failed'], errorCodes: PLATFORM_DOWN_CODES })) +
     (await ledger.reopenIntents(runId, { actions: ['skipped'], errorCodes: [PARENT_MISSING] }));
   // Page by page: the pending intents, and what each page needs from the ledger (resume-feed.ts).
-  const { stream, tally } = resumeStream(deps, run, (item) => answerLostInCrash(runId, item));
+  // A later run of the job read the sources whole since: what this one had left is stale.
+  const later = await supersededBy(ledger, run);
+  if (later !== undefined)
+    deps.logger?.warn(
+      { supersededBy: later.id },
+      'a later run of the job completed since: nothing of this plan is sent',
+    );
+  const { stream, tally } = resumeStream(
+    deps,
+    run,
+    (item) => answerLostInCrash(runId, item),
+    later === undefined ? {} : { supersededBy: later },
+  );
   deps.logger?.info({ reopened }, 'resuming run');
   const cut = await planCutShort(ledger, run);
   // Results decided from the ledger as read (a check-in's lost answer guessed from its send
