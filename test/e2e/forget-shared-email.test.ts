@@ -46,6 +46,14 @@ describe('evsync forget of a person whose e-mail another person had', () => {
     expect(handedOn.code, handedOn.stdout + handedOn.stderr).toBe(0);
     expect(conferencePeople(sandbox)).toHaveLength(4);
 
+    // A typo finds nobody, and says so (the tombstone it records is lifted at once).
+    const typo = await ws.run(sandbox, ['forget', '--client-id', 'b-9', '--job', 'job.yaml']);
+    expect(typo.code, typo.stdout + typo.stderr).toBe(0);
+    expect(typo.stdout).toContain('Nothing of this person was in the ledger or on the platform');
+    const lifted = await ws.run(sandbox, ['forget', '--undo', '--client-id', 'b-9', '--job', 'job.yaml']);
+    expect(lifted.code, lifted.stdout + lifted.stderr).toBe(0);
+    expect(conferencePeople(sandbox)).toHaveLength(4);
+
     for (const key of ['b-1', 'z-1']) {
       const forget = await ws.run(sandbox, ['forget', '--client-id', key, '--job', 'job.yaml', '--json']);
       expect(forget.code, forget.stdout + forget.stderr).toBe(0);

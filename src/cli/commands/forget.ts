@@ -128,9 +128,26 @@ function describe(outcome: ForgetOutcome, conference: string): string {
     `  Ledger: ${would ? 'would replace' : 'replaced'} with markers ${s.planned_rows ?? 0} planned row(s), ${s.results ?? 0} result(s), ` +
       `${s.unchanged_lists ?? 0} list(s) of unchanged keys, and ${s.quoted_elsewhere ?? 0} other row(s) quoting them; ` +
       `${would ? 'would drop' : 'dropped'} ${s.synced_state ?? 0} synced key(s) and ${s.platform_ids ?? 0} platform id(s).`,
+    ...(nothingFound(outcome)
+      ? [
+          '  Nothing of this person was in the ledger or on the platform: check the e-mail or client_id you typed. ' +
+            `The tombstone still keeps later runs from sending a row naming ${outcome.found.clientIds + outcome.found.emails === 1 ? 'it' : 'them'}; ` +
+            'if it was a typo, lift it with `evsync forget --undo` and the same identifier.',
+        ]
+      : []),
     outcome.tombstone
       ? `  Tombstone #${outcome.tombstone.id}: ${outcome.tombstone.identifiers} identifier(s), hashed. Later runs suppress every row naming them; \`evsync forget --undo\` lifts it.`
       : '  No tombstone recorded (dry run).',
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Whether the erasure found nothing beyond what was typed: no platform user, and no row of
+ * the ledger replaced or dropped. Right for someone never synced (the tombstone keeps them
+ * out), and what a typo in the identifier looks like, so it is said.
+ */
+function nothingFound(outcome: ForgetOutcome): boolean {
+  if (outcome.platformRemoved.length > 0 || outcome.platformGone.length > 0) return false;
+  return Object.values(outcome.scrubbed).every((count) => (count ?? 0) === 0);
 }
