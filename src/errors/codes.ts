@@ -427,6 +427,13 @@ export const ERROR_CATALOG = {
     meaning: 'A value is longer than the platform allows for that param.',
     action: 'Shorten it in the source, or cut it with a transform in the mapping.',
   },
+  CONTROL_CHARACTER: {
+    layer: 'write-params',
+    meaning:
+      'A one-line text (a name, a salutation, a position, a company) holds a control character, or a character that turns the text’s direction (U+202A–U+202E, U+2066–U+2069): on a badge or a list it shows as garbage, or makes the text read as another.',
+    action:
+      'Remove it from the source (the message says which and where). An optional field is left out and the person is sent without it; a name fails the row.',
+  },
   INVALID_VALUE: {
     layer: 'write-params',
     meaning: 'A value is not one of those the platform accepts for that param.',

@@ -86,6 +86,27 @@ export class ParamChecker {
     this.report(name, CODE.REQUIRED, `${what} is required${reason}, but it is ${state}`);
   }
 
+  /**
+   * One line of plain text: no control character (C0, DEL, C1; a tab or a line break is one
+   * too in a name) and no character that turns the direction of the text around it, which
+   * makes `Ann\u202Enimda` show as "Annadmin" (docs/write-params.md).
+   */
+  oneLine(name: string): void {
+    const value = this.get(name);
+    if (value === undefined) return;
+    const found = NOT_ONE_LINE.exec(value);
+    if (found === null) return;
+    const code = found[0].charCodeAt(0);
+    const at = Array.from(value.slice(0, found.index)).length + 1;
+    this.report(
+      name,
+      CODE.CONTROL_CHARACTER,
+      // A direction-changing character is not quoted back: it would turn the message around too.
+      `${code >= 0x2000 ? 'the value holds a direction-changing character' : `${quote(value)} holds a control character`} ` +
+        `(U+${code.toString(16).toUpperCase().padStart(4, '0')}) at character ${at}: remove it from the source`,
+    );
+  }
+
   maxChars(name: string, max: number): void {
     const value = this.get(name);
     if (value === undefined || value.length <= max) return;
@@ -286,3 +307,7 @@ function nonAsciiNote(value: string): string {
   const code = char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
   return `: it contains U+${code} ("${char}"), which is not ASCII; write the address in ASCII (a domain as xn--…)`;
 }
+
+/** What {@link ParamChecker.oneLine} refuses. */
+// eslint-disable-next-line no-control-regex -- control characters are what is looked for
+const NOT_ONE_LINE = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;

@@ -267,3 +267,41 @@ describe('user.update', () => {
     ]);
   });
 });
+
+describe('one-line texts of a user', () => {
+  const POSITION = 'user[employee_attributes][position]';
+  const COMPANY = 'user[employee_attributes][company_attributes][name]';
+
+  it('refuses a control character, naming it and where it is, the value quoted safely', () => {
+    expect(create({ ...minimal, 'user[first_name]': 'Ada\u001b[2J' })).toEqual([
+      {
+        param: 'user[first_name]',
+        code: 'CONTROL_CHARACTER',
+        message:
+          '"Ada\\u001b[2J" holds a control character (U+001B) at character 4: remove it from the source',
+      },
+    ]);
+    expect(
+      codes(create({ ...minimal, 'user[last_name]': 'Love\nlace', [COMPANY]: 'Engines\u0085' })),
+    ).toEqual([
+      ['user[last_name]', 'CONTROL_CHARACTER'],
+      [COMPANY, 'CONTROL_CHARACTER'],
+    ]);
+  });
+
+  it('refuses a direction-changing character without quoting it back', () => {
+    const [issue] = create({ ...minimal, [POSITION]: 'Ann\u202Enimda', [COMPANY]: 'Engines' });
+    expect(issue).toEqual({
+      param: POSITION,
+      code: 'CONTROL_CHARACTER',
+      message:
+        'the value holds a direction-changing character (U+202E) at character 4: remove it from the source',
+    });
+  });
+
+  it('lets names in every script, accents and emoji through', () => {
+    expect(
+      create({ ...minimal, 'user[first_name]': 'Zoë 😀', 'user[last_name]': 'محمد 山田 Ñúñez' }),
+    ).toEqual([]);
+  });
+});

@@ -22,6 +22,8 @@ export function checkUserParams(check: ParamChecker, vendor: string): void {
   check.maxChars('user[first_name]', LENGTH_LIMITS.firstName);
   check.required('user[last_name]', 'the last name');
   check.maxChars('user[last_name]', LENGTH_LIMITS.lastName);
+  for (const line of ['user[salutation]', 'user[first_name]', 'user[last_name]', POSITION, COMPANY])
+    check.oneLine(line);
   check.oneOf('user[membership]', MEMBERSHIPS);
 
   if (check.required(email, 'the e-mail address') !== undefined) check.email(email);

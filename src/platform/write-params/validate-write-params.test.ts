@@ -122,6 +122,10 @@ describe('validateWriteParams', () => {
 // Any payload built only from valid values must pass, whatever the vendor word.
 const nonBlank = (max: number) =>
   fc.string({ unit: 'binary', minLength: 1, maxLength: max }).filter((s) => s.trim() !== '');
+/** One line of text as names and companies must be: no control or direction-changing character. */
+// eslint-disable-next-line no-control-regex -- control characters are what is left out
+const ONE_LINE = /^[^\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]*$/;
+const oneLine = (max: number) => nonBlank(max).filter((s) => ONE_LINE.test(s));
 const countryAndState = fc.constantFrom(...COUNTRY_CODES).chain((country) =>
   fc.record({
     country: fc.constant(country),
@@ -148,13 +152,16 @@ const bio = fc
   .map((paragraphs) => paragraphs.map((p) => `<p>${p}&nbsp;<br/></p>`).join(''));
 const validUser = fc.record({
   vendor: fc.stringMatching(/^[a-z][a-z0-9]{1,9}$/),
-  firstName: nonBlank(64),
-  lastName: nonBlank(64),
-  salutation: fc.option(fc.string({ unit: 'binary', maxLength: 20 }), { nil: undefined }),
+  firstName: oneLine(64),
+  lastName: oneLine(64),
+  salutation: fc.option(
+    fc.string({ unit: 'binary', maxLength: 20 }).filter((s) => ONE_LINE.test(s)),
+    { nil: undefined },
+  ),
   membership: fc.option(fc.constantFrom(...MEMBERSHIPS), { nil: undefined }),
   email: fc.emailAddress().filter((e) => e.split('@')[1]!.includes('.') && e.length <= 254),
   confirm: fc.boolean(),
-  job: fc.option(fc.tuple(nonBlank(40), nonBlank(40)), { nil: undefined }),
+  job: fc.option(fc.tuple(oneLine(40), oneLine(40)), { nil: undefined }),
   clientId: fc.option(nonBlank(64), { nil: undefined }),
   addresses: fc.array(address, { maxLength: 3 }),
   customData: fc.option(fc.dictionary(fc.string(), fc.jsonValue()), { nil: undefined }),
