@@ -42,8 +42,12 @@ describe('a resume of a run that a later run of the job has superseded', () => {
     expect(sandbox.state.conferenceUsers()).toHaveLength(40);
 
     const runs = await ws.run(sandbox, ['runs', '--json']);
-    const listed = JSON.parse(runs.stdout) as Array<{ id: string; status: string }>;
+    const listed = JSON.parse(runs.stdout) as Array<{ id: string; status: string; supersededBy?: string }>;
     const cutOff = listed.find((run) => run.status === 'running')!;
+    expect(cutOff.supersededBy).toBe(listed[0]!.id);
+    expect((await ws.run(sandbox, ['runs'])).stdout).toContain(
+      `superseded by run ${listed[0]!.id}, which read the sources whole since: nothing left to send (evsync resume ${cutOff.id} closes it)`,
+    );
     const resumed = await ws.run(sandbox, ['resume', cutOff.id]);
     expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
     expect(sandbox.state.conferenceUsers()).toHaveLength(40);

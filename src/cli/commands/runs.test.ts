@@ -62,6 +62,21 @@ describe('evsync runs table', () => {
     expect(nothingLeft).not.toContain('evsync resume');
   });
 
+  it('says of a stopped run that a later run superseded that nothing is left to send', () => {
+    const text = formatRuns([
+      {
+        ...run('20261127-060000-ffff', 'running', {}),
+        processGone: true,
+        supersededBy: '20261127-070000-gggg',
+      },
+    ]);
+    expect(text).toContain(
+      '  superseded by run 20261127-070000-gggg, which read the sources whole since: nothing left to send ' +
+        '(evsync resume 20261127-060000-ffff closes it)',
+    );
+    expect(text).not.toContain('finish it with');
+  });
+
   it('counts a resumed run from its resume, not the time it stood stopped', () => {
     const resumed = run('20261127-040000-dddd', 'completed', { resumedAt: '2026-11-27T02:00:50.000Z' });
     expect(formatRuns([resumed])).toMatch(/ 10\.0s \(resumed\)/);

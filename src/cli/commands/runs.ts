@@ -8,6 +8,7 @@ import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { waitsForWorker } from '../../distributed/handed-to-workers.js';
 import { prunedMarker } from '../../sync/prune/pruned-note.js';
+import { supersededBy } from '../../sync/runs/superseded.js';
 import { ageMs } from '../../config/retention.js';
 
 export function registerRunsCommand(program: Command): void {
@@ -40,9 +41,17 @@ export function registerRunsCommand(program: Command): void {
       try {
         const listed = await ledger.listRuns(limit, filter);
         const runs: ListedRun[] = await Promise.all(
-          listed.map(async (run) =>
-            (await ledger.processGone(run)) ? { ...run, processGone: true as const } : run,
-          ),
+          listed.map(async (run) => {
+            const gone = await ledger.processGone(run);
+            // A stopped run that a later one superseded has nothing left to send (a resume
+            // closes it): said instead of "finish it" (runs/superseded.ts).
+            const later = gone || run.status === 'aborted' ? await supersededBy(ledger, run) : undefined;
+            return {
+              ...run,
+              ...(gone ? { processGone: true as const } : {}),
+              ...(later ? { supersededBy: later.id } : {}),
+            };
+          }),
         );
         const text =
           runs.length === 0 && Object.keys(filter).length > 0
@@ -108,8 +117,18 @@ function sinceOf(text: string, now: Date): Date {
   return date;
 }
 
-/** A listed run; `processGone` when it is `running` but its process ended (`Ledger.processGone`). */
-export type ListedRun = RunRecord & { processGone?: true };
+/**
+ * A listed run; `processGone` when it is `running` but its process ended (`Ledger.processGone`),
+ * `supersededBy` when it stopped and a later run of its job read the sources whole since.
+ */
+export type ListedRun = RunRecord & { processGone?: true; supersededBy?: string };
+
+/** What finishes a stopped run: its resume, or, superseded, nothing to send (the resume closes it). */
+function finishLine(run: ListedRun): string {
+  return run.supersededBy === undefined
+    ? `finish it with: evsync resume ${run.id}`
+    : `superseded by run ${run.supersededBy}, which read the sources whole since: nothing left to send (evsync resume ${run.id} closes it)`;
+}
 
 /** A run as people are shown it: its conference by host (never a key). */
 function withConferenceHost(run: ListedRun): Omit<ListedRun, 'conference'> & { conference: string | null } {
@@ -162,9 +181,9 @@ export function formatRuns(runs: readonly ListedRun[]): string {
       ...aborted.flatMap((run) => [
         `  ${run.id}: ${typeof run.options.aborted === 'string' ? run.options.aborted : '(no reason kept)'}`,
         // What the run kept to do next (`nextStep`), else its resume.
-        typeof run.options.nextStep === 'string'
+        typeof run.options.nextStep === 'string' && run.supersededBy === undefined
           ? `    ${run.options.nextStep}`
-          : `    finish it with: evsync resume ${run.id}`,
+          : `    ${finishLine(run)}`,
       ]),
     );
   const cutOff = runs.filter((run) => run.processGone);
@@ -172,7 +191,7 @@ export function formatRuns(runs: readonly ListedRun[]): string {
     table.push(
       '',
       'cut off: its process ended before the run did (killed, or its machine stopped); only a resume finishes it.',
-      ...cutOff.map((run) => `  finish it with: evsync resume ${run.id}`),
+      ...cutOff.map((run) => `  ${finishLine(run)}`),
     );
   if (runs.some((run) => run.pruned !== undefined))
     table.push(
