@@ -5,7 +5,14 @@ import { compareXmlDateTimes, parseXmlDateTime } from './datetime.js';
 import type { XmlDateTime } from './datetime.js';
 import { isEmail } from './email.js';
 import { isHttpUrl } from './http-url.js';
-import { charLength, isBlank, isNonNegativeIntegerText, isPositiveIntegerText, quote } from './text-rules.js';
+import {
+  charLength,
+  codePointHex,
+  isBlank,
+  isNonNegativeIntegerText,
+  isPositiveIntegerText,
+  quote,
+} from './text-rules.js';
 import type { WriteParamIssue, WriteParamIssueCode } from './write-param-issue.js';
 import { checkWellFormedXhtml } from './xhtml.js';
 import { IndexedGroups } from './indexed-groups.js';
@@ -96,14 +103,13 @@ export class ParamChecker {
     if (value === undefined) return;
     const found = NOT_ONE_LINE.exec(value);
     if (found === null) return;
-    const code = found[0].charCodeAt(0);
-    const at = Array.from(value.slice(0, found.index)).length + 1;
+    const at = charLength(value.slice(0, found.index)) + 1;
     this.report(
       name,
       CODE.CONTROL_CHARACTER,
       // A direction-changing character is not quoted back: it would turn the message around too.
-      `${code >= 0x2000 ? 'the value holds a direction-changing character' : `${quote(value)} holds a control character`} ` +
-        `(U+${code.toString(16).toUpperCase().padStart(4, '0')}) at character ${at}: remove it from the source`,
+      `${found[0].charCodeAt(0) >= 0x2000 ? 'the value holds a direction-changing character' : `${quote(value)} holds a control character`} ` +
+        `(U+${codePointHex(value, found.index)}) at character ${at}: remove it from the source`,
     );
   }
 
@@ -304,8 +310,7 @@ const INDEX = /^(?:0|[1-9][0-9]{0,8})$/;
 function nonAsciiNote(value: string): string {
   const char = [...value].find((one) => one.charCodeAt(0) >= 0x80);
   if (char === undefined) return '';
-  const code = char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-  return `: it contains U+${code} ("${char}"), which is not ASCII; write the address in ASCII (a domain as xn--…)`;
+  return `: it contains U+${codePointHex(char, 0)} ("${char}"), which is not ASCII; write the address in ASCII (a domain as xn--…)`;
 }
 
 /** What {@link ParamChecker.oneLine} refuses. */

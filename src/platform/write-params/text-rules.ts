@@ -47,6 +47,11 @@ export function firstHtmlTag(value: string): string | undefined {
   return HTML_TAG.exec(value)?.[0];
 }
 
+/** The code point at `offset` as messages name it, without its `U+`: `001B`, `202E`, `1F600`. */
+export function codePointHex(text: string, offset: number): string {
+  return (text.codePointAt(offset) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+}
+
 const QUOTE_MAX_CHARS = 40;
 
 /**

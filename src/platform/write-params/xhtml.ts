@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { codePointHex } from './text-rules.js';
 import { XHTML_ENTITIES } from './xhtml-entities.js';
 
 /** The outcome of {@link checkWellFormedXhtml}; `line` and `column` are 1-based in the fragment. */
@@ -79,7 +80,7 @@ class FragmentScanner {
       else if (text.startsWith(']]>', this.pos)) this.fail('"]]>" is not allowed in text; write "]]&gt;"');
       else if (ch === ']') this.pos++;
       else if (!this.take(CHAR_DATA))
-        this.fail(`character U+${codeOf(text, this.pos)} is not allowed in XML`);
+        this.fail(`character U+${codePointHex(text, this.pos)} is not allowed in XML`);
     }
     const unclosed = this.open.pop();
     if (unclosed) this.fail(`<${unclosed.name}> is never closed`, unclosed.offset);
@@ -153,7 +154,7 @@ class FragmentScanner {
       if (ch === '<') this.fail(`"<" is not allowed in the value of attribute ${name}; write "&lt;"`);
       if (ch === '&') this.reference();
       else if (isForbiddenChar(this.text.charCodeAt(this.pos), this.text.charCodeAt(this.pos + 1))) {
-        this.fail(`character U+${codeOf(this.text, this.pos)} is not allowed in XML`);
+        this.fail(`character U+${codePointHex(this.text, this.pos)} is not allowed in XML`);
       } else this.pos += (this.text.codePointAt(this.pos) ?? 0) > 0xffff ? 2 : 1;
     }
     this.pos++;
@@ -218,10 +219,6 @@ function isXmlCharCode(code: number): boolean {
 function isForbiddenChar(unit: number, next: number): boolean {
   if (unit >= 0xd800 && unit <= 0xdbff) return !(next >= 0xdc00 && next <= 0xdfff);
   return !isXmlCharCode(unit);
-}
-
-function codeOf(text: string, offset: number): string {
-  return (text.codePointAt(offset) ?? 0).toString(16).toUpperCase().padStart(4, '0');
 }
 
 function describe(text: string, offset: number): string {
