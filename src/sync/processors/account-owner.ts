@@ -28,13 +28,29 @@ export async function refuseAnothersAccount(
   item: PlannedIntent,
   context: ProcessorContext,
   how: string,
+  /**
+   * A user of this conference found by the row's e-mail (a 422 "already taken") that lists
+   * no client_id at all is an account made on the platform by hand (a staff moderator) or
+   * by another tool: under another name it is refused too, so that a registrant who types
+   * a colleague's address does not rename the colleague's account and set its membership.
+   * Not for a 203, whose user another conference may hold (`refuseOtherConferencesPerson`).
+   */
+  options: { unkeyed?: 'refuse' } = {},
 ): Promise<void> {
   const own = new Set([item.key, ...(item.aliases ?? [])]);
   const others = (found.client_ids ?? []).filter((key) => !own.has(key));
-  if (others.length === 0) return;
+  const unkeyed = options.unkeyed === 'refuse' && found.client_ids?.length === 0;
+  if (others.length === 0 && !unkeyed) return;
   const rowName = fullName(item.params[FIRST], item.params[LAST]);
   const accountName = fullName(found.first_name, found.last_name);
   if (namesAgree(rowName, accountName)) return;
+  if (unkeyed)
+    throw new EvsyncError(
+      `platform user ${found.id} "${accountName}" (${how}) has no client_id (an account made on the platform, or by another tool), ` +
+        `and this row's key "${item.key}" is "${rowName}": one person's account is never given to another, so nothing was written to it. ` +
+        `If they are one person, make the names agree in the source; if not, give "${item.key}" their own e-mail`,
+      { code: CODE.EVSYNC_ACCOUNT_OF_ANOTHER },
+    );
   for (const other of others) {
     const mapped = (await context.ids.get('user', other)) === found.id;
     if (!mapped && context.inSource?.('user', other) !== true) continue;
@@ -101,26 +117,5 @@ export async function refuseKeyOfAnother(item: PlannedIntent, context: Processor
       'another person under the same key (a ticket handed on, or keys that follow the rows’ order)? Nothing was written to the account. ' +
       'If it is another person, give them a client_id of their own; if it is the same person with a new name and a new e-mail, change one in this run and the other in the next',
     { code: CODE.EVSYNC_KEY_NOW_ANOTHER_PERSON },
-  );
-}
-
-/**
- * A user of this conference found by the row's e-mail (a 422 "already taken") that holds no
- * client_id at all: an account made on the platform by hand (a staff moderator) or by
- * another tool. When its name and the row's disagree, the row gives someone else's address
- * (a registrant typing a colleague's), and updating would rename that account and set its
- * membership: the row fails instead, and nothing is written to it. A platform that does not
- * list client_ids (`client_ids` absent) gives nothing to check.
- */
-export function refuseUnkeyedAccount(found: PlatformUser, item: PlannedIntent, how: string): void {
-  if (found.client_ids === undefined || found.client_ids === null || found.client_ids.length > 0) return;
-  const rowName = fullName(item.params[FIRST], item.params[LAST]);
-  const accountName = fullName(found.first_name, found.last_name);
-  if (namesAgree(rowName, accountName)) return;
-  throw new EvsyncError(
-    `platform user ${found.id} "${accountName}" (${how}) has no client_id (an account made on the platform, or by another tool), ` +
-      `and this row's key "${item.key}" is "${rowName}": one person's account is never given to another, so nothing was written to it. ` +
-      `If they are one person, make the names agree in the source; if not, give "${item.key}" their own e-mail`,
-    { code: CODE.EVSYNC_ACCOUNT_OF_ANOTHER },
   );
 }

@@ -11,12 +11,7 @@ import { messageOf } from '../../errors/evsync-error.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
 import type { Processor, ProcessorContext } from './processor.js';
-import {
-  refuseAnothersAccount,
-  refuseKeyOfAnother,
-  refuseOtherConferencesPerson,
-  refuseUnkeyedAccount,
-} from './account-owner.js';
+import { refuseAnothersAccount, refuseKeyOfAnother, refuseOtherConferencesPerson } from './account-owner.js';
 import { clearingNote, isRemoval, MAX_CREATE_TRIES, retireShared, withoutClientId } from './processor.js';
 
 /**
@@ -131,8 +126,9 @@ async function createUser(
         if (lost && tries < MAX_CREATE_TRIES) continue;
         throw error;
       }
-      await refuseAnothersAccount(found, item, context, `found by the e-mail ${email}`);
-      refuseUnkeyedAccount(found, item, `found by the e-mail ${email}`);
+      await refuseAnothersAccount(found, item, context, `found by the e-mail ${email}`, {
+        unkeyed: 'refuse',
+      });
       const { user, clearing } = await updateFound(found, item, context, counter);
       const note = lost
         ? 'the answer to the create was lost; found the user by e-mail and updated it'
