@@ -11,6 +11,7 @@ import { createSendMarker } from '../sync/execute/send-marks.js';
 import { DependencyGate, removalLookup } from '../sync/phases/dependency-gate.js';
 import { noteLeftOut } from '../sync/phases/left-out-parents.js';
 import { loadIdCache, type IdCache } from '../sync/processors/id-cache.js';
+import { lastSentIn } from '../sync/processors/processor.js';
 import type { SyncPlatform } from '../sync/processors/sync-platform.js';
 import { answerLostInCrash } from '../sync/runs/resume-run.js';
 import { restoreIntents, type SourceReadAgain } from '../sync/runs/restore-params.js';
@@ -145,7 +146,7 @@ export class IntentHandler {
               platform: context.platform,
               ids: context.ids,
               markSendStarted: context.markSendStarted,
-              lastSent: async (key) => (await context.ledger.syncedParams('user', [key])).get(key),
+              lastSent: lastSentIn(context.ledger),
             },
           }),
         );

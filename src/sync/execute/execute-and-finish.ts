@@ -6,7 +6,7 @@ import { DependencyGate, removalLookup } from '../phases/dependency-gate.js';
 import { noteLeftOut } from '../phases/left-out-parents.js';
 import type { FlatParams } from '../../model/params.js';
 import { IdCache } from '../processors/id-cache.js';
-import type { ProcessorContext } from '../processors/processor.js';
+import { lastSentIn, type ProcessorContext } from '../processors/processor.js';
 import type { EngineDeps } from './engine-deps.js';
 import { executePlan } from './execute-plan.js';
 import { unchangedResult } from './intent-result.js';
@@ -145,7 +145,7 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
           ids,
           markSendStarted: createSendMarker(ledger, input.runId),
           sharedWith: sharedWith(snapshots, inSource),
-          lastSent: async (key) => (await ledger.syncedParams('user', [key])).get(key),
+          lastSent: lastSentIn(ledger),
           inSource,
           sharedLink: sharedLink(snapshots, streamed?.liveLinks ?? ((kind) => liveLinksOf(input, kind))),
         },

@@ -1,3 +1,4 @@
+import type { Ledger } from '../../ledger/ledger.js';
 import type { FlatParams } from '../../model/params.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { LinkKind, SharedLink } from '../plan/link-pairs.js';
@@ -36,6 +37,11 @@ export interface ProcessorContext {
    * schedule `key` (a speaker re-keyed in the source), if any: its mirror delete then retires it.
    */
   sharedLink?: (kind: LinkKind, key: string) => Promise<SharedLink | undefined>;
+}
+
+/** {@link ProcessorContext.lastSent} read from `ledger`: a run's and a worker's alike. */
+export function lastSentIn(ledger: Pick<Ledger, 'syncedParams'>): NonNullable<ProcessorContext['lastSent']> {
+  return async (key) => (await ledger.syncedParams('user', [key])).get(key);
 }
 
 /**

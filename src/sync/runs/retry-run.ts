@@ -128,8 +128,9 @@ async function retryClaimed(
   const asked = failedResults(filter);
   // A first pass keeps hashes of keys only (`KeyRegistry`, 12 bytes a slot): the failed
   // intents, to tell the rows that failed the mapping and to find the rows changed in the
-  // source since (`plannedMark`), and the parents among them, to find their dependents. A false match (two 32-bit hashes both alike) retries a dependent
-  // that the gate then sends only if its parent is there, or reads a row again for nothing.
+  // source since (`plannedMark`), and the parents among them, to find their dependents. A
+  // false match (two 32-bit hashes both alike) retries a dependent that the gate then sends
+  // only if its parent is there, or reads a row again for nothing.
   const planned = new KeyRegistry();
   const parents = new KeyRegistry();
   const cutOff = await cutOffCheckIns(ledger, runId, filter);
