@@ -576,6 +576,14 @@ export const ERROR_CATALOG = {
       'Put each holder\'s own e-mail in the source, or say in the mapping what to do: `on_shared_email: first`, `skip` or `suffix` (docs/mapping.md, "Shared e-mails").',
     retry: 'permanent',
   },
+  MAPPING_SHARED_KEY: {
+    layer: 'mapping',
+    meaning:
+      "A user row repeats an earlier row's key (client_id) under another name and another e-mail: one id for two people. The earlier row keeps it; this one is not sent, whatever `on_duplicate` says.",
+    action:
+      'Give each person their own id in the source (the ticket or attendee id, not the order\'s), or key the mapping on a column that tells them apart (docs/mapping.md, "Keys, duplicates and dependencies").',
+    retry: 'permanent',
+  },
   EVSYNC_ERASED: {
     layer: 'sync',
     meaning:

@@ -229,7 +229,8 @@ intents:
     const rows = [
       { id: 'u1', mail: 'a@b.org', f: 'A', l: 'B' },
       { id: 'u2', mail: 'A@B.org', f: 'A', l: 'B' },
-      { id: 'u1', mail: 'z@b.org', f: 'Z', l: 'B' },
+      // The same person with a new e-mail.
+      { id: 'u1', mail: 'z@b.org', f: 'A', l: 'B' },
     ];
     const mapping = (policy: string): string => `
 on_duplicate: ${policy}
@@ -283,7 +284,43 @@ intents:
         [{ kind: 'user', key: 'u1', row: 3 }],
       ]);
       expect(items[2]).toMatchObject({ type: 'duplicate', policy: 'last', firstRow: 1 });
-      expect(params(items[2])['user[first_name]']).toBe('Z');
+      expect(params(items[2])['user[svc_auth_attributes][email]']).toBe('z@b.org');
+    });
+
+    describe('one key, another person (another name and another e-mail)', () => {
+      const people = [
+        { id: 't1', mail: 'amy@x.org', f: 'Amy', l: 'Ng' },
+        { id: 't1', mail: 'zoe@y.org', f: 'Zoe', l: 'Li' },
+        // The first person again, a corrected name: a duplicate.
+        { id: 't1', mail: 'AMY@x.org', f: 'Amy', l: 'Ng-Park' },
+        // A changed e-mail under the same name: a duplicate.
+        { id: 't1', mail: 'amy.ng@x.org', f: 'amy', l: 'NG' },
+      ];
+
+      it.each(['first', 'last', 'error'])(
+        '%s: the row is stopped and says whose key it is',
+        async (policy) => {
+          const items = await run(mapping(policy), people.slice(0, 2));
+          expect(items[1]).toMatchObject({
+            type: 'invalid',
+            kind: 'user',
+            keys: [{ kind: 'user', key: 't1' }],
+          });
+          expect(items[1]?.type === 'invalid' && items[1].problems[0]).toMatchObject({
+            code: 'MAPPING_SHARED_KEY',
+            message: expect.stringMatching(
+              /^row 2 \(line 3\): client_id "t1" was already used by row 1 for another person \(another name and e-mail than "Zoe Li", "zoe@y.org"\): one id must not stand for two people; row 1 keeps it\./,
+            ),
+          });
+          // Row 1 still holds the key: nothing replaced it.
+          expect(items[1]).not.toHaveProperty('replaces');
+        },
+      );
+
+      it('the same person under a corrected name or a changed e-mail stays a duplicate', async () => {
+        const items = await run(mapping('first'), [people[0]!, people[2]!, people[3]!]);
+        expect(items.map((i) => i.type)).toEqual(['intents', 'duplicate', 'duplicate']);
+      });
     });
   });
 

@@ -8,6 +8,7 @@ import type { DraftProblem, LoadedMapping, RowMapper, RowMapping } from './loade
 import type { HeaderReport, MappedItem, MappingProblem, MapSourceOptions } from './mapped-item.js';
 import { ScheduleGrouper } from './schedule-grouper.js';
 import { SharedEmails } from './shared-email.js';
+import { SharedKeys } from './shared-key.js';
 import { quote } from '../platform/write-params/text-rules.js';
 import { checkDraft, locateProblem, readableKeys, withValueSource } from './validate-draft.js';
 import { leftOutWarning, warnedIntents, withoutOptionalFields, withRowWarnings } from './optional-fields.js';
@@ -155,6 +156,8 @@ class RowState {
   readonly shared: SharedEmails;
   /** Whether rows of one e-mail and different names are told apart (`on_shared_email`). */
   private readonly checksShared: boolean;
+  /** User rows of one key and another person (shared-key.ts). */
+  private readonly sharedKeys: SharedKeys;
   private readonly rowOf = (hash: KeyHash): number | undefined => this.keys.rowOf(hash);
 
   /**
@@ -170,6 +173,7 @@ class RowState {
     // Under `on_duplicate: last` the mapping asks a later row to replace an earlier one that
     // shares its e-mail (a corrected name), and each replaced row says so.
     this.checksShared = mapping.onDuplicate !== 'last';
+    this.sharedKeys = new SharedKeys(mapping.vendor);
     this.schedules = mapping.kinds.includes('schedule') ? new ScheduleGrouper(mapping.vendor) : undefined;
   }
 
@@ -264,8 +268,11 @@ class RowState {
       const firstRow = this.keys.rowOf(keyHashed);
       let found: { field: string; firstRow: number; what: string } | undefined;
       if (firstRow !== undefined) {
-        (earlierRows ??= []).push(firstRow);
         const field = isParentKind(intent.kind) ? (columns[index]?.client_id ?? 'client_id') : 'key';
+        if (intent.kind === 'user' && !this.sharedKeys.samePerson(firstRow, intent)) {
+          return this.sharedKeys.refuse(intent, field, firstRow, origin);
+        }
+        (earlierRows ??= []).push(firstRow);
         found = { field, firstRow, what: `${intent.kind} ${field} ${quote(intent.key)}` };
       }
       const firstHash = owned.length;
@@ -308,7 +315,7 @@ class RowState {
       }
     }
     if (duplicate === undefined) {
-      this.store(owned, origin.row);
+      this.store(owned, origin.row, intents);
       this.holders?.set(origin.row, keysOf(intents));
       return { type: 'intents', origin, intents };
     }
@@ -329,12 +336,12 @@ class RowState {
         ...(params ? { params } : {}),
       };
     }
-    this.store(owned, origin.row);
+    this.store(owned, origin.row, intents);
     let replaces: Array<{ kind: IntentKind; key: string; row: number }> | undefined;
     if (policy === 'last' && this.holders !== undefined) {
       // This row takes over every key and value it repeats, so a later repeat replaces it;
       // the rows it repeats are gone as a whole, and their other keys are free again.
-      this.store(repeated ?? [], origin.row);
+      this.store(repeated ?? [], origin.row, intents);
       replaces = [];
       for (const row of new Set(earlierRows)) {
         for (const held of this.holders.get(row) ?? []) replaces.push({ ...held, row });
@@ -366,8 +373,9 @@ class RowState {
     ];
   }
 
-  private store(hashes: readonly KeyHash[], row: number): void {
+  private store(hashes: readonly KeyHash[], row: number, intents: readonly Intent[]): void {
     for (const hash of hashes) this.keys.assign(hash, row);
+    this.sharedKeys.record(row, intents);
   }
 }
 

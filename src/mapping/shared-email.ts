@@ -104,7 +104,8 @@ export function plusAddress(email: string, key: string): string {
   return `${local}+${tag.slice(-room)}${email.slice(at)}`;
 }
 
-function nameOf(intent: Intent): string {
+/** The row's first and last name as written, for a message. */
+export function nameOf(intent: Intent): string {
   return [intent.params[FIRST] ?? '', intent.params[LAST] ?? '']
     .filter((part) => part.trim() !== '')
     .join(' ');
@@ -116,7 +117,7 @@ function nameOf(intent: Intent): string {
  * mapping with a unique e-mail goes through here, so each character is folded as it is read
  * (a character outside ASCII by a table filled on first sight), without building a string.
  */
-function nameHash(intent: Intent): number {
+export function nameHash(intent: Intent): number {
   const first = intent.params[FIRST] ?? '';
   const last = intent.params[LAST] ?? '';
   let hash = NO_NAME;
@@ -162,4 +163,4 @@ function foldedHash(folded: string): number {
 const FOLDED: string[] = [];
 
 /** The hash of no name at all (FNV-1a's offset basis): a row without one. */
-const NO_NAME = 0x811c9dc5 | 0;
+export const NO_NAME = 0x811c9dc5 | 0;

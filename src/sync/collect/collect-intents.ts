@@ -306,11 +306,14 @@ export function failedRowKey(
   const key = item.keys?.find((one) => one.kind === kind)?.key;
   if (key === undefined) return undefined;
   const id = `${kind}\u0000${key}`;
-  if (item.problems.some((problem) => problem.code === CODE.MAPPING_DUPLICATE) || failedKeys.has(id))
+  if (item.problems.some((problem) => REPEATS_A_KEY.has(problem.code)) || failedKeys.has(id))
     return repeatedRowKey(key, item.origin.row);
   failedKeys.add(id);
   return key;
 }
+
+/** Codes of a row that repeats an earlier row's key: the key's result is the earlier row's. */
+const REPEATS_A_KEY: ReadonlySet<string> = new Set([CODE.MAPPING_DUPLICATE, CODE.MAPPING_SHARED_KEY]);
 
 // A duplicate row is still in the source: mirror mode keeps its keys (`keptKeys`). Its
 // user may be the same platform user as the row that won (one user per e-mail).
