@@ -111,3 +111,42 @@ describe('planMirrorDeletes: links and schedules whose platform records a live k
     expect(planned(mirror.deletes)).toEqual(['delete speaker talk/px-CODE']);
   });
 });
+
+// An attendee who is also a speaker: the attendees job keys her `eb-1`, the speakers job
+// `sz-1`, both user 7 in the id map. The attendees job dropping `eb-1` must not take user 7
+// out of the conference while the speakers job still syncs her.
+describe('planMirrorDeletes: a user another job syncs under its own key', () => {
+  const ids = new Map<IntentKind, ReadonlyMap<string, number>>([
+    [
+      'user',
+      new Map([
+        ['eb-1', 7],
+        ['sz-1', 7],
+        ['eb-2', 8],
+        ['eb-3', 9],
+        ['eb-4', 9],
+      ]),
+    ],
+  ]);
+  const planned = (deletes: Awaited<ReturnType<typeof planMirrorDeletes>>['deletes']) =>
+    deletes.map((item) => `${item.plannedAction} ${item.kind} ${item.key}`);
+
+  it('retires the key, and still deletes records only this job’s gone keys name', async () => {
+    const mirror = await planMirrorDeletes({
+      seen: new Map([['user', new Set<string>(['eb-5'])]]),
+      // `sz-1` is another job's: not among this job's keys.
+      knownKeys: () => Promise.resolve(['eb-1', 'eb-2', 'eb-3', 'eb-4', 'eb-5']),
+      ids,
+      threshold: { percent: 100 },
+      force: false,
+    });
+    expect(planned(mirror.deletes)).toEqual([
+      'retire user eb-1',
+      'delete user eb-2',
+      // Two gone keys of this job for one record (a re-keyed person): both go.
+      'delete user eb-3',
+      'delete user eb-4',
+    ]);
+    expect(mirror.counts).toEqual([{ kind: 'user', deletes: 3, known: 5, allowed: 5 }]);
+  });
+});

@@ -140,7 +140,7 @@ export async function planMirrorDeletes(input: MirrorDeleteInput): Promise<Mirro
     const kept = failed.kept.get(kind);
     const known = await input.knownKeys(kind);
     const gone = known.filter((key) => !seen.has(key) && !kept?.has(key));
-    const shared = isParentKind(kind) ? sharedRecords(input.ids?.get(kind), seen, kept) : undefined;
+    const shared = isParentKind(kind) ? sharedRecords(input.ids?.get(kind), seen, kept, gone) : undefined;
     let retired = 0;
     for (const key of gone) {
       // A key the source dropped whose platform record (a user, an event, or what a link
@@ -213,20 +213,35 @@ export function describeThreshold(threshold: DeleteThreshold): string {
 }
 
 /**
- * Platform ids of the keys the source still has (seen or kept by a failed row), to the key:
- * the id map holds one platform record for several keys when a person was re-keyed in the
- * source and found by e-mail (docs/sync-engine.md, "Mirror mode and re-keyed records").
+ * Platform ids of the keys that still stand for a record, to the key: those the source
+ * still has (seen or kept by a failed row), and those of another job. The id map holds one
+ * platform record for several keys when a person was re-keyed in the source, or when two
+ * jobs sync one person under their own keys (an attendee who is also a speaker), each
+ * found by e-mail (docs/sync-engine.md, "Mirror mode and re-keyed records"). A key in the
+ * id map that the source no longer has and this job does not drop (`gone`) is not this
+ * job's: the speakers job still syncs that person, who must not leave the conference
+ * because the attendees job dropped its own key.
  */
 function sharedRecords(
   ids: ReadonlyMap<string, number> | undefined,
   seen: KeySet,
   kept: ReadonlySet<string> | undefined,
+  gone: readonly string[],
 ): Map<number, string> {
   const shared = new Map<number, string>();
   if (!ids) return shared;
+  // Only the records of gone keys are asked about: sets the size of the deletes, not of the job.
+  const goneKeys = new Set(gone);
+  const goneIds = new Set<number>();
+  for (const key of gone) {
+    const id = ids.get(key);
+    if (id !== undefined) goneIds.add(id);
+  }
   // The id map is walked, not the source's keys: a streamed plan keeps only their hashes.
   for (const [key, id] of ids) {
-    if (!shared.has(id) && (seen.has(key) || kept?.has(key) === true)) shared.set(id, key);
+    if (shared.has(id)) continue;
+    const stays = seen.has(key) || kept?.has(key) === true;
+    if (stays || (goneIds.has(id) && !goneKeys.has(key))) shared.set(id, key);
   }
   return shared;
 }

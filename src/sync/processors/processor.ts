@@ -83,7 +83,11 @@ export async function retireShared(
   const other = id === undefined ? undefined : await context.sharedWith?.(kind, item.key, id);
   if (other === undefined && item.plannedAction !== 'retire') return undefined;
   context.ids.delete(kind, item.key);
-  const still = other === undefined ? 'a key still in the source' : `"${other}", still in the source`;
+  // Planned as a retire without a key of this run's source: another job's key is the record's.
+  const still =
+    other === undefined
+      ? "another key's that this run does not remove (still in the source, or another job's)"
+      : `"${other}", still in the source`;
   return counter.done('retired', {
     platformId: id ?? null,
     message: `not deleted: platform ${kind} ${id ?? '?'} is also ${still}; the ledger forgets this key`,
