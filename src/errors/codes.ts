@@ -224,6 +224,13 @@ export const ERROR_CATALOG = {
     action:
       'Correct the value and save the file as UTF-8, or set `encoding:` in the source if the whole file is in another encoding.',
   },
+  CSV_UNDEFINED_BYTE: {
+    layer: 'sources',
+    meaning:
+      'A row of a file read in a one-byte encoding (Windows-1252 as guessed, or the one `encoding:` names) holds a byte that encoding does not define: the file is in another one. The row is not sent.',
+    action:
+      'Set `encoding:` in the source to the encoding the file was saved in (`windows-1250`, `windows-1251`, `shift_jis`, …; docs/sources.md), or save it as UTF-8.',
+  },
   CSV_MALFORMED_QUOTE: {
     layer: 'sources',
     meaning: 'Text follows a closing quote in a value (`"abc"def`); the row is not sent.',

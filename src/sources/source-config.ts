@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CSV_ENCODINGS, csvEncodingNamed } from './csv/detect-encoding.js';
 
 /**
  * The `source:` of a job step, exactly one kind per step. Paths are relative to the job
@@ -15,7 +16,18 @@ export const csvSourceSchema = z.union([
   z.strictObject({
     path: filePath,
     /** Forces the text encoding; detected from the BOM and the bytes otherwise. */
-    encoding: z.enum(['utf-8', 'utf-16le', 'utf-16be', 'windows-1252', 'latin1']).optional(),
+    encoding: z
+      .string()
+      .transform((name, context) => {
+        const encoding = csvEncodingNamed(name);
+        if (encoding !== undefined) return encoding;
+        context.addIssue({
+          code: 'custom',
+          message: `"${name}" is not an encoding evsync reads; use one of ${CSV_ENCODINGS.join(', ')}`,
+        });
+        return z.NEVER;
+      })
+      .optional(),
     /** Forces the delimiter; detected among `, ; \t |` otherwise. */
     delimiter: z.enum([',', ';', '\t', '|']).optional(),
     /** The most characters one record may hold (docs/sources.md, "Limits"). */

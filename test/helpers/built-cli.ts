@@ -114,7 +114,7 @@ export async function startBuiltDashboard(options: {
 /** A folder for job files and an embedded ledger, and sandboxes, closed together. */
 export interface CliWorkspace {
   dir: string;
-  write(files: Record<string, string>): void;
+  write(files: Record<string, string | Uint8Array>): void;
   /** The env of `evsync` against `sandbox`, with an embedded ledger in the workspace's `data` folder. */
   envFor(sandbox: RunningSandbox): NodeJS.ProcessEnv;
   /** `evsync ARGS` in the workspace against `sandbox` ({@link envFor}), plus `env`. */

@@ -1,11 +1,13 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { createCsvSource, type CsvSourceOptions } from './csv-source.js';
 import { MAX_OPEN_RECORD_CHARS } from './parse-csv-chunks.js';
 import type { SourceItem } from '../source-row.js';
 import { SourceError } from '../source-error.js';
+import { csvSourceSchema } from '../source-config.js';
 
 const SPECTRUM = '/work/shared/fixtures/csv-spectrum';
 const OURS = join(import.meta.dirname, '../../../test/fixtures/sources');
@@ -74,6 +76,93 @@ describe('encodings', () => {
       ok: true,
       values: { id: 'y', name: 'Rémy' },
       origin: { row: 6001, line: 6002 },
+    });
+  });
+
+  describe('encodings a guess cannot tell from Windows-1252', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evsync-encodings-'));
+    const file = (name: string, text: string, encoding: string): string => {
+      const path = join(dir, name);
+      writeFileSync(path, iconv.encode(text, encoding));
+      return path;
+    };
+    const polish = file(
+      'pl.csv',
+      'id,first_name,last_name\np1,Łukasz,Wąs\np2,Zofia,Łaźniak\n',
+      'windows-1250',
+    );
+    const japanese = file('ja.csv', 'id,first_name,last_name\nj1,さくら,田中\nj2,カナ,佐藤\n', 'shift_jis');
+
+    it('reads Windows-1250 and Shift_JIS when encoding: names them, by an alias too', async () => {
+      expect(valuesOf(await readAll({ path: polish, encoding: 'windows-1250' }))).toEqual([
+        { id: 'p1', first_name: 'Łukasz', last_name: 'Wąs' },
+        { id: 'p2', first_name: 'Zofia', last_name: 'Łaźniak' },
+      ]);
+      expect(valuesOf(await readAll({ path: japanese, encoding: 'shift_jis' }))).toEqual([
+        { id: 'j1', first_name: 'さくら', last_name: '田中' },
+        { id: 'j2', first_name: 'カナ', last_name: '佐藤' },
+      ]);
+      expect(csvSourceSchema.parse({ path: 'x.csv', encoding: 'CP1250' })).toEqual({
+        path: 'x.csv',
+        encoding: 'windows-1250',
+      });
+      // The job file's error names the union's branch that fits (an object with a path).
+      expect(
+        JSON.stringify(csvSourceSchema.safeParse({ path: 'x.csv', encoding: 'klingon' }).error),
+      ).toContain(
+        'is not an encoding evsync reads; use one of utf-8, utf-16le, utf-16be, windows-1252, latin1, iso-8859-15, windows-1250',
+      );
+    });
+
+    it('says which encoding the bytes of a Windows-1252 guess look like', async () => {
+      const source = createCsvSource({ path: polish });
+      for await (const _item of source.rows()) void _item;
+      expect(source.notes?.()).toEqual([
+        expect.stringMatching(
+          /^read as Windows-1252 \(guessed\): .*; 4 bytes read as £ ¥ ³ ¹ Ÿ beside letters, where Windows-1250 \(Central European\) has Ł Ą ł ą ź: if Polish or Czech names look wrong, set encoding: windows-1250; set encoding: in the source to choose$/,
+        ),
+      ]);
+      const guessed = createCsvSource({ path: japanese });
+      const items: SourceItem[] = [];
+      for await (const item of guessed.rows()) items.push(item);
+      expect(guessed.notes?.()[0]).toMatch(
+        /read as ‚ ƒ „ † ‡ ˆ ‰ ˜, which names do not hold: if the file is Japanese/,
+      );
+      // 佐藤 holds 0x8D, which Windows-1252 leaves undefined: that row is not read as garbage. さくら
+      // 田中 has no such byte: it reads as signs, which the note above is for.
+      expect(items.map((item) => (item.ok ? item.values.id : item.code))).toEqual([
+        'j1',
+        'CSV_UNDEFINED_BYTE',
+      ]);
+    });
+
+    it('fails the row holding a byte the encoding does not define, and reads the others', async () => {
+      const path = join(dir, 'undefined-byte.csv');
+      writeFileSync(
+        path,
+        Buffer.concat([
+          Buffer.from('id,name\nu1,Zo'),
+          Buffer.from([0xe9]),
+          Buffer.from('\nu2,Ab'),
+          Buffer.from([0x81]),
+          Buffer.from('c\nu3,Al'),
+          Buffer.from([0xe9]),
+          Buffer.from('\n'),
+        ]),
+      );
+      const items = await readAll({ path, displayPath: 'undefined-byte.csv' });
+      expect(valuesOf(items)).toEqual([
+        { id: 'u1', name: 'Zoé' },
+        {
+          ok: false,
+          origin: { source: 'undefined-byte.csv', row: 2, line: 3 },
+          code: 'CSV_UNDEFINED_BYTE',
+          message:
+            'has a byte that Windows-1252 does not define (0x81 at byte 20 of the file), so the row was not read: the file is in another encoding; ' +
+            'set encoding: in the source to the one it was saved in (windows-1250 for Polish, Czech or Hungarian, windows-1251 for Cyrillic, shift_jis for Japanese; docs/sources.md lists them all)',
+        },
+        { id: 'u3', name: 'Alé' },
+      ]);
     });
   });
 

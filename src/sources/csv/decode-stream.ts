@@ -3,6 +3,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import iconv from 'iconv-lite';
 import {
   incompleteUtf8Tail,
+  isSingleByte,
   looksLikeUtf8,
   utf8Census,
   validUtf8Length,
@@ -54,6 +55,9 @@ export function createDecodeStream(options: DecodeOptions): Transform {
   let mode: 'utf-8' | 'undecided' | 'other' =
     options.encoding !== 'utf-8' ? 'other' : options.undecided ? 'undecided' : 'utf-8';
   let other = mode === 'other' ? iconv.getDecoder(options.encoding, { stripBOM: false }) : undefined;
+  /** The one-byte encoding `other` decodes, whose undefined bytes are marked; else undefined. */
+  let marksIn: CsvEncoding | undefined =
+    mode === 'other' && isSingleByte(options.encoding) ? options.encoding : undefined;
   /** Undecoded bytes: a cut character, or the bytes a late decision waits for. */
   let pending: Buffer = Buffer.alloc(0);
   /** File offset of `pending[0]`, or of the next chunk when nothing is pending. */
@@ -66,6 +70,22 @@ export function createDecodeStream(options: DecodeOptions): Transform {
       skip -= dropped;
     }
     if (text.length > 0) stream.push(text);
+  };
+
+  /**
+   * Decodes `bytes` (starting at `offset`) in the other encoding. In a one-byte encoding a
+   * byte it leaves undefined became U+FFFD at that byte's place: recorded like a byte that is
+   * not UTF-8, so that its row is reported instead of sending a name with a "�" in it.
+   */
+  const decodeOther = (stream: Transform, bytes: Buffer): void => {
+    const text = other!.write(bytes);
+    if (marksIn !== undefined && options.marks !== undefined) {
+      for (let at = text.indexOf('\uFFFD'); at !== -1; at = text.indexOf('\uFFFD', at + 1)) {
+        options.marks.add({ byteOffset: offset + at, byte: bytes[at], readAs: marksIn });
+      }
+    }
+    offset += bytes.length;
+    emit(stream, text);
   };
 
   /** Decodes `bytes` (starting at `offset`) as UTF-8, keeping a cut character unless `last`. */
@@ -92,9 +112,9 @@ export function createDecodeStream(options: DecodeOptions): Transform {
     } else {
       mode = 'other';
       other = iconv.getDecoder('windows-1252');
-      emit(stream, other.write(bytes));
-      offset += bytes.length;
+      marksIn = 'windows-1252';
       pending = Buffer.alloc(0);
+      decodeOther(stream, bytes);
     }
   };
 
@@ -119,7 +139,7 @@ export function createDecodeStream(options: DecodeOptions): Transform {
     readableObjectMode: true,
     transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
       if (mode === 'other') {
-        emit(this, other!.write(chunk));
+        decodeOther(this, chunk);
       } else {
         const bytes = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
         if (mode === 'undecided') undecided(this, bytes, false);

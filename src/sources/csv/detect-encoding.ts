@@ -1,6 +1,73 @@
 import { isUtf8 } from 'node:buffer';
 
-export type CsvEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252' | 'latin1';
+/**
+ * The encodings `encoding:` may name, with the name a person reads. Beyond the ones a guess
+ * can give (UTF-8, UTF-16 by their BOM, Windows-1252), the code pages Excel writes "CSV" in
+ * on Windows set to another language, and the legacy encodings of East Asian exports.
+ */
+const ENCODING_NAMES = {
+  'utf-8': 'UTF-8',
+  'utf-16le': 'UTF-16LE',
+  'utf-16be': 'UTF-16BE',
+  'windows-1252': 'Windows-1252',
+  latin1: 'Latin-1',
+  'iso-8859-15': 'ISO-8859-15',
+  'windows-1250': 'Windows-1250 (Central European)',
+  'iso-8859-2': 'ISO-8859-2 (Central European)',
+  'windows-1251': 'Windows-1251 (Cyrillic)',
+  'koi8-r': 'KOI8-R (Cyrillic)',
+  'windows-1253': 'Windows-1253 (Greek)',
+  'windows-1254': 'Windows-1254 (Turkish)',
+  'windows-1257': 'Windows-1257 (Baltic)',
+  macintosh: 'Mac OS Roman',
+  shift_jis: 'Shift_JIS (Japanese)',
+  'euc-jp': 'EUC-JP (Japanese)',
+  gb18030: 'GB18030 (Chinese)',
+  big5: 'Big5 (Chinese)',
+  'euc-kr': 'EUC-KR (Korean)',
+} as const;
+
+export type CsvEncoding = keyof typeof ENCODING_NAMES;
+
+export const CSV_ENCODINGS = Object.keys(ENCODING_NAMES) as [CsvEncoding, ...CsvEncoding[]];
+
+/** Other spellings people write for them (`cp1250`, `UTF8`, `ISO-8859-1`, `sjis`). */
+const ENCODING_ALIASES: Readonly<Record<string, CsvEncoding>> = {
+  utf8: 'utf-8',
+  'utf-16': 'utf-16le',
+  'iso-8859-1': 'latin1',
+  'latin-1': 'latin1',
+  cp1252: 'windows-1252',
+  cp1250: 'windows-1250',
+  cp1251: 'windows-1251',
+  cp1253: 'windows-1253',
+  cp1254: 'windows-1254',
+  cp1257: 'windows-1257',
+  latin2: 'iso-8859-2',
+  'shift-jis': 'shift_jis',
+  sjis: 'shift_jis',
+  cp932: 'shift_jis',
+  gbk: 'gb18030',
+  gb2312: 'gb18030',
+  mac: 'macintosh',
+};
+
+/** The encoding `name` stands for, written in any case or by an alias; undefined if none. */
+export function csvEncodingNamed(name: string): CsvEncoding | undefined {
+  const lower = name.trim().toLowerCase();
+  if (lower in ENCODING_NAMES) return lower as CsvEncoding;
+  return ENCODING_ALIASES[lower];
+}
+
+/**
+ * Encodings of one byte a character: a character of the decoded text stands at the offset of
+ * its byte, so a byte the encoding leaves undefined can be named where it is.
+ */
+export function isSingleByte(encoding: CsvEncoding): boolean {
+  return !['utf-8', 'utf-16le', 'utf-16be', 'shift_jis', 'euc-jp', 'gb18030', 'big5', 'euc-kr'].includes(
+    encoding,
+  );
+}
 
 /** How the bytes of a stretch of file look as UTF-8. */
 export interface Utf8Census {
@@ -21,6 +88,17 @@ export interface DetectedEncoding {
   reason: 'bom' | 'configured' | 'valid-utf-8' | 'mostly-utf-8' | 'not-utf-8' | 'ascii';
   /** The sample's census, when the sample decided. */
   census?: Utf8Census;
+  /**
+   * Under a Windows-1252 guess: bytes that read as `£ ¥ ³ ¹ Ÿ` beside a letter, where
+   * Windows-1250 has `Ł Ą ł ą ź` (a Polish export saved by Excel); 0 when none.
+   */
+  centralEuropean?: number;
+  /**
+   * Under a Windows-1252 guess: bytes that read as `‚ ƒ „ † ‡ ˆ ‰ ˜`, which no name
+   * holds and which are first or second bytes of Shift_JIS, GB18030, Big5 and EUC-KR
+   * characters; 0 when none.
+   */
+  doubleByte?: number;
 }
 
 /**
@@ -54,7 +132,37 @@ export function detectEncoding(
   const census = utf8Census(complete);
   return looksLikeUtf8(census)
     ? { encoding: 'utf-8', bomLength: 0, reason: 'mostly-utf-8', census }
-    : { encoding: 'windows-1252', bomLength: 0, reason: 'not-utf-8', census };
+    : {
+        encoding: 'windows-1252',
+        bomLength: 0,
+        reason: 'not-utf-8',
+        census,
+        centralEuropean: centralEuropeanSigns(complete),
+        doubleByte: countBytes(complete, DOUBLE_BYTE_SIGNS),
+      };
+}
+
+/** Windows-1250's `Ł Ą ł ą ź`, which Windows-1252 reads as signs no name holds: `£ ¥ ³ ¹ Ÿ`. */
+const CENTRAL_EUROPEAN_LETTERS = new Set([0xa3, 0xa5, 0xb3, 0xb9, 0x9f]);
+
+/** Bytes Windows-1252 reads as `‚ ƒ „ † ‡ ˆ ‰ ˜`. */
+const DOUBLE_BYTE_SIGNS = new Set([0x82, 0x83, 0x84, 0x86, 0x87, 0x88, 0x89, 0x98]);
+
+function countBytes(bytes: Uint8Array, which: ReadonlySet<number>): number {
+  let count = 0;
+  for (const byte of bytes) if (which.has(byte)) count += 1;
+  return count;
+}
+
+/** How many of those bytes stand beside a letter (ASCII, or a byte Windows-1250 reads as one). */
+function centralEuropeanSigns(bytes: Uint8Array): number {
+  const letter = (byte: number | undefined): boolean =>
+    byte !== undefined && (((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7a) || byte >= 0xc0);
+  let count = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    if (CENTRAL_EUROPEAN_LETTERS.has(bytes[i]!) && (letter(bytes[i - 1]) || letter(bytes[i + 1]))) count += 1;
+  }
+  return count;
 }
 
 /** The rule of {@link detectEncoding}, for a stretch with at least one byte above 127. */
@@ -109,16 +217,8 @@ function isContinuation(bytes: Uint8Array, at: number): boolean {
   return ((bytes[at] ?? 0) & 0xc0) === 0x80;
 }
 
-const NAMES: Record<CsvEncoding, string> = {
-  'utf-8': 'UTF-8',
-  'utf-16le': 'UTF-16LE',
-  'utf-16be': 'UTF-16BE',
-  'windows-1252': 'Windows-1252',
-  latin1: 'Latin-1',
-};
-
 export function encodingName(encoding: CsvEncoding): string {
-  return NAMES[encoding];
+  return ENCODING_NAMES[encoding];
 }
 
 /** Which encoding a guess chose and why, for a person (undefined when `encoding:` chose it). */
@@ -142,8 +242,18 @@ export function describeDetection(
       return `read as UTF-8 (guessed): no byte-order mark, and ${sample} ${wholeFile ? 'is' : 'are'} valid UTF-8; set encoding: in the source to choose`;
     case 'mostly-utf-8':
       return `read as UTF-8 (guessed): ${sample} ${wholeFile ? 'has' : 'have'} ${counts(detected.census)}, so those bytes are their rows' problem; set encoding: in the source to choose`;
-    case 'not-utf-8':
-      return `read as Windows-1252 (guessed): ${sample} ${wholeFile ? 'has' : 'have'} ${counts(detected.census)}; set encoding: in the source to choose`;
+    case 'not-utf-8': {
+      const signs = detected.centralEuropean ?? 0;
+      const central =
+        signs > 0
+          ? `; ${plural(signs, 'byte')} read as £ ¥ ³ ¹ Ÿ beside letters, where Windows-1250 (Central European) has Ł Ą ł ą ź: if Polish or Czech names look wrong, set encoding: windows-1250`
+          : '';
+      const doubleByte =
+        (detected.doubleByte ?? 0) > 0
+          ? `; ${plural(detected.doubleByte!, 'byte')} read as ‚ ƒ „ † ‡ ˆ ‰ ˜, which names do not hold: if the file is Japanese, Chinese or Korean, set encoding: shift_jis, gb18030, big5 or euc-kr`
+          : '';
+      return `read as Windows-1252 (guessed): ${sample} ${wholeFile ? 'has' : 'have'} ${counts(detected.census)}${central}${doubleByte}; set encoding: in the source to choose`;
+    }
   }
 }
 

@@ -6,6 +6,11 @@ import { indexOfValue, isBlankRow } from './blank-cells.js';
 import { compileRowBuilder, type RowBuilder } from './row-builder.js';
 import { MAX_OPEN_RECORD_CHARS, type CsvChunk, type CsvParseError } from './parse-csv-chunks.js';
 import type { Utf8Mark, Utf8Marks } from './utf8-marks.js';
+import { encodingName } from './detect-encoding.js';
+
+/** What a person picks `encoding:` from, when the guess was wrong. */
+const ENCODING_EXAMPLES =
+  'windows-1250 for Polish, Czech or Hungarian, windows-1251 for Cyrillic, shift_jis for Japanese; docs/sources.md lists them all';
 
 export interface CsvRecordContext {
   /** Name of the file in origins and messages. */
@@ -94,9 +99,23 @@ export class CsvRecordReader {
     const [first] = marks;
     const hex = `0x${first!.byte!.toString(16).toUpperCase().padStart(2, '0')}`;
     const where = `${hex} at byte ${first!.byteOffset.toLocaleString('en')} of the file`;
+    const origin = { source: this.context.source, row: this.rowNumber, line: rowLine };
+    const readAs = first!.readAs;
+    if (readAs !== undefined) {
+      const name = encodingName(readAs);
+      return {
+        ok: false,
+        origin,
+        code: CODE.CSV_UNDEFINED_BYTE,
+        message:
+          `has ${marks.length === 1 ? 'a byte' : `${marks.length} bytes`} that ${name} does not define ` +
+          `(${marks.length === 1 ? where : `the first, ${where}`}), so the row was not read: the file is in another encoding; ` +
+          `set encoding: in the source to the one it was saved in (${ENCODING_EXAMPLES})`,
+      };
+    }
     return {
       ok: false,
-      origin: { source: this.context.source, row: this.rowNumber, line: rowLine },
+      origin,
       code: CODE.CSV_NOT_UTF8,
       message:
         `has ${marks.length === 1 ? 'a byte' : `${marks.length} bytes`} that ${marks.length === 1 ? 'is' : 'are'} not UTF-8 ` +

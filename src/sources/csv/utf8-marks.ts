@@ -1,9 +1,16 @@
-/** One U+FFFD in the decoded text: a byte that was not UTF-8, or a U+FFFD the file really holds. */
+import type { CsvEncoding } from './detect-encoding.js';
+
+/**
+ * One U+FFFD in the decoded text: a byte that was not UTF-8 (or not of the one-byte encoding
+ * the file was read in), or a U+FFFD the file really holds.
+ */
 export interface Utf8Mark {
   /** Offset of the byte in the file (BOM included). */
   byteOffset: number;
   /** The byte that was not UTF-8; undefined for a U+FFFD written in the file. */
   byte: number | undefined;
+  /** The one-byte encoding the file was read in that leaves `byte` undefined; absent: UTF-8. */
+  readAs?: CsvEncoding;
 }
 
 /**
