@@ -1,6 +1,7 @@
 import { CODE } from '../../errors/codes.js';
 import { EvsyncError } from '../../errors/evsync-error.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
+import type { FlatParams } from '../../model/params.js';
 import { namesAgree } from '../../model/person.js';
 import type { PlatformUser } from '../../platform/response-schemas.js';
 import { emailParam } from '../../platform/vendor.js';
@@ -102,18 +103,29 @@ export async function refuseOtherConferencesPerson(
  * login with it; the row fails instead, naming both (docs/sync-engine.md, "Who is who").
  * A new name with the same e-mail, or a new e-mail with an agreeing name, is the same person.
  */
-export async function refuseKeyOfAnother(item: PlannedIntent, context: ProcessorContext): Promise<void> {
-  const last = await context.lastSent?.(item.key);
-  if (last === undefined) return;
-  const email = emailParam(context.platform.vendor);
+export async function refuseKeyOfAnother(
+  item: PlannedIntent,
+  context: ProcessorContext,
+  keys: readonly string[] = [item.key],
+): Promise<void> {
+  // A merged person's other client_ids too: each is an account the update writes through.
+  for (const key of keys) {
+    const last = await context.lastSent?.(key);
+    if (last !== undefined) refuseIfAnother(item, key, last, context.platform.vendor);
+  }
+}
+
+function refuseIfAnother(item: PlannedIntent, key: string, last: FlatParams, vendor: string): void {
+  const email = emailParam(vendor);
   const wasEmail = last[email]?.trim() ?? '';
   const nowEmail = item.params[email]?.trim() ?? '';
   if (wasEmail === '' || nowEmail === '' || wasEmail.toLowerCase() === nowEmail.toLowerCase()) return;
   const wasName = fullName(last[FIRST], last[LAST]);
   const nowName = fullName(item.params[FIRST], item.params[LAST]);
   if (namesAgree(wasName, nowName)) return;
+  const merged = key === item.key ? '' : ` (merged into this row's person, client_id "${item.key}")`;
   throw new EvsyncError(
-    `client_id "${item.key}" was "${wasName}" <${wasEmail}> when last synced, and this row makes it "${nowName}" <${nowEmail}>: ` +
+    `client_id "${key}"${merged} was "${wasName}" <${wasEmail}> when last synced, and this row makes it "${nowName}" <${nowEmail}>: ` +
       'another person under the same key (a ticket handed on, or keys that follow the rows’ order)? Nothing was written to the account. ' +
       'If it is another person, give them a client_id of their own; if it is the same person with a new name and a new e-mail, change one in this run and the other in the next',
     { code: CODE.EVSYNC_KEY_NOW_ANOTHER_PERSON },

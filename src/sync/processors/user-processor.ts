@@ -30,7 +30,7 @@ export const processUser: Processor = async (item, context, counter) => {
   if (isRemoval(item)) return removeUser(item, context, counter);
   const atOnce = knownKeysAtOnce(item, context);
   const known = atOnce ?? (await knownKeys(item, context));
-  if (known.length > 0) await refuseKeyOfAnother(item, context);
+  if (known.length > 0) await refuseKeyOfAnother(item, context, known);
   // A merged person's keys in turn: an account made under one key gets the others when it
   // is updated (`remember`), so until then only that one finds it.
   for (const key of known) {
