@@ -31,10 +31,11 @@ export async function refuseAnothersAccount(
   how: string,
   /**
    * A user of this conference found by the row's e-mail (a 422 "already taken") that lists
-   * no client_id at all is an account made on the platform by hand (a staff moderator) or
-   * by another tool: under another name it is refused too, so that a registrant who types
-   * a colleague's address does not rename the colleague's account and set its membership.
-   * Not for a 203, whose user another conference may hold (`refuseOtherConferencesPerson`).
+   * no client_id at all, or only client_ids neither the ledger nor the source knows, is an
+   * account made on the platform by hand (a staff moderator) or by another tool: under
+   * another name it is refused too, so that a registrant who types a colleague's address
+   * does not rename the colleague's account and set its membership. Not for a 203, whose
+   * user another conference may hold (`refuseOtherConferencesPerson`).
    */
   options: { unkeyed?: 'refuse' } = {},
 ): Promise<void> {
@@ -61,6 +62,13 @@ export async function refuseAnothersAccount(
       { code: CODE.EVSYNC_ACCOUNT_OF_ANOTHER },
     );
   }
+  if (options.unkeyed === 'refuse')
+    throw new EvsyncError(
+      `platform user ${found.id} "${accountName}" (${how}) is the account of ${others.map((key) => `"${key}"`).join(', ')}, ` +
+        `a client_id no source of this ledger has (an account made by another tool), and this row's key "${item.key}" is "${rowName}": ` +
+        `one person's account is never given to another, so nothing was written to it. If they are one person, make the names agree in the source; if not, give "${item.key}" their own e-mail`,
+      { code: CODE.EVSYNC_ACCOUNT_OF_ANOTHER },
+    );
 }
 
 function fullName(first: string | null | undefined, last: string | null | undefined): string {
