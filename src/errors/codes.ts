@@ -598,6 +598,14 @@ export const ERROR_CATALOG = {
     action:
       'Nothing: remove the person from the source when you can. If the erasure was a mistake, `evsync forget --undo` brings them back on the next run (docs/privacy.md).',
   },
+  EVSYNC_ERASED_KEY_REUSED: {
+    layer: 'sync',
+    meaning:
+      'A user row gives the client_id of a person erased with `evsync forget`, with an e-mail the erasure does not hold: another person under a reused key, or the erased person with a new address. It is not sent, and nothing of it is kept but its place.',
+    action:
+      'If it is another person (a ticket handed on, a list keyed by the rows’ order), give them a client_id of their own in the source. If it is the erased person, remove the row from the source.',
+    retry: 'permanent',
+  },
   EVSYNC_ERASURE_RUN_IN_FLIGHT: {
     layer: 'sync',
     meaning:

@@ -16,6 +16,11 @@ interface Row {
 const SUPPRESSED =
   'suppressed: this row names a person erased in this conference (evsync forget); it is not sent and nothing of it is kept';
 
+const REUSED =
+  'not sent: this row’s client_id is the key of a person erased in this conference (evsync forget), and the row gives another e-mail: ' +
+  'another person under a reused key, or the erased person with a new address? Nothing of the row is kept but its place. ' +
+  'If it is another person, give them a client_id of their own in the source; if it is the erased person, remove the row';
+
 /**
  * The tombstones of a conference as a run reads its sources (docs/privacy.md, "Later runs"):
  * a user row whose e-mail or client_id an erasure holds, and every link naming such a user,
@@ -55,6 +60,11 @@ export class Erasures {
     let intents: Intent[] | undefined;
     let results: RowResult[] | undefined;
     for (const [index, intent] of row.intents.entries()) {
+      if (this.reusesErasedKey(intent)) {
+        intents ??= row.intents.slice(0, index);
+        (results ??= [...row.rowResults]).push(this.reusedKey(intent));
+        continue;
+      }
       if (!this.names(intent)) {
         const kept = intent.kind === 'event' ? this.withoutErasedSpeakers(intent) : intent;
         if (kept !== intent) intents ??= row.intents.slice(0, index);
@@ -73,6 +83,23 @@ export class Erasures {
   /** Whether a platform user of these client_ids is an erased person (the audit's `erased`). */
   namesClientIds(clientIds: readonly string[]): boolean {
     return this.key !== undefined && clientIds.some((clientId) => this.holds('client_id', clientId));
+  }
+
+  /**
+   * A user row under an erased person's client_id that gives an e-mail the erasure does not
+   * hold: another person under a reused key (a pretix `<order>-<place>`, a ticket handed
+   * on), or the erased person with a new address. Suppressed, another person would be left
+   * out every night in silence; sent, the erased person could come back. The row fails
+   * instead, keeping nothing of it but its place.
+   */
+  private reusesErasedKey(intent: Intent): boolean {
+    if (intent.kind !== 'user') return false;
+    const email = intent.params[emailParam(this.vendor)];
+    if (email === undefined || email === '' || this.holds('email', email)) return false;
+    return (
+      this.holds('client_id', intent.key) ||
+      (intent.aliases ?? []).some((alias) => this.holds('client_id', alias))
+    );
   }
 
   private names(intent: Intent): boolean {
@@ -148,6 +175,17 @@ export class Erasures {
     if (value === undefined || value === '') return false;
     const hash = erasureHash(this.key!, { kind, value });
     return hash !== undefined && this.hashes.has(hash);
+  }
+
+  private reusedKey(intent: Intent): RowResult {
+    return {
+      kind: intent.kind,
+      key: erasureMarker(this.key!, intent.kind, intent.key),
+      action: 'failed',
+      origin: intent.origin,
+      errorCode: CODE.EVSYNC_ERASED_KEY_REUSED,
+      message: REUSED,
+    };
   }
 
   private suppressed(kind: RowResult['kind'], key: string, origin: RowResult['origin']): RowResult {
