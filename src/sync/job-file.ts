@@ -68,7 +68,10 @@ const mergeSchema = z.strictObject({
       z.strictObject({
         /** Step names, first wins: the first non-empty value of a field in this order. */
         precedence: z.array(stepName).min(1).optional(),
-        /** Per field (a param name such as `user[membership]`, or `membership`): its own order. */
+        /**
+         * Per field (a param name such as `user[membership]`, or `membership`; or an object
+         * taken whole: `employee`, `addresses`, `phones`, `preferences`): its own order.
+         */
         fields: z.record(z.string().min(1), z.array(stepName).min(1)).optional(),
       }),
     ])

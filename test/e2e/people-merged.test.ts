@@ -86,7 +86,9 @@ describe('one person in several sources (built CLI)', () => {
 
     const radia = user('radia@example.org');
     expect(radia?.clientIds).toEqual(['spk-radia', 'eb-1007', 'comp-04']);
-    expect(radia).toMatchObject({ membership: 'speaker', companyName: 'Intel', position: 'Engineer' });
+    // Her employee is the speaker sheet's whole (Intel, no position), not Intel with the
+    // position her ticket gives at DEC.
+    expect(radia).toMatchObject({ membership: 'speaker', companyName: 'Intel', position: null });
     // Only the comp list has a salutation for Katherine; the ticket's company wins over its own.
     expect(user('katherine@example.org')).toMatchObject({
       salutation: 'Mme',

@@ -114,6 +114,84 @@ describe('PeopleMerger', () => {
     });
   });
 
+  const COMPANY = 'user[employee_attributes][company_attributes][name]';
+  const POSITION = 'user[employee_attributes][position]';
+  const CITY = 'user[account_attributes][addresses_attributes][0][city]';
+  const STREET = 'user[account_attributes][addresses_attributes][0][street]';
+  const COUNTRY = 'user[account_attributes][addresses_attributes][0][country_code]';
+  const CITY_2 = 'user[account_attributes][addresses_attributes][1][city]';
+  const jo = (key: string, source: string, params: Record<string, string>): Intent =>
+    user(key, source, { [EMAIL]: 'jo@example.org', 'user[first_name]': 'Jo', ...params });
+
+  it('takes company and position from the step that wins the company, and names what it dropped', async () => {
+    const { users, merger } = await merge(undefined, [
+      [0, jo('t-1', 'tickets.csv', { [COMPANY]: 'Acme Corp', [POSITION]: '' })],
+      [1, jo('c-1', 'comp.csv', { [COMPANY]: 'Presse AG', [POSITION]: 'Editor' })],
+    ]);
+    expect(users[0]!.params).toMatchObject({ [COMPANY]: 'Acme Corp', [POSITION]: '' });
+    expect(merger.report().conflictExamples).toEqual([
+      {
+        key: 't-1',
+        email: 'jo@example.org',
+        field: 'employee',
+        won: { step: 'tickets', value: 'company "Acme Corp"' },
+        lost: [{ step: 'comp', value: 'company "Presse AG", position "Editor"' }],
+        by: 'precedence',
+        whole: true,
+      },
+    ]);
+  });
+
+  it('keeps a position out that only a losing step gives; a step saying less is no conflict', async () => {
+    const { users, merger } = await merge(undefined, [
+      [0, jo('t-1', 'tickets.csv', { [COMPANY]: 'Acme Corp' })],
+      [1, jo('c-1', 'comp.csv', { [COMPANY]: 'Acme Corp', [POSITION]: 'Editor' })],
+      [2, jo('s-1', 'speakers.csv', { [COMPANY]: 'Acme Corp' })],
+    ]);
+    expect(users[0]!.params).not.toHaveProperty([POSITION]);
+    expect(merger.report().conflictExamples.map((c) => [c.field, c.lost.map((l) => l.step)])).toEqual([
+      ['employee', ['comp']],
+    ]);
+    const less = await merge(undefined, [
+      [0, jo('t-1', 'tickets.csv', { [COMPANY]: 'Acme Corp', [POSITION]: 'Editor' })],
+      [1, jo('c-1', 'comp.csv', { [COMPANY]: 'Acme Corp' })],
+    ]);
+    expect(less.users[0]!.params).toMatchObject({ [COMPANY]: 'Acme Corp', [POSITION]: 'Editor' });
+    expect(less.merger.report().conflicts).toBe(0);
+  });
+
+  it('takes the employee of the only step that gives one, and follows the job’s order for it', async () => {
+    const only = await merge(undefined, [
+      [0, jo('t-1', 'tickets.csv', { [COMPANY]: '', [POSITION]: '' })],
+      [1, jo('c-1', 'comp.csv', { [COMPANY]: 'Presse AG', [POSITION]: 'Editor' })],
+    ]);
+    expect(only.users[0]!.params).toMatchObject({ [COMPANY]: 'Presse AG', [POSITION]: 'Editor' });
+    expect(only.merger.report().conflicts).toBe(0);
+    const ordered = await merge({ fields: { employee: ['comp'] } }, [
+      [0, jo('t-1', 'tickets.csv', { [COMPANY]: 'Acme Corp' })],
+      [1, jo('c-1', 'comp.csv', { [COMPANY]: 'Presse AG', [POSITION]: 'Editor' })],
+    ]);
+    expect(ordered.users[0]!.params).toMatchObject({ [COMPANY]: 'Presse AG', [POSITION]: 'Editor' });
+    expect(ordered.merger.report().conflictExamples[0]).toMatchObject({
+      won: { step: 'comp' },
+      lost: [{ step: 'tickets', value: 'company "Acme Corp"' }],
+    });
+  });
+
+  it('takes the addresses whole from one step, every entry', async () => {
+    const { users, merger } = await merge(undefined, [
+      [0, jo('t-1', 'tickets.csv', { [CITY]: 'Berlin', [COUNTRY]: 'DE' })],
+      [1, jo('c-1', 'comp.csv', { [STREET]: 'Rue 1', [CITY]: 'Paris', [COUNTRY]: 'FR', [CITY_2]: 'Lyon' })],
+    ]);
+    expect(users[0]!.params).toMatchObject({ [CITY]: 'Berlin', [COUNTRY]: 'DE' });
+    expect(users[0]!.params).not.toHaveProperty([STREET]);
+    expect(users[0]!.params).not.toHaveProperty([CITY_2]);
+    expect(merger.report().conflictExamples[0]).toMatchObject({
+      field: 'addresses',
+      lost: [{ step: 'comp', value: 'city "Paris", country_code "FR", street "Rue 1", #2 city "Lyon"' }],
+    });
+  });
+
   const person = (key: string, source: string, email: string, first: string, last: string): Intent =>
     user(key, source, { [EMAIL]: email, 'user[first_name]': first, 'user[last_name]': last });
 

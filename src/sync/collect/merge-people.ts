@@ -9,6 +9,7 @@ import { stepLabel, type JobStep, type MergeSettings } from '../job-file.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import { SpillBuckets } from './spill-buckets.js';
 import type { MergeConflict, MergeReport } from './merge-report.js';
+import { describeUnit, pickUnit, unitOf, type MergeUnit } from './merge-units.js';
 
 export { formatMergeReport, type MergeConflict, type MergeMember, type MergeReport } from './merge-report.js';
 
@@ -51,7 +52,9 @@ interface Spilled {
  * e-mail, `personKey`) into one user intent carrying every client_id of them (`aliases`),
  * field by field: each param takes the first non-empty value in the field's order (the
  * job's `merge.users.fields`, else `precedence`, else the steps' order); `membership`,
- * when the job gives neither, takes the highest of `MEMBERSHIP_RANK`. The order is the
+ * when the job gives neither, takes the highest of `MEMBERSHIP_RANK`. The parts of one
+ * object of the platform (company and position, an address…: `MERGE_UNITS`) come whole from
+ * one row. The order is the
  * steps', never the rows', so the same sources give the same user whichever row changed.
  *
  * Every person must be whole before any of them is planned, so user rows wait in
@@ -230,16 +233,29 @@ export class PeopleMerger {
     const first = ordered[0]!;
     const params: FlatParams = {};
     const names = new Set(rows.flatMap((row) => Object.keys(row.i.params)));
+    const order = Math.min(...rows.map((row) => row.o));
+    const units = new Map<MergeUnit, string[]>();
     for (const name of names) {
       // The person's user is the first row's: its client_id is the intent's key.
       if (name === 'client_id') {
         params[name] = first.i.params[name] ?? first.i.key;
         continue;
       }
+      const unit = unitOf(name);
+      if (unit !== undefined) {
+        const parts = units.get(unit);
+        if (parts) parts.push(name);
+        else units.set(unit, [name]);
+        continue;
+      }
       const decided = this.decide(name, rows, ordered);
       if (decided.value !== undefined) params[name] = decided.value;
-      if (decided.conflict)
-        this.noteConflict(Math.min(...rows.map((row) => row.o)), first.i.key, person, name, decided.conflict);
+      if (decided.conflict) this.noteConflict(order, first.i.key, person, name, decided.conflict);
+    }
+    for (const [unit, parts] of units) {
+      const decided = this.decideUnit(unit, parts, rows, ordered);
+      Object.assign(params, decided.values);
+      if (decided.conflict) this.noteConflict(order, first.i.key, person, unit.name, decided.conflict);
     }
     const aliases = [...new Set(ordered.map((row) => row.i.key))].filter((key) => key !== first.i.key);
     // Not carried only when no row's source carries it: a source that does and leaves it
@@ -284,6 +300,47 @@ export class PeopleMerger {
     return {
       value,
       conflict: { won: show(winner), lost: lost.map(show), by: byRank ? 'membership rank' : 'precedence' },
+    };
+  }
+
+  /**
+   * The parts of a unit, all from the row that {@link pickUnit} picks in the unit's order: a
+   * part that row leaves out stays out (an update clears it, as a field its source emptied).
+   * No row filling any part, each part is decided as a field (they agree on empty).
+   */
+  private decideUnit(
+    unit: MergeUnit,
+    names: readonly string[],
+    rows: readonly Spilled[],
+    ordered: readonly Spilled[],
+  ): { values: FlatParams; conflict?: Omit<MergeConflict, 'key' | 'email' | 'field'> } {
+    const parts = [...names].sort(
+      (a, b) =>
+        Number(b === unit.anchor) - Number(a === unit.anchor) || a.localeCompare(b, 'en', { numeric: true }),
+    );
+    const own = [unit.name, ...parts].map((name) => this.fieldOrder(name)).find((list) => list !== undefined);
+    const order = own === undefined ? ordered : this.inOrder(rows, own);
+    const pick = pickUnit(unit, parts, order, (row) => row.i.params);
+    const values: FlatParams = {};
+    if (pick === undefined) {
+      for (const part of parts) {
+        const value = this.decide(part, rows, ordered).value;
+        if (value !== undefined) values[part] = value;
+      }
+      return { values };
+    }
+    for (const part of parts) {
+      const value = pick.winner.i.params[part];
+      if (value !== undefined) values[part] = value;
+    }
+    if (pick.lost.length === 0) return { values };
+    const show = (row: Spilled): { step: string; value: string } => ({
+      step: this.labels[row.s] ?? `step ${row.s + 1}`,
+      value: describeUnit(unit, parts, row.i.params),
+    });
+    return {
+      values,
+      conflict: { won: show(pick.winner), lost: pick.lost.map(show), by: 'precedence', whole: true },
     };
   }
 

@@ -20,6 +20,11 @@ export interface MergeConflict {
   lost: Array<{ step: string; value: string }>;
   /** `precedence` (the job's or the steps' order) or `membership rank`. */
   by: string;
+  /**
+   * The field is one object of the platform (`employee`, `addresses`…) taken whole from one
+   * step; each `value` lists its filled parts: `company "Acme Corp", position "Editor"`.
+   */
+  whole?: boolean;
 }
 
 /** What `validate`, `plan` and `run` say about merged people (docs/sync-engine.md). */
@@ -63,8 +68,10 @@ export function formatMergeReport(report: MergeReport | undefined): string[] {
   if (report.conflicts > 0) {
     lines.push(`Conflicts: ${report.conflicts} fields had different values in different steps; the first:`);
     for (const c of report.conflictExamples) {
-      const lost = c.lost.map((l) => `${l.step} "${l.value}"`).join(', ');
-      lines.push(`  ${c.email} ${c.field}: ${c.won.step} "${c.won.value}" wins over ${lost} (${c.by})`);
+      const shown = (value: string): string => (c.whole ? `(${value})` : `"${value}"`);
+      const lost = c.lost.map((l) => `${l.step} ${shown(l.value)}`).join(', ');
+      const by = c.whole ? `${c.by}; taken whole from one step` : c.by;
+      lines.push(`  ${c.email} ${c.field}: ${c.won.step} ${shown(c.won.value)} wins over ${lost} (${by})`);
     }
   }
   return lines;
