@@ -67,7 +67,11 @@ export interface RowSkip {
 export type RowMapping = RowSkip | { type: 'drafts'; drafts: IntentDraft[]; problems: DraftProblem[] };
 
 /** Maps one raw row of a source whose header it was bound to. Pure and synchronous. */
-export type RowMapper = (values: RawRecord, origin: RowOrigin) => RowMapping;
+export interface RowMapper {
+  (values: RawRecord, origin: RowOrigin): RowMapping;
+  /** What a person should know of the rows mapped so far (lookups that gave their default). */
+  notes?: () => string[];
+}
 
 /** A mapping ready to run: from a YAML file or a TypeScript mapping module. */
 export interface LoadedMapping {

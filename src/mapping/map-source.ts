@@ -73,7 +73,11 @@ export function mapSource(
   let rest: Iterator<MappedItem> | undefined;
   let noted = false;
   const finished = (): IteratorResult<MappedItem> => {
-    if (!noted) options.onNotes?.(state.notes());
+    if (!noted)
+      options.onNotes?.([
+        ...state.notes(),
+        ...[...mappers.values()].flatMap((mapper) => mapper.notes?.() ?? []),
+      ]);
     noted = true;
     rest = NOTHING_MORE;
     return { value: undefined, done: true };

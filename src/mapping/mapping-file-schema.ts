@@ -53,7 +53,19 @@ export const transformSchema = z.union(
         table: z
           .record(z.string(), z.string())
           .describe('Source value → value sent; keys match ignoring case.'),
-        default: z.string().optional().describe('For values not in the table; without it they are an error.'),
+        default: z
+          .string()
+          .optional()
+          .describe(
+            'For values not in the table (each is named in a note once the source is read); without it they are an error.',
+          ),
+        before: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            "A value not in the table is looked up again by its text before this separator: ' – ' for pretix's `Product – Variation`.",
+          ),
       }),
     }),
     z.strictObject({

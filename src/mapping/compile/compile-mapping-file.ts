@@ -3,6 +3,7 @@ import type { IntentSpec, MappingFile, SimpleValueSpec } from '../mapping-file-s
 import { aliasesOf, ColumnBinder, normalizeColumnName } from './column-binder.js';
 import { compileIntent } from './compile-intent.js';
 import { OccurrenceCounter } from './occurrence-counter.js';
+import { LookupDefaults } from './lookup-defaults.js';
 import { compileTransforms, keepsEmpty } from './compile-value.js';
 import { composeText } from './compile-transform.js';
 import { resolveParamName } from '../param-aliases.js';
@@ -50,13 +51,14 @@ export function compileMappingFile(
         preprocessKeepsEmpty: keepsEmpty(file.preprocess),
         preprocessText: composeText(file.preprocess),
         occurrences: new OccurrenceCounter(binder),
+        lookupDefaults: new LookupDefaults(),
       };
       const specs = options.unmappedToCustomData
         ? file.intents.map((intent) => withUnmappedColumns(intent, unmappedColumns(header, columns)))
         : file.intents;
       const intents = specs.map((intent) => compileIntent(intent, context, identity.vendor));
       const occurrences = context.occurrences;
-      return (values) => {
+      const mapRow: RowMapper = (values) => {
         occurrences.count(values);
         const drafts: IntentDraft[] = [];
         const problems: DraftProblem[] = [];
@@ -99,6 +101,8 @@ export function compileMappingFile(
         }
         return { type: 'drafts', drafts, problems };
       };
+      mapRow.notes = () => context.lookupDefaults.notes();
+      return mapRow;
     },
   };
 }

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ColumnBinder } from './column-binder.js';
-import { compileTransform } from './compile-transform.js';
+import { compileTransform, ValueProblem } from './compile-transform.js';
+import { LookupDefaults } from './lookup-defaults.js';
 
 describe('split', () => {
   it('gives the trimmed, non-empty parts that String#split gives, for any text and separator', () => {
@@ -44,5 +45,45 @@ describe('case and space transforms', () => {
     const transform = compileTransform(name, binder);
     expect(transform(input, {})).toBe(expected);
     expect(transform([input, input], {})).toEqual([expected, expected]);
+  });
+});
+
+describe('lookup', () => {
+  const binder = new ColumnBinder([]);
+  const table = {
+    Speaker: 'speaker',
+    'Speaker Ticket': 'speaker',
+    Press: 'press',
+    'Day – Late': 'exhibitor',
+  };
+
+  it('looks a value not in the table up by its text before `before`, cut at the last one first', () => {
+    const lookup = compileTransform({ lookup: { table, default: 'member', before: ' – ' } }, binder);
+    // pretix's check-in list: `str(item) + " – " + variation`.
+    expect(lookup('Speaker Ticket – Two days', {})).toBe('speaker');
+    expect(lookup('press – Online', {})).toBe('press');
+    // The whole value first, then the longest product part.
+    expect(lookup('Day – Late', {})).toBe('exhibitor');
+    expect(lookup('Day – Late – Online', {})).toBe('exhibitor');
+    expect(lookup('Speaker – Ticket – Two days', {})).toBe('speaker');
+    // A hyphen is no en dash, and the part must be before a separator.
+    expect(lookup('Speaker - Two days', {})).toBe('member');
+    expect(lookup(' – Speaker', {})).toBe('member');
+    // Without `before`, whole values only, as before.
+    const whole = compileTransform({ lookup: { table } }, binder);
+    expect(whole('Speaker Ticket – Two days', {})).toBeInstanceOf(ValueProblem);
+  });
+
+  it('names the values it gave its default to, once, with their rows', () => {
+    const defaults = new LookupDefaults();
+    const lookup = compileTransform({ lookup: { table, default: 'member', before: ' – ' } }, binder, {
+      defaults,
+      where: 'Product',
+    });
+    for (const value of ['Regular', 'Speaker – Online', 'Regular', 'Workshop', '']) lookup(value, {});
+    expect(defaults.notes()).toEqual([
+      `Product: 3 rows have values not in the mapping's lookup table, given its default "member": "Regular" (2 rows), "Workshop" (1 row). Add to the table each value that means something else`,
+    ]);
+    expect(new LookupDefaults().notes()).toEqual([]);
   });
 });

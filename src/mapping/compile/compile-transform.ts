@@ -18,6 +18,7 @@ import { countryCode } from '../transforms/country.js';
 import { handleUrl, type Network } from '../transforms/handle-url.js';
 import { isTimeZone } from '../../time/time-zone.js';
 import type { ColumnBinder } from './column-binder.js';
+import type { LookupDefaults } from './lookup-defaults.js';
 
 /** A value on its way through transforms: one text, or a list after `split`. */
 export type Value = string | string[];
@@ -96,8 +97,21 @@ function eachText(transform: TextTransform): Transform {
   return each;
 }
 
-/** Compiles one transform of a mapping file into a closure, once per source header. */
-export function compileTransform(spec: TransformSpec, binder: ColumnBinder): Transform {
+/** Where a lookup's defaults are counted (see lookup-defaults.ts), and the column it reads. */
+export interface DefaultsTally {
+  defaults: LookupDefaults;
+  where: string;
+}
+
+/**
+ * Compiles one transform of a mapping file into a closure, once per source header; a lookup
+ * with a default counts the values it gives the default to in `tally`, when given.
+ */
+export function compileTransform(
+  spec: TransformSpec,
+  binder: ColumnBinder,
+  tally?: DefaultsTally,
+): Transform {
   if (spec === 'country') return eachChecked(toCountry);
   if (typeof spec === 'string') return eachText(TEXT_TRANSFORMS[spec]);
   if ('handle_url' in spec) {
@@ -132,7 +146,7 @@ export function compileTransform(spec: TransformSpec, binder: ColumnBinder): Tra
     const fallback = spec.default;
     return (value) => (value.length === 0 ? fallback : value);
   }
-  if ('lookup' in spec) return compileLookup(spec.lookup);
+  if ('lookup' in spec) return compileLookup(spec.lookup, tally);
   if ('replace' in spec) {
     const pattern = new RegExp(spec.replace.pattern, 'gi');
     const replacement = spec.replace.with;
@@ -141,20 +155,40 @@ export function compileTransform(spec: TransformSpec, binder: ColumnBinder): Tra
   return compileDateTime(spec.datetime, binder);
 }
 
-function compileLookup(lookup: { table: Record<string, string>; default?: string | undefined }): Transform {
+function compileLookup(
+  lookup: { table: Record<string, string>; default?: string | undefined; before?: string | undefined },
+  tally: DefaultsTally | undefined,
+): Transform {
   const table = new Map(
     Object.entries(lookup.table).map(([key, value]) => [key.trim().toLowerCase(), value]),
   );
   const fallback = lookup.default;
+  const before = lookup.before;
+  const defaulted =
+    fallback === undefined || tally === undefined ? undefined : tally.defaults.tally(tally.where, fallback);
   const known = Object.keys(lookup.table)
     .slice(0, 6)
     .map((key) => quote(key))
     .join(', ');
+  const find = (text: string): string | undefined => {
+    const found = table.get(text.trim().toLowerCase());
+    if (found !== undefined || before === undefined) return found;
+    // pretix writes `Product – Variation`: the text before the separator, cut at the last
+    // one first, so that a product whose own name has one is found too.
+    for (let at = text.lastIndexOf(before); at > 0; at = text.lastIndexOf(before, at - 1)) {
+      const part = table.get(text.slice(0, at).trim().toLowerCase());
+      if (part !== undefined) return part;
+    }
+    return undefined;
+  };
   const one = (text: string): string | ValueProblem => {
     if (text === '') return fallback ?? '';
-    const found = table.get(text.trim().toLowerCase());
+    const found = find(text);
     if (found !== undefined) return found;
-    if (fallback !== undefined) return fallback;
+    if (fallback !== undefined) {
+      defaulted?.(text);
+      return fallback;
+    }
     return new ValueProblem(
       `${quote(text)} is not in the mapping's lookup table (${known}…)`,
       CODE.MAPPING_LOOKUP_MISS,

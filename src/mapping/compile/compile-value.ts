@@ -2,12 +2,14 @@ import type { RawRecord } from '../../sources/source-row.js';
 import type { SimpleValueSpec, TransformSpec, ValueSpec } from '../mapping-file-schema.js';
 import type { CellReader, ColumnBinder } from './column-binder.js';
 import type { OccurrenceCounter } from './occurrence-counter.js';
+import type { LookupDefaults } from './lookup-defaults.js';
 import { cellText } from './column-binder.js';
 import {
   chain,
   compileTransform,
   composeText,
   ValueProblem,
+  type DefaultsTally,
   type TextTransform,
   type Transform,
   type Value,
@@ -37,6 +39,8 @@ export interface CompileContext {
   preprocessText: TextTransform | undefined;
   /** Counts of `{#Column}` placeholders, per bound header (see occurrence-counter.ts). */
   occurrences?: OccurrenceCounter;
+  /** The values lookups gave their default to, per bound header (see lookup-defaults.ts). */
+  lookupDefaults?: LookupDefaults;
 }
 
 /**
@@ -50,8 +54,9 @@ export function keepsEmpty(specs: readonly TransformSpec[] | undefined): boolean
 export function compileTransforms(
   specs: readonly TransformSpec[] | undefined,
   binder: ColumnBinder,
+  tally?: DefaultsTally,
 ): Transform | undefined {
-  return chain((specs ?? []).map((spec) => compileTransform(spec, binder)));
+  return chain((specs ?? []).map((spec) => compileTransform(spec, binder, tally)));
 }
 
 /** A column read with the preprocess chain applied. */
@@ -82,7 +87,6 @@ export function compileSimpleValue(spec: SimpleValueSpec, context: CompileContex
     const fast = compileTextColumn(spec.column, spec.transforms ?? [], context);
     if (fast !== undefined) return fast;
   }
-  const post = compileTransforms(spec.transforms, context.binder);
   let base: (values: RawRecord) => Value | ValueProblem;
   let label: string;
   if ('column' in spec) {
@@ -106,6 +110,12 @@ export function compileSimpleValue(spec: SimpleValueSpec, context: CompileContex
     base = () => constant;
     label = 'constant';
   }
+  const defaults = context.lookupDefaults;
+  const post = compileTransforms(
+    spec.transforms,
+    context.binder,
+    defaults === undefined ? undefined : { defaults, where: label },
+  );
   if (post === undefined) return { read: base, label };
   const skipEmpty = keepsEmpty(spec.transforms);
   return {
