@@ -231,6 +231,13 @@ export const ERROR_CATALOG = {
     action:
       'Set `encoding:` in the source to the encoding the file was saved in (`windows-1250`, `windows-1251`, `shift_jis`, …; docs/sources.md), or save it as UTF-8.',
   },
+  CSV_MIXED_ENCODING: {
+    layer: 'sources',
+    meaning:
+      'A row of a file guessed to be Windows-1252 holds a character written in UTF-8: the file mixes the two encodings (UTF-8 rows with Windows-1252 rows appended), and the row would land as `ZoÃ«`. The row is not sent.',
+    action:
+      'Save the whole file in one encoding (UTF-8), or set `encoding:` in the source to the one it is in.',
+  },
   CSV_MALFORMED_QUOTE: {
     layer: 'sources',
     meaning: 'Text follows a closing quote in a value (`"abc"def`); the row is not sent.',

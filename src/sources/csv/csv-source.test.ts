@@ -164,6 +164,56 @@ describe('encodings', () => {
         { id: 'u3', name: 'Alé' },
       ]);
     });
+    it('a UTF-8 row in a file guessed to be Windows-1252 fails, the Windows-1252 rows are read', async () => {
+      const path = join(dir, 'mixed.csv');
+      // UTF-8 first, then rows appended in Windows-1252: more bytes of those, so the guess is theirs.
+      const utf8 = Buffer.from('id,name\nu1,Zoë Smith\n', 'utf8');
+      writeFileSync(
+        path,
+        Buffer.concat([utf8, iconv.encode('u2,René Lefèvre\nu3,Ana Muñoz\n', 'windows-1252')]),
+      );
+      const source = createCsvSource({ path, displayPath: 'mixed.csv' });
+      const items: SourceItem[] = [];
+      for await (const item of source.rows()) items.push(item);
+      expect(valuesOf(items)).toEqual([
+        {
+          ok: false,
+          origin: { source: 'mixed.csv', row: 1, line: 2 },
+          code: 'CSV_MIXED_ENCODING',
+          message:
+            `has a character written in UTF-8 ("ë", bytes 0xC3 0xAB at byte ${utf8.indexOf(0xc3)} of the file) in a file read as Windows-1252 (guessed from its other bytes), ` +
+            'so the row was not read: the file mixes UTF-8 and Windows-1252: save it in one encoding, or set encoding: in the source',
+        },
+        { id: 'u2', name: 'René Lefèvre' },
+        { id: 'u3', name: 'Ana Muñoz' },
+      ]);
+      expect(source.notes?.()[0]).toMatch(
+        /^read as Windows-1252 \(guessed\): the file has 1 UTF-8 character and 3 bytes that are not UTF-8; the rows holding UTF-8 characters are not read, for the file mixes the two encodings;/,
+      );
+      // Decided late (the sample was ASCII): the same.
+      const late = join(dir, 'mixed-late.csv');
+      writeFileSync(
+        late,
+        Buffer.concat([Buffer.from('id,name\nu0,Plain\n'), readFileSync(path).subarray(8)]),
+      );
+      const lateSource = createCsvSource({ path: late, sampleBytes: 16 });
+      const lateItems: SourceItem[] = [];
+      for await (const item of lateSource.rows()) lateItems.push(item);
+      expect(lateItems.map((item) => (item.ok ? item.values.name : item.code))).toEqual([
+        'Plain',
+        'CSV_MIXED_ENCODING',
+        'René Lefèvre',
+        'Ana Muñoz',
+      ]);
+      expect(lateSource.notes?.()[1]).toMatch(
+        /read as Windows-1252: .*; the rows holding UTF-8 characters are not read/,
+      );
+      // Set by encoding:, Windows-1252 is what the file is said to be: read as it says.
+      expect(valuesOf(await readAll({ path, encoding: 'windows-1252' }))[0]).toEqual({
+        id: 'u1',
+        name: 'ZoÃ« Smith',
+      });
+    });
   });
 
   it('reads UTF-16 with tab and pipe delimiters', async () => {

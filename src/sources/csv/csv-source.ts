@@ -80,11 +80,15 @@ async function* readCsvBatches(
     skipChars: dialect.sepLineLength,
     startOffset: detected.bomLength,
     marks,
+    guessed: detected.reason === 'not-utf-8',
     onDecided: ({ encoding, byteOffset, census }) =>
       note(
         `from byte ${byteOffset.toLocaleString('en')} on, the first byte above 127, read as ${encodingName(encoding)}: ` +
           `the bytes from there have ${census.characters.toLocaleString('en')} UTF-8 characters and ` +
-          `${census.invalid.toLocaleString('en')} bytes that are not UTF-8`,
+          `${census.invalid.toLocaleString('en')} bytes that are not UTF-8` +
+          (encoding === 'windows-1252' && census.characters > 0
+            ? '; the rows holding UTF-8 characters are not read, for the file mixes the two encodings'
+            : ''),
       ),
   });
   bytes.on('error', (error) => text.destroy(error));

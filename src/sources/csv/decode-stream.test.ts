@@ -75,6 +75,51 @@ describe('createDecodeStream', () => {
     expect(marks.pending).toBe(2);
   });
 
+  it('in a Windows-1252 guess, marks a UTF-8 character (cut across chunks too) as one U+FFFD', async () => {
+    const marks = new Utf8Marks();
+    const utf8 = Buffer.from('u1,Zoë\nu2,Ábel 日\n', 'utf8');
+    const cp1252 = iconv.encode('u3,René\n', 'windows-1252');
+    const zoe = utf8.indexOf(0xc3);
+    const chunks = [utf8.subarray(0, zoe + 1), utf8.subarray(zoe + 1), cp1252];
+    const text = await decode(chunks, { encoding: 'windows-1252', guessed: true, marks });
+    expect(text).toBe('u1,Zo\uFFFD\nu2,\uFFFDbel \uFFFD\nu3,René\n');
+    expect(marks.take(5)).toEqual([
+      { byteOffset: zoe, byte: 0xc3, readAs: 'windows-1252', utf8: 'ë' },
+      // Á is 0xC3 0x81, and 0x81 is undefined in Windows-1252: one mark, for the character.
+      { byteOffset: utf8.indexOf('Á'), byte: 0xc3, readAs: 'windows-1252', utf8: 'Á' },
+      { byteOffset: utf8.indexOf('日'), byte: 0xe6, readAs: 'windows-1252', utf8: '日' },
+    ]);
+  });
+
+  it('leaves UTF-8 alone when encoding: windows-1252 was set, and reads a late Windows-1252 decision like a guess', async () => {
+    const set = new Utf8Marks();
+    const mixed = Buffer.concat([
+      Buffer.from('Zoë\n'),
+      iconv.encode('Renée Lefèvre Muñoz\n', 'windows-1252'),
+    ]);
+    expect(await decode([mixed], { encoding: 'windows-1252', marks: set })).toBe(
+      'ZoÃ«\nRenée Lefèvre Muñoz\n',
+    );
+    expect(set.pending).toBe(0);
+
+    const late = new Utf8Marks();
+    const text = await decode([Buffer.from('plain\n'), mixed], {
+      encoding: 'utf-8',
+      undecided: true,
+      marks: late,
+    });
+    expect(text).toBe('plain\nZo\uFFFD\nRenée Lefèvre Muñoz\n');
+    expect(late.take(5)).toEqual([{ byteOffset: 8, byte: 0xc3, readAs: 'windows-1252', utf8: 'ë' }]);
+  });
+
+  it('in a Windows-1252 guess, Windows-1252 text that merely starts like UTF-8 is left alone', async () => {
+    const marks = new Utf8Marks();
+    // Â then A: no continuation byte; é at the very end of the file: no character cut short.
+    const bytes = iconv.encode('ÂA ÃO ð\nRené', 'windows-1252');
+    expect(await decode([bytes], { encoding: 'windows-1252', guessed: true, marks })).toBe('ÂA ÃO ð\nRené');
+    expect(marks.pending).toBe(0);
+  });
+
   it('decodes UTF-16 split at odd bytes and skips the sep= line', async () => {
     const bytes = iconv.encode('sep=;\na;b\n', 'utf-16le');
     const chunks = [bytes.subarray(0, 3), bytes.subarray(3, 7), bytes.subarray(7)];

@@ -10,6 +10,7 @@ import {
   type CsvEncoding,
   type Utf8Census,
 } from './detect-encoding.js';
+import { markSingleByte } from './mark-single-byte.js';
 import type { Utf8Marks } from './utf8-marks.js';
 
 /** A decision taken past the sample: the file was ASCII up to `byteOffset`. */
@@ -33,6 +34,11 @@ export interface DecodeOptions {
   startOffset?: number;
   /** Where each U+FFFD put in the text for a byte that is not UTF-8 is recorded. */
   marks?: Utf8Marks;
+  /**
+   * `encoding` is Windows-1252 as guessed, not as `encoding:` set: a valid multi-byte UTF-8
+   * character in it is marked (the file mixes the two), as a late Windows-1252 decision's are.
+   */
+  guessed?: boolean;
   onDecided?: (decision: LateDecision) => void;
 }
 
@@ -58,6 +64,8 @@ export function createDecodeStream(options: DecodeOptions): Transform {
   /** The one-byte encoding `other` decodes, whose undefined bytes are marked; else undefined. */
   let marksIn: CsvEncoding | undefined =
     mode === 'other' && isSingleByte(options.encoding) ? options.encoding : undefined;
+  /** A Windows-1252 guess: UTF-8 characters in it are their rows' problem (`markSingleByte`). */
+  let findUtf8 = mode === 'other' && options.encoding === 'windows-1252' && options.guessed === true;
   /** Undecoded bytes: a cut character, or the bytes a late decision waits for. */
   let pending: Buffer = Buffer.alloc(0);
   /** File offset of `pending[0]`, or of the next chunk when nothing is pending. */
@@ -75,16 +83,19 @@ export function createDecodeStream(options: DecodeOptions): Transform {
   /**
    * Decodes `bytes` (starting at `offset`) in the other encoding. In a one-byte encoding a
    * byte it leaves undefined became U+FFFD at that byte's place: recorded like a byte that is
-   * not UTF-8, so that its row is reported instead of sending a name with a "�" in it.
+   * not UTF-8, so that its row is reported instead of sending a name with a "�" in it. In a
+   * Windows-1252 guess, so is a UTF-8 character; one cut at the end waits for the next chunk
+   * (at most 3 bytes; the one-byte decoder keeps no state, so holding them back is safe).
    */
-  const decodeOther = (stream: Transform, bytes: Buffer): void => {
-    const text = other!.write(bytes);
+  const decodeOther = (stream: Transform, bytes: Buffer, last: boolean): void => {
+    const keep = findUtf8 && !last ? incompleteUtf8Tail(bytes) : 0;
+    const whole = keep > 0 ? bytes.subarray(0, bytes.length - keep) : bytes;
+    let text = other!.write(whole);
     if (marksIn !== undefined && options.marks !== undefined) {
-      for (let at = text.indexOf('\uFFFD'); at !== -1; at = text.indexOf('\uFFFD', at + 1)) {
-        options.marks.add({ byteOffset: offset + at, byte: bytes[at], readAs: marksIn });
-      }
+      text = markSingleByte(text, whole, offset, marksIn, options.marks, findUtf8);
     }
-    offset += bytes.length;
+    offset += whole.length;
+    pending = keep > 0 ? Buffer.from(bytes.subarray(bytes.length - keep)) : Buffer.alloc(0);
     emit(stream, text);
   };
 
@@ -113,8 +124,9 @@ export function createDecodeStream(options: DecodeOptions): Transform {
       mode = 'other';
       other = iconv.getDecoder('windows-1252');
       marksIn = 'windows-1252';
+      findUtf8 = true;
       pending = Buffer.alloc(0);
-      decodeOther(stream, bytes);
+      decodeOther(stream, bytes, last);
     }
   };
 
@@ -138,18 +150,17 @@ export function createDecodeStream(options: DecodeOptions): Transform {
   return new Transform({
     readableObjectMode: true,
     transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
-      if (mode === 'other') {
-        decodeOther(this, chunk);
-      } else {
-        const bytes = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
-        if (mode === 'undecided') undecided(this, bytes, false);
-        else decodeUtf8(this, bytes, false);
-      }
+      const bytes = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
+      if (mode === 'other') decodeOther(this, bytes, false);
+      else if (mode === 'undecided') undecided(this, bytes, false);
+      else decodeUtf8(this, bytes, false);
       done();
     },
     flush(done: TransformCallback) {
-      if (mode === 'other') emit(this, other!.end() ?? '');
-      else if (mode === 'undecided' && pending.length > 0) undecided(this, pending, true);
+      if (mode === 'other') {
+        if (pending.length > 0) decodeOther(this, pending, true);
+        emit(this, other!.end() ?? '');
+      } else if (mode === 'undecided' && pending.length > 0) undecided(this, pending, true);
       else if (pending.length > 0) decodeUtf8(this, pending, true);
       done();
     },

@@ -252,7 +252,12 @@ export function describeDetection(
         (detected.doubleByte ?? 0) > 0
           ? `; ${plural(detected.doubleByte!, 'byte')} read as ‚ ƒ „ † ‡ ˆ ‰ ˜, which names do not hold: if the file is Japanese, Chinese or Korean, set encoding: shift_jis, gb18030, big5 or euc-kr`
           : '';
-      return `read as Windows-1252 (guessed): ${sample} ${wholeFile ? 'has' : 'have'} ${counts(detected.census)}${central}${doubleByte}; set encoding: in the source to choose`;
+      // Those UTF-8 characters fail their rows (CSV_MIXED_ENCODING): say why before they do.
+      const mixed =
+        (detected.census?.characters ?? 0) > 0
+          ? '; the rows holding UTF-8 characters are not read, for the file mixes the two encodings'
+          : '';
+      return `read as Windows-1252 (guessed): ${sample} ${wholeFile ? 'has' : 'have'} ${counts(detected.census)}${mixed}${central}${doubleByte}; set encoding: in the source to choose`;
     }
   }
 }

@@ -96,10 +96,13 @@ export class CsvRecordReader {
   }
 
   private notUtf8Item(marks: Utf8Mark[], rowLine: number): SourceItem {
+    const origin = { source: this.context.source, row: this.rowNumber, line: rowLine };
+    // A UTF-8 character in a Windows-1252 guess says more than an undefined byte beside it.
+    const utf8 = marks.filter((mark) => mark.utf8 !== undefined);
+    if (utf8.length > 0) return { ok: false, origin, ...mixedEncodingProblem(utf8) };
     const [first] = marks;
     const hex = `0x${first!.byte!.toString(16).toUpperCase().padStart(2, '0')}`;
     const where = `${hex} at byte ${first!.byteOffset.toLocaleString('en')} of the file`;
-    const origin = { source: this.context.source, row: this.rowNumber, line: rowLine };
     const readAs = first!.readAs;
     if (readAs !== undefined) {
       const name = encodingName(readAs);
@@ -176,6 +179,22 @@ export class CsvRecordReader {
       ? { ok: true, origin, values: this.build(fields), lineBreaks: true }
       : { ok: true, origin, values: this.build(fields) };
   }
+}
+
+/** A row of a Windows-1252 guess holding UTF-8 characters (`Zoë` would land as `ZoÃ«`). */
+function mixedEncodingProblem(marks: readonly Utf8Mark[]): { code: ErrorCode; message: string } {
+  const [first] = marks;
+  const hex = [...Buffer.from(first!.utf8!, 'utf8')]
+    .map((byte) => `0x${byte.toString(16).toUpperCase().padStart(2, '0')}`)
+    .join(' ');
+  const where = `"${first!.utf8!}", bytes ${hex} at byte ${first!.byteOffset.toLocaleString('en')} of the file`;
+  return {
+    code: CODE.CSV_MIXED_ENCODING,
+    message:
+      `has ${marks.length === 1 ? 'a character' : `${marks.length} characters`} written in UTF-8 ` +
+      `(${marks.length === 1 ? where : `the first, ${where}`}) in a file read as Windows-1252 (guessed from its other bytes), ` +
+      'so the row was not read: the file mixes UTF-8 and Windows-1252: save it in one encoding, or set encoding: in the source',
+  };
 }
 
 function describeQuoteError(

@@ -2,7 +2,8 @@ import type { CsvEncoding } from './detect-encoding.js';
 
 /**
  * One U+FFFD in the decoded text: a byte that was not UTF-8 (or not of the one-byte encoding
- * the file was read in), or a U+FFFD the file really holds.
+ * the file was read in), a UTF-8 character in a file guessed to be Windows-1252, or a U+FFFD
+ * the file really holds.
  */
 export interface Utf8Mark {
   /** Offset of the byte in the file (BOM included). */
@@ -11,6 +12,11 @@ export interface Utf8Mark {
   byte: number | undefined;
   /** The one-byte encoding the file was read in that leaves `byte` undefined; absent: UTF-8. */
   readAs?: CsvEncoding;
+  /**
+   * In a file guessed to be Windows-1252: the character a valid multi-byte UTF-8 sequence
+   * starting at `byteOffset` stands for (`byte` is its lead), which the text holds as one U+FFFD.
+   */
+  utf8?: string;
 }
 
 /**
