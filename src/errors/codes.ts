@@ -399,6 +399,13 @@ export const ERROR_CATALOG = {
     action:
       'Write the profile as a handle or a link in the source; the person is synced without it meanwhile.',
   },
+  MAPPING_EXCEL_NUMBER: {
+    layer: 'mapping',
+    meaning:
+      'A key (a client_id) or a phone number is a number in Excel’s scientific notation (`2.36021E+11`): Excel rounded it when the file was opened and saved, so its last digits are lost. A key fails the row (people would share it); a phone number is left out with a warning.',
+    action:
+      'Export the file again and sync it without opening it in Excel, or import it into Excel with the column formatted as text before saving.',
+  },
   MAPPING_FIELD_LEFT_OUT: {
     layer: 'mapping',
     meaning:

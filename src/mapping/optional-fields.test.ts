@@ -134,3 +134,44 @@ describe('optional fields', () => {
 function params(item: MappedItem | undefined): Record<string, string> {
   return item?.type === 'intents' ? (item.intents[0]?.params ?? {}) : {};
 }
+
+describe('numbers Excel rounded into scientific notation (2.36021E+11)', () => {
+  const mapping = `
+intents:
+  - kind: user
+    params:
+      client_id: { template: 'eb-{Attendee #}' }
+      email: email
+      first_name: first
+      last_name: last
+    phones:
+      - { cell_number: cell }
+`;
+  it('fails a row whose key holds one, and leaves such a phone out with a warning', async () => {
+    const items = await run(mapping, [
+      { 'Attendee #': '2.36021E+11', email: 'a@x.org', first: 'Ada', last: 'L', cell: '' },
+      { 'Attendee #': '1001', email: 'b@x.org', first: 'Bo', last: 'B', cell: '4.91761E+11' },
+      { 'Attendee #': '1002', email: 'c@x.org', first: 'Cy', last: 'C', cell: '+49 30 1234' },
+    ]);
+    expect(items[0]?.type).toBe('invalid');
+    expect(items[0]?.type === 'invalid' && items[0].problems).toEqual([
+      expect.objectContaining({
+        code: 'MAPPING_EXCEL_NUMBER',
+        message: expect.stringMatching(
+          /^row 1 \(line 2\), eb-\{Attendee #\}: "eb-2\.36021E\+11" holds 2\.36021E\+11, a number Excel rounded into scientific notation: .* without opening it in Excel, or import it into Excel with this column formatted as text$/,
+        ),
+      }),
+    ]);
+    expect(items[1]?.type).toBe('intents');
+    expect(params(items[1])).not.toHaveProperty('user[item_attributes][phones_attributes][0][cell_number]');
+    expect(items[1]?.type === 'intents' && items[1].warnings).toEqual([
+      expect.objectContaining({
+        code: 'MAPPING_EXCEL_NUMBER',
+        message: expect.stringMatching(
+          /^row 2 \(line 3\), cell: "4\.91761E\+11" is a number Excel rounded into scientific notation, not the phone number: .*: the phone numbers left out$/,
+        ),
+      }),
+    ]);
+    expect(params(items[2])['user[item_attributes][phones_attributes][0][cell_number]']).toBe('+49 30 1234');
+  });
+});

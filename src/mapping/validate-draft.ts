@@ -5,6 +5,12 @@ import { intentDependencies, intentKey, KEY_PARAMS, writeOperation } from './int
 import type { DraftProblem, IntentDraft } from './loaded-mapping.js';
 import type { MappingProblem } from './mapped-item.js';
 import { validateWriteParams } from '../platform/write-params/validate-write-params.js';
+import {
+  excelKeyMessage,
+  excelPhoneMessage,
+  excelScientificIn,
+  isExcelScientific,
+} from './transforms/excel-scientific.js';
 
 /** `row 17 (line 18), email: "bob@" is not an e-mail address`. */
 export function locateProblem(origin: RowOrigin, problem: DraftProblem): MappingProblem {
@@ -92,9 +98,11 @@ export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string
       code: issue.code,
     });
   }
+  const keyParams = KEY_PARAM_NAMES[draft.kind];
   // `for…in`, not `Object.entries`: no array per param on the hot path of every row.
   for (const param in draft.params) {
-    const problem = unstorableText(draft.params[param] ?? '');
+    const value = draft.params[param] ?? '';
+    const problem = unstorableText(value);
     if (problem !== undefined) {
       problems.push({
         field: columnOf(draft, param),
@@ -103,15 +111,30 @@ export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string
         code: CODE.MAPPING_UNSTORABLE_TEXT,
       });
     }
+    const excel = excelNumberProblem(param, value, keyParams);
+    if (excel !== undefined) {
+      problems.push({
+        field: columnOf(draft, param),
+        param,
+        message: excel,
+        code: CODE.MAPPING_EXCEL_NUMBER,
+      });
+    }
   }
   const key = draft.key ?? intentKey(draft.kind, draft.params);
-  const keyParams = KEY_PARAM_NAMES[draft.kind];
   const keyProblem = draft.key === undefined ? undefined : unstorableText(draft.key);
   if (keyProblem !== undefined)
     problems.push({
       field: draft.keyLabel ?? 'key',
       message: keyProblem,
       code: CODE.MAPPING_UNSTORABLE_TEXT,
+    });
+  const keyNumber = draft.key === undefined ? undefined : excelScientificIn(draft.key);
+  if (keyNumber !== undefined)
+    problems.push({
+      field: draft.keyLabel ?? 'key',
+      message: excelKeyMessage(draft.key!, keyNumber),
+      code: CODE.MAPPING_EXCEL_NUMBER,
     });
   if (
     key === undefined &&
@@ -132,6 +155,24 @@ export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string
   // Set apart, not spread into the literal: every valid row of every run is built here.
   if (draft.leftOut !== undefined) intent.uncarried = draft.leftOut;
   return { ok: true, intent };
+}
+
+/**
+ * A key or a phone number that Excel rounded into scientific notation (`2.36021E+11`): a key
+ * so rounded is shared by other people, a phone so rounded is no number to call. A key's
+ * problem fails the row; a phone's is an optional field's, left out with a warning
+ * (optional-fields.ts). Nearly every value has no `+` past its first character and costs
+ * one native search.
+ */
+function excelNumberProblem(param: string, value: string, keyParams: readonly string[]): string | undefined {
+  if (value.indexOf('+', 1) === -1) return undefined;
+  if (keyParams.includes(param)) {
+    const number = excelScientificIn(value);
+    return number === undefined ? undefined : excelKeyMessage(value, number);
+  }
+  return param.includes('[phones_attributes]') && isExcelScientific(value)
+    ? excelPhoneMessage(value)
+    : undefined;
 }
 
 /** NUL, or a UTF-16 surrogate without its pair. */
