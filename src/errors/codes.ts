@@ -399,6 +399,13 @@ export const ERROR_CATALOG = {
     action:
       'Write the profile as a handle or a link in the source; the person is synced without it meanwhile.',
   },
+  MAPPING_NOT_A_PHONE: {
+    layer: 'mapping',
+    meaning:
+      'The `digits_and_plus` transform finds no phone number in the value: it has letters (`+1-800-FLOWERS`, `call me`) or no digits. The person is synced without that phone, with a warning.',
+    action:
+      'Write the number in digits in the source (a vanity number as its digits: +1 800 356 9377); an extension may follow as x12 or ext. 12.',
+  },
   MAPPING_EXCEL_NUMBER: {
     layer: 'mapping',
     meaning:

@@ -87,3 +87,22 @@ describe('lookup', () => {
     expect(new LookupDefaults().notes()).toEqual([]);
   });
 });
+
+describe('digits_and_plus', () => {
+  const transform = compileTransform('digits_and_plus', new ColumnBinder([]));
+  it('keeps digits, a leading + and an extension, and drops the trunk (0) after a country code', () => {
+    expect(transform('+49 (0) 30 1234-5678 ext. 12', {})).toBe('+493012345678x12');
+    expect(transform('', {})).toBe('');
+  });
+
+  it('makes letters, and a number Excel rounded, a problem of the field, never a shorter number', () => {
+    expect(transform('+1-800-FLOWERS', {})).toEqual(
+      new ValueProblem(
+        '"+1-800-FLOWERS" is not a phone number: it has letters, or no digits (write the number in digits, an extension as x12)',
+        'MAPPING_NOT_A_PHONE',
+      ),
+    );
+    expect(transform('4.91761E+11', {})).toMatchObject({ code: 'MAPPING_EXCEL_NUMBER' });
+    expect(transform(['+49 30 1', 'call me'], {})).toMatchObject({ code: 'MAPPING_NOT_A_PHONE' });
+  });
+});

@@ -16,6 +16,7 @@ import {
 import { textToXhtml } from '../transforms/xhtml-text.js';
 import { countryCode } from '../transforms/country.js';
 import { handleUrl, type Network } from '../transforms/handle-url.js';
+import { excelPhoneMessage, isExcelScientific } from '../transforms/excel-scientific.js';
 import { isTimeZone } from '../../time/time-zone.js';
 import type { ColumnBinder } from './column-binder.js';
 import type { LookupDefaults } from './lookup-defaults.js';
@@ -36,7 +37,7 @@ export type Transform = (value: Value, values: RawRecord) => Value | ValueProble
 export type TextTransform = (text: string) => string;
 
 /** Simple-named transforms that can fail: not text-to-text, so never fused. */
-type CheckedTransform = 'country';
+type CheckedTransform = 'country' | 'digits_and_plus';
 type TextTransformName = Exclude<TransformSpec, object | CheckedTransform>;
 
 const TEXT_TRANSFORMS: Record<TextTransformName, TextTransform> = {
@@ -53,7 +54,6 @@ const TEXT_TRANSFORMS: Record<TextTransformName, TextTransform> = {
   country_code: (text) => (text === '' ? text : toCountryCode(text)),
   first_name: (text) => splitFullName(text).first,
   last_name: (text) => splitFullName(text).last,
-  digits_and_plus: (text) => (text === '' ? text : phoneDigits(text)),
 };
 
 /** A text transform that may fail, over a text or each item of a list. */
@@ -77,6 +77,30 @@ function toCountry(text: string): string | ValueProblem {
     `${quote(text)} is not a country this transform knows (an ISO 3166-1 code or country name)`,
     CODE.MAPPING_UNKNOWN_COUNTRY,
   );
+}
+
+/**
+ * A phone number as digits, `+` and extension. What is no phone number (letters, a number
+ * Excel rounded) is the field's problem, so an optional phone is left out with a warning
+ * instead of being sent cut short (`+1-800-FLOWERS` as `+1800`).
+ */
+function toPhone(text: string): string | ValueProblem {
+  if (isExcelScientific(text)) return new ValueProblem(excelPhoneMessage(text), CODE.MAPPING_EXCEL_NUMBER);
+  const phone = phoneDigits(text);
+  if (phone !== undefined) return phone;
+  return new ValueProblem(
+    `${quote(text)} is not a phone number: it has letters, or no digits (write the number in digits, an extension as x12)`,
+    CODE.MAPPING_NOT_A_PHONE,
+  );
+}
+
+const CHECKED_TRANSFORMS: Record<CheckedTransform, (text: string) => string | ValueProblem> = {
+  country: toCountry,
+  digits_and_plus: toPhone,
+};
+
+function isChecked(spec: TransformSpec): spec is CheckedTransform {
+  return spec === 'country' || spec === 'digits_and_plus';
 }
 
 function toHandleUrl(text: string, network: Network): string | ValueProblem {
@@ -112,7 +136,7 @@ export function compileTransform(
   binder: ColumnBinder,
   tally?: DefaultsTally,
 ): Transform {
-  if (spec === 'country') return eachChecked(toCountry);
+  if (isChecked(spec)) return eachChecked(CHECKED_TRANSFORMS[spec]);
   if (typeof spec === 'string') return eachText(TEXT_TRANSFORMS[spec]);
   if ('handle_url' in spec) {
     const network = spec.handle_url;
@@ -275,7 +299,7 @@ function fuseTextTransforms(transforms: readonly Transform[]): Transform[] {
 export function composeText(specs: readonly TransformSpec[]): TextTransform | undefined {
   const steps: TextTransform[] = [];
   for (const spec of specs) {
-    if (typeof spec !== 'string' || spec === 'country') return undefined;
+    if (typeof spec !== 'string' || isChecked(spec)) return undefined;
     steps.push(TEXT_TRANSFORMS[spec]);
   }
   return composeSteps(steps);

@@ -52,7 +52,21 @@ describe('text transforms', () => {
     ['+49 (30) 1234-56', '+4930123456'],
     ['(512) 555-0100 x12', '5125550100x12'],
     ['0049.30.1234', '0049301234'],
+    // The trunk (0) after a country code is not dialled from abroad.
+    ['+49 (0) 30 1234-5678 ext. 12', '+493012345678x12'],
+    ['+44 (0)20 7946 0958', '+442079460958'],
+    ['0049 (0) 30 1234', '0049301234'],
+    // Without a country code the 0 is dialled.
+    ['(0) 30 1234', '0301234'],
+    ['(+49) 30 1234 extension 7', '+49301234x7'],
   ])('digits_and_plus %s → %s', (input, expected) => {
     expect(phoneDigits(input)).toBe(expected);
   });
+
+  it.each(['+1-800-FLOWERS', 'call me', '---', 'n/a', '4.91761E+11'])(
+    'digits_and_plus: %j is no phone number',
+    (input) => {
+      expect(phoneDigits(input)).toBeUndefined();
+    },
+  );
 });

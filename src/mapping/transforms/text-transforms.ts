@@ -18,12 +18,23 @@ export function stripExcelGuards(text: string): string {
   return text.startsWith("'") ? text.slice(1) : text;
 }
 
-/** Keeps what a phone number is made of: digits, a leading `+`, and an `x` extension. */
-export function phoneDigits(text: string): string {
+/**
+ * Keeps what a phone number is made of: digits, a leading `+`, and an `x` extension
+ * (`x12`, `ext. 12`, `extension 12`). The trunk `(0)` people write after a country code
+ * (`+49 (0) 30 …`) is not dialled from abroad, so it goes. Undefined when the text is no
+ * phone number: a letter left (`+1-800-FLOWERS`, `call me`), or no digit at all; dropping
+ * the letters would send a shorter, wrong number.
+ */
+export function phoneDigits(text: string): string | undefined {
   const trimmed = text.trim();
-  const [main = '', extension] = trimmed.split(/\s*(?:x|ext\.?)\s*(?=\d+$)/i);
-  const digits = `${main.startsWith('+') ? '+' : ''}${main.replace(/\D/g, '')}`;
-  return extension === undefined ? digits : `${digits}x${extension}`;
+  const [main = '', extension] = trimmed.split(/\s*(?:extension|ext\.?|x)\s*(?=\d+$)/i);
+  if (/\p{L}/u.test(main)) return undefined;
+  const international = /^[\s(]*(?:\+|00)/.test(main);
+  const national = international ? main.replace(/\(\s*0\s*\)/, '') : main;
+  const digits = national.replace(/\D/g, '');
+  if (digits === '') return undefined;
+  const plus = /^[\s(]*\+/.test(main) ? '+' : '';
+  return extension === undefined ? `${plus}${digits}` : `${plus}${digits}x${extension}`;
 }
 
 // Surname particles that stay with the last name: "Ludwig van Beethoven" → "van Beethoven".
