@@ -2,19 +2,17 @@ import { CODE, type ErrorCode } from '../../errors/codes.js';
 import type { Intent } from '../../model/intent.js';
 import type { FlatParams } from '../../model/params.js';
 import { describeOrigin, repeatedRowKey } from '../../model/row-origin.js';
-import { membershipRank, namesAgree, personKey, type PersonKey } from '../../model/person.js';
-import { isSecretName } from '../../log/redaction.js';
+import { namesAgree, personKey, type PersonKey } from '../../model/person.js';
 import { emailParam } from '../../platform/vendor.js';
 import { stepLabel, type JobStep, type MergeSettings } from '../job-file.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import { SpillBuckets } from './spill-buckets.js';
 import type { MergeConflict, MergeReport } from './merge-report.js';
-import { describeUnit, pickUnit, unitOf, type MergeUnit } from './merge-units.js';
+import { unitOf, type MergeUnit } from './merge-units.js';
+import { FieldDecider, type Spilled } from './merge-fields.js';
 
 export { formatMergeReport, type MergeConflict, type MergeMember, type MergeReport } from './merge-report.js';
 
-/** The param whose disagreements the rank of memberships settles (spec §4.2). */
-const MEMBERSHIP = 'user[membership]';
 /** Examples of merged people and of conflicts a plan shows. */
 const EXAMPLES = 3;
 /**
@@ -36,15 +34,6 @@ interface KeyUse {
   p: string;
   /** The row, as a message names it: `comp: comp.csv row 2 (bob@example.org, "Bob C")`. */
   w: string;
-}
-
-/** A user row waiting for the others of its person: what is spilled, one JSON line each. */
-interface Spilled {
-  /** Step index. */
-  s: number;
-  /** Ordinal of the row among all user rows read. */
-  o: number;
-  i: Intent;
 }
 
 /**
@@ -70,6 +59,8 @@ export class PeopleMerger {
   private readonly refusedKeys = new Set<string>();
   private readonly labels: string[];
   private readonly emailName: string;
+  /** What each field of a merged person takes, and which disagreements it settles. */
+  private readonly fields: FieldDecider;
   private ordinal = 0;
   private readonly tally: MergeReport = {
     people: 0,
@@ -93,6 +84,7 @@ export class PeopleMerger {
   ) {
     this.labels = steps.map((step, index) => stepLabel(step, index));
     this.emailName = emailParam(vendor);
+    this.fields = new FieldDecider(this.labels, settings, this.emailName);
     this.spill = new SpillBuckets<Spilled>(spillDir === undefined ? {} : { dir: spillDir });
     this.keyUses = new SpillBuckets<KeyUse>(spillDir === undefined ? {} : { dir: spillDir });
   }
@@ -140,7 +132,7 @@ export class PeopleMerger {
             out.rowResults.push(this.refuse(row, CODE.EVSYNC_ONE_KEY_TWO_PEOPLE, reason));
           continue;
         }
-        const ordered = this.inOrder(rows, this.settings?.precedence);
+        const ordered = this.fields.inOrder(rows, this.settings?.precedence);
         const first = ordered[0]!;
         const same = rows.filter((row) => namesAgree(nameOf(row.i), nameOf(first.i)));
         for (const row of rows)
@@ -229,7 +221,7 @@ export class PeopleMerger {
 
   private mergeOne(person: PersonKey, rows: Spilled[]): Intent {
     if (rows.length === 1) return rows[0]!.i;
-    const ordered = this.inOrder(rows, this.settings?.precedence);
+    const ordered = this.fields.inOrder(rows, this.settings?.precedence);
     const first = ordered[0]!;
     const params: FlatParams = {};
     const names = new Set(rows.flatMap((row) => Object.keys(row.i.params)));
@@ -248,12 +240,12 @@ export class PeopleMerger {
         else units.set(unit, [name]);
         continue;
       }
-      const decided = this.decide(name, rows, ordered);
+      const decided = this.fields.decide(name, rows, ordered);
       if (decided.value !== undefined) params[name] = decided.value;
       if (decided.conflict) this.noteConflict(order, first.i.key, person, name, decided.conflict);
     }
     for (const [unit, parts] of units) {
-      const decided = this.decideUnit(unit, parts, rows, ordered);
+      const decided = this.fields.decideUnit(unit, parts, rows, ordered);
       Object.assign(params, decided.values);
       if (decided.conflict) this.noteConflict(order, first.i.key, person, unit.name, decided.conflict);
     }
@@ -271,94 +263,6 @@ export class PeopleMerger {
       ...(aliases.length > 0 ? { aliases } : {}),
       ...(uncarried.length > 0 ? { uncarried } : {}),
     };
-  }
-
-  /** The value a field takes, and the disagreement it settled, if any. */
-  private decide(
-    name: string,
-    rows: readonly Spilled[],
-    ordered: readonly Spilled[],
-  ): { value: string | undefined; conflict?: Omit<MergeConflict, 'key' | 'email' | 'field'> } {
-    const own = this.fieldOrder(name);
-    // The rank settles memberships only where the job gives no order at all.
-    const byRank = own === undefined && this.settings?.precedence === undefined && name === MEMBERSHIP;
-    const order = own === undefined ? ordered : this.inOrder(rows, own);
-    const filled = order.filter((row) => (row.i.params[name] ?? '') !== '');
-    if (byRank) filled.sort((a, b) => membershipRank(a.i.params[name]!) - membershipRank(b.i.params[name]!));
-    const winner = filled[0];
-    // Every row left it empty: the empty value (a cleared field) is what they agree on.
-    if (winner === undefined) return { value: order.find((row) => name in row.i.params)?.i.params[name] };
-    const value = winner.i.params[name]!;
-    const lost = filled.filter((row) => row.i.params[name] !== value);
-    if (lost.length === 0 || (name === this.emailName && lost.every((row) => same(row, value, name))))
-      return { value };
-    const show = (row: Spilled): { step: string; value: string } => ({
-      step: this.labels[row.s] ?? `step ${row.s + 1}`,
-      // A secret (a password) is merged like any field, but its value is never shown.
-      value: isSecretName(name) ? '[redacted]' : row.i.params[name]!,
-    });
-    return {
-      value,
-      conflict: { won: show(winner), lost: lost.map(show), by: byRank ? 'membership rank' : 'precedence' },
-    };
-  }
-
-  /**
-   * The parts of a unit, all from the row that {@link pickUnit} picks in the unit's order: a
-   * part that row leaves out stays out (an update clears it, as a field its source emptied).
-   * No row filling any part, each part is decided as a field (they agree on empty).
-   */
-  private decideUnit(
-    unit: MergeUnit,
-    names: readonly string[],
-    rows: readonly Spilled[],
-    ordered: readonly Spilled[],
-  ): { values: FlatParams; conflict?: Omit<MergeConflict, 'key' | 'email' | 'field'> } {
-    const parts = [...names].sort(
-      (a, b) =>
-        Number(b === unit.anchor) - Number(a === unit.anchor) || a.localeCompare(b, 'en', { numeric: true }),
-    );
-    const own = [unit.name, ...parts].map((name) => this.fieldOrder(name)).find((list) => list !== undefined);
-    const order = own === undefined ? ordered : this.inOrder(rows, own);
-    const pick = pickUnit(unit, parts, order, (row) => row.i.params);
-    const values: FlatParams = {};
-    if (pick === undefined) {
-      for (const part of parts) {
-        const value = this.decide(part, rows, ordered).value;
-        if (value !== undefined) values[part] = value;
-      }
-      return { values };
-    }
-    for (const part of parts) {
-      const value = pick.winner.i.params[part];
-      if (value !== undefined) values[part] = value;
-    }
-    if (pick.lost.length === 0) return { values };
-    const show = (row: Spilled): { step: string; value: string } => ({
-      step: this.labels[row.s] ?? `step ${row.s + 1}`,
-      value: describeUnit(unit, parts, row.i.params),
-    });
-    return {
-      values,
-      conflict: { won: show(pick.winner), lost: pick.lost.map(show), by: 'precedence', whole: true },
-    };
-  }
-
-  /** The job's order for this field, if it gives one (`membership` stands for `user[membership]`). */
-  private fieldOrder(name: string): readonly string[] | undefined {
-    const fields = this.settings?.fields;
-    if (!fields) return undefined;
-    const short = /^user\[([^\]]+)\]$/.exec(name)?.[1];
-    return fields[name] ?? (short === undefined ? undefined : fields[short]);
-  }
-
-  /** Rows in the order of `names` (steps not named come after, in the job's order), then as read. */
-  private inOrder(rows: readonly Spilled[], names: readonly string[] | undefined): Spilled[] {
-    const rank = (row: Spilled): number => {
-      const at = names?.indexOf(this.labels[row.s] ?? '') ?? -1;
-      return at === -1 ? (names?.length ?? 0) + row.s : at;
-    };
-    return [...rows].sort((a, b) => rank(a) - rank(b) || a.o - b.o);
   }
 
   private noteMerged(person: PersonKey, first: Spilled, ordered: readonly Spilled[]): void {
@@ -409,9 +313,4 @@ function nameOf(intent: Intent): string {
     .map((part) => part.trim())
     .filter((part) => part !== '')
     .join(' ');
-}
-
-/** E-mails that differ in case only are one person's: no conflict worth a line. */
-function same(row: Spilled, value: string, name: string): boolean {
-  return personKey(row.i.params[name]) === personKey(value);
 }
