@@ -31,6 +31,13 @@ describe('text transforms', () => {
     ['Mary Ann  Evans', 'Mary Ann', 'Evans'],
     ['Cher', 'Cher', ''],
     ['', '', ''],
+    // A title stays with the first name, a suffix with the last (Luma gives one name column).
+    ['Dr. Jane Smith PhD', 'Dr. Jane', 'Smith PhD'],
+    ['Martin Luther King Jr.', 'Martin Luther', 'King Jr.'],
+    ['Martin Luther King, Jr.', 'Martin Luther', 'King Jr.'],
+    ['Charles de Gaulle III', 'Charles', 'de Gaulle III'],
+    ['King, Martin Luther', 'Martin Luther', 'King'],
+    ['John II', 'John', 'II'],
   ])('splits %s', (full, first, last) => {
     expect(splitFullName(full)).toEqual({ first, last });
   });

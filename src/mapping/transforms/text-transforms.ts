@@ -60,17 +60,33 @@ const PARTICLES = new Set([
   'al',
 ]);
 
+/** What follows a surname (`Jr.`, `III`, `PhD`): it stays with the last name, and is no first name after a comma. */
+const SUFFIXES = new Set(['jr', 'sr', 'ii', 'iii', 'iv', 'phd', 'md', 'esq', 'mba', 'msc', 'bsc', 'dds']);
+
+function isSuffix(word: string): boolean {
+  return SUFFIXES.has(word.toLowerCase().replace(/[.,]/g, ''));
+}
+
 /**
  * Splits a full name as people write it: `Ada Lovelace`, `Lovelace, Ada`,
- * `Ludwig van Beethoven`. A single word is a first name with an empty last name.
+ * `Ludwig van Beethoven`, `Martin Luther King, Jr.`, `Dr. Jane Smith PhD` (a title before
+ * stays with the first name, a suffix after with the last). A single word is a first name
+ * with an empty last name.
  */
 export function splitFullName(fullName: string): { first: string; last: string } {
   const name = collapseSpaces(fullName);
   const comma = name.indexOf(',');
-  if (comma > 0) return { first: name.slice(comma + 1).trim(), last: name.slice(0, comma).trim() };
-  const words = name.split(' ').filter((word) => word !== '');
-  if (words.length <= 1) return { first: words[0] ?? '', last: '' };
-  let lastStart = words.length - 1;
+  const afterComma = name.slice(comma + 1).trim();
+  if (comma > 0 && !afterComma.split(' ').every(isSuffix))
+    return { first: afterComma, last: name.slice(0, comma).trim() };
+  const words = name
+    .replaceAll(',', ' ')
+    .split(' ')
+    .filter((word) => word !== '');
+  let end = words.length;
+  while (end > 2 && isSuffix(words[end - 1]!)) end--;
+  if (end <= 1) return { first: words[0] ?? '', last: words.slice(1).join(' ') };
+  let lastStart = end - 1;
   while (lastStart > 1 && PARTICLES.has((words[lastStart - 1] ?? '').toLowerCase())) lastStart--;
   return { first: words.slice(0, lastStart).join(' '), last: words.slice(lastStart).join(' ') };
 }
