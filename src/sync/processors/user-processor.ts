@@ -129,15 +129,18 @@ async function createUser(
       await refuseAnothersAccount(found, item, context, `found by the e-mail ${email}`, {
         unkeyed: 'refuse',
       });
+      const cutOff = !lost && (await madeByAnUnrecordedCreate(found, item, context));
       const { user, clearing } = await updateFound(found, item, context, counter);
       const note = lost
         ? 'the answer to the create was lost; found the user by e-mail and updated it'
-        : 'the user was already in this conference; found by e-mail and updated';
+        : cutOff
+          ? 'created before the run was cut off, its result not recorded; found the user by e-mail with this client_id and updated it'
+          : 'the user was already in this conference; found by e-mail and updated';
       const cleared = clearingNote(clearing).message;
       return remember(
         item,
         context,
-        counter.done(lost ? 'created' : 'updated', {
+        counter.done(lost || cutOff ? 'created' : 'updated', {
           platformId: user.id,
           message: cleared ? `${note}; ${cleared}` : note,
         }),
@@ -145,6 +148,20 @@ async function createUser(
       );
     }
   }
+}
+
+/**
+ * Whether a user found by e-mail holds this row's key while the ledger has nothing synced
+ * under it: the account of a create of this key whose result was never recorded (a run
+ * killed after the platform answered, then resumed), which the report counts as created.
+ */
+async function madeByAnUnrecordedCreate(
+  found: PlatformUser,
+  item: PlannedIntent,
+  context: ProcessorContext,
+): Promise<boolean> {
+  if (context.lastSent === undefined || !(found.client_ids ?? []).includes(item.key)) return false;
+  return (await context.lastSent(item.key)) === undefined;
 }
 
 /**
