@@ -46,29 +46,23 @@ export async function refuseAnothersAccount(
   const rowName = fullName(item.params[FIRST], item.params[LAST]);
   const accountName = fullName(found.first_name, found.last_name);
   if (namesAgree(rowName, accountName)) return;
-  if (unkeyed)
-    throw new EvsyncError(
-      `platform user ${found.id} "${accountName}" (${how}) has no client_id (an account made on the platform, or by another tool), ` +
-        `and this row's key "${item.key}" is "${rowName}": one person's account is never given to another, so nothing was written to it. ` +
-        `If they are one person, make the names agree in the source; if not, give "${item.key}" their own e-mail`,
+  const refuse = (whose: string): EvsyncError =>
+    new EvsyncError(
+      `platform user ${found.id} "${accountName}" (${how}) ${whose}, and this row's key "${item.key}" is "${rowName}": ` +
+        `one person's account is never given to another, so nothing was written to it. If they are one person, make the names agree in the source; if not, give "${item.key}" their own e-mail`,
       { code: CODE.EVSYNC_ACCOUNT_OF_ANOTHER },
     );
   for (const other of others) {
     const mapped = (await context.ids.get('user', other)) === found.id;
-    if (!mapped && context.inSource?.('user', other) !== true) continue;
-    throw new EvsyncError(
-      `platform user ${found.id} "${accountName}" (${how}) is the account of key "${other}", and this row's key "${item.key}" is "${rowName}": ` +
-        `one person's account is never given to another, so nothing was written to it. If they are one person, make the names agree in the source; if not, give "${item.key}" their own e-mail`,
-      { code: CODE.EVSYNC_ACCOUNT_OF_ANOTHER },
-    );
+    if (mapped || context.inSource?.('user', other) === true)
+      throw refuse(`is the account of key "${other}"`);
   }
-  if (options.unkeyed === 'refuse')
-    throw new EvsyncError(
-      `platform user ${found.id} "${accountName}" (${how}) is the account of ${others.map((key) => `"${key}"`).join(', ')}, ` +
-        `a client_id no source of this ledger has (an account made by another tool), and this row's key "${item.key}" is "${rowName}": ` +
-        `one person's account is never given to another, so nothing was written to it. If they are one person, make the names agree in the source; if not, give "${item.key}" their own e-mail`,
-      { code: CODE.EVSYNC_ACCOUNT_OF_ANOTHER },
-    );
+  if (options.unkeyed !== 'refuse') return;
+  throw refuse(
+    others.length === 0
+      ? 'has no client_id (an account made on the platform, or by another tool)'
+      : `is the account of ${others.map((key) => `"${key}"`).join(', ')}, a client_id no source of this ledger has (an account made by another tool)`,
+  );
 }
 
 function fullName(first: string | null | undefined, last: string | null | undefined): string {
