@@ -60,19 +60,19 @@ export class Erasures {
     let intents: Intent[] | undefined;
     let results: RowResult[] | undefined;
     for (const [index, intent] of row.intents.entries()) {
-      if (this.reusesErasedKey(intent)) {
-        intents ??= row.intents.slice(0, index);
-        (results ??= [...row.rowResults]).push(this.reusedKey(intent));
-        continue;
-      }
-      if (!this.names(intent)) {
+      const verdict = this.verdict(intent);
+      if (verdict === 'send') {
         const kept = intent.kind === 'event' ? this.withoutErasedSpeakers(intent) : intent;
         if (kept !== intent) intents ??= row.intents.slice(0, index);
         intents?.push(kept);
         continue;
       }
       intents ??= row.intents.slice(0, index);
-      (results ??= [...row.rowResults]).push(this.suppressed(intent.kind, intent.key, intent.origin));
+      (results ??= [...row.rowResults]).push(
+        verdict === 'reused'
+          ? this.reusedKey(intent)
+          : this.suppressed(intent.kind, intent.key, intent.origin),
+      );
     }
     const rowResults = (results ?? row.rowResults).map((result) =>
       this.namesResult(result) ? this.suppressed(result.kind, result.key, result.origin) : result,
@@ -86,39 +86,34 @@ export class Erasures {
   }
 
   /**
-   * A user row under an erased person's client_id that gives an e-mail the erasure does not
-   * hold: another person under a reused key (a pretix `<order>-<place>`, a ticket handed
+   * What becomes of an intent: sent, suppressed (it names an erased person), or, for a user
+   * row under an erased person's client_id that gives an e-mail the erasure does not hold,
+   * `reused`: another person under a reused key (a pretix `<order>-<place>`, a ticket handed
    * on), or the erased person with a new address. Suppressed, another person would be left
-   * out every night in silence; sent, the erased person could come back. The row fails
+   * out every night in silence; sent, the erased person could come back. That row fails
    * instead, keeping nothing of it but its place.
    */
-  private reusesErasedKey(intent: Intent): boolean {
-    if (intent.kind !== 'user') return false;
-    const email = intent.params[emailParam(this.vendor)];
-    if (email === undefined || email === '' || this.holds('email', email)) return false;
-    return (
-      this.holds('client_id', intent.key) ||
-      (intent.aliases ?? []).some((alias) => this.holds('client_id', alias))
-    );
-  }
-
-  private names(intent: Intent): boolean {
+  private verdict(intent: Intent): 'send' | 'suppress' | 'reused' {
     if (intent.kind === 'user') {
-      const erased =
-        this.holds('email', intent.params[emailParam(this.vendor)]) ||
+      const email = intent.params[emailParam(this.vendor)];
+      const emailErased = this.holds('email', email);
+      const keyErased =
         this.holds('client_id', intent.key) ||
         (intent.aliases ?? []).some((alias) => this.holds('client_id', alias));
-      if (erased) this.suppressedUsers.add(intent.key);
-      return erased;
+      if (!emailErased && !keyErased) return 'send';
+      if (!emailErased && email !== undefined && email !== '') return 'reused';
+      this.suppressedUsers.add(intent.key);
+      return 'suppress';
     }
     // An event is sent, without the erased among its own speakers (`withoutErasedSpeakers`).
-    if (intent.kind === 'event') return false;
-    if (intent.kind === 'rsvp' && this.holds('email', intent.params['user[email]'])) return true;
-    return intent.dependsOn.some(
+    if (intent.kind === 'event') return 'send';
+    if (intent.kind === 'rsvp' && this.holds('email', intent.params['user[email]'])) return 'suppress';
+    const names = intent.dependsOn.some(
       (parent) =>
         parent.kind === 'user' &&
         (this.suppressedUsers.has(parent.clientId) || this.holds('client_id', parent.clientId)),
     );
+    return names ? 'suppress' : 'send';
   }
 
   /** A failed or skipped user row of an erased person keeps nothing of them either. */
