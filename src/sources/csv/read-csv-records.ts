@@ -101,8 +101,7 @@ export class CsvRecordReader {
     const utf8 = marks.filter((mark) => mark.utf8 !== undefined);
     if (utf8.length > 0) return { ok: false, origin, ...mixedEncodingProblem(utf8) };
     const [first] = marks;
-    const hex = `0x${first!.byte!.toString(16).toUpperCase().padStart(2, '0')}`;
-    const where = `${hex} at byte ${first!.byteOffset.toLocaleString('en')} of the file`;
+    const where = `${byteHex(first!.byte!)} at byte ${first!.byteOffset.toLocaleString('en')} of the file`;
     const readAs = first!.readAs;
     if (readAs !== undefined) {
       const name = encodingName(readAs);
@@ -111,8 +110,8 @@ export class CsvRecordReader {
         origin,
         code: CODE.CSV_UNDEFINED_BYTE,
         message:
-          `has ${marks.length === 1 ? 'a byte' : `${marks.length} bytes`} that ${name} does not define ` +
-          `(${marks.length === 1 ? where : `the first, ${where}`}), so the row was not read: the file is in another encoding; ` +
+          `has ${aOrMany(marks.length, 'byte')} that ${name} does not define ${firstAt(marks.length, where)}, ` +
+          'so the row was not read: the file is in another encoding; ' +
           `set encoding: in the source to the one it was saved in (${ENCODING_EXAMPLES})`,
       };
     }
@@ -121,8 +120,8 @@ export class CsvRecordReader {
       origin,
       code: CODE.CSV_NOT_UTF8,
       message:
-        `has ${marks.length === 1 ? 'a byte' : `${marks.length} bytes`} that ${marks.length === 1 ? 'is' : 'are'} not UTF-8 ` +
-        `(${marks.length === 1 ? where : `the first, ${where}`}) in a file read as UTF-8, so the row was not read: ` +
+        `has ${aOrMany(marks.length, 'byte')} that ${marks.length === 1 ? 'is' : 'are'} not UTF-8 ` +
+        `${firstAt(marks.length, where)} in a file read as UTF-8, so the row was not read: ` +
         'correct the value and save the file as UTF-8, or set encoding: in the source if the whole file is in another encoding',
     };
   }
@@ -184,17 +183,30 @@ export class CsvRecordReader {
 /** A row of a Windows-1252 guess holding UTF-8 characters (`Zoë` would land as `ZoÃ«`). */
 function mixedEncodingProblem(marks: readonly Utf8Mark[]): { code: ErrorCode; message: string } {
   const [first] = marks;
-  const hex = [...Buffer.from(first!.utf8!, 'utf8')]
-    .map((byte) => `0x${byte.toString(16).toUpperCase().padStart(2, '0')}`)
-    .join(' ');
+  const hex = [...Buffer.from(first!.utf8!, 'utf8')].map(byteHex).join(' ');
   const where = `"${first!.utf8!}", bytes ${hex} at byte ${first!.byteOffset.toLocaleString('en')} of the file`;
   return {
     code: CODE.CSV_MIXED_ENCODING,
     message:
-      `has ${marks.length === 1 ? 'a character' : `${marks.length} characters`} written in UTF-8 ` +
-      `(${marks.length === 1 ? where : `the first, ${where}`}) in a file read as Windows-1252 (guessed from its other bytes), ` +
+      `has ${aOrMany(marks.length, 'character')} written in UTF-8 ${firstAt(marks.length, where)} ` +
+      'in a file read as Windows-1252 (guessed from its other bytes), ' +
       'so the row was not read: the file mixes UTF-8 and Windows-1252: save it in one encoding, or set encoding: in the source',
   };
+}
+
+/** `0xE9`. */
+function byteHex(byte: number): string {
+  return `0x${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+}
+
+/** `a byte`, `3 bytes`. */
+function aOrMany(count: number, noun: string): string {
+  return count === 1 ? `a ${noun}` : `${count} ${noun}s`;
+}
+
+/** Where the first of `count` marks is: `(where)`, or `(the first, where)` among several. */
+function firstAt(count: number, where: string): string {
+  return `(${count === 1 ? where : `the first, ${where}`})`;
 }
 
 function describeQuoteError(
