@@ -18,6 +18,11 @@ export interface Spilled {
   i: Intent;
 }
 
+/** The step a row came from, as the job names it. */
+export function stepOf(labels: readonly string[], row: Spilled): string {
+  return labels[row.s] ?? `step ${row.s + 1}`;
+}
+
 /** A disagreement between the rows of one person, as the merge report shows it. */
 type Settled = Omit<MergeConflict, 'key' | 'email' | 'field'>;
 
@@ -54,7 +59,7 @@ export class FieldDecider {
     if (lost.length === 0 || (name === this.emailName && lost.every((row) => same(row, value, name))))
       return { value };
     const show = (row: Spilled): { step: string; value: string } => ({
-      step: this.labels[row.s] ?? `step ${row.s + 1}`,
+      step: stepOf(this.labels, row),
       // A secret (a password) is merged like any field, but its value is never shown.
       value: isSecretName(name) ? '[redacted]' : row.i.params[name]!,
     });
@@ -96,7 +101,7 @@ export class FieldDecider {
     }
     if (pick.lost.length === 0) return { values };
     const show = (row: Spilled): { step: string; value: string } => ({
-      step: this.labels[row.s] ?? `step ${row.s + 1}`,
+      step: stepOf(this.labels, row),
       value: describeUnit(unit, parts, row.i.params),
     });
     return {

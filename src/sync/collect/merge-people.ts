@@ -9,7 +9,7 @@ import type { RowResult } from '../plan/sync-plan.js';
 import { SpillBuckets } from './spill-buckets.js';
 import type { MergeConflict, MergeReport } from './merge-report.js';
 import { unitOf, type MergeUnit } from './merge-units.js';
-import { FieldDecider, type Spilled } from './merge-fields.js';
+import { FieldDecider, stepOf, type Spilled } from './merge-fields.js';
 
 export { formatMergeReport, type MergeConflict, type MergeMember, type MergeReport } from './merge-report.js';
 
@@ -205,7 +205,7 @@ export class PeopleMerger {
 
   /** `comp: comp.csv row 2 (bob@example.org, "Bob C")`. */
   private rowName(row: Spilled): string {
-    const step = this.labels[row.s] ?? `step ${row.s + 1}`;
+    const step = stepOf(this.labels, row);
     const email = row.i.params[this.emailName] ?? '';
     return `${step}: ${row.i.origin.source} ${describeOrigin(row.i.origin)} (${email}, "${nameOf(row.i)}")`;
   }
@@ -271,7 +271,7 @@ export class PeopleMerger {
     const order = Math.min(...ordered.map((row) => row.o));
     if (this.tally.examples.length >= EXAMPLES && order > this.exampleOrder[EXAMPLES - 1]!) return;
     const members = ordered.map((row) => ({
-      step: this.labels[row.s] ?? `step ${row.s + 1}`,
+      step: stepOf(this.labels, row),
       key: row.i.key,
       where: `${row.i.origin.source} ${describeOrigin(row.i.origin)}`,
     }));
