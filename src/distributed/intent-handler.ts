@@ -9,6 +9,7 @@ import { runIntent } from '../sync/execute/execute-plan.js';
 import { intentResult, isSuccess, rowResult } from '../sync/execute/intent-result.js';
 import { createSendMarker } from '../sync/execute/send-marks.js';
 import { DependencyGate, removalLookup } from '../sync/phases/dependency-gate.js';
+import { KeyHolds } from '../sync/phases/key-holds.js';
 import { noteLeftOut } from '../sync/phases/left-out-parents.js';
 import { loadIdCache, type IdCache } from '../sync/processors/id-cache.js';
 import { lastSentIn } from '../sync/processors/processor.js';
@@ -295,7 +296,11 @@ export class IntentHandler {
     const ids = await loadIdCache(ledger);
     // As the inline engine's gate: it asks the ledger what deleted a parent, and knows the
     // parents rows left out on purpose (docs/sync-engine.md, "Phases").
-    const gate = new DependencyGate((dep) => ids.has(dep.kind, dep.clientId), removalLookup(ledger));
+    const gate = new DependencyGate(
+      (dep) => ids.has(dep.kind, dep.clientId),
+      removalLookup(ledger),
+      await KeyHolds.load(ledger.holds(), { runId, jobName: run.jobName }),
+    );
     for await (const result of ledger.eachResult(runId, {
       kinds: PARENT_KINDS,
       actions: ['failed', 'skipped'],

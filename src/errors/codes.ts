@@ -660,6 +660,13 @@ export const ERROR_CATALOG = {
     action:
       'Fix the parent row the message names; `evsync resume` or `evsync retry` sends the dependent then.',
   },
+  EVSYNC_PARENT_HELD: {
+    layer: 'sync',
+    meaning:
+      'A dependent (speaker link, schedule, RSVP, contact, check-in) was skipped: its user’s key is held, because a run (the message names it and its job) refused that user as now another person than the one its platform account is. Sent, it would reach the other person’s account (docs/sync-engine.md, "Who is who").',
+    action:
+      'Fix the user row in the job the message names, or give the new person a client_id of their own; the hold ends when the key’s user syncs again (or is unchanged), and the next run of this job sends the dependent.',
+  },
   EVSYNC_PARENT_SKIPPED: {
     layer: 'sync',
     meaning:

@@ -18,6 +18,7 @@ import type { LedgerNotices } from './ledger-notices.js';
 import type { CallSecond } from './sql-call-seconds.js';
 import type { LedgerPruning } from './ledger-pruning.js';
 import type { ResultWriter, ResultWriterOptions } from './result-writer.js';
+import type { LedgerHolds } from './ledger-holds.js';
 
 /**
  * The ledger is the durable truth of evsync (docs/design.md, "The flow of one run"): runs, the planned work of
@@ -207,6 +208,8 @@ export interface Ledger {
   notices(): LedgerNotices;
   /** Erasure: tombstones, and a person's traces replaced (docs/privacy.md). */
   erasure(): LedgerErasure;
+  /** Keys whose dependents no job sends while their person is in question (docs/sync-engine.md, "Who is who"). */
+  holds(): LedgerHolds;
 
   getPlatformId(kind: IntentKind, clientId: string): Promise<number | undefined>;
   /** The ids of these keys that the id map has: a run's id cache asks chunk by chunk. */

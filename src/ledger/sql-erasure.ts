@@ -75,6 +75,10 @@ const DROP_HASHES = `WITH u AS (DELETE FROM synced_hashes s USING unnest($2::tex
 SELECT count(*)::int AS n FROM u`;
 
 /** $1 conference, $2 user client_ids. */
+const DROP_HOLDS = `WITH u AS (DELETE FROM key_holds WHERE conference_id = $1 AND kind = 'user'
+  AND client_id = ANY($2::text[]) RETURNING 1) SELECT count(*)::int AS n FROM u`;
+
+/** $1 conference, $2 user client_ids. */
 const DROP_IDS = `WITH u AS (DELETE FROM id_map WHERE conference_id = $1 AND kind = 'user'
   AND client_id = ANY($2::text[]) RETURNING 1) SELECT count(*)::int AS n FROM u`;
 
@@ -108,6 +112,7 @@ const PERSON_TABLES = [
   'run_intents',
   'synced_hashes',
   'id_map',
+  'key_holds',
   'job_notices',
   'notice_deliveries',
 ];
@@ -255,7 +260,8 @@ export class SqlErasure implements LedgerErasure {
       planned_rows: await count(MARK_PLANNED, [kinds, keys, marks]),
       results: await count(MARK_RESULTS, [kinds, keys, marks]),
       unchanged_lists: 0,
-      synced_state: await count(DROP_HASHES, [kinds, keys]),
+      // A hold is synced state too: the key it names is the person's.
+      synced_state: (await count(DROP_HASHES, [kinds, keys])) + (await count(DROP_HOLDS, [scrub.clientIds])),
       platform_ids: await count(DROP_IDS, [scrub.clientIds]),
       quoted_elsewhere: 0,
     };

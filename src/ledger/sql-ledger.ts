@@ -23,9 +23,7 @@ import type {
   RunResultCounts,
 } from '../model/result-records.js';
 import type { NewRun, RunRecord, RunStatus } from '../model/run-record.js';
-import { LedgerError, unknownRunError } from './ledger-error.js';
-import { toNumber } from './ledger-rows.js';
-import * as q from './ledger-sql.js';
+import { LedgerError } from './ledger-error.js';
 import { SqlConferences } from './sql-conferences.js';
 import { SqlLocks } from './sql-locks.js';
 import { SqlSyncState } from './sql-sync-state.js';
@@ -36,6 +34,9 @@ import { SqlErasure } from './sql-erasure.js';
 import type { LedgerErasure } from './ledger-erasure.js';
 import type { LedgerNotices } from './ledger-notices.js';
 import { SqlNotices } from './sql-notices.js';
+import type { LedgerHolds } from './ledger-holds.js';
+import { SqlHolds } from './sql-holds.js';
+import { NO_CONFERENCE, requireRuns } from './known-runs.js';
 import { recordCallSeconds, type CallSecond } from './sql-call-seconds.js';
 import { SqlRunResults } from './sql-run-results.js';
 import { SqlRuns } from './sql-runs.js';
@@ -43,9 +44,6 @@ import { SqlPlan } from './sql-plan.js';
 import { BatchResultWriter, type ResultWriter, type ResultWriterOptions } from './result-writer.js';
 import { intentResults } from '../metrics/process-metrics.js';
 import type { SqlClient } from './sql-client.js';
-
-/** The conference of state recorded before runs named theirs, and of the unscoped ledger. */
-const NO_CONFERENCE = 0;
 
 /** What the views of one ledger (`forConference`) share. */
 interface SharedState {
@@ -246,6 +244,10 @@ export class SqlLedger implements Ledger {
     return new SqlErasure(() => this.sql());
   }
 
+  holds(): LedgerHolds {
+    return new SqlHolds(() => this.sql(), this.conferenceId);
+  }
+
   getPlatformId(kind: IntentKind, clientId: string): Promise<number | undefined> {
     return this.state.getPlatformId(kind, clientId);
   }
@@ -344,33 +346,8 @@ export class SqlLedger implements Ledger {
     await this.db.close();
   }
 
-  /**
-   * Refuses rows of a run the ledger does not have, before any of them is written; the
-   * conference of each run otherwise: its results' hashes and ids are that conference's.
-   */
-  private async requireRuns(runIds: readonly string[]): Promise<Map<string, number>> {
-    const known = this.shared.knownRuns;
-    const unique = [...new Set(runIds)];
-    const unseen = unique.filter((id) => !known.has(id));
-    const conferences = new Map<string, number>();
-    if (unseen.length > 0) {
-      const found = await this.sql().query<{ id: string; conference_id: number | string }>(
-        q.SELECT_RUN_CONFERENCES,
-        [JSON.stringify(unseen)],
-      );
-      for (const { id, conference_id } of found) {
-        const conference = toNumber(conference_id);
-        conferences.set(id, conference);
-        if (conference !== NO_CONFERENCE) known.set(id, conference);
-      }
-      const missing = unseen.find((id) => !conferences.has(id));
-      if (missing !== undefined) throw unknownRunError(missing);
-    }
-    for (const id of unique) {
-      const conference = known.get(id);
-      if (conference !== undefined) conferences.set(id, conference);
-    }
-    return conferences;
+  private requireRuns(runIds: readonly string[]): Promise<Map<string, number>> {
+    return requireRuns(this.sql(), this.shared.knownRuns, runIds);
   }
 
   private sql(): SqlClient {

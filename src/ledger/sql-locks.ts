@@ -6,9 +6,7 @@ import { LedgerBusyError, LedgerError } from './ledger-error.js';
 import * as q from './ledger-sql.js';
 import type { SqlClient } from './sql-client.js';
 import { isAlive } from './process-identity.js';
-
-/** The conference of the unscoped ledger (see `Ledger.conference`). */
-const NO_CONFERENCE = 0;
+import { NO_CONFERENCE } from './known-runs.js';
 
 /**
  * A ledger's locks (`Ledger.claimRun`, `lockJob`, `processGone`): session advisory locks on

@@ -12,6 +12,7 @@ import { migration0011 } from './0011-unchanged-keys-per-chunk.js';
 import { migration0012 } from './0012-job-notices.js';
 import { migration0013 } from './0013-notices-per-conference.js';
 import { migration0014 } from './0014-erasure.js';
+import { migration0015 } from './0015-key-holds.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0012,
   migration0013,
   migration0014,
+  migration0015,
 ];

@@ -1,9 +1,10 @@
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { totalsOf, type IntentResultInput } from '../../model/result-records.js';
 import type { RunStatus } from '../../model/run-record.js';
-import { isParentKind, parentRefs, type ParentKind } from '../../model/intent.js';
+import { isParentKind, type ParentKind } from '../../model/intent.js';
 import { DependencyGate, removalLookup } from '../phases/dependency-gate.js';
 import { noteLeftOut } from '../phases/left-out-parents.js';
+import { runHolds } from '../phases/key-holds.js';
 import type { FlatParams } from '../../model/params.js';
 import { IdCache } from '../processors/id-cache.js';
 import { lastSentIn, type ProcessorContext } from '../processors/processor.js';
@@ -12,27 +13,15 @@ import { executePlan } from './execute-plan.js';
 import { unchangedResult } from './intent-result.js';
 import type { RunSummary } from './run-summary.js';
 import { createSendMarker } from './send-marks.js';
-import { SKIPPED_FOR_MISSING_DATA, SKIPPED_ON_PURPOSE } from '../plan/plan-summary.js';
-import { CODE } from '../../errors/codes.js';
 import type { ResultWriter } from '../../ledger/result-writer.js';
 import type { PlanFeed } from './plan-feed.js';
 import { reviewJob } from '../notify/review-job.js';
+import { anyRowLost, skippedSplit, uncertainCheckInsOf } from './finished-counts.js';
 import { abortOnFailure, keepAbortReason } from './abort-on-failure.js';
 import { CallTally } from './call-tally.js';
 import { afterFailedCheck, checkPlatform, needsPlatformCheck } from './platform-check.js';
 import { runCalls } from '../../metrics/process-metrics.js';
 import { SharedLinks, type LinkKind } from '../plan/link-pairs.js';
-
-/**
- * Skipped results that are data lost, not rows filtered out on purpose: they make the run
- * end with exit code 1 (see README, exit codes).
- */
-const LOST_ROW_CODES = [
-  CODE.EVSYNC_ROW_INCOMPLETE,
-  CODE.EVSYNC_PARENT_MISSING,
-  // A schedule sent without events that failed or are in no source: a success, with picks lost.
-  CODE.EVSYNC_SCHEDULE_PICKS_MISSING,
-];
 
 export interface RunWork {
   runId: string;
@@ -96,7 +85,11 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
   const { ledger } = deps;
   // Ids are fetched chunk by chunk; which keys the id map has is read only if many are new.
   const ids = new IdCache([], ledger);
-  const gate = new DependencyGate((dep) => ids.has(dep.kind, dep.clientId), removalLookup(ledger));
+  const gate = new DependencyGate(
+    (dep) => ids.has(dep.kind, dep.clientId),
+    removalLookup(ledger),
+    await runHolds(ledger, input.runId),
+  );
   for (const parent of input.settledParents ?? [])
     gate.settle({ kind: parent.kind, clientId: parent.key }, parent.ok, parent.reason);
   for (const row of input.leftOutRows ?? []) noteLeftOut(gate, row);
@@ -125,8 +118,7 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
       for (const item of page) {
         await writer.write(unchangedResult(input.runId, item, await ids.get(item.kind, item.key)));
         if (isParentKind(item.kind))
-          for (const ref of parentRefs({ kind: item.kind, key: item.key, aliases: item.aliases }))
-            gate.settle(ref, true);
+          await gate.passed({ kind: item.kind, key: item.key, aliases: item.aliases });
       }
     }
     const streamed = input.stream?.({ writer, ids, gate });
@@ -198,14 +190,13 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
   const totals = totalsOf(counts);
   const run = await ledger.finishRun(input.runId, status, totals);
   await reviewRunsJob(deps, run.id, run.jobName);
-  const lost = await ledger.results(input.runId, { errorCodes: LOST_ROW_CODES, limit: 1 });
   const uncertainCheckIns = await uncertainCheckInsOf(ledger, input.runId, counts);
   const skipped = await skippedSplit(ledger, input.runId, counts);
   return {
     run,
     counts,
     totals,
-    rowsLost: lost.length > 0,
+    rowsLost: await anyRowLost(ledger, input.runId),
     ...(skipped ? { skipped } : {}),
     ...(uncertainCheckIns ? { uncertainCheckIns } : {}),
     ...(stopped ? { stopped } : {}),
@@ -334,68 +325,4 @@ async function writeUnlessRecorded(
   for (const result of results) {
     if (!recorded.has(`${result.kind}/${result.key}`)) await writer.write(result);
   }
-}
-
-/**
- * See `RunSummary.skipped`: read only when something was skipped; `schedulesShort`, the
- * schedules sent without some events, only when some schedule was sent.
- */
-async function skippedSplit(
-  ledger: EngineDeps['ledger'],
-  runId: string,
-  counts: RunSummary['counts'],
-): Promise<RunSummary['skipped']> {
-  const anySkipped = Object.values(counts).some((perKind) => (perKind?.skipped ?? 0) > 0);
-  const users = counts.user ?? {};
-  // Shared e-mails fail or are left out (merge-people.ts, shared-email.ts): only users.
-  const anyUserLeft = (users.skipped ?? 0) + (users.failed ?? 0) > 0;
-  const schedules = counts.schedule ?? {};
-  const anySchedule = (schedules.created ?? 0) + (schedules.updated ?? 0) > 0;
-  if (!anySkipped && !anySchedule && !anyUserLeft) return undefined;
-  const skippedWith = async (codes: ReadonlySet<string>): Promise<number> =>
-    anySkipped ? (totalsOf(await ledger.resultCounts(runId, { errorCodes: [...codes] })).skipped ?? 0) : 0;
-  const short = anySchedule
-    ? totalsOf(
-        await ledger.resultCounts(runId, {
-          errorCodes: [CODE.EVSYNC_SCHEDULE_PICKS_LEFT_OUT, CODE.EVSYNC_SCHEDULE_PICKS_MISSING],
-        }),
-      )
-    : {};
-  const duplicates = await skippedWith(new Set([CODE.EVSYNC_DUPLICATE_ROW]));
-  const shared = anyUserLeft
-    ? totalsOf(await ledger.resultCounts(runId, { errorCodes: [CODE.MAPPING_SHARED_EMAIL] }))
-    : {};
-  const sharedEmails = (shared.failed ?? 0) + (shared.skipped ?? 0);
-  const suppressed = await skippedWith(new Set([CODE.EVSYNC_ERASED]));
-  return {
-    onPurpose: await skippedWith(SKIPPED_ON_PURPOSE),
-    lost: await skippedWith(SKIPPED_FOR_MISSING_DATA),
-    ...(duplicates > 0 ? { duplicates } : {}),
-    ...(sharedEmails > 0 ? { sharedEmails } : {}),
-    ...(suppressed > 0 ? { suppressed } : {}),
-    schedulesShort: (short.created ?? 0) + (short.updated ?? 0),
-  };
-}
-
-/** See `RunSummary.uncertainCheckIns`: read only when some check-ins failed. */
-async function uncertainCheckInsOf(
-  ledger: EngineDeps['ledger'],
-  runId: string,
-  counts: RunSummary['counts'],
-): Promise<RunSummary['uncertainCheckIns']> {
-  if (!counts.check_in?.failed) return undefined;
-  const codes = [CODE.EVSYNC_CHECK_IN_OUTCOME_UNKNOWN, CODE.EVSYNC_CHECK_IN_HELD_BACK];
-  const [lost, held] = await Promise.all(
-    codes.map(
-      async (code) => (await ledger.resultCounts(runId, { errorCodes: [code] })).check_in?.failed ?? 0,
-    ),
-  );
-  if (!lost && !held) return undefined;
-  const first = await ledger.results(runId, {
-    kinds: ['check_in'],
-    actions: ['failed'],
-    errorCodes: codes,
-    limit: 5,
-  });
-  return { lost: lost ?? 0, held: held ?? 0, keys: first.map((result) => result.key) };
 }

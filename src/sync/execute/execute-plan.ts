@@ -160,10 +160,17 @@ export async function runIntent(
   options: Pick<ExecuteOptions, 'gate' | 'context'>,
 ): Promise<ProcessOutcome> {
   const outcome = await gatedOutcome(item, options);
-  if (isParentKind(item.kind) && item.plannedAction !== 'delete' && item.plannedAction !== 'retire') {
-    for (const ref of parentRefs({ kind: item.kind, key: item.key, aliases: item.aliases }))
-      options.gate.settle(ref, isSuccess(outcome.action), outcome.message ?? outcome.action);
-  }
+  if (!isParentKind(item.kind)) return outcome;
+  const { gate } = options;
+  const parent = { kind: item.kind, key: item.key, aliases: item.aliases };
+  // A key refused as now another person is held for every job; one that synced, or whose
+  // record was removed, is let go (`phases/key-holds.ts`).
+  if (outcome.heldKey !== undefined)
+    await gate.holds.hold({ kind: item.kind, clientId: outcome.heldKey }, outcome.errorCode ?? '');
+  if (item.plannedAction === 'delete' || item.plannedAction === 'retire') {
+    if (isSuccess(outcome.action)) await gate.holds.release(parentRefs(parent));
+  } else if (isSuccess(outcome.action)) await gate.passed(parent);
+  else for (const ref of parentRefs(parent)) gate.settle(ref, false, outcome.message ?? outcome.action);
   return outcome;
 }
 

@@ -1,6 +1,7 @@
 import { CODE, type ErrorCode } from '../../errors/codes.js';
 import type { KeyRemoval, Ledger } from '../../ledger/ledger.js';
-import type { IntentDependency } from '../../model/intent.js';
+import { parentRefs, type IntentDependency, type ParentKind } from '../../model/intent.js';
+import { KeyHolds } from './key-holds.js';
 
 /** The error code of a dependent skipped because a parent failed or is unknown: data lost (exit 1). */
 export const PARENT_MISSING = CODE.EVSYNC_PARENT_MISSING;
@@ -8,13 +9,18 @@ export const PARENT_MISSING = CODE.EVSYNC_PARENT_MISSING;
 export const PARENT_SKIPPED = CODE.EVSYNC_PARENT_SKIPPED;
 /** A dependent skipped because a run deleted (or retired) its parent: not a failure. */
 export const PARENT_DELETED = CODE.EVSYNC_PARENT_DELETED;
+/** A dependent skipped because its user's key is held as now another person: data lost (exit 1). */
+export const PARENT_HELD = CODE.EVSYNC_PARENT_HELD;
+/** The codes of dependents skipped for a parent that is not there: data lost, sent again by a resume. */
+export const PARENT_LOST: readonly ErrorCode[] = [PARENT_MISSING, PARENT_HELD];
 
 /**
- * Why a parent is not there: it `failed` in this run, was `filtered` out on purpose in this
- * run (a `when:` condition), was `deleted` (or retired) by a run, or is `unknown` to the run
- * and to the ledger. `failed` and `unknown` are data lost; the others were meant.
+ * Why a parent is not there: it `failed` in this run, is `held` (a run refused its user as
+ * now another person, `key-holds.ts`), was `filtered` out on purpose in this run (a `when:`
+ * condition), was `deleted` (or retired) by a run, or is `unknown` to the run and to the
+ * ledger. `failed`, `held` and `unknown` are data lost; the others were meant.
  */
-export type MissingWhy = 'failed' | 'filtered' | 'deleted' | 'unknown';
+export type MissingWhy = 'failed' | 'held' | 'filtered' | 'deleted' | 'unknown';
 
 /** Why a dependent intent cannot be sent, or why a schedule goes without one of its events. */
 export interface MissingParent {
@@ -32,7 +38,7 @@ export interface MissingParent {
 const SUCCEEDED = { ok: true } as const;
 
 /** Data lost first: the reason a dependent with several missing parents is skipped for. */
-const SEVERITY: readonly MissingWhy[] = ['failed', 'unknown', 'filtered', 'deleted'];
+const SEVERITY: readonly MissingWhy[] = ['failed', 'held', 'unknown', 'filtered', 'deleted'];
 
 /** Looks up, for parents unknown to the run and the id map, the run that deleted or retired them. */
 export type RemovalLookup = (
@@ -58,6 +64,8 @@ export class DependencyGate {
     private readonly knownId: (dep: IntentDependency) => boolean,
     /** Without it, a parent the run does not know reads as unknown. */
     private readonly lookupRemovals?: RemovalLookup,
+    /** Keys no dependent may reach, whatever the id map says; the run keeps them. */
+    readonly holds: KeyHolds = new KeyHolds(),
   ) {}
 
   /** Records a parent's outcome in this run. */
@@ -68,6 +76,20 @@ export class DependencyGate {
       // Every unchanged user of a night passes here: no key string made when nothing is kept.
       if (this.inRun.size > 0) this.inRun.delete(keyOf(dep));
     } else this.inRun.set(keyOf(dep), ok ? SUCCEEDED : { ok, reason: reason ?? 'it failed' });
+  }
+
+  /**
+   * A user or event that synced in this run, or needed no call (unchanged): settled under
+   * each of its keys, which are let go if they were held (`key-holds.ts`).
+   */
+  async passed(parent: {
+    kind: ParentKind;
+    key: string;
+    aliases?: readonly string[] | undefined;
+  }): Promise<void> {
+    const refs = parentRefs(parent);
+    for (const ref of refs) this.settle(ref, true);
+    if (this.holds.any) await this.holds.release(refs);
   }
 
   /** Whether the id map knows the parent (from an earlier run, or this one). */
@@ -135,6 +157,23 @@ export class DependencyGate {
         });
         continue;
       }
+      const hold = this.holds.of(parent);
+      if (hold !== undefined) {
+        const day = hold.heldAt.toISOString().slice(0, 10);
+        const reason =
+          `${name} is held: run ${hold.runId} of job "${hold.jobName}" refused its user on ${day} (${hold.errorCode}), ` +
+          'as its row there names another person than the one its platform account is';
+        found.push({
+          parent,
+          why: 'held',
+          reason,
+          message:
+            `skipped because ${reason}: sent, it would reach that other person's account. ` +
+            `Fix the row in job "${hold.jobName}" (or give the new person a client_id of their own); once the user syncs there, the next run of this job sends this.`,
+          code: PARENT_HELD,
+        });
+        continue;
+      }
       if (this.knownId(parent)) continue;
       const removal = this.removals.get(key);
       const filter = this.leftOut.get(key);
@@ -165,7 +204,7 @@ export class DependencyGate {
 
 /** Whether a dependent skipped for this parent is data lost (exit 1), not something meant. */
 export function isLoss(why: MissingWhy): boolean {
-  return why === 'failed' || why === 'unknown';
+  return why === 'failed' || why === 'held' || why === 'unknown';
 }
 
 function removed(parent: IntentDependency, removal: KeyRemoval): MissingParent {

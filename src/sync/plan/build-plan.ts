@@ -16,6 +16,7 @@ import type { KnownState, RowResult, SyncPlan } from './sync-plan.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { DependencyGate, removalLookup, type MissingParent } from '../phases/dependency-gate.js';
 import { noteLeftOut } from '../phases/left-out-parents.js';
+import { KeyHolds } from '../phases/key-holds.js';
 import { withoutMissingPicks } from '../phases/schedule-picks.js';
 import { labelsOf } from '../report/person-params.js';
 
@@ -24,7 +25,7 @@ export type PlanLedger = Pick<
   Ledger,
   'loadHashes' | 'loadIdMap' | 'knownKeys' | 'listRuns' | 'results' | 'pendingIntents'
 > &
-  Partial<Pick<Ledger, 'syncedParamNames' | 'lastRemovals' | 'syncedParams'>>;
+  Partial<Pick<Ledger, 'syncedParamNames' | 'lastRemovals' | 'syncedParams' | 'holds'>>;
 
 export interface BuildPlanInput {
   /** The job's name: mirror mode deletes only what runs of this job synced. */
@@ -140,10 +141,11 @@ async function linksWithoutParent(
     // A merged user answers to each of its client_ids, as the run's gate knows it.
     for (const alias of item.aliases ?? []) inRun.add(`${item.kind}\u0000${alias}`);
   }
+  const inThisRun = (dep: IntentDependency): boolean => inRun.has(`${dep.kind}\u0000${dep.clientId}`);
   const gate = planGate(
-    (dep) =>
-      inRun.has(`${dep.kind}\u0000${dep.clientId}`) || state.ids.get(dep.kind)?.has(dep.clientId) === true,
+    (dep) => inThisRun(dep) || state.ids.get(dep.kind)?.has(dep.clientId) === true,
     ledger,
+    new KeyHolds((await ledger.holds?.().list()) ?? [], undefined, inThisRun),
   );
   for (const row of plan.rowResults) noteLeftOut(gate, row);
   return gateDependents(plan.work, gate);
@@ -156,10 +158,15 @@ export interface GatedDependents {
 }
 
 /** A plan's {@link DependencyGate}: `known` says whether the run or the id map has a parent. */
-export function planGate(known: (dep: IntentDependency) => boolean, ledger: PlanLedger): DependencyGate {
+export function planGate(
+  known: (dep: IntentDependency) => boolean,
+  ledger: PlanLedger,
+  holds?: KeyHolds,
+): DependencyGate {
   return new DependencyGate(
     known,
     ledger.lastRemovals ? removalLookup({ lastRemovals: ledger.lastRemovals.bind(ledger) }) : undefined,
+    holds,
   );
 }
 

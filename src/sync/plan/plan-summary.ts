@@ -87,6 +87,7 @@ export const SKIPPED_ON_PURPOSE: ReadonlySet<string> = new Set([
 export const SKIPPED_FOR_MISSING_DATA: ReadonlySet<string> = new Set([
   CODE.EVSYNC_ROW_INCOMPLETE,
   CODE.EVSYNC_PARENT_MISSING,
+  CODE.EVSYNC_PARENT_HELD,
 ]);
 
 /**

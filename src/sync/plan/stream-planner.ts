@@ -35,6 +35,8 @@ import { PlanTally, type PlanSummary } from './plan-summary.js';
 import type { RowResult } from './sync-plan.js';
 import { leftOutParents } from '../phases/left-out-parents.js';
 import { HeldDependents } from './held-dependents.js';
+import { KeyHolds } from '../phases/key-holds.js';
+import type { KeyHold } from '../../ledger/ledger-holds.js';
 
 /** The ledger a streamed plan reads: hashes chunk by chunk instead of all at once. */
 export type StreamPlanLedger = PlanLedger & Pick<Ledger, 'hashesOf' | 'hashTails'>;
@@ -101,7 +103,11 @@ export class StreamPlanner {
     this.ids = new Map(PARENT_KINDS.map((kind) => [kind, idCache.view(kind)] as const));
     if (options.dependents)
       this.dependents = new HeldDependents(
-        planGate((dep) => this.has(dep.kind, dep.clientId) || idCache.has(dep.kind, dep.clientId), ledger),
+        planGate(
+          (dep) => this.has(dep.kind, dep.clientId) || idCache.has(dep.kind, dep.clientId),
+          ledger,
+          new KeyHolds(options.holds, undefined, (dep) => this.has(dep.kind, dep.clientId)),
+        ),
       );
   }
 
@@ -317,6 +323,8 @@ export interface StreamPlannerOptions {
    * it: what `evsync plan` prints. A run's gate says it as it sends, from its results.
    */
   dependents?: boolean;
+  /** With `dependents`: the conference's key holds, so the summary says which dependents they stop. */
+  holds?: readonly KeyHold[];
 }
 
 /**

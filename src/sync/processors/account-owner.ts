@@ -6,6 +6,7 @@ import { namesAgree } from '../../model/person.js';
 import type { PlatformUser } from '../../platform/response-schemas.js';
 import { emailParam } from '../../platform/vendor.js';
 import type { ProcessorContext } from './processor.js';
+import { KeyOfAnotherPersonError } from './process-outcome.js';
 
 const FIRST = 'user[first_name]';
 const LAST = 'user[last_name]';
@@ -126,10 +127,10 @@ function refuseIfAnother(item: PlannedIntent, key: string, last: FlatParams, ven
   const nowName = fullName(item.params[FIRST], item.params[LAST]);
   if (namesAgree(wasName, nowName)) return;
   const merged = key === item.key ? '' : ` (merged into this row's person, client_id "${item.key}")`;
-  throw new EvsyncError(
+  throw new KeyOfAnotherPersonError(
     `client_id "${key}"${merged} was "${wasName}" <${wasEmail}> when last synced, and this row makes it "${nowName}" <${nowEmail}>: ` +
       'another person under the same key (a ticket handed on, or keys that follow the rows’ order)? Nothing was written to the account. ' +
       'If it is another person, give them a client_id of their own; if it is the same person with a new name and a new e-mail, change one in this run and the other in the next',
-    { code: CODE.EVSYNC_KEY_NOW_ANOTHER_PERSON },
+    key,
   );
 }

@@ -1,6 +1,6 @@
 import { CODE } from '../../errors/codes.js';
 import type { ResultAction } from '../../model/result-records.js';
-import { isEvsyncError, messageOf } from '../../errors/evsync-error.js';
+import { EvsyncError, isEvsyncError, messageOf } from '../../errors/evsync-error.js';
 import { PLATFORM_ERROR_CODES, PlatformHttpError, isPlatformError } from '../../platform/platform-error.js';
 
 /** How one intent ended, before it becomes a ledger result. */
@@ -18,6 +18,23 @@ export interface ProcessOutcome {
    * that are missing): written as the synced hash, so the next run sends it again.
    */
   hash?: string;
+  /** A user key refused as now another person: held from every job's dependents (`phases/key-holds.ts`). */
+  heldKey?: string;
+}
+
+/**
+ * A user refused because its key now names another person than the one its platform account
+ * is: the run holds that key (a merged person's alias, or the row's own), so that no job
+ * sends the key's links to the account (docs/sync-engine.md, "Who is who").
+ */
+export class KeyOfAnotherPersonError extends EvsyncError {
+  override readonly name = 'KeyOfAnotherPersonError';
+  constructor(
+    message: string,
+    readonly key: string,
+  ) {
+    super(message, { code: CODE.EVSYNC_KEY_NOW_ANOTHER_PERSON });
+  }
 }
 
 /** Counts the calls a processor makes, so the ledger can show them. */
@@ -62,6 +79,7 @@ export function failureOutcome(error: unknown, calls: number): ProcessOutcome {
       errorCode: error.code,
       message: error.message,
       attempts: Math.max(attempts, 1),
+      ...(error instanceof KeyOfAnotherPersonError ? { heldKey: error.key } : {}),
     };
   }
   return {

@@ -44,7 +44,7 @@ export async function planJob(
       ...(options.full ? { full: true } : {}),
     },
     ids,
-    { dependents: true },
+    { dependents: true, holds: await ledger.holds().list() },
   );
   const preview = deps.lookUpAccount ? new AccountPreview(deps.lookUpAccount, deps.vendor) : undefined;
   let intents: Intent[] = [];

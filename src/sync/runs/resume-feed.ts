@@ -1,7 +1,7 @@
 import { CODE } from '../../errors/codes.js';
 import type { IntentResultInput } from '../../model/result-records.js';
 import type { RunRecord } from '../../model/run-record.js';
-import { isParentKind, parentRefs, type IntentKind, type ParentKind } from '../../model/intent.js';
+import { isParentKind, type IntentKind, type ParentKind } from '../../model/intent.js';
 import type { PlannedIntent, PlannedIntentRecord } from '../../model/planned-intent.js';
 import { noteLeftOut } from '../phases/left-out-parents.js';
 import { PHASE_KINDS, PHASES, phaseOf, type PhaseName } from '../phases/sync-phases.js';
@@ -220,8 +220,7 @@ class ResumedRun {
       else {
         await writer.write(unchangedResult(runId, item, await ids.get(item.kind, item.key)));
         if (isParentKind(item.kind))
-          for (const ref of parentRefs({ kind: item.kind, key: item.key, aliases: item.aliases }))
-            gate.settle(ref, true);
+          await gate.passed({ kind: item.kind, key: item.key, aliases: item.aliases });
       }
     }
     await this.writeUnlessRecorded(cutOff);

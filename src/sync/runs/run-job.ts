@@ -3,7 +3,7 @@ import type { LoadedJob } from '../job-file.js';
 import { HASH_KEY_PURPOSE } from '../plan/params-hash.js';
 import { describeThreshold } from '../plan/mirror-deletes.js';
 import { withParentLosses } from '../plan/plan-summary.js';
-import { PARENT_MISSING } from '../phases/dependency-gate.js';
+import { PARENT_LOST } from '../phases/dependency-gate.js';
 import { checkSteps } from '../collect/collect-intents.js';
 import { checkMinRows } from '../collect/min-rows.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
@@ -104,7 +104,7 @@ async function runLocked(deps: EngineDeps, options: RunJobOptions, lock: JobLock
   if (planned === undefined) return result;
   const summary = options.full ? { ...planned, full: true as const } : planned;
   if ((result.totals.skipped ?? 0) > 0) {
-    const missing = await ledger.resultCounts(run.id, { errorCodes: [PARENT_MISSING] });
+    const missing = await ledger.resultCounts(run.id, { errorCodes: [...PARENT_LOST] });
     summary.losses = withParentLosses(summary.losses, result.counts, missing);
   }
   return { ...result, plan: summary };

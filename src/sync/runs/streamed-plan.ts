@@ -1,7 +1,7 @@
 import { messageOf } from '../../errors/evsync-error.js';
 import { noteLeftOut } from '../phases/left-out-parents.js';
 import type { Intent } from '../../model/intent.js';
-import { isParentKind, parentRefs } from '../../model/intent.js';
+import { isParentKind } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { RunRecord } from '../../model/run-record.js';
 import { streamCollected } from '../collect/collect-intents.js';
@@ -212,8 +212,7 @@ class StreamedRun {
     await this.recordUnchanged(plan.unchanged);
     for (const item of plan.unchanged) {
       if (isParentKind(item.kind))
-        for (const ref of parentRefs({ kind: item.kind, key: item.key, aliases: item.aliases }))
-          gate.settle(ref, true);
+        await gate.passed({ kind: item.kind, key: item.key, aliases: item.aliases });
     }
     const users = plan.work.filter((item) => phaseOf(item) === 'users');
     this.users += users.length;

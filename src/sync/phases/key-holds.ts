@@ -1,0 +1,85 @@
+import type { Ledger } from '../../ledger/ledger.js';
+import type { KeyHold, LedgerHolds } from '../../ledger/ledger-holds.js';
+import type { IntentDependency } from '../../model/intent.js';
+
+/** Where a run's holds are kept, and the run and job a new hold names. */
+export interface HoldsOfRun {
+  store: Pick<LedgerHolds, 'hold' | 'release'>;
+  runId: string;
+  jobName: string;
+}
+
+/**
+ * The keys held back from dependents in one run (docs/sync-engine.md, "Who is who"): read
+ * once when the run starts, kept as the run refuses or syncs their users. A user refused as
+ * now another person is held in the ledger for every job of the conference; a user that
+ * syncs, or is deleted, is let go. Nothing is written for a key that was not held.
+ */
+export class KeyHolds {
+  private readonly held: Map<string, KeyHold>;
+
+  constructor(
+    holds: readonly KeyHold[] = [],
+    /** Without it (a plan preview) holds are read, never written. */
+    private readonly run?: HoldsOfRun,
+    /**
+     * Keys a plan preview counts as sent: a user in the run's own rows may sync this time,
+     * so only its dependents in other jobs are told they will be held.
+     */
+    private readonly except?: (dep: IntentDependency) => boolean,
+  ) {
+    this.held = new Map(holds.map((hold) => [holdKey(hold), hold]));
+  }
+
+  /** The conference's holds, for a run that records its own. */
+  static async load(store: LedgerHolds, run?: Omit<HoldsOfRun, 'store'>): Promise<KeyHolds> {
+    return new KeyHolds(await store.list(), run && { store, ...run });
+  }
+
+  /** Whether any key is held: a run with none writes nothing and asks nothing per intent. */
+  get any(): boolean {
+    return this.held.size > 0;
+  }
+
+  of(dep: IntentDependency): KeyHold | undefined {
+    if (!this.any || this.except?.(dep) === true) return undefined;
+    return this.held.get(holdKey({ kind: dep.kind, clientId: dep.clientId }));
+  }
+
+  /** Holds a key whose user this run refused as now another person. */
+  async hold(dep: IntentDependency, errorCode: string): Promise<void> {
+    if (this.run === undefined) return;
+    const hold: KeyHold = {
+      kind: dep.kind,
+      clientId: dep.clientId,
+      runId: this.run.runId,
+      jobName: this.run.jobName,
+      errorCode,
+      heldAt: new Date(),
+    };
+    await this.run.store.hold([hold]);
+    this.held.set(holdKey(hold), hold);
+  }
+
+  /** Lets go the keys of a user that synced (or was deleted) in this run. */
+  async release(deps: readonly IntentDependency[]): Promise<void> {
+    if (this.held.size === 0) return;
+    const gone = deps.filter((dep) => this.held.delete(holdKey({ kind: dep.kind, clientId: dep.clientId })));
+    if (gone.length === 0 || this.run === undefined) return;
+    for (const kind of new Set(gone.map((dep) => dep.kind)))
+      await this.run.store.release(
+        kind,
+        gone.filter((dep) => dep.kind === kind).map((dep) => dep.clientId),
+      );
+  }
+}
+
+/** The holds of a run's conference, kept as the run goes (the ledger is the conference's). */
+export async function runHolds(ledger: Pick<Ledger, 'holds' | 'getRun'>, runId: string): Promise<KeyHolds> {
+  const jobName = (await ledger.getRun(runId))?.jobName ?? '';
+  return KeyHolds.load(ledger.holds(), { runId, jobName });
+}
+
+function holdKey(hold: Pick<KeyHold, 'kind' | 'clientId'>): string {
+  return `${hold.kind}\u0000${hold.clientId}`;
+}
