@@ -889,7 +889,7 @@ export const ERROR_CATALOG = {
   EVSYNC_RETRY_ROW_GONE: {
     layer: 'sync',
     meaning:
-      'Not sent by a retry: the platform refused the row in the run retried, and the job’s source no longer has it (by its client_id). A retry sends refused rows as the source has them now.',
+      'Not sent by a retry: the row failed in the run retried (the platform refused it, or it failed the mapping), and the job’s source no longer has it (by its client_id). A retry sends failed rows as the source has them now.',
     action:
       'Nothing, if the row was taken out on purpose. If its client_id changed in the source, the job’s next run sends it under the new one.',
   },

@@ -78,4 +78,36 @@ describe('evsync retry of rows the platform refused', () => {
     // Put back as it was synced: nothing to send.
     expect(of('reverted')).toMatchObject({ action: 'unchanged' });
   }, 90_000);
+
+  // Rows that failed the mapping are read again by their key. The build before sent the fixed
+  // one and said nothing of the one the organiser re-keyed since: no result, exit 0.
+  it('says which rows that failed the mapping the source no longer has', async () => {
+    const sandbox = await ws.sandbox();
+    const people = (...rows: string[]) => ['client_id,email,first_name,last_name', ...rows, ''].join('\n');
+    ws.write({
+      'people.yaml':
+        'name: retry-people\nmode: upsert\nsteps:\n  - { mapping: users, source: { csv: ./people.csv } }\n',
+      'people.csv': people('r1,r1@example.org,Rua,One', 'r2,r2@,Rex,Two', 'r3,r3@,Rae,Three'),
+    });
+    const first = await ws.run(sandbox, ['run', 'people.yaml']);
+    expect(first.code, first.stdout + first.stderr).toBe(1);
+    const runId = /^Run (\S+) /m.exec(first.stdout)![1]!;
+
+    ws.write({
+      'people.csv': people('r1,r1@example.org,Rua,One', 'r2,r2@example.org,Rex,Two', 'r3x,r3@,Rae,Three'),
+    });
+    const retry = await ws.run(sandbox, ['retry', runId]);
+    expect(retry.code, retry.stdout + retry.stderr).toBe(0);
+    const retryId = /^Run (\S+) /m.exec(retry.stdout)![1]!;
+    expect(retry.stdout).toContain('1 row(s) not sent: taken out of the source since');
+    const report = await ws.run(sandbox, ['report', retryId, '--format', 'json']);
+    const rows = JSON.parse(report.stdout) as Array<Record<string, unknown>>;
+    expect(rows.map((row) => [row.key, row.action, row.error_code ?? null])).toEqual(
+      expect.arrayContaining([
+        ['r2', 'created', null],
+        ['r3', 'skipped', 'EVSYNC_RETRY_ROW_GONE'],
+      ]),
+    );
+    expect(rows).toHaveLength(2);
+  }, 90_000);
 });

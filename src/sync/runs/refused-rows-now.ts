@@ -118,8 +118,13 @@ export async function refusedRowsNow(
 
 const NONE: RefusedRowsSorted = { asPlanned: [], changed: [], unchanged: [], notSent: [] };
 
-/** A failed intent whose row the source no longer has: the organiser took it out. */
-function goneRow(record: PlannedIntentRecord): RowResult {
+/**
+ * A failed row the source no longer has by its key (the organiser took it out, or re-keyed
+ * it): refused by the platform, or failed in the mapping, in the run retried.
+ */
+export function goneRow(
+  record: Pick<PlannedIntentRecord, 'kind' | 'key' | 'origin' | 'runId' | 'params'>,
+): RowResult {
   return {
     kind: record.kind,
     key: record.key,

@@ -216,7 +216,10 @@ async function retryClaimed(
       unchanged,
       // Rows retried with the others that still fail in the source, and those it cannot
       // find again: failed again, with why (an operator sees them, the exit code is 1).
-      preResults: [...reread.stillFailing, ...notFound.map(notFoundRow)].map((row) => rowResult(run.id, row)),
+      // Those the source no longer has are said too, skipped, as refused rows gone are.
+      preResults: [...reread.stillFailing, ...notFound.map(notFoundRow), ...reread.gone].map((row) =>
+        rowResult(run.id, row),
+      ),
       stream,
     });
   });

@@ -8,6 +8,7 @@ import { buildPlan } from '../plan/build-plan.js';
 import { HASH_KEY_PURPOSE } from '../plan/params-hash.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import { ownCopyOf } from '../processors/id-cache.js';
+import { goneRow } from './refused-rows-now.js';
 import { intentId, readJobAgain } from './restore-params.js';
 
 /** What a retry found of the rows that failed the mapping, read again from the job's sources. */
@@ -19,9 +20,11 @@ export interface RowsReadAgain {
   notSent: string[];
   /** The rows that still fail in the source, as it now reports them: the retry records them. */
   stillFailing: RowResult[];
+  /** The rows the source no longer has by their key: the retry records them, skipped. */
+  gone: RowResult[];
 }
 
-const NOTHING: RowsReadAgain = { work: [], unchanged: [], notSent: [], stillFailing: [] };
+const NOTHING: RowsReadAgain = { work: [], unchanged: [], notSent: [], stillFailing: [], gone: [] };
 
 /**
  * A retry of rows that failed the mapping (docs/sync-engine.md, "Rows are found by the
@@ -65,9 +68,11 @@ export async function rowsReadAgain(
   }
   const { job } = first;
   const notSent: string[] = [];
+  const gone: RowResult[] = [];
   for (const result of asked) {
     if (found.has(intentId(result))) continue;
     const still = stillFailing.get(intentId(result));
+    if (still === undefined) gone.push(goneRow(result));
     notSent.push(
       still === undefined
         ? `${result.kind} ${result.key}: the job's source no longer has this row`
@@ -75,7 +80,7 @@ export async function rowsReadAgain(
     );
   }
   const failing = [...stillFailing.values()];
-  if (intents.size === 0) return { ...NOTHING, notSent, stillFailing: failing };
+  if (intents.size === 0) return { ...NOTHING, notSent, stillFailing: failing, gone };
   const plan = await buildPlan(deps.ledger, {
     jobName: base.jobName,
     intents: [...intents.values()],
@@ -85,7 +90,7 @@ export async function rowsReadAgain(
     force: false,
     ...(deps.platform.deriveKey ? { hashKey: deps.platform.deriveKey(HASH_KEY_PURPOSE) } : {}),
   });
-  return { work: plan.work, unchanged: plan.unchanged, notSent, stillFailing: failing };
+  return { work: plan.work, unchanged: plan.unchanged, notSent, stillFailing: failing, gone };
 }
 
 /** The source row an intent came from, as one set key (a session row yields several intents). */
