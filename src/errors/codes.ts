@@ -159,6 +159,14 @@ export const ERROR_CATALOG = {
     action: 'Write one SELECT or WITH … SELECT; evsync never writes to a source.',
     retry: 'permanent',
   },
+  SOURCE_DUPLICATE_COLUMN: {
+    layer: 'sources',
+    meaning:
+      "The job's query returns two columns or more of the same name (a join's `a.email` and `c.email`): a row holds one value per name, so all but the last would be lost.",
+    action:
+      'Give each column its own name with AS in the query (`c.email AS assistant_email`); the message names the repeated ones.',
+    retry: 'permanent',
+  },
   SOURCE_QUERY_PARAM_MISSING: {
     layer: 'sources',
     meaning: 'The query uses a `:name` that the source’s `params:` does not give.',

@@ -6,6 +6,7 @@ import type { Source, SourceItem } from '../source-row.js';
 import { SourceError } from '../source-error.js';
 import { bindNamedParams, describeQuery, type SqlParamValue } from './named-params.js';
 import { assertReadOnlyQuery } from './read-only-query.js';
+import { assertDistinctColumns } from './distinct-columns.js';
 import { isoLocalDateTime, plainRecord } from './plain-value.js';
 import type { SqlSourceOptions } from './postgres-source.js';
 
@@ -79,13 +80,26 @@ async function* readMysql(
     await exec(connection, 'SET SESSION TRANSACTION READ ONLY', label);
     await exec(connection, 'START TRANSACTION READ ONLY', label);
     const stream = connection.query(text, values).stream({ highWaterMark: options.batchSize ?? 1000 });
+    // The columns come before the first row, also for a result without rows: a repeated
+    // name stops the stream there, before a row is used.
+    stream.once('fields', (fields: FieldPacket[] | undefined) => {
+      try {
+        assertDistinctColumns(
+          (fields ?? []).map((field) => field.name),
+          label,
+          'MySQL',
+        );
+      } catch (error) {
+        stream.destroy(error as Error);
+      }
+    });
     try {
       for await (const record of stream as AsyncIterable<Record<string, unknown>>) {
         row += 1;
         yield { ok: true, origin: { source: label, row }, values: plainRecord(record) };
       }
     } catch (error) {
-      throw queryFailed(label, error);
+      throw error instanceof SourceError ? error : queryFailed(label, error);
     } finally {
       stream.destroy();
     }

@@ -7,6 +7,7 @@ import type { Source, SourceItem } from '../source-row.js';
 import { SourceError } from '../source-error.js';
 import { bindNamedParams, describeQuery, type SqlParamValue } from './named-params.js';
 import { assertReadOnlyQuery } from './read-only-query.js';
+import { assertDistinctColumns } from './distinct-columns.js';
 import { isoLocalDateTime, plainRecord } from './plain-value.js';
 
 export interface SqlSourceOptions {
@@ -92,6 +93,13 @@ async function* readPostgres(
     await run(client, `DECLARE evsync_source NO SCROLL CURSOR FOR ${text}`, values, label, 'extended');
     for (;;) {
       const result = await run(client, `FETCH ${batchSize} FROM evsync_source`, [], label);
+      // Every FETCH describes the same columns, also when it has no rows: the first says it.
+      if (row === 0)
+        assertDistinctColumns(
+          result.fields.map((field) => field.name),
+          label,
+          'PostgreSQL',
+        );
       for (const record of result.rows) {
         row += 1;
         yield { ok: true, origin: { source: label, row }, values: plainRecord(record) };

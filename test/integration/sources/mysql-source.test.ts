@@ -87,6 +87,35 @@ describe.runIf(available)('mysql source (MariaDB)', () => {
     expect(rows).toEqual([{ n: 0 }]);
   });
 
+  it('refuses a query that returns two columns of one name, before its first row', async () => {
+    // mysql2 keeps the last of two equal keys: a left join's NULL e-mail would replace the row's.
+    for (const where of ['t.id <= 3', 'false']) {
+      const source = openSource(
+        sourceConfigSchema.parse({
+          mysql: {
+            url_env: 'SOURCE_DB_URL',
+            name: 'people',
+            query: `SELECT t.id AS client_id, t.email, o.email FROM ${table} t
+              LEFT JOIN ${table} o ON o.id = -t.id WHERE ${where} ORDER BY t.id`,
+          },
+        }),
+        { baseDir: '.', env },
+      );
+      const yielded: SourceItem[] = [];
+      const failure = await (async () => {
+        for await (const item of source.rows()) yielded.push(item);
+      })().catch((error: unknown) => error);
+      expect(yielded, where).toEqual([]);
+      expect(failure, where).toMatchObject({
+        name: 'SourceError',
+        code: 'SOURCE_DUPLICATE_COLUMN',
+        message: expect.stringContaining(
+          'query "people" returns the same column name more than once in MySQL: "email" (columns 2, 3)',
+        ),
+      });
+    }
+  });
+
   it('stops early and frees the connection', async () => {
     const source = openSource(
       sourceConfigSchema.parse({ mysql: { url_env: 'SOURCE_DB_URL', query: `SELECT id FROM ${table}` } }),

@@ -89,6 +89,36 @@ describe.runIf(available)('postgres source', () => {
     expect((await admin.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]).toEqual({ n: 2500 });
   });
 
+  it('refuses a query that returns two columns of one name, before its first row', async () => {
+    // pg keeps the last of two equal keys: the join's second e-mail would replace the first.
+    for (const where of ['id <= 3', 'false']) {
+      const source = openSource(
+        sourceConfigSchema.parse({
+          postgres: {
+            url_env: 'SOURCE_DB_URL',
+            name: 'people',
+            query: `SELECT t.id AS client_id, t.email, t.status, 'pa@example.org' AS email, t.id AS status
+              FROM ${table} t WHERE ${where} ORDER BY t.id`,
+          },
+        }),
+        { baseDir: '.', env },
+      );
+      const yielded: SourceItem[] = [];
+      const failure = await (async () => {
+        for await (const item of source.rows()) yielded.push(item);
+      })().catch((error: unknown) => error);
+      expect(yielded, where).toEqual([]);
+      expect(failure, where).toMatchObject({
+        name: 'SourceError',
+        code: 'SOURCE_DUPLICATE_COLUMN',
+        message: expect.stringContaining(
+          'query "people" returns the same column name more than once in PostgreSQL: "email" (columns 2, 4); "status" (columns 3, 5)',
+        ),
+      });
+      expect((failure as Error).message).toContain('AS');
+    }
+  });
+
   it('stops early without leaving the connection stuck', async () => {
     const source = openSource(
       sourceConfigSchema.parse({ postgres: { url_env: 'SOURCE_DB_URL', query: `SELECT id FROM ${table}` } }),
