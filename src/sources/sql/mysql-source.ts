@@ -7,21 +7,58 @@ import { SourceError } from '../source-error.js';
 import { bindNamedParams, describeQuery, type SqlParamValue } from './named-params.js';
 import { assertReadOnlyQuery } from './read-only-query.js';
 import { assertDistinctColumns } from './distinct-columns.js';
-import { isoLocalDateTime, plainRecord } from './plain-value.js';
+import { Base64Columns, bytesText, isoLocalDateTime, plainRecord } from './plain-value.js';
 import type { SqlSourceOptions } from './postgres-source.js';
 
 /**
  * DATETIME has no zone: kept as ISO text without an offset. TIMESTAMP is stored in UTC and
  * the session runs in UTC, so it gets `Z`. Big integers and decimals arrive as strings.
+ * A zero date (`0000-00-00`, or a zero month or day, which MySQL stores when its SQL mode
+ * allows) is no date: NULL, as MySQL's own connectors read it (`zeroDateTimeBehavior`).
+ * BIT is a number (`BIT(1)` 0 or 1); wider than 53 bits, a string of its digits, as BIGINT.
+ * Binary strings (VARBINARY, BINARY, BLOB) arrive as bytes and are made text by `plainRecord`;
+ * MariaDB's JSON is LONGTEXT marked `format=json` in the column's metadata, which the
+ * driver asks for and reads as JSON, as it reads MySQL's JSON type.
  */
 function typeCast(field: TypeCastField, next: () => unknown): unknown {
-  if (field.type === 'DATETIME' || field.type === 'TIMESTAMP') {
-    const text = field.string();
-    if (text === null) return null;
-    return field.type === 'TIMESTAMP' ? `${isoLocalDateTime(text)}Z` : isoLocalDateTime(text);
+  switch (field.type) {
+    case 'DATETIME':
+    case 'TIMESTAMP': {
+      const text = field.string();
+      if (text === null || isZeroDate(text)) return null;
+      return field.type === 'TIMESTAMP' ? `${isoLocalDateTime(text)}Z` : isoLocalDateTime(text);
+    }
+    case 'DATE':
+    case 'NEWDATE': {
+      const text = field.string();
+      return text === null || isZeroDate(text) ? null : text;
+    }
+    case 'BIT':
+      return bitValue(field.buffer(), field.length);
+    case 'STRING': {
+      // BINARY(n) pads its value with zero bytes to n: text is read without them.
+      const value = next();
+      if (!Buffer.isBuffer(value)) return value;
+      let end = value.length;
+      while (end > 0 && value[end - 1] === 0) end -= 1;
+      return (end < value.length ? bytesText(value.subarray(0, end)) : undefined) ?? value;
+    }
+    default:
+      return next();
   }
-  if (field.type === 'DATE' || field.type === 'NEWDATE') return field.string();
-  return next();
+}
+
+/** `0000-00-00…`, `2024-00-00`, `2024-05-00`: a month or a day of zero. */
+function isZeroDate(text: string): boolean {
+  return /^\d{4}-(00-\d{2}|\d{2}-00)/.test(text);
+}
+
+/** A BIT(n) value's bytes, most significant first, as a number (a string past 2^53). */
+function bitValue(bytes: Buffer | null, bits: number): number | string | null {
+  if (bytes === null) return null;
+  let value = 0n;
+  for (const byte of bytes) value = (value << 8n) | BigInt(byte);
+  return bits <= 53 ? Number(value) : value.toString();
 }
 
 /** A query streamed row by row (the driver pauses the socket when we fall behind) in a READ ONLY transaction. */
@@ -29,9 +66,12 @@ export function createMysqlSource(options: SqlSourceOptions): Source {
   const label = describeQuery(options.query, options.name);
   assertReadOnlyQuery(options.query, 'mysql', label);
   const bound = bindNamedParams(options.query, options.params ?? {}, 'mysql');
+  const convert = 'CONVERT(col USING latin1)';
+  let base64 = new Base64Columns(convert);
   return {
     description: `MySQL ${label} (URL from ${options.urlEnv})`,
-    rows: () => readMysql(options, label, bound.text, bound.values),
+    rows: () => readMysql(options, label, bound.text, bound.values, (base64 = new Base64Columns(convert))),
+    notes: () => base64.notes(),
   };
 }
 
@@ -40,6 +80,7 @@ async function* readMysql(
   label: string,
   text: string,
   values: SqlParamValue[],
+  base64: Base64Columns,
 ): AsyncGenerator<SourceItem> {
   // Lazy: the MySQL driver loads only for a job that reads MySQL, not at every start.
   const { default: mysql } = await import('mysql2');
@@ -96,7 +137,7 @@ async function* readMysql(
     try {
       for await (const record of stream as AsyncIterable<Record<string, unknown>>) {
         row += 1;
-        yield { ok: true, origin: { source: label, row }, values: plainRecord(record) };
+        yield { ok: true, origin: { source: label, row }, values: plainRecord(record, base64) };
       }
     } catch (error) {
       throw error instanceof SourceError ? error : queryFailed(label, error);

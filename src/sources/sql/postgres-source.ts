@@ -8,7 +8,7 @@ import { SourceError } from '../source-error.js';
 import { bindNamedParams, describeQuery, type SqlParamValue } from './named-params.js';
 import { assertReadOnlyQuery } from './read-only-query.js';
 import { assertDistinctColumns } from './distinct-columns.js';
-import { isoLocalDateTime, plainRecord } from './plain-value.js';
+import { Base64Columns, isoLocalDateTime, plainRecord } from './plain-value.js';
 
 export interface SqlSourceOptions {
   /** The connection URL (read from the env var by the caller; never logged). */
@@ -51,9 +51,12 @@ export function createPostgresSource(options: SqlSourceOptions): Source {
   const label = describeQuery(options.query, options.name);
   assertReadOnlyQuery(options.query, 'postgres', label);
   const bound = bindNamedParams(options.query, options.params ?? {}, 'postgres');
+  const convert = "convert_from(col, 'LATIN1')";
+  let base64 = new Base64Columns(convert);
   return {
     description: `PostgreSQL ${label} (URL from ${options.urlEnv})`,
-    rows: () => readPostgres(options, label, bound.text, bound.values),
+    rows: () => readPostgres(options, label, bound.text, bound.values, (base64 = new Base64Columns(convert))),
+    notes: () => base64.notes(),
   };
 }
 
@@ -62,6 +65,7 @@ async function* readPostgres(
   label: string,
   text: string,
   values: SqlParamValue[],
+  base64: Base64Columns,
 ): AsyncGenerator<SourceItem> {
   // Lazy: the pg driver loads only for a job that reads PostgreSQL, not at every start.
   const { default: driver } = await import('pg');
@@ -102,7 +106,7 @@ async function* readPostgres(
         );
       for (const record of result.rows) {
         row += 1;
-        yield { ok: true, origin: { source: label, row }, values: plainRecord(record) };
+        yield { ok: true, origin: { source: label, row }, values: plainRecord(record, base64) };
       }
       if (result.rows.length < batchSize) break;
     }

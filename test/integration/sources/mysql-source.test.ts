@@ -45,6 +45,7 @@ describe.runIf(available)('mysql source (MariaDB)', () => {
     await admin.query(`INSERT INTO ${table} VALUES ?`, [rows]);
   });
   afterAll(async () => {
+    await admin.query(`DROP TABLE IF EXISTS ${table}_legacy`);
     await admin.query(`DROP TABLE IF EXISTS ${table}`);
     await admin.end();
   });
@@ -74,6 +75,85 @@ describe.runIf(available)('mysql source (MariaDB)', () => {
       },
     });
     expect(items.at(-1)!.origin.row).toBe(2250);
+  });
+
+  it('reads a legacy schema as a person reads it: bytes as text, BIT as numbers, zero dates as NULL', async () => {
+    // A legacy schema: names in VARBINARY and BLOB, flags in BIT, zero dates, MariaDB's JSON.
+    await admin.query(`CREATE TABLE ${table}_legacy (
+      id INT PRIMARY KEY, name VARBINARY(40), bio BLOB, code BINARY(6), photo BLOB, vip BIT(1),
+      mask BIT(10), wide BIT(64), seen DATETIME NULL, paid TIMESTAMP NULL, born DATE NULL, extra JSON)`);
+    await admin.query("SET SESSION sql_mode = ''");
+    await admin.query(
+      `INSERT INTO ${table}_legacy VALUES
+        (1, 'Fayé', 'Loves <b>SQL</b>\nand tea', 'ab', x'89504e470d0a1a0a00', b'1', b'1000000001',
+         b'1111111111111111111111111111111111111111111111111111111111111111',
+         '0000-00-00 00:00:00', '0000-00-00 00:00:00', '0000-00-00', '{"size": "M"}'),
+        (2, x'46617965e9', NULL, x'00ff00000000', NULL, b'0', b'0', b'0',
+         '2024-00-00 10:00:00', '2024-05-01 07:30:00', '2024-05-00', '[1, 2]'),
+        (3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, '2024-05-01 09:30:00', NULL, '2024-05-01', NULL)`,
+    );
+    const source = openSource(
+      sourceConfigSchema.parse({
+        mysql: {
+          url_env: 'SOURCE_DB_URL',
+          name: 'legacy',
+          query: `SELECT * FROM ${table}_legacy ORDER BY id`,
+        },
+      }),
+      { baseDir: '.', env },
+    );
+    const values: unknown[] = [];
+    for await (const item of source.rows()) values.push(item.ok ? item.values : item);
+    expect(values).toEqual([
+      {
+        id: 1,
+        name: 'Fayé',
+        bio: 'Loves <b>SQL</b>\nand tea',
+        code: 'ab',
+        photo: 'iVBORw0KGgoA',
+        vip: 1,
+        mask: 513,
+        wide: '18446744073709551615',
+        seen: null,
+        paid: null,
+        born: null,
+        extra: { size: 'M' },
+      },
+      {
+        id: 2,
+        name: 'RmF5Zek=',
+        bio: null,
+        code: 'AP8AAAAA',
+        photo: null,
+        vip: 0,
+        mask: 0,
+        wide: '0',
+        seen: null,
+        paid: '2024-05-01T07:30:00Z',
+        born: null,
+        extra: [1, 2],
+      },
+      {
+        id: 3,
+        name: null,
+        bio: null,
+        code: null,
+        photo: null,
+        vip: null,
+        mask: null,
+        wide: null,
+        seen: '2024-05-01T09:30:00',
+        paid: null,
+        born: '2024-05-01',
+        extra: null,
+      },
+    ]);
+    // Bytes that are not text are said, by column, with how to read them as text.
+    expect(source.notes?.()).toEqual([
+      expect.stringMatching(
+        /^bytes that are not UTF-8 text were read as base64 in "photo" \(1 value\), "name" \(1 value\), "code" \(1 value\): .*CONVERT\(col USING latin1\)/,
+      ),
+    ]);
   });
 
   it('runs read-only: a write fails', async () => {

@@ -119,6 +119,27 @@ describe.runIf(available)('postgres source', () => {
     }
   });
 
+  it('reads bytea that is UTF-8 text as text, other bytes as base64 with a note', async () => {
+    const source = openSource(
+      sourceConfigSchema.parse({
+        postgres: {
+          url_env: 'SOURCE_DB_URL',
+          query: `SELECT convert_to('Fayé', 'UTF8') AS name, convert_to('Fayé', 'LATIN1') AS latin,
+            '\\x89504e470d0a1a0a00'::bytea AS photo, NULL::bytea AS nothing`,
+        },
+      }),
+      { baseDir: '.', env },
+    );
+    const values: unknown[] = [];
+    for await (const item of source.rows()) values.push(item.ok ? item.values : item);
+    expect(values).toEqual([{ name: 'Fayé', latin: 'RmF56Q==', photo: 'iVBORw0KGgoA', nothing: null }]);
+    expect(source.notes?.()).toEqual([
+      expect.stringMatching(
+        /^bytes that are not UTF-8 text were read as base64 in "latin" \(1 value\), "photo" \(1 value\): .*convert_from\(col, 'LATIN1'\)/,
+      ),
+    ]);
+  });
+
   it('stops early without leaving the connection stuck', async () => {
     const source = openSource(
       sourceConfigSchema.parse({ postgres: { url_env: 'SOURCE_DB_URL', query: `SELECT id FROM ${table}` } }),
