@@ -71,3 +71,12 @@ export interface Source {
    */
   identity?(): readonly string[];
 }
+
+/**
+ * What is said of a source that yielded no rows (a header-only CSV, a query that found
+ * nothing), naming it: `run` and `plan` log it as a warning, `validate` lists it with a
+ * step's warnings (README: "A source that yields no rows is always said").
+ */
+export function yieldedNoRows(description: string): string {
+  return `${description} yielded no rows`;
+}

@@ -83,6 +83,26 @@ describe('evsync validate', () => {
     });
   });
 
+  it('warns of a source that yields no rows, in the summary and in --json, as run does', async () => {
+    const job = join(dir, 'empty-job.yaml');
+    writeFileSync(join(dir, 'empty.csv'), 'client_id,email,first_name,last_name\n');
+    writeFileSync(join(dir, 'one.csv'), 'client_id,email,first_name,last_name\nu1,ada@example.org,Ada,L\n');
+    writeFileSync(
+      job,
+      'name: empty\nsteps:\n  - mapping: users\n    source: { csv: empty.csv }\n  - mapping: users\n    source: { csv: one.csv }\n',
+    );
+    // A warning, not a failed row: the exit code stays 0.
+    expect(await main(['node', 'evsync', 'validate', job])).toBe(0);
+    expect(out).toMatch(/rows read\s+0\n[\s\S]*\n\n {2}! CSV file empty\.csv yielded no rows\n/);
+    expect(out.match(/yielded no rows/g)).toHaveLength(1);
+
+    out = '';
+    expect(await main(['node', 'evsync', 'validate', job, '--json'])).toBe(0);
+    const [empty, one] = (JSON.parse(out) as { steps: Array<{ warnings: string[] }> }).steps;
+    expect(empty!.warnings).toEqual(['CSV file empty.csv yielded no rows']);
+    expect(one!.warnings).toEqual([]);
+  });
+
   it('validates every step of a job file', async () => {
     const job = join(dir, 'job.yaml');
     writeFileSync(job, `name: check\nsteps:\n  - mapping: users\n    source: { csv: people.csv }\n`);

@@ -297,7 +297,9 @@ function formatResults(
     const unmapped = unmappedNote(result);
     if (unmapped !== undefined) notes.push(`  note: ${unmapped}`);
     const title = `${result.mapping} (${result.mappingFile}) ← ${redactUrl(result.source)}`;
-    return [formatValidationSummary(title, result.summary), ...notes].join('\n');
+    return [formatValidationSummary(title, result.summary, result.warnings.map(redactUrl)), ...notes].join(
+      '\n',
+    );
   });
   if (dangling !== '') parts.push(dangling);
   if (merged.length > 0) parts.push(merged.join('\n'));
@@ -339,6 +341,6 @@ function toJson(result: StepResult): unknown {
     fieldsLeftOut: [...summary.warnings.values()],
     duplicates: [...summary.duplicates.values()],
     skipped: [...summary.skipped.values()],
-    warnings: summary.losses.lines(),
+    warnings: [...result.warnings.map(redactUrl), ...summary.losses.lines()],
   };
 }

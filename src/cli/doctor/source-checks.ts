@@ -5,6 +5,7 @@ import { loadMapping } from '../../mapping/load-mapping.js';
 import { mapSource, mergeHeaderReports } from '../../mapping/map-source.js';
 import type { HeaderReport } from '../../mapping/mapped-item.js';
 import { openSource } from '../../sources/open-source.js';
+import { yieldedNoRows } from '../../sources/source-row.js';
 import { DEFAULT_VENDOR } from '../../platform/vendor.js';
 import { type LoadedJob, resolveJobPath, stepLabel, stepMappingOptions } from '../../sync/job-file.js';
 import { userFileError } from '../exit-codes.js';
@@ -94,7 +95,7 @@ async function sampleStep(
   if (rows === 0)
     return {
       status: 'warn',
-      message: `${where}: no rows`,
+      message: `${yieldedNoRows(source.description)} (mapping ${mapping.name})`,
       fix: 'check the export (or the query’s WHERE): a run of it sends nothing',
     };
   const missing = mergeHeaderReports(headers)?.missing ?? [];

@@ -1,8 +1,15 @@
 import { CODE } from '../../errors/codes.js';
 import type { ProblemGroup, ValidationSummary } from './validation-summary.js';
 
-/** The summary of one step of `evsync validate`, for a person. */
-export function formatValidationSummary(title: string, summary: ValidationSummary): string {
+/**
+ * The summary of one step of `evsync validate`, for a person. `warnings` (a source that
+ * yielded no rows) come first among the lines marked `!`.
+ */
+export function formatValidationSummary(
+  title: string,
+  summary: ValidationSummary,
+  warnings: readonly string[] = [],
+): string {
   const lines = [title];
   const intents = [...summary.intents]
     .map(([kind, count]) => `${kind} ${count.toLocaleString('en')}`)
@@ -18,8 +25,8 @@ export function formatValidationSummary(title: string, summary: ValidationSummar
   if (summary.rowsWarned > 0)
     lines.push(row('warnings', summary.rowsWarned, '  (valid rows sent without a field)'));
   if (summary.groupsInvalid > 0) lines.push(row('invalid schedules', summary.groupsInvalid));
-  const losses = summary.losses.lines();
-  if (losses.length > 0) lines.push('', ...losses.map((line) => `  ! ${line}`));
+  const marked = [...warnings, ...summary.losses.lines()];
+  if (marked.length > 0) lines.push('', ...marked.map((line) => `  ! ${line}`));
   section(lines, 'Invalid rows, by problem', summary.problems);
   section(lines, 'Fields left out, by problem (the rows are sent without them)', summary.warnings);
   section(lines, 'Duplicates', summary.duplicates);

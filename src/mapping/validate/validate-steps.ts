@@ -1,5 +1,5 @@
 import type { Intent } from '../../model/intent.js';
-import type { Source } from '../../sources/source-row.js';
+import { yieldedNoRows, type Source } from '../../sources/source-row.js';
 import { loadMapping, type LoadMappingOptions } from '../load-mapping.js';
 import { mapSource, mergeHeaderReports } from '../map-source.js';
 import type { HeaderReport } from '../mapped-item.js';
@@ -26,6 +26,8 @@ export interface StepResult {
   summary: ValidationSummary;
   /** How the source was read (a guessed encoding and why). */
   notes: readonly string[];
+  /** What a person must not miss of the step as a whole: a source that yielded no rows. */
+  warnings: readonly string[];
   /** Whether the step keeps the columns no mapping reads in custom_data (`custom_data:`). */
   keepsUnmapped: boolean;
 }
@@ -82,6 +84,8 @@ export async function validateSteps(
       // How the source decided who is who (a joined speaker list) is said with its notes.
       notes: [...(step.source.notes?.() ?? []), ...mappingNotes, ...(step.source.identity?.() ?? [])],
       keepsUnmapped: step.mappingOptions?.customData?.columns === 'all_unmapped',
+      // As `run` says it (collect-intents.ts): every row counts, valid or not.
+      warnings: summary.rowsRead === 0 ? [yieldedNoRows(step.source.description)] : [],
     });
   }
   return results;

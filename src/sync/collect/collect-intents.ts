@@ -8,6 +8,7 @@ import { mapSource, mergeHeaderReports } from '../../mapping/map-source.js';
 import type { DuplicateItem, HeaderReport, InvalidItem, MappedItem } from '../../mapping/mapped-item.js';
 import type { Logger } from '../../log/logger.js';
 import { openSource } from '../../sources/open-source.js';
+import { yieldedNoRows } from '../../sources/source-row.js';
 import { stepLabel, stepMappingOptions, type LoadedJob } from '../job-file.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import { PeopleMerger, type MergeReport } from './merge-people.js';
@@ -200,7 +201,7 @@ async function* readStep(
   if (rows === 0)
     options.logger?.warn(
       { step: index + 1, source: source.description, mapping: mapping.name },
-      `${stepLabel(step, index)}: ${source.description} yielded no rows`,
+      `${stepLabel(step, index)}: ${yieldedNoRows(source.description)}`,
     );
   options.onStepRead?.({ step: index, source: source.description, rows });
 }
