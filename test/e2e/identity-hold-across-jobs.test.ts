@@ -67,6 +67,8 @@ describe('a key refused as now another person, in another job', () => {
     });
     const refused = await ws.run(sandbox, ['run', 'attendees.yaml']);
     expect(refused.code, refused.stdout + refused.stderr).toBe(1);
+    const status = await ws.run(sandbox, ['status']);
+    expect(status.stdout).toMatch(/^ {2}user "QWE-1" on \S+: refused by run \S+ of job "attendees"/m);
 
     // Zed's talk and session, and Bob's second session, in the other job.
     ws.write({
@@ -107,5 +109,6 @@ describe('a key refused as now another person, in another job', () => {
     }
     expect(accountOf(sandbox, 'QWE-1')).toBe('Amy Able <amy@example.org> schedule [s1] speaks [s1]');
     expect(accountOf(sandbox, 'ZED-1')).toBe('Zed Zimmer <zed@example.org> schedule [s2] speaks [s2]');
+    expect((await ws.run(sandbox, ['status'])).stdout).not.toContain('Held keys');
   }, 120_000);
 });

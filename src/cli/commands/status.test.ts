@@ -90,3 +90,24 @@ describe('evsync status', () => {
     expect(text).toContain('shared queue of runs started before lanes: 2 waiting, 1 active, 0 delayed');
   });
 });
+
+describe('status of held keys', () => {
+  it('names each held key, its conference, and the run and job that refused it', () => {
+    const text = formatStatus(undefined, [], 'UTC', new Date('2026-11-30T07:00:00Z'), [
+      {
+        kind: 'user',
+        clientId: 'QWE-1',
+        conference: 'conf-a.example',
+        runId: '20261130-0200-ab12',
+        jobName: 'attendees',
+        errorCode: 'EVSYNC_KEY_NOW_ANOTHER_PERSON',
+        heldAt: '2026-11-30T02:00:00.000Z',
+      },
+    ]);
+    expect(text).toContain('Held keys (a run refused their user as now another person');
+    expect(text).toContain(
+      '  user "QWE-1" on conf-a.example: refused by run 20261130-0200-ab12 of job "attendees" 2026-11-30 02:00',
+    );
+    expect(text).toContain('see: evsync report 20261130-0200-ab12 --status failed --search QWE-1');
+  });
+});

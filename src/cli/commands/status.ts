@@ -3,7 +3,9 @@ import { distributedConfigFromEnv } from '../../distributed/distributed-config.j
 import type { QueueStatus } from '../../distributed/queue-status.js';
 import { describeLanes, describeWorker } from '../../distributed/queue-status-text.js';
 import { openLedger } from '../../ledger/open-ledger.js';
-import { runConferenceHost } from '../../model/conference.js';
+import { conferenceHost, runConferenceHost } from '../../model/conference.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import type { KeyHold } from '../../ledger/ledger-holds.js';
 import { textTable } from '../../report/text-table.js';
 import { processZone, wallMinute } from '../../time/zoned-minute.js';
 import { describeMissed } from '../../sync/notify/missed-runs.js';
@@ -11,8 +13,11 @@ import { checkJobs } from './status-check.js';
 import { EXIT } from '../exit-codes.js';
 import { jobOverviews, type JobOverview } from '../../sync/notify/job-overview.js';
 
-/** `evsync status --json`: the queue's state (distributed mode) and every job's. */
-export type StatusDocument = Partial<QueueStatus> & { syncJobs: JobOverview[] };
+/** `evsync status --json`: the queue's state (distributed mode), every job's, and the keys held. */
+export type StatusDocument = Partial<QueueStatus> & { syncJobs: JobOverview[]; heldKeys: HeldKey[] };
+
+/** A key held from every job's dependents (docs/sync-engine.md, "Who is who"), with its conference. */
+export type HeldKey = Omit<KeyHold, 'heldAt'> & { conference: string; heldAt: string };
 
 export function registerStatusCommand(program: Command): void {
   program
@@ -49,9 +54,12 @@ export function registerStatusCommand(program: Command): void {
           if (!check.ok) process.exitCode = EXIT.someRowsFailed;
           return;
         }
-        const document: StatusDocument = { ...queue, syncJobs: jobs };
+        const heldKeys = await heldKeysOf(ledger);
+        const document: StatusDocument = { ...queue, syncJobs: jobs, heldKeys };
         process.stdout.write(
-          options.json ? `${JSON.stringify(document, null, 2)}\n` : formatStatus(queue, jobs),
+          options.json
+            ? `${JSON.stringify(document, null, 2)}\n`
+            : formatStatus(queue, jobs, displayZone(jobs), new Date(), heldKeys),
         );
       } finally {
         await ledger.close();
@@ -73,8 +81,9 @@ export function formatStatus(
   jobs: readonly JobOverview[] = [],
   zone = displayZone(jobs),
   now = new Date(),
+  held: readonly HeldKey[] = [],
 ): string {
-  const lines = [`Times in ${zone}.`, ...formatJobs(jobs, zone, now), ''];
+  const lines = [`Times in ${zone}.`, ...formatJobs(jobs, zone, now), ...formatHeld(held, zone), ''];
   const at = (date: Date | undefined): string => (date ? wallMinute(date, zone) : 'not planned');
   if (status === undefined) {
     lines.push('Inline mode (no REDIS_URL): no queue, workers or schedules to show.');
@@ -156,6 +165,32 @@ export function formatJobs(jobs: readonly JobOverview[], zone: string, now = new
       '  OVERDUE: scheduled, and no completed run for longer than its period plus grace: is a worker running?',
     );
   return lines;
+}
+
+/** Every conference's key holds: a handful at most, one statement per conference. */
+async function heldKeysOf(ledger: Ledger): Promise<HeldKey[]> {
+  const held: HeldKey[] = [];
+  for (const conference of await ledger.listConferences())
+    for (const hold of await ledger.forConference(conference).holds().list())
+      held.push({
+        ...hold,
+        conference: conferenceHost(conference.baseUrl),
+        heldAt: hold.heldAt.toISOString(),
+      });
+  return held;
+}
+
+/** The held keys under the jobs, each with the run and job that refused it: where to fix it. */
+export function formatHeld(held: readonly HeldKey[], zone: string): string[] {
+  if (held.length === 0) return [];
+  return [
+    `Held keys (a run refused their user as now another person: no job sends their links, schedules or check-ins until it syncs):`,
+    ...held.map(
+      (hold) =>
+        `  ${hold.kind} "${hold.clientId}" on ${hold.conference}: refused by run ${hold.runId} of job "${hold.jobName}" ` +
+        `${wallMinute(new Date(hold.heldAt), zone)} (${hold.errorCode}); see: evsync report ${hold.runId} --status failed --search ${hold.clientId}`,
+    ),
+  ];
 }
 
 /** The next fire time; one already past is a tick nobody took (no worker), not a time to wait for. */
