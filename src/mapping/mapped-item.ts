@@ -15,6 +15,12 @@ export interface MappingProblem {
   message: string;
   /** Stable code: a `WriteParamIssueCode`, a source code (`CSV_RAGGED_ROW`) or a `MAPPING_*` code. */
   code: ErrorCode;
+  /**
+   * Set on a problem of a failed row that concerns an optional field: alone, it would only
+   * have left that field out, with a warning (optional-fields.ts). The row failed for
+   * another of its problems, whose code is the row's ({@link failingProblem}).
+   */
+  optionalField?: true;
 }
 
 /** What to do with a second row that yields the same `(kind, key)` or the same unique value. */
@@ -82,6 +88,15 @@ export interface InvalidItem {
    * not read.
    */
   params?: FlatParams;
+}
+
+/**
+ * The problem a failed row is reported under (its code is the row's, in the ledger and in
+ * `validate`'s tally): the first one that fails the row, never one of an optional field
+ * that would only have been left out with a warning. The row's message still names them all.
+ */
+export function failingProblem(item: InvalidItem): MappingProblem | undefined {
+  return item.problems.find((problem) => problem.optionalField !== true) ?? item.problems[0];
 }
 
 /**

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { RawRecord, Source, SourceItem } from '../sources/source-row.js';
 import { loadMapping } from './load-mapping.js';
 import { mapSource } from './map-source.js';
-import type { MappedItem } from './mapped-item.js';
+import { failingProblem, type MappedItem } from './mapped-item.js';
+import { ValidationSummary } from './validate/validation-summary.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'evsync-optional-fields-'));
 let files = 0;
@@ -173,5 +174,28 @@ intents:
       }),
     ]);
     expect(params(items[2])['user[item_attributes][phones_attributes][0][cell_number]']).toBe('+49 30 1234');
+  });
+
+  it("reports a row failed by its key under the key's code, not under a phone that would only be left out", async () => {
+    const withPhoneDigits = mapping.replace(
+      '{ cell_number: cell }',
+      '{ cell_number: { column: cell, transforms: [digits_and_plus] } }',
+    );
+    const [item] = await run(withPhoneDigits, [
+      { 'Attendee #': '2.36021E+11', email: 'a@x.org', first: 'Ada', last: 'L', cell: '+1-800-FLOWERS' },
+    ]);
+    expect(item?.type).toBe('invalid');
+    if (item?.type !== 'invalid') return;
+    // Every problem is still named, in the row's order: the phone's comes first.
+    expect(item.problems.map((problem) => [problem.code, problem.optionalField])).toEqual([
+      ['MAPPING_NOT_A_PHONE', true],
+      ['MAPPING_EXCEL_NUMBER', undefined],
+    ]);
+    expect(failingProblem(item)).toMatchObject({ code: 'MAPPING_EXCEL_NUMBER', field: 'eb-{Attendee #}' });
+    const summary = new ValidationSummary();
+    summary.add(item);
+    expect(summary.losses.lines()).toEqual([
+      'user: all 1 row invalid: MAPPING_EXCEL_NUMBER in eb-{Attendee #}. The rows are listed below',
+    ]);
   });
 });

@@ -68,6 +68,15 @@ export function withoutOptionalFields(
   return undefined;
 }
 
+/**
+ * Whether the problem concerns an optional field, one that {@link withoutOptionalFields}
+ * would leave out with a warning rather than fail the row for: on a row that fails anyway,
+ * such a problem is not the row's reason (mapped-item.ts, `failingProblem`).
+ */
+export function concernsOptionalField(drafts: readonly IntentDraft[], problem: DraftProblem): boolean {
+  return optionalOwner(drafts, problem) !== undefined;
+}
+
 /** The user draft whose optional field the problem concerns, if it is one. */
 function optionalOwner(drafts: readonly IntentDraft[], problem: DraftProblem): IntentDraft | undefined {
   const param = problem.param;

@@ -9,7 +9,13 @@ import { SharedEmails } from './shared-email.js';
 import { SharedKeys } from './shared-key.js';
 import { quote } from '../platform/write-params/text-rules.js';
 import { checkDraft, locateProblem, readableKeys, withValueSource } from './validate-draft.js';
-import { leftOutWarning, warnedIntents, withoutOptionalFields, withRowWarnings } from './optional-fields.js';
+import {
+  concernsOptionalField,
+  leftOutWarning,
+  warnedIntents,
+  withoutOptionalFields,
+  withRowWarnings,
+} from './optional-fields.js';
 import { withUncarried } from './uncarried-columns.js';
 
 /** What one run of a mapping remembers between rows: keys seen, and schedules being gathered. */
@@ -90,7 +96,13 @@ export class RowState {
     if (problems.length > 0) {
       // The user's other rows must not replace the schedule without this row's event.
       this.schedules?.holdBack(mapped.drafts, origin);
-      const located = dedupe(problems).map((p) => locateProblem(origin, withValueSource(p, filledFrom)));
+      // A schedule row has no optional field: each of its problems fails it.
+      const rescuable = this.schedules === undefined;
+      const located = dedupe(problems).map((p) => {
+        const problem = locateProblem(origin, withValueSource(p, filledFrom));
+        if (rescuable && concernsOptionalField(mapped.drafts, p)) problem.optionalField = true;
+        return problem;
+      });
       const keys = readableKeys(mapped.drafts, problems);
       const kinds = new Set(mapped.drafts.map((draft) => draft.kind));
       const [kind] = kinds;

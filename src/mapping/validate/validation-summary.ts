@@ -1,7 +1,7 @@
 import { CODE } from '../../errors/codes.js';
 import { describeOrigin } from '../../model/row-origin.js';
 import type { IntentKind } from '../../model/intent.js';
-import type { MappedItem } from '../mapped-item.js';
+import { failingProblem, type MappedItem } from '../mapped-item.js';
 import { LossTally, reasonKind } from './loss-tally.js';
 
 /** The code of a repeated row in `evsync validate`, by its `on_duplicate` policy. */
@@ -88,13 +88,14 @@ export class ValidationSummary {
           this.intents.set(intent.kind, (this.intents.get(intent.kind) ?? 0) + 1);
         record(this.duplicates, DUPLICATE_CODE[item.policy], item.kind, item.message);
         break;
-      case 'invalid':
+      case 'invalid': {
         if (isRow) this.rowsInvalid++;
         else this.groupsInvalid++;
         for (const problem of item.problems)
           record(this.problems, problem.code, problem.field, problem.message);
-        if (item.kind !== undefined && isRow && item.problems[0] !== undefined) {
-          const { code, field } = item.problems[0];
+        const reason = failingProblem(item);
+        if (item.kind !== undefined && isRow && reason !== undefined) {
+          const { code, field } = reason;
           this.losses.add(
             item.kind,
             'invalid',
@@ -103,6 +104,7 @@ export class ValidationSummary {
           );
         }
         break;
+      }
     }
   }
 

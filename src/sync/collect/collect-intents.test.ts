@@ -90,6 +90,31 @@ describe('collectIntents keys a failed row by its person', () => {
   });
 });
 
+describe('collectIntents records a failed row under a code that fails it', () => {
+  it('names the key Excel rounded, not the phone with letters that would only be left out', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evsync-collect-code-'));
+    try {
+      writeFileSync(
+        join(dir, 'eb.csv'),
+        'Order #,First Name,Last Name,Email,Attendee #,Attendee Status,Cell Phone\n' +
+          '9001,Ann,Test,ann@example.org,2.36021E+11,Attending,+1-800-FLOWERS\n',
+      );
+      const collected = await collectIntents(
+        { ...job('eventbrite', { csv: 'eb.csv' }), baseDir: dir },
+        { vendor: 'svc', erasures: Erasures.none() },
+      );
+      expect(collected.rowResults).toHaveLength(1);
+      const [ann] = collected.rowResults;
+      expect(ann).toMatchObject({ action: 'failed', errorCode: 'MAPPING_EXCEL_NUMBER' });
+      // The message still names every problem of the row.
+      expect(ann?.message).toContain('"+1-800-FLOWERS" is not a phone number');
+      expect(ann?.message).toContain('"eb-2.36021E+11" holds 2.36021E+11');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('collectIntents over several CSV files', () => {
   it('says once for the run how the files were read and which columns they lack', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'evsync-collect-notes-'));

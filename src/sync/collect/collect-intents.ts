@@ -5,7 +5,13 @@ import { repeatedRowKey, rowPlaceKey } from '../../model/row-origin.js';
 import { loadMapping } from '../../mapping/load-mapping.js';
 import type { LoadedMapping } from '../../mapping/loaded-mapping.js';
 import { mapSource, mergeHeaderReports } from '../../mapping/map-source.js';
-import type { DuplicateItem, HeaderReport, InvalidItem, MappedItem } from '../../mapping/mapped-item.js';
+import {
+  failingProblem,
+  type DuplicateItem,
+  type HeaderReport,
+  type InvalidItem,
+  type MappedItem,
+} from '../../mapping/mapped-item.js';
 import type { Logger } from '../../log/logger.js';
 import { openSource } from '../../sources/open-source.js';
 import { yieldedNoRows } from '../../sources/source-row.js';
@@ -273,7 +279,7 @@ function resultsOf(
           key: failedRowKey(item, kind, failedKeys) ?? rowKey,
           action: 'failed',
           origin: item.origin,
-          errorCode: item.problems[0]?.code ?? CODE.EVSYNC_ROW_INVALID,
+          errorCode: failingProblem(item)?.code ?? CODE.EVSYNC_ROW_INVALID,
           message: item.problems.map((problem) => problem.message).join('; '),
           // Mirror mode keeps what a failed row still names, instead of deleting it.
           ...(item.keys ? { keptKeys: item.keys } : {}),
