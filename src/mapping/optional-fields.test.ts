@@ -123,6 +123,38 @@ describe('optional fields', () => {
     expect(Object.keys(params(item)).some((name) => name.includes('employee_attributes'))).toBe(false);
   });
 
+  it('judges each number of a phone entry alone: a bad cell number goes, the work number beside it is sent', async () => {
+    const phone = (number: string): string => `user[item_attributes][phones_attributes][0][${number}]`;
+    const items = await run(
+      mappingWith(
+        '    phones:\n' +
+          '      - cell_number: { column: cell, transforms: [digits_and_plus] }\n' +
+          '        work_number: { column: work, transforms: [digits_and_plus] }',
+      ),
+      [
+        { ...person, cell: '+1-800-FLOWERS', work: '+1 212 555 0100' },
+        { ...person, id: '2', email: 'b@x.org', cell: '+1 212 555 0101', work: '4.47911E+11' },
+      ],
+    );
+    expect(items.map((item) => item.type)).toEqual(['intents', 'intents']);
+    expect(params(items[0])[phone('work_number')]).toBe('+12125550100');
+    expect(params(items[0])).not.toHaveProperty(phone('cell_number'));
+    expect(params(items[1])[phone('cell_number')]).toBe('+12125550101');
+    expect(params(items[1])).not.toHaveProperty(phone('work_number'));
+    // Only the bad number is unsaid: the plan keeps what an earlier run synced for it alone.
+    expect(items[0]?.type === 'intents' && items[0].intents[0]?.uncarried).toEqual([phone('cell_number')]);
+    expect(items[0]?.type === 'intents' && items[0].warnings?.map((w) => w.message)).toEqual([
+      expect.stringMatching(
+        /^row 1 \(line 2\), cell: "\+1-800-FLOWERS" is not a phone number: .*: left out$/,
+      ),
+    ]);
+    expect(items[1]?.type === 'intents' && items[1].warnings?.map((w) => w.message)).toEqual([
+      expect.stringMatching(
+        /^row 2 \(line 3\), work: "4\.47911E\+11" is a number Excel rounded .*: left out$/,
+      ),
+    ]);
+  });
+
   it('fails the row for a field marked required, and for the e-mail and names', async () => {
     const items = await run(mappingWith('      twitter: { column: social, required: true }'), [
       { ...person, social: 'Ada on X' },
@@ -169,7 +201,7 @@ intents:
       expect.objectContaining({
         code: 'MAPPING_EXCEL_NUMBER',
         message: expect.stringMatching(
-          /^row 2 \(line 3\), cell: "4\.91761E\+11" is a number Excel rounded into scientific notation, not the phone number: .*: the phone numbers left out$/,
+          /^row 2 \(line 3\), cell: "4\.91761E\+11" is a number Excel rounded into scientific notation, not the phone number: .*: left out$/,
         ),
       }),
     ]);

@@ -7,9 +7,9 @@ import { withUncarried } from './uncarried-columns.js';
 
 /**
  * Optional fields never cost a person (docs/mapping.md, "Optional fields"): a user row whose
- * only problems are in fields the platform does not need (a link that is no URL, a phone, an
- * address without its city, a country it cannot place) is sent without those fields, each
- * reported as a warning. What identifies and names the person — client_id, e-mail, password,
+ * only problems are in fields the platform does not need (a link that is no URL, a phone
+ * number, an address without its city, a country it cannot place) is sent without those
+ * fields, each reported as a warning. What identifies and names the person — client_id, e-mail, password,
  * first and last name — and any field the mapping marks `required: true` still fail the row.
  *
  * Only user rows: an event without its track or room is a different session on the
@@ -19,9 +19,13 @@ import { withUncarried } from './uncarried-columns.js';
 const REQUIRED_USER_PARAMS = new Set(['client_id', 'user[first_name]', 'user[last_name]']);
 /** `user[svc_auth_attributes][email]` and its confirmation and password, whatever the vendor word. */
 const AUTH_PARAM = /^user\[[^\]]*_auth_attributes\]/;
-/** One address or phone: left out whole, since its fields are only meaningful together. */
-const BLOCK_ENTRY =
-  /^(user\[(?:account_attributes\]\[addresses|item_attributes\]\[phones)_attributes\]\[\d+\])\[[^\]]+\]$/;
+/** One address: left out whole, since its fields are only meaningful together. */
+const ADDRESS_ENTRY = /^(user\[account_attributes\]\[addresses_attributes\]\[\d+\])\[[^\]]+\]$/;
+/**
+ * One phone entry. Its numbers (work, cell, fax) are each a phone of their own: a bad one is
+ * left out alone, and the good one beside it is sent. Only `required: true` binds the entry.
+ */
+const PHONE_ENTRY = /^(user\[item_attributes\]\[phones_attributes\]\[\d+\])\[[^\]]+\]$/;
 const POSITION = 'user[employee_attributes][position]';
 const COMPANY = 'user[employee_attributes][company_attributes][name]';
 
@@ -91,20 +95,20 @@ function isRequired(draft: IntentDraft, param: string): boolean {
   const required = draft.required;
   if (required === undefined) return false;
   if (required.has(param)) return true;
-  const entry = BLOCK_ENTRY.exec(param)?.[1];
+  const entry = ADDRESS_ENTRY.exec(param)?.[1] ?? PHONE_ENTRY.exec(param)?.[1];
   if (entry !== undefined) for (const name of required) if (name.startsWith(`${entry}[`)) return true;
   // A position needs its company: a required position keeps the company required.
   return param === COMPANY && required.has(POSITION);
 }
 
 /**
- * Removes the field (a whole address or phone, for one of its fields; a position with its
- * company), and names it `uncarried`, so that the plan does not clear what an earlier run
- * synced: a typo in this export should not erase a good value (docs/sync-engine.md,
- * "Cleared fields").
+ * Removes the field (a whole address, for one of its fields; a position with its company;
+ * a phone number alone), and names it `uncarried`, so that the plan does not clear what an
+ * earlier run synced: a typo in this export should not erase a good value
+ * (docs/sync-engine.md, "Cleared fields").
  */
 function leaveOut(draft: IntentDraft, param: string): void {
-  const entry = BLOCK_ENTRY.exec(param)?.[1];
+  const entry = ADDRESS_ENTRY.exec(param)?.[1];
   const names =
     entry !== undefined
       ? Object.keys(draft.params).filter((name) => name.startsWith(`${entry}[`))
@@ -118,20 +122,18 @@ function leaveOut(draft: IntentDraft, param: string): void {
 }
 
 /**
- * `row 17 (line 18), social: "@ada" is not an http(s) URL: left out`; for an address or a
- * phone, `…: the address left out`. Its code stays the problem's, so warnings group as
- * problems do.
+ * `row 17 (line 18), social: "@ada" is not an http(s) URL: left out` (a phone number too:
+ * its column is named, and the entry's other numbers are sent); for an address, `…: the
+ * address left out`. Its code stays the problem's, so warnings group as problems do.
  */
 export function leftOutWarning(origin: RowOrigin, problem: DraftProblem): MappingProblem {
   const located = locateProblem(origin, problem);
   const param = problem.param ?? '';
   const what = param.includes('[addresses_attributes]')
     ? 'the address left out'
-    : param.includes('[phones_attributes]')
-      ? 'the phone numbers left out'
-      : param === COMPANY
-        ? 'the company and position left out'
-        : 'left out';
+    : param === COMPANY
+      ? 'the company and position left out'
+      : 'left out';
   return { ...located, message: `${located.message}: ${what}` };
 }
 

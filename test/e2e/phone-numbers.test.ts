@@ -37,8 +37,10 @@ describe('phone numbers through the shipped mappings', () => {
     const phones = (clientId: string): unknown => sandbox.state.userByClientId(clientId)?.phones;
     expect(phones('luma-gst-p1')).toEqual([expect.objectContaining({ cell_number: '+493012345678x12' })]);
     expect(phones('luma-gst-p2')).toEqual([]);
-    // The phone entry goes whole: its good work number is not sent beside a bad cell number.
-    expect(phones('eb-700101')).toEqual([]);
+    // Each number is judged alone: the good work number is sent beside the bad cell number.
+    expect(phones('eb-700101')).toEqual([
+      { work_number: '+442079460958', cell_number: null, fax_number: null },
+    ]);
 
     const report = await ws.run(sandbox, ['report', 'latest', '--format', 'json']);
     const rows = JSON.parse(report.stdout) as Array<{ key: string; error_code: string; message: string }>;
