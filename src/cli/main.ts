@@ -11,6 +11,7 @@ import { redactUrl } from '../log/redaction.js';
 import { commandRegistrars } from './commands/index.js';
 import { EXIT, exitCodeFor, userFileError } from './exit-codes.js';
 import { packageVersion } from './commands/version.js';
+import { watchStdout, type StdoutWatch } from './stdout-errors.js';
 
 /**
  * The program with the command `argv` names, or with every command (help, a usage error):
@@ -37,15 +38,22 @@ export async function buildProgram(argv?: readonly string[]): Promise<Command> {
 export async function main(argv: string[] = process.argv): Promise<number> {
   loadDotenvFile();
   const output = watchStdout();
+  const code = await runCommand(argv, output);
+  // Every path's last write (a summary, help, the `--json` error) fails on a later tick.
+  await output.settled();
+  return output.error ? stdoutFailed(output.error, code) : code;
+}
+
+/** The command `argv` names, to its exit code; standard output's errors are `main`'s. */
+async function runCommand(argv: string[], output: StdoutWatch): Promise<number> {
   try {
     await (await buildProgram(argv)).parseAsync(argv);
-    await output.settled();
-    const code = typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
-    return output.error ? stdoutFailed(output.error, code) : code;
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     await output.settled();
-    if (output.error) return stdoutFailed(output.error, process.exitCode);
+    // The command failed for standard output's sake (a write waiting for `drain`): main says so.
+    if (output.error) return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
     const paths = givenPaths(argv);
     const shown = userFileError(error, paths) ?? error;
     // The last line of defence: a URL in any message loses its password and secret params.
@@ -58,41 +66,15 @@ export async function main(argv: string[] = process.argv): Promise<number> {
       process.stdout.write(`${JSON.stringify({ error: { code, message, exitCode } })}\n`);
     }
     return exitCode;
-  } finally {
-    output.dispose();
   }
-}
-
-/**
- * Standard output's first write error (`report > /full/disk`, `report | head`). Without a
- * listener such an error would crash the process; commands that wait for `drain` see it too.
- */
-function watchStdout(): {
-  readonly error: NodeJS.ErrnoException | undefined;
-  settled(): Promise<void>;
-  dispose(): void;
-} {
-  let first: NodeJS.ErrnoException | undefined;
-  const listener = (error: NodeJS.ErrnoException): void => {
-    first ??= error;
-  };
-  process.stdout.on('error', listener);
-  return {
-    get error() {
-      return first;
-    },
-    // A failed write reports its error on a later tick: wait for it before deciding.
-    settled: () => new Promise((resolve) => setImmediate(resolve)),
-    dispose: () => process.stdout.off('error', listener),
-  };
 }
 
 /**
  * A reader that stopped reading (`| head`) is no failure: quietly done. Any other write error
  * on standard output (disk full, a closed descriptor) is where the user sent the output: exit 2.
  */
-function stdoutFailed(error: NodeJS.ErrnoException, exitCode: string | number | undefined): number {
-  if (error.code === 'EPIPE') return typeof exitCode === 'number' ? exitCode : EXIT.ok;
+function stdoutFailed(error: NodeJS.ErrnoException, exitCode: number): number {
+  if (error.code === 'EPIPE') return exitCode;
   process.stderr.write(
     `evsync: cannot write to standard output (${messageOf(error)}): free some space or send the output elsewhere\n`,
   );

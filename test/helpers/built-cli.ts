@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/start-sandbox.js';
 import { removeWorkspace } from './remove-workspace.js';
 
@@ -31,6 +32,12 @@ export interface CliOptions {
   env?: NodeJS.ProcessEnv;
   /** An installed `evsync` executable to run instead of `node dist/cli/main.js`. */
   bin?: string;
+  /**
+   * Where its standard output goes instead of a pipe to the test: a stream with a descriptor
+   * (another process's stdin, as `evsync … | head` wires it). Standard error too, with `stderr`.
+   */
+  stdout?: Writable;
+  stderr?: Writable;
 }
 
 /**
@@ -58,7 +65,7 @@ export function spawnBuiltCli(args: readonly string[], options: CliOptions): Chi
       EVSYNC_LEDGER_IDLE_SECONDS: '3',
       ...options.env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', options.stdout ?? 'pipe', options.stderr ?? 'pipe'],
   });
 }
 
