@@ -111,4 +111,38 @@ describe('a key refused as now another person, in another job', () => {
     expect(accountOf(sandbox, 'ZED-1')).toBe('Zed Zimmer <zed@example.org> schedule [s2] speaks [s2]');
     expect((await ws.run(sandbox, ['status'])).stdout).not.toContain('Held keys');
   }, 120_000);
+
+  // The handed-on ticket is refunded: the refusing job's row is gone, so no run lets the key
+  // go, and the programme would exit 1 every night. The operator lets it go by hand.
+  it('is let go by release-hold when no run will', async () => {
+    const sandbox = await ws.sandbox();
+    ws.write({
+      'door.yaml': 'name: door\nmode: upsert\nsteps:\n  - { mapping: users, source: { csv: ./door.csv } }\n',
+      'rsvp.yaml':
+        'name: rsvp\nmode: upsert\nsteps:\n  - { mapping: events, source: { csv: ./events.csv } }\n  - { mapping: rsvps, source: { csv: ./rsvp.csv } }\n',
+      'events.csv': EVENTS,
+      'door.csv': [PEOPLE, 'TIX-1,cat@example.org,Cat,Cole', ''].join('\n'),
+      'rsvp.csv': 'user_client_id,event_client_id\n',
+    });
+    expect((await ws.run(sandbox, ['run', 'door.yaml'])).code).toBe(0);
+    ws.write({ 'door.csv': [PEOPLE, 'TIX-1,dan@example.org,Dan,Dale', ''].join('\n') });
+    expect((await ws.run(sandbox, ['run', 'door.yaml'])).code).toBe(1);
+    // Refunded: the row leaves the door list; Cat keeps her place in the programme.
+    ws.write({ 'door.csv': `${PEOPLE}\n`, 'rsvp.csv': 'user_client_id,event_client_id\nTIX-1,s1\n' });
+    expect((await ws.run(sandbox, ['run', 'door.yaml'])).code).toBe(0);
+    const held = await ws.run(sandbox, ['run', 'rsvp.yaml']);
+    expect(held.code, held.stdout + held.stderr).toBe(1);
+
+    const released = await ws.run(sandbox, ['release-hold', 'TIX-1']);
+    expect(released.code, released.stderr).toBe(0);
+    expect(released.stdout).toMatch(
+      /^Released user "TIX-1" in \S+ \(held since run \S+ of job "door" refused it\)/,
+    );
+    const again = await ws.run(sandbox, ['release-hold', 'TIX-1']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('No hold on "TIX-1"');
+    const sent = await ws.run(sandbox, ['run', 'rsvp.yaml']);
+    expect(sent.code, sent.stdout + sent.stderr).toBe(0);
+    expect(accountOf(sandbox, 'TIX-1')).toBe('Cat Cole <cat@example.org> schedule [s1] speaks []');
+  }, 120_000);
 });

@@ -20,6 +20,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Registrar>>> = {
   report: async () => (await import('./report.js')).registerReportCommand,
   prune: async () => (await import('./prune.js')).registerPruneCommand,
   forget: async () => (await import('./forget.js')).registerForgetCommand,
+  'release-hold': async () => (await import('./release-hold.js')).registerReleaseHoldCommand,
   demo: async () => (await import('./demo.js')).registerDemoCommand,
   validate: async () => (await import('./validate.js')).registerValidateCommand,
   worker: async () => (await import('./worker.js')).registerWorkerCommand,

@@ -117,8 +117,10 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
         if (count > 0) progress.phaseGrew?.(phase, total(), more);
         else progress.phaseStarted(phase, total(), more);
         count += chunk.length;
-        // The ids the chunk's processors and gate will ask for, in one statement per kind.
+        // The ids the chunk's processors and gate will ask for, in one statement per kind; and
+        // the keys another job of the conference may have held since the chunk before.
         await options.context.ids.prefetch(idRefsOf(chunk));
+        await options.gate.holds.refresh();
         await queue.enqueue(chunk);
         // A streamed plan reads on only while the queue has little waiting: memory stays flat.
         await backlogBelow(queue, BACKLOG);

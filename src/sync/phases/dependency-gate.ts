@@ -11,7 +11,7 @@ export const PARENT_SKIPPED = CODE.EVSYNC_PARENT_SKIPPED;
 export const PARENT_DELETED = CODE.EVSYNC_PARENT_DELETED;
 /** A dependent skipped because its user's key is held as now another person: data lost (exit 1). */
 export const PARENT_HELD = CODE.EVSYNC_PARENT_HELD;
-/** The codes of dependents skipped for a parent that is not there: data lost, sent again by a resume. */
+/** The codes of dependents skipped for a parent that is not there: data lost. */
 export const PARENT_LOST: readonly ErrorCode[] = [PARENT_MISSING, PARENT_HELD];
 
 /**

@@ -12,10 +12,12 @@ const HOLD: KeyHold = {
   heldAt: new Date('2026-11-29T02:00:00Z'),
 };
 
-function store() {
+function store(listed: KeyHold[] = []) {
   const calls: string[] = [];
   return {
     calls,
+    listed,
+    list: () => Promise.resolve([...listed]),
     hold: (holds: ReadonlyArray<Omit<KeyHold, 'heldAt'>>) => {
       calls.push(`hold ${holds.map((h) => `${h.clientId}@${h.runId}/${h.jobName}`).join(',')}`);
       return Promise.resolve();
@@ -65,5 +67,17 @@ describe('key holds in the dependency gate', () => {
     const inRun = (dep: { clientId: string }) => dep.clientId === 'QWE-1';
     const gate = new DependencyGate(() => true, undefined, new KeyHolds([HOLD], undefined, inRun));
     expect(gate.check([AMY])).toBeUndefined();
+  });
+
+  it('reads the holds again before a chunk: another job’s new hold counts, its own release stands', async () => {
+    const bob: KeyHold = { ...HOLD, clientId: 'BOB-1', runId: 'R9', jobName: 'other' };
+    const s = store([HOLD]);
+    const holds = new KeyHolds([HOLD], { store: s, runId: 'R4', jobName: 'program' });
+    const gate = new DependencyGate(() => true, undefined, holds);
+    await gate.passed({ kind: 'user', key: 'QWE-1' });
+    s.listed.push(bob);
+    await holds.refresh();
+    expect(gate.check([AMY])).toBeUndefined();
+    expect(gate.check([{ kind: 'user', clientId: 'BOB-1' }])?.why).toBe('held');
   });
 });

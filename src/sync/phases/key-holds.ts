@@ -4,19 +4,22 @@ import type { IntentDependency } from '../../model/intent.js';
 
 /** Where a run's holds are kept, and the run and job a new hold names. */
 export interface HoldsOfRun {
-  store: Pick<LedgerHolds, 'hold' | 'release'>;
+  store: Pick<LedgerHolds, 'hold' | 'release' | 'list'>;
   runId: string;
   jobName: string;
 }
 
 /**
  * The keys held back from dependents in one run (docs/sync-engine.md, "Who is who"): read
- * once when the run starts, kept as the run refuses or syncs their users. A user refused as
- * now another person is held in the ledger for every job of the conference; a user that
+ * when the run starts and again before each chunk it sends (another job of the conference
+ * may refuse a key meanwhile), kept as the run refuses or syncs their users. A user refused
+ * as now another person is held in the ledger for every job of the conference; a user that
  * syncs, or is deleted, is let go. Nothing is written for a key that was not held.
  */
 export class KeyHolds {
-  private readonly held: Map<string, KeyHold>;
+  private held: Map<string, KeyHold>;
+  /** Keys this run let go: a read of the ledger that crossed the release does not hold them again. */
+  private readonly releasedHere = new Set<string>();
 
   constructor(
     holds: readonly KeyHold[] = [],
@@ -34,6 +37,20 @@ export class KeyHolds {
   /** The conference's holds, for a run that records its own. */
   static async load(store: LedgerHolds, run?: Omit<HoldsOfRun, 'store'>): Promise<KeyHolds> {
     return new KeyHolds(await store.list(), run && { store, ...run });
+  }
+
+  /**
+   * Reads the conference's holds again: one statement, before each chunk a run sends. The
+   * holds this run made stay, and those it let go stay let go.
+   */
+  async refresh(): Promise<void> {
+    if (this.run === undefined) return;
+    const { runId } = this.run;
+    const next = new Map<string, KeyHold>();
+    for (const hold of await this.run.store.list())
+      if (!this.releasedHere.has(holdKey(hold))) next.set(holdKey(hold), hold);
+    for (const [key, hold] of this.held) if (hold.runId === runId) next.set(key, hold);
+    this.held = next;
   }
 
   /** Whether any key is held: a run with none writes nothing and asks nothing per intent. */
@@ -65,6 +82,7 @@ export class KeyHolds {
   async release(deps: readonly IntentDependency[]): Promise<void> {
     if (this.held.size === 0) return;
     const gone = deps.filter((dep) => this.held.delete(holdKey({ kind: dep.kind, clientId: dep.clientId })));
+    for (const dep of gone) this.releasedHere.add(holdKey({ kind: dep.kind, clientId: dep.clientId }));
     if (gone.length === 0 || this.run === undefined) return;
     for (const kind of new Set(gone.map((dep) => dep.kind)))
       await this.run.store.release(

@@ -2,7 +2,7 @@ import { unknownRunError } from '../../ledger/ledger-error.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { totalsOf, type IntentResultInput } from '../../model/result-records.js';
 import type { RunRecord } from '../../model/run-record.js';
-import { PARENT_LOST } from '../phases/dependency-gate.js';
+import { PARENT_MISSING } from '../phases/dependency-gate.js';
 import { isKeyOwners } from '../plan/key-owners-check-in.js';
 import { CHECK_IN_OUTCOME_UNKNOWN } from '../processors/check-in-processor.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
@@ -66,10 +66,13 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
     ])
     .catch(() => {});
   // What failed only because the platform was down (or refused our key) is sent again, and
-  // so is every dependent skipped for a failed parent: the parent may succeed this time.
+  // so is every dependent skipped for a failed parent: the parent may succeed this time. Not
+  // one skipped for a held key: its planned intent names the key as the source had it then,
+  // and once the hold is let go the source has often moved it to the new holder's key; the
+  // next run of the job sends it as the source has it (docs/sync-engine.md, "Who is who").
   const reopened =
     (await ledger.reopenIntents(runId, { actions: ['failed'], errorCodes: PLATFORM_DOWN_CODES })) +
-    (await ledger.reopenIntents(runId, { actions: ['skipped'], errorCodes: [...PARENT_LOST] }));
+    (await ledger.reopenIntents(runId, { actions: ['skipped'], errorCodes: [PARENT_MISSING] }));
   // Page by page: the pending intents, and what each page needs from the ledger (resume-feed.ts).
   // A later run of the job read the sources whole since: what this one had left is stale.
   const later = await supersededBy(ledger, run);
