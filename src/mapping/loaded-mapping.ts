@@ -3,7 +3,7 @@ import type { FlatParams } from '../model/params.js';
 import type { RawRecord } from '../sources/source-row.js';
 import type { RowOrigin } from '../model/row-origin.js';
 import type { IntentKind } from '../model/intent.js';
-import type { OnDuplicate, OnSharedEmail } from './mapped-item.js';
+import type { OnDuplicate, OnSharedEmail, UnmappedCustomData } from './mapped-item.js';
 
 /** An intent as a mapping produced it, before its key, dependencies and validation. */
 export interface IntentDraft {
@@ -71,6 +71,8 @@ export interface RowMapper {
   (values: RawRecord, origin: RowOrigin): RowMapping;
   /** What a person should know of the rows mapped so far (lookups that gave their default). */
   notes?: () => string[];
+  /** With `custom_data: { columns: all_unmapped }`: what each user's custom_data keeps of the unread columns. */
+  customData?: UnmappedCustomData;
 }
 
 /** A mapping ready to run: from a YAML file or a TypeScript mapping module. */

@@ -2,7 +2,13 @@ import type { Source, SourceItem } from '../sources/source-row.js';
 import { describeOrigin } from '../model/row-origin.js';
 import { normalizeColumnName } from './compile/column-binder.js';
 import type { LoadedMapping, RowMapper } from './loaded-mapping.js';
-import type { HeaderReport, MappedItem, MappingProblem, MapSourceOptions } from './mapped-item.js';
+import type {
+  HeaderReport,
+  MappedItem,
+  MappingProblem,
+  MapSourceOptions,
+  UnmappedCustomData,
+} from './mapped-item.js';
 import { RowState } from './row-state.js';
 import { withSingleLineParams } from './single-line.js';
 
@@ -48,7 +54,10 @@ export function mapSource(
       const header = Object.keys(item.values);
       mapper = mapping.bind(header);
       mappers.set(headerKey, mapper);
-      options.onHeader?.(headerReport(mapping, header));
+      const report = headerReport(mapping, header);
+      options.onHeader?.(
+        mapper.customData === undefined ? report : { ...report, customData: mapper.customData },
+      );
     }
     const mapped = mapper(item.values, item.origin);
     return state.process(
@@ -110,12 +119,29 @@ export function mergeHeaderReports(headers: readonly HeaderReport[]): HeaderRepo
   const key = (aliases: readonly string[]): string => aliases.join('\u0000');
   let missing = first.missing;
   let unused = first.unused;
+  let customData = first.customData;
   for (const header of rest) {
     const stillMissing = new Set(header.missing.map(key));
     missing = missing.filter((aliases) => stillMissing.has(key(aliases)));
     unused = [...new Set([...unused, ...header.unused])];
+    customData = mergeUnmappedCustomData(customData, header.customData);
   }
-  return { missing, unused };
+  return customData === undefined ? { missing, unused } : { missing, unused, customData };
+}
+
+/** A column is kept when one record type keeps it; the object merged into is the first named. */
+function mergeUnmappedCustomData(
+  a: UnmappedCustomData | undefined,
+  b: UnmappedCustomData | undefined,
+): UnmappedCustomData | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  const kept = [...new Set([...a.kept, ...b.kept])];
+  const leftOut = [...a.leftOut, ...b.leftOut].filter(
+    (entry, index, all) =>
+      !kept.includes(entry.column) && all.findIndex((other) => other.column === entry.column) === index,
+  );
+  const mergedInto = a.mergedInto ?? b.mergedInto;
+  return mergedInto === undefined ? { kept, leftOut } : { kept, leftOut, mergedInto };
 }
 
 const NOTHING_MORE: Iterator<MappedItem> = { next: () => ({ value: undefined, done: true }) };

@@ -144,6 +144,26 @@ export interface HeaderReport {
   missing: string[][];
   /** Source columns that no param reads. */
   unused: string[];
+  /** With the step's `custom_data: { columns: all_unmapped }`: what each user's custom_data keeps of {@link unused}. */
+  customData?: UnmappedCustomData;
+}
+
+/**
+ * What `custom_data: { columns: all_unmapped }` does with the columns no param reads, for
+ * one header: the notes of `validate`, `plan` and `run` say it from this, never from the
+ * step's wish alone (docs/mapping.md, "Columns no mapping reads").
+ */
+export interface UnmappedCustomData {
+  /** The columns each user's custom_data holds, by their header, when a row has a value. */
+  kept: string[];
+  /** The columns it does not hold, each with why (a secret's name, a key the mapping already fills). */
+  leftOut: Array<{ column: string; reason: string }>;
+  /**
+   * The mapping's own custom_data object that the kept columns are merged into, as a note
+   * names it (`the JSON object in the column "custom_data"`); unset when the source lacks
+   * that column.
+   */
+  mergedInto?: string;
 }
 
 export interface MapSourceOptions {

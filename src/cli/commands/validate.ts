@@ -22,6 +22,7 @@ import { rootLogger } from '../../log/logger.js';
 import { redactUrl } from '../../log/redaction.js';
 import { loadJobFile, stepMappingOptions, type LoadedJob } from '../../sync/job-file.js';
 import { loadMapping } from '../../mapping/load-mapping.js';
+import { unmappedColumnsNotes } from '../../mapping/unmapped-columns-note.js';
 import type { Intent } from '../../model/intent.js';
 import { peopleMerger } from '../../sync/collect/collect-intents.js';
 import { formatMergeReport, type MergeReport, type PeopleMerger } from '../../sync/collect/merge-people.js';
@@ -294,8 +295,7 @@ function formatResults(
       const missing = result.header.missing.map((aliases) => aliases.join(' / ')).join('; ');
       notes.push(`  note: the source has no column ${missing} (read as empty)`);
     }
-    const unmapped = unmappedNote(result);
-    if (unmapped !== undefined) notes.push(`  note: ${unmapped}`);
+    for (const unmapped of unmappedColumnsNotes(result.header)) notes.push(`  note: ${unmapped}`);
     const title = `${result.mapping} (${result.mappingFile}) ← ${redactUrl(result.source)}`;
     return [formatValidationSummary(title, result.summary, result.warnings.map(redactUrl)), ...notes].join(
       '\n',
@@ -305,19 +305,6 @@ function formatResults(
   if (merged.length > 0) parts.push(merged.join('\n'));
   if (reportFile !== undefined) parts.push(`Report written to ${reportFile}`);
   return `${parts.join('\n\n')}\n`;
-}
-
-/**
- * The source columns no param reads, once per step: a registration's own questions vanish
- * in silence otherwise (docs/mapping.md, "Columns no mapping reads").
- */
-export function unmappedNote(result: Pick<StepResult, 'header' | 'keepsUnmapped'>): string | undefined {
-  const unused = result.header?.unused ?? [];
-  if (unused.length === 0) return undefined;
-  const names = unused.map((name) => JSON.stringify(name)).join(', ');
-  return result.keepsUnmapped
-    ? `kept in each user's custom_data (custom_data: { columns: all_unmapped }): ${names}`
-    : `no mapping reads the column${unused.length === 1 ? '' : 's'} ${names}: to keep them in each user's custom_data, set custom_data: { columns: all_unmapped } on the job step`;
 }
 
 function toJson(result: StepResult): unknown {

@@ -2,7 +2,7 @@ import { CODE } from '../../errors/codes.js';
 import type { RawRecord } from '../../sources/source-row.js';
 import type { DraftProblem, IntentDraft } from '../loaded-mapping.js';
 import { conditions } from '../mapping-file-rules.js';
-import type { IntentSpec } from '../mapping-file-schema.js';
+import type { BoundIntentSpec } from './unmapped-custom-data.js';
 import { resolveParamName } from '../param-aliases.js';
 import { intentKey } from '../intent-identity.js';
 import { isParentKind } from '../../model/intent.js';
@@ -42,7 +42,11 @@ const OP_WORDS = new Map<string, 'upsert' | 'remove'>([
 ]);
 
 /** Compiles one `intents:` entry against a source header. */
-export function compileIntent(spec: IntentSpec, context: CompileContext, vendor: string): CompiledIntent {
+export function compileIntent(
+  spec: BoundIntentSpec,
+  context: CompileContext,
+  vendor: string,
+): CompiledIntent {
   const kind = spec.kind;
   const when = conditions(spec.when).map((condition) => compileCondition(condition, context.binder));
   const params: ParamPlan[] = Object.entries(spec.params).map(([written, value]) => {
@@ -115,7 +119,7 @@ export function compileIntent(spec: IntentSpec, context: CompileContext, vendor:
 
 /** The params whose value the mapping marks `required: true` (see optional-fields.ts). */
 function requiredParams(
-  spec: IntentSpec,
+  spec: BoundIntentSpec,
   blocks: ReadonlyArray<{ names: ReadonlyArray<Record<string, string>>; entries: unknown[] }>,
   vendor: string,
 ): ReadonlySet<string> | undefined {
@@ -134,7 +138,7 @@ function requiredParams(
 }
 
 /** The params written as `{json: …}`: a JSON object, or nothing when all its values are empty. */
-function jsonParams(spec: IntentSpec, vendor: string): ReadonlySet<string> | undefined {
+function jsonParams(spec: BoundIntentSpec, vendor: string): ReadonlySet<string> | undefined {
   const names = new Set<string>();
   for (const [written, value] of Object.entries(spec.params))
     if (typeof value === 'object' && !Array.isArray(value) && 'json' in value)

@@ -1,11 +1,12 @@
 import type { DraftProblem, IntentDraft, LoadedMapping, RowMapper } from '../loaded-mapping.js';
-import type { IntentSpec, MappingFile, SimpleValueSpec } from '../mapping-file-schema.js';
+import type { MappingFile } from '../mapping-file-schema.js';
 import { aliasesOf, ColumnBinder, normalizeColumnName } from './column-binder.js';
 import { compileIntent } from './compile-intent.js';
 import { OccurrenceCounter } from './occurrence-counter.js';
 import { LookupDefaults } from './lookup-defaults.js';
-import { compileTransforms, keepsEmpty } from './compile-value.js';
+import { compileTransforms, keepsEmpty, type CompileContext } from './compile-value.js';
 import { composeText } from './compile-transform.js';
+import { keepUnmappedColumns } from './unmapped-custom-data.js';
 import { resolveParamName } from '../param-aliases.js';
 import type { IntentKind } from '../../model/intent.js';
 
@@ -45,7 +46,7 @@ export function compileMappingFile(
     ...(file.detect ? { detect: file.detect.map(aliasesOf) } : {}),
     bind(header): RowMapper {
       const binder = new ColumnBinder(header);
-      const context = {
+      const context: CompileContext & { lookupDefaults: LookupDefaults; occurrences: OccurrenceCounter } = {
         binder,
         preprocess: compileTransforms(file.preprocess, binder),
         preprocessKeepsEmpty: keepsEmpty(file.preprocess),
@@ -53,9 +54,10 @@ export function compileMappingFile(
         occurrences: new OccurrenceCounter(binder),
         lookupDefaults: new LookupDefaults(),
       };
-      const specs = options.unmappedToCustomData
-        ? file.intents.map((intent) => withUnmappedColumns(intent, unmappedColumns(header, columns)))
-        : file.intents;
+      const keeping = options.unmappedToCustomData
+        ? keepUnmappedColumns(file.intents, unmappedColumns(header, columns), binder, identity.vendor)
+        : undefined;
+      const specs = keeping?.intents ?? file.intents;
       const intents = specs.map((intent) => compileIntent(intent, context, identity.vendor));
       const occurrences = context.occurrences;
       const mapRow: RowMapper = (values) => {
@@ -101,7 +103,11 @@ export function compileMappingFile(
         }
         return { type: 'drafts', drafts, problems };
       };
-      mapRow.notes = () => context.lookupDefaults.notes();
+      mapRow.notes = () => [
+        ...context.lookupDefaults.notes(),
+        ...(context.customDataOverrides ?? []).flatMap((overrides) => overrides.notes()),
+      ];
+      if (keeping !== undefined) mapRow.customData = keeping.report;
       return mapRow;
     },
   };
@@ -165,24 +171,4 @@ export function unmappedColumns(
 ): string[] {
   const read = new Set(columns.flat().map(normalizeColumnName));
   return header.filter((name) => name.trim() !== '' && !read.has(normalizeColumnName(name)));
-}
-
-/**
- * A user intent whose custom_data also holds every unread column, by its header (`What is
- * your T-shirt size?`): a registration's questions kept on the profile. The mapping's own
- * custom_data keys come first and win over a column of the same name. The column is given
- * as its exact header, so it reads that column only.
- */
-function withUnmappedColumns(intent: IntentSpec, unmapped: readonly string[]): IntentSpec {
-  if (intent.kind !== 'user' || unmapped.length === 0) return intent;
-  const own = intent.params.custom_data;
-  const fields: Record<string, SimpleValueSpec> =
-    own !== undefined && typeof own === 'object' && !Array.isArray(own) && 'json' in own
-      ? { ...own.json }
-      : {};
-  // A custom_data written as one column (a JSON object) stays as it is: it cannot be merged.
-  if (own !== undefined && Object.keys(fields).length === 0) return intent;
-  for (const column of unmapped)
-    if (!Object.hasOwn(fields, column) && column !== '__proto__') fields[column] = { column };
-  return { ...intent, params: { ...intent.params, custom_data: { json: fields } } };
 }

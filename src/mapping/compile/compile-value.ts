@@ -3,7 +3,11 @@ import type { SimpleValueSpec, TransformSpec, ValueSpec } from '../mapping-file-
 import type { CellReader, ColumnBinder } from './column-binder.js';
 import type { OccurrenceCounter } from './occurrence-counter.js';
 import type { LookupDefaults } from './lookup-defaults.js';
+import { CustomDataOverrides } from './custom-data-overrides.js';
 import { cellText } from './column-binder.js';
+import { CODE } from '../../errors/codes.js';
+import { parseJsonObject, type JsonObject } from '../../platform/write-params/json-object.js';
+import { quote } from '../../platform/write-params/text-rules.js';
 import {
   chain,
   compileTransform,
@@ -41,7 +45,24 @@ export interface CompileContext {
   occurrences?: OccurrenceCounter;
   /** The values lookups gave their default to, per bound header (see lookup-defaults.ts). */
   lookupDefaults?: LookupDefaults;
+  /** What merged custom_data objects won over a column, per bound header (see custom-data-overrides.ts). */
+  customDataOverrides?: CustomDataOverrides[];
 }
+
+/**
+ * `{json: …}` over a value holding a JSON object (the mapping's own custom_data column):
+ * what `custom_data: { columns: all_unmapped }` makes of a mapping whose custom_data is one
+ * column (see unmapped-custom-data.ts). Never written in a mapping file.
+ */
+export interface MergedJsonSpec {
+  json: Record<string, SimpleValueSpec>;
+  /** Its object's keys come first and win over a field of the same name. */
+  base: SimpleValueSpec;
+  required?: boolean;
+}
+
+/** A value as the compiler takes it. */
+export type CompilableValueSpec = ValueSpec | MergedJsonSpec;
 
 /**
  * Most cells are empty, and only `default` and `lookup` turn empty text into a value:
@@ -75,9 +96,9 @@ function columnText(
 }
 type SimpleColumnRef = string | string[];
 
-export function compileValue(spec: ValueSpec, context: CompileContext): CompiledValue {
+export function compileValue(spec: CompilableValueSpec, context: CompileContext): CompiledValue {
   if (typeof spec !== 'string' && !Array.isArray(spec) && 'json' in spec)
-    return compileJson(spec.json, context);
+    return 'base' in spec ? compileMergedJson(spec, context) : compileJson(spec.json, context);
   return compileSimpleValue(spec, context);
 }
 
@@ -184,9 +205,7 @@ function templateLabel(template: string, context: CompileContext): string {
 
 /** `custom_data`: a JSON object of the non-empty values; empty when all are. */
 function compileJson(fields: Record<string, SimpleValueSpec>, context: CompileContext): CompiledValue {
-  const entries = Object.entries(fields).map(
-    ([key, spec]) => [key, compileSimpleValue(spec, context)] as const,
-  );
+  const entries = compileFields(fields, context);
   return {
     label: entries.map(([, value]) => value.label).join(', '),
     read: (values) => {
@@ -202,6 +221,59 @@ function compileJson(fields: Record<string, SimpleValueSpec>, context: CompileCo
       return empty ? '' : JSON.stringify(object);
     },
   };
+}
+
+function compileFields(
+  fields: Record<string, SimpleValueSpec>,
+  context: CompileContext,
+): Array<readonly [string, CompiledValue]> {
+  return Object.entries(fields).map(([key, spec]) => [key, compileSimpleValue(spec, context)] as const);
+}
+
+/**
+ * {@link MergedJsonSpec}: the base's JSON object with the fields' non-empty values added
+ * after its keys. A key both fill keeps the base's value, counted for a note when the
+ * field's differs. A base that is no JSON object is a problem of the param, as it is
+ * without fields (then custom_data is left out with a warning, the row still sent): a merge
+ * never drops the object in silence.
+ */
+function compileMergedJson(spec: MergedJsonSpec, context: CompileContext): CompiledValue {
+  const base = compileSimpleValue(spec.base, context);
+  const entries = compileFields(spec.json, context);
+  const overrides = new CustomDataOverrides(quote(base.label));
+  (context.customDataOverrides ??= []).push(overrides);
+  return {
+    label: [base.label, ...entries.map(([, value]) => value.label)].join(', '),
+    read: (values) => {
+      const own = base.read(values);
+      if (own instanceof ValueProblem) return own;
+      const text = typeof own === 'string' ? own : own.join(',');
+      let object: JsonObject = {};
+      let empty = true;
+      if (text !== '') {
+        const parsed = parseJsonObject(text);
+        if ('problem' in parsed) return new ValueProblem(parsed.problem, CODE.INVALID_JSON_OBJECT);
+        object = parsed.object;
+        empty = false;
+      }
+      for (const [key, value] of entries) {
+        const result = value.read(values);
+        if (result instanceof ValueProblem) return new ValueProblem(`${key}: ${result.message}`, result.code);
+        if (result.length === 0) continue;
+        if (Object.hasOwn(object, key)) {
+          if (!sameValue(object[key], result)) overrides.count(key, values);
+          continue;
+        }
+        object[key] = result;
+        empty = false;
+      }
+      return empty ? '' : JSON.stringify(object);
+    },
+  };
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
 /**

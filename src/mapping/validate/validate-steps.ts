@@ -28,8 +28,6 @@ export interface StepResult {
   notes: readonly string[];
   /** What a person must not miss of the step as a whole: a source that yielded no rows. */
   warnings: readonly string[];
-  /** Whether the step keeps the columns no mapping reads in custom_data (`custom_data:`). */
-  keepsUnmapped: boolean;
 }
 
 export interface ValidateOptions {
@@ -83,7 +81,6 @@ export async function validateSteps(
       summary,
       // How the source decided who is who (a joined speaker list) is said with its notes.
       notes: [...(step.source.notes?.() ?? []), ...mappingNotes, ...(step.source.identity?.() ?? [])],
-      keepsUnmapped: step.mappingOptions?.customData?.columns === 'all_unmapped',
       // As `run` says it (collect-intents.ts): every row counts, valid or not.
       warnings: summary.rowsRead === 0 ? [yieldedNoRows(step.source.description)] : [],
     });

@@ -1,8 +1,8 @@
 import { CODE } from '../../errors/codes.js';
 import { COUNTRIES_REQUIRING_STATE } from './country-codes.js';
 import { IndexedGroups } from './indexed-groups.js';
+import { parseJsonObject } from './json-object.js';
 import type { ParamChecker } from './param-checker.js';
-import { quote } from './text-rules.js';
 
 const ACCOUNT = 'user[account_attributes]';
 const ADDRESSES = `${ACCOUNT}[addresses_attributes]`;
@@ -61,25 +61,8 @@ function checkJsonObject(check: ParamChecker, param: string): void {
   if (check.jsonObjects?.has(param)) return;
   const value = check.value(param);
   if (value === undefined) return;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    check.report(
-      param,
-      CODE.INVALID_JSON_OBJECT,
-      `${quote(value)} is not valid JSON; expected a JSON object like {"key": "value"}`,
-    );
-    return;
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    const kind = Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`;
-    check.report(
-      param,
-      CODE.INVALID_JSON_OBJECT,
-      `${quote(value)} is ${kind}; expected a JSON object like {"key": "value"}`,
-    );
-  }
+  const read = parseJsonObject(value);
+  if ('problem' in read) check.report(param, CODE.INVALID_JSON_OBJECT, read.problem);
 }
 
 /** Param names the account part knows, for strict mode. */

@@ -5,6 +5,7 @@ import { repeatedRowKey, rowPlaceKey } from '../../model/row-origin.js';
 import { loadMapping } from '../../mapping/load-mapping.js';
 import type { LoadedMapping } from '../../mapping/loaded-mapping.js';
 import { mapSource, mergeHeaderReports } from '../../mapping/map-source.js';
+import { unmappedColumnsNotes } from '../../mapping/unmapped-columns-note.js';
 import {
   failingProblem,
   type DuplicateItem,
@@ -197,12 +198,7 @@ async function* readStep(
   if (identity.length > 0) options.onIdentity?.(identity);
   const header = mergeHeaderReports(headers);
   notices.addMissing(source.description, mapping.name, header?.missing ?? []);
-  notices.addUnmapped(
-    source.description,
-    mapping.name,
-    header?.unused ?? [],
-    step.custom_data?.columns === 'all_unmapped',
-  );
+  notices.addUnmapped(source.description, mapping.name, unmappedColumnsNotes(header));
   // A header-only file or a query that found nothing is said, naming it (`min_rows` can stop the run).
   if (rows === 0)
     options.logger?.warn(

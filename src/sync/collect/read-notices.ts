@@ -9,8 +9,7 @@ export class ReadNotices {
   /** A note's text → the sources it is about, in reading order. */
   private readonly notes = new Map<string, string[]>();
   private readonly missing: Array<{ source: string; mapping: string; columns: string[] }> = [];
-  private readonly unmapped: Array<{ source: string; mapping: string; columns: string[]; kept: boolean }> =
-    [];
+  private readonly unmapped: Array<{ source: string; mapping: string; notes: string[] }> = [];
 
   /** What `source.notes()` said of one source once it was read. */
   addNotes(source: string, notes: readonly string[]): void {
@@ -28,12 +27,12 @@ export class ReadNotices {
   }
 
   /**
-   * The source columns no param reads (`kept`: the step puts them in custom_data), said once
-   * per step: a registration's own questions must not vanish in silence.
+   * What becomes of the source columns no param reads (`unmappedColumnsNotes`), said once per
+   * step: a registration's own questions must not vanish in silence.
    */
-  addUnmapped(source: string, mapping: string, columns: readonly string[], kept: boolean): void {
-    if (columns.length === 0) return;
-    this.unmapped.push({ source, mapping, columns: [...columns], kept });
+  addUnmapped(source: string, mapping: string, notes: readonly string[]): void {
+    if (notes.length === 0) return;
+    this.unmapped.push({ source, mapping, notes: [...notes] });
   }
 
   /** At most three lines: how the sources were read, what they lack, what nothing reads. */
@@ -56,13 +55,7 @@ export class ReadNotices {
         `${this.missing.length} source${this.missing.length === 1 ? ' lacks' : 's lack'} columns the mapping reads; their values read as empty`,
       );
     }
-    for (const { source, mapping, columns, kept } of this.unmapped) {
-      logger.info(
-        { source, mapping, unmapped: columns },
-        kept
-          ? `${source} (${mapping}): kept in each user's custom_data: ${columns.join(', ')}`
-          : `${source} (${mapping}): no mapping reads ${columns.join(', ')} (custom_data: { columns: all_unmapped } on the step keeps them)`,
-      );
-    }
+    for (const { source, mapping, notes } of this.unmapped)
+      for (const note of notes) logger.info({ source, mapping }, `${source} (${mapping}): ${note}`);
   }
 }
