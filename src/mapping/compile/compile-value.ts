@@ -4,6 +4,7 @@ import type { CellReader, ColumnBinder } from './column-binder.js';
 import type { OccurrenceCounter } from './occurrence-counter.js';
 import type { LookupDefaults } from './lookup-defaults.js';
 import { CustomDataOverrides } from './custom-data-overrides.js';
+import { bareColumn, structuredCell } from './structured-cell.js';
 import { cellText } from './column-binder.js';
 import { CODE } from '../../errors/codes.js';
 import { parseJsonObject, type JsonObject } from '../../platform/write-params/json-object.js';
@@ -207,14 +208,14 @@ function templateLabel(template: string, context: CompileContext): string {
 function compileJson(fields: Record<string, SimpleValueSpec>, context: CompileContext): CompiledValue {
   const entries = compileFields(fields, context);
   return {
-    label: entries.map(([, value]) => value.label).join(', '),
+    label: entries.map((field) => field.label).join(', '),
     read: (values) => {
-      const object: Record<string, Value> = {};
+      const object: JsonObject = {};
       let empty = true;
-      for (const [key, value] of entries) {
-        const result = value.read(values);
+      for (const { key, read } of entries) {
+        const result = read(values);
         if (result instanceof ValueProblem) return new ValueProblem(`${key}: ${result.message}`, result.code);
-        if (result.length === 0) continue;
+        if (isEmptyValue(result)) continue;
         object[key] = result;
         empty = false;
       }
@@ -223,11 +224,41 @@ function compileJson(fields: Record<string, SimpleValueSpec>, context: CompileCo
   };
 }
 
-function compileFields(
-  fields: Record<string, SimpleValueSpec>,
-  context: CompileContext,
-): Array<readonly [string, CompiledValue]> {
-  return Object.entries(fields).map(([key, spec]) => [key, compileSimpleValue(spec, context)] as const);
+interface JsonField {
+  key: string;
+  label: string;
+  /** The value: text (or a list), or a cell's own JSON value (see structured-cell.ts). */
+  read: (values: RawRecord) => unknown;
+}
+
+/**
+ * The keys of a JSON object: a key reading one column as it is keeps a cell the source
+ * handed over as JSON (a `jsonb` object, a number, a boolean) as that JSON, not as its text:
+ * custom_data is a JSON object on the platform, and `{"prefs":"{\"size\":\"M\"}"}` is
+ * of no use to anyone there.
+ */
+function compileFields(fields: Record<string, SimpleValueSpec>, context: CompileContext): JsonField[] {
+  return Object.entries(fields).map(([key, spec]) => {
+    const value = compileSimpleValue(spec, context);
+    const ref = bareColumn(spec);
+    const column = ref === undefined ? undefined : context.binder.resolve(ref);
+    if (column === undefined) return { key, label: value.label, read: value.read };
+    const text = value.read;
+    return {
+      key,
+      label: value.label,
+      read: (values) => {
+        const cell = values[column];
+        if (typeof cell === 'string') return text(values);
+        return structuredCell(cell) ?? text(values);
+      },
+    };
+  });
+}
+
+/** Empty text, an empty list: left out of the object, as the mapping reads an empty cell. */
+function isEmptyValue(value: unknown): boolean {
+  return value === '' || (Array.isArray(value) && value.length === 0);
 }
 
 /**
@@ -243,7 +274,7 @@ function compileMergedJson(spec: MergedJsonSpec, context: CompileContext): Compi
   const overrides = new CustomDataOverrides(quote(base.label));
   (context.customDataOverrides ??= []).push(overrides);
   return {
-    label: [base.label, ...entries.map(([, value]) => value.label)].join(', '),
+    label: [base.label, ...entries.map((field) => field.label)].join(', '),
     read: (values) => {
       const own = base.read(values);
       if (own instanceof ValueProblem) return own;
@@ -256,10 +287,10 @@ function compileMergedJson(spec: MergedJsonSpec, context: CompileContext): Compi
         object = parsed.object;
         empty = false;
       }
-      for (const [key, value] of entries) {
-        const result = value.read(values);
+      for (const { key, read } of entries) {
+        const result = read(values);
         if (result instanceof ValueProblem) return new ValueProblem(`${key}: ${result.message}`, result.code);
-        if (result.length === 0) continue;
+        if (isEmptyValue(result)) continue;
         if (Object.hasOwn(object, key)) {
           if (!sameValue(object[key], result)) overrides.count(key, values);
           continue;
