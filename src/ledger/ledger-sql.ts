@@ -161,6 +161,16 @@ WHERE synced_hashes.hash <> excluded.hash`;
 export const DELETE_HASHES = `DELETE FROM synced_hashes s USING jsonb_array_elements($1::text::jsonb) AS e(v)
 WHERE s.conference_id = $2 AND s.kind = e.v->>'kind' AND s.key = e.v->>'key'`;
 
+/**
+ * $1 JSON array of {kind, key}, $2 conference id: each key's synced hash made one that no
+ * row's params hash to (not hex: `tailWord` reads it as no tail), so the next plan sends the
+ * key again. Its `run_id` stays, and with it the result that `SELECT_SYNCED_PARAMS` reads:
+ * what the identity checks compare a row with (docs/audit.md, "Repair").
+ */
+export const STALE_HASHES = `UPDATE synced_hashes s SET hash = 'stale: sent again by an audit repair'
+FROM jsonb_array_elements($1::text::jsonb) AS e(v)
+WHERE s.conference_id = $2 AND s.kind = e.v->>'kind' AND s.key = e.v->>'key'`;
+
 /** $1 JSON array of {kind, key, platform_id}, $2 conference id. */
 export const UPSERT_IDS = `INSERT INTO id_map (conference_id, kind, client_id, platform_id, updated_at)
 SELECT $2, e.v->>'kind', e.v->>'key', (e.v->>'platform_id')::bigint, now()

@@ -266,6 +266,13 @@ export interface Ledger {
   setHashes(entries: readonly HashEntry[]): Promise<void>;
   removeHashes(kind: IntentKind, keys: readonly string[]): Promise<void>;
   /**
+   * Makes each of these keys' synced hash match no row, so that the next plan sends the key
+   * again, while `syncedParams` still reads what was last sent for it: unlike
+   * `removeHashes`, the identity checks that compare a row with its key's last-synced person
+   * (`refuseKeyOfAnother`) still see it (docs/audit.md, "Repair").
+   */
+  staleHashes(kind: IntentKind, keys: readonly string[]): Promise<void>;
+  /**
    * Keys of a kind whose last-synced content a run of this job wrote: the job's mirror-mode
    * delete candidates. What another job synced is never this job's to delete.
    */

@@ -300,6 +300,10 @@ export class SqlLedger implements Ledger {
     return this.state.removeHashes(kind, keys);
   }
 
+  staleHashes(kind: IntentKind, keys: readonly string[]): Promise<void> {
+    return this.state.staleHashes(kind, keys);
+  }
+
   handledLater(runId: string): Promise<Set<string>> {
     return this.plan.handledLater(runId);
   }

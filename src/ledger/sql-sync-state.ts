@@ -185,6 +185,11 @@ export class SqlSyncState {
     await this.sql().transaction((tx) => this.inChunks(tx, q.DELETE_HASHES, rows));
   }
 
+  async staleHashes(kind: IntentKind, keys: readonly string[]): Promise<void> {
+    const rows = keys.map((key) => ({ kind, key }));
+    await this.sql().transaction((tx) => this.inChunks(tx, q.STALE_HASHES, rows));
+  }
+
   async knownKeys(kind: IntentKind, jobName: string): Promise<string[]> {
     return (
       await this.sql().query<{ key: string }>(q.SELECT_KNOWN_KEYS, [kind, jobName, this.conferenceId])

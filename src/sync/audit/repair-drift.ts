@@ -9,7 +9,8 @@ import type { DriftEntry } from './drift.js';
 
 /**
  * Puts the platform back as the source says (docs/audit.md, "Repair"): the ledger forgets
- * that it synced each missing or changed key (its synced hash), then the job runs as usual,
+ * that it synced each missing or changed key (its synced hash; a user's is made stale, so
+ * that what was last sent under it stays for the identity checks), then the job runs as usual,
  * recorded with trigger `audit`. The plan sends exactly those keys again, plus anything the
  * source changed since the last run:
  * - a changed user or event is updated (the id map still knows it);
@@ -42,7 +43,13 @@ export async function repairDrift(
     if (entry.kind === 'user' && entry.type === 'missing') forget('schedule', entry.key);
   }
   for (const [kind, keys] of byKind) {
-    await deps.ledger.removeHashes(kind, keys);
+    // A user's synced hash is made stale, not removed: the result it points at is the person
+    // last sent under the key, which the user processor compares a row with
+    // (`refuseKeyOfAnother`). Removed, a ticket handed on was "repaired" onto the old
+    // holder's account, and the key's hold let go. Other kinds have no such check, and a
+    // link without a hash is added again rather than removed and added.
+    if (kind === 'user') await deps.ledger.staleHashes(kind, keys);
+    else await deps.ledger.removeHashes(kind, keys);
     deps.logger?.info({ kind, keys: keys.length }, 'audit repair: these keys will be sent again');
   }
   return runJob(deps, { job, trigger: 'audit', force: options.force ?? false });

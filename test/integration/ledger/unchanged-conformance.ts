@@ -122,6 +122,12 @@ export function describeUnchangedConformance(context: ConformanceContext): void 
       expect(await l.countPlanned(run.id)).toBe(2);
       // The synced state still names the person from the result that wrote it.
       expect(Object.fromEntries(await l.syncedParams('user', ['st-ok']))).toEqual({ 'st-ok': { x: '1' } });
+      // A stale hash (an audit repair) matches no row, and still names the person last sent.
+      await l.staleHashes('user', ['st-ok']);
+      const stale = (await l.hashesOf('user', ['st-ok'])).get('st-ok');
+      expect(stale).toBeDefined();
+      expect(stale).not.toBe('h');
+      expect(Object.fromEntries(await l.syncedParams('user', ['st-ok']))).toEqual({ 'st-ok': { x: '1' } });
     });
   });
 }
