@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lowerCase, membershipRank, namesAgree, personKey } from './person.js';
+import { anotherPerson, lowerCase, membershipRank, namesAgree, personKey } from './person.js';
 
 describe('personKey', () => {
   it('is the e-mail trimmed and lower-cased; empty names nobody', () => {
@@ -44,5 +44,20 @@ describe('membershipRank', () => {
     expect(membershipRank('speaker')).toBeLessThan(membershipRank('press'));
     expect(membershipRank('Press')).toBeLessThan(membershipRank('member'));
     expect(membershipRank('member')).toBeLessThan(membershipRank('bogus'));
+  });
+});
+
+describe('anotherPerson', () => {
+  const amy = { name: 'Amy Able', email: 'amy@example.org' };
+  it('is a new e-mail and a name that disagrees', () => {
+    expect(anotherPerson(amy, { name: 'Zed Zimmer', email: 'zed@example.org' })).toBe(true);
+  });
+  it('is not a new name under the same e-mail, a new e-mail under an agreeing name, nor an empty e-mail', () => {
+    expect(anotherPerson(amy, { name: 'Amy Zimmer', email: ' AMY@example.org ' })).toBe(false);
+    expect(anotherPerson(amy, { name: 'A. Able', email: 'amy.able@example.org' })).toBe(false);
+    expect(anotherPerson(amy, { name: 'Zed Zimmer', email: '' })).toBe(false);
+    expect(
+      anotherPerson({ name: 'Amy Able', email: '' }, { name: 'Zed Zimmer', email: 'zed@example.org' }),
+    ).toBe(false);
   });
 });

@@ -86,6 +86,33 @@ export function namesAgree(a: string, b: string): boolean {
   return whole > 0;
 }
 
+/** Who a key names, as a row says or as it was last synced: a full name and an e-mail. */
+export interface NamedPerson {
+  name: string;
+  email: string;
+}
+
+/**
+ * Whether `now` is another person than `was` under one key (docs/sync-engine.md, "Who is
+ * who"): both e-mails given and different ({@link personKey}), and names that disagree
+ * ({@link namesAgree}). A new name with the same e-mail (a typo fixed, a marriage), or a new
+ * e-mail under an agreeing name, is the same person; an empty e-mail says nothing.
+ */
+export function anotherPerson(was: NamedPerson, now: NamedPerson): boolean {
+  const wasEmail = personKey(was.email);
+  const nowEmail = personKey(now.email);
+  if (wasEmail === undefined || nowEmail === undefined || wasEmail === nowEmail) return false;
+  return !namesAgree(was.name, now.name);
+}
+
+/** First and last name as one, the empty parts left out. */
+export function fullName(first: string | null | undefined, last: string | null | undefined): string {
+  return [first ?? '', last ?? '']
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .join(' ');
+}
+
 /**
  * A user's `membership` (spec §4.2), highest first: when steps disagree and the job does
  * not say which wins, the highest is kept, so that a speaker stays a speaker whichever

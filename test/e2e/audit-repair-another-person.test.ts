@@ -123,3 +123,81 @@ async function failedRows(ws: CliWorkspace, sandbox: RunningSandbox): Promise<Re
   const rows = JSON.parse(report.stdout) as ResultRow[];
   return rows.map(({ key, action, error_code, message }) => ({ key, action, error_code, message }));
 }
+
+interface AuditJson {
+  summary: Record<string, Record<string, number>>;
+  drift: Array<{ kind: string; key: string; type: string; fields: string[]; detail: string }>;
+}
+
+// The audit itself listed the handed-on ticket as `changed` (Amy on the platform, Zed in the
+// source), the drift a repair puts right, beside a genuine hand edit.
+describe('audit of a key that now names another person', () => {
+  const ws = cliWorkspace('evsync-audit-another-person-');
+  afterAll(() => ws.close());
+
+  it('says so, apart from drift, and leaves it out of the repair, saying why', async () => {
+    const sandbox = await ws.sandbox();
+    const admin = new PlatformClient({
+      baseUrl: sandbox.url,
+      keyId: sandbox.keyId,
+      signingKey: sandbox.signingKey,
+    });
+    try {
+      ws.write({
+        'attendees.yaml':
+          'name: attendees\nmode: upsert\nsteps:\n  - { mapping: users, source: { csv: ./people.csv } }\n',
+        'people.csv': [PEOPLE, 'QWE-1,amy@example.org,Amy,Able', 'BOB-1,bob@example.org,Bob,Baker', ''].join(
+          '\n',
+        ),
+      });
+      const first = await ws.run(sandbox, ['run', 'attendees.yaml']);
+      expect(first.code, first.stdout + first.stderr).toBe(0);
+      ws.write({
+        'people.csv': [
+          PEOPLE,
+          'QWE-1,zed@example.org,Zed,Zimmer',
+          'BOB-1,bob@example.org,Bob,Baker',
+          '',
+        ].join('\n'),
+      });
+      const refused = await ws.run(sandbox, ['run', 'attendees.yaml']);
+      expect(refused.code, refused.stdout + refused.stderr).toBe(1);
+      await admin.users.update({ clientId: 'BOB-1' }, { 'user[last_name]': 'Bakker' });
+
+      const audit = await ws.run(sandbox, ['audit', 'attendees.yaml', '--json']);
+      expect(audit.code, audit.stderr).toBe(1);
+      const found = JSON.parse(audit.stdout) as AuditJson;
+      expect(found.drift.map(({ key, type, fields }) => ({ key, type, fields }))).toEqual([
+        { key: 'QWE-1', type: 'another_person', fields: [] },
+        { key: 'BOB-1', type: 'changed', fields: ['user[last_name]'] },
+      ]);
+      expect(found.summary.user).toMatchObject({ in_sync: 0, changed: 1, another_person: 1 });
+      expect(found.drift[0]!.detail).toContain(
+        '"Amy Able" <amy@example.org> (the e-mail last synced), and the source now makes it "Zed Zimmer" <zed@example.org>',
+      );
+
+      const repair = await ws.run(sandbox, ['audit', 'attendees.yaml', '--repair']);
+      expect(repair.code, repair.stdout + repair.stderr).toBe(1);
+      expect(repair.stdout).toMatch(/^kind +in sync +missing +changed +another person +extra/m);
+      expect(repair.stdout).toMatch(/^ {2}user QWE-1 another_person: .*Not repaired/m);
+      expect(repair.stdout).toMatch(
+        /^Not repaired: 1 user whose row now names another person than the account under its key/m,
+      );
+      expect(accountOf(sandbox, 'QWE-1')).toBe('Amy Able <amy@example.org> speaks []');
+      expect(accountOf(sandbox, 'BOB-1')).toBe('Bob Baker <bob@example.org> speaks []');
+      const rows = await failedRows(ws, sandbox);
+      expect(rows.map((row) => [row.key, row.error_code])).toEqual([
+        ['QWE-1', 'EVSYNC_KEY_NOW_ANOTHER_PERSON'],
+      ]);
+
+      // Bob is in sync again; QWE-1 is still another person, and still said so.
+      const again = await ws.run(sandbox, ['audit', 'attendees.yaml', '--json']);
+      expect(again.code, again.stderr).toBe(1);
+      const still = JSON.parse(again.stdout) as AuditJson;
+      expect(still.drift.map(({ key, type }) => `${key} ${type}`)).toEqual(['QWE-1 another_person']);
+      expect(still.summary.user).toMatchObject({ in_sync: 1, changed: 0, another_person: 1 });
+    } finally {
+      await admin.close();
+    }
+  }, 150_000);
+});

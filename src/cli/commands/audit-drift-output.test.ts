@@ -15,7 +15,16 @@ const entries: DriftEntry[] = Array.from({ length: 8 }, (_, at) => ({
   detail: `user[last_name]: platform "A${at}", source "B, \\"${at}\\""`,
 }));
 const summary: AuditSummary = {
-  user: { in_sync: 1, missing: 0, changed: 6, extra: 2, erased: 0, not_synced: 0, not_auditable: 0 },
+  user: {
+    in_sync: 1,
+    missing: 0,
+    changed: 6,
+    another_person: 0,
+    extra: 2,
+    erased: 0,
+    not_synced: 0,
+    not_auditable: 0,
+  },
 };
 
 describe('AuditDriftOutput', () => {

@@ -17,7 +17,8 @@ const REPORT_COLUMNS = ['kind', 'key', 'type', 'fields', 'platform_id', 'detail'
  *   the summary (the document keeps its shape, `{"summary":…,"drift":[…]}`);
  * - the terminal's examples keep the first `examples + 1` of each kind and type (one more
  *   than shown, for the "… more" line), counts keep the rest;
- * - `--repair` keeps the missing and changed entries: they are the keys to send again.
+ * - `--repair` keeps the missing and changed entries: they are the keys to send again
+ *   (another person under a key is counted, never sent again: `isRepairable`).
  */
 export class AuditDriftOutput {
   /** Entries found so far. */
@@ -26,6 +27,8 @@ export class AuditDriftOutput {
   extras = 0;
   readonly examples: DriftEntry[] = [];
   readonly toRepair: DriftEntry[] = [];
+  /** Users that now name another person (`another_person`): never repaired, said so. */
+  anotherPerson = 0;
   private readonly perGroup = new Map<string, number>();
   private readonly reportJson: boolean;
   private spool: { folder: string; file: string; fd: number } | undefined;
@@ -54,6 +57,7 @@ export class AuditDriftOutput {
     const first = this.count === 0;
     this.count += 1;
     if (entry.type === 'extra') this.extras += 1;
+    else if (entry.type === 'another_person') this.anotherPerson += 1;
     else if (this.options.repair && isRepairable(entry)) this.toRepair.push(entry);
     const group = `${entry.kind}/${entry.type}`;
     const seen = this.perGroup.get(group) ?? 0;

@@ -74,6 +74,7 @@ export function registerAuditCommand(program: Command): void {
             if (options.repair) process.stdout.write('\nNothing to repair: nothing was sent.\n');
             return;
           }
+          if (drift.anotherPerson > 0) process.stdout.write(`\n${notRepaired(drift.anotherPerson)}\n`);
           process.stdout.write('\nRepair: sending what puts the platform back as the source says.\n');
           const run = await repairDrift(engine.deps, job, drift.toRepair);
           process.exitCode = await finishRunCommand(engine.deps.ledger, run, undefined);
@@ -91,4 +92,14 @@ function verdict(found: boolean, extras: number): string {
   return extras > 0
     ? `in sync (${extras} extra on the platform, reported, never deleted).`
     : 'the platform is as the source says.';
+}
+
+/** Why the repair leaves users that now name another person alone (docs/audit.md, "Repair"). */
+function notRepaired(count: number): string {
+  const users = count === 1 ? '1 user whose row now names' : `${count} users whose rows now name`;
+  return (
+    `Not repaired: ${users} another person than the account under its key ("another_person" above). ` +
+    'A repair never writes another person onto an account: the run refuses such a row as any run does ' +
+    '(EVSYNC_KEY_NOW_ANOTHER_PERSON), and the key stays held. Give the new person a client_id of their own.'
+  );
 }

@@ -4,10 +4,11 @@ import type { KindAudit } from '../../sync/audit/drift.js';
 import type { DashboardAudit } from '../job-audits.js';
 import { type Html, runPath, timeTag } from './page-layout.js';
 
-const COLUMNS: readonly (keyof KindAudit)[] = [
+const ALL_COLUMNS: readonly (keyof KindAudit)[] = [
   'in_sync',
   'missing',
   'changed',
+  'another_person',
   'extra',
   'not_synced',
   'not_auditable',
@@ -26,6 +27,10 @@ export function auditView(audit: DashboardAudit): Html {
   const summary = audit.summary ?? {};
   const kinds = AUDIT_KIND_ORDER.filter((kind) => summary[kind] !== undefined);
   const notAuditable = kinds.filter((kind) => (summary[kind]?.not_auditable ?? 0) > 0);
+  // `another person` only when found: it is rare, and the table stays narrow.
+  const COLUMNS = ALL_COLUMNS.filter(
+    (column) => column !== 'another_person' || kinds.some((kind) => (summary[kind]?.another_person ?? 0) > 0),
+  );
   return html`${audit.status === 'running' ? html`<meta http-equiv="refresh" content="1" />` : ''}
     <div id="audit" data-audit="${audit.id}" data-status="${audit.status}">
       <h1>Audit of ${audit.jobName}</h1>

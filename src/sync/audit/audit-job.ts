@@ -60,7 +60,9 @@ export async function auditJob(deps: AuditDeps, job: LoadedJob): Promise<AuditSu
 
 /** True when the platform lacks or contradicts something the source says: exit 1. */
 export function hasDrift(summary: AuditSummary): boolean {
-  return Object.values(summary).some((audit) => audit.missing + audit.changed + audit.erased > 0);
+  return Object.values(summary).some(
+    (audit) => audit.missing + audit.changed + audit.another_person + audit.erased > 0,
+  );
 }
 
 /** The kinds in the order of a run's phases, for tables. */

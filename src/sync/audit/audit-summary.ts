@@ -5,6 +5,7 @@ const ALL_COLUMNS = [
   'in_sync',
   'missing',
   'changed',
+  'another_person',
   'extra',
   'erased',
   'not_synced',
@@ -13,9 +14,11 @@ const ALL_COLUMNS = [
 
 /** The per-kind table and the first examples of each kind and type, for a person. */
 export function formatAudit(summary: AuditSummary, entries: readonly DriftEntry[], examples = 5): string {
-  // `erased` only when an erased person is found again: it is rare, and the table stays narrow.
+  // `erased` and `another person` only when found: they are rare, and the table stays narrow.
   const COLUMNS = ALL_COLUMNS.filter(
-    (column) => column !== 'erased' || Object.values(summary).some((audit) => audit.erased > 0),
+    (column) =>
+      (column !== 'erased' && column !== 'another_person') ||
+      Object.values(summary).some((audit) => audit[column] > 0),
   );
   const rows = AUDIT_KIND_ORDER.filter((kind) => summary[kind] !== undefined).map((kind) => [
     kind,

@@ -56,7 +56,11 @@ function platform(
   };
 }
 
-function ledger(ids: Record<string, number>, synced: string[]): AuditLedger {
+function ledger(
+  ids: Record<string, number>,
+  synced: string[],
+  sent: Record<string, Record<string, string>> = {},
+): AuditLedger {
   return {
     conference: undefined,
     erasure: () =>
@@ -66,6 +70,17 @@ function ledger(ids: Record<string, number>, synced: string[]): AuditLedger {
     loadIdMap: () => Promise.resolve(new Map(Object.entries(ids))),
     hashesOf: (_kind, keys) =>
       Promise.resolve(new Map(keys.filter((key) => synced.includes(key)).map((key) => [key, 'h']))),
+    syncedParams: (_kind, keys) =>
+      Promise.resolve(new Map(keys.filter((key) => sent[key] !== undefined).map((key) => [key, sent[key]!]))),
+  };
+}
+
+const EMAIL = 'user[svc_auth_attributes][email]';
+
+function person(key: string, first: string, last: string, email: string): Intent {
+  return {
+    ...user(key, first),
+    params: { 'user[first_name]': first, 'user[last_name]': last, [EMAIL]: email },
   };
 }
 
@@ -100,6 +115,7 @@ describe('auditUsers', () => {
       in_sync: 1,
       missing: 2,
       changed: 1,
+      another_person: 0,
       extra: 1,
       erased: 0,
       not_synced: 1,
@@ -138,5 +154,45 @@ describe('auditUsers', () => {
     expect(audit).toMatchObject({ in_sync: 1, changed: 1, missing: 1 });
     expect(drift.map(({ key, type }) => `${key} ${type}`)).toEqual(['b changed', 'c missing']);
     expect(seen.get('b')).toBe(2);
+  });
+  it('tells another person under a key from a hand edit: a new name and a new e-mail against the platform', async () => {
+    const index = new SourceIndex(EMAIL);
+    // A ticket handed on: Amy's account, Zed in the source.
+    index.add(person('q', 'Zed', 'Zimmer', 'zed@example.org'));
+    // A typo fixed by hand on the platform, the source's e-mail the same.
+    index.add(person('b', 'Bob', 'Baker', 'bob@example.org'));
+    // A new e-mail under an agreeing name: the same person.
+    index.add(person('c', 'Cy', 'Clark', 'cy.clark@example.org'));
+    // Renamed by hand on the platform, and a new e-mail in the source under the name last synced.
+    index.add(person('d', 'Dee', 'Doe', 'dee.doe@example.org'));
+    const drift: DriftEntry[] = [];
+    const { audit } = await auditUsers(
+      {
+        ledger: ledger({ q: 1, b: 2, c: 3, d: 4 }, ['q', 'b', 'c', 'd'], {
+          q: { 'user[first_name]': 'Amy', 'user[last_name]': 'Able', [EMAIL]: 'amy@example.org' },
+          b: { 'user[first_name]': 'Bob', 'user[last_name]': 'Baker', [EMAIL]: 'bob@example.org' },
+          c: { 'user[first_name]': 'Cy', 'user[last_name]': 'Clark', [EMAIL]: 'cy@example.org' },
+          d: { 'user[first_name]': 'Dee', 'user[last_name]': 'Doe', [EMAIL]: 'dee@example.org' },
+        }),
+        platform: platform([
+          { id: 1, client_ids: ['q'], first_name: 'Amy', last_name: 'Able' },
+          { id: 2, client_ids: ['b'], first_name: 'Robert', last_name: 'Bakker' },
+          { id: 3, client_ids: ['c'], first_name: 'Cy', last_name: 'Clark' },
+          { id: 4, client_ids: ['d'], first_name: 'Deirdre', last_name: 'Dunn' },
+        ]),
+        sink: (entry) => drift.push(entry),
+      },
+      index,
+    );
+    expect(audit).toMatchObject({ in_sync: 1, changed: 2, another_person: 1 });
+    expect(drift.map(({ key, type }) => `${key} ${type}`)).toEqual([
+      'q another_person',
+      'b changed',
+      'd changed',
+    ]);
+    expect(drift[0]!.detail).toContain(
+      'the platform\'s account is "Amy Able" <amy@example.org> (the e-mail last synced), and the source now makes it "Zed Zimmer" <zed@example.org>',
+    );
+    expect(drift[0]!.detail).toContain('Not repaired');
   });
 });

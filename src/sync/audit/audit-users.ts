@@ -3,7 +3,9 @@ import type { PlatformUser } from '../../platform/response-schemas.js';
 import { readBack } from './audit-read-error.js';
 import type { AuditLedger, AuditPlatform, DriftSink, KindAudit } from './drift.js';
 import { AUDIT_PAGE_LIMIT, compareFields, emptyKindAudit, reportUnmatched, unlessGone } from './drift.js';
-import type { SourceIndex } from './source-index.js';
+import type { SourceIndex, SourceObject } from './source-index.js';
+import { emailParam } from '../../platform/vendor.js';
+import { anotherPerson, fullName, namesAgree } from '../../model/person.js';
 
 /** What the users pass leaves for the links: the platform id of each source user's client_ids. */
 export type SeenUserIds = Map<string, number>;
@@ -31,12 +33,26 @@ export async function auditUsers(
   }
   const matched = new Set<string>();
   const seen: SeenUserIds = new Map();
-  /** The user of `key` as the platform shows it, compared field by field. */
-  const compare = (key: string, user: PlatformUser): void => {
+  /** The user of `key` as the platform shows it: another person, or compared field by field. */
+  const compare = async (key: string, user: PlatformUser): Promise<void> => {
     matched.add(key);
     const object = index.users.get(key)!;
     for (const ref of [object.key, ...object.aliases]) seen.set(ref, user.id);
-    compareFields(deps.sink, 'user', key, object.fields, user, audit);
+    const other = await anotherPersonUnder(
+      { ledger: deps.ledger, vendor: deps.platform.vendor },
+      object,
+      user,
+    );
+    if (other === undefined) return compareFields(deps.sink, 'user', key, object.fields, user, audit);
+    audit.another_person += 1;
+    deps.sink({
+      kind: 'user',
+      key,
+      type: 'another_person',
+      fields: [],
+      platform_id: user.id,
+      detail: other,
+    });
   };
   for await (const user of readBack(
     'the users (GET /user)',
@@ -75,7 +91,7 @@ export async function auditUsers(
     }
     // A second platform user answering to one key is not compared twice.
     if (matched.has(key)) continue;
-    compare(key, user);
+    await compare(key, user);
   }
   const unmatched = [...index.users.keys()].filter((key) => !matched.has(key));
   await reportUnmatched(
@@ -90,6 +106,47 @@ export async function auditUsers(
   );
   return { audit, seen };
 }
+
+/**
+ * What says that the source's row of `object` now names another person than the platform's
+ * account under its key, or undefined when it may be the same person. The rule of a run
+ * (`anotherPerson`, as `refuseKeyOfAnother` applies it), against the platform's name and the
+ * name last synced, with the e-mail last synced under the key (§2.3 shows no e-mail): a run
+ * refuses such a row, and a row whose name agrees with either is drift. A ledger read only for a user whose
+ * name disagrees with the platform's: a hand edit of the name (a typo fixed) under the same
+ * e-mail stays `changed`, and is repaired.
+ */
+async function anotherPersonUnder(
+  { ledger, vendor }: { ledger: AuditLedger; vendor: string },
+  object: SourceObject,
+  user: PlatformUser,
+): Promise<string | undefined> {
+  const fields = new Map(object.fields.map((field) => [field.param, field.value]));
+  const now = { name: fullName(fields.get(FIRST), fields.get(LAST)), email: object.email ?? '' };
+  const platformName = fullName(user.first_name, user.last_name);
+  if (now.email === '' || namesAgree(platformName, now.name)) return undefined;
+  const refs = [object.key, ...object.aliases];
+  const synced = await ledger.syncedParams('user', refs);
+  for (const ref of refs) {
+    const last = synced.get(ref);
+    if (last === undefined) continue;
+    const lastEmail = last[emailParam(vendor)]?.trim() ?? '';
+    const lastName = fullName(last[FIRST], last[LAST]);
+    // Both names: one the organiser fixed by hand on the platform, and one the run compares with.
+    if (!anotherPerson({ name: platformName, email: lastEmail }, now)) continue;
+    if (!anotherPerson({ name: lastName, email: lastEmail }, now)) continue;
+    const through = ref === object.key ? '' : ` (through its client_id "${ref}")`;
+    return (
+      `the platform's account${through} is "${platformName}" <${lastEmail}> (the e-mail last synced), and the source now makes it "${now.name}" <${now.email}>: ` +
+      'another person under the same key (a ticket handed on?), not a hand edit. Not repaired: a run refuses the row (EVSYNC_KEY_NOW_ANOTHER_PERSON). ' +
+      'Give the new person a client_id of their own; if it is one person with a new name and a new e-mail, change one in this run and the other in the next'
+    );
+  }
+  return undefined;
+}
+
+const FIRST = 'user[first_name]';
+const LAST = 'user[last_name]';
 
 function nameOf(user: PlatformUser): string {
   const name = [user.first_name, user.last_name].filter(Boolean).join(' ');

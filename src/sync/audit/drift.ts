@@ -8,13 +8,20 @@ import { differences, type AuditedKind, type PlatformObject, type SourceField } 
 /**
  * - `missing`: the source has it and a run synced it, the platform no longer has it;
  * - `changed`: the platform shows another value than the source says now;
+ * - `another_person`: a user whose source row now names another person than the account
+ *   under its key (`anotherPerson`: the platform's name, and the e-mail last synced, as §2.3
+ *   shows none): a ticket handed on, not a hand edit; never repaired (a run refuses it,
+ *   docs/sync-engine.md, "Who is who");
  * - `extra`: on the platform, carrying no key of this job nor any the ledger knows;
  * - `erased`: on the platform again, though erased with `evsync forget` (a client_id a
  *   tombstone holds): someone re-added them; never repaired (docs/privacy.md).
  */
-export type DriftType = 'missing' | 'changed' | 'extra' | 'erased';
+export type DriftType = 'missing' | 'changed' | 'another_person' | 'extra' | 'erased';
 
-/** Whether `--repair` sends the entry's object again: never an extra nor an erased person. */
+/**
+ * Whether `--repair` sends the entry's object again: never an extra, an erased person, nor
+ * another person under a key (writing them would turn one person's account into another's).
+ */
 export function isRepairable(entry: Pick<DriftEntry, 'type'>): boolean {
   return entry.type === 'missing' || entry.type === 'changed';
 }
@@ -37,6 +44,8 @@ export interface KindAudit {
   in_sync: number;
   missing: number;
   changed: number;
+  /** Users whose row now names another person than their account (`another_person`). */
+  another_person: number;
   extra: number;
   /** Erased people found on the platform again (`erased`). */
   erased: number;
@@ -49,7 +58,16 @@ export interface KindAudit {
 export type AuditSummary = Partial<Record<IntentKind, KindAudit>>;
 
 export function emptyKindAudit(): KindAudit {
-  return { in_sync: 0, missing: 0, changed: 0, extra: 0, erased: 0, not_synced: 0, not_auditable: 0 };
+  return {
+    in_sync: 0,
+    missing: 0,
+    changed: 0,
+    another_person: 0,
+    extra: 0,
+    erased: 0,
+    not_synced: 0,
+    not_auditable: 0,
+  };
 }
 
 /** The read endpoints the audit uses; `PlatformClient` satisfies it. */
@@ -65,7 +83,7 @@ export interface AuditPlatform {
   };
 }
 
-export type AuditLedger = Pick<Ledger, 'loadIdMap' | 'hashesOf' | 'erasure' | 'conference'>;
+export type AuditLedger = Pick<Ledger, 'loadIdMap' | 'hashesOf' | 'erasure' | 'conference' | 'syncedParams'>;
 
 /** Where an audit's findings go, one at a time (the CLI keeps examples, writes the report). */
 export type DriftSink = (entry: DriftEntry) => void;
@@ -106,7 +124,7 @@ export async function reportUnmatched(
   ids: ReadonlyMap<string, number>,
   detail: string,
   reread: (id: number) => Promise<(PlatformObject & { id: number }) | undefined>,
-  found: (key: string, shown: PlatformObject & { id: number }) => void,
+  found: (key: string, shown: PlatformObject & { id: number }) => void | Promise<void>,
 ): Promise<void> {
   const synced = await syncedAmong(deps.ledger, kind, unmatched);
   for (const key of unmatched) {
@@ -117,7 +135,7 @@ export async function reportUnmatched(
     const id = ids.get(key);
     const shown = id === undefined ? undefined : await reread(id);
     if (shown !== undefined) {
-      found(key, shown);
+      await found(key, shown);
       continue;
     }
     audit.missing += 1;

@@ -5,6 +5,7 @@ import type { Erasures } from '../collect/erasures.js';
 import type { LoadedJob } from '../job-file.js';
 import type { AuditedKind, SourceField } from './audited-fields.js';
 import { sourceFields } from './audited-fields.js';
+import { emailParam } from '../../platform/vendor.js';
 
 /** A user or event as the source says it now: only the fields the platform shows back. */
 export interface SourceObject {
@@ -12,6 +13,11 @@ export interface SourceObject {
   /** A merged user's other client_ids (docs/sync-engine.md, "One person, many sources"). */
   aliases: readonly string[];
   fields: SourceField[];
+  /**
+   * A user's e-mail as the source says it (not compared: §2.3 shows none), to tell another
+   * person under the key from a hand edit (`another_person`, audit-users.ts).
+   */
+  email?: string | undefined;
 }
 
 /**
@@ -27,6 +33,7 @@ class PackedSourceObject implements SourceObject {
     readonly aliases: readonly string[],
     private readonly params: readonly string[],
     private readonly values: string,
+    readonly email: string | undefined,
   ) {}
 
   get fields(): SourceField[] {
@@ -68,6 +75,9 @@ export class SourceIndex {
   private readonly shapes = new Map<string, readonly string[]>();
   private links = 0;
 
+  /** `emailParam`: the users' e-mail param (the vendor's word), kept beside their fields. */
+  constructor(private readonly emailParam?: string) {}
+
   /** The user key a platform client_id names (its key or a merged user's alias). */
   userKeyOf(clientId: string): string | undefined {
     return this.userKeyByClientId.get(clientId);
@@ -87,7 +97,13 @@ export class SourceIndex {
   }
 
   private addObject(kind: AuditedKind, intent: Intent): void {
-    const object = this.packed(intent.key, intent.aliases ?? [], sourceFields(kind, intent.params));
+    const email = kind === 'user' && this.emailParam ? intent.params[this.emailParam]?.trim() : undefined;
+    const object = this.packed(
+      intent.key,
+      intent.aliases ?? [],
+      sourceFields(kind, intent.params),
+      email || undefined,
+    );
     // A later step's intent of a key takes the earlier one's place, as in a run.
     if (kind === 'event') {
       this.events.set(intent.key, object);
@@ -98,14 +114,25 @@ export class SourceIndex {
     for (const alias of object.aliases) this.userKeyByClientId.set(alias, intent.key);
   }
 
-  private packed(key: string, aliases: readonly string[], fields: SourceField[]): SourceObject {
-    if (fields.some((field) => field.value.includes(SEPARATOR))) return { key, aliases, fields };
+  private packed(
+    key: string,
+    aliases: readonly string[],
+    fields: SourceField[],
+    email: string | undefined,
+  ): SourceObject {
+    if (fields.some((field) => field.value.includes(SEPARATOR))) return { key, aliases, fields, email };
     const params = fields.map((field) => field.param);
     const shape = params.join('\n');
     let shared = this.shapes.get(shape);
     if (shared === undefined) this.shapes.set(shape, (shared = params));
     // join() copies the values into one flat string: none keeps a source chunk alive.
-    return new PackedSourceObject(key, aliases, shared, fields.map((field) => field.value).join(SEPARATOR));
+    return new PackedSourceObject(
+      key,
+      aliases,
+      shared,
+      fields.map((field) => field.value).join(SEPARATOR),
+      email,
+    );
   }
 
   private addLink(intent: Intent): void {
@@ -134,7 +161,7 @@ export async function indexSources(
   job: LoadedJob,
   options: { vendor: string; logger?: Logger; erasures: Erasures },
 ): Promise<SourceIndex> {
-  const index = new SourceIndex();
+  const index = new SourceIndex(emailParam(options.vendor));
   for await (const row of streamCollected(job, options)) {
     for (const intent of row.intents) index.add(intent);
   }

@@ -2,7 +2,7 @@ import { CODE } from '../../errors/codes.js';
 import { EvsyncError } from '../../errors/evsync-error.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { FlatParams } from '../../model/params.js';
-import { namesAgree } from '../../model/person.js';
+import { anotherPerson, fullName, namesAgree } from '../../model/person.js';
 import type { PlatformUser } from '../../platform/response-schemas.js';
 import { emailParam } from '../../platform/vendor.js';
 import type { ProcessorContext } from './processor.js';
@@ -66,13 +66,6 @@ export async function refuseAnothersAccount(
   );
 }
 
-function fullName(first: string | null | undefined, last: string | null | undefined): string {
-  return [first ?? '', last ?? '']
-    .map((part) => part.trim())
-    .filter((part) => part !== '')
-    .join(' ');
-}
-
 /**
  * A 203 attaches the platform-wide user that has the row's e-mail or its client_id. A user
  * attached by the client_id alone is another conference's person under the same key
@@ -122,10 +115,9 @@ function refuseIfAnother(item: PlannedIntent, key: string, last: FlatParams, ven
   const email = emailParam(vendor);
   const wasEmail = last[email]?.trim() ?? '';
   const nowEmail = item.params[email]?.trim() ?? '';
-  if (wasEmail === '' || nowEmail === '' || wasEmail.toLowerCase() === nowEmail.toLowerCase()) return;
   const wasName = fullName(last[FIRST], last[LAST]);
   const nowName = fullName(item.params[FIRST], item.params[LAST]);
-  if (namesAgree(wasName, nowName)) return;
+  if (!anotherPerson({ name: wasName, email: wasEmail }, { name: nowName, email: nowEmail })) return;
   const merged = key === item.key ? '' : ` (merged into this row's person, client_id "${item.key}")`;
   throw new KeyOfAnotherPersonError(
     `client_id "${key}"${merged} was "${wasName}" <${wasEmail}> when last synced, and this row makes it "${nowName}" <${nowEmail}>: ` +
