@@ -8,8 +8,10 @@ import type { Logger } from '../log/logger.js';
 import { conferenceHost } from '../model/conference.js';
 import { erasureHash, erasureMarker, isErasureMarker } from '../model/erasure.js';
 import { isLookupKey } from '../model/row-origin.js';
+import type { IntentResultRecord } from '../model/result-records.js';
 import type { RunRecord } from '../model/run-record.js';
 import { PlatformClient } from '../platform/platform-client.js';
+import { emailParam } from '../platform/vendor.js';
 import { erasedBy, forgetPerson, type ForgetOutcome } from '../sync/erasure/forget-person.js';
 import { ledgerForPlatform, requireRunConference } from '../sync/runs/conference-scope.js';
 import { requireRun } from './dashboard-data.js';
@@ -60,7 +62,7 @@ export class PersonForget {
   ): Promise<DashboardForget> {
     const { ledger, logger } = this.options;
     const run = await requireRun(ledger, runId);
-    await requireUserRow(ledger, run, clientId);
+    const row = await requireUserRow(ledger, run, clientId);
     const client =
       this.options.client ??
       PlatformClient.fromConfig(platformConfigFor(platformRefOfRun(run)), { rateLimit: RATE, logger });
@@ -72,7 +74,15 @@ export class PersonForget {
       requireRunConference(scoped, run);
       const { namesKey, ...outcome } = await forgetPerson(
         { ledger: scoped, platform: client },
-        { emails: [], clientIds: [clientId], reason: how.reason, by: dashboardUser(), dryRun: how.dryRun },
+        {
+          // The row's e-mail with its key: the key may have named another person in other rows
+          // (a ticket handed on), and this row's person is the one to forget.
+          emails: rowEmail(row, client.vendor),
+          clientIds: [clientId],
+          reason: how.reason,
+          by: dashboardUser(),
+          dryRun: how.dryRun,
+        },
       );
       let redisJobs: ErasedJobs | 'unreachable' | undefined;
       if (erasing !== undefined) {
@@ -103,7 +113,7 @@ export class PersonForget {
  * The action targets one row's person: a user row of this run, keyed by a client_id (not a
  * row's place, not a marker already). Anything else is refused before the platform is asked.
  */
-async function requireUserRow(ledger: Ledger, run: RunRecord, clientId: string): Promise<void> {
+async function requireUserRow(ledger: Ledger, run: RunRecord, clientId: string): Promise<IntentResultRecord> {
   if (isErasureMarker(clientId)) throw usage('This row is an erased person’s already: nothing to forget.');
   if (!isLookupKey(clientId))
     throw usage(
@@ -111,6 +121,13 @@ async function requireUserRow(ledger: Ledger, run: RunRecord, clientId: string):
     );
   const [row] = await ledger.results(run.id, { kinds: ['user'], keys: [clientId], limit: 1 });
   if (row === undefined) throw usage(`Run ${run.id} has no user row with that client_id.`);
+  return row;
+}
+
+/** The e-mail a user row gave, if it kept one. */
+function rowEmail(row: IntentResultRecord, vendor: string): string[] {
+  const email = row.params[emailParam(vendor)]?.trim();
+  return email ? [email] : [];
 }
 
 /**

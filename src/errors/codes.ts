@@ -646,9 +646,9 @@ export const ERROR_CATALOG = {
   EVSYNC_ERASURE_IDENTITY: {
     layer: 'sync',
     meaning:
-      'The platform and the ledger disagree on who the person to erase is (the user the ledger knows by id has another e-mail): nothing was removed.',
+      'The platform and the ledger disagree on who the person to erase is (the user the ledger knows by id has another e-mail), or the client_id given named two people in the ledger (a ticket handed on, a key reused): nothing was removed.',
     action:
-      'Look at the platform user and the ledger (`evsync report`), and run `forget` with the client_id the platform user really has.',
+      'Look at the platform user and the ledger (`evsync report`), and run `forget` with the client_id the platform user really has, or with the e-mail of the person to forget.',
     retry: 'permanent',
   },
   EVSYNC_DUPLICATE_ROW: {

@@ -46,8 +46,19 @@ export interface LedgerPerson {
   rawEmails: string[];
   /** Full names as the rows gave them (`First Last`), for the messages that quote them. */
   names: string[];
-  /** Platform user ids by client_id, from the conference's id map. */
+  /** Platform user ids by client_id, from the conference's id map: the person's accounts only. */
   platformIds: Map<string, number>;
+  /**
+   * The person's client_ids that rows of other people use too (a ticket handed on and
+   * refused, a key reused): those rows are not the person's, and are left as they are.
+   */
+  sharedKeys: string[];
+  /** Of `sharedKeys`, those whose platform account (id map, synced state, hold) is another's. */
+  keysOfAnother: string[];
+  /** The e-mails (lower-cased) of the other people's rows under the person's keys. */
+  otherEmails: string[];
+  /** How many other people those rows name. */
+  otherPeople: number;
 }
 
 export interface PersonScrub {
@@ -59,6 +70,12 @@ export interface PersonScrub {
   texts: ReadonlyArray<{ text: string; replacement: string }>;
   /** The marker of a key of the person, a user's or a link's (`erasureMarker`). */
   markerOf(kind: string, key: string): string;
+  /** The user param holding the e-mail (`otherEmails` are compared in it). */
+  emailParam: string;
+  /** The other people's e-mails under the person's keys: their user rows are left as they are. */
+  otherEmails: readonly string[];
+  /** Keys whose synced state (hashes, hold, id map, unchanged lists) is another's: kept. */
+  keysOfAnother: readonly string[];
 }
 
 /** Rows touched per table. */

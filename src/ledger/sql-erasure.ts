@@ -10,17 +10,21 @@ import type {
   TombstoneRecord,
 } from './ledger-erasure.js';
 import { toNumber } from './ledger-rows.js';
-import { namesAgree } from '../model/person.js';
+import { PersonRows, type PersonRow } from './person-rows.js';
 import type { SqlClient, SqlExecutor } from './sql-client.js';
 
 /** The runs of conference $1, and those recorded before runs named one. */
 const CONFERENCE_RUNS = `SELECT id FROM runs WHERE coalesce(conference_id, 0) IN ($1, 0)`;
 
-/** $1 conference, $2 client_ids, $3 e-mails, $4 e-mail param, $5 $6 name params. */
+/**
+ * $1 conference, $2 client_ids, $3 e-mails, $4 e-mail param, $5 $6 name params. `reached`: the
+ * result's seq when it reached the platform, to tell whose account a shared key names.
+ */
 const SELECT_PERSON_ROWS = `SELECT DISTINCT r.key, lower(trim(r.params->>$4)) AS email, trim(r.params->>$4) AS raw_email,
-  trim(coalesce(r.params->>$5, '') || ' ' || coalesce(r.params->>$6, '')) AS name, r.aliases
-FROM (SELECT run_id, kind, key, params, aliases FROM run_intents
-      UNION ALL SELECT run_id, kind, key, params, NULL::jsonb FROM intent_results) r
+  trim(coalesce(r.params->>$5, '') || ' ' || coalesce(r.params->>$6, '')) AS name, r.aliases, r.reached
+FROM (SELECT run_id, kind, key, params, aliases, NULL::bigint AS reached FROM run_intents
+      UNION ALL SELECT run_id, kind, key, params, NULL::jsonb,
+        CASE WHEN action IN ('created', 'attached', 'updated') THEN seq END FROM intent_results) r
 WHERE r.kind = 'user' AND r.run_id IN (${CONFERENCE_RUNS})
   AND (r.key = ANY($2::text[]) OR lower(trim(r.params->>$4)) = ANY($3::text[]))`;
 
@@ -43,22 +47,31 @@ const SELECT_LINK_KEYS = `SELECT DISTINCT kind, key FROM (
 WHERE kind NOT IN ('user', 'event')
   AND (key = ANY($2::text[]) OR split_part(key, '/', 1) = ANY($2::text[]) OR split_part(key, '/', 2) = ANY($2::text[]))`;
 
-/** $1 conference, $2 kinds, $3 keys, $4 markers: the person's planned rows. */
+/**
+ * A user row of another person under a key of the person (a ticket handed on, a key reused):
+ * $5 the e-mail param, $6 the other people's e-mails. Left as it is.
+ */
+const ANOTHERS_ROW = `(r.kind = 'user' AND lower(trim(r.params->>$5)) = ANY($6::text[]))`;
+
+/** $1 conference, $2 kinds, $3 keys, $4 markers, $5 $6 `ANOTHERS_ROW`: the person's planned rows. */
 const MARK_PLANNED = `WITH m AS (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]) AS m(kind, key, marker)),
 u AS (UPDATE run_intents r SET key = m.marker, params = '{}'::jsonb, origin = NULL, aliases = NULL,
         depends_on = '[]'::jsonb, hash = ''
-      FROM m WHERE r.kind = m.kind AND r.key = m.key AND r.run_id IN (${CONFERENCE_RUNS}) RETURNING 1)
+      FROM m WHERE r.kind = m.kind AND r.key = m.key AND r.run_id IN (${CONFERENCE_RUNS})
+        AND NOT ${ANOTHERS_ROW} RETURNING 1)
 SELECT count(*)::int AS n FROM u`;
 
 /**
  * The same for results: their messages may quote the person, and their origin (the file and
- * line of their row) and platform id would find them again where the ledger is copied.
+ * line of their row) and platform id would find them again where the ledger is copied. Params
+ * as `MARK_PLANNED`.
  */
 const MARK_RESULTS = `WITH m AS (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]) AS m(kind, key, marker)),
 u AS (UPDATE intent_results r SET key = m.marker, params = '{}'::jsonb, platform_id = NULL,
         origin_source = NULL, origin_row = NULL, origin_line = NULL,
         error_message = CASE WHEN r.error_message IS NULL THEN NULL ELSE 'erased (evsync forget)' END
-      FROM m WHERE r.kind = m.kind AND r.key = m.key AND r.run_id IN (${CONFERENCE_RUNS}) RETURNING 1)
+      FROM m WHERE r.kind = m.kind AND r.key = m.key AND r.run_id IN (${CONFERENCE_RUNS})
+        AND NOT ${ANOTHERS_ROW} RETURNING 1)
 SELECT count(*)::int AS n FROM u`;
 
 /** $1 conference, $2 kind, $3 keys, $4 markers: keys of unchanged rows, in their arrays. */
@@ -168,57 +181,54 @@ export class SqlErasure implements LedgerErasure {
   }
 
   async findPerson(conferenceId: number, lookup: PersonLookup): Promise<LedgerPerson> {
-    const clientIds = new Set(lookup.clientIds);
-    const emails = new Set(lookup.emails);
-    const names = new Set<string>();
-    const rawEmails = new Set(lookup.emails);
-    const platformIds = new Map<string, number>();
+    const person = new PersonRows(lookup);
+    let platformIds = new Map<string, number>();
     // A person's rows name each other: an e-mail gives a client_id, whose rows give another
-    // e-mail; a merged person's client_ids share one platform id. A row found by an e-mail
-    // alone, under another client_id, is the person's only when its name agrees with theirs:
-    // an e-mail is shared (an assistant booking for two) or handed on, and its other holder
-    // is another person, whom forgetting this one must not reach (docs/privacy.md).
-    for (let round = 0, grew = true; grew && round < 4; round++) {
-      const before = clientIds.size + emails.size + new Set(platformIds.values()).size;
-      const rows = await this.sql().query<{
-        key: string;
-        email: string | null;
-        raw_email: string | null;
-        name: string;
-        aliases: string[] | null;
-      }>(SELECT_PERSON_ROWS, [
+    // e-mail; a merged person's client_ids share one platform id. Each row must be the person
+    // too (`PersonRows`): a row under their key naming someone else, or found by a shared
+    // e-mail, is another person, whom forgetting this one must not reach (docs/privacy.md).
+    // Each round reads everything found so far and makes the person again, until it holds.
+    for (let round = 0, last = ''; round < 6; round++) {
+      const rows = await this.sql().query<PersonRow>(SELECT_PERSON_ROWS, [
         conferenceId,
-        [...clientIds],
-        [...emails],
+        [...new Set([...person.clientIds, ...platformIds.keys()])],
+        [...person.emails],
         lookup.emailParam,
         lookup.firstNameParam,
         lookup.lastNameParam,
       ]);
-      const ownFirst = rows.sort((a, b) => Number(!clientIds.has(a.key)) - Number(!clientIds.has(b.key)));
-      for (const row of ownFirst) {
-        if (!clientIds.has(row.key) && !nameOfThePerson(row.name, names)) continue;
-        clientIds.add(row.key);
-        for (const alias of row.aliases ?? []) clientIds.add(alias);
-        if (row.email) emails.add(row.email);
-        if (row.raw_email) rawEmails.add(row.raw_email);
-        if (row.name !== '') names.add(row.name);
-      }
+      person.take(rows, platformIds.keys());
       const ids = await this.sql().query<{ client_id: string; platform_id: string | number }>(
         SELECT_PLATFORM_IDS,
-        [conferenceId, [...clientIds], [...new Set(platformIds.values())]],
+        [conferenceId, [...person.clientIds], [...new Set(platformIds.values())]],
       );
-      for (const row of ids) {
-        clientIds.add(row.client_id);
-        platformIds.set(row.client_id, toNumber(row.platform_id));
-      }
-      grew = clientIds.size + emails.size + new Set(platformIds.values()).size > before;
+      // The account of a key another person's row reached last is theirs, not the person's,
+      // and so are the other keys it holds.
+      const own = ids.filter((row) => !person.keyOfAnother(row.client_id));
+      const accounts = new Set(
+        own.filter((row) => person.clientIds.has(row.client_id)).map((row) => toNumber(row.platform_id)),
+      );
+      platformIds = new Map(
+        own
+          .filter((row) => accounts.has(toNumber(row.platform_id)))
+          .map((row) => [row.client_id, toNumber(row.platform_id)]),
+      );
+      person.take(rows, platformIds.keys());
+      const now = JSON.stringify([[...person.clientIds].sort(), [...person.emails].sort(), [...platformIds]]);
+      if (now === last) break;
+      last = now;
     }
+    const sharedKeys = person.sharedKeys();
     return {
-      clientIds: [...clientIds],
-      emails: [...emails],
-      rawEmails: [...rawEmails],
-      names: [...names],
+      clientIds: [...person.clientIds],
+      emails: [...person.emails],
+      rawEmails: [...person.rawEmails],
+      names: [...person.names],
       platformIds,
+      sharedKeys,
+      keysOfAnother: sharedKeys.filter((key) => person.keyOfAnother(key)),
+      otherEmails: person.otherEmails(),
+      otherPeople: person.otherPeople(),
     };
   }
 
@@ -256,17 +266,25 @@ export class SqlErasure implements LedgerErasure {
     const kinds = markers.map((m) => m.kind);
     const keys = markers.map((m) => m.key);
     const marks = markers.map((m) => m.marker);
+    const others = [scrub.emailParam, scrub.otherEmails];
+    // The synced state of a key whose account is another person's (a ticket the person was
+    // handed and refused) is that person's: its hashes, hold, id and unchanged runs stay.
+    const ofAnother = new Set(scrub.keysOfAnother);
+    const stateMarkers = markers.filter((m) => m.kind !== 'user' || !ofAnother.has(m.key));
+    const stateKeys = scrub.clientIds.filter((key) => !ofAnother.has(key));
     const tally: ScrubTally = {
-      planned_rows: await count(MARK_PLANNED, [kinds, keys, marks]),
-      results: await count(MARK_RESULTS, [kinds, keys, marks]),
+      planned_rows: await count(MARK_PLANNED, [kinds, keys, marks, ...others]),
+      results: await count(MARK_RESULTS, [kinds, keys, marks, ...others]),
       unchanged_lists: 0,
       // A hold is synced state too: the key it names is the person's.
-      synced_state: (await count(DROP_HASHES, [kinds, keys])) + (await count(DROP_HOLDS, [scrub.clientIds])),
-      platform_ids: await count(DROP_IDS, [scrub.clientIds]),
+      synced_state:
+        (await count(DROP_HASHES, [stateMarkers.map((m) => m.kind), stateMarkers.map((m) => m.key)])) +
+        (await count(DROP_HOLDS, [stateKeys])),
+      platform_ids: await count(DROP_IDS, [stateKeys]),
       quoted_elsewhere: 0,
     };
-    for (const kind of new Set(kinds)) {
-      const ofKind = markers.filter((m) => m.kind === kind);
+    for (const kind of new Set(stateMarkers.map((m) => m.kind))) {
+      const ofKind = stateMarkers.filter((m) => m.kind === kind);
       tally.unchanged_lists! += await count(MARK_UNCHANGED, [
         kind,
         ofKind.map((m) => m.key),
@@ -361,11 +379,4 @@ function tombstoneOf(row: TombstoneRow): TombstoneRecord {
     liftedAt: row.lifted_at,
     liftedBy: row.lifted_by,
   };
-}
-
-/** Whether a row's name may be the person's: it agrees with a name of theirs, or either says nothing. */
-function nameOfThePerson(name: string, names: ReadonlySet<string>): boolean {
-  if (name === '' || names.size === 0) return true;
-  for (const known of names) if (namesAgree(known, name)) return true;
-  return false;
 }

@@ -119,6 +119,13 @@ function describe(outcome: ForgetOutcome, conference: string): string {
   const lines = [
     `${would ? 'Dry run: would forget' : 'Forgot'} a person in ${conference}.`,
     `  Found in the ledger: ${outcome.found.clientIds} client_id(s), ${outcome.found.emails} e-mail(s).`,
+    ...(outcome.found.otherPeople > 0
+      ? [
+          `  Another person: rows of ${outcome.found.otherPeople} other person(s) use a client_id of this person's (a ticket handed on, a key reused). ` +
+            `They are not this person, and ${would ? 'would be' : 'were'} left as they are, with the account their key names: ` +
+            'if they asked to be erased too, forget them by their own e-mail.',
+        ]
+      : []),
     outcome.platformRemoved.length > 0
       ? `  Platform: ${would ? 'would remove' : 'removed'} user ${outcome.platformRemoved.join(', ')} from the conference (DELETE /user/member/{id}), and with it, as the platform does, their speaker links, schedule and contacts.`
       : '  Platform: no user of that e-mail or id in this conference.',

@@ -37,6 +37,12 @@ export function forgetConfirmView(
       Erases the person of this row from ${conference} (GDPR Art. 17), as <code>evsync forget</code> does. The
       ledger knows them by ${outcome.found.clientIds} client_id(s) and ${outcome.found.emails} e-mail(s); all
       of them are forgotten.
+      ${
+        outcome.found.otherPeople > 0
+          ? html`Rows of ${outcome.found.otherPeople} other person(s) use a client_id of theirs (a ticket
+            handed on, a key reused): those are not this person, and are left as they are.`
+          : ''
+      }
     </p>
     <h2>What will be removed</h2>
     <ul class="removed">

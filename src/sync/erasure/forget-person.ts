@@ -38,8 +38,11 @@ export interface ForgetDeps {
 
 export interface ForgetOutcome {
   dryRun: boolean;
-  /** What the ledger knew of the person: counts only, never the values. */
-  found: { clientIds: number; emails: number };
+  /**
+   * What the ledger knew of the person: counts only, never the values. `otherPeople`: people
+   * whose rows use a client_id of the person's (a ticket handed on, a key reused), not forgotten.
+   */
+  found: { clientIds: number; emails: number; otherPeople: number };
   /** Platform users removed from the conference (or that would be), by id. */
   platformRemoved: number[];
   /** Platform users already gone (404). */
@@ -106,6 +109,7 @@ export async function forgetPerson(deps: ForgetDeps, request: ForgetRequest): Pr
     firstNameParam: FIRST,
     lastNameParam: LAST,
   });
+  refuseKeyOfTwo(request, person);
   const targets = await platformTargets(deps.platform, person.emails, person.platformIds);
   const platformRemoved: number[] = [];
   const platformGone: number[] = [];
@@ -124,14 +128,20 @@ export async function forgetPerson(deps: ForgetDeps, request: ForgetRequest): Pr
   }
   const marker = (kind: string, ledgerKey: string): string => erasureMarker(key, kind, ledgerKey);
   const parts = userParts(person);
+  // A key whose account is another person's names that person in links and quotes.
+  const ofAnother = new Set(person.keysOfAnother);
+  const ownKeys = person.clientIds.filter((clientId) => !ofAnother.has(clientId));
   const scrubbed = await erasure.scrub(
     conferenceId,
     {
       clientIds: person.clientIds,
       userParts: parts,
+      emailParam: emailParam(deps.platform.vendor),
+      otherEmails: person.otherEmails,
+      keysOfAnother: person.keysOfAnother,
       texts: [
         // Quoted, as params and messages quote them: a short client_id is no word of other rows.
-        ...person.clientIds.map((clientId) => ({
+        ...ownKeys.map((clientId) => ({
           text: JSON.stringify(clientId),
           replacement: JSON.stringify(marker('user', clientId)),
         })),
@@ -154,19 +164,39 @@ export async function forgetPerson(deps: ForgetDeps, request: ForgetRequest): Pr
         removed: { platform_users: platformRemoved.length, ...scrubbed },
       });
   const partSet = new Set(parts);
-  const clientIds = new Set(person.clientIds);
+  const clientIds = new Set(ownKeys);
   return {
     namesKey: (kind, key) =>
       kind === 'user'
         ? clientIds.has(key)
         : kind !== 'event' && splitLinkKey(key).some((part) => partSet.has(part)),
     dryRun: request.dryRun,
-    found: { clientIds: person.clientIds.length, emails: person.emails.length },
+    found: {
+      clientIds: person.clientIds.length,
+      emails: person.emails.length,
+      otherPeople: person.otherPeople,
+    },
     platformRemoved,
     platformGone,
     scrubbed,
     tombstone,
   };
+}
+
+/**
+ * A person named by client_id alone, whose key named two people in the ledger (a ticket
+ * handed on, a key reused): which of them to forget is not the ledger's to guess. Nothing is
+ * removed; the operator names the person by e-mail.
+ */
+function refuseKeyOfTwo(request: ForgetRequest, person: LedgerPerson): void {
+  if (request.emails.length > 0) return;
+  const named = new Set(request.clientIds);
+  const shared = person.sharedKeys.filter((clientId) => named.has(clientId));
+  if (shared.length === 0) return;
+  throw new ErasureIdentityError(
+    `client_id "${shared.join('", "')}" has named more than one person in this conference (a ticket handed on, a key reused): ` +
+      'which of them to forget is not clear. Nothing was removed; name the person with --email (evsync report shows the rows).',
+  );
 }
 
 /**
@@ -234,10 +264,14 @@ function identifierHashes(
   return [...new Set(identifiers.map((id) => erasureHash(key, id)).filter((hash) => hash !== undefined))];
 }
 
-/** Every way a link key names the person (model/link-key.ts; a contact's target is `user:ID`). */
+/**
+ * Every way a link key names the person (model/link-key.ts; a contact's target is `user:ID`).
+ * Not a key whose account is another person's: its links are theirs.
+ */
 function userParts(person: LedgerPerson): string[] {
+  const ofAnother = new Set(person.keysOfAnother);
   return [
-    ...person.clientIds.map((clientId) => keyPart(clientId)),
+    ...person.clientIds.filter((clientId) => !ofAnother.has(clientId)).map((clientId) => keyPart(clientId)),
     ...[...person.platformIds.values()].flatMap((id) => [`#${id}`, `user:${id}`]),
     ...person.rawEmails.map((email) => `email:${keyPart(email)}`),
   ];
