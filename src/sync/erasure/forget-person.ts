@@ -153,7 +153,11 @@ export async function forgetPerson(deps: ForgetDeps, request: ForgetRequest): Pr
     // The embedded ledger's folder is what is backed up and copied: its files must not keep them.
     { dryRun: request.dryRun, compact: deps.ledger.kind === 'embedded' },
   );
-  const hashes = identifierHashes(key, person);
+  // A key whose account is another person's (a ticket the person was handed and refused) is
+  // that person's platform key: tombstoned, it would suppress their links in every job and
+  // fail their row under it every night. The person's e-mails keep them out; their own shared
+  // key is kept, so that another row under it fails loudly (docs/privacy.md, "Later runs").
+  const hashes = identifierHashes(key, { emails: person.emails, clientIds: ownKeys });
   const tombstone = request.dryRun
     ? undefined
     : await erasure.addTombstone({
