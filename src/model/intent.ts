@@ -56,6 +56,11 @@ export interface Intent {
   warnings?: string[];
 }
 
+/** A parent ref as one string: the key of the dependency gate's and the key holds' maps. */
+export function dependencyKey(dep: { kind: IntentKind; clientId: string }): string {
+  return `${dep.kind}\u0000${dep.clientId}`;
+}
+
 /** The parent refs a user or event answers to: its key, and a merged user's other client_ids. */
 export function parentRefs(item: {
   kind: ParentKind;

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
-import type { KeyHold } from '../../ledger/ledger-holds.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import { rootLogger } from '../../log/logger.js';
-import { conferenceHost, type ConferenceRecord } from '../../model/conference.js';
+import { conferenceHost } from '../../model/conference.js';
 import { erasedBy } from '../../sync/erasure/forget-person.js';
+import { everyHold } from '../../sync/phases/key-holds.js';
 
 /**
  * `evsync release-hold CLIENT_ID`: an operator lets go a key held as now another person
@@ -27,13 +27,12 @@ export function registerReleaseHoldCommand(program: Command): void {
     .action(async (keys: string[], options: { conference?: string }) => {
       const ledger = await openLedger();
       try {
-        const held: Array<{ conference: ConferenceRecord; hold: KeyHold }> = [];
-        for (const conference of await ledger.listConferences()) {
-          if (options.conference !== undefined && conferenceHost(conference.baseUrl) !== options.conference)
-            continue;
-          for (const hold of await ledger.forConference(conference).holds().list())
-            if (hold.kind === 'user' && keys.includes(hold.clientId)) held.push({ conference, hold });
-        }
+        const held = (await everyHold(ledger)).filter(
+          ({ conference, hold }) =>
+            (options.conference === undefined || conferenceHost(conference.baseUrl) === options.conference) &&
+            hold.kind === 'user' &&
+            keys.includes(hold.clientId),
+        );
         const missing = keys.filter((key) => !held.some(({ hold }) => hold.clientId === key));
         if (missing.length > 0)
           throw new ConfigError(

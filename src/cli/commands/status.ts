@@ -6,6 +6,7 @@ import { openLedger } from '../../ledger/open-ledger.js';
 import { conferenceHost, runConferenceHost } from '../../model/conference.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { KeyHold } from '../../ledger/ledger-holds.js';
+import { everyHold } from '../../sync/phases/key-holds.js';
 import { textTable } from '../../report/text-table.js';
 import { processZone, wallMinute } from '../../time/zoned-minute.js';
 import { describeMissed } from '../../sync/notify/missed-runs.js';
@@ -167,17 +168,13 @@ export function formatJobs(jobs: readonly JobOverview[], zone: string, now = new
   return lines;
 }
 
-/** Every conference's key holds: a handful at most, one statement per conference. */
+/** Every conference's key holds, named by the conference's host. */
 async function heldKeysOf(ledger: Ledger): Promise<HeldKey[]> {
-  const held: HeldKey[] = [];
-  for (const conference of await ledger.listConferences())
-    for (const hold of await ledger.forConference(conference).holds().list())
-      held.push({
-        ...hold,
-        conference: conferenceHost(conference.baseUrl),
-        heldAt: hold.heldAt.toISOString(),
-      });
-  return held;
+  return (await everyHold(ledger)).map(({ conference, hold }) => ({
+    ...hold,
+    conference: conferenceHost(conference.baseUrl),
+    heldAt: hold.heldAt.toISOString(),
+  }));
 }
 
 /** The held keys under the jobs, each with the run and job that refused it: where to fix it. */

@@ -1,6 +1,6 @@
 import { CODE, type ErrorCode } from '../../errors/codes.js';
 import type { KeyRemoval, Ledger } from '../../ledger/ledger.js';
-import { parentRefs, type IntentDependency, type ParentKind } from '../../model/intent.js';
+import { dependencyKey, parentRefs, type IntentDependency, type ParentKind } from '../../model/intent.js';
 import { KeyHolds } from './key-holds.js';
 
 /** The error code of a dependent skipped because a parent failed or is unknown: data lost (exit 1). */
@@ -74,8 +74,8 @@ export class DependencyGate {
     // million users does not keep a million entries here (docs/sync-engine.md, "Memory").
     if (ok && this.knownId(dep)) {
       // Every unchanged user of a night passes here: no key string made when nothing is kept.
-      if (this.inRun.size > 0) this.inRun.delete(keyOf(dep));
-    } else this.inRun.set(keyOf(dep), ok ? SUCCEEDED : { ok, reason: reason ?? 'it failed' });
+      if (this.inRun.size > 0) this.inRun.delete(dependencyKey(dep));
+    } else this.inRun.set(dependencyKey(dep), ok ? SUCCEEDED : { ok, reason: reason ?? 'it failed' });
   }
 
   /**
@@ -103,7 +103,7 @@ export class DependencyGate {
    * same person may come valid from another step, or be known from an earlier run.
    */
   filtered(dep: IntentDependency, reason: string): void {
-    this.leftOut.set(keyOf(dep), reason);
+    this.leftOut.set(dependencyKey(dep), reason);
   }
 
   /**
@@ -121,15 +121,16 @@ export class DependencyGate {
   async missing(dependsOn: readonly IntentDependency[]): Promise<MissingParent[]> {
     const found = this.missingNow(dependsOn);
     const ask = found.filter(
-      (missing) => missing.why === 'unknown' && !this.removals.has(keyOf(missing.parent)),
+      (missing) => missing.why === 'unknown' && !this.removals.has(dependencyKey(missing.parent)),
     );
     if (ask.length > 0 && this.lookupRemovals) {
       const answers = await this.lookupRemovals(ask.map((missing) => missing.parent));
-      for (const { parent } of ask) this.removals.set(keyOf(parent), answers.get(keyOf(parent)) ?? null);
+      for (const { parent } of ask)
+        this.removals.set(dependencyKey(parent), answers.get(dependencyKey(parent)) ?? null);
     }
     return found.map((missing) => {
       if (missing.why !== 'unknown') return missing;
-      const removal = this.removals.get(keyOf(missing.parent));
+      const removal = this.removals.get(dependencyKey(missing.parent));
       return removal ? removed(missing.parent, removal) : missing;
     });
   }
@@ -142,7 +143,7 @@ export class DependencyGate {
   private missingNow(dependsOn: readonly IntentDependency[]): MissingParent[] {
     const found: MissingParent[] = [];
     for (const parent of dependsOn) {
-      const key = keyOf(parent);
+      const key = dependencyKey(parent);
       const outcome = this.inRun.get(key);
       if (outcome?.ok) continue;
       const name = nameOf(parent);
@@ -236,13 +237,8 @@ export function removalLookup(ledger: Pick<Ledger, 'lastRemovals'>): RemovalLook
       const keys = parents.filter((parent) => parent.kind === kind).map((parent) => parent.clientId);
       if (keys.length === 0) continue;
       for (const [key, removal] of await ledger.lastRemovals(kind, keys))
-        found.set(keyOf({ kind, clientId: key }), removal);
+        found.set(dependencyKey({ kind, clientId: key }), removal);
     }
     return found;
   };
-}
-
-/** The key of a parent in the gate's maps and in a {@link RemovalLookup}'s answer. */
-export function keyOf(dep: IntentDependency): string {
-  return `${dep.kind}\u0000${dep.clientId}`;
 }

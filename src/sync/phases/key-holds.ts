@@ -1,6 +1,7 @@
 import type { Ledger } from '../../ledger/ledger.js';
+import type { ConferenceRecord } from '../../model/conference.js';
 import type { KeyHold, LedgerHolds } from '../../ledger/ledger-holds.js';
-import type { IntentDependency } from '../../model/intent.js';
+import { dependencyKey, type IntentDependency } from '../../model/intent.js';
 
 /** Where a run's holds are kept, and the run and job a new hold names. */
 export interface HoldsOfRun {
@@ -31,7 +32,7 @@ export class KeyHolds {
      */
     private readonly except?: (dep: IntentDependency) => boolean,
   ) {
-    this.held = new Map(holds.map((hold) => [holdKey(hold), hold]));
+    this.held = new Map(holds.map((hold) => [dependencyKey(hold), hold]));
   }
 
   /** The conference's holds, for a run that records its own. */
@@ -47,8 +48,10 @@ export class KeyHolds {
     if (this.run === undefined) return;
     const { runId } = this.run;
     const next = new Map<string, KeyHold>();
-    for (const hold of await this.run.store.list())
-      if (!this.releasedHere.has(holdKey(hold))) next.set(holdKey(hold), hold);
+    for (const hold of await this.run.store.list()) {
+      const key = dependencyKey(hold);
+      if (!this.releasedHere.has(key)) next.set(key, hold);
+    }
     for (const [key, hold] of this.held) if (hold.runId === runId) next.set(key, hold);
     this.held = next;
   }
@@ -60,7 +63,7 @@ export class KeyHolds {
 
   of(dep: IntentDependency): KeyHold | undefined {
     if (!this.any || this.except?.(dep) === true) return undefined;
-    return this.held.get(holdKey({ kind: dep.kind, clientId: dep.clientId }));
+    return this.held.get(dependencyKey(dep));
   }
 
   /** Holds a key whose user this run refused as now another person. */
@@ -75,14 +78,18 @@ export class KeyHolds {
       heldAt: new Date(),
     };
     await this.run.store.hold([hold]);
-    this.held.set(holdKey(hold), hold);
+    this.held.set(dependencyKey(hold), hold);
   }
 
   /** Lets go the keys of a user that synced (or was deleted) in this run. */
   async release(deps: readonly IntentDependency[]): Promise<void> {
     if (this.held.size === 0) return;
-    const gone = deps.filter((dep) => this.held.delete(holdKey({ kind: dep.kind, clientId: dep.clientId })));
-    for (const dep of gone) this.releasedHere.add(holdKey({ kind: dep.kind, clientId: dep.clientId }));
+    const gone = deps.filter((dep) => {
+      const key = dependencyKey(dep);
+      if (!this.held.delete(key)) return false;
+      this.releasedHere.add(key);
+      return true;
+    });
     if (gone.length === 0 || this.run === undefined) return;
     for (const kind of new Set(gone.map((dep) => dep.kind)))
       await this.run.store.release(
@@ -92,12 +99,19 @@ export class KeyHolds {
   }
 }
 
+/** Every conference's holds, each with its conference: a handful at most, one statement per conference. */
+export async function everyHold(
+  ledger: Pick<Ledger, 'listConferences' | 'forConference'>,
+): Promise<Array<{ conference: ConferenceRecord; hold: KeyHold }>> {
+  const found: Array<{ conference: ConferenceRecord; hold: KeyHold }> = [];
+  for (const conference of await ledger.listConferences())
+    for (const hold of await ledger.forConference(conference).holds().list())
+      found.push({ conference, hold });
+  return found;
+}
+
 /** The holds of a run's conference, kept as the run goes (the ledger is the conference's). */
 export async function runHolds(ledger: Pick<Ledger, 'holds' | 'getRun'>, runId: string): Promise<KeyHolds> {
   const jobName = (await ledger.getRun(runId))?.jobName ?? '';
   return KeyHolds.load(ledger.holds(), { runId, jobName });
-}
-
-function holdKey(hold: Pick<KeyHold, 'kind' | 'clientId'>): string {
-  return `${hold.kind}\u0000${hold.clientId}`;
 }
