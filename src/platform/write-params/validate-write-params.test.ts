@@ -143,6 +143,8 @@ const bio = fc
       s
         .replace(/&/g, '&amp;')
         .replace(/</g, '&lt;')
+        // `]]>` may not stand in XHTML text (the validator refuses it rightly): escaped as a writer must.
+        .replace(/>/g, '&gt;')
         .replace(/[^\P{Cc}\t\n\r]/gu, ''),
     ),
     {
