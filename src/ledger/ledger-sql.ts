@@ -72,6 +72,14 @@ export const NOTE_JOB_LOCK_RUN =
 export const SELECT_JOB_LOCK = `SELECT l.run_id, l.pid, l.host, l.locked_at, r.status AS run_status
 FROM job_locks l LEFT JOIN runs r ON r.id = l.run_id WHERE l.job_name = $1 AND l.conference_id = $2`;
 
+/**
+ * $1 job name, $2 conference id, $3 run id: whether the job's lock is this run's, noted
+ * (`NOTE_JOB_LOCK_RUN`) or not yet: a holder still planning took the lock before the run
+ * was created. Compared here, in the server's clock and to the microsecond.
+ */
+export const JOB_LOCK_IS_RUNS = `SELECT (l.run_id = r.id OR (l.run_id IS NULL AND r.started_at >= l.locked_at)) AS its
+FROM job_locks l JOIN runs r ON r.id = $3 WHERE l.job_name = $1 AND l.conference_id = $2`;
+
 /** $1 run id, $2 JSON array of planned intents (a function scan keeps their order for `seq`). */
 export const INSERT_PLANNED = `INSERT INTO run_intents
   (run_id, kind, key, op, planned_action, params, redacted_params, origin, depends_on, hash, aliases)

@@ -119,11 +119,14 @@ export class SqlLocks {
     const conferenceId = run.conference?.id ?? NO_CONFERENCE;
     if (!(await db.isLocked(jobLockName(run.jobName, conferenceId)))) return true;
     // The job's lock is held, by this run (just created, not claimed yet) or by a later one.
-    const [holder] = await db.query<{ run_id: string | null }>(q.SELECT_JOB_LOCK, [
+    // A run is created before its holder notes it in the lock (run-job.ts), and the
+    // dashboard shows the run the moment it exists: in between it is not gone.
+    const [holder] = await db.query<{ its: boolean }>(q.JOB_LOCK_IS_RUNS, [
       run.jobName,
       conferenceId,
+      run.id,
     ]);
-    return holder?.run_id !== run.id;
+    return holder?.its !== true;
   }
 }
 

@@ -149,6 +149,26 @@ export function describeLedgerConformance(
         await (await waited).release();
       });
 
+      it('does not call a run gone between its creation and its note in the job lock', async () => {
+        // The dashboard answers a POST as soon as the run exists (run-actions.ts): the page
+        // it sends the browser to may be read before the engine notes the run in the lock.
+        const l = context.ledger();
+        const job = `noting-${Date.now()}`;
+        const dead = await l.createRun({ jobName: job, mode: 'upsert' });
+        const lock = await l.lockJob(job);
+        try {
+          const run = await l.createRun({ jobName: job, mode: 'upsert' });
+          expect(await l.processGone(run)).toBe(false);
+          // A run left running before this holder took the lock is another's, and gone.
+          expect(await l.processGone(dead)).toBe(true);
+          await lock.holding(run.id);
+          expect(await l.processGone(run)).toBe(false);
+          expect(await l.processGone(dead)).toBe(true);
+        } finally {
+          await lock.release();
+        }
+      });
+
       it('orders runs by creation, not by start time: runs created in one instant keep their order', async () => {
         const l = context.ledger();
         const job = `ordered-${Date.now()}`;
