@@ -46,6 +46,8 @@ export interface RunSummaryData {
   durationMs: number;
   /** Per action: the stored totals of a finished run, the ledger's count of one in progress. */
   counts: ActionCounts;
+  /** Of those, rows lost for want of data (`RunRecord.lost`): 0 while it runs. */
+  lost: number;
   /** The run this one retries. */
   retryOf: string | null;
   /** The run this one runs again from its job file (the dashboard's "run the job again"). */
@@ -120,6 +122,7 @@ export function runSummary(
     finishedAt: run.finishedAt,
     durationMs: Math.max(0, end.getTime() - run.startedAt.getTime()),
     counts: liveCounts ? totalsOf(liveCounts) : run.counts,
+    lost: run.lost ?? 0,
     retryOf,
     rerunOf: typeof run.options.rerunOf === 'string' ? run.options.rerunOf : null,
     planned: typeof run.options.planned === 'number' ? run.options.planned : null,

@@ -12,6 +12,8 @@ export interface RunProgressEvent {
   status: string;
   counts: RunResultCounts;
   totals: ActionCounts;
+  /** Rows lost for want of data (`RunRecord.lost`): known once the run has ended, 0 before. */
+  lost: number;
   /** Results recorded so far, and how many intents the run planned (when it says). */
   done: number;
   planned: number | null;
@@ -80,6 +82,7 @@ export function runEvents(
           status: shownStatus({ status: run.status, processGone: gone }),
           counts,
           totals,
+          lost: run.lost ?? 0,
           done,
           planned: typeof run.options.planned === 'number' ? run.options.planned : null,
           phases,

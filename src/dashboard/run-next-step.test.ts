@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { nextStep, statusLabel } from './run-next-step.js';
 
-const run = (status: string, failed = 0, more: { processGone?: boolean; pruned?: string } = {}) => ({
+const run = (
+  status: string,
+  failed = 0,
+  more: { processGone?: boolean; pruned?: string; lost?: number } = {},
+) => ({
   status,
   processGone: more.processGone ?? false,
-  counts: { created: 5, failed },
+  counts: { created: 5, failed, skipped: more.lost ?? 0 },
+  lost: more.lost ?? 0,
   pruned: more.pruned ?? null,
 });
 
@@ -14,6 +19,17 @@ describe('nextStep', () => {
     expect(step).toMatchObject({ primary: 'retry', retry: true, resume: false });
     expect(step.advice).toContain('12 rows failed');
     expect(step.advice).toContain('Nothing is left to resume');
+  });
+
+  it('says what a run that lost rows left undone, and that a retry of it has nothing to send', () => {
+    const step = nextStep(run('completed', 0, { lost: 3 }));
+    expect(step).toMatchObject({ primary: 'rerun', retry: false, resume: false });
+    expect(step.advice).toContain('3 rows were skipped for want of data');
+    expect(step.advice).toContain('held as now another person');
+    expect(step.advice).not.toContain('without failures');
+    const both = nextStep(run('completed', 2, { lost: 1 }));
+    expect(both).toMatchObject({ primary: 'retry', retry: true });
+    expect(both.advice).toContain('1 row was also skipped for want of data');
   });
 
   it('offers neither for a completed run without failures', () => {
@@ -48,6 +64,12 @@ describe('statusLabel', () => {
       tone: 'completed-failed',
     });
     expect(statusLabel(run('completed'))).toEqual({ label: 'completed', tone: 'completed' });
+    // Rows lost for want of data made the run exit 1: not a success either.
+    expect(statusLabel(run('completed', 0, { lost: 4 }))).toEqual({
+      label: 'completed, 4 lost',
+      tone: 'completed-failed',
+    });
+    expect(statusLabel(run('completed', 2, { lost: 4 })).label).toBe('completed, 2 failed, 4 lost');
     expect(statusLabel(run('running', 1, { processGone: true }))).toEqual({
       label: 'cut off',
       tone: 'cut-off',

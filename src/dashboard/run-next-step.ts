@@ -1,5 +1,6 @@
 import type { RunSummaryData } from './dashboard-data.js';
 import { shownStatus } from './dashboard-data.js';
+import { notSyncedNote } from '../model/run-record.js';
 
 /**
  * Which action a run's page puts first, and the line that says why (docs/dashboard.md, "A
@@ -23,7 +24,7 @@ export interface NextStep {
 /** Statuses of a run that stopped before its end; `cut off` is a running run whose process is gone. */
 export const STOPPED = ['interrupted', 'aborted', 'cut off'] as const;
 
-type RunFacts = Pick<RunSummaryData, 'status' | 'processGone' | 'counts' | 'pruned'>;
+type RunFacts = Pick<RunSummaryData, 'status' | 'processGone' | 'counts' | 'lost' | 'pruned'>;
 
 export function nextStep(run: RunFacts): NextStep {
   const status = shownStatus(run);
@@ -48,12 +49,21 @@ export function nextStep(run: RunFacts): NextStep {
         'and again what failed only because the platform was unreachable. Retry comes after, for rows that still fail.',
     });
   }
+  const lost = lostClause(run.lost);
   if (status === 'completed' && failed > 0) {
     return step('retry', {
       retry: true,
       advice:
         `It ran to its end and ${rows} failed: fix their cause (see the errors below), then Retry sends them ` +
-        'again as a new run. Nothing is left to resume.',
+        `again as a new run, with what they held back. Nothing is left to resume.${lost}`,
+    });
+  }
+  if (status === 'completed' && run.lost > 0) {
+    return step('rerun', {
+      advice:
+        `It ran to its end, but ${run.lost === 1 ? '1 row was' : `${run.lost} rows were`} skipped for want of data ` +
+        'they need: a user or event that is held as now another person, failed in another run, or is in no source ' +
+        '(each skipped row below says which). Fix that, then run the job again: Retry has nothing of this run to send.',
     });
   }
   if (status === 'completed') {
@@ -68,18 +78,24 @@ export function nextStep(run: RunFacts): NextStep {
   return step('rerun', { advice: `It is ${status}: nothing to retry or resume.` });
 }
 
+/** After a retry's advice: the rows lost beside the failed ones, which a retry sends only if their parent failed here. */
+function lostClause(lost: number): string {
+  if (lost === 0) return '';
+  return ` ${lost === 1 ? '1 row was' : `${lost} rows were`} also skipped for want of data: those whose user or event failed here go with the retry; the others need that user or event synced first (each skipped row below says which).`;
+}
+
 function step(primary: RunStep, rest: Partial<NextStep> & { advice: string }): NextStep {
   return { primary, retry: false, resume: false, ...rest };
 }
 
 /** A run's badge: `completed, 12 failed` is not a success, and wears its own colour. */
-export function statusLabel(run: Pick<RunSummaryData, 'status' | 'processGone' | 'counts'>): {
+export function statusLabel(run: Pick<RunSummaryData, 'status' | 'processGone' | 'counts' | 'lost'>): {
   label: string;
   tone: string;
 } {
   const status = shownStatus(run);
-  const failed = run.counts.failed ?? 0;
-  if (status === 'completed' && failed > 0)
-    return { label: `completed, ${failed} failed`, tone: 'completed-failed' };
+  const notSynced = notSyncedNote(run);
+  if (status === 'completed' && notSynced !== '')
+    return { label: `completed, ${notSynced}`, tone: 'completed-failed' };
   return { label: status, tone: status.replace(' ', '-') };
 }

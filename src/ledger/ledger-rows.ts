@@ -20,6 +20,7 @@ export interface RunRow {
   started_at: Date;
   finished_at: Date | null;
   counts: ActionCounts | null;
+  lost?: number | null;
   options: Record<string, unknown> | null;
   conference_id: number | null;
   conference_url: string | null;
@@ -88,6 +89,7 @@ export function toRunRecord(row: RunRow): RunRecord {
     startedAt: new Date(row.started_at),
     finishedAt: row.finished_at === null ? null : new Date(row.finished_at),
     counts: row.counts ?? {},
+    ...(row.lost != null && row.lost > 0 ? { lost: row.lost } : {}),
     options: row.options ?? {},
     conference:
       row.conference_id === null || row.conference_url === null

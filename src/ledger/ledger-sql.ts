@@ -6,15 +6,15 @@
  * than 1,000 `($1, $2, …)` tuples on PGlite.
  */
 
-const RUN_COLUMNS = `id, seq, job_name, mode, status, started_at, finished_at, counts, options, conference_id,
+const RUN_COLUMNS = `id, seq, job_name, mode, status, started_at, finished_at, counts, lost, options, conference_id,
   (SELECT c.base_url FROM conferences c WHERE c.id = runs.conference_id) AS conference_url, pruned_at, prune`;
 
 /** $1 id, $2 job name, $3 mode, $4 options JSON, $5 conference id. */
 export const INSERT_RUN = `INSERT INTO runs (id, job_name, mode, status, options, conference_id)
 VALUES ($1, $2, $3, 'running', $4::text::jsonb, $5) RETURNING ${RUN_COLUMNS}`;
 
-/** $1 id, $2 status, $3 counts JSON. */
-export const FINISH_RUN = `UPDATE runs SET status = $2, finished_at = now(), counts = $3::text::jsonb
+/** $1 id, $2 status, $3 counts JSON, $4 lost rows (null when not counted). */
+export const FINISH_RUN = `UPDATE runs SET status = $2, finished_at = now(), counts = $3::text::jsonb, lost = $4
 WHERE id = $1 RETURNING ${RUN_COLUMNS}`;
 
 /** $1 id, $2 status. A non-terminal status clears `finished_at`. */
@@ -46,7 +46,7 @@ ORDER BY seq DESC LIMIT $1`;
 
 /**
  * Each job's newest run that started (a scheduled run `skipped` for a busy job did not), and
- * its newest success: completed with no failed row (`Ledger.jobRuns`); per conference, as a
+ * its newest success: completed with no row failed or lost (`Ledger.jobRuns`); per conference, as a
  * job name may run against several.
  */
 export const SELECT_LAST_RUNS = `SELECT DISTINCT ON (job_name, conference_id) ${RUN_COLUMNS} FROM runs
@@ -55,7 +55,7 @@ WHERE status <> 'skipped' ORDER BY job_name, conference_id, seq DESC`;
 export const COUNT_RUNS_BY_JOB = `SELECT job_name, status, count(*) AS n FROM runs GROUP BY job_name, status
 ORDER BY job_name, status`;
 export const SELECT_LAST_SUCCESSES = `SELECT DISTINCT ON (job_name, conference_id) ${RUN_COLUMNS} FROM runs
-WHERE status = 'completed' AND coalesce((counts->>'failed')::integer, 0) = 0
+WHERE status = 'completed' AND coalesce((counts->>'failed')::integer, 0) = 0 AND coalesce(lost, 0) = 0
 ORDER BY job_name, conference_id, seq DESC`;
 
 /** $1 job name, $2 pid, $3 host, $4 conference id: who holds the job's lock now (read to name it to others). */

@@ -88,8 +88,9 @@ export interface Ledger {
   /**
    * Terminal status. Without `counts`, they are computed from the run's results. A run
    * `completed` loses the planned intents that ended in a success: only a resume needed them.
+   * `lost`: its results that are rows lost for want of data (`RunRecord.lost`).
    */
-  finishRun(runId: string, status: RunStatus, counts?: ActionCounts): Promise<RunRecord>;
+  finishRun(runId: string, status: RunStatus, counts?: ActionCounts, lost?: number): Promise<RunRecord>;
   /** Non-terminal change, e.g. `resume` sets `running` again (clears `finishedAt`). */
   setRunStatus(runId: string, status: RunStatus): Promise<void>;
   /** Adds to (or replaces keys of) a run's options: what a streamed plan learns at its end. */

@@ -122,8 +122,13 @@ export class SqlLedger implements Ledger {
     return this.runs.createRun(run);
   }
 
-  async finishRun(runId: string, status: RunStatus, counts?: ActionCounts): Promise<RunRecord> {
-    const finished = await this.runs.finishRun(runId, status, counts);
+  async finishRun(
+    runId: string,
+    status: RunStatus,
+    counts?: ActionCounts,
+    lost?: number,
+  ): Promise<RunRecord> {
+    const finished = await this.runs.finishRun(runId, status, counts, lost);
     this.shared.finishedRun = true;
     return finished;
   }

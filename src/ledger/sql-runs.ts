@@ -45,9 +45,19 @@ export class SqlRuns {
     return created;
   }
 
-  async finishRun(runId: string, status: RunStatus, counts?: ActionCounts): Promise<RunRecord> {
+  async finishRun(
+    runId: string,
+    status: RunStatus,
+    counts?: ActionCounts,
+    lost?: number,
+  ): Promise<RunRecord> {
     const totals = counts ?? totalsOf(await this.runResults.counts(runId));
-    const rows = await this.sql().query<RunRow>(q.FINISH_RUN, [runId, status, JSON.stringify(totals)]);
+    const rows = await this.sql().query<RunRow>(q.FINISH_RUN, [
+      runId,
+      status,
+      JSON.stringify(totals),
+      lost ?? null,
+    ]);
     if (rows.length === 0) throw unknownRunError(runId);
     // What only a resume needed goes once nothing is left to resume (docs/ledger.md).
     if (status === 'completed') await this.runResults.dropSettledPlan(runId, resultRowsOf(totals));

@@ -27,6 +27,13 @@ export interface RunRecord {
   finishedAt: Date | null;
   /** Counts per action as recorded by `finishRun` (empty while running). */
   counts: ActionCounts;
+  /**
+   * Of those, the rows lost for want of data (a skipped dependent of a user or event that
+   * failed, is held or is in no source; a schedule sent without some events): the run
+   * completed without syncing all it was given, and exited 1. Absent when none, or for a
+   * run finished before the ledger counted them (migration 16).
+   */
+  lost?: number;
   options: Record<string, unknown>;
   /**
    * The conference the run wrote to (its normalised base URL), or null for a run recorded
@@ -69,4 +76,15 @@ export function runTook(
   const resumedAt = typeof run.options.resumedAt === 'string' ? Date.parse(run.options.resumedAt) : NaN;
   const from = Number.isNaN(resumedAt) ? run.startedAt.getTime() : resumedAt;
   return { seconds: (run.finishedAt.getTime() - from) / 1000, resumed: !Number.isNaN(resumedAt) };
+}
+
+/**
+ * What a completed run did not sync, in words: `3 failed`, `2 lost`, `3 failed, 2 lost`; ''
+ * when it synced all it was given. Either makes the run no success (it exited 1): every
+ * place that shows how a run ended says it the same way.
+ */
+export function notSyncedNote(run: { counts: ActionCounts; lost?: number | undefined }): string {
+  const failed = run.counts.failed ?? 0;
+  const lost = run.lost ?? 0;
+  return [failed > 0 ? `${failed} failed` : '', lost > 0 ? `${lost} lost` : ''].filter(Boolean).join(', ');
 }

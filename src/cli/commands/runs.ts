@@ -161,7 +161,8 @@ export function formatRuns(runs: readonly ListedRun[]): string {
     tookText(run),
     Object.entries(run.counts)
       .filter(([, n]) => (n ?? 0) > 0)
-      .map(([action, n]) => `${action} ${n}`)
+      // Skipped rows of which some were lost for want of data: the run exited 1 for those.
+      .map(([action, n]) => `${action} ${n}${action === 'skipped' && run.lost ? ` (${run.lost} lost)` : ''}`)
       .join(', '),
   ]);
   const table = textTable(header, rows);

@@ -14,6 +14,7 @@ const job = (overrides: Partial<JobOverview> = {}): JobOverview => ({
     startedAt: '2026-11-28T21:50:00Z',
     finishedAt: '2026-11-28T21:50:05Z',
     counts: { unchanged: 74 },
+    lost: 0,
   },
   lastSuccess: { id: 'r5', finishedAt: '2026-11-28T21:50:05Z' },
   sinceSuccess: null,
@@ -45,8 +46,15 @@ describe('evsync status --check', () => {
     const failedRows = job({ lastRun: { ...job().lastRun!, counts: { created: 7, failed: 3 } } });
     expect(checkJobs([failedRows], 'Europe/Berlin')).toEqual({
       ok: true,
-      line: 'OK 1 job on time, rows failed in the last run of nightly (3); newest run r5 (nightly) completed at 2026-11-28 22:50',
+      line: 'OK 1 job on time, rows not synced in the last run of nightly (3 failed); newest run r5 (nightly) completed at 2026-11-28 22:50',
     });
+  });
+
+  it('does not call well a job whose last run lost rows for want of data', () => {
+    const lostRows = job({ lastRun: { ...job().lastRun!, counts: { created: 7, skipped: 2 }, lost: 2 } });
+    expect(checkJobs([lostRows], 'Europe/Berlin').line).toBe(
+      'OK 1 job on time, rows not synced in the last run of nightly (2 lost); newest run r5 (nightly) completed at 2026-11-28 22:50',
+    );
   });
 
   it('says in one line which job is overdue or failing', () => {

@@ -1,3 +1,4 @@
+import { notSyncedNote } from '../../model/run-record.js';
 import type { JobOverview } from '../../sync/notify/job-overview.js';
 import { describeMissed } from '../../sync/notify/missed-runs.js';
 import { wallMinute } from '../../time/zoned-minute.js';
@@ -34,14 +35,15 @@ export function checkJobs(jobs: readonly JobOverview[], zone: string): StatusChe
     return said.length === 0 ? [] : [`${job.job}: ${said.join('; ')}`];
   });
   if (problems.length > 0) return { ok: false, line: `PROBLEM ${problems.join(' | ')}` };
-  // Rows that failed in a completed run are no problem of the check (a `notify:` rule makes
-  // them one), but the line does not call such a job well.
-  const withFailures = jobs.filter((job) => (job.lastRun?.counts.failed ?? 0) > 0);
+  // Rows that failed or were lost in a completed run are no problem of the check (a
+  // `notify:` rule makes them one), but the line does not call such a job well.
+  const notWell = jobs.flatMap((job) => {
+    const notSynced = job.lastRun ? notSyncedNote(job.lastRun) : '';
+    return notSynced === '' ? [] : [`${job.job} (${notSynced})`];
+  });
   const well =
     `OK ${jobs.length} ${jobs.length === 1 ? 'job' : 'jobs'} on time` +
-    (withFailures.length === 0
-      ? ' and well'
-      : `, rows failed in the last run of ${withFailures.map((job) => `${job.job} (${job.lastRun!.counts.failed})`).join(', ')}`);
+    (notWell.length === 0 ? ' and well' : `, rows not synced in the last run of ${notWell.join(', ')}`);
   const newest = newestFinished(jobs);
   // The newest run named: a cron log then shows the check saw the night's run.
   return {

@@ -4,6 +4,7 @@ import type { QueueStatus } from '../../distributed/queue-status.js';
 import { describeLanes, describeWorker } from '../../distributed/queue-status-text.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import { conferenceHost, runConferenceHost } from '../../model/conference.js';
+import { notSyncedNote } from '../../model/run-record.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { KeyHold } from '../../ledger/ledger-holds.js';
 import { everyHold } from '../../sync/phases/key-holds.js';
@@ -133,7 +134,7 @@ export function formatJobs(jobs: readonly JobOverview[], zone: string, now = new
   const rows = jobs.map((job) => [
     nameOf(job),
     job.lastRun
-      ? `${job.lastRun.shownStatus}${failedNote(job.lastRun.counts.failed)} ${time(job.lastRun.finishedAt ?? job.lastRun.startedAt)} (${job.lastRun.trigger})`
+      ? `${job.lastRun.shownStatus}${failedNote(job.lastRun)} ${time(job.lastRun.finishedAt ?? job.lastRun.startedAt)} (${job.lastRun.trigger})`
       : '-',
     job.lastSuccess ? time(job.lastSuccess.finishedAt) : 'never',
     nextOf(job, now, time),
@@ -196,6 +197,7 @@ function nextOf(job: JobOverview, now: Date, time: (iso: string | null) => strin
   return new Date(job.next).getTime() < now.getTime() ? `missed ${time(job.next)}` : time(job.next);
 }
 
-function failedNote(failed: number | undefined): string {
-  return failed ? `, ${failed} failed` : '';
+function failedNote(run: NonNullable<JobOverview['lastRun']>): string {
+  const notSynced = notSyncedNote(run);
+  return notSynced === '' ? '' : `, ${notSynced}`;
 }

@@ -20,12 +20,14 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
       cell.classList.toggle('bad', n > 0 && cell.getAttribute('data-count') === 'failed');
     });
   }
-  // As statusLabel (run-next-step.ts): a completed run with failed rows is not a plain success.
-  function setStatus(scope, status, failed) {
-    var partial = status === 'completed' && failed > 0;
+  // As statusLabel (run-next-step.ts): a completed run with failed or lost rows is not a plain success.
+  function setStatus(scope, status, failed, lost) {
+    var notSynced = [failed > 0 ? failed + ' failed' : '', lost > 0 ? lost + ' lost' : '']
+      .filter(Boolean).join(', ');
+    var partial = status === 'completed' && notSynced !== '';
     scope.querySelectorAll('[data-status]').forEach(function (badge) {
       if (badge.tagName !== 'SPAN') return;
-      badge.textContent = partial ? 'completed, ' + failed + ' failed' : status;
+      badge.textContent = partial ? 'completed, ' + notSynced : status;
       badge.className = 'badge s-' + (partial ? 'completed-failed' : status.replace(' ', '-'));
     });
   }
@@ -76,7 +78,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     if (!row.querySelector('.s-running')) return;
     follow(row.getAttribute('data-run'), function (data) {
       setCounts(row, data.totals);
-      setStatus(row, data.status, data.totals.failed || 0);
+      setStatus(row, data.status, data.totals.failed || 0, data.lost || 0);
     }, function () {});
   });
 
@@ -116,7 +118,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
       var live = document.getElementById('live');
       follow(runId, function (data) {
         live.hidden = data.status !== 'running';
-        setStatus(run, data.status, data.totals.failed || 0);
+        setStatus(run, data.status, data.totals.failed || 0, data.lost || 0);
         var total = run.querySelector('tr[data-kind=all]');
         Object.keys(data.counts).forEach(function (kind) {
           // A kind whose first result landed after the page was made gets its row.

@@ -1,6 +1,7 @@
 import { html } from 'hono/html';
 import type { JobOverview } from '../../sync/notify/job-overview.js';
 import { type Html, runPath, timeTag } from './page-layout.js';
+import { notSyncedNote } from '../../model/run-record.js';
 
 /**
  * The runs page's first lines: one per job, as `evsync status` tells it (`jobOverviews`).
@@ -71,9 +72,9 @@ function outcomeOf(last: LastRun | null): {
   tone: 'ok' | 'partial' | 'stopped' | 'problem' | 'running';
 } {
   if (last === null) return { text: 'not run yet', tone: 'ok' };
-  const failed = last.counts.failed ?? 0;
+  const notSynced = notSyncedNote(last);
   if (last.shownStatus === 'completed')
-    return failed > 0 ? { text: `${failed} failed`, tone: 'partial' } : { text: 'ok', tone: 'ok' };
+    return notSynced !== '' ? { text: notSynced, tone: 'partial' } : { text: 'ok', tone: 'ok' };
   if (last.shownStatus === 'running') return { text: 'running', tone: 'running' };
   if (last.shownStatus === 'failed' || last.shownStatus === 'aborted')
     return { text: last.shownStatus, tone: 'problem' };

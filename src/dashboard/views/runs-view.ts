@@ -124,7 +124,7 @@ export function countCells(counts: ActionCounts): Html {
  * A run's status as `shownStatus` has it, `completed, 12 failed` when rows failed (not a
  * success's colour); its class as the page's script sets it when it changes.
  */
-export function statusBadge(run: Pick<RunSummaryData, 'status' | 'processGone' | 'counts'>): Html {
+export function statusBadge(run: Pick<RunSummaryData, 'status' | 'processGone' | 'counts' | 'lost'>): Html {
   const { label, tone } = statusLabel(run);
   return html`<span class="badge s-${tone}" data-status>${label}</span>`;
 }

@@ -13,6 +13,7 @@ import { migration0012 } from './0012-job-notices.js';
 import { migration0013 } from './0013-notices-per-conference.js';
 import { migration0014 } from './0014-erasure.js';
 import { migration0015 } from './0015-key-holds.js';
+import { migration0016 } from './0016-lost-rows.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0013,
   migration0014,
   migration0015,
+  migration0016,
 ];

@@ -19,9 +19,20 @@ const LOST_ROW_CODES = [
   CODE.EVSYNC_SCHEDULE_PICKS_MISSING,
 ];
 
-/** See `RunSummary.rowsLost`. */
-export async function anyRowLost(ledger: EngineDeps['ledger'], runId: string): Promise<boolean> {
-  return (await ledger.results(runId, { errorCodes: LOST_ROW_CODES, limit: 1 })).length > 0;
+/**
+ * How many of a run's results are rows lost (`RunRecord.lost`, `RunSummary.rowsLost`): read
+ * only when the counts show a skipped row or a schedule sent, the only results that can be.
+ */
+export async function lostRows(
+  ledger: EngineDeps['ledger'],
+  runId: string,
+  counts: RunSummary['counts'],
+): Promise<number> {
+  const anySkipped = Object.values(counts).some((perKind) => (perKind?.skipped ?? 0) > 0);
+  const schedules = counts.schedule ?? {};
+  if (!anySkipped && (schedules.created ?? 0) + (schedules.updated ?? 0) === 0) return 0;
+  const lost = totalsOf(await ledger.resultCounts(runId, { errorCodes: LOST_ROW_CODES }));
+  return Object.values(lost).reduce((sum, n) => sum + (n ?? 0), 0);
 }
 
 /**

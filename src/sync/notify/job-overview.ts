@@ -31,6 +31,8 @@ export interface JobOverview {
     startedAt: string;
     finishedAt: string | null;
     counts: ActionCounts;
+    /** Rows lost for want of data (`RunRecord.lost`); 0 when none. */
+    lost: number;
   } | null;
   lastSuccess: { id: string; finishedAt: string | null } | null;
   /**
@@ -127,6 +129,7 @@ function lastRunOf(run: RunRecord, cutOff: boolean): NonNullable<JobOverview['la
     startedAt: run.startedAt.toISOString(),
     finishedAt: run.finishedAt?.toISOString() ?? null,
     counts: run.counts,
+    lost: run.lost ?? 0,
   };
 }
 

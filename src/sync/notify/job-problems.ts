@@ -1,6 +1,6 @@
 import { CronExpressionParser } from 'cron-parser';
 import type { NoticeProblem } from '../../ledger/ledger-notices.js';
-import type { RunRecord } from '../../model/run-record.js';
+import { notSyncedNote, type RunRecord } from '../../model/run-record.js';
 import { stepRowsOf } from '../collect/step-rows.js';
 import { missedScheduleGraceMs, thresholdOf, type NotifyRules } from './notify-settings.js';
 
@@ -67,17 +67,19 @@ function reasonOf(run: RunRecord): string {
 
 function failedRowsProblem(rules: NotifyRules, run: RunRecord | undefined): NoticeProblem | undefined {
   if (rules.failed_rows === undefined || run === undefined) return undefined;
-  const failed = run.counts.failed ?? 0;
-  if (failed === 0) return undefined;
+  // Rows lost for want of data (`RunRecord.lost`) were not synced either: the run exited 1.
+  const notSynced = (run.counts.failed ?? 0) + (run.lost ?? 0);
+  if (notSynced === 0) return undefined;
   const total = Object.values(run.counts).reduce((sum, n) => sum + (n ?? 0), 0);
   const threshold = thresholdOf(rules.failed_rows);
-  const share = total === 0 ? 0 : (failed * 100) / total;
-  const over = 'count' in threshold ? failed >= threshold.count : share >= threshold.percent;
+  const share = total === 0 ? 0 : (notSynced * 100) / total;
+  const over = 'count' in threshold ? notSynced >= threshold.count : share >= threshold.percent;
   if (!over) return undefined;
   const limit = 'count' in threshold ? `${threshold.count}` : `${threshold.percent}%`;
+  const what = run.lost ? `${notSyncedNote(run)} of ${total} rows` : `${notSynced} of ${total} rows failed`;
   return {
     rule: RULES.failedRows,
-    text: `run ${run.id}: ${failed} of ${total} rows failed (${share.toFixed(1)}%), at or above the threshold ${limit}`,
+    text: `run ${run.id}: ${what} (${share.toFixed(1)}%), at or above the threshold ${limit}`,
   };
 }
 

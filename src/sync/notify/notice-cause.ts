@@ -67,6 +67,17 @@ export function causeOf(
   if (lead.rule === RULES.runFailed) return runFailedCause(lead, run, groups, runId);
   if (lead.rule === RULES.failedRows) {
     const failed = run?.counts.failed ?? 0;
+    if (failed === 0 && (run?.lost ?? 0) > 0) {
+      const lost = run?.lost ?? 0;
+      return {
+        title: `${lost} ${lost === 1 ? 'row' : 'rows'} lost`,
+        code: groups.find((group) => group.action === 'skipped')?.code ?? null,
+        text: lead.text,
+        action:
+          'Each skipped row names the user or event it needs (held as now another person, failed in another job, ' +
+          `or in no source): fix that, then run the job again. See them: evsync report ${runId} --status skipped`,
+      };
+    }
     return {
       title: `${failed} ${failed === 1 ? 'row' : 'rows'} failed`,
       code: groups.find((group) => group.action === 'failed')?.code ?? null,

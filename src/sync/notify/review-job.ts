@@ -204,13 +204,17 @@ async function whatWasMissed(
   const since = causeRun?.startedAt ?? state.changedAt;
   const missed = await missedRuns(ledger, state.jobName, since);
   const failed = last?.counts.failed ?? 0;
+  const lost = last?.lost ?? 0;
   const left =
     last === undefined
       ? null
       : failed > 0
         ? `${failed} ${failed === 1 ? 'row' : 'rows'} failed in run ${last.id}: fix them, then \`evsync retry ${last.id}\`.`
-        : last.status === 'completed'
-          ? `Nothing is left to resume or retry: run ${last.id} completed and sent what changed meanwhile.`
-          : null;
+        : lost > 0
+          ? `${lost} ${lost === 1 ? 'row was' : 'rows were'} skipped for want of data in run ${last.id}: ` +
+            `\`evsync report ${last.id} --status skipped\` names what each needs; fix that, then run the job again.`
+          : last.status === 'completed'
+            ? `Nothing is left to resume or retry: run ${last.id} completed and sent what changed meanwhile.`
+            : null;
   return { missed: missed ? describeMissed(missed, zone) : null, left };
 }
