@@ -266,6 +266,12 @@ describe('registration exports as they really come, through the built CLI', () =
       expect(run.code, run.stdout + run.stderr).toBe(0);
 
       expect(landed(sandbox).sort(byEmail)).toEqual([...people].sort(byEmail));
+      // Tito's ticket and order links, Luma's check-in QR code and the buyer's IP address are
+      // never copied to a profile, whatever all_unmapped asks.
+      const keys = [...sandbox.state.users.values()].flatMap((user) => Object.keys(user.customData));
+      expect(keys.filter((key) => /^(Unique (Ticket|Order) URL|qr_code_url|Order IP)$/.test(key))).toEqual(
+        [],
+      );
       if (clientIds) {
         const ids = [...sandbox.state.users.values()].flatMap((user) => user.clientIds).sort();
         expect(ids).toEqual(clientIds);

@@ -124,6 +124,34 @@ describe('custom_data: { columns: all_unmapped } leaves out', () => {
     );
   });
 
+  it('links and codes that open a ticket, an order or a check-in, and IP addresses', async () => {
+    // Tito's and Luma's headers: whoever holds the link or the QR code changes the ticket or
+    // checks in with it; an answer that is a link of one's own stays.
+    const opens = ['Unique Ticket URL', 'Unique Order URL', 'qr_code_url', 'Check-in link'];
+    const row: Record<string, string> = {
+      ...person,
+      'Order IP': '203.0.113.7',
+      "What's your LinkedIn?": 'linkedin.com/in/cara',
+      'Link to your website': 'cara.example',
+      Shipping: 'no',
+    };
+    for (const column of opens) row[column] = 'https://ti.to/o/x';
+    const { items, header } = await mapRows('users', [row]);
+    expect(customData(items[0])).toEqual({
+      "What's your LinkedIn?": 'linkedin.com/in/cara',
+      'Link to your website': 'cara.example',
+      Shipping: 'no',
+    });
+    expect(header?.customData?.leftOut).toEqual([
+      { column: 'Order IP', reason: 'an IP address: personal data a profile has no use for' },
+      ...opens.map((column) => ({
+        column,
+        reason:
+          'a link or code that opens a ticket, an order or a check-in: whoever reads the profile could use it',
+      })),
+    ]);
+  });
+
   it("a column whose name is a key of the mapping's own json: and says so", async () => {
     const yaml = `
 intents:

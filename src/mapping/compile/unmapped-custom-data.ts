@@ -11,6 +11,40 @@ export type BoundIntentSpec = Omit<IntentSpec, 'params'> & { params: Record<stri
 const CUSTOM_DATA = 'user[account_attributes][profiles_attributes][0][custom_data]';
 
 const SECRET = 'named like a secret: a password or a token must not reach a profile';
+const ACCESS_LINK =
+  'a link or code that opens a ticket, an order or a check-in: whoever reads the profile could use it';
+const IP_ADDRESS = 'an IP address: personal data a profile has no use for';
+
+/**
+ * Words of a header that name what opens a registration (Tito's `Unique Ticket URL` and
+ * `Unique Order URL`, Luma's `qr_code_url`): `url` or `link` beside one of these, or a QR code.
+ */
+const OPENS = new Set([
+  'ticket',
+  'order',
+  'registration',
+  'booking',
+  'checkin',
+  'check',
+  'invoice',
+  'receipt',
+  'pdf',
+]);
+
+/** Why a column is never copied to custom_data, by its header; undefined when it may be. */
+function neverCopied(column: string): string | undefined {
+  if (isSecretName(column)) return SECRET;
+  if (column === '__proto__') return 'not a key a JSON object can hold here';
+  // Words as a person reads them: `qr_code_url` is qr, code, url; `LinkedIn` stays one word.
+  const words = column
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  const has = (word: string): boolean => words.includes(word);
+  if (has('qr') || ((has('url') || has('link')) && words.some((word) => OPENS.has(word)))) return ACCESS_LINK;
+  if (has('ip')) return IP_ADDRESS;
+  return undefined;
+}
 const NO_USERS = 'the mapping makes no users';
 const TAKEN = "the mapping's custom_data already has a key of that name";
 
@@ -24,8 +58,8 @@ const TAKEN = "the mapping's custom_data already has a key of that name";
  * so); one value (`custom_data: custom_data`, a column holding a JSON object) becomes the
  * base the columns are merged into, its keys first and winning row by row (see
  * `compileValue`); none becomes an object of the columns alone. A column named like a secret
- * (`password`, `ticket secret`, `token`) is never copied: custom_data is shown on the
- * profile and stored in clear.
+ * (`password`, `ticket secret`, `token`), a link or QR code that opens a ticket or an order,
+ * or an IP address is never copied: custom_data is shown on the profile and stored in clear.
  */
 export function keepUnmappedColumns(
   intents: readonly IntentSpec[],
@@ -36,9 +70,9 @@ export function keepUnmappedColumns(
   const leftOut = new Map<string, string>();
   const candidates: string[] = [];
   for (const column of unmapped) {
-    if (isSecretName(column)) leftOut.set(column, SECRET);
-    else if (column === '__proto__') leftOut.set(column, 'not a key a JSON object can hold here');
-    else candidates.push(column);
+    const reason = neverCopied(column);
+    if (reason === undefined) candidates.push(column);
+    else leftOut.set(column, reason);
   }
   const users = intents.filter((intent) => intent.kind === 'user');
   if (users.length === 0) for (const column of candidates) leftOut.set(column, NO_USERS);
