@@ -54,6 +54,8 @@ WHERE status <> 'skipped' ORDER BY job_name, conference_id, seq DESC`;
 /** How many runs each job has per status (`Ledger.runCounts`). */
 export const COUNT_RUNS_BY_JOB = `SELECT job_name, status, count(*) AS n FROM runs GROUP BY job_name, status
 ORDER BY job_name, status`;
+export const SELECT_LAST_COMPLETED = `SELECT DISTINCT ON (job_name, conference_id) ${RUN_COLUMNS} FROM runs
+WHERE status = 'completed' ORDER BY job_name, conference_id, seq DESC`;
 export const SELECT_LAST_SUCCESSES = `SELECT DISTINCT ON (job_name, conference_id) ${RUN_COLUMNS} FROM runs
 WHERE status = 'completed' AND coalesce((counts->>'failed')::integer, 0) = 0 AND coalesce(lost, 0) = 0
 ORDER BY job_name, conference_id, seq DESC`;

@@ -294,12 +294,15 @@ export interface RunListFilter {
   since?: Date;
 }
 
-/** A job's newest run and newest success in one conference: `Ledger.jobRuns`. */
+/** A job's newest run, newest completed run and newest success in one conference: `Ledger.jobRuns`. */
 export interface JobRuns {
   jobName: string;
   /** The conference of its runs, null for runs that name none (recorded before migration 8). */
   conferenceId: number | null;
   last: RunRecord;
+  /** Ran to its end, with rows failed or lost or not: what a schedule being on time needs. */
+  lastCompleted: RunRecord | undefined;
+  /** Completed with no row failed or lost. */
   lastSuccess: RunRecord | undefined;
 }
 

@@ -101,18 +101,23 @@ export class SqlRuns {
   }
 
   async jobRuns(): Promise<JobRuns[]> {
-    const [last, successes] = await Promise.all([
+    const [last, completed, successes] = await Promise.all([
       this.sql().query<RunRow>(q.SELECT_LAST_RUNS),
+      this.sql().query<RunRow>(q.SELECT_LAST_COMPLETED),
       this.sql().query<RunRow>(q.SELECT_LAST_SUCCESSES),
     ]);
     const key = (run: RunRecord): string => `${run.jobName}\u0000${run.conference?.id ?? ''}`;
-    const success = new Map(successes.map((row) => toRunRecord(row)).map((run) => [key(run), run]));
+    const byJob = (rows: RunRow[]): Map<string, RunRecord> =>
+      new Map(rows.map((row) => toRunRecord(row)).map((run) => [key(run), run]));
+    const lastCompleted = byJob(completed);
+    const success = byJob(successes);
     return last.map((row) => {
       const run = toRunRecord(row);
       return {
         jobName: run.jobName,
         conferenceId: run.conference?.id ?? null,
         last: run,
+        lastCompleted: lastCompleted.get(key(run)),
         lastSuccess: success.get(key(run)),
       };
     });

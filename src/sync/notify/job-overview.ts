@@ -83,7 +83,9 @@ export async function jobOverviews(
       const settings = notifySettingsOf(state?.settings);
       const last = runs?.last;
       const cutOff = last?.status === 'running' && (await ledger.processGone(last));
-      const since = runs?.lastSuccess?.finishedAt ?? last?.startedAt;
+      // On time is a run that ran to its end, as the `missed_schedule` rule counts: rows that
+      // failed or were lost make it no success, not a schedule missed.
+      const since = runs?.lastCompleted?.finishedAt ?? last?.startedAt;
       const missed = await missedRuns(
         ledger,
         job,

@@ -77,10 +77,19 @@ export function describeNoticesConformance(context: ConformanceContext): void {
       const job = (await l.jobRuns()).find((j) => j.jobName === 'by-job');
       expect(job?.last.id).toBe(b.id);
       expect(job?.lastSuccess?.id).toBe(a.id);
+      expect(job?.lastCompleted?.id).toBe(a.id);
+      // Rows lost for want of data (migration 16): completed, on time, and no success.
+      const lossy = await l.createRun({ jobName: 'by-job', mode: 'upsert' });
+      const finished = await l.finishRun(lossy.id, 'completed', { created: 3, skipped: 2 }, 2);
+      expect(finished.lost).toBe(2);
+      expect((await l.getRun(lossy.id))?.lost).toBe(2);
+      const after = (await l.jobRuns()).find((j) => j.jobName === 'by-job');
+      expect(after?.lastCompleted?.id).toBe(lossy.id);
+      expect(after?.lastSuccess?.id).toBe(a.id);
       const counts = (await l.runCounts()).filter((c) => c.jobName === 'by-job');
       expect(counts.map((c) => [c.status, c.count])).toEqual([
         ['aborted', 1],
-        ['completed', 1],
+        ['completed', 2],
         ['skipped', 1],
       ]);
     });
