@@ -24,12 +24,12 @@ describe('nextStep', () => {
   it('says what a run that lost rows left undone, and that a retry of it has nothing to send', () => {
     const step = nextStep(run('completed', 0, { lost: 3 }));
     expect(step).toMatchObject({ primary: 'rerun', retry: false, resume: false });
-    expect(step.advice).toContain('3 rows were skipped for want of data');
+    expect(step.advice).toContain('3 rows were lost for want of data');
     expect(step.advice).toContain('held as now another person');
     expect(step.advice).not.toContain('without failures');
     const both = nextStep(run('completed', 2, { lost: 1 }));
     expect(both).toMatchObject({ primary: 'retry', retry: true });
-    expect(both.advice).toContain('1 row was also skipped for want of data');
+    expect(both.advice).toContain('1 row was also lost for want of data');
   });
 
   it('offers neither for a completed run without failures', () => {

@@ -61,9 +61,10 @@ export function nextStep(run: RunFacts): NextStep {
   if (status === 'completed' && run.lost > 0) {
     return step('rerun', {
       advice:
-        `It ran to its end, but ${run.lost === 1 ? '1 row was' : `${run.lost} rows were`} skipped for want of data ` +
-        'they need: a user or event that is held as now another person, failed in another run, or is in no source ' +
-        '(each skipped row below says which). Fix that, then run the job again: Retry has nothing of this run to send.',
+        `It ran to its end, but ${run.lost === 1 ? '1 row was' : `${run.lost} rows were`} lost for want of data ` +
+        'they need (skipped, or a schedule sent without some of its events): a user or event that is held as now ' +
+        'another person, failed in another run, or is in no source; each such row below says which. Fix that, then ' +
+        'run the job again: Retry has nothing of this run to send.',
     });
   }
   if (status === 'completed') {
@@ -81,7 +82,7 @@ export function nextStep(run: RunFacts): NextStep {
 /** After a retry's advice: the rows lost beside the failed ones, which a retry sends only if their parent failed here. */
 function lostClause(lost: number): string {
   if (lost === 0) return '';
-  return ` ${lost === 1 ? '1 row was' : `${lost} rows were`} also skipped for want of data: those whose user or event failed here go with the retry; the others need that user or event synced first (each skipped row below says which).`;
+  return ` ${lost === 1 ? '1 row was' : `${lost} rows were`} also lost for want of data: those whose user or event failed here go with the retry; the others need that user or event synced first (each such row below says which).`;
 }
 
 function step(primary: RunStep, rest: Partial<NextStep> & { advice: string }): NextStep {

@@ -52,7 +52,7 @@ describe('a run that lost rows for want of data', () => {
     expect(sandbox.state.userByClientId('TIX-1')?.email).toBe('cat@example.org');
 
     const runs = await ws.run(sandbox, ['runs', '--job', 'rsvp']);
-    expect(runs.stdout).toMatch(new RegExp(`^${runId} .*completed .*skipped 1 \\(1 lost\\)`, 'm'));
+    expect(runs.stdout).toMatch(new RegExp(`^${runId} .*completed .*skipped 1.*; 1 lost$`, 'm'));
 
     const status = await ws.run(sandbox, ['status']);
     expect(status.stdout).toMatch(/^ {2}rsvp +completed, 1 lost /m);
@@ -69,7 +69,7 @@ describe('a run that lost rows for want of data', () => {
     const retry = await ws.run(sandbox, ['retry', runId]);
     expect(retry.stdout).toContain(`Run ${runId} has no failed rows: nothing to retry.`);
     expect(retry.stdout).toContain(
-      `1 row was skipped for want of data a retry cannot give: \`evsync report ${runId} --status skipped\``,
+      `1 row was lost for want of data a retry cannot give: \`evsync report ${runId} --status skipped\``,
     );
 
     const dashboard = await startBuiltDashboard({
@@ -83,7 +83,7 @@ describe('a run that lost rows for want of data', () => {
       const html = await page.text();
       expect(page.status, html).toBe(200);
       expect(html).toContain('completed, 1 lost');
-      expect(html).toContain('1 row was skipped for want of data they need');
+      expect(html).toContain('1 row was lost for want of data they need');
       expect(html).not.toContain('without failures');
     } finally {
       await dashboard.stop();

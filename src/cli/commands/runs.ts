@@ -161,9 +161,10 @@ export function formatRuns(runs: readonly ListedRun[]): string {
     tookText(run),
     Object.entries(run.counts)
       .filter(([, n]) => (n ?? 0) > 0)
-      // Skipped rows of which some were lost for want of data: the run exited 1 for those.
-      .map(([action, n]) => `${action} ${n}${action === 'skipped' && run.lost ? ` (${run.lost} lost)` : ''}`)
-      .join(', '),
+      .map(([action, n]) => `${action} ${n}`)
+      .join(', ') +
+      // Rows lost for want of data, skipped or sent short of some events: the run exited 1 for those.
+      (run.lost ? `; ${run.lost} lost` : ''),
   ]);
   const table = textTable(header, rows);
   const beforeStart = runs.filter((run) => run.status === 'failed' && typeof run.options.error === 'string');

@@ -211,7 +211,7 @@ async function whatWasMissed(
       : failed > 0
         ? `${failed} ${failed === 1 ? 'row' : 'rows'} failed in run ${last.id}: fix them, then \`evsync retry ${last.id}\`.`
         : lost > 0
-          ? `${lost} ${lost === 1 ? 'row was' : 'rows were'} skipped for want of data in run ${last.id}: ` +
+          ? `${lost} ${lost === 1 ? 'row was' : 'rows were'} lost for want of data in run ${last.id}: ` +
             `\`evsync report ${last.id} --status skipped\` names what each needs; fix that, then run the job again.`
           : last.status === 'completed'
             ? `Nothing is left to resume or retry: run ${last.id} completed and sent what changed meanwhile.`

@@ -110,12 +110,12 @@ async function whyNothingToRetry(
     notSent.length > 0 || notFound.length > 0
       ? `Run ${base.id}: nothing to retry${filtered ? ' of that filter' : ''}: its failed rows cannot be sent yet.`
       : `Run ${base.id} has no failed rows${filtered ? ' matching that filter' : ''}: nothing to retry.`;
-  // Rows skipped for a parent held, failed in another run or in no source are not this
-  // run's to send again: their parent is (RunRecord.lost).
+  // Rows lost for a parent held, failed in another run or in no source are not this run's
+  // to send again: their parent is (RunRecord.lost).
   const lost =
     base.lost && !filtered
-      ? `\n${base.lost === 1 ? '1 row was' : `${base.lost} rows were`} skipped for want of data a retry cannot give: ` +
-        `\`evsync report ${base.id} --status skipped\` names the user or event each needs; fix that, then run the job again.`
+      ? `\n${base.lost === 1 ? '1 row was' : `${base.lost} rows were`} lost for want of data a retry cannot give: ` +
+        `\`evsync report ${base.id} --status skipped\` names the user or event each skipped row needs; fix that, then run the job again.`
       : '';
   return (
     headline +
