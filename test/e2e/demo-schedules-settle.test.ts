@@ -45,9 +45,14 @@ describe('schedules sent without some events settle (demo job, built CLI)', { ti
     for (const _ of [2, 3]) {
       const before = writes();
       const again = await run();
-      expect(scheduleRow(again.stdout)).toMatch(/^schedule +0 +0 +0 +297 +0 +3 +0$/);
+      // The two schedules sent short are not sent again, and each run tells their picks lost.
+      expect(scheduleRow(again.stdout)).toMatch(/^schedule +0 +0 +0 +295 +0 +5 +0$/);
       expect(writes()).toBe(before);
     }
+    const lost = await workspace.run(sandbox, ['report', 'latest', '--status', 'skipped', '--csv']);
+    expect(
+      lost.stdout.match(/^.*,schedule,att-000[17],skipped,.*EVSYNC_SCHEDULE_PICKS_MISSING.*$/gm),
+    ).toHaveLength(2);
     const plan = await workspace.run(sandbox, ['plan', 'jobs/demo.yaml']);
     expect(plan.stdout).toMatch(/^schedule +0 +0 +0 +297 +0 +3$/m);
     expect(plan.stdout).toContain('0 to send');

@@ -1,8 +1,9 @@
 import { CODE } from '../../errors/codes.js';
 import type { IntentDependency } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
-import type { MissingParent } from '../phases/dependency-gate.js';
+import type { DependencyGate, MissingParent } from '../phases/dependency-gate.js';
 import { withoutMissingPicks } from '../phases/schedule-picks.js';
+import type { RowResult } from './sync-plan.js';
 
 /**
  * A schedule that changed against its synced hash only because the events it was last sent
@@ -33,4 +34,55 @@ export function unchangedPartialSchedule(
   const partial = withoutMissingPicks(item, missing, () => false);
   if (partial === undefined || partial.item.hash !== synced) return undefined;
   return { ...partial.item, plannedAction: 'unchanged' };
+}
+
+/**
+ * Of a chunk's unchanged intents, the schedules kept as the list last sent short (`short`,
+ * by key, as the source has them) whose missing events are data lost, asked of the run's
+ * gate (an event whose row failed, or in no source: not one a `when:` left out or a run
+ * deleted): each is recorded `skipped`, `EVSYNC_SCHEDULE_PICKS_MISSING`, its message naming
+ * the events, and the run exits 1, every run until the events are there or the picks gone.
+ * Nothing is sent: the platform has the list as it can be. A pick new to the source for an
+ * event that is missing was otherwise never told at all.
+ */
+export async function lostPicks(
+  short: ReadonlyMap<string, PlannedIntent> | undefined,
+  unchanged: readonly PlannedIntent[],
+  gate: Pick<DependencyGate, 'missing' | 'known'>,
+): Promise<{ unchanged: PlannedIntent[]; lost: RowResult[] }> {
+  if (short === undefined) return { unchanged: [...unchanged], lost: [] };
+  const kept: PlannedIntent[] = [];
+  const lost: RowResult[] = [];
+  for (const same of unchanged) {
+    const whole = same.kind === 'schedule' ? short.get(same.key) : undefined;
+    if (whole === undefined) {
+      kept.push(same);
+      continue;
+    }
+    const left = new Set(
+      Object.entries(same.params)
+        .filter(([name]) => name.startsWith('event_client_ids['))
+        .map(([, clientId]) => clientId),
+    );
+    const gone = whole.dependsOn.filter((dep) => dep.kind === 'event' && !left.has(dep.clientId));
+    const partial = withoutMissingPicks(whole, await gate.missing(gone), (m) => gate.known(m.parent));
+    if (partial?.code !== CODE.EVSYNC_SCHEDULE_PICKS_MISSING) {
+      kept.push(same);
+      continue;
+    }
+    lost.push({
+      kind: 'schedule',
+      key: whole.key,
+      action: 'skipped',
+      origin: whole.origin,
+      errorCode: partial.code,
+      message:
+        `not sent again: the platform has it as last sent, ${partial.warning}. ` +
+        'Add those events (or fix their rows), or take the picks out of the source',
+      params: whole.params,
+      // Still in the source: mirror mode keeps it.
+      keptKeys: [{ kind: 'schedule', key: whole.key }],
+    });
+  }
+  return { unchanged: kept, lost };
 }

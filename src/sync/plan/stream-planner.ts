@@ -49,6 +49,12 @@ export interface ChunkPlan {
   unchanged: PlannedIntent[];
   /** Results to record now (mirror mode keeps rows with an unreadable key until the end). */
   rowResults: RowResult[];
+  /**
+   * Of `unchanged`, the schedules kept as the list last sent short (`partial-schedules.ts`),
+   * by key, as the source has them: the run asks its gate why their events are missing, and
+   * records a pick lost as such (`runs/streamed-plan.ts`).
+   */
+  short?: ReadonlyMap<string, PlannedIntent>;
 }
 
 /** What only the end of the sources decides: mirror deletes, and rows that waited for them. */
@@ -147,7 +153,7 @@ export class StreamPlanner {
       hashOf,
     );
     this.planMs += performance.now() - started;
-    await this.keepPartialSchedules(diff, hashes.get('schedule'));
+    const short = await this.keepPartialSchedules(diff, hashes.get('schedule'));
     if (this.ledger.syncedParams)
       await keepUncarriedFields({ syncedParams: this.ledger.syncedParams.bind(this.ledger) }, diff, {
         hashes,
@@ -169,7 +175,12 @@ export class StreamPlanner {
         this.heldFailed.push(ownCopyOf(row));
       else now.push(row);
     }
-    const plan = { work: checkIns.work, unchanged: diff.unchanged, rowResults: now };
+    const plan = {
+      work: checkIns.work,
+      unchanged: diff.unchanged,
+      rowResults: now,
+      ...(short ? { short } : {}),
+    };
     if (this.dependents) {
       for (const row of now) this.dependents.note(row);
       this.tally.add({ ...plan, work: this.dependents.sift(plan.work, (kind, key) => this.has(kind, key)) });
@@ -177,13 +188,16 @@ export class StreamPlanner {
     return plan;
   }
 
-  /** Schedules that would go again without the same missing events: unchanged (`partial-schedules.ts`). */
+  /**
+   * Schedules that would go again without the same missing events: unchanged
+   * (`partial-schedules.ts`); answers them as the source has them, by key.
+   */
   private async keepPartialSchedules(
     diff: { work: PlannedIntent[]; unchanged: PlannedIntent[] },
     synced: ReadonlyMap<string, string> | undefined,
-  ): Promise<void> {
+  ): Promise<Map<string, PlannedIntent> | undefined> {
     const updates = diff.work.filter((item) => item.kind === 'schedule' && item.plannedAction === 'update');
-    if (updates.length === 0 || synced === undefined) return;
+    if (updates.length === 0 || synced === undefined) return undefined;
     // The id cache answers "may be known" for keys it has not read: read these exactly first.
     await this.idCache.prefetch(
       updates.flatMap((item) => item.dependsOn.map((dep) => ({ kind: dep.kind, key: dep.clientId }))),
@@ -191,12 +205,17 @@ export class StreamPlanner {
     const known = (dep: IntentDependency): boolean =>
       this.has(dep.kind, dep.clientId) || this.idCache.has(dep.kind, dep.clientId);
     const work: PlannedIntent[] = [];
+    const short = new Map<string, PlannedIntent>();
     for (const item of diff.work) {
       const same = unchangedPartialSchedule(item, synced.get(item.key), known);
       if (same === undefined) work.push(item);
-      else diff.unchanged.push(same);
+      else {
+        diff.unchanged.push(same);
+        short.set(item.key, item);
+      }
     }
     diff.work.splice(0, diff.work.length, ...work);
+    return short.size > 0 ? short : undefined;
   }
 
   /**

@@ -16,6 +16,7 @@ import type { LoadedJob } from '../job-file.js';
 import { DeleteThresholdError } from '../plan/delete-threshold-error.js';
 import { PHASE_KINDS, PHASES, phaseOf, type PhaseName } from '../phases/sync-phases.js';
 import type { PlanSummary } from '../plan/plan-summary.js';
+import { lostPicks } from '../plan/partial-schedules.js';
 import { StreamPlanner, type StreamPlanInput } from '../plan/stream-planner.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import { pendingBySpans } from './pending-pages.js';
@@ -203,14 +204,15 @@ class StreamedRun {
     const runId = this.input.run.id;
     const plan = await this.planner.planChunk(intents, rows);
     await this.record(plan.work);
-    for (const row of plan.rowResults) {
+    const { unchanged, lost } = await lostPicks(plan.short, plan.unchanged, gate);
+    for (const row of [...plan.rowResults, ...lost]) {
       await writer.write(rowResult(runId, row));
       noteLeftOut(gate, row);
     }
     // Unchanged rows cost a key each, not a planned intent and a result (docs/ledger.md,
     // "What a run stores"): nothing is sent for them, so a resume has nothing to finish.
-    await this.recordUnchanged(plan.unchanged);
-    for (const item of plan.unchanged) {
+    await this.recordUnchanged(unchanged);
+    for (const item of unchanged) {
       if (isParentKind(item.kind))
         await gate.passed({ kind: item.kind, key: item.key, aliases: item.aliases });
     }
