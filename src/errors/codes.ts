@@ -591,7 +591,7 @@ export const ERROR_CATALOG = {
   EVSYNC_KEY_NOW_ANOTHER_PERSON: {
     layer: 'sync',
     meaning:
-      'This row’s client_id was last synced as another person (another name and another e-mail): an update would turn that person’s platform account into this one’s, so nothing was sent (docs/sync-engine.md, "Who is who").',
+      'This row’s client_id was last synced as another person (another name and another e-mail, or a name with no word in common under an e-mail an order shares): an update would turn that person’s platform account into this one’s, so nothing was sent (docs/sync-engine.md, "Who is who").',
     action:
       'If it is another person (a ticket handed on, or keys that follow the rows’ order, such as a pretix list without its secrets), give them a client_id of their own. If it is the same person with a new name and a new e-mail, change one of them in this run and the other in the next.',
     retry: 'permanent',

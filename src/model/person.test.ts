@@ -52,8 +52,24 @@ describe('anotherPerson', () => {
   it('is a new e-mail and a name that disagrees', () => {
     expect(anotherPerson(amy, { name: 'Zed Zimmer', email: 'zed@example.org' })).toBe(true);
   });
+  it('is a name with no word in common under one e-mail: an order’s, shared by its tickets', () => {
+    const buyer = { name: 'Anna Alpha', email: 'buyer@example.org' };
+    expect(anotherPerson(buyer, { name: 'Zoe Zulu', email: 'Buyer@example.org' })).toBe(true);
+    expect(anotherPerson(buyer, { name: 'A. Zulu', email: 'buyer@example.org' })).toBe(false);
+    expect(anotherPerson(buyer, { name: 'Ann Beta', email: 'buyer@example.org' })).toBe(false);
+    expect(anotherPerson(buyer, { name: '', email: 'buyer@example.org' })).toBe(false);
+    // A handle says nothing (pretalx's public names), nor an umlaut spelt out.
+    const moritz = { name: 'Moritz Hilscher', email: 'm@x.org' };
+    expect(anotherPerson(moritz, { name: 'lasermo', email: 'm@x.org' })).toBe(false);
+    expect(anotherPerson(moritz, { name: 'lasermo lasermo', email: 'm@x.org' })).toBe(false);
+    const jurgen = { name: 'Jürgen Müller', email: 'j@x.org' };
+    expect(anotherPerson(jurgen, { name: 'Juergen Mueller', email: 'j@x.org' })).toBe(false);
+  });
   it('is not a new name under the same e-mail, a new e-mail under an agreeing name, nor an empty e-mail', () => {
     expect(anotherPerson(amy, { name: 'Amy Zimmer', email: ' AMY@example.org ' })).toBe(false);
+    expect(
+      anotherPerson({ name: 'Jon Smith', email: 'j@x.org' }, { name: 'John Smith', email: 'j@x.org' }),
+    ).toBe(false);
     expect(anotherPerson(amy, { name: 'A. Able', email: 'amy.able@example.org' })).toBe(false);
     expect(anotherPerson(amy, { name: 'Zed Zimmer', email: '' })).toBe(false);
     expect(

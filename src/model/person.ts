@@ -95,14 +95,38 @@ export interface NamedPerson {
 /**
  * Whether `now` is another person than `was` under one key (docs/sync-engine.md, "Who is
  * who"): both e-mails given and different ({@link personKey}), and names that disagree
- * ({@link namesAgree}). A new name with the same e-mail (a typo fixed, a marriage), or a new
- * e-mail under an agreeing name, is the same person; an empty e-mail says nothing.
+ * ({@link namesAgree}); or one e-mail, and names with no word in common ({@link namesApart}):
+ * an e-mail an order or a household shares (a buyer's address on every ticket of the order,
+ * `on_shared_email`) says nothing of who holds each ticket. A new name sharing a word with
+ * the old under the same e-mail (a typo fixed, a marriage), or a new e-mail under an
+ * agreeing name, is the same person; an empty e-mail says nothing.
  */
 export function anotherPerson(was: NamedPerson, now: NamedPerson): boolean {
   const wasEmail = personKey(was.email);
   const nowEmail = personKey(now.email);
-  if (wasEmail === undefined || nowEmail === undefined || wasEmail === nowEmail) return false;
+  if (wasEmail === undefined || nowEmail === undefined) return false;
+  if (wasEmail === nowEmail) return namesApart(was.name, now.name);
   return !namesAgree(was.name, now.name);
+}
+
+/**
+ * Two full names with no word in common, not even as an initial, a short form or spelt
+ * without umlauts ({@link nameWords}; `Müller` is `Mueller`): `Anna Alpha` and `Zoe Zulu`,
+ * never `Jon Smith` and `John Smith`. A name of one word says nothing: a speaker's handle
+ * beside their name (`lasermo` for `Moritz Hilscher`, as pretalx's public names go), and an
+ * empty name neither.
+ */
+export function namesApart(a: string, b: string): boolean {
+  const left = nameWords(a).map(withoutUmlautE);
+  const right = nameWords(b).map(withoutUmlautE);
+  // Distinct words: a one-word name is often written as both first and last (`lasermo lasermo`).
+  if (new Set(left).size < 2 || new Set(right).size < 2) return false;
+  return !left.some((x) => right.some((y) => x === y || shortFor(x, y) || shortFor(y, x)));
+}
+
+/** `mueller` as `muller`, which is how {@link nameWords} writes `Müller`. */
+function withoutUmlautE(word: string): string {
+  return word.replace(/([aou])e/g, '$1');
 }
 
 /** First and last name as one, the empty parts left out. */

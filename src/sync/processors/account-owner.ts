@@ -2,7 +2,7 @@ import { CODE } from '../../errors/codes.js';
 import { EvsyncError } from '../../errors/evsync-error.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { FlatParams } from '../../model/params.js';
-import { anotherPerson, fullName, namesAgree } from '../../model/person.js';
+import { anotherPerson, fullName, namesAgree, personKey } from '../../model/person.js';
 import type { PlatformUser } from '../../platform/response-schemas.js';
 import { emailParam } from '../../platform/vendor.js';
 import type { ProcessorContext } from './processor.js';
@@ -119,10 +119,15 @@ function refuseIfAnother(item: PlannedIntent, key: string, last: FlatParams, ven
   const nowName = fullName(item.params[FIRST], item.params[LAST]);
   if (!anotherPerson({ name: wasName, email: wasEmail }, { name: nowName, email: nowEmail })) return;
   const merged = key === item.key ? '' : ` (merged into this row's person, client_id "${item.key}")`;
+  // One e-mail under both names: an order's or a household's, which says nothing of who holds the ticket.
+  const shared = personKey(wasEmail) === personKey(nowEmail);
   throw new KeyOfAnotherPersonError(
     `client_id "${key}"${merged} was "${wasName}" <${wasEmail}> when last synced, and this row makes it "${nowName}" <${nowEmail}>: ` +
-      'another person under the same key (a ticket handed on, or keys that follow the rows’ order)? Nothing was written to the account. ' +
-      'If it is another person, give them a client_id of their own; if it is the same person with a new name and a new e-mail, change one in this run and the other in the next',
+      (shared
+        ? 'another person under the same key and a shared e-mail (an order’s tickets that follow the rows’ order, or a ticket handed on within the order)? Nothing was written to the account. ' +
+          'If it is another person, give them a client_id of their own (pretix: export the Secret column) and, best, an e-mail of their own; if it is the same person renamed, change the first name in this run and the last name in the next'
+        : 'another person under the same key (a ticket handed on, or keys that follow the rows’ order)? Nothing was written to the account. ' +
+          'If it is another person, give them a client_id of their own; if it is the same person with a new name and a new e-mail, change one in this run and the other in the next'),
     key,
   );
 }
