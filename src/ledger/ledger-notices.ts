@@ -66,7 +66,7 @@ export interface NewNoticeDelivery {
   jobName: string;
   runId: string | null;
   event: NoticeEvent;
-  /** The channel in words, without secrets: `webhook hooks.example.com`, `email to ops@example.com`. */
+  /** The channel in words, without secrets: `webhook https://hooks.example.com`, `email to ops@example.com`. */
   channel: string;
 }
 

@@ -81,7 +81,7 @@ describe('a webhook that never answers (built CLI)', { timeout: 120_000 }, () =>
     const status = await workspace.run(sandbox, ['status', '--json']);
     const job = (JSON.parse(status.stdout) as StatusDocument).syncJobs.find((j) => j.job === 'people')!;
     expect(job.notify?.undelivered).toEqual([
-      expect.objectContaining({ channel: `webhook ${new URL(hookUrl).host}` }),
+      expect.objectContaining({ channel: `webhook ${new URL(hookUrl).origin}` }),
     ]);
   });
 });

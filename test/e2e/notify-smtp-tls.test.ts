@@ -156,7 +156,7 @@ notify:
 `,
     });
     const doctor = await workspace.run(sandbox, ['doctor', 'hooks.yaml', '--json'], {
-      // Any HTTP answer is a receiver that is up; port 9 (discard) has nobody listening.
+      // Any HTTP answer is a receiver that is up; port 9 (discard) is one fetch never calls.
       UP_HOOK_URL: `${sandbox.url}/hooks/T0KEN`,
       DOWN_HOOK_URL: 'http://127.0.0.1:9/hooks/T0KEN',
     });
@@ -164,8 +164,8 @@ notify:
       .filter((c) => c.check.startsWith('notify'))
       .map((c) => [c.check, c.status]);
     expect(checks).toEqual([
-      [`notify webhook ${new URL(sandbox.url).host}`, 'ok'],
-      ['notify webhook 127.0.0.1:9', 'fail'],
+      [`notify webhook ${new URL(sandbox.url).origin}`, 'ok'],
+      ['notify webhook http://127.0.0.1:9', 'fail'],
       ['notify webhook (UNSET_HOOK_URL not set)', 'fail'],
     ]);
     expect(doctor.stdout).not.toContain('T0KEN');

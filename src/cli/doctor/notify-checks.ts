@@ -1,8 +1,9 @@
 import { messageOf } from '../../errors/evsync-error.js';
 import { redactUrl } from '../../log/redaction.js';
 import type { LoadedJob } from '../../sync/job-file.js';
-import { channelName } from '../../sync/notify/deliver-notice.js';
+import { channelName } from '../../sync/notify/channel-name.js';
 import type { NotifyChannel } from '../../sync/notify/notify-settings.js';
+import { fetchFailure, webhookTarget, type WebhookTarget } from '../../sync/notify/webhook-target.js';
 import { smtpFailure, smtpPlan, smtpTransport, type EmailChannel } from '../../sync/notify/smtp-transport.js';
 import type { CheckResult } from './doctor-check.js';
 
@@ -51,20 +52,40 @@ function unset(name: string, what: string): Verdict {
 async function checkWebhook(urlEnv: string, env: NodeJS.ProcessEnv, seconds: number): Promise<Verdict> {
   const url = env[urlEnv];
   if (url === undefined || url === '') return unset(urlEnv, 'the webhook URL');
+  let target: WebhookTarget;
+  try {
+    target = webhookTarget(urlEnv, url);
+  } catch (error) {
+    return cannotRequest(urlEnv, messageOf(error));
+  }
   const started = Date.now();
   try {
-    const response = await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(seconds * 1000) });
+    // With the URL's login as a header, as a message goes (`fetch` takes no login in a URL).
+    const response = await fetch(target.url, {
+      method: 'HEAD',
+      headers: target.headers,
+      signal: AbortSignal.timeout(seconds * 1000),
+    });
     await response.body?.cancel().catch(() => {});
     // Any answer proves the receiver up: many take only POST (405), and that is what they get.
     return { status: 'ok', message: `answers (HTTP ${response.status}, ${Date.now() - started} ms)` };
   } catch (error) {
-    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    const failure = fetchFailure(error, target);
+    if (failure.unsendable) return cannotRequest(urlEnv, failure.text);
     return {
       status: 'fail',
-      message: `does not answer: ${redactUrl(`${messageOf(error)}${cause}`)}`,
+      message: `does not answer: ${failure.text}`,
       fix: `check ${urlEnv} and that the receiver is up and reachable from here`,
     };
   }
+}
+
+function cannotRequest(urlEnv: string, why: string): Verdict {
+  return {
+    status: 'fail',
+    message: `evsync cannot make a request of ${urlEnv}, so no message can go: ${why}`,
+    fix: `set ${urlEnv} to the webhook's address (https://host/…, a login as https://user:password@host/…)`,
+  };
 }
 
 async function checkEmail(email: EmailChannel, env: NodeJS.ProcessEnv, seconds: number): Promise<Verdict> {

@@ -3,12 +3,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { LedgerNotices } from '../../ledger/ledger-notices.js';
 import type { Logger } from '../../log/logger.js';
 import { redactUrl } from '../../log/redaction.js';
-import { EvsyncError } from '../../errors/evsync-error.js';
+import { ConfigError, EvsyncError } from '../../errors/evsync-error.js';
 import { smtpFailure, smtpPlan, smtpTransport, type EmailChannel } from './smtp-transport.js';
 import { notificationsSent } from '../../metrics/process-metrics.js';
+import { channelName } from './channel-name.js';
 import { durationMs, type NotifyChannel, type NotifySettings } from './notify-settings.js';
 import { noticeHtml } from './notice-html.js';
 import { noticeSubject, noticeText, type Notice } from './notice-message.js';
+import { fetchFailure, webhookTarget } from './webhook-target.js';
 
 /** How long one attempt may take before it counts as failed (less when `retry.deadline` is nearer). */
 const ATTEMPT_TIMEOUT_MS = 15_000;
@@ -67,19 +69,6 @@ export async function deliverNotice(
       return { channel: name, status: outcome.error === undefined ? ('sent' as const) : ('failed' as const) };
     }),
   );
-}
-
-/** A channel in words, without its secrets: `webhook hooks.example.com`, `email to ops@example.com`. */
-export function channelName(channel: NotifyChannel, env: NodeJS.ProcessEnv): string {
-  if ('email' in channel) return `email to ${[channel.email.to].flat().join(', ')}`;
-  const url = env[channel.webhook.url_env];
-  let host = `(${channel.webhook.url_env} not set)`;
-  try {
-    if (url) host = new URL(url).host;
-  } catch {
-    host = `(${channel.webhook.url_env} is not a URL)`;
-  }
-  return `webhook ${host}`;
 }
 
 /** A failure not worth trying again: a setting is missing. */
@@ -157,9 +146,14 @@ async function sendWebhook(
   env: NodeJS.ProcessEnv,
   timeoutMs: number,
 ): Promise<void> {
-  const url = required(env, webhook.url_env, 'the webhook URL');
+  const urlEnv = webhook.url_env;
+  const target = webhookTarget(urlEnv, required(env, urlEnv, 'the webhook URL'));
   const body = JSON.stringify(webhook.format === 'chat' ? { text: noticeText(notice) } : notice);
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'evsync' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': 'evsync',
+    ...target.headers,
+  };
   if (webhook.secret_env !== undefined) {
     const secret = required(env, webhook.secret_env, 'the webhook signing key');
     const timestamp = String(Math.floor(Date.now() / 1000));
@@ -169,19 +163,33 @@ async function sendWebhook(
   }
   let response: Response;
   try {
-    response = await fetch(url, {
+    response = await fetch(target.url, {
       method: 'POST',
       headers,
       body,
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
-    // fetch's own message is "fetch failed": the cause says why (refused, timed out…).
-    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-    throw new Error(`${error instanceof Error ? error.message : String(error)}${cause}`);
+    // Either fetch's message or its cause may quote the URL: what is said names its origin only.
+    const failure = fetchFailure(error, target);
+    if (failure.unsendable)
+      throw new ConfigError(
+        `evsync cannot send to the webhook at ${target.origin}: ${failure.text}: check ${urlEnv}`,
+      );
+    throw new Error(
+      `the webhook at ${target.origin} could not be reached (${failure.text}): ` +
+        `check ${urlEnv} and that the receiver is up and reachable from here`,
+    );
   }
   await response.body?.cancel().catch(() => {});
-  if (!response.ok) throw new Error(`the webhook answered HTTP ${response.status}`);
+  if (response.status === 401 || response.status === 403)
+    throw new Error(
+      `the webhook at ${target.origin} refused the message (HTTP ${response.status}): ` +
+        (target.headers.authorization === undefined
+          ? `check the token in ${urlEnv}, or give it a login: https://user:password@host/…`
+          : `check the login (user:password@) in ${urlEnv}`),
+    );
+  if (!response.ok) throw new Error(`the webhook at ${target.origin} answered HTTP ${response.status}`);
 }
 
 async function sendEmail(

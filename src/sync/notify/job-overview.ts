@@ -3,6 +3,7 @@ import type { JobNoticeState, NoticeDelivery, NoticeProblem } from '../../ledger
 import { runConferenceHost } from '../../model/conference.js';
 import type { ActionCounts } from '../../model/result-records.js';
 import { type RunRecord, runTrigger } from '../../model/run-record.js';
+import { sameChannel } from './channel-name.js';
 import { isOverdue, periodOf } from './job-problems.js';
 import { missedScheduleGraceMs, notifySettingsOf } from './notify-settings.js';
 import { missedRuns, type MissedRuns } from './missed-runs.js';
@@ -140,8 +141,10 @@ async function noticeOf(
   { jobName, conferenceId, problems, changedAt: since }: JobNoticeState,
 ): Promise<NonNullable<JobOverview['notify']>> {
   const newest = new Map<string, NoticeDelivery>();
-  for (const delivery of await ledger.notices().deliveries({ jobName, conferenceId, limit: 20 }))
-    if (!newest.has(delivery.channel)) newest.set(delivery.channel, delivery);
+  for (const delivery of await ledger.notices().deliveries({ jobName, conferenceId, limit: 20 })) {
+    const channel = sameChannel(delivery.channel);
+    if (!newest.has(channel)) newest.set(channel, delivery);
+  }
   return {
     state: problems.length > 0 ? 'problem' : 'ok',
     problems,
