@@ -152,6 +152,32 @@ describe('custom_data: { columns: all_unmapped } leaves out', () => {
     ]);
   });
 
+  it("the buyer's personal data and payment references, which would reach every holder", async () => {
+    // Tito's order columns beside each ticket: the buyer's phone on every holder's profile.
+    const row = {
+      ...person,
+      'Order Phone Number': '+353 1 555 0000',
+      'Order Company Name': 'Buyer Private Ltd',
+      'Order Name': 'Siobhán Buyer',
+      'Buyer E-mail': 'buyer@example.org',
+      'Payment Reference': 'ch_QW3R',
+      'Order Discount Code': 'EARLY',
+      'Ticket Company Name': 'Holder Co',
+    };
+    const { items, header } = await mapRows('users', [row]);
+    expect(customData(items[0])).toEqual({
+      'Order Discount Code': 'EARLY',
+      'Ticket Company Name': 'Holder Co',
+    });
+    expect(header?.customData?.leftOut.map((left) => [left.column, left.reason.split(':')[0]])).toEqual([
+      ['Order Phone Number', "the buyer's, not the ticket holder's"],
+      ['Order Company Name', "the buyer's, not the ticket holder's"],
+      ['Order Name', "the buyer's, not the ticket holder's"],
+      ['Buyer E-mail', "the buyer's, not the ticket holder's"],
+      ['Payment Reference', 'a payment reference'],
+    ]);
+  });
+
   it("a column whose name is a key of the mapping's own json: and says so", async () => {
     const yaml = `
 intents:

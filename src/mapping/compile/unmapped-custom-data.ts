@@ -14,6 +14,26 @@ const SECRET = 'named like a secret: a password or a token must not reach a prof
 const ACCESS_LINK =
   'a link or code that opens a ticket, an order or a check-in: whoever reads the profile could use it';
 const IP_ADDRESS = 'an IP address: personal data a profile has no use for';
+const BUYERS = "the buyer's, not the ticket holder's: it would reach every holder of the order";
+const PAYMENT = 'a payment reference: not a profile’s to show';
+
+/** Who a column is about when it is not the holder (Tito's `Order Phone Number`, `Buyer Email`). */
+const BUYER = new Set(['order', 'buyer', 'purchaser', 'billing', 'invoice']);
+/** What of a buyer is personal data. */
+const PERSONAL = new Set([
+  'phone',
+  'mobile',
+  'email',
+  'mail',
+  'name',
+  'company',
+  'address',
+  'street',
+  'zip',
+  'postcode',
+  'city',
+  'vat',
+]);
 
 /**
  * Words of a header that name what opens a registration (Tito's `Unique Ticket URL` and
@@ -43,6 +63,8 @@ function neverCopied(column: string): string | undefined {
   const has = (word: string): boolean => words.includes(word);
   if (has('qr') || ((has('url') || has('link')) && words.some((word) => OPENS.has(word)))) return ACCESS_LINK;
   if (has('ip')) return IP_ADDRESS;
+  if (words.some((word) => BUYER.has(word)) && words.some((word) => PERSONAL.has(word))) return BUYERS;
+  if (has('payment')) return PAYMENT;
   return undefined;
 }
 const NO_USERS = 'the mapping makes no users';
