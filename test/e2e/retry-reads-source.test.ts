@@ -110,4 +110,32 @@ describe('evsync retry of rows the platform refused', () => {
     );
     expect(rows).toHaveLength(2);
   }, 90_000);
+  // A tester's find: a retry before the fix sends the refused session again and skips its
+  // RSVP again, for want of its session; the summary said the RSVP was taken out of the
+  // source since, or synced by a later run.
+  it('does not call a row skipped for want of data taken out of the source', async () => {
+    const sandbox = await ws.sandbox();
+    ws.write({
+      'rsvp.yaml': [
+        'name: retry-rsvp',
+        'mode: upsert',
+        'steps:',
+        '  - { mapping: users, source: { csv: ./rsvp-people.csv } }',
+        '  - { mapping: ./events-map.yaml, source: { csv: ./rsvp-events.csv } }',
+        '  - { mapping: rsvps, source: { csv: ./rsvps.csv } }',
+        '',
+      ].join('\n'),
+      'events-map.yaml': EVENT_MAPPING,
+      'rsvp-people.csv': 'client_id,email,first_name,last_name\nv1,v1@example.org,Vea,One\n',
+      'rsvp-events.csv': `${HEADER}\n${session('refused', 'Keynote')}\n`,
+      'rsvps.csv': 'user_client_id,event_client_id\nv1,refused\n',
+    });
+    const first = await ws.run(sandbox, ['run', 'rsvp.yaml']);
+    expect(first.code, first.stdout + first.stderr).toBe(1);
+    const runId = /^Run (\S+) /m.exec(first.stdout)![1]!;
+    const retry = await ws.run(sandbox, ['retry', runId]);
+    expect(retry.code, retry.stdout + retry.stderr).toBe(1);
+    expect(retry.stdout).not.toContain('taken out of the source since');
+    expect(retry.stdout).toContain('Some rows were skipped because data they need is missing');
+  }, 90_000);
 });

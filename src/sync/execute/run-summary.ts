@@ -76,11 +76,15 @@ export function formatRunSummary(summary: RunSummary): string {
     );
   const skipped = skippedLine(summary.skipped);
   if (skipped) out.push('', skipped);
-  const skippedCount = summary.totals.skipped ?? 0;
-  if (typeof run.options.retryOf === 'string' && skippedCount > 0)
+  // A retry's own skips: rows gone from the source, or synced by a later run. The others
+  // (lost, meant, duplicates) the lines above and below tell.
+  const split = summary.skipped;
+  const told = split ? split.lost + split.onPurpose + (split.duplicates ?? 0) + (split.suppressed ?? 0) : 0;
+  const notSent = Math.max(0, (summary.totals.skipped ?? 0) - told);
+  if (typeof run.options.retryOf === 'string' && notSent > 0)
     out.push(
       '',
-      `${skippedCount} row(s) not sent: taken out of the source since, or synced by a later run; each says why:  evsync report ${run.id} --status skipped`,
+      `${notSent} row(s) not sent: taken out of the source since, or synced by a later run; each says why:  evsync report ${run.id} --status skipped`,
     );
   const short = summary.skipped?.schedulesShort ?? 0;
   if (short > 0)

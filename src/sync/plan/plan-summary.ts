@@ -83,11 +83,15 @@ export const SKIPPED_ON_PURPOSE: ReadonlySet<string> = new Set([
   CODE.EVSYNC_PARENT_SKIPPED,
   CODE.EVSYNC_PARENT_DELETED,
 ]);
-/** Skips that are data lost: a value a row needs is empty, a user or event failed or is unknown (exit 1). */
+/**
+ * Skips that are data lost: a value a row needs is empty, a user or event failed, is held
+ * or is unknown, a schedule's pick is of such an event (exit 1).
+ */
 export const SKIPPED_FOR_MISSING_DATA: ReadonlySet<string> = new Set([
   CODE.EVSYNC_ROW_INCOMPLETE,
   CODE.EVSYNC_PARENT_MISSING,
   CODE.EVSYNC_PARENT_HELD,
+  CODE.EVSYNC_SCHEDULE_PICKS_MISSING,
 ]);
 
 /**
