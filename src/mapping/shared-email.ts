@@ -66,7 +66,7 @@ export class SharedEmails {
             {
               field: 'email',
               code: CODE.MAPPING_SHARED_EMAIL,
-              message: `${said}; put the holder's own e-mail in the source, or set on_shared_email: first or suffix in the mapping`,
+              message: `${said}; put the holder's own e-mail in the source, or set on_shared_email: first or suffix on the job's step`,
             },
           ],
           keys,
