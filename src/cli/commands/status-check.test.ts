@@ -57,6 +57,26 @@ describe('evsync status --check', () => {
     );
   });
 
+  it('does not call well a job whose last run a person stopped, and says how to finish it', () => {
+    const interrupted = { ...job().lastRun!, status: 'interrupted', shownStatus: 'interrupted' };
+    const stopped = job({ lastRun: { ...interrupted, counts: { created: 40 } } });
+    // A person's stop is no problem (run_failed does not tell it either): exit 0, not "well".
+    expect(checkJobs([stopped], 'Europe/Berlin')).toEqual({
+      ok: true,
+      line:
+        'OK 1 job on time, the last run of nightly stopped before its end (interrupted; finish it with: evsync resume r5); ' +
+        'newest run r5 (nightly) interrupted at 2026-11-28 22:50',
+    });
+    const failedToo = job({
+      job: 'people',
+      lastRun: { ...interrupted, id: 'r6', counts: { created: 7, failed: 3 } },
+    });
+    const failedRows = job({ job: 'talks', lastRun: { ...job().lastRun!, counts: { failed: 2 } } });
+    expect(checkJobs([stopped, failedToo, failedRows], 'UTC').line).toMatch(
+      /^OK 3 jobs on time, rows not synced in the last run of talks \(2 failed\), the last run of nightly stopped before its end \(interrupted; finish it with: evsync resume r5\), the last run of people stopped before its end \(interrupted, 3 failed; finish it with: evsync resume r6\); newest run /,
+    );
+  });
+
   it('says in one line which job is overdue or failing', () => {
     const failing = job({
       job: 'people',

@@ -13,10 +13,17 @@ export interface StatusCheck {
 const FAILING = ['failed', 'aborted', 'cut off'];
 
 /**
+ * A last run a person stopped (Ctrl-C, SIGTERM): no problem of the check, as `run_failed`
+ * tells no such stop (docs/notifications.md), but the rows it never sent wait for a resume.
+ */
+const STOPPED_BY_A_PERSON = 'interrupted';
+
+/**
  * `evsync status --check` for cron and monitoring (docs/notifications.md, "Checks that need
  * no evsync process"): a problem when a job is overdue, its last run failed, aborted or was
- * cut off, its `notify:` rules hold, or a message could not be delivered. It reads only the
- * ledger (and Redis for schedules), so it tells a dead worker with no dashboard running.
+ * cut off, its `notify:` rules hold, or a message could not be delivered. A run a person
+ * stopped is no problem, but its job is not called well. It reads only the ledger (and
+ * Redis for schedules), so it tells a dead worker with no dashboard running.
  */
 export function checkJobs(jobs: readonly JobOverview[], zone: string): StatusCheck {
   const problems = jobs.flatMap((job) => {
@@ -35,15 +42,28 @@ export function checkJobs(jobs: readonly JobOverview[], zone: string): StatusChe
     return said.length === 0 ? [] : [`${job.job}: ${said.join('; ')}`];
   });
   if (problems.length > 0) return { ok: false, line: `PROBLEM ${problems.join(' | ')}` };
-  // Rows that failed or were lost in a completed run are no problem of the check (a
-  // `notify:` rule makes them one), but the line does not call such a job well.
-  const notWell = jobs.flatMap((job) => {
-    const notSynced = job.lastRun ? notSyncedNote(job.lastRun) : '';
-    return notSynced === '' ? [] : [`${job.job} (${notSynced})`];
-  });
+  // Rows that failed or were lost in a completed run, and a run a person stopped, are no
+  // problem of the check (a `notify:` rule makes the first one), but the line does not call
+  // such a job well: it says what was not sent, and for a stopped run how to finish it.
+  const notSynced: string[] = [];
+  const stopped: string[] = [];
+  for (const { job, lastRun: run } of jobs) {
+    if (run === null) continue;
+    const note = notSyncedNote(run);
+    if (run.shownStatus === STOPPED_BY_A_PERSON)
+      stopped.push(
+        `the last run of ${job} stopped before its end (${[run.shownStatus, note].filter(Boolean).join(', ')}; ` +
+          `finish it with: evsync resume ${run.id})`,
+      );
+    else if (note !== '') notSynced.push(`${job} (${note})`);
+  }
+  const notWell = [
+    ...(notSynced.length === 0 ? [] : [`rows not synced in the last run of ${notSynced.join(', ')}`]),
+    ...stopped,
+  ];
   const well =
     `OK ${jobs.length} ${jobs.length === 1 ? 'job' : 'jobs'} on time` +
-    (notWell.length === 0 ? ' and well' : `, rows not synced in the last run of ${notWell.join(', ')}`);
+    (notWell.length === 0 ? ' and well' : `, ${notWell.join(', ')}`);
   const newest = newestFinished(jobs);
   // The newest run named: a cron log then shows the check saw the night's run.
   return {
