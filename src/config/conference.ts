@@ -102,6 +102,28 @@ export function conferenceUrl(baseUrl: string): string {
 }
 
 /**
+ * Whether what a person typed names the conference of `baseUrl` (`release-hold
+ * --conference`): its base URL however written (`HTTP://127.0.0.1:47811/`, as in
+ * EVSYNC_BASE_URL), or its host and path as `evsync status` shows them (`127.0.0.1:47811`,
+ * `MyConf.example.com/api`), which may be of either scheme. Both sides are compared as
+ * {@link conferenceUrl} normalises them: one identity, however it is spelt.
+ */
+export function namesConference(named: string, baseUrl: string): boolean {
+  const text = named.trim();
+  const spellings = /^[a-z][a-z\d+.-]*:\/\//i.test(text) ? [text] : [`https://${text}`, `http://${text}`];
+  const known = normalisedOrUndefined(baseUrl);
+  return known !== undefined && spellings.some((spelling) => normalisedOrUndefined(spelling) === known);
+}
+
+function normalisedOrUndefined(baseUrl: string): string | undefined {
+  try {
+    return conferenceUrl(baseUrl);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The normalised base URL a reference names, without needing the key: `plan` and
  * `run --dry-run` compare with what was synced to this conference and send nothing.
  */

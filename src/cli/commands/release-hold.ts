@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { namesConference } from '../../config/conference.js';
 import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { openLedger } from '../../ledger/open-ledger.js';
@@ -22,14 +23,15 @@ export function registerReleaseHoldCommand(program: Command): void {
     .argument('<client_id...>', 'the held client_id(s)')
     .option(
       '--conference <host>',
-      'the conference (its host, as `evsync status` shows it), when several hold the key',
+      'the conference (its host, as `evsync status` shows it, or its base URL), when several hold the key',
     )
     .action(async (keys: string[], options: { conference?: string }) => {
       const ledger = await openLedger();
       try {
         const held = (await everyHold(ledger)).filter(
           ({ conference, hold }) =>
-            (options.conference === undefined || conferenceHost(conference.baseUrl) === options.conference) &&
+            // However it is written: EVSYNC_BASE_URL's value, or the host `status` shows.
+            (options.conference === undefined || namesConference(options.conference, conference.baseUrl)) &&
             hold.kind === 'user' &&
             keys.includes(hold.clientId),
         );
