@@ -4,6 +4,7 @@ import { ConfigError } from '../../errors/evsync-error.js';
 import { rootLogger } from '../../log/logger.js';
 import { hasDrift } from '../../sync/audit/audit-job.js';
 import { formatAudit } from '../../sync/audit/audit-summary.js';
+import { auditVerdict } from '../../sync/audit/audit-verdict.js';
 import { repairDrift } from '../../sync/audit/repair-drift.js';
 import { loadJobFile } from '../../sync/job-file.js';
 import { openAuditEngine, type AuditEngine } from '../../sync/runs/open-audit-engine.js';
@@ -65,7 +66,7 @@ export function registerAuditCommand(program: Command): void {
           if (options.json) await drift.printJson(summary);
           else {
             process.stdout.write(
-              `Audit of ${job.name}: ${verdict(found, drift.extras)}\n\n${formatAudit(summary, drift.examples, EXAMPLES)}\n`,
+              `Audit of ${job.name}: ${auditVerdict(summary)}\n\n${formatAudit(summary, drift.examples, EXAMPLES)}\n`,
             );
             if (report) process.stdout.write(`Report: ${drift.count} entries in ${report.file}\n`);
           }
@@ -85,13 +86,6 @@ export function registerAuditCommand(program: Command): void {
         }
       });
     });
-}
-
-function verdict(found: boolean, extras: number): string {
-  if (found) return 'the platform differs from the source.';
-  return extras > 0
-    ? `in sync (${extras} extra on the platform, reported, never deleted).`
-    : 'the platform is as the source says.';
 }
 
 /** Why the repair leaves users that now name another person alone (docs/audit.md, "Repair"). */

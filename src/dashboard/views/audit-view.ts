@@ -1,5 +1,6 @@
 import { html } from 'hono/html';
 import { AUDIT_KIND_ORDER } from '../../sync/audit/audit-job.js';
+import { auditVerdict } from '../../sync/audit/audit-verdict.js';
 import type { KindAudit } from '../../sync/audit/drift.js';
 import type { DashboardAudit } from '../job-audits.js';
 import { type Html, runPath, timeTag } from './page-layout.js';
@@ -156,9 +157,6 @@ function driftSection(audit: DashboardAudit): Html {
 function verdict(audit: DashboardAudit): string {
   if (audit.status === 'running') return 'reading the platform back…';
   if (audit.status === 'failed') return 'the audit failed: nothing was compared.';
-  const extras = Object.values(audit.summary ?? {}).reduce((sum, kind) => sum + kind.extra, 0);
-  if (audit.repairable) return 'the platform differs from the source.';
-  return extras > 0
-    ? `in sync (${extras} extra on the platform, reported, never deleted).`
-    : 'the platform is as the source says.';
+  // The words `evsync audit` prints: what was compared, and what could not be.
+  return auditVerdict(audit.summary ?? {});
 }
