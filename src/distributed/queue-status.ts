@@ -3,7 +3,7 @@ import type { Ledger } from '../ledger/ledger.js';
 import type { RunRecord } from '../model/run-record.js';
 import type { DistributedConfig } from './distributed-config.js';
 import type { RunPhaseNote } from './distributed-executor.js';
-import { waitsForWorker } from './handed-to-workers.js';
+import { waitsForWorker } from '../model/run-record.js';
 import { workerConferences } from './worker-notes.js';
 import type { IntentQueue } from './intent-queue.js';
 import { laneHost, readLanes } from './lanes.js';

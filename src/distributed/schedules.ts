@@ -13,7 +13,7 @@ import { rateOfRun } from '../sync/runs/run-rate.js';
 import { platformRefOfRun } from '../config/conference.js';
 import { openLedger } from '../ledger/open-ledger.js';
 import { unknownRunError } from '../ledger/ledger-error.js';
-import { HANDED_TO_WORKERS } from './handed-to-workers.js';
+import { HANDED_TO_WORKERS } from '../model/run-record.js';
 import { conferenceConfigIn, runHost } from './conference-refusal.js';
 import { abortOnFailure } from '../sync/execute/abort-on-failure.js';
 import { openEngineForEnv } from './engine-for-env.js';

@@ -88,3 +88,16 @@ export function notSyncedNote(run: { counts: ActionCounts; lost?: number | undef
   const lost = run.lost ?? 0;
   return [failed > 0 ? `${failed} failed` : '', lost > 0 ? `${lost} lost` : ''].filter(Boolean).join(', ');
 }
+
+/**
+ * The run option a detached run carries from its hand-over until a worker takes it: its
+ * status is `interrupted` meanwhile, which `evsync runs` and `status` show as waiting.
+ * Here, below the distributed executor, so that reading it loads neither BullMQ nor Redis,
+ * and every screen of a job can say it.
+ */
+export const HANDED_TO_WORKERS = 'handedToWorkers';
+
+/** A detached run no worker has taken yet (`HANDED_TO_WORKERS`). */
+export function waitsForWorker(run: RunRecord): boolean {
+  return run.status === 'interrupted' && run.options[HANDED_TO_WORKERS] === true;
+}

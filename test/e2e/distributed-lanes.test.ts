@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitsForWorker } from '../../src/distributed/handed-to-workers.js';
+import { waitsForWorker } from '../../src/model/run-record.js';
 import { laneId, laneQueueName } from '../../src/distributed/lanes.js';
 import { IntentQueue } from '../../src/distributed/intent-queue.js';
 import type { IntentJob } from '../../src/distributed/intent-job.js';

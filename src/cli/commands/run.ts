@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { HANDED_TO_WORKERS } from '../../distributed/handed-to-workers.js';
+import { HANDED_TO_WORKERS } from '../../model/run-record.js';
 import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
 import { rootLogger } from '../../log/logger.js';

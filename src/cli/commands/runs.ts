@@ -6,7 +6,7 @@ import { RUN_STATUSES, type RunRecord, type RunStatus, runTook, runTrigger } fro
 import type { RunListFilter } from '../../ledger/ledger.js';
 import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
-import { waitsForWorker } from '../../distributed/handed-to-workers.js';
+import { waitsForWorker } from '../../model/run-record.js';
 import { prunedMarker } from '../../sync/prune/pruned-note.js';
 import { supersededBy } from '../../sync/runs/superseded.js';
 import { ageMs } from '../../config/retention.js';

@@ -77,6 +77,11 @@ describe('evsync status --check', () => {
     );
   });
 
+  it('calls well a job whose detached run waits for a worker: nobody stopped it', () => {
+    const detached = { ...job().lastRun!, status: 'interrupted', shownStatus: 'waiting for a worker' };
+    expect(checkJobs([job({ lastRun: detached })], 'UTC').line).toMatch(/^OK 1 job on time and well; /);
+  });
+
   it('says in one line which job is overdue or failing', () => {
     const failing = job({
       job: 'people',

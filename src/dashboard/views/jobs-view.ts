@@ -75,7 +75,8 @@ function outcomeOf(last: LastRun | null): {
   const notSynced = notSyncedNote(last);
   if (last.shownStatus === 'completed')
     return notSynced !== '' ? { text: notSynced, tone: 'partial' } : { text: 'ok', tone: 'ok' };
-  if (last.shownStatus === 'running') return { text: 'running', tone: 'running' };
+  if (last.shownStatus === 'running' || last.shownStatus === 'waiting for a worker')
+    return { text: last.shownStatus, tone: 'running' };
   if (last.shownStatus === 'failed' || last.shownStatus === 'aborted')
     return { text: last.shownStatus, tone: 'problem' };
   return { text: last.shownStatus, tone: 'stopped' };
@@ -83,6 +84,6 @@ function outcomeOf(last: LastRun | null): {
 
 /** When a run that did not complete stopped: its end, or its start when it has none (cut off). */
 function stoppedAt(last: LastRun): string | null {
-  if (last.shownStatus === 'completed' || last.shownStatus === 'running') return null;
+  if (['completed', 'running', 'waiting for a worker'].includes(last.shownStatus)) return null;
   return last.finishedAt ?? last.startedAt;
 }

@@ -2,7 +2,7 @@ import type { Ledger } from '../../ledger/ledger.js';
 import type { JobNoticeState, NoticeDelivery, NoticeProblem } from '../../ledger/ledger-notices.js';
 import { runConferenceHost } from '../../model/conference.js';
 import type { ActionCounts } from '../../model/result-records.js';
-import { type RunRecord, runTrigger } from '../../model/run-record.js';
+import { type RunRecord, runTrigger, waitsForWorker } from '../../model/run-record.js';
 import { sameChannel } from './channel-name.js';
 import { isOverdue, periodOf } from './job-problems.js';
 import { missedScheduleGraceMs, notifySettingsOf } from './notify-settings.js';
@@ -26,7 +26,7 @@ export interface JobOverview {
   lastRun: {
     id: string;
     status: string;
-    /** `cut off`: running, its process gone. */
+    /** `cut off`: running, its process gone; `waiting for a worker`: detached, not taken yet. */
     shownStatus: string;
     trigger: string;
     startedAt: string;
@@ -127,7 +127,7 @@ function lastRunOf(run: RunRecord, cutOff: boolean): NonNullable<JobOverview['la
   return {
     id: run.id,
     status: run.status,
-    shownStatus: cutOff ? 'cut off' : run.status,
+    shownStatus: cutOff ? 'cut off' : waitsForWorker(run) ? 'waiting for a worker' : run.status,
     trigger: runTrigger(run),
     startedAt: run.startedAt.toISOString(),
     finishedAt: run.finishedAt?.toISOString() ?? null,
