@@ -55,6 +55,14 @@ describe('tickets of one order under the buyer’s e-mail, reordered by a rename
           '',
         ].join('\n'),
       });
+      // The plan says it ahead, as the run will (it promised "update 2" before).
+      const plan = await ws.run(sandbox, ['plan', 'job.yaml']);
+      expect(plan.stdout).toMatch(/user updates? a run refuses: the key now names another person/);
+      expect(plan.stdout).toMatch(
+        /user "pretix-ABC12-1": "Anna Alpha" <buyer@example\.org> when last synced, "Zoe Zulu"/,
+      );
+      const dryRun = await ws.run(sandbox, ['run', 'job.yaml', '--dry-run']);
+      expect(dryRun.code, dryRun.stdout + dryRun.stderr).toBe(1);
       const second = await ws.run(sandbox, ['run', 'job.yaml']);
       expect(second.code, second.stdout + second.stderr).toBe(1);
       const report = await ws.run(sandbox, ['report', 'latest', '--status', 'failed', '--format', 'json']);

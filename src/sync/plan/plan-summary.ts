@@ -41,6 +41,8 @@ export interface PlanSummary {
   notices: string[];
   /** How the sources decided who is who (a joined speaker list's matches and conflicts). */
   identity?: string[];
+  /** User updates a run refuses as now another person (`IdentityPreview`): they fail (exit 1). */
+  refusedPeople?: number;
   /** One line per kind that loses most of its rows for one reason, with the fix. */
   losses: string[];
   /** People merged across steps (docs/sync-engine.md, "One person, many sources"). */
@@ -99,9 +101,9 @@ export const SKIPPED_FOR_MISSING_DATA: ReadonlySet<string> = new Set([
  * are invalid or skipped for missing data (README, exit codes), 0 otherwise. What
  * `run --dry-run` exits with.
  */
-export function planExitCode(summary: Pick<PlanSummary, 'counts' | 'skipped'>): 0 | 1 {
+export function planExitCode(summary: Pick<PlanSummary, 'counts' | 'skipped' | 'refusedPeople'>): 0 | 1 {
   const invalid = Object.values(summary.counts).reduce((sum, columns) => sum + (columns?.invalid ?? 0), 0);
-  return invalid > 0 || (summary.skipped?.lost ?? 0) > 0 ? 1 : 0;
+  return invalid > 0 || (summary.skipped?.lost ?? 0) > 0 || (summary.refusedPeople ?? 0) > 0 ? 1 : 0;
 }
 
 /** Counts per kind and planned action, with the first examples of each: what `evsync plan` prints. */

@@ -10,6 +10,7 @@ import type { RowResult } from '../plan/sync-plan.js';
 import type { RunJobOptions } from './run-job.js';
 import { PLAN_CHUNK } from './streamed-plan.js';
 import { AccountPreview, type AccountLookUp } from '../plan/account-preview.js';
+import { IdentityPreview } from '../plan/identity-preview.js';
 
 /**
  * Reads the sources and plans against the ledger, without sending or recording anything:
@@ -47,6 +48,7 @@ export async function planJob(
     { dependents: true, holds: await ledger.holds().list() },
   );
   const preview = deps.lookUpAccount ? new AccountPreview(deps.lookUpAccount, deps.vendor) : undefined;
+  const refused = new IdentityPreview(ledger, deps.vendor);
   let intents: Intent[] = [];
   let rows: RowResult[] = [];
   const erasures = await Erasures.load(ledger, deps.vendor);
@@ -62,6 +64,7 @@ export async function planJob(
     if (intents.length < PLAN_CHUNK && rows.length < PLAN_CHUNK) continue;
     const planned = await planner.planChunk(intents, rows);
     preview?.note(planned.work);
+    await refused.note(planned.work);
     intents = [];
     rows = [];
   }
@@ -69,11 +72,13 @@ export async function planJob(
     // Planned whether or not a preview notes it (`preview?.note(…)` would skip its argument).
     const planned = await planner.planChunk(intents, rows);
     preview?.note(planned.work);
+    await refused.note(planned.work);
   }
   planner.failedRows();
   await planner.finish();
   const summary = planner.summary();
-  const accounts = (await preview?.lines()) ?? [];
+  const accounts = [...refused.lines(), ...((await preview?.lines()) ?? [])];
   if (accounts.length > 0) summary.identity = [...(summary.identity ?? []), ...accounts];
+  if (refused.count > 0) summary.refusedPeople = refused.count;
   return options.full ? { ...summary, full: true } : summary;
 }
