@@ -1,16 +1,17 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openLedger } from '../../../src/ledger/open-ledger.js';
+import { removeWorkspace } from '../../helpers/remove-workspace.js';
 
 const child = fileURLToPath(new URL('./fixtures/write-results-slowly.ts', import.meta.url));
 const dirs: string[] = [];
 
 afterAll(async () => {
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  for (const dir of dirs) await removeWorkspace(dir);
 });
 
 /** Starts the writer child and kills it with SIGKILL some time after it is ready. */

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openLedger } from '../../../src/ledger/open-ledger.js';
+import { removeWorkspace } from '../../helpers/remove-workspace.js';
 import { SERVICES, serviceAvailable } from '../../helpers/services.js';
 
 const available = await serviceAvailable('postgres');
@@ -12,7 +13,9 @@ const schema = `evsync_open_${randomBytes(4).toString('hex')}`;
 const dirs: string[] = [];
 
 afterAll(async () => {
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  // Each folder's embedded server is stopped first: one still writing its WAL made the
+  // deletion fail (ENOTEMPTY) on a loaded machine.
+  for (const dir of dirs) await removeWorkspace(dir);
   if (!available) return;
   const client = new pg.Client({ connectionString: SERVICES.postgres.url });
   await client.connect();
