@@ -164,7 +164,8 @@ const STEP_BUTTONS: Record<Exclude<RunStep, 'wait'>, { path: string; label: stri
 
 /**
  * The run's buttons, the one its state calls for first (`nextStep`), and the line saying
- * which to use. `#actions` is what the page's script reloads when a live run ends.
+ * which to use. `#actions` is what the page's script reloads when a live run ends. A run
+ * going on offers no run of its job again: the job's lock refuses one (409) until it ends.
  */
 export function actionsSection(data: Pick<RunData, 'run'>): Html {
   const { run } = data;
@@ -179,7 +180,8 @@ export function actionsSection(data: Pick<RunData, 'run'>): Html {
     >`;
   return html`<section id="actions" data-actions="${base}" data-primary="${step.primary}">
     <div class="actions">
-      ${step.retry ? button('retry') : ''} ${step.resume ? button('resume') : ''} ${button('rerun')}
+      ${step.retry ? button('retry') : ''} ${step.resume ? button('resume') : ''}
+      ${step.primary === 'wait' ? '' : button('rerun')}
       <a class="button secondary" href="${base}/audit">Audit this job…</a>
     </div>
     <p class="next-step" data-next-step>${step.advice}</p>
