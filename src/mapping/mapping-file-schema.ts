@@ -201,6 +201,12 @@ export const mappingFileSchema = z.strictObject({
       'A user row whose e-mail an earlier row gave to a person of another name: error (fail it), first (leave it out), suffix (a plus-address).',
     ),
   unique: z.array(z.string().min(1)).default([]).describe('Params whose values must not repeat.'),
+  not_custom_data: z
+    .array(z.string().min(1))
+    .default([])
+    .describe(
+      "Columns that `custom_data: { columns: all_unmapped }` never copies to a profile, though no param reads them: an order's data beside each ticket (pretix's order `Phone number`).",
+    ),
   detect: z
     .array(columnRefSchema)
     .optional()

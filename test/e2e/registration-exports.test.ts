@@ -271,7 +271,7 @@ describe('registration exports as they really come, through the built CLI', () =
       const keys = [...sandbox.state.users.values()].flatMap((user) => Object.keys(user.customData));
       expect(
         keys.filter((key) =>
-          /^(Unique (Ticket|Order) URL|qr_code_url|Order (IP|Name|Email|Phone Number|Company Name)|Payment Reference)$/.test(
+          /^(Unique (Ticket|Order) URL|qr_code_url|Order (IP|Name|Email|Phone Number|Company Name)|Payment Reference|Phone number)$/.test(
             key,
           ),
         ),

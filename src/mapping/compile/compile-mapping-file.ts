@@ -55,7 +55,9 @@ export function compileMappingFile(
         lookupDefaults: new LookupDefaults(),
       };
       const keeping = options.unmappedToCustomData
-        ? keepUnmappedColumns(file.intents, unmappedColumns(header, columns), binder, identity.vendor)
+        ? keepUnmappedColumns(file.intents, unmappedColumns(header, columns), binder, identity.vendor, {
+            notCopied: file.not_custom_data,
+          })
         : undefined;
       const specs = keeping?.intents ?? file.intents;
       const intents = specs.map((intent) => compileIntent(intent, context, identity.vendor));

@@ -178,6 +178,25 @@ describe('custom_data: { columns: all_unmapped } leaves out', () => {
     ]);
   });
 
+  it('the columns the mapping names in not_custom_data, however their header is spelt', async () => {
+    const yaml = `
+not_custom_data: [Phone number]
+intents:
+  - kind: user
+    params: { client_id: id, email: mail, first_name: f, last_name: l }
+`;
+    const { items, header } = await mapRows(yaml, [
+      { id: 'u', mail: 'a@b.org', f: 'A', l: 'B', 'PHONE NUMBER': '+49 30 1234567', diet: 'vegan' },
+    ]);
+    expect(customData(items[0])).toEqual({ diet: 'vegan' });
+    expect(header?.customData?.leftOut).toEqual([
+      {
+        column: 'PHONE NUMBER',
+        reason: "the mapping's not_custom_data: not the ticket holder's (an order's, say)",
+      },
+    ]);
+  });
+
   it("a column whose name is a key of the mapping's own json: and says so", async () => {
     const yaml = `
 intents:

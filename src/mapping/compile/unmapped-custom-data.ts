@@ -2,7 +2,7 @@ import { isSecretName } from '../../log/redaction.js';
 import type { UnmappedCustomData } from '../mapped-item.js';
 import type { IntentSpec, SimpleValueSpec } from '../mapping-file-schema.js';
 import { resolveParamName } from '../param-aliases.js';
-import type { ColumnBinder } from './column-binder.js';
+import { normalizeColumnName, type ColumnBinder } from './column-binder.js';
 import type { CompilableValueSpec } from './compile-value.js';
 
 /** An intent as the compiler takes it: a mapping file's, or one that keeps the unread columns. */
@@ -16,6 +16,7 @@ const ACCESS_LINK =
 const IP_ADDRESS = 'an IP address: personal data a profile has no use for';
 const BUYERS = "the buyer's, not the ticket holder's: it would reach every holder of the order";
 const PAYMENT = 'a payment reference: not a profile’s to show';
+const NOT_COPIED = "the mapping's not_custom_data: not the ticket holder's (an order's, say)";
 
 /** Who a column is about when it is not the holder (Tito's `Order Phone Number`, `Buyer Email`). */
 const BUYER = new Set(['order', 'buyer', 'purchaser', 'billing', 'invoice']);
@@ -88,11 +89,14 @@ export function keepUnmappedColumns(
   unmapped: readonly string[],
   binder: ColumnBinder,
   vendor: string,
+  options: { notCopied?: readonly string[] } = {},
 ): { intents: BoundIntentSpec[]; report: UnmappedCustomData } {
   const leftOut = new Map<string, string>();
   const candidates: string[] = [];
+  // The mapping's own word (`not_custom_data:`), matched as its columns are.
+  const named = new Set((options.notCopied ?? []).map(normalizeColumnName));
   for (const column of unmapped) {
-    const reason = neverCopied(column);
+    const reason = named.has(normalizeColumnName(column)) ? NOT_COPIED : neverCopied(column);
     if (reason === undefined) candidates.push(column);
     else leftOut.set(column, reason);
   }
