@@ -16,7 +16,7 @@ import { createSendMarker } from './send-marks.js';
 import type { ResultWriter } from '../../ledger/result-writer.js';
 import type { PlanFeed } from './plan-feed.js';
 import { reviewJob } from '../notify/review-job.js';
-import { lostRows, skippedSplit, uncertainCheckInsOf } from './finished-counts.js';
+import { lostResults, skippedSplit, uncertainCheckInsOf } from './finished-counts.js';
 import { abortOnFailure, keepAbortReason } from './abort-on-failure.js';
 import { CallTally } from './call-tally.js';
 import { afterFailedCheck, checkPlatform, needsPlatformCheck } from './platform-check.js';
@@ -188,11 +188,12 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
   // The counts read above are final: nothing is recorded after them, so the run keeps them
   // rather than counting its results again (a second scan of them at 200,000 users).
   const totals = totalsOf(counts);
-  const lost = await lostRows(ledger, input.runId, counts);
+  const lostByAction = await lostResults(ledger, input.runId, counts);
+  const lost = Object.values(lostByAction).reduce((sum, n) => sum + (n ?? 0), 0);
   const run = await ledger.finishRun(input.runId, status, totals, lost);
   await reviewRunsJob(deps, run.id, run.jobName);
   const uncertainCheckIns = await uncertainCheckInsOf(ledger, input.runId, counts);
-  const skipped = await skippedSplit(ledger, input.runId, counts);
+  const skipped = await skippedSplit(ledger, input.runId, counts, lostByAction);
   return {
     run,
     counts,

@@ -1,5 +1,5 @@
 import { CODE } from '../../errors/codes.js';
-import { totalsOf } from '../../model/result-records.js';
+import { totalsOf, type ActionCounts } from '../../model/result-records.js';
 import { SKIPPED_FOR_MISSING_DATA, SKIPPED_ON_PURPOSE } from '../plan/plan-summary.js';
 import type { EngineDeps } from './engine-deps.js';
 import type { RunSummary } from './run-summary.js';
@@ -8,51 +8,46 @@ import type { RunSummary } from './run-summary.js';
 // is recorded: each read only when the counts show it can find something.
 
 /**
- * Skipped results that are data lost, not rows filtered out on purpose: they make the run
- * end with exit code 1 (see README, exit codes).
+ * A run's results that are rows lost (`SKIPPED_FOR_MISSING_DATA`), per action: skipped, and
+ * schedules sent without events that failed or are in no source (a success, with picks
+ * lost). Their sum is `RunRecord.lost` (`RunSummary.rowsLost`); the skipped ones are
+ * `RunSummary.skipped.lost`. Read only when the counts show a skipped row or a schedule
+ * sent, the only results that can be.
  */
-const LOST_ROW_CODES = [
-  CODE.EVSYNC_ROW_INCOMPLETE,
-  CODE.EVSYNC_PARENT_MISSING,
-  CODE.EVSYNC_PARENT_HELD,
-  // A schedule sent without events that failed or are in no source: a success, with picks lost.
-  CODE.EVSYNC_SCHEDULE_PICKS_MISSING,
-];
-
-/**
- * How many of a run's results are rows lost (`RunRecord.lost`, `RunSummary.rowsLost`): read
- * only when the counts show a skipped row or a schedule sent, the only results that can be.
- */
-export async function lostRows(
+export async function lostResults(
   ledger: EngineDeps['ledger'],
   runId: string,
   counts: RunSummary['counts'],
-): Promise<number> {
-  const anySkipped = Object.values(counts).some((perKind) => (perKind?.skipped ?? 0) > 0);
+): Promise<ActionCounts> {
   const schedules = counts.schedule ?? {};
-  if (!anySkipped && (schedules.created ?? 0) + (schedules.updated ?? 0) === 0) return 0;
-  const lost = totalsOf(await ledger.resultCounts(runId, { errorCodes: LOST_ROW_CODES }));
-  return Object.values(lost).reduce((sum, n) => sum + (n ?? 0), 0);
+  if (!anySkipped(counts) && (schedules.created ?? 0) + (schedules.updated ?? 0) === 0) return {};
+  return totalsOf(await ledger.resultCounts(runId, { errorCodes: [...SKIPPED_FOR_MISSING_DATA] }));
+}
+
+function anySkipped(counts: RunSummary['counts']): boolean {
+  return Object.values(counts).some((perKind) => (perKind?.skipped ?? 0) > 0);
 }
 
 /**
  * See `RunSummary.skipped`: read only when something was skipped; `schedulesShort`, the
- * schedules sent without some events, only when some schedule was sent.
+ * schedules sent without some events, only when some schedule was sent. `lost`: the run's
+ * {@link lostResults}, read already.
  */
 export async function skippedSplit(
   ledger: EngineDeps['ledger'],
   runId: string,
   counts: RunSummary['counts'],
+  lost: ActionCounts,
 ): Promise<RunSummary['skipped']> {
-  const anySkipped = Object.values(counts).some((perKind) => (perKind?.skipped ?? 0) > 0);
+  const skipped = anySkipped(counts);
   const users = counts.user ?? {};
   // Shared e-mails fail or are left out (merge-people.ts, shared-email.ts): only users.
   const anyUserLeft = (users.skipped ?? 0) + (users.failed ?? 0) > 0;
   const schedules = counts.schedule ?? {};
   const anySchedule = (schedules.created ?? 0) + (schedules.updated ?? 0) > 0;
-  if (!anySkipped && !anySchedule && !anyUserLeft) return undefined;
+  if (!skipped && !anySchedule && !anyUserLeft) return undefined;
   const skippedWith = async (codes: ReadonlySet<string>): Promise<number> =>
-    anySkipped ? (totalsOf(await ledger.resultCounts(runId, { errorCodes: [...codes] })).skipped ?? 0) : 0;
+    skipped ? (totalsOf(await ledger.resultCounts(runId, { errorCodes: [...codes] })).skipped ?? 0) : 0;
   const short = anySchedule
     ? totalsOf(
         await ledger.resultCounts(runId, {
@@ -68,7 +63,7 @@ export async function skippedSplit(
   const suppressed = await skippedWith(new Set([CODE.EVSYNC_ERASED]));
   return {
     onPurpose: await skippedWith(SKIPPED_ON_PURPOSE),
-    lost: await skippedWith(SKIPPED_FOR_MISSING_DATA),
+    lost: lost.skipped ?? 0,
     ...(duplicates > 0 ? { duplicates } : {}),
     ...(sharedEmails > 0 ? { sharedEmails } : {}),
     ...(suppressed > 0 ? { suppressed } : {}),
