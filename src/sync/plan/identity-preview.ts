@@ -1,8 +1,7 @@
 import type { Ledger } from '../../ledger/ledger.js';
-import { anotherPerson, fullName, type NamedPerson } from '../../model/person.js';
-import type { FlatParams } from '../../model/params.js';
+import { anotherPerson } from '../../model/person.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
-import { emailParam } from '../../platform/vendor.js';
+import { personOfParams } from '../processors/account-owner.js';
 
 /** How many refused keys a plan names; the rest are counted. */
 const NAMED = 5;
@@ -32,11 +31,11 @@ export class IdentityPreview {
       updates.flatMap((item) => [item.key, ...(item.aliases ?? [])]),
     );
     for (const item of updates) {
-      const now = this.person(item.params);
+      const now = personOfParams(item.params, this.vendor);
       for (const key of [item.key, ...(item.aliases ?? [])]) {
         const sent = last.get(key);
         if (sent === undefined) continue;
-        const was = this.person(sent);
+        const was = personOfParams(sent, this.vendor);
         if (!anotherPerson(was, now)) continue;
         this.count += 1;
         if (this.named.length < NAMED)
@@ -58,12 +57,5 @@ export class IdentityPreview {
       ...this.named,
       ...(more > 0 ? [`  … and ${more} more`] : []),
     ];
-  }
-
-  private person(params: FlatParams): NamedPerson {
-    return {
-      name: fullName(params['user[first_name]'], params['user[last_name]']),
-      email: params[emailParam(this.vendor)] ?? '',
-    };
   }
 }

@@ -2,7 +2,7 @@ import { CODE } from '../../errors/codes.js';
 import { EvsyncError } from '../../errors/evsync-error.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { FlatParams } from '../../model/params.js';
-import { anotherPerson, fullName, namesAgree, personKey } from '../../model/person.js';
+import { anotherPerson, fullName, namesAgree, personKey, type NamedPerson } from '../../model/person.js';
 import type { PlatformUser } from '../../platform/response-schemas.js';
 import { emailParam } from '../../platform/vendor.js';
 import type { ProcessorContext } from './processor.js';
@@ -97,7 +97,8 @@ export async function refuseOtherConferencesPerson(
  * the rows' order, as pretix's `<order>-<place>` without the ticket secret, re-sorted by
  * name). Sent, it would turn one person's platform account into another's, schedule and
  * login with it; the row fails instead, naming both (docs/sync-engine.md, "Who is who").
- * A new name with the same e-mail, or a new e-mail with an agreeing name, is the same person.
+ * Who is another person is `anotherPerson`'s to say: under one e-mail (an order's), names
+ * with no word in common are two people too.
  */
 export async function refuseKeyOfAnother(
   item: PlannedIntent,
@@ -111,13 +112,17 @@ export async function refuseKeyOfAnother(
   }
 }
 
+/** Who a user's params name: its full name and e-mail, as the identity rule compares them. */
+export function personOfParams(params: FlatParams, vendor: string): NamedPerson {
+  return { name: fullName(params[FIRST], params[LAST]), email: params[emailParam(vendor)]?.trim() ?? '' };
+}
+
 function refuseIfAnother(item: PlannedIntent, key: string, last: FlatParams, vendor: string): void {
-  const email = emailParam(vendor);
-  const wasEmail = last[email]?.trim() ?? '';
-  const nowEmail = item.params[email]?.trim() ?? '';
-  const wasName = fullName(last[FIRST], last[LAST]);
-  const nowName = fullName(item.params[FIRST], item.params[LAST]);
-  if (!anotherPerson({ name: wasName, email: wasEmail }, { name: nowName, email: nowEmail })) return;
+  const was = personOfParams(last, vendor);
+  const now = personOfParams(item.params, vendor);
+  if (!anotherPerson(was, now)) return;
+  const { name: wasName, email: wasEmail } = was;
+  const { name: nowName, email: nowEmail } = now;
   const merged = key === item.key ? '' : ` (merged into this row's person, client_id "${item.key}")`;
   // One e-mail under both names: an order's or a household's, which says nothing of who holds the ticket.
   const shared = personKey(wasEmail) === personKey(nowEmail);
