@@ -1,13 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliWorkspace } from '../helpers/built-cli.js';
+import { TWO_SESSIONS } from './conference-fixture.js';
 
 const PEOPLE = ['client_id,email,first_name,last_name', 'u1,ada@example.org,Ada,Lovelace', ''].join('\n');
-const EVENTS = [
-  'client_id,name,description,start,finish',
-  's1,Opening,Welcome,2026-06-01T09:00:00Z,2026-06-01T10:00:00Z',
-  's2,Closing,Goodbye,2026-06-01T17:00:00Z,2026-06-01T18:00:00Z',
-  '',
-].join('\n');
 
 // A job of RSVPs alone: the platform gives no read for them. The build before printed
 // "Audit of picks: the platform is as the source says.", exit 0, having compared nothing.
@@ -37,7 +32,7 @@ describe('evsync audit of rows the platform cannot be read back for (built CLI)'
         '',
       ].join('\n'),
       'people.csv': PEOPLE,
-      'events.csv': EVENTS,
+      'events.csv': TWO_SESSIONS,
       'rsvps.csv': 'user_client_id,event_client_id\nu1,s1\nu1,s2\n',
     });
     for (const job of ['program.yaml', 'picks.yaml']) {

@@ -2,14 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PlatformClient } from '../../src/platform/platform-client.js';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { cliWorkspace, type CliWorkspace } from '../helpers/built-cli.js';
+import { TWO_SESSIONS } from './conference-fixture.js';
 
 const PEOPLE = 'client_id,email,first_name,last_name';
-const EVENTS = [
-  'client_id,name,description,start,finish',
-  's1,Opening,Welcome,2026-06-01T09:00:00Z,2026-06-01T10:00:00Z',
-  's2,Closing,Goodbye,2026-06-01T17:00:00Z,2026-06-01T18:00:00Z',
-  '',
-].join('\n');
 
 /** The user of a key and the sessions it speaks at, as the platform has them. */
 function accountOf(sandbox: RunningSandbox, key: string): string {
@@ -59,7 +54,7 @@ describe('audit --repair of a key that now names another person', () => {
         'people.csv': [PEOPLE, 'QWE-1,amy@example.org,Amy,Able', 'BOB-1,bob@example.org,Bob,Baker', ''].join(
           '\n',
         ),
-        'events.csv': EVENTS,
+        'events.csv': TWO_SESSIONS,
         'speakers.csv': 'event_client_id,user_client_id\ns1,QWE-1\n',
       });
       for (const job of ['attendees.yaml', 'program.yaml']) {

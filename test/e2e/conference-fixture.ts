@@ -21,6 +21,14 @@ export interface ConferenceOptions {
   orphanSpeakers?: number;
 }
 
+/** Two sessions, s1 and s2, as the shipped `events` mapping reads them. */
+export const TWO_SESSIONS = [
+  'client_id,name,description,start,finish',
+  's1,Opening,Welcome,2026-06-01T09:00:00Z,2026-06-01T10:00:00Z',
+  's2,Closing,Goodbye,2026-06-01T17:00:00Z,2026-06-01T18:00:00Z',
+  '',
+].join('\n');
+
 export const EVENT_MAPPING = `version: 1
 intents:
   - kind: event

@@ -1,14 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { cliWorkspace } from '../helpers/built-cli.js';
+import { TWO_SESSIONS } from './conference-fixture.js';
 
 const PEOPLE = 'client_id,email,first_name,last_name';
-const EVENTS = [
-  'client_id,name,description,start,finish',
-  's1,Opening,Welcome,2026-06-01T09:00:00Z,2026-06-01T10:00:00Z',
-  's2,Closing,Goodbye,2026-06-01T17:00:00Z,2026-06-01T18:00:00Z',
-  '',
-].join('\n');
 
 /** The user of a key, its schedule and the sessions it speaks at, as the platform has them. */
 function accountOf(sandbox: RunningSandbox, key: string): string {
@@ -50,7 +45,7 @@ describe('a key refused as now another person, in another job', () => {
       'people.csv': [PEOPLE, 'QWE-1,amy@example.org,Amy,Able', 'BOB-1,bob@example.org,Bob,Baker', ''].join(
         '\n',
       ),
-      'events.csv': EVENTS,
+      'events.csv': TWO_SESSIONS,
       'speakers.csv': 'event_client_id,user_client_id\ns1,QWE-1\n',
       'rsvps.csv': 'user_client_id,event_client_id\nQWE-1,s1\nBOB-1,s1\n',
     });
@@ -120,7 +115,7 @@ describe('a key refused as now another person, in another job', () => {
       'door.yaml': 'name: door\nmode: upsert\nsteps:\n  - { mapping: users, source: { csv: ./door.csv } }\n',
       'rsvp.yaml':
         'name: rsvp\nmode: upsert\nsteps:\n  - { mapping: events, source: { csv: ./events.csv } }\n  - { mapping: rsvps, source: { csv: ./rsvp.csv } }\n',
-      'events.csv': EVENTS,
+      'events.csv': TWO_SESSIONS,
       'door.csv': [PEOPLE, 'TIX-1,cat@example.org,Cat,Cole', ''].join('\n'),
       'rsvp.csv': 'user_client_id,event_client_id\n',
     });
