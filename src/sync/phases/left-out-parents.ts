@@ -1,5 +1,5 @@
 import { CODE } from '../../errors/codes.js';
-import { isParentKind, type IntentDependency, type IntentKind } from '../../model/intent.js';
+import { isParentKind, type IntentDependency, type IntentKind, type ParentKind } from '../../model/intent.js';
 import type { FlatParams } from '../../model/params.js';
 import { isRowPlaceKey } from '../../model/row-origin.js';
 import type { DependencyGate } from './dependency-gate.js';
@@ -13,6 +13,11 @@ import type { DependencyGate } from './dependency-gate.js';
  */
 const LEFT_OUT = /^left_out\[(user|event)\]\[\d+\]$/;
 
+/** The param that holds the `n`th client_id of `kind` a skipped row left out. */
+export function leftOutParam(kind: ParentKind, n: number): string {
+  return `left_out[${kind}][${n}]`;
+}
+
 /** The params that record the parents a skipped row left out (none: `{}`). */
 export function leftOutParams(keys: ReadonlyArray<{ kind: IntentKind; key: string }>): FlatParams {
   const params: FlatParams = {};
@@ -21,7 +26,7 @@ export function leftOutParams(keys: ReadonlyArray<{ kind: IntentKind; key: strin
     if (!isParentKind(kind)) continue;
     const n = counts.get(kind) ?? 0;
     counts.set(kind, n + 1);
-    params[`left_out[${kind}][${n}]`] = key;
+    params[leftOutParam(kind, n)] = key;
   }
   return params;
 }

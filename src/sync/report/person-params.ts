@@ -2,6 +2,7 @@ import type { IntentKind } from '../../model/intent.js';
 import type { FlatParams } from '../../model/params.js';
 import { DEFAULT_VENDOR, emailParam } from '../../platform/vendor.js';
 import { EVENT_NAME_PARAM } from '../../platform/write-params/event-params.js';
+import { leftOutParam } from '../phases/left-out-parents.js';
 
 /**
  * The params a person means when searching for someone or something: a whole name (first
@@ -17,6 +18,9 @@ export function searchedParams(vendor: string): Array<string | string[]> {
     'user[email]',
     ...new Set([emailParam(vendor), emailParam(DEFAULT_VENDOR)]),
     EVENT_NAME_PARAM,
+    // A row skipped on purpose is keyed by its place; the client_ids it would have synced
+    // are found here (a void ticket, one not yet assigned).
+    [leftOutParam('user', 0), leftOutParam('event', 0)],
   ];
 }
 
