@@ -8,6 +8,25 @@ export function conferencePeople(sandbox: RunningSandbox): string[] {
     .sort();
 }
 
+/** Tito's ticket export, its real header (test/fixtures/registration/tito.csv, fewer columns). */
+export const TITO_HEADER =
+  'Number,Ticket Created Date,Ticket,Ticket Full Name,Ticket First Name,Ticket Last Name,Ticket Email,Void Status,Ticket Reference,Order Reference,Order Name,Order Email';
+
+/**
+ * One synthetic ticket row of {@link TITO_HEADER}: its holder, or none (an unassigned ticket,
+ * its name and e-mail empty), bought by `buyer` (the holder when not given).
+ */
+export function titoTicket(
+  ref: string,
+  holder: { first: string; last: string; email: string } | undefined,
+  buyer = holder,
+): string {
+  const name = (who: typeof holder): string => (who === undefined ? '' : `${who.first} ${who.last}`);
+  const ticket =
+    holder === undefined ? ',,,' : `${name(holder)},${holder.first},${holder.last},${holder.email}`;
+  return `1,2026-01-12 10:00:00 +0000,Early Bird,${ticket},,${ref},${ref.split('-')[0]},${name(buyer)},${buyer?.email ?? ''}`;
+}
+
 /**
  * A small conference as CSV files with the mappings that read them: users, sessions,
  * speaker links and personal schedules. Client ids carry a prefix so that several

@@ -1,12 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliWorkspace } from '../helpers/built-cli.js';
-import { conferencePeople } from './conference-fixture.js';
+import { conferencePeople, TITO_HEADER, titoTicket } from './conference-fixture.js';
 
-// Tito's ticket export, its real header (test/fixtures/registration/tito.csv), synthetic rows.
-const HEADER =
-  'Number,Ticket Created Date,Ticket,Ticket Full Name,Ticket First Name,Ticket Last Name,Ticket Email,Void Status,Ticket Reference,Order Reference,Order Name,Order Email';
+// Tito's ticket export, synthetic rows.
 const ticket = (ref: string, first: string, last: string, email: string): string =>
-  `1,2026-01-12 10:00:00 +0000,Early Bird,${first} ${last},${first},${last},${email},,${ref},${ref.split('-')[0]},${first} ${last},${email}`;
+  titoTicket(ref, { first, last, email });
 
 // Two exports pasted into one file, a ticket handed on between them: one Ticket Reference
 // for two people. The shipped Tito mapping says `on_duplicate: first`, and the build before
@@ -21,7 +19,7 @@ describe('one key given to two people in one export', () => {
     ws.write({
       'job.yaml': 'name: tickets\nmode: upsert\nsteps:\n  - { mapping: tito, source: { csv: ./tito.csv } }\n',
       'tito.csv': [
-        HEADER,
+        TITO_HEADER,
         ticket('QW3R-1', 'Amy', 'Able', 'amy@example.org'),
         ticket('QW3R-2', 'Bo', 'Brand', 'bo@example.org'),
         // The same ticket: Amy again under a corrected name, a repeat to leave out.

@@ -85,8 +85,8 @@ export const INIT_SOURCES = {
   },
   tito: {
     mappings: ['tito'],
-    steps: `  # Tito's ticket export (Tickets → Export, CSV): void tickets left out, an unassigned ticket
-  # under its buyer's name. Edit the tickets → memberships table in mappings/tito.yaml.
+    steps: `  # Tito's ticket export (Tickets → Export, CSV): void tickets left out, and a ticket not yet
+  # assigned until Tito names its holder. Edit the tickets → memberships table in mappings/tito.yaml.
   - name: tito
     mapping: ./mappings/tito.yaml
     source: { csv: ./data/tito-tickets.csv }
