@@ -11,6 +11,12 @@ const event = (id: string, hour: number): string =>
   `${id},Session ${id},About ${id},2026-06-01T${hour}:00:00Z,2026-06-01T${hour}:45:00Z`;
 const EVENTS = ['client_id,name,description,start,finish', event('i1', 10), ''].join('\n');
 
+interface PlanJson {
+  counts: Record<string, Record<string, number>>;
+  skipped: { lost: number };
+  examples: Array<{ kind: string; note?: string }>;
+}
+
 interface ReportRow {
   kind: string;
   action: string;
@@ -22,7 +28,8 @@ interface ReportRow {
 // exported yet). The list less that pick was the list synced the night before, so the plan
 // called the schedule unchanged: no result named the lost pick, and the run exited 0 with
 // every screen saying all was well. The same list is still not sent again (issue #40 item
-// 8), but each run now records the pick as lost and exits 1, until the event is there.
+// 8), but each run now records the pick as lost and exits 1, until the event is there; and
+// `plan` and `run --dry-run` count it so ahead (before, they said "unchanged", exit 0).
 describe('a schedule given a pick for an event in no source', () => {
   const ws = cliWorkspace('evsync-new-missing-pick-');
   afterAll(() => ws.close());
@@ -45,6 +52,19 @@ describe('a schedule given a pick for an event in no source', () => {
         .sort();
 
     ws.write({ 'picks.csv': 'user_client_id,event_client_id\nISO-1,i1\nISO-1,i9\n' });
+    // The plan says it ahead, as the run will record it: skipped, lost; a dry run exits 1.
+    const plan = await ws.run(sandbox, ['plan', 'job.yaml', '--json']);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    const summary = JSON.parse(plan.stdout) as PlanJson;
+    expect(summary.counts.schedule).toEqual({ skipped: 1 });
+    expect(summary.skipped.lost).toBe(1);
+    expect(summary.examples.find((e) => e.kind === 'schedule')?.note).toMatch(
+      /^not sent again: the platform has it as last sent, sent without 1 of its 2 events: event "i9" is unknown/,
+    );
+    const dry = await ws.run(sandbox, ['run', 'job.yaml', '--dry-run']);
+    expect(dry.code, dry.stdout + dry.stderr).toBe(1);
+    expect(dry.stdout).toMatch(/^schedule +0 +0 +0 +0 +0 +1$/m);
+    expect(dry.stdout).toMatch(/, 1 lost for missing data\./);
     for (const night of [2, 3]) {
       sandbox.counters.reset();
       const told = await ws.run(sandbox, ['run', 'job.yaml', '--json']);

@@ -4,6 +4,7 @@ import type { DependencyGate } from '../phases/dependency-gate.js';
 import { noteLeftOut } from '../phases/left-out-parents.js';
 import { ownCopyOf } from '../processors/id-cache.js';
 import { gateDependents } from './build-plan.js';
+import { lostPicks } from './partial-schedules.js';
 import type { RowResult, SyncPlan } from './sync-plan.js';
 
 /**
@@ -21,6 +22,18 @@ export class HeldDependents {
   /** What a row result tells the gate: parents left out on purpose, or failed. */
   note(row: RowResult): void {
     noteLeftOut(this.gate, row);
+  }
+
+  /**
+   * Of a chunk's unchanged intents, the schedules kept as the list last sent short whose
+   * missing events are data lost: the run's rule (`lostPicks`), asked of this plan's gate,
+   * so that `plan` counts them skipped as the run records them.
+   */
+  lostPicks(
+    short: ReadonlyMap<string, PlannedIntent> | undefined,
+    unchanged: readonly PlannedIntent[],
+  ): Promise<{ unchanged: PlannedIntent[]; lost: RowResult[] }> {
+    return lostPicks(short, unchanged, this.gate);
   }
 
   /** The work to count now; holds the dependents whose parents are not all in the run yet. */

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { withoutMissingPicks } from '../phases/schedule-picks.js';
 import { unchangedPartialSchedule } from './partial-schedules.js';
+import { IdCache } from '../processors/id-cache.js';
+import type { KeyRemoval } from '../../ledger/ledger.js';
+import { StreamPlanner, type StreamPlanLedger } from './stream-planner.js';
 
 const schedule: PlannedIntent = {
   kind: 'schedule',
@@ -48,5 +51,55 @@ describe('a schedule sent without some events', () => {
       ),
     ).toBeUndefined();
     expect(unchangedPartialSchedule(schedule, 'another', (dep) => dep.clientId !== 's2')).toBeUndefined();
+  });
+});
+
+describe('evsync plan of a schedule last sent short', () => {
+  /** A ledger that synced `schedule` without s2, and deleted s2 in a run if `removal` says so. */
+  function ledger(removal?: KeyRemoval): StreamPlanLedger {
+    return {
+      hashesOf: (kind: string) =>
+        Promise.resolve(new Map(kind === 'schedule' ? [[schedule.key, sentWithoutS2]] : [])),
+      hashTails: async function* () {},
+      listRuns: () => Promise.resolve([]),
+      results: () => Promise.resolve([]),
+      pendingIntents: () => Promise.resolve([]),
+      lastRemovals: (kind: string, keys: readonly string[]) =>
+        Promise.resolve(
+          new Map(removal && kind === 'event' && keys.includes('s2') ? [['s2', removal] as const] : []),
+        ),
+    } as unknown as StreamPlanLedger;
+  }
+
+  async function planned(removal?: KeyRemoval) {
+    const ids = new IdCache([
+      ['user', new Map([['att-1', 1]])],
+      ['event', new Map([['s1', 2]])],
+    ]);
+    const options = { jobName: 'j', mode: 'upsert' as const, threshold: { percent: 10 }, force: false };
+    const planner = new StreamPlanner(ledger(removal), options, ids, { dependents: true });
+    const { plannedAction: _action, hash: _hash, ...intent } = schedule;
+    await planner.planChunk([{ ...intent, origin: { source: 'picks.csv', row: 1 } }], []);
+    planner.failedRows();
+    await planner.finish();
+    return planner.summary();
+  }
+
+  it('counts it skipped when a pick is of an event in no source, as the run records it', async () => {
+    const summary = await planned();
+    expect(summary.counts).toEqual({ schedule: { skipped: 1 } });
+    expect(summary.skipped).toMatchObject({ lost: 1, onPurpose: 0 });
+    expect(summary.losses).toEqual([
+      'schedule: all 1 row skipped: not sent again: they pick events that are in no source or whose rows failed. Add those events (or fix their rows), or take the picks out of the source',
+    ]);
+    expect(summary.examples.find((e) => e.kind === 'schedule')?.note).toMatch(
+      /^not sent again: the platform has it as last sent, sent without 1 of its 2 events: event "s2" is unknown/,
+    );
+  });
+
+  it('counts it unchanged when the event was deleted by a run', async () => {
+    const summary = await planned({ runId: 'R', action: 'deleted', at: new Date('2026-05-01T00:00:00Z') });
+    expect(summary.counts).toEqual({ schedule: { unchanged: 1 } });
+    expect(summary.skipped).toMatchObject({ lost: 0 });
   });
 });

@@ -242,7 +242,15 @@ export class PlanTally {
       if (column === 'held') this.heldCheckIns += 1;
       if (row.errorCode === CODE.MAPPING_SHARED_EMAIL) this.sharedEmails += 1;
       if (column === 'skipped') this.skipped(row.errorCode);
-      if (column === 'skipped' && row.errorCode !== DUPLICATE_ROW)
+      if (row.errorCode === CODE.EVSYNC_SCHEDULE_PICKS_MISSING)
+        // Its message names the events: cut at the first one, the line said nothing of them.
+        tally.add(
+          row.kind,
+          'skipped',
+          'not sent again: they pick events that are in no source or whose rows failed',
+          'Add those events (or fix their rows), or take the picks out of the source',
+        );
+      else if (column === 'skipped' && row.errorCode !== DUPLICATE_ROW)
         tally.add(row.kind, 'skipped', reasonKind(row.message));
       else if (column === 'invalid')
         tally.add(row.kind, 'invalid', row.errorCode, 'See them with --report, or `evsync validate`');

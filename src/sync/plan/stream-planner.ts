@@ -52,7 +52,8 @@ export interface ChunkPlan {
   /**
    * Of `unchanged`, the schedules kept as the list last sent short (`partial-schedules.ts`),
    * by key, as the source has them: the run asks its gate why their events are missing, and
-   * records a pick lost as such (`runs/streamed-plan.ts`).
+   * records a pick lost as such (`runs/streamed-plan.ts`). A plan with `dependents` asks its
+   * own gate the same (`HeldDependents.lostPicks`) and answers those lost among `rowResults`.
    */
   short?: ReadonlyMap<string, PlannedIntent>;
 }
@@ -182,9 +183,15 @@ export class StreamPlanner {
       ...(short ? { short } : {}),
     };
     if (this.dependents) {
-      for (const row of now) this.dependents.note(row);
-      this.tally.add({ ...plan, work: this.dependents.sift(plan.work, (kind, key) => this.has(kind, key)) });
-    } else this.tally.add(plan);
+      // Asked before the chunk's rows are noted, as the run asks its gate (`runs/streamed-plan.ts`).
+      const { unchanged, lost } = await this.dependents.lostPicks(short, plan.unchanged);
+      const told = { work: plan.work, unchanged, rowResults: [...now, ...lost] };
+      for (const row of told.rowResults) this.dependents.note(row);
+      this.tally.add({ ...told, work: this.dependents.sift(told.work, (kind, key) => this.has(kind, key)) });
+      // Their gate has been asked: what `evsync plan` counts is what the run will record.
+      return told;
+    }
+    this.tally.add(plan);
     return plan;
   }
 
@@ -338,8 +345,9 @@ export class StreamPlanner {
 export interface StreamPlannerOptions {
   /**
    * Say in the summary which dependents (links, schedules, RSVPs) the run will skip for a
-   * missing user or event, and which schedules go without some events, as `buildPlan` says
-   * it: what `evsync plan` prints. A run's gate says it as it sends, from its results.
+   * missing user or event, which schedules go without some events, as `buildPlan` says
+   * it, and which it skips for a lost pick (`lostPicks`): what `evsync plan` prints. A run's
+   * gate says it as it sends, from its results.
    */
   dependents?: boolean;
   /** With `dependents`: the conference's key holds, so the summary says which dependents they stop. */
