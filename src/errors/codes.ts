@@ -364,6 +364,13 @@ export const ERROR_CATALOG = {
       'A value holds a NUL character (U+0000) or half of a UTF-16 surrogate pair, which can be neither sent nor stored.',
     action: 'Remove the character from the source (the message gives its position); the other rows go on.',
   },
+  MAPPING_COLUMN_MISSING: {
+    layer: 'mapping',
+    meaning:
+      "The source's header has no column the mapping reads for a value the row needs (renamed or removed in the export), so every row lacks it.",
+    action:
+      "Rename the column in the source to the name the mapping reads, or add the source's name to the mapping's column (the message lists the source's columns).",
+  },
   MAPPING_NO_KEY: {
     layer: 'mapping',
     meaning: 'The row has no value for its key (the client_id), so it cannot be tracked between runs.',

@@ -34,6 +34,12 @@ export interface IntentDraft {
   jsonObjects?: ReadonlySet<string>;
   /** Optional params left out of the row for a problem of theirs (see optional-fields.ts). */
   leftOut?: string[];
+  /**
+   * Columns the source lacks, by the name `columns` gives them, each with why
+   * (`ColumnBinder.absences`): a value needed from one is said missing from the header, not
+   * empty. Shared by every draft of the header.
+   */
+  absentColumns?: ReadonlyMap<string, string>;
 }
 
 /** A problem found while mapping, before the origin is prefixed. */

@@ -678,3 +678,54 @@ intents:
     expect(intent(json)).not.toHaveProperty('uncarried');
   });
 });
+
+describe('a column the source lacks', () => {
+  const MINE = `
+intents:
+  - kind: user
+    when: { column: status, present: true, reason: no status }
+    params:
+      client_id: client_id
+      email: email
+      first_name: first_name
+      last_name: last_name
+`;
+  const row = { client_id: 'a-1', 'E-mail address': 'ann@example.org', first_name: 'Ann', last_name: 'Lee' };
+
+  it('is said missing from the header, with its columns and the fix, not as an empty value', async () => {
+    const [item] = await run(MINE.replace(/ {4}when: .*\n/, ''), [row]);
+    expect(item?.type).toBe('invalid');
+    const problems = item?.type === 'invalid' ? item.problems : [];
+    expect(problems).toEqual([
+      {
+        field: 'email',
+        param: 'user[svc_auth_attributes][email]',
+        code: 'MAPPING_COLUMN_MISSING',
+        message:
+          'row 1 (line 2), email: the source\'s header has no column "email", so no row has it: its columns are "client_id", "E-mail address", "first_name", "last_name". ' +
+          'Rename "E-mail address" in the source to "email", or add the source\'s name for it to the mapping: column: ["email", "E-mail address"]',
+      },
+    ]);
+  });
+
+  it('says so for a key, and for a `present:` condition that leaves the row out', async () => {
+    const { client_id: _key, ...keyless } = { ...row, email: 'ann@example.org', status: 'paid' };
+    const [noKey] = await run(MINE, [{ ...keyless, ID: 'a-1' }]);
+    expect(noKey?.type === 'invalid' ? noKey.problems[0] : undefined).toMatchObject({
+      field: 'client_id',
+      code: 'MAPPING_COLUMN_MISSING',
+      message: expect.stringMatching(
+        /^row 1 \(line 2\), client_id: the source's header has no column "client_id"/,
+      ),
+    });
+    const [left] = await run(MINE, [{ ...row, email: 'ann@example.org' }]);
+    expect(left?.type === 'skipped' ? left.reason : undefined).toMatch(
+      /^no status \(the source's header has no column "status", so no row has it: its columns are "client_id", "E-mail address", "first_name", "last_name", "email"\. Rename the column in the source to "status"/,
+    );
+  });
+
+  it('is not said of a column that is there with an empty value', async () => {
+    const [item] = await run(MINE.replace(/ {4}when: .*\n/, ''), [{ ...row, email: '' }]);
+    expect(item?.type === 'invalid' ? item.problems.map((p) => p.code) : []).toEqual(['REQUIRED']);
+  });
+});

@@ -91,12 +91,13 @@ export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string
     // A param whose transform failed is absent: its problem says why, "is required" would
     // say it again, wrongly.
     if (failed.includes(issue.param)) continue;
-    problems.push({
-      field: columnOf(draft, issue.param, issue.message),
-      param: issue.param,
-      message: issue.message,
-      code: issue.code,
-    });
+    const field = columnOf(draft, issue.param, issue.message);
+    const absent = issue.code === CODE.REQUIRED ? draft.absentColumns?.get(field) : undefined;
+    problems.push(
+      absent === undefined
+        ? { field, param: issue.param, message: issue.message, code: issue.code }
+        : { field, param: issue.param, message: absent, code: CODE.MAPPING_COLUMN_MISSING },
+    );
   }
   const keyParams = KEY_PARAM_NAMES[draft.kind];
   // `for…in`, not `Object.entries`: no array per param on the hot path of every row.
@@ -208,6 +209,9 @@ function charPosition(value: string, index: number): number {
 function noKeyProblem(draft: IntentDraft, keyParams: readonly string[]): DraftProblem {
   const mapped =
     draft.keyLabel ?? keyParams.map((param) => draft.columns?.[param]).find((column) => column !== undefined);
+  const absent = mapped === undefined ? undefined : draft.absentColumns?.get(mapped);
+  if (mapped !== undefined && absent !== undefined)
+    return { field: mapped, message: absent, code: CODE.MAPPING_COLUMN_MISSING };
   if (mapped !== undefined) {
     const what = keyParams.length === 0 ? 'its key' : `its ${keyParams.join(' or ')}`;
     return {

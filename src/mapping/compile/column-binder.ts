@@ -109,6 +109,25 @@ export class ColumnBinder {
     return this.resolve(ref) ?? aliasesOf(ref)[0] ?? '';
   }
 
+  /**
+   * Why the column reads as empty on every row when the source lacks it (`missingColumnMessage`),
+   * else `undefined`.
+   */
+  absence(ref: ColumnRef): string | undefined {
+    return this.resolve(ref) === undefined ? missingColumnMessage(aliasesOf(ref), this.header) : undefined;
+  }
+
+  /**
+   * Of the columns asked for so far, those the source lacks, by the name messages give them
+   * ({@link label}), each with {@link absence}: a problem of a value from one says so.
+   */
+  absences(): ReadonlyMap<string, string> {
+    const found = new Map<string, string>();
+    for (const aliases of this.missingRefs.values())
+      found.set(aliases[0] ?? '', missingColumnMessage(aliases, this.header));
+    return found;
+  }
+
   missing(): string[][] {
     return [...this.missingRefs.values()].map((aliases) => [...aliases]);
   }
@@ -116,4 +135,44 @@ export class ColumnBinder {
   unused(): string[] {
     return this.header.filter((name) => !this.used.has(name));
   }
+}
+
+/** How many of the source's columns a message names before "… (N in all)". */
+const NAMED = 15;
+
+/**
+ * Why a value the mapping reads from a column is empty on every row: the source's header has
+ * no such column (renamed in an export, or removed), said with the columns it does have and
+ * the fix (docs/mapping.md, "A column the source lacks"). Before, each row said its value was
+ * empty or missing, which sent people to fill cells that were there under another name.
+ */
+export function missingColumnMessage(aliases: readonly string[], header: readonly string[]): string {
+  const wanted = orList(aliases.map((alias) => JSON.stringify(alias)));
+  const named = header.slice(0, NAMED).map((name) => JSON.stringify(name));
+  const columns =
+    header.length === 0
+      ? 'it has no columns'
+      : `its columns are ${named.join(', ')}${header.length > NAMED ? `, … (${header.length} in all)` : ''}`;
+  const like = likeColumn(aliases, header);
+  const names = [...aliases, like ?? '…'].map((name) => JSON.stringify(name));
+  return (
+    // No brackets: a skip's reason puts this in brackets of its own (`loss-tally.ts`, reasonKind).
+    `the source's header has no column ${wanted}, so no row has it: ${columns}. ` +
+    `Rename ${like === undefined ? 'the column' : JSON.stringify(like)} in the source to ${JSON.stringify(aliases[0] ?? '')}, ` +
+    `or add the source's name for it to the mapping: column: [${names.join(', ')}]`
+  );
+}
+
+/** A column of the header whose name holds one of the aliases, or is held by one (`E-mail address`, `email`). */
+function likeColumn(aliases: readonly string[], header: readonly string[]): string | undefined {
+  const wanted = aliases.map(normalizeColumnName).filter((alias) => alias.length >= 3);
+  return header.find((name) => {
+    const normal = normalizeColumnName(name);
+    return normal.length >= 3 && wanted.some((alias) => normal.includes(alias) || alias.includes(normal));
+  });
+}
+
+function orList(items: readonly string[]): string {
+  if (items.length <= 1) return items[0] ?? '';
+  return `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
 }

@@ -16,11 +16,13 @@ const fold = (text: string): string => text.trim().toLowerCase();
 export function compileCondition(spec: ConditionSpec, binder: ColumnBinder): CompiledCondition {
   const read = binder.reader(spec.column);
   const label = binder.label(spec.column);
+  // A column the source lacks is said as such, not as an empty value on every row.
+  const absent = binder.absence(spec.column);
   const test = predicate(spec);
   const condition: CompiledCondition = (values) => {
     const value = read(values);
     if (test(fold(value))) return undefined;
-    const fact = value.trim() === '' ? `${label} is empty` : `${label} is ${quote(value.trim())}`;
+    const fact = value.trim() === '' ? (absent ?? `${label} is empty`) : `${label} is ${quote(value.trim())}`;
     return spec.reason === undefined ? fact : `${spec.reason} (${fact})`;
   };
   if (isPresenceTest(spec) && spec.present !== false) condition.requiresValue = true;

@@ -62,6 +62,9 @@ export function compileMappingFile(
       const specs = keeping?.intents ?? file.intents;
       const intents = specs.map((intent) => compileIntent(intent, context, identity.vendor));
       const occurrences = context.occurrences;
+      // Every column is resolved by now: what the header lacks, said once per header.
+      const absences = binder.absences();
+      const absent = absences.size > 0 ? absences : undefined;
       const mapRow: RowMapper = (values) => {
         occurrences.count(values);
         const drafts: IntentDraft[] = [];
@@ -90,6 +93,7 @@ export function compileMappingFile(
               if (outcome.key !== undefined) keys.push({ kind: file.intents[index]!.kind, key: outcome.key });
             }
           } else {
+            if (absent !== undefined) outcome.draft.absentColumns = absent;
             drafts.push(outcome.draft);
             for (const problem of outcome.problems) problems.push(problem);
           }

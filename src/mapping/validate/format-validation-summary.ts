@@ -44,8 +44,12 @@ function section(lines: string[], heading: string, groups: Map<string, ProblemGr
         ? group.field || group.code
         : `${group.code} in ${group.field}`;
     lines.push(`  ${what}: ${group.count.toLocaleString('en')} ${group.count === 1 ? 'row' : 'rows'}`);
-    for (const example of group.examples) lines.push(`    ${example}`);
-    if (group.count > group.examples.length)
-      lines.push(`    … and ${group.count - group.examples.length} more`);
+    // A column the header lacks is the same problem on every row: said once, with the fix.
+    const examples = group.code === CODE.MAPPING_COLUMN_MISSING ? group.examples.slice(0, 1) : group.examples;
+    for (const example of examples) lines.push(`    ${example}`);
+    if (group.count > examples.length)
+      lines.push(
+        `    … and ${group.count - examples.length} more${examples === group.examples ? '' : ', the same'}`,
+      );
   }
 }

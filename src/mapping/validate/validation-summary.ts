@@ -100,7 +100,9 @@ export class ValidationSummary {
             item.kind,
             'invalid',
             field ? `${code} in ${field}` : code,
-            'The rows are listed below',
+            code === CODE.MAPPING_COLUMN_MISSING
+              ? "The source's header lacks that column: see below"
+              : 'The rows are listed below',
           );
         }
         break;
