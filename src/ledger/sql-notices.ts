@@ -8,6 +8,7 @@ import type {
   NoticeProblem,
   NoticeStateChange,
 } from './ledger-notices.js';
+import { urlsAsOrigins } from '../log/redaction.js';
 import { one, toNumber, type Int8 } from './ledger-rows.js';
 import type { SqlClient } from './sql-client.js';
 
@@ -140,10 +141,13 @@ export class SqlNotices implements LedgerNotices {
       conferenceId: row.conference_id,
       runId: row.run_id,
       event: row.event as NoticeDelivery['event'],
-      channel: row.channel,
+      // Read as webhooks are written now, by origin: evsyncs before webhooks were named so kept
+      // more of the URL (a Slack path's token) in the error, and one may share this ledger
+      // still (docs/notifications.md, "What the ledger keeps of a delivery").
+      channel: urlsAsOrigins(row.channel),
       status: row.status as NoticeDelivery['status'],
       attempts: row.attempts,
-      error: row.error,
+      error: row.error === null ? null : urlsAsOrigins(row.error),
       createdAt: new Date(row.created_at),
       finishedAt: row.finished_at === null ? null : new Date(row.finished_at),
     }));

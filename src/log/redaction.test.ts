@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretQueryName, redactParams, redactSecrets, redactUrl } from './redaction.js';
+import { isSecretQueryName, redactParams, redactSecrets, redactUrl, urlsAsOrigins } from './redaction.js';
 
 describe('redactUrl', () => {
   it('hides the password of a connection URL', () => {
@@ -122,5 +122,24 @@ describe('redactParams, copies', () => {
       'user[svc_auth_attributes][password]': '[redacted]',
     });
     expect(secret['user[svc_auth_attributes][password]']).toBe('pw');
+  });
+});
+
+describe('urlsAsOrigins', () => {
+  it('shows every URL in a text by its origin: no login, path, query or fragment', () => {
+    expect(
+      urlsAsOrigins(
+        'Request cannot be constructed from a URL that includes credentials: http://hookuser:[redacted]@127.0.0.1:4567/services/T000/B000/SECRETPATHTOKEN?token=[redacted].',
+      ),
+    ).toBe('Request cannot be constructed from a URL that includes credentials: http://127.0.0.1:4567.');
+    expect(
+      urlsAsOrigins('posted to https://discord.com/api/webhooks/1/TOKEN#x, then (https://h.example/a)'),
+    ).toBe('posted to https://discord.com, then (https://h.example)');
+  });
+
+  it('leaves a text without a URL, and an origin, as they are', () => {
+    expect(urlsAsOrigins('webhook hooks.slack.com')).toBe('webhook hooks.slack.com');
+    expect(urlsAsOrigins('webhook https://hooks.slack.com')).toBe('webhook https://hooks.slack.com');
+    expect(urlsAsOrigins('the webhook answered HTTP 500')).toBe('the webhook answered HTTP 500');
   });
 });

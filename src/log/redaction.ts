@@ -126,6 +126,23 @@ function decodedName(name: string): string {
   }
 }
 
+/** Scheme, optional `user:password@`, then the host and port: a URL's origin without its login. */
+const URL_ORIGIN = /^([a-z][a-z0-9+.-]*:\/\/)(?:[^/?#]*@)?([^/?#@]*)/i;
+
+/**
+ * Every URL in a text as its origin alone (`https://hooks.slack.com`): the login, path, query
+ * and fragment go, redacted or not (an incoming webhook's secret is its path). How a
+ * webhook's address is shown wherever a person reads it: written so since webhooks were named
+ * by origin, and read so from rows older evsyncs wrote with more of it (docs/notifications.md).
+ */
+export function urlsAsOrigins(text: string): string {
+  return text.replace(URL_IN_TEXT, (match) => {
+    const trailing = TRAILING_PUNCTUATION.exec(match)?.[0] ?? '';
+    const origin = URL_ORIGIN.exec(match.slice(0, match.length - trailing.length));
+    return origin === null ? match : `${origin[1]}${origin[2]}${trailing}`;
+  });
+}
+
 /** Replaces every occurrence of the given secret strings (e.g. the signing key) in a text. */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   let out = redactUrl(text);

@@ -1,7 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusDocument } from '../../src/cli/commands/status.js';
+import { openLedger } from '../../src/ledger/open-ledger.js';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { cliWorkspace, startBuiltDashboard, type CliWorkspace } from '../helpers/built-cli.js';
 
@@ -132,6 +134,34 @@ describe('a webhook URL with a login and secrets in its path (built CLI)', { tim
     ]);
   });
 
+  // Rows an older evsync recorded (before webhooks were named by origin) kept the path in
+  // their error, `redactUrl` having hidden only the login and the token query; such an
+  // evsync may share the ledger still. Read by origin, as new rows are written.
+  it('shows a delivery an older evsync recorded with the URL’s path by origin', async () => {
+    const old = `Request cannot be constructed from a URL that includes credentials: http://${USER}:[redacted]@127.0.0.1:${closedPort}${PATH.replace('QUERYSECRET', '[redacted]')}`;
+    const ledger = await openLedger({ dataDir: join(workspace.dir, 'data') });
+    try {
+      const notices = ledger.forConference((await ledger.findConference(sandbox.url))!).notices();
+      const id = await notices.addDelivery({
+        jobName: 'down',
+        runId: null,
+        event: 'problem',
+        channel: `webhook 127.0.0.1:${closedPort}`,
+      });
+      await notices.finishDelivery(id, { status: 'failed', attempts: 1, error: old });
+    } finally {
+      await ledger.close();
+    }
+    const shown = `Request cannot be constructed from a URL that includes credentials: http://127.0.0.1:${closedPort}`;
+    const status = await workspace.run(sandbox, ['status'], env());
+    expectNoSecret(status.stdout + status.stderr);
+    expect(status.stdout).toContain(shown);
+    const json = await workspace.run(sandbox, ['status', '--json'], env());
+    expectNoSecret(json.stdout + json.stderr);
+    const down = (JSON.parse(json.stdout) as StatusDocument).syncJobs.find((j) => j.job === 'down');
+    expect(down?.notify?.undelivered).toEqual([expect.objectContaining({ error: shown })]);
+  });
+
   it('shows the dashboard without the secrets', async () => {
     const dashboard = await startBuiltDashboard({
       cwd: workspace.dir,
@@ -143,7 +173,9 @@ describe('a webhook URL with a login and secrets in its path (built CLI)', { tim
       });
       expect(page.status).toBe(200);
       const html = await page.text();
-      expect(html).toContain(`webhook http://127.0.0.1:${closedPort}`);
+      // The newest delivery of `down` is the one the older evsync recorded, read by origin.
+      expect(html).toContain(`webhook 127.0.0.1:${closedPort}`);
+      expect(html).toContain(`includes credentials: http://127.0.0.1:${closedPort}`);
       expectNoSecret(html);
       expectNoSecret(dashboard.stderr());
     } finally {

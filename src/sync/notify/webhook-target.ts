@@ -1,5 +1,5 @@
 import { ConfigError, messageOf } from '../../errors/evsync-error.js';
-import { redactSecrets, REDACTED } from '../../log/redaction.js';
+import { redactSecrets, REDACTED, urlsAsOrigins } from '../../log/redaction.js';
 
 /**
  * Where a webhook's messages go, as `fetch` takes them. `fetch` refuses a URL with a login
@@ -62,9 +62,10 @@ export function webhookTarget(urlEnv: string, raw: string): WebhookTarget {
     hidden.map((secret) => secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'),
     'g',
   );
+  // Then any URL left (one fetch spelled otherwise) as its origin, as the ledger reads notices.
   const hide = (text: string): string =>
     redactSecrets(
-      text.replace(pattern, (secret) => (secret.includes('://') ? origin : REDACTED)),
+      urlsAsOrigins(text.replace(pattern, (secret) => (secret.includes('://') ? origin : REDACTED))),
       [],
     );
   return { url: url.href, origin, headers, hide };

@@ -55,6 +55,28 @@ export function describeNoticesConformance(context: ConformanceContext): void {
       ]);
     });
 
+    it('reads a delivery an older evsync recorded with a webhook’s path as one by origin', async () => {
+      const notices = context.ledger().notices();
+      // As evsyncs wrote it before webhooks were named by origin (docs/notifications.md).
+      const id = await notices.addDelivery({
+        jobName: 'old-deliver-job',
+        runId: null,
+        event: 'problem',
+        channel: 'webhook https://hooks.slack.com/services/T1/B1/PATHTOKEN',
+      });
+      await notices.finishDelivery(id, {
+        status: 'failed',
+        attempts: 1,
+        error:
+          'Request cannot be constructed from a URL that includes credentials: https://u:[redacted]@hooks.slack.com/services/T1/B1/PATHTOKEN?token=[redacted]',
+      });
+      const [read] = await notices.deliveries({ jobName: 'old-deliver-job' });
+      expect([read?.channel, read?.error]).toEqual([
+        'webhook https://hooks.slack.com',
+        'Request cannot be constructed from a URL that includes credentials: https://hooks.slack.com',
+      ]);
+    });
+
     it('lists runs by job, status, trigger and time, and each job’s last run and success', async () => {
       const l = context.ledger();
       const a = await l.createRun({ jobName: 'by-job', mode: 'upsert', options: { trigger: 'schedule' } });
