@@ -4,19 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
 import { cliWorkspace, type CliWorkspace } from '../helpers/built-cli.js';
 import { SERVICES, serviceAvailable } from '../helpers/services.js';
+import { USERS_MAPPING } from '../helpers/users-csv.js';
 
 const available = await serviceAvailable('mariadb');
 const table = `evsync_legacy_${randomBytes(4).toString('hex')}`;
 
-const MAPPING = `version: 1
-intents:
-  - kind: user
-    params:
-      client_id: client_id
-      email: email
-      first_name: first_name
-      last_name: last_name
-      custom_data: { json: { vip: vip, registered: registered, birthday: birthday } }
+const MAPPING = `${USERS_MAPPING}      custom_data: { json: { vip: vip, registered: registered, birthday: birthday } }
 `;
 
 const JOB = `name: legacy

@@ -1,15 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliWorkspace } from '../helpers/built-cli.js';
+import { USERS_MAPPING } from '../helpers/users-csv.js';
 
-const MAPPING = `version: 1
-intents:
-  - kind: user
-    params:
-      client_id: client_id
-      email: email
-      first_name: first_name
-      last_name: last_name
-`;
 const JOB = `name: renamed
 steps:
   - { mapping: ./my-users.yaml, source: { csv: ./people.csv } }
@@ -42,7 +34,7 @@ describe('a column renamed in the source (built CLI)', () => {
 
   it('is said missing from the header by validate, once, and by run on each row', async () => {
     const sandbox = await ws.sandbox();
-    ws.write({ 'job.yaml': JOB, 'my-users.yaml': MAPPING, 'people.csv': PEOPLE });
+    ws.write({ 'job.yaml': JOB, 'my-users.yaml': USERS_MAPPING, 'people.csv': PEOPLE });
 
     const validated = await ws.run(sandbox, ['validate', 'job.yaml']);
     expect(validated.code, validated.stdout + validated.stderr).toBe(1);

@@ -23,8 +23,8 @@ export function jobYaml(name: string, steps: string, extra = ''): string {
   return `name: ${name}\nrate: { per_second: 1000, concurrency: 8 }\n${extra}steps:\n${steps}`;
 }
 
-/** A users mapping that also sends a password: the secret the ledger must never store. */
-export const PASSWORD_USERS_MAPPING = [
+/** A users mapping of a CSV's four columns, by their names: params to add go below it. */
+export const USERS_MAPPING = [
   'version: 1',
   'intents:',
   '  - kind: user',
@@ -33,6 +33,8 @@ export const PASSWORD_USERS_MAPPING = [
   '      email: email',
   '      first_name: first_name',
   '      last_name: last_name',
-  '      password: password',
   '',
 ].join('\n');
+
+/** A users mapping that also sends a password: the secret the ledger must never store. */
+export const PASSWORD_USERS_MAPPING = `${USERS_MAPPING}      password: password\n`;
