@@ -3,6 +3,7 @@ import { ConfigError } from '../errors/evsync-error.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { conferenceHost } from '../model/conference.js';
 import { jobOverviews, type JobOverview, type OverviewSchedule } from '../sync/notify/job-overview.js';
+import { heldKeys, type HeldKey } from '../sync/phases/held-keys.js';
 import { loadRuns, type RunSummaryData } from './dashboard-data.js';
 
 /**
@@ -34,6 +35,11 @@ export interface RunListData {
    * Of the conference's jobs only, when the list is of one conference.
    */
   jobs: JobOverview[];
+  /**
+   * The keys held as now another person, as `evsync status` lists them (`heldKeys`): no job
+   * sends their dependents until their user syncs. Of the conference only, when filtered.
+   */
+  heldKeys: HeldKey[];
 }
 
 export const RUN_LIST_LIMIT = 50;
@@ -87,13 +93,15 @@ export async function loadRunList(
     );
   }
   const host = conferences.find((conference) => conference.id === conferenceId)?.host;
-  const [runs, jobs] = await Promise.all([
+  const [runs, jobs, held] = await Promise.all([
     loadRuns(ledger, query.limit, conferenceId),
     jobOverviews(ledger, schedules),
+    heldKeys(ledger),
   ]);
   return {
     runs,
     conferences,
     jobs: host === undefined ? jobs : jobs.filter((job) => job.conference === host),
+    heldKeys: host === undefined ? held : held.filter((hold) => hold.conference === host),
   };
 }

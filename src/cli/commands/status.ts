@@ -3,11 +3,9 @@ import { distributedConfigFromEnv } from '../../distributed/distributed-config.j
 import type { QueueStatus } from '../../distributed/queue-status.js';
 import { describeLanes, describeWorker } from '../../distributed/queue-status-text.js';
 import { openLedger } from '../../ledger/open-ledger.js';
-import { conferenceHost, runConferenceHost } from '../../model/conference.js';
+import { runConferenceHost } from '../../model/conference.js';
 import { notSyncedNote } from '../../model/run-record.js';
-import type { Ledger } from '../../ledger/ledger.js';
-import type { KeyHold } from '../../ledger/ledger-holds.js';
-import { everyHold } from '../../sync/phases/key-holds.js';
+import { HELD_KEYS_HEADING, heldKeyWords, heldKeys, type HeldKey } from '../../sync/phases/held-keys.js';
 import { textTable } from '../../report/text-table.js';
 import { processZone, wallMinute } from '../../time/zoned-minute.js';
 import { describeMissed } from '../../sync/notify/missed-runs.js';
@@ -17,9 +15,6 @@ import { jobOverviews, type JobOverview } from '../../sync/notify/job-overview.j
 
 /** `evsync status --json`: the queue's state (distributed mode), every job's, and the keys held. */
 export type StatusDocument = Partial<QueueStatus> & { syncJobs: JobOverview[]; heldKeys: HeldKey[] };
-
-/** A key held from every job's dependents (docs/sync-engine.md, "Who is who"), with its conference. */
-export type HeldKey = Omit<KeyHold, 'heldAt'> & { conference: string; heldAt: string };
 
 export function registerStatusCommand(program: Command): void {
   program
@@ -56,12 +51,12 @@ export function registerStatusCommand(program: Command): void {
           if (!check.ok) process.exitCode = EXIT.someRowsFailed;
           return;
         }
-        const heldKeys = await heldKeysOf(ledger);
-        const document: StatusDocument = { ...queue, syncJobs: jobs, heldKeys };
+        const held = await heldKeys(ledger);
+        const document: StatusDocument = { ...queue, syncJobs: jobs, heldKeys: held };
         process.stdout.write(
           options.json
             ? `${JSON.stringify(document, null, 2)}\n`
-            : formatStatus(queue, jobs, displayZone(jobs), new Date(), heldKeys),
+            : formatStatus(queue, jobs, displayZone(jobs), new Date(), held),
         );
       } finally {
         await ledger.close();
@@ -169,25 +164,18 @@ export function formatJobs(jobs: readonly JobOverview[], zone: string, now = new
   return lines;
 }
 
-/** Every conference's key holds, named by the conference's host. */
-async function heldKeysOf(ledger: Ledger): Promise<HeldKey[]> {
-  return (await everyHold(ledger)).map(({ conference, hold }) => ({
-    ...hold,
-    conference: conferenceHost(conference.baseUrl),
-    heldAt: hold.heldAt.toISOString(),
-  }));
-}
-
 /** The held keys under the jobs, each with the run and job that refused it: where to fix it. */
 export function formatHeld(held: readonly HeldKey[], zone: string): string[] {
   if (held.length === 0) return [];
   return [
-    `Held keys (a run refused their user as now another person: no job sends their links, schedules or check-ins until it syncs):`,
-    ...held.map(
-      (hold) =>
-        `  ${hold.kind} "${hold.clientId}" on ${hold.conference}: refused by run ${hold.runId} of job "${hold.jobName}" ` +
-        `${wallMinute(new Date(hold.heldAt), zone)} (${hold.errorCode}); see: evsync report ${hold.runId} --status failed --search ${hold.clientId}`,
-    ),
+    `${HELD_KEYS_HEADING}:`,
+    ...held.map((hold) => {
+      const words = heldKeyWords(hold);
+      return (
+        `  ${words.key}: ${words.refusedBy} ${wallMinute(new Date(hold.heldAt), zone)} (${words.code}); ` +
+        `see: evsync report ${hold.runId} --status failed --search ${words.search}`
+      );
+    }),
   ];
 }
 

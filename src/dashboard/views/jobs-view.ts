@@ -1,21 +1,42 @@
 import { html } from 'hono/html';
 import type { JobOverview } from '../../sync/notify/job-overview.js';
-import { type Html, runPath, timeTag } from './page-layout.js';
+import { HELD_KEYS_HEADING, heldKeyWords, type HeldKey } from '../../sync/phases/held-keys.js';
+import { type Html, query, runPath, timeTag } from './page-layout.js';
 import { notSyncedNote } from '../../model/run-record.js';
 
 /**
  * The runs page's first lines: one per job, as `evsync status` tells it (`jobOverviews`).
  * How its last run ended (`ok`, `12 failed`, `aborted at 02:14`), its last success, its next
- * fire time when scheduled, `overdue`, and a notification that could not be delivered.
+ * fire time when scheduled, `overdue`, and a notification that could not be delivered. Under
+ * them the keys held as now another person, as `status` lists them.
  */
-export function jobsView(jobs: readonly JobOverview[]): Html {
-  if (jobs.length === 0) return html``;
+export function jobsView(jobs: readonly JobOverview[], held: readonly HeldKey[] = []): Html {
+  if (jobs.length === 0 && held.length === 0) return html``;
   return html`<section id="jobs">
     <h2>Jobs</h2>
     <ul class="jobs">
       ${jobs.map(jobLine)}
     </ul>
+    ${heldView(held)}
   </section>`;
+}
+
+/** Each held key with the run that refused it, linked to that run's refused row (`evsync report … --search KEY`). */
+function heldView(held: readonly HeldKey[]): Html {
+  if (held.length === 0) return html``;
+  return html`<div id="held-keys">
+    <p>${HELD_KEYS_HEADING}:</p>
+    <ul class="held">
+      ${held.map((hold) => {
+        const words = heldKeyWords(hold);
+        const row = `${runPath(hold.runId)}/results${query({ status: 'failed', q: words.search })}`;
+        return html`<li data-held="${hold.kind}:${hold.clientId}">
+          ${words.key}: <a href="${row}">${words.refusedBy}</a> ${timeTag(new Date(hold.heldAt))}
+          (<code>${words.code}</code>)
+        </li>`;
+      })}
+    </ul>
+  </div>`;
 }
 
 function jobLine(job: JobOverview): Html {

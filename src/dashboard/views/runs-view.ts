@@ -21,7 +21,8 @@ export function runsView(data: RunListData, filter: RunListQuery): Html {
   const { runs, conferences } = data;
   const shown = conferences.find((conference) => conference.id === filter.conferenceId);
   return html`<h1>Runs${shown ? html` of ${shown.host}` : ''}</h1>
-    ${jobsView(data.jobs)} ${conferences.length > 0 ? conferenceFilter(conferences, filter) : ''}
+    ${jobsView(data.jobs, data.heldKeys)}
+    ${conferences.length > 0 ? conferenceFilter(conferences, filter) : ''}
     ${
       runs.length === 0
         ? shown
