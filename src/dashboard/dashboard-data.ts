@@ -18,7 +18,7 @@ import {
   type IntentResultRecord,
   type RunResultCounts,
 } from '../model/result-records.js';
-import { type RunRecord, runTrigger } from '../model/run-record.js';
+import { type RunRecord, runTook, runTrigger, tookNote } from '../model/run-record.js';
 import { SKIPPED_FOR_MISSING_DATA, SKIPPED_ON_PURPOSE } from '../sync/plan/plan-summary.js';
 import { causesFirst } from '../sync/notify/notice-cause.js';
 
@@ -43,7 +43,13 @@ export interface RunSummaryData {
   trigger: string;
   startedAt: Date;
   finishedAt: Date | null;
+  /**
+   * How long it took, as `evsync runs` counts it (`runTook`): since its resume when resumed,
+   * until its last result when cut off; to now while it runs.
+   */
   durationMs: number;
+  /** What follows the duration: ` (resumed)`, ` (until cut off)` (`tookNote`), or ''. */
+  durationNote: string;
   /** Per action: the stored totals of a finished run, the ledger's count of one in progress. */
   counts: ActionCounts;
   /** Of those, rows lost for want of data (`RunRecord.lost`): 0 while it runs. */
@@ -106,8 +112,10 @@ export function runSummary(
   run: RunRecord,
   liveCounts?: RunResultCounts,
   processGone = false,
+  /** A cut-off run's last result (`Ledger.lastResultAt`): where its time stops. */
+  lastResultAt?: Date,
 ): RunSummaryData {
-  const end = run.finishedAt ?? new Date();
+  const took = runTook(run, processGone ? (lastResultAt ?? run.startedAt) : undefined);
   const retryOf = typeof run.options.retryOf === 'string' ? run.options.retryOf : null;
   const trigger = runTrigger(run);
   return {
@@ -120,7 +128,8 @@ export function runSummary(
     trigger,
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
-    durationMs: Math.max(0, end.getTime() - run.startedAt.getTime()),
+    durationMs: took ? took.seconds * 1000 : Math.max(0, Date.now() - run.startedAt.getTime()),
+    durationNote: took ? tookNote(took) : '',
     counts: liveCounts ? totalsOf(liveCounts) : run.counts,
     lost: run.lost ?? 0,
     retryOf,
@@ -141,11 +150,16 @@ export async function loadRuns(
 ): Promise<RunSummaryData[]> {
   const runs = await ledger.listRuns(limit, conferenceId === undefined ? {} : { conferenceId });
   return Promise.all(
-    runs.map(async (run) =>
-      run.status === 'running'
-        ? runSummary(run, await ledger.resultCounts(run.id), await ledger.processGone(run))
-        : runSummary(run),
-    ),
+    runs.map(async (run) => {
+      if (run.status !== 'running') return runSummary(run);
+      const gone = await ledger.processGone(run);
+      return runSummary(
+        run,
+        await ledger.resultCounts(run.id),
+        gone,
+        gone ? await ledger.lastResultAt(run.id) : undefined,
+      );
+    }),
   );
 }
 
@@ -216,7 +230,12 @@ export async function loadRun(ledger: Ledger, runId: string, cache?: FinishedRun
     ledger.processGone(run),
   ]);
   return {
-    run: runSummary(run, run.status === 'running' ? countsByKind : undefined, processGone),
+    run: runSummary(
+      run,
+      run.status === 'running' ? countsByKind : undefined,
+      processGone,
+      processGone ? await ledger.lastResultAt(run.id) : undefined,
+    ),
     // A pruned run's results are gone: its counts per kind are those kept when it was pruned.
     countsByKind: run.pruned?.countsByKind ?? countsByKind,
     errors,

@@ -4,6 +4,7 @@ import type { Ledger } from '../ledger/ledger.js';
 import type { Logger } from '../log/logger.js';
 import type { RunPhaseNote } from '../distributed/distributed-executor.js';
 import { totalsOf, type ActionCounts, type RunResultCounts } from '../model/result-records.js';
+import { runTook, tookNote } from '../model/run-record.js';
 import { requireRun, shownStatus } from './dashboard-data.js';
 import type { LiveRuns, PhaseProgress } from './live-progress.js';
 
@@ -21,8 +22,10 @@ export interface RunProgressEvent {
   phases: PhaseProgress[] | null;
   /** Intents done per second over the last few seconds; null until two events apart. */
   rate: number | null;
-  /** Since the run started, to its end or now. */
+  /** How long it took, as its page shows it (`runTook`): to its end, its last result when cut off, or now. */
   durationMs: number;
+  /** ` (resumed)`, ` (until cut off)` or '' (`tookNote`). */
+  durationNote: string;
   /** How long the server took to make this event. */
   serverMs: number;
 }
@@ -74,6 +77,11 @@ export function runEvents(
         // The engine's own count when this process runs it: it moves before the ledger's.
         const moved = engine ? engine.reduce((sum, phase) => sum + phase.done, 0) : done;
         const now = Date.now();
+        // A run cut off took until its last result: its time does not go on (`runTook`).
+        const took = runTook(
+          run,
+          gone ? ((await options.ledger.lastResultAt(runId)) ?? run.startedAt) : undefined,
+        );
         samples.push({ done: moved, at: now });
         while (samples.length > 2 && now - samples[0]!.at > RATE_WINDOW_MS) samples.shift();
         const oldest = samples[0]!;
@@ -87,7 +95,8 @@ export function runEvents(
           planned: typeof run.options.planned === 'number' ? run.options.planned : null,
           phases,
           rate,
-          durationMs: (run.finishedAt ?? new Date()).getTime() - run.startedAt.getTime(),
+          durationMs: took ? took.seconds * 1000 : now - run.startedAt.getTime(),
+          durationNote: took ? tookNote(took) : '',
           serverMs: Math.round((performance.now() - started) * 10) / 10,
         };
         const end = run.status !== 'running' || gone;

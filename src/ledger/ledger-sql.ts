@@ -155,6 +155,14 @@ export const RESULT_COLUMNS = `r.seq, r.run_id, r.kind, r.key, r.action, r.origi
   r.platform_id, r.http_status, r.error_code, r.error_message, r.attempts, r.duration_ms, r.params, r.recorded_at,
   r.worker`;
 
+/**
+ * $1 run id: when it last recorded a result. Its newest result by `seq` (the `(run_id, seq)`
+ * index, one row read) and its newest chunk of unchanged keys.
+ */
+export const LAST_RESULT_AT = `SELECT greatest(
+  (SELECT recorded_at FROM intent_results WHERE run_id = $1 ORDER BY seq DESC LIMIT 1),
+  (SELECT max(recorded_at) FROM run_unchanged WHERE run_id = $1)) AS at`;
+
 /** $1 run id. */
 export const COUNT_RESULTS = `SELECT kind, action, count(*) AS n FROM intent_results WHERE run_id = $1
 GROUP BY kind, action`;

@@ -129,6 +129,11 @@ export interface Ledger {
    * lock is taken to find out.
    */
   processGone(run: RunRecord): Promise<boolean>;
+  /**
+   * When the run last recorded a result (a row's, or a chunk of unchanged keys): how far a
+   * run cut off got, its process gone and no end written. Undefined when it recorded none.
+   */
+  lastResultAt(runId: string): Promise<Date | undefined>;
 
   /** Batched. Re-recording the same `(kind, key)` of a run replaces it. */
   recordPlannedIntents(runId: string, intents: readonly PlannedIntent[]): Promise<void>;

@@ -24,6 +24,7 @@ import type {
 } from '../model/result-records.js';
 import type { NewRun, RunRecord, RunStatus } from '../model/run-record.js';
 import { LedgerError } from './ledger-error.js';
+import * as q from './ledger-sql.js';
 import { SqlConferences } from './sql-conferences.js';
 import { SqlLocks } from './sql-locks.js';
 import { SqlSyncState } from './sql-sync-state.js';
@@ -155,6 +156,11 @@ export class SqlLedger implements Ledger {
 
   processGone(run: RunRecord): Promise<boolean> {
     return this.locks.processGone(run);
+  }
+
+  async lastResultAt(runId: string): Promise<Date | undefined> {
+    const [row] = await this.sql().query<{ at: Date | string | null }>(q.LAST_RESULT_AT, [runId]);
+    return row?.at == null ? undefined : new Date(row.at);
   }
 
   listRuns(limit = 20, filter: RunListFilter = {}): Promise<RunRecord[]> {

@@ -67,15 +67,28 @@ export function runTrigger(run: Pick<RunRecord, 'options'>): string {
 
 /**
  * How long a run took: from its start, or from its latest resume (`options.resumedAt`), to its
- * end; undefined while it runs. The time between a stop and its resume is nobody's work.
+ * end; undefined while it runs. The time between a stop and its resume is nobody's work. A
+ * run cut off (`running`, its process gone: no end written) took until `cutOffAt`, its last
+ * recorded result (`Ledger.lastResultAt`), not until now: it does not grow on every look.
  */
 export function runTook(
   run: Pick<RunRecord, 'startedAt' | 'finishedAt' | 'options'>,
-): { seconds: number; resumed: boolean } | undefined {
-  if (run.finishedAt === null) return undefined;
+  cutOffAt?: Date,
+): { seconds: number; resumed: boolean; cutOff: boolean } | undefined {
+  const end = run.finishedAt ?? cutOffAt;
+  if (end === undefined) return undefined;
   const resumedAt = typeof run.options.resumedAt === 'string' ? Date.parse(run.options.resumedAt) : NaN;
   const from = Number.isNaN(resumedAt) ? run.startedAt.getTime() : resumedAt;
-  return { seconds: (run.finishedAt.getTime() - from) / 1000, resumed: !Number.isNaN(resumedAt) };
+  return {
+    seconds: Math.max(0, end.getTime() - from) / 1000,
+    resumed: !Number.isNaN(resumedAt),
+    cutOff: run.finishedAt === null,
+  };
+}
+
+/** What follows a run's time, wherever it is shown: ` (resumed)`, ` (until cut off)`, or ''. */
+export function tookNote(took: { resumed: boolean; cutOff: boolean }): string {
+  return `${took.resumed ? ' (resumed)' : ''}${took.cutOff ? ' (until cut off)' : ''}`;
 }
 
 /**

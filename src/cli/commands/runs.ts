@@ -2,7 +2,14 @@ import { textTable } from '../../report/text-table.js';
 import type { Command } from 'commander';
 import { openLedger } from '../../ledger/open-ledger.js';
 import { runConferenceHost } from '../../model/conference.js';
-import { RUN_STATUSES, type RunRecord, type RunStatus, runTook, runTrigger } from '../../model/run-record.js';
+import {
+  RUN_STATUSES,
+  type RunRecord,
+  type RunStatus,
+  runTook,
+  runTrigger,
+  tookNote,
+} from '../../model/run-record.js';
 import type { RunListFilter } from '../../ledger/ledger.js';
 import { CODE } from '../../errors/codes.js';
 import { ConfigError } from '../../errors/evsync-error.js';
@@ -46,9 +53,12 @@ export function registerRunsCommand(program: Command): void {
             // A stopped run that a later one superseded has nothing left to send (a resume
             // closes it): said instead of "finish it" (runs/superseded.ts).
             const later = gone || run.status === 'aborted' ? await supersededBy(ledger, run) : undefined;
+            // A cut-off run took until its last result, not until now (`runTook`).
+            const lastResultAt = gone ? await ledger.lastResultAt(run.id) : undefined;
             return {
               ...run,
               ...(gone ? { processGone: true as const } : {}),
+              ...(lastResultAt ? { lastResultAt } : {}),
               ...(later ? { supersededBy: later.id } : {}),
             };
           }),
@@ -119,9 +129,10 @@ function sinceOf(text: string, now: Date): Date {
 
 /**
  * A listed run; `processGone` when it is `running` but its process ended (`Ledger.processGone`),
- * `supersededBy` when it stopped and a later run of its job read the sources whole since.
+ * `supersededBy` when it stopped and a later run of its job read the sources whole since,
+ * `lastResultAt` when cut off: where its time stops (`runTook`).
  */
-export type ListedRun = RunRecord & { processGone?: true; supersededBy?: string };
+export type ListedRun = RunRecord & { processGone?: true; supersededBy?: string; lastResultAt?: Date };
 
 /** What finishes a stopped run: its resume, or, superseded, nothing to send (the resume closes it). */
 function finishLine(run: ListedRun): string {
@@ -135,10 +146,10 @@ function withConferenceHost(run: ListedRun): Omit<ListedRun, 'conference'> & { c
   return { ...run, conference: runConferenceHost(run) };
 }
 
-/** How long the run took; a resumed one, since its resume. */
-function tookText(run: RunRecord): string {
-  const took = runTook(run);
-  return took === undefined ? '' : `${took.seconds.toFixed(1)}s${took.resumed ? ' (resumed)' : ''}`;
+/** How long the run took; a resumed one, since its resume; a cut-off one, until its last result. */
+function tookText(run: ListedRun): string {
+  const took = runTook(run, run.processGone ? (run.lastResultAt ?? run.startedAt) : undefined);
+  return took === undefined ? '' : `${took.seconds.toFixed(1)}s${tookNote(took)}`;
 }
 
 export function formatRuns(runs: readonly ListedRun[]): string {

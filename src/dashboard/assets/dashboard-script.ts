@@ -141,7 +141,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
           if (done) done.textContent = data.done + (data.planned ? ' of ' + data.planned : '');
         }
         var duration = run.querySelector('[data-duration]');
-        if (duration) duration.textContent = formatDuration(data.durationMs);
+        if (duration) duration.textContent = formatDuration(data.durationMs) + (data.durationNote || '');
         if (Date.now() - lastChart > 5000) { lastChart = Date.now(); drawChart(); }
         var rate = run.querySelector('[data-rate]');
         if (rate) rate.textContent = data.rate === null ? '' : data.rate.toFixed(1) + ' intents/s';

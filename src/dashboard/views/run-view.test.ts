@@ -28,3 +28,17 @@ describe("a run's buttons", () => {
     expect(await buttons('completed')).toEqual(['rerun']);
   });
 });
+
+describe("a cut-off run's duration", () => {
+  // An organiser's find: a run whose process was killed showed a duration to "now", longer on
+  // every look; it took until its last result, as `evsync runs` says.
+  it('stops at its last result, and says so', () => {
+    const lastResultAt = new Date('2026-11-30T02:00:42Z');
+    const summary = runSummary(run('running'), {}, true, lastResultAt);
+    expect(summary.durationMs).toBe(42_000);
+    expect(summary.durationNote).toBe(' (until cut off)');
+    // Without a result: nothing was done, its time is none.
+    expect(runSummary(run('running'), {}, true).durationMs).toBe(0);
+    expect(runSummary(run('completed')).durationNote).toBe('');
+  });
+});

@@ -36,7 +36,7 @@ export function runView(data: RunData, filter: ResultsQuery, page: ResultsPage):
       <dt>Started</dt>
       <dd>${timeTag(run.startedAt)}</dd>
       <dt>Duration</dt>
-      <dd data-duration>${formatDuration(run.durationMs)}</dd>
+      <dd data-duration>${formatDuration(run.durationMs)}${run.durationNote}</dd>
       <dt>Status</dt>
       <dd>${statusBadge(run)}${prunedBadge(run)}</dd>
       ${

@@ -91,7 +91,7 @@ function runRow(run: RunSummaryData, filter: RunListQuery): Html {
     <td data-label="Mode">${run.mode}${run.options.full === true ? ', full' : ''}</td>
     <td data-label="Trigger">${run.trigger}</td>
     <td data-label="Started">${timeTag(run.startedAt)}</td>
-    <td data-label="Duration">${formatDuration(run.durationMs)}</td>
+    <td data-label="Duration">${formatDuration(run.durationMs)}${run.durationNote}</td>
     <td data-label="Status">${statusBadge(run)}${prunedBadge(run)}</td>
     ${countCells(run.counts)}
   </tr>`;
