@@ -1,11 +1,13 @@
 import type { Context, Hono } from 'hono';
+import { html } from 'hono/html';
 import { CODE } from '../errors/codes.js';
 import { ConfigError, isEvsyncError } from '../errors/evsync-error.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { RunRecord } from '../model/run-record.js';
 import { notFoundAdvice } from '../sync/runs/retry-not-found.js';
 import { retryPreview } from '../sync/runs/retry-preview.js';
-import type { RetryFilter } from '../sync/runs/retry-run.js';
+import { retriedAlready, retriedNote, type RetriedAlready } from '../sync/runs/retried-already.js';
+import { nothingLeftAfterRetries, type RetryFilter } from '../sync/runs/retry-run.js';
 import { type DashboardEnv, formField } from './dashboard-auth.js';
 import { parseResultsQuery, requireRun } from './dashboard-data.js';
 import { wantsJson } from './negotiate.js';
@@ -36,6 +38,9 @@ export function registerActionRoutes(app: Hono<Env>, { ledger, actions, show }: 
     // again, rows that failed the source or the mapping are read again by client_id, and
     // those without one cannot be found: a run of the job sends them once fixed.
     const preview = await retryPreview(ledger, runId, filter);
+    // Retried already: say by which run, and what another retry sends, as `evsync retry` does.
+    const already = await retriedAlready(ledger, run, filter);
+    const nothingLeft = await nothingLeftAfterRetries(ledger, runId, filter, already);
     const scope = `${filter.kinds ? ` of kind ${filter.kinds.join(', ')}` : ''}${filter.keys ? ` with client_id ${filter.keys.join(', ')}` : ''}`;
     const rerun = runAgainLink(run);
     return show(
@@ -64,12 +69,15 @@ export function registerActionRoutes(app: Hono<Env>, { ledger, actions, show }: 
               "Those in another user's name cannot be looked up: they are held back, and the new run lists them. " +
               `After checking the platform, post the missing ones with \`evsync retry ${runId} --kind check_in --resend-unknown\`.`
             : ''),
+        before: retriedView(runId, already),
         fields: { kind: filter.kinds?.join(','), client_id: filter.keys?.[0], status: 'failed' },
         session: c.get('session'),
         refusal:
           preview.planned + preview.readAgain === 0
             ? `Run ${runId} has no failed rows${scope} that a retry can send.`
-            : undefined,
+            : nothingLeft
+              ? 'Nothing is left to retry: its retries synced every row that failed.'
+              : undefined,
         alternative: preview.notFound > 0 || preview.planned + preview.readAgain === 0 ? rerun : undefined,
       }),
     );
@@ -151,6 +159,15 @@ export function registerActionRoutes(app: Hono<Env>, { ledger, actions, show }: 
   });
   app.post('/runs/:id/resume', async (c) => answer(c, await actions.resume(c.req.param('id'))));
   app.post('/runs/:id/rerun', async (c) => answer(c, await actions.rerun(c.req.param('id'))));
+}
+
+/** The retries a run had, linked, and the line `evsync retry` prints about them (`retriedNote`). */
+function retriedView(runId: string, already: RetriedAlready): Html | undefined {
+  if (already.retries.length === 0) return undefined;
+  return html`<p class="note" data-retried>
+      Retried by ${already.retries.map((id) => html`<a href="${runPath(id)}">${id}</a> `)}
+    </p>
+    <p class="what" data-retried-note>${retriedNote(runId, already)}</p>`;
 }
 
 /** Whether the run names its job file, or is a retry of one that may (`jobFileOf` follows it). */

@@ -55,6 +55,8 @@ export function registerRetryCommand(program: Command): void {
               if (outcome.stillFailing > 0 || outcome.notFound > 0) process.exitCode = EXIT.someRowsFailed;
               return;
             }
+            // Retried before: say by which run, and that only the rows still failing went.
+            if (outcome.retried !== undefined) process.stderr.write(`${outcome.retried}\n`);
             process.exitCode = await finishRunCommand(engine.deps.ledger, outcome.summary, report, {
               json: options.json ?? false,
             });

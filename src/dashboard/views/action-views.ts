@@ -10,6 +10,8 @@ export interface ConfirmOptions {
   title: string;
   /** What will happen, in a sentence or two. */
   what: string;
+  /** What was done before that bears on it (a retry's earlier retries), shown above `what`. */
+  before?: Html | undefined;
   /** Form fields carried to the POST (a retry's filter). */
   fields?: Record<string, string | undefined>;
   session: Session | undefined;
@@ -31,6 +33,7 @@ export function confirmView(options: ConfirmOptions): Html {
     : '';
   return html`<p><a href="${base}">← ${options.from?.label ?? `run ${options.runId}`}</a></p>
     <h1>${options.title}</h1>
+    ${options.before ?? ''}
     <p class="what">${options.what}</p>
     ${
       options.refusal

@@ -26,6 +26,7 @@ import { depsForPlatform, requireRunConference } from './conference-scope.js';
 import { whileClaimed, whileJobLocked } from './run-claim.js';
 import { refusePrunedRun } from '../prune/refuse-pruned.js';
 import type { RunSummary } from '../execute/run-summary.js';
+import { retriedAlready, retriedNote, type RetriedAlready } from './retried-already.js';
 
 export interface RetryFilter {
   /** Only intents that failed at or after this time. */
@@ -43,7 +44,11 @@ export interface RetryFilter {
 
 /** The new run, or why there was nothing to retry (a sentence or two for the operator). */
 export type RetryOutcome =
-  | { summary: RunSummary }
+  | {
+      summary: RunSummary;
+      /** The run was retried before: by which run, and that only the rows still failing went (`retriedNote`). */
+      retried?: string;
+    }
   | {
       summary?: undefined;
       nothingToRetry: string;
@@ -75,6 +80,12 @@ export async function retryRun(
   const base = await ledger.getRun(runId);
   if (!base) throw unknownRunError(runId);
   refusePrunedRun(base, 'retry');
+  // A run retried already: the rows its retries synced are not sent twice, and when they
+  // synced them all there is nothing to retry (docs/sync-engine.md, "Retried already").
+  const already = await retriedAlready(ledger, base, filter);
+  const retried = retriedNote(base.id, already);
+  if (await nothingLeftAfterRetries(ledger, runId, filter, already))
+    return { nothingToRetry: retried, stillFailing: 0, notFound: 0 };
   const summary = await whileJobLocked(deps, base.jobName, (lock) =>
     whileClaimed(ledger, runId, async () => {
       // Read again once claimed: a prune may have taken its rows since.
@@ -83,7 +94,7 @@ export async function retryRun(
       return retryClaimed(deps, base, filter, lock);
     }),
   );
-  if (summary && 'run' in summary) return { summary };
+  if (summary && 'run' in summary) return retried === '' ? { summary } : { summary, retried };
   const notFound = summary?.notFound ?? [];
   return {
     nothingToRetry: await whyNothingToRetry(ledger, base, filter, summary?.notSent ?? [], notFound),
@@ -231,6 +242,24 @@ async function retryClaimed(
       stream,
     });
   });
+}
+
+/**
+ * Whether the run's retries synced every failed row of the filter (and no check-in of it was
+ * cut off mid-send): another retry has nothing to send. The dashboard's retry page asks it too.
+ */
+export async function nothingLeftAfterRetries(
+  ledger: EngineDeps['ledger'],
+  runId: string,
+  filter: RetryFilter,
+  already: RetriedAlready,
+): Promise<boolean> {
+  return (
+    already.retries.length > 0 &&
+    already.failed > 0 &&
+    already.synced >= already.failed &&
+    (await cutOffCheckIns(ledger, runId, filter)).length === 0
+  );
 }
 
 /** Planned intents read per statement while a retry records its plan. */
