@@ -2,7 +2,7 @@ import type { Ledger } from '../../ledger/ledger.js';
 import type { IntentKind } from '../../model/intent.js';
 import type { ResultAction } from '../../model/result-records.js';
 import type { RunRecord } from '../../model/run-record.js';
-import { failedResults, type RetryFilter } from './retry-run.js';
+import { failedResults, type RetryFilter } from './retry-filter.js';
 
 /** What the retries of a run already did with its failed rows: `evsync retry` and the dashboard both say it. */
 export interface RetriedAlready {

@@ -1,6 +1,6 @@
 import { unknownRunError } from '../../ledger/ledger-error.js';
 import { CODE } from '../../errors/codes.js';
-import { isParentKind, type IntentKind } from '../../model/intent.js';
+import { isParentKind } from '../../model/intent.js';
 import type { PlannedIntentRecord } from '../../model/planned-intent.js';
 import type { IntentResultRecord, ResultFilter } from '../../model/result-records.js';
 import { KeyRegistry } from '../../mapping/key-registry.js';
@@ -27,20 +27,9 @@ import { whileClaimed, whileJobLocked } from './run-claim.js';
 import { refusePrunedRun } from '../prune/refuse-pruned.js';
 import type { RunSummary } from '../execute/run-summary.js';
 import { retriedAlready, retriedNote, type RetriedAlready } from './retried-already.js';
+import { failedResults, type RetryFilter } from './retry-filter.js';
 
-export interface RetryFilter {
-  /** Only intents that failed at or after this time. */
-  since?: Date;
-  kinds?: IntentKind[];
-  /** Keys (client_ids for users and events). */
-  keys?: string[];
-  /**
-   * Also post the check-ins whose answer was lost and that nothing can look up (posted in
-   * another user's name): the operator has checked that the platform misses them. Without
-   * it they are held back, never posted twice (docs/sync-engine.md, "Lost answers").
-   */
-  resendUnknown?: boolean;
-}
+export { failedResults, type RetryFilter };
 
 /** The new run, or why there was nothing to retry (a sentence or two for the operator). */
 export type RetryOutcome =
@@ -266,16 +255,6 @@ export async function nothingLeftAfterRetries(
 const RETRY_PAGE = 1_000;
 
 /** The run's planned intents whose final result matches `filter`, a page at a time. */
-/** The failed results a retry with `filter` takes (`retryPreview` counts the same). */
-export function failedResults(filter: RetryFilter): ResultFilter {
-  return {
-    actions: ['failed'],
-    ...(filter.since ? { since: filter.since } : {}),
-    ...(filter.kinds?.length ? { kinds: filter.kinds } : {}),
-    ...(filter.keys?.length ? { keys: filter.keys } : {}),
-  };
-}
-
 export function plannedPages(
   ledger: EngineDeps['ledger'],
   runId: string,
