@@ -17,18 +17,16 @@ import { registerForgetRoutes } from './forget-routes.js';
 import { isForgotten, PersonForget } from './person-forget.js';
 import { JobAudits } from './job-audits.js';
 import { loadRunList, parseRunListQuery } from './run-list.js';
+import { FinishedRunFacts, loadRun, requireRun } from './dashboard-data.js';
 import {
   failedFirst,
-  FinishedRunFacts,
   loadResults,
   loadResultsFailedFirst,
   loadRow,
-  loadRun,
   parseResultsQuery,
-  requireRun,
   type ResultsPage,
   type ResultsQuery,
-} from './dashboard-data.js';
+} from './dashboard-results.js';
 import { dashboardAssets, PUBLIC_ASSETS } from './dashboard-assets.js';
 import type { LiveRuns } from './live-progress.js';
 import { wantsJson } from './negotiate.js';

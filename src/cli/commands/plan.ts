@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { rootLogger } from '../../log/logger.js';
 import { loadJobFile } from '../../sync/job-file.js';
-import { formatPlanSummary } from '../../sync/plan/plan-summary.js';
+import { formatPlanSummary } from '../../sync/plan/format-plan-summary.js';
 import { printPlan } from './print-plan.js';
 
 export function registerPlanCommand(program: Command): void {

@@ -2,7 +2,7 @@ import { html } from 'hono/html';
 import { INTENT_KINDS } from '../../model/intent.js';
 import { describeOrigin } from '../../model/row-origin.js';
 import { RESULT_ACTIONS } from '../../model/result-records.js';
-import { failedFirst, type ResultsPage, type ResultsQuery } from '../dashboard-data.js';
+import { failedFirst, type ResultsPage, type ResultsQuery } from '../dashboard-results.js';
 import { type Html, query, rowPath, runPath } from './page-layout.js';
 
 /**

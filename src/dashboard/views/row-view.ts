@@ -2,7 +2,7 @@ import { html } from 'hono/html';
 import { isErasureMarker } from '../../model/erasure.js';
 import { describeOrigin, isLookupKey } from '../../model/row-origin.js';
 import type { Session } from '../dashboard-auth.js';
-import type { RowData } from '../dashboard-data.js';
+import type { RowData } from '../dashboard-results.js';
 import { csrfInput, formatDuration, type Html, rowPath, runPath, timeTag } from './page-layout.js';
 
 export function rowView(data: RowData, session: Session | undefined): Html {

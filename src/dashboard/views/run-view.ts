@@ -1,6 +1,7 @@
 import { html } from 'hono/html';
 import type { IntentKind } from '../../model/intent.js';
-import { shownStatus, type ResultsPage, type ResultsQuery, type RunData } from '../dashboard-data.js';
+import { shownStatus, type RunData } from '../dashboard-data.js';
+import type { ResultsPage, ResultsQuery } from '../dashboard-results.js';
 import { nextStep, type RunStep } from '../run-next-step.js';
 import { formatDuration, type Html, query, runPath, timeTag } from './page-layout.js';
 import { resultsSection } from './results-view.js';

@@ -5,7 +5,8 @@ import type { PlanLedger } from './build-plan.js';
 import { buildPlan } from './build-plan.js';
 import { hashIntent } from './params-hash.js';
 import { diffIntents } from './plan-intents.js';
-import { FULL_RUN_LINE, formatPlanSummary, summarizePlan } from './plan-summary.js';
+import { formatPlanSummary } from './format-plan-summary.js';
+import { FULL_RUN_LINE, summarizePlan } from './plan-summary.js';
 import type { KnownState } from './sync-plan.js';
 
 // `evsync run --full` (docs/sync-engine.md, "Full runs"): what the ledger says is synced is

@@ -10,7 +10,8 @@ import { CHECK_IN_OUTCOME_UNKNOWN } from '../processors/check-in-processor.js';
 import { guardCheckIns, CHECK_IN_HELD_BACK, findLostCheckIns } from './lost-check-ins.js';
 import { failedRowKeys, planMirrorDeletes } from './mirror-deletes.js';
 import { hashIntent } from './params-hash.js';
-import { formatPlanSummary, summarizePlan } from './plan-summary.js';
+import { formatPlanSummary } from './format-plan-summary.js';
+import { summarizePlan } from './plan-summary.js';
 import type { RowResult } from './sync-plan.js';
 
 const origin = (row: number, source = 'users.csv'): Intent['origin'] => ({ source, row, line: row + 1 });

@@ -1,5 +1,5 @@
 import { CODE } from '../../errors/codes.js';
-import type { IntentDependency } from '../../model/intent.js';
+import type { IntentDependency, IntentKind } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { DependencyGate, MissingParent } from '../phases/dependency-gate.js';
 import { withoutMissingPicks } from '../phases/schedule-picks.js';
@@ -34,6 +34,39 @@ export function unchangedPartialSchedule(
   const partial = withoutMissingPicks(item, missing, () => false);
   if (partial === undefined || partial.item.hash !== synced) return undefined;
   return { ...partial.item, plannedAction: 'unchanged' };
+}
+
+/**
+ * Of a chunk's planned work, the schedules that would go again without the same missing
+ * events (`unchangedPartialSchedule`), moved to its unchanged; answers them as the source has
+ * them, by key (the planner's `ChunkPlan.short`). `prefetch` reads the ids of their events
+ * exactly before `known` is asked.
+ */
+export async function keepPartialSchedules(
+  diff: { work: PlannedIntent[]; unchanged: PlannedIntent[] },
+  synced: ReadonlyMap<string, string> | undefined,
+  view: {
+    prefetch(refs: Array<{ kind: IntentKind; key: string }>): Promise<void>;
+    known(dep: IntentDependency): boolean;
+  },
+): Promise<Map<string, PlannedIntent> | undefined> {
+  const updates = diff.work.filter((item) => item.kind === 'schedule' && item.plannedAction === 'update');
+  if (updates.length === 0 || synced === undefined) return undefined;
+  await view.prefetch(
+    updates.flatMap((item) => item.dependsOn.map((dep) => ({ kind: dep.kind, key: dep.clientId }))),
+  );
+  const work: PlannedIntent[] = [];
+  const short = new Map<string, PlannedIntent>();
+  for (const item of diff.work) {
+    const same = unchangedPartialSchedule(item, synced.get(item.key), (dep) => view.known(dep));
+    if (same === undefined) work.push(item);
+    else {
+      diff.unchanged.push(same);
+      short.set(item.key, item);
+    }
+  }
+  diff.work.splice(0, diff.work.length, ...work);
+  return short.size > 0 ? short : undefined;
 }
 
 /**

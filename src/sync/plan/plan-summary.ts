@@ -1,15 +1,11 @@
-import { textTable } from '../../report/text-table.js';
 import { CODE } from '../../errors/codes.js';
 import type { IntentKind } from '../../model/intent.js';
 import { INTENT_KINDS } from '../../model/intent.js';
 import { describeOrigin } from '../../model/row-origin.js';
 import { LossTally, reasonKind } from '../../mapping/validate/loss-tally.js';
-import { formatMergeReport, type MergeReport } from '../collect/merge-people.js';
-import { skippedLine } from './skipped-line.js';
-
+import type { MergeReport } from '../collect/merge-people.js';
 export { skippedLine } from './skipped-line.js';
 import { CHECK_IN_HELD_BACK } from './lost-check-ins.js';
-import { warningLines } from './warning-lines.js';
 import type { RunResultCounts } from '../../model/result-records.js';
 import type { HeldDeletes, RowResult, SyncPlan } from './sync-plan.js';
 import { labelId } from './mirror-deletes.js';
@@ -29,7 +25,7 @@ export type PlanColumn = (typeof PLAN_COLUMNS)[number];
  * Shown only when some row is in it: intents an operator must decide on (lost check-ins),
  * keys mirror mode retires (their platform record is another source key's).
  */
-const OPTIONAL_COLUMNS: ReadonlySet<PlanColumn> = new Set(['retire', 'held']);
+export const OPTIONAL_COLUMNS: ReadonlySet<PlanColumn> = new Set(['retire', 'held']);
 
 export interface PlanSummary {
   counts: Partial<Record<IntentKind, Partial<Record<PlanColumn, number>>>>;
@@ -370,41 +366,4 @@ function heldDeletesNotice(held: HeldDeletes): string {
 
 function originText(origin: { source: string; row: number; line?: number } | null): string {
   return origin ? `${origin.source} ${describeOrigin(origin)}` : '';
-}
-
-/** The plan as a text table with examples, for a terminal. */
-export function formatPlanSummary(summary: PlanSummary): string {
-  const kinds = INTENT_KINDS.filter((kind) => summary.counts[kind]);
-  const columns = PLAN_COLUMNS.filter(
-    (c) => !OPTIONAL_COLUMNS.has(c) || kinds.some((kind) => summary.counts[kind]?.[c]),
-  );
-  const header = ['kind', ...columns];
-  const rows = kinds.map((kind) => [kind, ...columns.map((c) => String(summary.counts[kind]?.[c] ?? 0))]);
-  const out = [...(summary.full ? [FULL_RUN_LINE, ''] : []), ...textTable(header, rows)];
-  if (kinds.length === 0) out.push('(nothing to do: the sources yielded no rows)');
-  const calls = kinds.reduce(
-    (sum, kind) =>
-      sum +
-      (['create', 'update', 'delete'] as const).reduce((s, c) => s + (summary.counts[kind]?.[c] ?? 0), 0),
-    0,
-  );
-  out.push('', `${summary.total} intents, ${calls} to send; planned in ${summary.planMs.toFixed(0)} ms.`);
-  const skipped = skippedLine(summary.skipped);
-  if (skipped) out.push(skipped);
-  out.push(...warningLines(summary.warnings));
-  if (summary.losses.length > 0) out.push('', ...summary.losses.map((line) => `! ${line}`));
-  if (summary.identity) out.push('', 'Who is who (docs/sync-engine.md, "Who is who"):', ...summary.identity);
-  const merged = formatMergeReport(summary.merged);
-  if (merged.length > 0) out.push('', ...merged);
-  for (const notice of summary.notices) out.push('', notice);
-  const interesting = summary.examples.filter((e) => e.column !== 'unchanged');
-  if (interesting.length > 0) {
-    out.push('', 'First examples:');
-    for (const e of interesting) {
-      out.push(
-        `  ${e.column.padEnd(9)} ${e.kind} ${e.key}${e.where ? `  (${e.where})` : ''}${e.note ? `\n            ${e.note}` : ''}`,
-      );
-    }
-  }
-  return out.join('\n');
 }

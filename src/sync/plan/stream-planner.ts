@@ -1,16 +1,10 @@
 import type { Ledger } from '../../ledger/ledger.js';
-import {
-  isParentKind,
-  PARENT_KINDS,
-  type Intent,
-  type IntentDependency,
-  type IntentKind,
-} from '../../model/intent.js';
+import { isParentKind, PARENT_KINDS, type Intent, type IntentKind } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { KeyRegistry } from '../../mapping/key-registry.js';
 import { isRowPlaceKey } from '../../model/row-origin.js';
 import { ownCopy, ownCopyOf, type IdCache } from '../processors/id-cache.js';
-import { unchangedPartialSchedule } from './partial-schedules.js';
+import { keepPartialSchedules } from './partial-schedules.js';
 import { planGate, type BuildPlanInput, type PlanLedger } from './build-plan.js';
 import { addClearedFields } from './cleared-fields.js';
 import { keepUncarriedFields } from './uncarried-fields.js';
@@ -154,7 +148,11 @@ export class StreamPlanner {
       hashOf,
     );
     this.planMs += performance.now() - started;
-    const short = await this.keepPartialSchedules(diff, hashes.get('schedule'));
+    const short = await keepPartialSchedules(diff, hashes.get('schedule'), {
+      // The id cache answers "may be known" for keys it has not read: they are read exactly first.
+      prefetch: (refs) => this.idCache.prefetch(refs),
+      known: (dep) => this.has(dep.kind, dep.clientId) || this.idCache.has(dep.kind, dep.clientId),
+    });
     if (this.ledger.syncedParams)
       await keepUncarriedFields({ syncedParams: this.ledger.syncedParams.bind(this.ledger) }, diff, {
         hashes,
@@ -193,36 +191,6 @@ export class StreamPlanner {
     }
     this.tally.add(plan);
     return plan;
-  }
-
-  /**
-   * Schedules that would go again without the same missing events: unchanged
-   * (`partial-schedules.ts`); answers them as the source has them, by key.
-   */
-  private async keepPartialSchedules(
-    diff: { work: PlannedIntent[]; unchanged: PlannedIntent[] },
-    synced: ReadonlyMap<string, string> | undefined,
-  ): Promise<Map<string, PlannedIntent> | undefined> {
-    const updates = diff.work.filter((item) => item.kind === 'schedule' && item.plannedAction === 'update');
-    if (updates.length === 0 || synced === undefined) return undefined;
-    // The id cache answers "may be known" for keys it has not read: read these exactly first.
-    await this.idCache.prefetch(
-      updates.flatMap((item) => item.dependsOn.map((dep) => ({ kind: dep.kind, key: dep.clientId }))),
-    );
-    const known = (dep: IntentDependency): boolean =>
-      this.has(dep.kind, dep.clientId) || this.idCache.has(dep.kind, dep.clientId);
-    const work: PlannedIntent[] = [];
-    const short = new Map<string, PlannedIntent>();
-    for (const item of diff.work) {
-      const same = unchangedPartialSchedule(item, synced.get(item.key), known);
-      if (same === undefined) work.push(item);
-      else {
-        diff.unchanged.push(same);
-        short.set(item.key, item);
-      }
-    }
-    diff.work.splice(0, diff.work.length, ...work);
-    return short.size > 0 ? short : undefined;
   }
 
   /**
