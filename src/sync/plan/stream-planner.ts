@@ -50,6 +50,12 @@ export interface ChunkPlan {
    * own gate the same (`HeldDependents.lostPicks`) and answers those lost among `rowResults`.
    */
   short?: ReadonlyMap<string, PlannedIntent>;
+  /**
+   * This chunk's failed rows keyed by a client_id, recorded only once the sources end (a
+   * later valid row may have the key): the gate is told at once that their user or event
+   * failed, so that a pick lost for it says why rather than "unknown".
+   */
+  held: RowResult[];
 }
 
 /** What only the end of the sources decides: mirror deletes, and rows that waited for them. */
@@ -163,6 +169,7 @@ export class StreamPlanner {
       await addClearedFields({ syncedParamNames: this.ledger.syncedParamNames.bind(this.ledger) }, diff.work);
     const checkIns = await holdBackLostCheckIns(this.ledger, diff.work);
     const now: RowResult[] = [...checkIns.held];
+    const held: RowResult[] = [];
     if (this.input.mode === 'upsert') await this.noteLeftOutButSynced(rowResults);
     for (const read of rowResults) {
       const row = keyApartFromIntents(read, (kind, key) => this.has(kind, key));
@@ -170,21 +177,25 @@ export class StreamPlanner {
       // Its message says whether mirror mode held its deletes back, known only at the end.
       if (this.input.mode === 'mirror' && hasUnreadableKey(row)) continue;
       // Keyed by its client_id, which a later valid row may have too: recorded at the end.
-      if (row === read && keyedByPerson(row) && this.heldFailed.length < HELD_FAILED_ROWS)
-        this.heldFailed.push(ownCopyOf(row));
-      else now.push(row);
+      if (row === read && keyedByPerson(row) && this.heldFailed.length < HELD_FAILED_ROWS) {
+        const copy = ownCopyOf(row);
+        this.heldFailed.push(copy);
+        held.push(copy);
+      } else now.push(row);
     }
     const plan = {
       work: checkIns.work,
       unchanged: diff.unchanged,
       rowResults: now,
+      held,
       ...(short ? { short } : {}),
     };
     if (this.dependents) {
-      // Asked before the chunk's rows are noted, as the run asks its gate (`runs/streamed-plan.ts`).
+      // The chunk's rows are noted before the gate is asked, as the run does (`runs/streamed-plan.ts`).
+      for (const row of [...now, ...held]) this.dependents.note(row);
       const { unchanged, lost } = await this.dependents.lostPicks(short, plan.unchanged);
-      const told = { work: plan.work, unchanged, rowResults: [...now, ...lost] };
-      for (const row of told.rowResults) this.dependents.note(row);
+      const told = { work: plan.work, unchanged, rowResults: [...now, ...lost], held };
+      for (const row of lost) this.dependents.note(row);
       this.tally.add({ ...told, work: this.dependents.sift(told.work, (kind, key) => this.has(kind, key)) });
       // Their gate has been asked: what `evsync plan` counts is what the run will record.
       return told;

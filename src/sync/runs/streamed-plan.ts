@@ -204,8 +204,12 @@ class StreamedRun {
     const runId = this.input.run.id;
     const plan = await this.planner.planChunk(intents, rows);
     await this.record(plan.work);
+    // What the chunk's rows say of their parents is noted first: a pick whose event a `when:`
+    // left out, or whose row failed, says so (`lostPicks`).
+    for (const row of [...plan.rowResults, ...plan.held]) noteLeftOut(gate, row);
     const { unchanged, lost } = await lostPicks(plan.short, plan.unchanged, gate);
-    for (const row of [...plan.rowResults, ...lost]) {
+    for (const row of plan.rowResults) await writer.write(rowResult(runId, row));
+    for (const row of lost) {
       await writer.write(rowResult(runId, row));
       noteLeftOut(gate, row);
     }
