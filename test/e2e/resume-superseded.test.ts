@@ -46,7 +46,7 @@ describe('a resume of a run that a later run of the job has superseded', () => {
     const cutOff = listed.find((run) => run.status === 'running')!;
     expect(cutOff.supersededBy).toBe(listed[0]!.id);
     expect((await ws.run(sandbox, ['runs'])).stdout).toContain(
-      `superseded by run ${listed[0]!.id}, which read the sources whole since: nothing left to send (evsync resume ${cutOff.id} closes it)`,
+      `superseded by run ${listed[0]!.id}, which read its rows from the source again since: nothing left to send (evsync resume ${cutOff.id} closes it)`,
     );
     const resumed = await ws.run(sandbox, ['resume', cutOff.id]);
     expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
@@ -56,5 +56,58 @@ describe('a resume of a run that a later run of the job has superseded', () => {
     expect(skipped.filter((row) => row.error_code === 'EVSYNC_RUN_SUPERSEDED').map((row) => row.key)).toEqual(
       expect.arrayContaining(['p-40', 'p-59']),
     );
+  }, 120_000);
+
+  // The same with retries: a retry of a failed run is killed, the organiser renames people in
+  // the export, and a second retry of that run syncs every row as "New". The build before
+  // counted only whole runs as superseding: the resume of the killed retry sent its "Old"
+  // names over the second retry's.
+  it('of a retry sends nothing once a later retry of the same run took its rows', async () => {
+    const sandbox = await ws.sandbox();
+    const rows = (email: (i: number) => string, last: string): string =>
+      [
+        'client_id,email,first_name,last_name',
+        ...Array.from({ length: 40 }, (_, i) => `r-${i},${email(i)},Pat,${last}${i}`),
+        '',
+      ].join('\n');
+    ws.write({
+      'retry.yaml':
+        'name: retried\nmode: upsert\nrate: { per_second: 50, concurrency: 2 }\n' +
+        'steps:\n  - { mapping: users, source: { csv: ./retried.csv } }\n',
+      'retried.csv': rows((i) => `r${i}@`, 'Old'),
+    });
+    const failed = await ws.run(sandbox, ['run', 'retry.yaml']);
+    expect(failed.code, failed.stdout + failed.stderr).toBe(1);
+    const base = (JSON.parse((await ws.run(sandbox, ['runs', '--json'])).stdout) as Array<{ id: string }>)[0]!
+      .id;
+
+    ws.write({ 'retried.csv': rows((i) => `r${i}@example.org`, 'Old') });
+    sandbox.faults.set({ latency: { minMs: 100, maxMs: 100 } });
+    const child = spawnBuiltCli(['retry', base], { cwd: ws.dir, env: ws.envFor(sandbox) });
+    const exited = new Promise((done) => child.once('exit', done));
+    await waitFor(async () => Promise.resolve(sandbox.counters.callsTo('POST', '/user') >= 5), 60_000);
+    child.kill('SIGKILL');
+    await exited;
+    sandbox.faults.set({});
+
+    ws.write({ 'retried.csv': rows((i) => `r${i}@example.org`, 'New') });
+    const again = await ws.run(sandbox, ['retry', base]);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    const names = (): string[] =>
+      sandbox.state
+        .conferenceUsers()
+        .filter((user) => user.clientIds[0]?.startsWith('r-'))
+        .map((user) => user.lastName);
+    expect(names().filter((name) => name.startsWith('Old'))).toEqual([]);
+
+    const listed = JSON.parse((await ws.run(sandbox, ['runs', '--json'])).stdout) as Array<{
+      id: string;
+      status: string;
+    }>;
+    const cutOff = listed.find((run) => run.status === 'running')!;
+    const resumed = await ws.run(sandbox, ['resume', cutOff.id]);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    expect(names()).toHaveLength(40);
+    expect(names().filter((name) => name.startsWith('Old'))).toEqual([]);
   }, 120_000);
 });

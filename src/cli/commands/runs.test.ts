@@ -71,7 +71,7 @@ describe('evsync runs table', () => {
       },
     ]);
     expect(text).toContain(
-      '  superseded by run 20261127-070000-gggg, which read the sources whole since: nothing left to send ' +
+      '  superseded by run 20261127-070000-gggg, which read its rows from the source again since: nothing left to send ' +
         '(evsync resume 20261127-060000-ffff closes it)',
     );
     expect(text).not.toContain('finish it with');

@@ -129,7 +129,7 @@ function sinceOf(text: string, now: Date): Date {
 
 /**
  * A listed run; `processGone` when it is `running` but its process ended (`Ledger.processGone`),
- * `supersededBy` when it stopped and a later run of its job read the sources whole since,
+ * `supersededBy` when it stopped and a later run of its job read its rows again since (`supersededBy`),
  * `lastResultAt` when cut off: where its time stops (`runTook`).
  */
 export type ListedRun = RunRecord & { processGone?: true; supersededBy?: string; lastResultAt?: Date };
@@ -138,7 +138,7 @@ export type ListedRun = RunRecord & { processGone?: true; supersededBy?: string;
 function finishLine(run: ListedRun): string {
   return run.supersededBy === undefined
     ? `finish it with: evsync resume ${run.id}`
-    : `superseded by run ${run.supersededBy}, which read the sources whole since: nothing left to send (evsync resume ${run.id} closes it)`;
+    : `superseded by run ${run.supersededBy}, which read its rows from the source again since: nothing left to send (evsync resume ${run.id} closes it)`;
 }
 
 /** A run as people are shown it: its conference by host (never a key). */

@@ -74,7 +74,7 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
     (await ledger.reopenIntents(runId, { actions: ['failed'], errorCodes: PLATFORM_DOWN_CODES })) +
     (await ledger.reopenIntents(runId, { actions: ['skipped'], errorCodes: [PARENT_MISSING] }));
   // Page by page: the pending intents, and what each page needs from the ledger (resume-feed.ts).
-  // A later run of the job read the sources whole since: what this one had left is stale.
+  // A later run of the job read its rows from the source again since: what this one had left is stale.
   const later = await supersededBy(ledger, run);
   if (later !== undefined)
     deps.logger?.warn(
