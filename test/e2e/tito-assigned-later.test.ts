@@ -50,4 +50,43 @@ describe('a Tito ticket assigned after its purchase', () => {
       'tito-GIAO-2 Mia Moe mia@example.org',
     ]);
   }, 90_000);
+
+  it('keeps the buyer out of a holder, and a renamed e-mail column is missing data', async () => {
+    const sandbox = await ws.sandbox();
+    // Billing columns some exports carry beside Tito's own `Order …` ones.
+    const extra = ',Order Postal Code,Billing Country,Buyer Title,Receipt Number,Order Discount Code';
+    ws.write({
+      'job.yaml':
+        'name: tickets\nmode: upsert\nsteps:\n' +
+        '  - { mapping: tito, source: { csv: ./tito.csv }, custom_data: { columns: all_unmapped } }\n',
+      'tito.csv': [
+        TITO_HEADER + extra,
+        `${titoTicket('GIAO-1', ZOE, MIA)},10115,DE,Dr.,R-881,EARLY`,
+        '',
+      ].join('\n'),
+    });
+    const run = await ws.run(sandbox, ['run', 'job.yaml']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const zoe = sandbox.state.conferenceUsers().find((user) => user.email === ZOE.email);
+    expect(Object.keys(zoe?.customData ?? {}).sort()).toEqual([
+      'Number',
+      'Order Discount Code',
+      'Ticket Created Date',
+      'ticket',
+      'tito_order',
+    ]);
+
+    // An export whose holder e-mail column has another name: no ticket is "not yet assigned".
+    ws.write({
+      'renamed.csv': [
+        TITO_HEADER.replace('Ticket Email', 'Attendee E-mail'),
+        titoTicket('GIAO-1', ZOE, MIA),
+        '',
+      ].join('\n'),
+    });
+    const validate = await ws.run(sandbox, ['validate', '--source', 'renamed.csv', '--mapping', 'tito']);
+    expect(validate.code, validate.stdout + validate.stderr).toBe(1);
+    expect(validate.stdout).toContain('the source\'s header has no column "Ticket Email"');
+    expect(validate.stdout).toContain('Rename "Attendee E-mail" in the source to "Ticket Email"');
+  }, 90_000);
 });

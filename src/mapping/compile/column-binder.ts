@@ -1,3 +1,4 @@
+import { headerWords, isBuyersColumn } from './buyer-columns.js';
 import { CODE } from '../../errors/codes.js';
 import type { RawRecord } from '../../sources/source-row.js';
 import type { ColumnRef } from '../mapping-file-schema.js';
@@ -163,13 +164,21 @@ export function missingColumnMessage(aliases: readonly string[], header: readonl
   );
 }
 
-/** A column of the header whose name holds one of the aliases, or is held by one (`E-mail address`, `email`). */
+/**
+ * A column of the header that may be the one asked for under another name: its name holds one
+ * of the aliases (`E-mail address` for `email`), else the last word of one (`Attendee E-mail`
+ * for `Ticket Email`). Never a buyer's column for a holder's (`Order Email`): renamed, it
+ * would give every holder of the order the buyer's value (`buyer-columns.ts`).
+ */
 function likeColumn(aliases: readonly string[], header: readonly string[]): string | undefined {
-  const wanted = aliases.map(normalizeColumnName).filter((alias) => alias.length >= 3);
-  return header.find((name) => {
-    const normal = normalizeColumnName(name);
-    return normal.length >= 3 && wanted.some((alias) => normal.includes(alias) || alias.includes(normal));
-  });
+  const fair = header.filter((name) => aliases.some(isBuyersColumn) || !isBuyersColumn(name));
+  const wholes = aliases.map(normalizeColumnName).filter((alias) => alias.length >= 3);
+  const lasts = aliases
+    .map((alias) => normalizeColumnName(headerWords(alias).at(-1) ?? ''))
+    .filter((word) => word.length >= 3);
+  const holding = (parts: readonly string[]): string | undefined =>
+    fair.find((name) => parts.some((part) => normalizeColumnName(name).includes(part)));
+  return holding(wholes) ?? holding(lasts);
 }
 
 function orList(items: readonly string[]): string {

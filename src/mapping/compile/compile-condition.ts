@@ -25,7 +25,10 @@ export function compileCondition(spec: ConditionSpec, binder: ColumnBinder): Com
     const fact = value.trim() === '' ? (absent ?? `${label} is empty`) : `${label} is ${quote(value.trim())}`;
     return spec.reason === undefined ? fact : `${spec.reason} (${fact})`;
   };
-  if (isPresenceTest(spec) && spec.present !== false) condition.requiresValue = true;
+  // A column the source lacks fails a condition that an empty value fails on every row:
+  // the rows lack data, they are not filtered out on purpose (exit 1, not 0).
+  if ((isPresenceTest(spec) && spec.present !== false) || (absent !== undefined && !test('')))
+    condition.requiresValue = true;
   return condition;
 }
 

@@ -2,6 +2,7 @@ import { isSecretName } from '../../log/redaction.js';
 import type { UnmappedCustomData } from '../mapped-item.js';
 import type { IntentSpec, SimpleValueSpec } from '../mapping-file-schema.js';
 import { resolveParamName } from '../param-aliases.js';
+import { headerWords, isBuyersColumn } from './buyer-columns.js';
 import { normalizeColumnName, type ColumnBinder } from './column-binder.js';
 import type { CompilableValueSpec } from './compile-value.js';
 
@@ -17,24 +18,6 @@ const IP_ADDRESS = 'an IP address: personal data a profile has no use for';
 const BUYERS = "the buyer's, not the ticket holder's: it would reach every holder of the order";
 const PAYMENT = 'a payment reference: not a profile’s to show';
 const NOT_COPIED = "the mapping's not_custom_data: not the ticket holder's (an order's, say)";
-
-/** Who a column is about when it is not the holder (Tito's `Order Phone Number`, `Buyer Email`). */
-const BUYER = new Set(['order', 'buyer', 'purchaser', 'billing', 'invoice']);
-/** What of a buyer is personal data. */
-const PERSONAL = new Set([
-  'phone',
-  'mobile',
-  'email',
-  'mail',
-  'name',
-  'company',
-  'address',
-  'street',
-  'zip',
-  'postcode',
-  'city',
-  'vat',
-]);
 
 /**
  * Words of a header that name what opens a registration (Tito's `Unique Ticket URL` and
@@ -56,16 +39,12 @@ const OPENS = new Set([
 function neverCopied(column: string): string | undefined {
   if (isSecretName(column)) return SECRET;
   if (column === '__proto__') return 'not a key a JSON object can hold here';
-  // Words as a person reads them: `qr_code_url` is qr, code, url; `LinkedIn` stays one word.
-  const words = column
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
+  const words = headerWords(column);
   const has = (word: string): boolean => words.includes(word);
   if (has('qr') || ((has('url') || has('link')) && words.some((word) => OPENS.has(word)))) return ACCESS_LINK;
   if (has('ip')) return IP_ADDRESS;
-  if (words.some((word) => BUYER.has(word)) && words.some((word) => PERSONAL.has(word))) return BUYERS;
-  if (has('payment')) return PAYMENT;
+  if (['payment', 'receipt', 'transaction', 'invoice'].some(has)) return PAYMENT;
+  if (isBuyersColumn(column)) return BUYERS;
   return undefined;
 }
 const NO_USERS = 'the mapping makes no users';

@@ -59,6 +59,9 @@ export class LossTally {
 export function reasonKind(reason: string): string {
   const withoutFact = reason.replace(/ \([^()]*\)$/, '');
   if (withoutFact !== reason) return withoutFact;
+  // A fact with brackets of its own (a header's column names): from the first bracket on.
+  const open = reason.indexOf(' (');
+  if (open > 0 && reason.endsWith(')')) return reason.slice(0, open);
   const quote = reason.indexOf('"');
   return quote === -1 ? reason : reason.slice(0, quote).trim();
 }
