@@ -48,4 +48,41 @@ describe('evsync forget while a run of the conference is in flight', () => {
     expect(next.code, next.stdout + next.stderr).toBe(0);
     expect(sandbox.state.userByEmail('lena.late@example.org')?.inConference).not.toBe(true);
   }, 120_000);
+
+  // Forgotten between a kill -9 of the run and its resume: the run's plan stands under a
+  // marker, params gone. The build before resumed it as a create with empty params: a POST
+  // refused 422 (first name required), exit 1, and every retry of the run sent it again.
+  it('is never sent by the resume of a run cut off before reaching them', async () => {
+    const sandbox = await ws.sandbox();
+    ws.write({
+      'cut.yaml':
+        'name: cut\nmode: upsert\nrate: { per_second: 50, concurrency: 2 }\n' +
+        'steps:\n  - { mapping: users, source: { csv: ./people.csv } }\n',
+    });
+    sandbox.faults.set({ latency: { minMs: 150, maxMs: 150 } });
+    const child = spawnBuiltCli(['run', 'cut.yaml'], { cwd: ws.dir, env: ws.envFor(sandbox) });
+    const exited = new Promise((done) => child.once('exit', done));
+    await waitFor(async () => Promise.resolve(sandbox.counters.callsTo('POST', '/user') >= 4), 60_000);
+    child.kill('SIGKILL');
+    await exited;
+    sandbox.faults.set({});
+    const forgotten = await ws.run(sandbox, ['forget', '--client-id', 'late-1', '--job', 'cut.yaml']);
+    expect(forgotten.code, forgotten.stdout + forgotten.stderr).toBe(0);
+
+    const listed = JSON.parse((await ws.run(sandbox, ['runs', '--json'])).stdout) as Array<{
+      id: string;
+      status: string;
+    }>;
+    const cutOff = listed.find((run) => run.status === 'running')!;
+    sandbox.counters.reset();
+    const resumed = await ws.run(sandbox, ['resume', cutOff.id]);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    expect(sandbox.state.userByEmail('lena.late@example.org')?.inConference).not.toBe(true);
+    expect(
+      sandbox.state.conferenceUsers().filter((user) => user.clientIds[0]?.startsWith('p-')),
+    ).toHaveLength(USERS);
+    const report = await ws.run(sandbox, ['report', cutOff.id, '--status', 'skipped', '--format', 'json']);
+    const skipped = JSON.parse(report.stdout) as Array<{ key: string; error_code: string }>;
+    expect(skipped.filter((row) => row.error_code === 'EVSYNC_ERASED')).toHaveLength(1);
+  }, 120_000);
 });

@@ -13,7 +13,8 @@ interface Row {
   rowResults: RowResult[];
 }
 
-const SUPPRESSED =
+/** The message of a row, or a pending intent, that names an erased person. */
+export const SUPPRESSED =
   'suppressed: this row names a person erased in this conference (evsync forget); it is not sent and nothing of it is kept';
 
 const REUSED =

@@ -1,6 +1,9 @@
 import { CODE } from '../../errors/codes.js';
 import type { IntentResultInput } from '../../model/result-records.js';
 import type { RunRecord } from '../../model/run-record.js';
+import { isErasureMarker } from '../../model/erasure.js';
+import { SUPPRESSED } from '../collect/erasures.js';
+import type { RowResult } from '../plan/sync-plan.js';
 import { isParentKind, type IntentKind, type ParentKind } from '../../model/intent.js';
 import type { PlannedIntent, PlannedIntentRecord } from '../../model/planned-intent.js';
 import { noteLeftOut } from '../phases/left-out-parents.js';
@@ -191,9 +194,23 @@ class ResumedRun {
     const readBack = await restoreIntents({ ...this.deps, sourcesRead: this.sourcesRead }, this.run, records);
     const marked = new Set<PlannedIntent>();
     const restored: PlannedIntent[] = [];
+    // A person forgotten since the run planned them (`evsync forget`) stands under a marker,
+    // their params gone: skipped as erased, never sent (docs/privacy.md).
+    const erased: RowResult[] = [];
     for (const record of records) {
       const item = readBack.items.get(record);
       if (item === undefined) continue;
+      if (isErasureMarker(item.key)) {
+        erased.push({
+          kind: item.kind,
+          key: item.key,
+          action: 'skipped',
+          origin: item.origin,
+          errorCode: CODE.EVSYNC_ERASED,
+          message: SUPPRESSED,
+        });
+        continue;
+      }
       restored.push(item);
       if (record.sendStartedAt !== null) marked.add(item);
     }
@@ -209,9 +226,12 @@ class ResumedRun {
       this.options.guardCheckIns === false
         ? { work: fresh.items, held: [] }
         : await guardCheckIns(ledger, fresh.items, runId);
-    const cutOff: IntentResultInput[] = [...readBack.unsendable, ...fresh.skipped, ...guarded.held].map(
-      (row) => rowResult(runId, row),
-    );
+    const cutOff: IntentResultInput[] = [
+      ...readBack.unsendable,
+      ...erased,
+      ...fresh.skipped,
+      ...guarded.held,
+    ].map((row) => rowResult(runId, row));
     const work: PlannedIntent[] = [];
     await ids.prefetch(guarded.work.filter((item) => item.plannedAction === 'unchanged'));
     for (const item of guarded.work) {
