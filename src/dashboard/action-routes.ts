@@ -51,25 +51,29 @@ export function registerActionRoutes(app: Hono<Env>, { ledger, actions, show }: 
         runId,
         action: 'retry',
         title: 'Retry failed rows',
-        what:
-          (preview.planned > 0
-            ? `Sends again the ${preview.planned} failed intent(s)${scope} of run ${runId}, with the rows skipped because ` +
-              "they failed, as a new run linked to this one. Each failed row goes as the job's source has it now: " +
-              'one changed there since is sent with the change, one no longer there is not sent.'
-            : `A new run linked to run ${runId}${scope}.`) +
-          (preview.readAgain > 0
-            ? ` Reads again from the job's source the ${preview.readAgain} row(s) that failed there or in the mapping, by their client_id: ` +
-              'those fixed since are sent, those that still fail are listed with why.'
-            : '') +
-          (preview.notFound > 0
-            ? ` ${await notFoundAdvice(ledger, run, preview.notFoundNamed, preview.notFound)}`
-            : '') +
-          (preview.lostCheckIns > 0
-            ? ` ${preview.lostCheckIns} of them are check-ins whose answer was lost: the platform may have them, so they are not simply posted again. ` +
-              "The retry looks up the key owner's own (GET /check_in/my): found, it records them; missing, it posts them. " +
-              "Those in another user's name cannot be looked up: they are held back, and the new run lists them. " +
-              `After checking the platform, post the missing ones with \`evsync retry ${runId} --kind check_in --resend-unknown\`.`
-            : ''),
+        what: nothingLeft
+          ? retriedNote(runId, already)
+          : (preview.planned > 0
+              ? `Sends again the ${preview.planned} failed intent(s)${scope} of run ${runId}, with the rows skipped because ` +
+                "they failed, as a new run linked to this one. Each failed row goes as the job's source has it now: " +
+                'one changed there since is sent with the change, one no longer there is not sent.' +
+                (already.synced > 0
+                  ? ` Of them, the ${already.synced} an earlier retry synced are not sent again unless the source changed them since.`
+                  : '')
+              : `A new run linked to run ${runId}${scope}.`) +
+            (preview.readAgain > 0
+              ? ` Reads again from the job's source the ${preview.readAgain} row(s) that failed there or in the mapping, by their client_id: ` +
+                'those fixed since are sent, those that still fail are listed with why.'
+              : '') +
+            (preview.notFound > 0
+              ? ` ${await notFoundAdvice(ledger, run, preview.notFoundNamed, preview.notFound)}`
+              : '') +
+            (preview.lostCheckIns > 0
+              ? ` ${preview.lostCheckIns} of them are check-ins whose answer was lost: the platform may have them, so they are not simply posted again. ` +
+                "The retry looks up the key owner's own (GET /check_in/my): found, it records them; missing, it posts them. " +
+                "Those in another user's name cannot be looked up: they are held back, and the new run lists them. " +
+                `After checking the platform, post the missing ones with \`evsync retry ${runId} --kind check_in --resend-unknown\`.`
+              : ''),
         before: retriedView(runId, already),
         fields: { kind: filter.kinds?.join(','), client_id: filter.keys?.[0], status: 'failed' },
         session: c.get('session'),

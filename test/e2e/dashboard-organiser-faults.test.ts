@@ -126,6 +126,8 @@ describe('the dashboard as an organiser uses it (built CLI)', () => {
     expect(page).toContain(`was retried already by run ${retryId}, which synced all its 1 row that failed`);
     expect(page).toContain('Nothing is left to retry');
     expect(page).not.toContain(`action="/runs/${runId}/retry"`);
+    // The page does not also offer, in its words, to send the row again.
+    expect(page).not.toContain('Sends again the');
 
     // The CLI says the same and starts no run.
     const before = (await ws.run(sandbox, ['runs', '--json'])).stdout;
