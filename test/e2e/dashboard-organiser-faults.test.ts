@@ -104,6 +104,10 @@ describe('the dashboard as an organiser uses it (built CLI)', () => {
     expect(page).toMatch(/<dd data-duration>[^<]+ \(until cut off\)<\/dd>/);
     const runs = await ws.run(sandbox, ['runs', '--limit', '1']);
     expect(runs.stdout).toMatch(new RegExp(`${first.id} .* cut off .* \\d+\\.\\ds \\(until cut off\\)`));
+    // Its results so far, as the dashboard counts them (the build before showed none).
+    expect(runs.stdout).toMatch(
+      new RegExp(`${first.id} .* \\(until cut off\\) +created ${first.counts.created}\\b`),
+    );
   }, 120_000);
 
   it('says a retried run was retried, by which run, and offers no second send', async () => {

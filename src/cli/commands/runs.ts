@@ -1,3 +1,4 @@
+import { totalsOf } from '../../model/result-records.js';
 import { textTable } from '../../report/text-table.js';
 import type { Command } from 'commander';
 import { openLedger } from '../../ledger/open-ledger.js';
@@ -55,8 +56,13 @@ export function registerRunsCommand(program: Command): void {
             const later = gone || run.status === 'aborted' ? await supersededBy(ledger, run) : undefined;
             // A cut-off run took until its last result, not until now (`runTook`).
             const lastResultAt = gone ? await ledger.lastResultAt(run.id) : undefined;
+            // A run not finished has no counts of its own yet: those of its results so far,
+            // as the dashboard's runs list shows them.
+            const counts =
+              run.status === 'running' ? totalsOf(await ledger.resultCounts(run.id)) : run.counts;
             return {
               ...run,
+              counts,
               ...(gone ? { processGone: true as const } : {}),
               ...(lastResultAt ? { lastResultAt } : {}),
               ...(later ? { supersededBy: later.id } : {}),
