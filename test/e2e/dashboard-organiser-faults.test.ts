@@ -18,6 +18,7 @@ interface ListedRun {
   durationMs: number;
   durationNote: string;
   counts: Record<string, number>;
+  startedAt: string;
 }
 
 // Three faults an organiser met on the dashboard (built CLI and dashboard, embedded ledger):
@@ -102,6 +103,12 @@ describe('the dashboard as an organiser uses it (built CLI)', () => {
     expect(first.durationMs).toBeLessThan(20_000);
     const page = await (await get(`/runs/${first.id}`)).text();
     expect(page).toMatch(/<dd data-duration>[^<]+ \(until cut off\)<\/dd>/);
+    // The jobs box says when it stopped: at its last result, not at its start.
+    const jobs = await (await get('/runs')).text();
+    const box = /<li [^>]*data-job="slow">([\s\S]*?)<\/li>/.exec(jobs)?.[1] ?? '';
+    const stopped = /<strong data-outcome>cut off<\/strong> at <time datetime="([^"]+)"/.exec(box)?.[1];
+    expect(stopped).toBeDefined();
+    expect(Date.parse(stopped!)).toBeGreaterThan(Date.parse(first.startedAt));
     const runs = await ws.run(sandbox, ['runs', '--limit', '1']);
     expect(runs.stdout).toMatch(new RegExp(`${first.id} .* cut off .* \\d+\\.\\ds \\(until cut off\\)`));
     // Its results so far, as the dashboard counts them (the build before showed none).

@@ -103,8 +103,8 @@ function outcomeOf(last: LastRun | null): {
   return { text: last.shownStatus, tone: 'stopped' };
 }
 
-/** When a run that did not complete stopped: its end, or its start when it has none (cut off). */
+/** When a run that did not complete stopped: its end, or, cut off, its last result. */
 function stoppedAt(last: LastRun): string | null {
   if (['completed', 'running', 'waiting for a worker'].includes(last.shownStatus)) return null;
-  return last.finishedAt ?? last.startedAt;
+  return last.finishedAt ?? last.cutOffAt ?? last.startedAt;
 }

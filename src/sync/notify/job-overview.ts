@@ -31,6 +31,8 @@ export interface JobOverview {
     trigger: string;
     startedAt: string;
     finishedAt: string | null;
+    /** A cut-off run's last result: where it stopped. */
+    cutOffAt?: string;
     counts: ActionCounts;
     /** Rows lost for want of data (`RunRecord.lost`); 0 when none. */
     lost: number;
@@ -100,7 +102,10 @@ export async function jobOverviews(
       return {
         job,
         conference: last ? runConferenceHost(last) : null,
-        lastRun: last ? lastRunOf(last, cutOff) : null,
+        // A cut-off run stopped at its last result, not at its start (`runTook`).
+        lastRun: last
+          ? lastRunOf(last, cutOff ? ((await ledger.lastResultAt(last.id)) ?? last.startedAt) : undefined)
+          : null,
         lastSuccess: runs?.lastSuccess
           ? { id: runs.lastSuccess.id, finishedAt: runs.lastSuccess.finishedAt?.toISOString() ?? null }
           : null,
@@ -123,14 +128,16 @@ function zoneOfRun(run: RunRecord | undefined): string | null {
   return typeof zone === 'string' ? zone : null;
 }
 
-function lastRunOf(run: RunRecord, cutOff: boolean): NonNullable<JobOverview['lastRun']> {
+function lastRunOf(run: RunRecord, cutOffAt: Date | undefined): NonNullable<JobOverview['lastRun']> {
   return {
     id: run.id,
     status: run.status,
-    shownStatus: cutOff ? 'cut off' : waitsForWorker(run) ? 'waiting for a worker' : run.status,
+    shownStatus:
+      cutOffAt !== undefined ? 'cut off' : waitsForWorker(run) ? 'waiting for a worker' : run.status,
     trigger: runTrigger(run),
     startedAt: run.startedAt.toISOString(),
     finishedAt: run.finishedAt?.toISOString() ?? null,
+    ...(cutOffAt === undefined ? {} : { cutOffAt: cutOffAt.toISOString() }),
     counts: run.counts,
     lost: run.lost ?? 0,
   };
