@@ -166,6 +166,9 @@ describe('evsync plan and evsync run --dry-run', () => {
       const result = await runCli(...args);
       expect(result.code).toBe(3);
       expect(result.stderr).toMatch(/delete 3 of 4 known users.*--force/);
+      // A plan sends nothing: it says what a run would do, not that it synced anything.
+      expect(result.stderr).toContain('A run would sync what the sources have and then delete nothing.');
+      expect(result.stderr).not.toContain('was synced');
       // The plan is shown as --force would make it: which deletes tripped the threshold.
       expect(result.stdout).toMatch(/^ {2}delete {4}user pu2/m);
     }

@@ -10,8 +10,11 @@ export class DeleteThresholdError extends EvsyncError {
   constructor(
     over: DeleteCount[],
     thresholdText: string,
-    /** A streamed run found it at the end of its sources, after sending what they have. */
-    afterUpserts = false,
+    /**
+     * When it was found: `after` the sources were read and what they have sent (a streamed
+     * run), `plan` by `evsync plan` (nothing is ever sent), else `before` anything was sent.
+     */
+    when: ThresholdWhen = 'before',
     /** The first keys of a kind it would delete, each with the name and e-mail last sent. */
     firstOf: (kind: DeleteCount['kind']) => string[] = () => [],
   ) {
@@ -24,13 +27,21 @@ export class DeleteThresholdError extends EvsyncError {
     });
     super(
       `Mirror mode would delete ${parts.join(' and ')}, above delete_threshold ${thresholdText}. ` +
-        (afterUpserts ? 'Nothing was deleted (what the sources have was synced). ' : 'Nothing was sent. ') +
+        WHAT_HAPPENED[when] +
         'Check that the source is complete; if these deletes are intended, run again with --force.',
       { code: CODE.EVSYNC_DELETE_THRESHOLD, retryable: false },
     );
     this.over = over;
   }
 }
+
+export type ThresholdWhen = 'before' | 'after' | 'plan';
+
+const WHAT_HAPPENED: Record<ThresholdWhen, string> = {
+  before: 'Nothing was sent. ',
+  after: 'Nothing was deleted (what the sources have was synced). ',
+  plan: 'A run would sync what the sources have and then delete nothing. ',
+};
 
 function percent(part: number, whole: number): string {
   return whole === 0 ? '100%' : `${((part * 100) / whole).toFixed(1)}%`;

@@ -4,7 +4,7 @@ import { isParentKind } from '../../model/intent.js';
 import { isRowPlaceKey, repeatedRowKey } from '../../model/row-origin.js';
 import type { DeleteThreshold } from '../job-file.js';
 import { allowedDeletes } from '../job-file.js';
-import { DeleteThresholdError } from './delete-threshold-error.js';
+import { DeleteThresholdError, type ThresholdWhen } from './delete-threshold-error.js';
 import { isLinkKind, SharedLinks, type LinkKind } from './link-pairs.js';
 import type { DeleteCount, HeldDeletes, RowResult } from './sync-plan.js';
 
@@ -43,8 +43,8 @@ export interface MirrorDeleteInput {
   liveLinks?: (kind: LinkKind) => Iterable<string>;
   threshold: DeleteThreshold;
   force: boolean;
-  /** Planned at the end of a streamed run, after its upserts were sent: the error says so. */
-  afterUpserts?: boolean;
+  /** When the threshold is met (`DeleteThresholdError`): a streamed run plans at the end, after its upserts; `evsync plan` sends nothing. */
+  when?: ThresholdWhen;
   /**
    * The name and e-mail the ledger last sent for some keys of a kind (`labelsOf`): the
    * first deletes of each kind are shown by them in the plan and the threshold message.
@@ -185,7 +185,7 @@ export async function planMirrorDeletes(input: MirrorDeleteInput): Promise<Mirro
           const label = labels.get(labelId(kind, item.key));
           return label === undefined ? item.key : `${item.key} (${label})`;
         });
-    throw new DeleteThresholdError(over, describeThreshold(input.threshold), input.afterUpserts, first);
+    throw new DeleteThresholdError(over, describeThreshold(input.threshold), input.when, first);
   }
   return { deletes, counts, labels };
 }

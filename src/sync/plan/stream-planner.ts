@@ -261,7 +261,8 @@ export class StreamPlanner {
         liveLinks: (kind) => this.links.get(kind) ?? [],
         threshold: this.input.threshold,
         force: this.input.force,
-        afterUpserts: true,
+        // `evsync plan` sends nothing; a run has sent what the sources have by now.
+        when: this.dependents === undefined ? 'after' : 'plan',
         labels: (kind, keys) => labelsOf(this.ledger, kind, keys),
       });
     } catch (error) {
