@@ -1,6 +1,6 @@
 import type { RunSummaryData } from './dashboard-data.js';
 import { shownStatus } from './dashboard-data.js';
-import { notSyncedNote } from '../model/run-record.js';
+import { notSyncedNote, rowCount } from '../model/run-record.js';
 
 /**
  * Which action a run's page puts first, and the line that says why (docs/dashboard.md, "A
@@ -29,7 +29,7 @@ type RunFacts = Pick<RunSummaryData, 'status' | 'processGone' | 'counts' | 'lost
 export function nextStep(run: RunFacts): NextStep {
   const status = shownStatus(run);
   const failed = run.counts.failed ?? 0;
-  const rows = failed === 1 ? '1 row' : `${failed} rows`;
+  const rows = rowCount(failed);
   if (run.pruned !== null) {
     return step('rerun', {
       advice:

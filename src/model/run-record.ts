@@ -96,6 +96,11 @@ export function tookNote(took: { resumed: boolean; cutOff: boolean }): string {
  * when it synced all it was given. Either makes the run no success (it exited 1): every
  * place that shows how a run ended says it the same way.
  */
+/** `1 row`, `3 rows`: a count of rows as the screens word it. */
+export function rowCount(count: number): string {
+  return count === 1 ? '1 row' : `${count} rows`;
+}
+
 export function notSyncedNote(run: { counts: ActionCounts; lost?: number | undefined }): string {
   const failed = run.counts.failed ?? 0;
   const lost = run.lost ?? 0;

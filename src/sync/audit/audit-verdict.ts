@@ -1,3 +1,4 @@
+import { rowCount } from '../../model/run-record.js';
 import { AUDIT_KIND_ORDER, hasDrift } from './audit-job.js';
 import type { AuditSummary } from './drift.js';
 
@@ -17,14 +18,14 @@ export function auditVerdict(summary: AuditSummary): string {
   const unaudited = total((a) => a.not_auditable);
   const extras = total((a) => a.extra);
   const unauditedKinds = kinds.filter((kind) => summary[kind]!.not_auditable > 0).join(', ');
-  const notCompared = `${rows(unaudited)} could not be compared (${unauditedKinds}: not auditable)`;
+  const notCompared = `${rowCount(unaudited)} could not be compared (${unauditedKinds}: not auditable)`;
   const extra = `${extras} extra on the platform, reported, never deleted`;
   if (hasDrift(summary))
     return `the platform differs from the source${unaudited > 0 ? `; ${notCompared}` : ''}.`;
   if (compared === 0) {
     const why =
       unaudited > 0
-        ? `nothing could be compared: ${rows(unaudited)} ${unaudited === 1 ? 'is' : 'are'} of kinds the platform cannot be read back for (${unauditedKinds})`
+        ? `nothing could be compared: ${rowCount(unaudited)} ${unaudited === 1 ? 'is' : 'are'} of kinds the platform cannot be read back for (${unauditedKinds})`
         : 'nothing to compare: the sources gave no row';
     return `${why}${extras > 0 ? `; ${extra}` : ''}.`;
   }
@@ -34,8 +35,4 @@ export function auditVerdict(summary: AuditSummary): string {
       ? 'the 1 row that could be compared is'
       : `the ${compared} rows that could be compared are`;
   return `${those} ${extras > 0 ? `in sync (${extra})` : 'as the source says'}; ${unaudited} could not be (${unauditedKinds}: not auditable).`;
-}
-
-function rows(count: number): string {
-  return count === 1 ? '1 row' : `${count} rows`;
 }

@@ -1,7 +1,7 @@
 import type { Ledger } from '../../ledger/ledger.js';
 import type { IntentKind } from '../../model/intent.js';
 import type { ResultAction } from '../../model/result-records.js';
-import type { RunRecord } from '../../model/run-record.js';
+import { rowCount, type RunRecord } from '../../model/run-record.js';
 import { failedResults, type RetryFilter } from './retry-filter.js';
 
 /** What the retries of a run already did with its failed rows: `evsync retry` and the dashboard both say it. */
@@ -66,16 +66,12 @@ export function retriedNote(runId: string, state: RetriedAlready): string {
   const by = `run ${latest}${older.length > 0 ? ` (and before it ${older.join(', ')})` : ''}`;
   const still = state.failed - state.synced;
   if (still <= 0)
-    return `Run ${runId} was retried already by ${by}, which synced all its ${rows(state.failed)} that failed: nothing is left to send again.`;
+    return `Run ${runId} was retried already by ${by}, which synced all its ${rowCount(state.failed)} that failed: nothing is left to send again.`;
   return (
-    `Run ${runId} was retried already by ${by}, which synced ${state.synced} of its ${rows(state.failed)} that failed: ` +
+    `Run ${runId} was retried already by ${by}, which synced ${state.synced} of its ${rowCount(state.failed)} that failed: ` +
     `another retry sends again only the ${still} still failing` +
     (state.synced > 0
       ? `; those synced are not sent twice (recorded unchanged, or sent with a change made in the source since).`
       : '.')
   );
-}
-
-function rows(n: number): string {
-  return n === 1 ? '1 row' : `${n} rows`;
 }
