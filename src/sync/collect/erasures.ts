@@ -13,8 +13,7 @@ interface Row {
   rowResults: RowResult[];
 }
 
-/** The message of a row, or a pending intent, that names an erased person. */
-export const SUPPRESSED =
+const SUPPRESSED =
   'suppressed: this row names a person erased in this conference (evsync forget); it is not sent and nothing of it is kept';
 
 const REUSED =
@@ -185,13 +184,18 @@ export class Erasures {
   }
 
   private suppressed(kind: RowResult['kind'], key: string, origin: RowResult['origin']): RowResult {
-    return {
-      kind,
-      key: erasureMarker(this.key!, kind, key),
-      action: 'skipped',
-      origin,
-      errorCode: CODE.EVSYNC_ERASED,
-      message: SUPPRESSED,
-    };
+    return erasedResult(kind, erasureMarker(this.key!, kind, key), origin);
   }
+}
+
+/**
+ * The result of a row, or of a pending intent, that names an erased person, under its marker
+ * (`marker`): skipped, never sent, nothing of it kept (docs/privacy.md).
+ */
+export function erasedResult(
+  kind: RowResult['kind'],
+  marker: string,
+  origin: RowResult['origin'],
+): RowResult {
+  return { kind, key: marker, action: 'skipped', origin, errorCode: CODE.EVSYNC_ERASED, message: SUPPRESSED };
 }

@@ -2,7 +2,7 @@ import { CODE } from '../../errors/codes.js';
 import type { IntentResultInput } from '../../model/result-records.js';
 import type { RunRecord } from '../../model/run-record.js';
 import { isErasureMarker } from '../../model/erasure.js';
-import { SUPPRESSED } from '../collect/erasures.js';
+import { erasedResult } from '../collect/erasures.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import { isParentKind, type IntentKind, type ParentKind } from '../../model/intent.js';
 import type { PlannedIntent, PlannedIntentRecord } from '../../model/planned-intent.js';
@@ -201,14 +201,7 @@ class ResumedRun {
       const item = readBack.items.get(record);
       if (item === undefined) continue;
       if (isErasureMarker(item.key)) {
-        erased.push({
-          kind: item.kind,
-          key: item.key,
-          action: 'skipped',
-          origin: item.origin,
-          errorCode: CODE.EVSYNC_ERASED,
-          message: SUPPRESSED,
-        });
+        erased.push(erasedResult(item.kind, item.key, item.origin));
         continue;
       }
       restored.push(item);
