@@ -225,11 +225,17 @@ export const SELECT_HASHES = 'SELECT key, hash FROM synced_hashes WHERE kind = $
 
 /**
  * $1 kind, $2 conference id, $3 the last key of the page before ('' first), $4 page size:
- * keys and the last 16 characters of their synced hash, in key order (a range of the
- * primary key): what a streamed plan reads once to tell unchanged rows (sync/plan/synced-hashes.ts).
+ * the page's keys in key order (a range of the primary key) as one JSON array, and the last
+ * 16 characters of their synced hashes as one string, 16 a key, a tail that is not 16
+ * lower-case hex digits written as 16 dashes: what a streamed plan reads once to tell
+ * unchanged rows (sync/plan/synced-hashes.ts). One row a page, not one a key: the driver
+ * built an object per row, nine tenths of the client's CPU for the read (docs/ledger.md).
  */
-export const SELECT_HASH_TAILS = `SELECT key, right(hash, 16) AS tail FROM synced_hashes
-WHERE conference_id = $2 AND kind = $1 AND key > $3 ORDER BY key LIMIT $4`;
+export const SELECT_HASH_TAILS = `SELECT coalesce(json_agg(key ORDER BY key), '[]') AS keys,
+  coalesce(string_agg(CASE WHEN right(hash, 16) ~ '^[0-9a-f]{16}$' THEN right(hash, 16)
+    ELSE '----------------' END, '' ORDER BY key), '') AS tails
+FROM (SELECT key, hash FROM synced_hashes
+  WHERE conference_id = $2 AND kind = $1 AND key > $3 ORDER BY key LIMIT $4) page`;
 
 /**
  * The synced hashes of $1 kind, $2 keys (text[]), $3 conference id, one primary-key probe per

@@ -235,7 +235,7 @@ export interface Ledger {
    * Every key of a kind with the last 16 characters of its synced hash, page by page in key
    * order: what a streamed plan reads once to tell unchanged rows without a look-up each.
    */
-  hashTails(kind: IntentKind): AsyncIterable<Array<[key: string, tail: string]>>;
+  hashTails(kind: IntentKind): AsyncIterable<HashTailPage>;
   /** Last-synced hashes of these keys only (those that have one): a streamed plan asks chunk by chunk. */
   hashesOf(kind: IntentKind, keys: readonly string[]): Promise<Map<string, string>>;
   /**
@@ -315,6 +315,16 @@ export interface JobRuns {
 export interface KeyOutcome {
   action: IntentResultRecord['action'];
   errorMessage: string | null;
+}
+
+/**
+ * A page of `Ledger.hashTails`: keys in key order, and their tails in one string, 16
+ * characters a key (`tails.slice(16 * i, 16 * i + 16)` is `keys[i]`'s). A tail that is not
+ * 16 lower-case hex digits (a hash erased by migration 4) is 16 dashes, and matches nothing.
+ */
+export interface HashTailPage {
+  keys: string[];
+  tails: string;
 }
 
 /** The run that last deleted (mirror mode) or retired a key, and when: `Ledger.lastRemovals`. */

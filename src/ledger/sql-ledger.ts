@@ -7,6 +7,7 @@ import type {
   JobLock,
   JobRuns,
   KeyOutcome,
+  HashTailPage,
   KeyRemoval,
   Ledger,
   LockJobOptions,
@@ -291,7 +292,7 @@ export class SqlLedger implements Ledger {
     return this.state.hashesOf(kind, keys);
   }
 
-  hashTails(kind: IntentKind): AsyncIterable<Array<[key: string, tail: string]>> {
+  hashTails(kind: IntentKind): AsyncIterable<HashTailPage> {
     return this.state.hashTails(kind);
   }
 

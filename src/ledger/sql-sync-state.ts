@@ -1,7 +1,7 @@
 import type { FlatParams } from '../model/params.js';
 import type { IntentKind } from '../model/intent.js';
 import type { HashEntry, PlatformIdEntry } from '../model/sync-state.js';
-import type { KeyRemoval } from './ledger.js';
+import type { HashTailPage, KeyRemoval } from './ledger.js';
 import * as q from './ledger-sql.js';
 import { toNumber } from './ledger-rows.js';
 import type { SqlClient, SqlExecutor } from './sql-client.js';
@@ -83,11 +83,16 @@ export class SqlSyncState {
     return new Map(rows.map((row) => [row.key, row.hash]));
   }
 
-  hashTails(kind: IntentKind): AsyncIterable<Array<[key: string, tail: string]>> {
-    return this.keyPages(kind, TAIL_PAGE, q.SELECT_HASH_TAILS, (row: { key: string; tail: string }) => [
-      row.key,
-      row.tail,
-    ]);
+  async *hashTails(kind: IntentKind): AsyncIterable<HashTailPage> {
+    let after = '';
+    for (;;) {
+      const params = [kind, this.conferenceId, after, TAIL_PAGE];
+      const [page] = await this.sql().query<HashTailPage>(q.SELECT_HASH_TAILS, params);
+      const keys = page?.keys ?? [];
+      if (keys.length > 0) yield { keys, tails: page!.tails };
+      if (keys.length < TAIL_PAGE) return;
+      after = keys[keys.length - 1]!;
+    }
   }
 
   /**

@@ -79,7 +79,8 @@ class TailIndex {
 
   static async read(ledger: SyncedHashLedger, kind: IntentKind): Promise<TailIndex> {
     const index = new TailIndex();
-    for await (const page of ledger.hashTails(kind)) for (const [key, tail] of page) index.add(key, tail);
+    for await (const { keys, tails } of ledger.hashTails(kind))
+      for (let i = 0; i < keys.length; i++) index.add(keys[i]!, tails, 16 * i + 16);
     return index;
   }
 
@@ -95,9 +96,10 @@ class TailIndex {
       : undefined;
   }
 
-  private add(key: string, tail: string): void {
-    const high = tailWord(tail, 0);
-    const low = tailWord(tail, 1);
+  /** The key with the synced tail that ends at `end` in `tails` (`Ledger.hashTails`' page). */
+  private add(key: string, tails: string, end: number): void {
+    const high = tailWord(tails, 0, end);
+    const low = tailWord(tails, 1, end);
     // A hash that is no hex (one erased by migration 4, one without a key) matches nothing.
     if (high < 0 || low < 0) return;
     if (this.keys.add(key, this.count + 1) !== undefined) return;
@@ -113,12 +115,12 @@ class TailIndex {
 }
 
 /**
- * Word `word` (0: the high, 1: the low) of a hash's last 16 hex digits (lower case), or -1
- * when those 8 characters are not all such digits (or the hash is shorter): -1 equals no
- * stored word, so a hash that is no hex matches nothing.
+ * Word `word` (0: the high, 1: the low) of the 16 hex digits (lower case) that end at `end`
+ * in `hash` (its last 16 unless told), or -1 when those 8 characters are not all such digits
+ * (or the hash is shorter): -1 equals no stored word, so a hash that is no hex matches nothing.
  */
-export function tailWord(hash: string, word: 0 | 1): number {
-  const start = hash.length - 16 + 8 * word;
+export function tailWord(hash: string, word: 0 | 1, end = hash.length): number {
+  const start = end - 16 + 8 * word;
   if (start < 8 * word) return -1;
   let value = 0;
   for (let i = start; i < start + 8; i++) {

@@ -515,9 +515,24 @@ export function describeResultConformance(context: ConformanceContext): void {
           runId: run.id,
         })),
       );
+      // Hashes that end in no 16 hex digits: an erased one, one shorter than a tail.
+      await l.setHashes([
+        { kind: 'user', key: 'no-hex-erased', hash: '[erased by migration 4]', runId: run.id },
+        { kind: 'user', key: 'no-hex-short', hash: 'abc', runId: run.id },
+      ]);
+      const dashes: Array<[string, string]> = [];
       const tails: Array<[string, string]> = [];
       for await (const page of l.hashTails('user'))
-        tails.push(...page.filter(([key]) => key.startsWith('pg-')));
+        page.keys.forEach((key, i) => {
+          expect(page.tails.length).toBe(16 * page.keys.length);
+          const tail = page.tails.slice(16 * i, 16 * i + 16);
+          if (key.startsWith('pg-')) tails.push([key, tail]);
+          if (key.startsWith('no-hex-')) dashes.push([key, tail]);
+        });
+      expect(dashes).toEqual([
+        ['no-hex-erased', '-'.repeat(16)],
+        ['no-hex-short', '-'.repeat(16)],
+      ]);
       expect(tails.length).toBe(count);
       expect(tails.map(([key]) => key)).toEqual(keys);
       expect(new Map(tails).get('pg-20002')).toBe('20002'.padStart(16, '0'));
