@@ -229,7 +229,7 @@ export const SELECT_HASHES = 'SELECT key, hash FROM synced_hashes WHERE kind = $
  * 16 characters of their synced hashes as one string, 16 a key, a tail that is not 16
  * lower-case hex digits written as 16 dashes: what a streamed plan reads once to tell
  * unchanged rows (sync/plan/synced-hashes.ts). One row a page, not one a key: the driver
- * built an object per row, nine tenths of the client's CPU for the read (docs/ledger.md).
+ * built an object per row, nine tenths of the client’s CPU for the read (docs/sync-engine.md, "Memory").
  */
 export const SELECT_HASH_TAILS = `SELECT coalesce(json_agg(key ORDER BY key), '[]') AS keys,
   coalesce(string_agg(CASE WHEN right(hash, 16) ~ '^[0-9a-f]{16}$' THEN right(hash, 16)
