@@ -7,7 +7,8 @@ import { noteLeftOut } from '../phases/left-out-parents.js';
 import { runHolds } from '../phases/key-holds.js';
 import type { FlatParams } from '../../model/params.js';
 import { IdCache } from '../processors/id-cache.js';
-import { lastSentIn, type ProcessorContext } from '../processors/processor.js';
+import type { ProcessorContext } from '../processors/processor.js';
+import { LastSentAhead } from '../processors/last-sent-ahead.js';
 import type { EngineDeps } from './engine-deps.js';
 import { executePlan } from './execute-plan.js';
 import { unchangedResult } from './intent-result.js';
@@ -64,6 +65,8 @@ export interface RunContext {
   writer: ResultWriter;
   ids: IdCache;
   gate: DependencyGate;
+  /** What the ledger last sent for a user: a streamed plan reads a chunk's updates ahead. */
+  lastSent: LastSentAhead;
 }
 
 export interface StreamedWork {
@@ -121,7 +124,8 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
           await gate.passed({ kind: item.kind, key: item.key, aliases: item.aliases });
       }
     }
-    const streamed = input.stream?.({ writer, ids, gate });
+    const lastSent = new LastSentAhead(ledger);
+    const streamed = input.stream?.({ writer, ids, gate, lastSent });
     const snapshots = idSnapshots(ids);
     const inSource = streamed?.inSource ?? inSourceOf(input);
     const execute = deps.executor ?? executePlan;
@@ -137,7 +141,7 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
           ids,
           markSendStarted: createSendMarker(ledger, input.runId),
           sharedWith: sharedWith(snapshots, inSource),
-          lastSent: lastSentIn(ledger),
+          lastSent: lastSent.lastSent,
           inSource,
           sharedLink: sharedLink(snapshots, streamed?.liveLinks ?? ((kind) => liveLinksOf(input, kind))),
         },

@@ -221,6 +221,7 @@ class StreamedRun {
         await gate.passed({ kind: item.kind, key: item.key, aliases: item.aliases });
     }
     const users = plan.work.filter((item) => phaseOf(item) === 'users');
+    this.context.lastSent.readAhead(users);
     this.users += users.length;
     this.countLater(plan.work);
     return users;
