@@ -705,8 +705,9 @@ export const ERROR_CATALOG = {
   EVSYNC_SCHEDULE_PICKS_MISSING: {
     layer: 'sync',
     meaning:
-      'A warning on a schedule that was sent: some of its events were left out because they failed in this run or are in no source; data lost, so the run ends with exit code 1.',
-    action: 'Fix or add the events the message names; the next run sends the schedule with them.',
+      'Some events of a schedule are missing: they failed in this run, the platform refused them when last sent (422) and nothing synced them since, or they are in no source; data lost, so the run ends with exit code 1. A warning on a schedule sent with the events that are there; a skipped schedule was not sent again, as the platform has that list already.',
+    action:
+      'Fix or add the events the message names (a refusal: correct what the platform names, in the source or on the platform); the next run sends the schedule with them.',
   },
   EVSYNC_SYNCED_SINCE: {
     layer: 'sync',

@@ -382,3 +382,17 @@ FROM runs ru JOIN intent_results r ON r.run_id = ru.id
 WHERE coalesce(ru.conference_id, 0) = $3 AND r.kind = $1 AND r.key = ANY($2::text[])
   AND r.action IN ('deleted', 'retired')
 ORDER BY r.key, r.seq DESC`;
+
+/**
+ * $1 kind, $2 keys, $3 conference id: each key whose newest result that sent it (a success
+ * or a failure) is a failure the platform answered 422, with its run. Asked only of a few
+ * events no run has synced (picks of schedules last sent short), probed as
+ * `SELECT_LAST_REMOVALS` is.
+ */
+export const SELECT_LAST_REFUSALS = `SELECT * FROM (SELECT DISTINCT ON (r.key) r.key, r.run_id, r.action,
+  r.http_status, r.error_message, r.recorded_at
+FROM runs ru JOIN intent_results r ON r.run_id = ru.id
+WHERE coalesce(ru.conference_id, 0) = $3 AND r.kind = $1 AND r.key = ANY($2::text[])
+  AND r.action IN ('created', 'attached', 'updated', 'unchanged', 'deleted', 'retired', 'failed')
+ORDER BY r.key, r.seq DESC) newest
+WHERE newest.action = 'failed' AND newest.http_status = 422`;

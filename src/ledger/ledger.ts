@@ -269,6 +269,12 @@ export interface Ledger {
    * instead of calling it unknown (docs/sync-engine.md, "Phases").
    */
   lastRemovals(kind: IntentKind, keys: readonly string[]): Promise<Map<string, KeyRemoval>>;
+  /**
+   * Those of these keys whose newest result that sent them is a 422 refusal by the platform
+   * (no run synced them since): a schedule's pick of such an event is lost, as one whose row
+   * failed (docs/sync-engine.md, "Phases").
+   */
+  lastRefusals(kind: IntentKind, keys: readonly string[]): Promise<Map<string, KeyRefusal>>;
   setHashes(entries: readonly HashEntry[]): Promise<void>;
   removeHashes(kind: IntentKind, keys: readonly string[]): Promise<void>;
   /**
@@ -332,4 +338,11 @@ export interface KeyRemoval {
   runId: string;
   action: 'deleted' | 'retired';
   at: Date;
+}
+
+/** The run whose 422 a key's newest result is, when, and the platform's words: `Ledger.lastRefusals`. */
+export interface KeyRefusal {
+  runId: string;
+  at: Date;
+  message: string;
 }

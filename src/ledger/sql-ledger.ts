@@ -8,6 +8,7 @@ import type {
   JobRuns,
   KeyOutcome,
   HashTailPage,
+  KeyRefusal,
   KeyRemoval,
   Ledger,
   LockJobOptions,
@@ -344,6 +345,10 @@ export class SqlLedger implements Ledger {
 
   lastRemovals(kind: IntentKind, keys: readonly string[]): Promise<Map<string, KeyRemoval>> {
     return this.state.lastRemovals(kind, keys);
+  }
+
+  lastRefusals(kind: IntentKind, keys: readonly string[]): Promise<Map<string, KeyRefusal>> {
+    return this.state.lastRefusals(kind, keys);
   }
 
   knownKeys(kind: IntentKind, jobName: string): Promise<string[]> {

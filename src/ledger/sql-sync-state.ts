@@ -1,7 +1,7 @@
 import type { FlatParams } from '../model/params.js';
 import type { IntentKind } from '../model/intent.js';
 import type { HashEntry, PlatformIdEntry } from '../model/sync-state.js';
-import type { HashTailPage, KeyRemoval } from './ledger.js';
+import type { HashTailPage, KeyRefusal, KeyRemoval } from './ledger.js';
 import * as q from './ledger-sql.js';
 import { toNumber } from './ledger-rows.js';
 import type { SqlClient, SqlExecutor } from './sql-client.js';
@@ -161,6 +161,23 @@ export class SqlSyncState {
       recorded_at: Date | string;
     }>(q.SELECT_LAST_REMOVALS, kind, keys, (row) =>
       found.set(row.key, { runId: row.run_id, action: row.action, at: new Date(row.recorded_at) }),
+    );
+    return found;
+  }
+
+  async lastRefusals(kind: IntentKind, keys: readonly string[]): Promise<Map<string, KeyRefusal>> {
+    const found = new Map<string, KeyRefusal>();
+    await this.lookUp<{
+      key: string;
+      run_id: string;
+      error_message: string | null;
+      recorded_at: Date | string;
+    }>(q.SELECT_LAST_REFUSALS, kind, keys, (row) =>
+      found.set(row.key, {
+        runId: row.run_id,
+        at: new Date(row.recorded_at),
+        message: row.error_message ?? 'invalid data',
+      }),
     );
     return found;
   }

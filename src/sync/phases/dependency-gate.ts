@@ -1,5 +1,5 @@
 import { CODE, type ErrorCode } from '../../errors/codes.js';
-import type { KeyRemoval, Ledger } from '../../ledger/ledger.js';
+import type { KeyRefusal, KeyRemoval, Ledger } from '../../ledger/ledger.js';
 import { dependencyKey, parentRefs, type IntentDependency, type ParentKind } from '../../model/intent.js';
 import { KeyHolds } from './key-holds.js';
 
@@ -15,12 +15,14 @@ export const PARENT_HELD = CODE.EVSYNC_PARENT_HELD;
 export const PARENT_LOST: readonly ErrorCode[] = [PARENT_MISSING, PARENT_HELD];
 
 /**
- * Why a parent is not there: it `failed` in this run, is `held` (a run refused its user as
- * now another person, `key-holds.ts`), was `filtered` out on purpose in this run (a `when:`
- * condition), was `deleted` (or retired) by a run, or is `unknown` to the run and to the
- * ledger. `failed`, `held` and `unknown` are data lost; the others were meant.
+ * Why a parent is not there: it `failed` in this run, was `refused` by the platform when a
+ * run last sent it and no run synced it since (it is in this run, not sent yet), is `held` (a
+ * run refused its user as now another person, `key-holds.ts`), was `filtered` out on purpose
+ * in this run (a `when:` condition), was `deleted` (or retired) by a run, or is `unknown` to
+ * the run and to the ledger. `failed`, `refused`, `held` and `unknown` are data lost; the
+ * others were meant.
  */
-export type MissingWhy = 'failed' | 'held' | 'filtered' | 'deleted' | 'unknown';
+export type MissingWhy = 'failed' | 'refused' | 'held' | 'filtered' | 'deleted' | 'unknown';
 
 /** Why a dependent intent cannot be sent, or why a schedule goes without one of its events. */
 export interface MissingParent {
@@ -38,7 +40,7 @@ export interface MissingParent {
 const SUCCEEDED = { ok: true } as const;
 
 /** Data lost first: the reason a dependent with several missing parents is skipped for. */
-const SEVERITY: readonly MissingWhy[] = ['failed', 'held', 'unknown', 'filtered', 'deleted'];
+const SEVERITY: readonly MissingWhy[] = ['failed', 'refused', 'held', 'unknown', 'filtered', 'deleted'];
 
 /** Looks up, for parents unknown to the run and the id map, the run that deleted or retired them. */
 export type RemovalLookup = (
@@ -50,7 +52,8 @@ export type RemovalLookup = (
  * or (when this run did not carry it) be known to the id map from an earlier run. When one
  * is not, it says why, truthfully (docs/sync-engine.md, "Phases"): failed in this run,
  * filtered out on purpose in this run, deleted by a run (the ledger's `deleted` result names
- * it), or in no source and unknown to the ledger.
+ * it), or in no source and unknown to the ledger; a schedule's pick also counts as lost when
+ * the platform refused the event the last time it was sent (`refused`).
  */
 export class DependencyGate {
   private readonly inRun = new Map<string, { ok: boolean; reason?: string }>();
@@ -58,6 +61,8 @@ export class DependencyGate {
   private readonly leftOut = new Map<string, string>();
   /** What the ledger said about unknown parents (null: no removal recorded). */
   private readonly removals = new Map<string, KeyRemoval | null>();
+  /** Parents no run synced whose newest result is the platform's 422: key → that refusal. */
+  private readonly refusals = new Map<string, KeyRefusal>();
 
   constructor(
     /** Parents of this run that have not ended yet are declared so they are not "unknown". */
@@ -70,6 +75,8 @@ export class DependencyGate {
 
   /** Records a parent's outcome in this run. */
   settle(dep: IntentDependency, ok: boolean, reason?: string): void {
+    // Sent in this run: its outcome here, not its last refusal, says whether it is there.
+    if (this.refusals.size > 0) this.refusals.delete(dependencyKey(dep));
     // A success the id map knows reads as known already: not kept, so that a run of a
     // million users does not keep a million entries here (docs/sync-engine.md, "Memory").
     if (ok && this.knownId(dep)) {
@@ -104,6 +111,16 @@ export class DependencyGate {
    */
   filtered(dep: IntentDependency, reason: string): void {
     this.leftOut.set(dependencyKey(dep), reason);
+  }
+
+  /**
+   * Records a parent of this run that the platform refused (422) when a run last sent it,
+   * and that no run has synced since (`Ledger.lastRefusals`): until this run settles it, a
+   * schedule's pick of it is lost, as the pick of an event whose row failed
+   * (docs/sync-engine.md, "Phases"). Asked of the plan, before the parent is sent.
+   */
+  refused(dep: IntentDependency, refusal: KeyRefusal): void {
+    this.refusals.set(dependencyKey(dep), refusal);
   }
 
   /**
@@ -175,6 +192,21 @@ export class DependencyGate {
         });
         continue;
       }
+      // Before the id map: a plan's gate counts the run's own parents as known, and this
+      // one is in the run, sent again, most likely to be refused again.
+      const refusal = this.refusals.get(key);
+      if (refusal !== undefined) {
+        const day = refusal.at.toISOString().slice(0, 10);
+        const reason = `${name} was refused by the platform in run ${refusal.runId} on ${day}, and no run has synced it since (${refusal.message})`;
+        found.push({
+          parent,
+          why: 'refused',
+          reason,
+          message: `skipped because ${reason}`,
+          code: PARENT_MISSING,
+        });
+        continue;
+      }
       if (this.knownId(parent)) continue;
       const removal = this.removals.get(key);
       const filter = this.leftOut.get(key);
@@ -205,7 +237,7 @@ export class DependencyGate {
 
 /** Whether a dependent skipped for this parent is data lost (exit 1), not something meant. */
 export function isLoss(why: MissingWhy): boolean {
-  return why === 'failed' || why === 'held' || why === 'unknown';
+  return why === 'failed' || why === 'refused' || why === 'held' || why === 'unknown';
 }
 
 function removed(parent: IntentDependency, removal: KeyRemoval): MissingParent {

@@ -64,3 +64,15 @@ export function withoutMissingPicks(
     warning: left,
   };
 }
+
+/**
+ * The message of a schedule not sent because the list it would go with now is the list the
+ * platform has (its synced hash), short of events that are lost (`warning`, from
+ * {@link withoutMissingPicks}): the plan's `lostPicks` and the run's gate say it alike.
+ */
+export function lostPicksMessage(warning: string): string {
+  return (
+    `not sent again: the platform has it as last sent, ${warning}. ` +
+    'Add those events (or fix their rows), or take the picks out of the source'
+  );
+}

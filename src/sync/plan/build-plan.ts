@@ -25,7 +25,7 @@ export type PlanLedger = Pick<
   Ledger,
   'loadHashes' | 'loadIdMap' | 'knownKeys' | 'listRuns' | 'results' | 'pendingIntents'
 > &
-  Partial<Pick<Ledger, 'syncedParamNames' | 'lastRemovals' | 'syncedParams' | 'holds'>>;
+  Partial<Pick<Ledger, 'syncedParamNames' | 'lastRemovals' | 'lastRefusals' | 'syncedParams' | 'holds'>>;
 
 export interface BuildPlanInput {
   /** The job's name: mirror mode deletes only what runs of this job synced. */

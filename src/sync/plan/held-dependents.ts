@@ -1,3 +1,4 @@
+import type { KeyRefusal } from '../../ledger/ledger.js';
 import type { IntentKind } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { DependencyGate } from '../phases/dependency-gate.js';
@@ -32,8 +33,9 @@ export class HeldDependents {
   lostPicks(
     short: ReadonlyMap<string, PlannedIntent> | undefined,
     unchanged: readonly PlannedIntent[],
+    refused?: ReadonlyMap<string, KeyRefusal>,
   ): Promise<{ unchanged: PlannedIntent[]; lost: RowResult[] }> {
-    return lostPicks(short, unchanged, this.gate);
+    return lostPicks(short, unchanged, this.gate, refused);
   }
 
   /** The work to count now; holds the dependents whose parents are not all in the run yet. */

@@ -90,7 +90,7 @@ describe('evsync plan of a schedule last sent short', () => {
     expect(summary.counts).toEqual({ schedule: { skipped: 1 } });
     expect(summary.skipped).toMatchObject({ lost: 1, onPurpose: 0 });
     expect(summary.losses).toEqual([
-      'schedule: all 1 row skipped: not sent again: they pick events that are in no source or whose rows failed. Add those events (or fix their rows), or take the picks out of the source',
+      'schedule: all 1 row skipped: not sent again: they pick events that are in no source, whose rows failed, or that the platform refused. Add those events (or fix their rows), or take the picks out of the source',
     ]);
     expect(summary.examples.find((e) => e.kind === 'schedule')?.note).toMatch(
       /^not sent again: the platform has it as last sent, sent without 1 of its 2 events: event "s2" is unknown/,
@@ -101,5 +101,66 @@ describe('evsync plan of a schedule last sent short', () => {
     const summary = await planned({ runId: 'R', action: 'deleted', at: new Date('2026-05-01T00:00:00Z') });
     expect(summary.counts).toEqual({ schedule: { unchanged: 1 } });
     expect(summary.skipped).toMatchObject({ lost: 0 });
+  });
+});
+
+describe('evsync plan of a schedule whose pick the platform refused when last sent', () => {
+  // F7: the event's row passes evsync's checks, the platform answers 422 every night.
+  const refusal = {
+    runId: 'R1',
+    at: new Date('2026-05-01T00:00:00Z'),
+    message: 'POST /event answered 422: event[exhibitor_client_id] names no exhibitor ("nope")',
+  };
+  function ledger(refused: boolean): StreamPlanLedger {
+    return {
+      hashesOf: (kind: string) =>
+        Promise.resolve(new Map(kind === 'schedule' ? [[schedule.key, sentWithoutS2]] : [])),
+      hashTails: async function* () {},
+      listRuns: () => Promise.resolve([]),
+      results: () => Promise.resolve([]),
+      pendingIntents: () => Promise.resolve([]),
+      lastRemovals: () => Promise.resolve(new Map()),
+      lastRefusals: (kind: string, keys: readonly string[]) =>
+        Promise.resolve(
+          new Map(refused && kind === 'event' && keys.includes('s2') ? [['s2', refusal] as const] : []),
+        ),
+    } as unknown as StreamPlanLedger;
+  }
+
+  async function planned(refused: boolean) {
+    const ids = new IdCache([
+      ['user', new Map([['att-1', 1]])],
+      ['event', new Map([['s1', 2]])],
+    ]);
+    const options = { jobName: 'j', mode: 'upsert' as const, threshold: { percent: 10 }, force: false };
+    const planner = new StreamPlanner(ledger(refused), options, ids, { dependents: true });
+    const { plannedAction: _action, hash: _hash, ...intent } = schedule;
+    // s2's row is in the sources and valid: sent again (a create), most likely refused again.
+    const s2 = {
+      kind: 'event' as const,
+      key: 's2',
+      op: 'upsert' as const,
+      params: { client_id: 's2', 'event[exhibitor_client_id]': 'nope' },
+      origin: { source: 'events.csv', row: 2 },
+      dependsOn: [],
+    };
+    await planner.planChunk([s2, { ...intent, origin: { source: 'picks.csv', row: 1 } }], []);
+    planner.failedRows();
+    await planner.finish();
+    return planner.summary();
+  }
+
+  it('counts it skipped, a pick lost, naming the refusal, as the run records it', async () => {
+    const summary = await planned(true);
+    expect(summary.counts).toEqual({ event: { create: 1 }, schedule: { skipped: 1 } });
+    expect(summary.skipped).toMatchObject({ lost: 1 });
+    expect(summary.examples.find((e) => e.kind === 'schedule')?.note).toMatch(
+      /^not sent again: the platform has it as last sent, sent without 1 of its 2 events: event "s2" was refused by the platform in run R1 on 2026-05-01, and no run has synced it since \(POST \/event answered 422/,
+    );
+  });
+
+  it('counts it an update, to go whole, when the event was not refused', async () => {
+    const summary = await planned(false);
+    expect(summary.counts).toEqual({ event: { create: 1 }, schedule: { update: 1 } });
   });
 });

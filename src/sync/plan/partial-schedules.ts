@@ -1,8 +1,9 @@
 import { CODE } from '../../errors/codes.js';
+import type { KeyRefusal } from '../../ledger/ledger.js';
 import type { IntentDependency, IntentKind } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { DependencyGate, MissingParent } from '../phases/dependency-gate.js';
-import { withoutMissingPicks } from '../phases/schedule-picks.js';
+import { lostPicksMessage, withoutMissingPicks } from '../phases/schedule-picks.js';
 import type { RowResult } from './sync-plan.js';
 
 /**
@@ -41,24 +42,43 @@ export function unchangedPartialSchedule(
  * events (`unchangedPartialSchedule`), moved to its unchanged; answers them as the source has
  * them, by key (the planner's `ChunkPlan.short`). `prefetch` reads the ids of their events
  * exactly before `known` is asked.
+ *
+ * An event the sources have but no run synced, whose newest result is the platform's 422
+ * (`lastRefusals`), counts as missing too: it is sent again, and refused again unless its row
+ * or the platform changed, so the schedule would be sent short once more, every night for
+ * nothing. Such refusals come back in `refused`, for the gate that `lostPicks` asks; once the
+ * event syncs, the id map has it and the schedule goes whole.
  */
 export async function keepPartialSchedules(
   diff: { work: PlannedIntent[]; unchanged: PlannedIntent[] },
   synced: ReadonlyMap<string, string> | undefined,
   view: {
     prefetch(refs: Array<{ kind: IntentKind; key: string }>): Promise<void>;
-    known(dep: IntentDependency): boolean;
+    /** Whether the run's sources have the parent. */
+    inRun(dep: IntentDependency): boolean;
+    /** Whether the id map has it (exact once prefetched). */
+    hasId(dep: IntentDependency): boolean;
+    lastRefusals?: (kind: IntentKind, keys: readonly string[]) => Promise<Map<string, KeyRefusal>>;
   },
-): Promise<Map<string, PlannedIntent> | undefined> {
+): Promise<{ short?: Map<string, PlannedIntent>; refused?: Map<string, KeyRefusal> }> {
   const updates = diff.work.filter((item) => item.kind === 'schedule' && item.plannedAction === 'update');
-  if (updates.length === 0 || synced === undefined) return undefined;
-  await view.prefetch(
-    updates.flatMap((item) => item.dependsOn.map((dep) => ({ kind: dep.kind, key: dep.clientId }))),
+  if (updates.length === 0 || synced === undefined) return {};
+  const picks = updates.flatMap((item) =>
+    item.dependsOn.map((dep) => ({ kind: dep.kind, key: dep.clientId })),
   );
+  await view.prefetch(picks);
+  const unsynced = new Set<string>();
+  for (const { kind, key } of picks)
+    if (kind === 'event' && view.inRun({ kind, clientId: key }) && !view.hasId({ kind, clientId: key }))
+      unsynced.add(key);
+  const refused =
+    unsynced.size > 0 && view.lastRefusals ? await view.lastRefusals('event', [...unsynced]) : undefined;
+  const known = (dep: IntentDependency): boolean =>
+    (view.inRun(dep) && !(dep.kind === 'event' && refused?.has(dep.clientId) === true)) || view.hasId(dep);
   const work: PlannedIntent[] = [];
   const short = new Map<string, PlannedIntent>();
   for (const item of diff.work) {
-    const same = unchangedPartialSchedule(item, synced.get(item.key), (dep) => view.known(dep));
+    const same = unchangedPartialSchedule(item, synced.get(item.key), known);
     if (same === undefined) work.push(item);
     else {
       diff.unchanged.push(same);
@@ -66,7 +86,10 @@ export async function keepPartialSchedules(
     }
   }
   diff.work.splice(0, diff.work.length, ...work);
-  return short.size > 0 ? short : undefined;
+  return {
+    ...(short.size > 0 ? { short } : {}),
+    ...(refused !== undefined && refused.size > 0 ? { refused } : {}),
+  };
 }
 
 /**
@@ -81,8 +104,11 @@ export async function keepPartialSchedules(
 export async function lostPicks(
   short: ReadonlyMap<string, PlannedIntent> | undefined,
   unchanged: readonly PlannedIntent[],
-  gate: Pick<DependencyGate, 'missing' | 'known'>,
+  gate: Pick<DependencyGate, 'missing' | 'known' | 'refused'>,
+  /** The chunk's events the platform refused when last sent (`keepPartialSchedules`): told to the gate first. */
+  refused?: ReadonlyMap<string, KeyRefusal>,
 ): Promise<{ unchanged: PlannedIntent[]; lost: RowResult[] }> {
+  for (const [key, refusal] of refused ?? []) gate.refused({ kind: 'event', clientId: key }, refusal);
   if (short === undefined) return { unchanged: [...unchanged], lost: [] };
   const kept: PlannedIntent[] = [];
   const lost: RowResult[] = [];
@@ -109,9 +135,7 @@ export async function lostPicks(
       action: 'skipped',
       origin: whole.origin,
       errorCode: partial.code,
-      message:
-        `not sent again: the platform has it as last sent, ${partial.warning}. ` +
-        'Add those events (or fix their rows), or take the picks out of the source',
+      message: lostPicksMessage(partial.warning),
       params: whole.params,
       // Still in the source: mirror mode keeps it.
       keptKeys: [{ kind: 'schedule', key: whole.key }],

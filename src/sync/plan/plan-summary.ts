@@ -243,7 +243,7 @@ export class PlanTally {
         tally.add(
           row.kind,
           'skipped',
-          'not sent again: they pick events that are in no source or whose rows failed',
+          'not sent again: they pick events that are in no source, whose rows failed, or that the platform refused',
           'Add those events (or fix their rows), or take the picks out of the source',
         );
       else if (column === 'skipped' && row.errorCode !== DUPLICATE_ROW)

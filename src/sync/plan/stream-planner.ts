@@ -31,6 +31,7 @@ import { leftOutParents } from '../phases/left-out-parents.js';
 import { HeldDependents } from './held-dependents.js';
 import { KeyHolds } from '../phases/key-holds.js';
 import type { KeyHold } from '../../ledger/ledger-holds.js';
+import type { KeyRefusal } from '../../ledger/ledger.js';
 
 /** The ledger a streamed plan reads: hashes chunk by chunk instead of all at once. */
 export type StreamPlanLedger = PlanLedger & Pick<Ledger, 'hashesOf' | 'hashTails'>;
@@ -50,6 +51,8 @@ export interface ChunkPlan {
    * own gate the same (`HeldDependents.lostPicks`) and answers those lost among `rowResults`.
    */
   short?: ReadonlyMap<string, PlannedIntent>;
+  /** Events of `short`'s picks whose last send the platform refused: for `lostPicks`' gate. */
+  refused?: ReadonlyMap<string, KeyRefusal>;
   /**
    * This chunk's failed rows keyed by a client_id, recorded only once the sources end (a
    * later valid row may have the key): the gate is told at once that their user or event
@@ -154,10 +157,12 @@ export class StreamPlanner {
       hashOf,
     );
     this.planMs += performance.now() - started;
-    const short = await keepPartialSchedules(diff, hashes.get('schedule'), {
+    const { short, refused } = await keepPartialSchedules(diff, hashes.get('schedule'), {
       // The id cache answers "may be known" for keys it has not read: they are read exactly first.
       prefetch: (refs) => this.idCache.prefetch(refs),
-      known: (dep) => this.has(dep.kind, dep.clientId) || this.idCache.has(dep.kind, dep.clientId),
+      inRun: (dep) => this.has(dep.kind, dep.clientId),
+      hasId: (dep) => this.idCache.has(dep.kind, dep.clientId),
+      ...(this.ledger.lastRefusals ? { lastRefusals: this.ledger.lastRefusals.bind(this.ledger) } : {}),
     });
     if (this.ledger.syncedParams)
       await keepUncarriedFields({ syncedParams: this.ledger.syncedParams.bind(this.ledger) }, diff, {
@@ -189,11 +194,12 @@ export class StreamPlanner {
       rowResults: now,
       held,
       ...(short ? { short } : {}),
+      ...(refused ? { refused } : {}),
     };
     if (this.dependents) {
       // The chunk's rows are noted before the gate is asked, as the run does (`runs/streamed-plan.ts`).
       for (const row of [...now, ...held]) this.dependents.note(row);
-      const { unchanged, lost } = await this.dependents.lostPicks(short, plan.unchanged);
+      const { unchanged, lost } = await this.dependents.lostPicks(short, plan.unchanged, refused);
       const told = { work: plan.work, unchanged, rowResults: [...now, ...lost], held };
       for (const row of lost) this.dependents.note(row);
       this.tally.add({ ...told, work: this.dependents.sift(told.work, (kind, key) => this.has(kind, key)) });

@@ -207,7 +207,7 @@ class StreamedRun {
     // What the chunk's rows say of their parents is noted first: a pick whose event a `when:`
     // left out, or whose row failed, says so (`lostPicks`).
     for (const row of [...plan.rowResults, ...plan.held]) noteLeftOut(gate, row);
-    const { unchanged, lost } = await lostPicks(plan.short, plan.unchanged, gate);
+    const { unchanged, lost } = await lostPicks(plan.short, plan.unchanged, gate, plan.refused);
     for (const row of plan.rowResults) await writer.write(rowResult(runId, row));
     for (const row of lost) {
       await writer.write(rowResult(runId, row));
