@@ -7,7 +7,7 @@ import { noteLeftOut } from '../phases/left-out-parents.js';
 import { runHolds } from '../phases/key-holds.js';
 import type { FlatParams } from '../../model/params.js';
 import { IdCache } from '../processors/id-cache.js';
-import type { ProcessorContext } from '../processors/processor.js';
+import { syncedScheduleIn, type ProcessorContext } from '../processors/processor.js';
 import { LastSentAhead } from '../processors/last-sent-ahead.js';
 import type { EngineDeps } from './engine-deps.js';
 import { executePlan } from './execute-plan.js';
@@ -142,6 +142,7 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
           markSendStarted: createSendMarker(ledger, input.runId),
           sharedWith: sharedWith(snapshots, inSource),
           lastSent: lastSent.lastSent,
+          syncedSchedule: syncedScheduleIn(ledger),
           inSource,
           sharedLink: sharedLink(snapshots, streamed?.liveLinks ?? ((kind) => liveLinksOf(input, kind))),
         },

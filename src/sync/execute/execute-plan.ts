@@ -1,9 +1,10 @@
+import { CODE } from '../../errors/codes.js';
 import type { ResultWriter } from '../../ledger/result-writer.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { Logger } from '../../log/logger.js';
 import { isParentKind, parentRefs, type IntentKind } from '../../model/intent.js';
 import type { DependencyGate } from '../phases/dependency-gate.js';
-import { withoutMissingPicks } from '../phases/schedule-picks.js';
+import { lostPicksMessage, withoutMissingPicks } from '../phases/schedule-picks.js';
 import type { PhaseName } from '../phases/sync-phases.js';
 import { PHASES } from '../phases/sync-phases.js';
 import type { ProcessOutcome } from '../processors/process-outcome.js';
@@ -193,6 +194,18 @@ async function gatedOutcome(
     const first = (await options.gate.first(item.dependsOn))!;
     return { action: 'skipped', errorCode: first.code, message: first.message, attempts: 0 };
   }
+  // Short of lost picks (an event the platform refused in this run, say), the list may be the
+  // one the platform has: not sent again, told as the plan tells a lost pick (`lostPicks`).
+  if (
+    partial.code === CODE.EVSYNC_SCHEDULE_PICKS_MISSING &&
+    (await options.context.syncedSchedule?.(item.key)) === partial.item.hash
+  )
+    return {
+      action: 'skipped',
+      errorCode: partial.code,
+      message: lostPicksMessage(partial.warning),
+      attempts: 0,
+    };
   const outcome = await processIntent(partial.item, options.context);
   if (!isSuccess(outcome.action) || partial.warning === '') return outcome;
   // A success that carries a warning: the code says which, the message names every missing pick.

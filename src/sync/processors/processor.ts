@@ -37,11 +37,24 @@ export interface ProcessorContext {
    * schedule `key` (a speaker re-keyed in the source), if any: its mirror delete then retires it.
    */
   sharedLink?: (kind: LinkKind, key: string) => Promise<SharedLink | undefined>;
+  /**
+   * The ledger's synced hash of the schedule `key`, if any: a schedule that would go short of
+   * lost picks, as the platform has it already, is not sent again (`execute/execute-plan.ts`,
+   * docs/sync-engine.md "Phases"). Absent, it is sent.
+   */
+  syncedSchedule?: (key: string) => Promise<string | undefined>;
 }
 
 /** {@link ProcessorContext.lastSent} read from `ledger`: a run's and a worker's alike. */
 export function lastSentIn(ledger: Pick<Ledger, 'syncedParams'>): NonNullable<ProcessorContext['lastSent']> {
   return async (key) => (await ledger.syncedParams('user', [key])).get(key);
+}
+
+/** {@link ProcessorContext.syncedSchedule} read from `ledger`: a run's and a worker's alike. */
+export function syncedScheduleIn(
+  ledger: Pick<Ledger, 'hashesOf'>,
+): NonNullable<ProcessorContext['syncedSchedule']> {
+  return async (key) => (await ledger.hashesOf('schedule', [key])).get(key);
 }
 
 /**
