@@ -171,10 +171,11 @@ describe('evsync report and evsync retry', () => {
     expect(sandbox.state.eventByClientId('rte1')).toBeDefined();
     expect(sandbox.state.eventByClientId('rte2')).toBeUndefined();
 
-    // rte1 is still failed in the first run: sent again, it is reconciled, never made twice.
+    // rte1 is still failed in the first run, but the retry before synced it as planned: it is
+    // recorded unchanged, not sent again (docs/sync-engine.md, "Retry").
     const events = await runCli('retry', runId, '--kind', 'event');
     expect(events.code).toBe(0);
-    expect(events.stdout).toMatch(/^event +1 +0 +1 +0 +0 +0 +0$/m);
+    expect(events.stdout).toMatch(/^event +1 +0 +0 +1 +0 +0 +0$/m);
     after = await sandboxCounters(sandbox);
     expect(after.calls['POST /role/contacts'] ?? 0).toBe(before.calls['POST /role/contacts'] ?? 0);
     expect(after.duplicates).toEqual({});

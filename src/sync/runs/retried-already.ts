@@ -1,5 +1,6 @@
 import type { Ledger } from '../../ledger/ledger.js';
 import type { IntentKind } from '../../model/intent.js';
+import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { ResultAction } from '../../model/result-records.js';
 import { rowCount, type RunRecord } from '../../model/run-record.js';
 import { failedResults, type RetryFilter } from './retry-filter.js';
@@ -74,4 +75,35 @@ export function retriedNote(runId: string, state: RetriedAlready): string {
       ? `; those synced are not sent twice (recorded unchanged, or sent with a change made in the source since).`
       : '.')
   );
+}
+
+/**
+ * Of what a retry would send, the intents whose planned hash is their key's synced hash: an
+ * earlier retry of the run synced them as planned (a schedule it sent whole once its events
+ * were there, a speaker link it added once its user was), so they are recorded unchanged, as
+ * a plan records a row it finds synced. Before, every retry of the run sent them again.
+ * Check-ins keep their own rules on lost answers (`settle-lost-check-ins.ts`); a delete has
+ * no synced hash to match.
+ */
+export async function leaveSyncedAlready<T extends PlannedIntent>(
+  ledger: Pick<Ledger, 'hashesOf'>,
+  items: readonly T[],
+): Promise<{ items: T[]; unchanged: T[] }> {
+  const asked = new Map<IntentKind, string[]>();
+  for (const item of items) {
+    if (item.op !== 'upsert' || item.kind === 'check_in') continue;
+    const keys = asked.get(item.kind);
+    if (keys === undefined) asked.set(item.kind, [item.key]);
+    else keys.push(item.key);
+  }
+  const synced = new Map<IntentKind, Map<string, string>>();
+  for (const [kind, keys] of asked) synced.set(kind, await ledger.hashesOf(kind, keys));
+  const kept: T[] = [];
+  const unchanged: T[] = [];
+  for (const item of items) {
+    if (item.op === 'upsert' && synced.get(item.kind)?.get(item.key) === item.hash)
+      unchanged.push({ ...item, plannedAction: 'unchanged' });
+    else kept.push(item);
+  }
+  return { items: kept, unchanged };
 }

@@ -26,7 +26,7 @@ import { depsForPlatform, requireRunConference } from './conference-scope.js';
 import { whileClaimed, whileJobLocked } from './run-claim.js';
 import { refusePrunedRun } from '../prune/refuse-pruned.js';
 import type { RunSummary } from '../execute/run-summary.js';
-import { retriedAlready, retriedNote, type RetriedAlready } from './retried-already.js';
+import { leaveSyncedAlready, retriedAlready, retriedNote, type RetriedAlready } from './retried-already.js';
 import { failedResults, type RetryFilter } from './retry-filter.js';
 
 export { failedResults, type RetryFilter };
@@ -187,7 +187,10 @@ async function retryClaimed(
       unchanged.push(...sorted.unchanged);
       const readBack = await restoreIntents({ ...deps, sourcesRead }, base, sorted.asPlanned);
       const fresh = await leaveHandledLater(ledger, runId, [...readBack.items.values(), ...sorted.changed]);
-      const guarded = await guardCheckIns(ledger, fresh.items, runId);
+      // What an earlier retry of the run synced as planned is not sent twice.
+      const synced = await leaveSyncedAlready(ledger, fresh.items);
+      unchanged.push(...synced.unchanged);
+      const guarded = await guardCheckIns(ledger, synced.items, runId);
       const settled = await settleLostCheckIns(
         deps,
         base,

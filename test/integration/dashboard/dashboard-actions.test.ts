@@ -98,8 +98,9 @@ describe('dashboard actions', () => {
     const events = await (await f.request(`/runs/${runId}/events`)).text();
     expect(events).toMatch(/^event: end$/m);
     await untilFinished(f.ledger, runId);
-    // de2 and de3 are created now; de1, failed in that run too, is found and updated.
-    expect(await f.ledger.resultCounts(runId)).toEqual({ event: { created: 2, updated: 1 } });
+    // de2 and de3 are created now; de1, failed in that run too, was synced as planned by the
+    // retry before: recorded unchanged, not sent again (docs/sync-engine.md, "Retry").
+    expect(await f.ledger.resultCounts(runId)).toEqual({ event: { created: 2, unchanged: 1 } });
     expect(f.sandbox.state.eventByClientId('de3')).toBeDefined();
     const page = await (await f.request(location)).text();
     expect(page).toMatch(new RegExp(`retry\\s+of\\s+<a href="/runs/${f.runId}">`));
