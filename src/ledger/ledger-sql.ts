@@ -284,6 +284,21 @@ export const SELECT_SYNCED_PARAMS = `SELECT s.key, ${SYNCED_PARAMS} AS params
 ${SYNCED_RESULT}`;
 
 /**
+ * $1 kind, $2 keys, $3 conference id: for each key that has no synced hash (a mirror delete
+ * or a retire removed it, `recordResults`), the params of its newest `created`, `attached`
+ * or `updated` result in this conference, as stored (redacted): the person last sent under a
+ * key that left the conference, whose platform account keeps the client_id (spec §4.2 rule
+ * 4). Probed as `SELECT_LAST_REMOVALS` probes: each run of the conference through the
+ * results' `(run_id, kind, key)` index. A result retention pruned is not read.
+ */
+export const SELECT_REMOVED_KEYS_LAST_SENT = `SELECT DISTINCT ON (r.key) r.key, r.params
+FROM runs ru JOIN intent_results r ON r.run_id = ru.id
+WHERE coalesce(ru.conference_id, 0) = $3 AND r.kind = $1 AND r.key = ANY($2::text[])
+  AND r.action IN ('created', 'attached', 'updated') AND r.params <> '{}'::jsonb
+  AND NOT EXISTS (SELECT 1 FROM synced_hashes s WHERE s.conference_id = $3 AND s.kind = $1 AND s.key = r.key)
+ORDER BY r.key, r.seq DESC`;
+
+/**
  * $1 run id: keys that later runs of its job ended with a success or a delete. A retry
  * carries the content of the run it retries, so it counts as later only when that run
  * was created after this one. "Later" is by `seq` (migration 4), never by time. Results

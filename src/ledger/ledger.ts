@@ -252,6 +252,15 @@ export interface Ledger {
    */
   syncedParams(kind: IntentKind, keys: readonly string[]): Promise<Map<string, FlatParams>>;
   /**
+   * For keys a run removed from the synced state (a mirror delete, a retire: no synced hash
+   * now), the params each was last sent with in this conference: its newest created,
+   * attached or updated result, as stored (redacted), while retention keeps it. The platform
+   * keeps a client_id on the account it first made for it, so a create under such a key
+   * reaches that person's account (203): the identity checks compare the row with this
+   * (docs/sync-engine.md, "Who is who"). Keys with a synced hash, or never sent, are absent.
+   */
+  removedKeysLastSent(kind: IntentKind, keys: readonly string[]): Promise<Map<string, FlatParams>>;
+  /**
    * `kind` + `\u0000` + `key` of every key that a run of the same job, created after this
    * one (by `seq`), ended with a success or a delete (a retry only when the run it retries
    * was created after this one too): the source as read later, which a resume or a retry of this run

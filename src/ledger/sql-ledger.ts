@@ -351,6 +351,10 @@ export class SqlLedger implements Ledger {
     return this.state.lastRefusals(kind, keys);
   }
 
+  removedKeysLastSent(kind: IntentKind, keys: readonly string[]): Promise<Map<string, FlatParams>> {
+    return this.state.removedKeysLastSent(kind, keys);
+  }
+
   knownKeys(kind: IntentKind, jobName: string): Promise<string[]> {
     return this.state.knownKeys(kind, jobName);
   }

@@ -188,11 +188,18 @@ export class SqlSyncState {
       q.SELECT_SYNCED_PARAMS,
       kind,
       keys,
-      (row) =>
-        params.set(
-          row.key,
-          typeof row.params === 'string' ? (JSON.parse(row.params) as FlatParams) : row.params,
-        ),
+      (row) => params.set(row.key, parsedParams(row.params)),
+    );
+    return params;
+  }
+
+  async removedKeysLastSent(kind: IntentKind, keys: readonly string[]): Promise<Map<string, FlatParams>> {
+    const params = new Map<string, FlatParams>();
+    await this.lookUp<{ key: string; params: FlatParams | string }>(
+      q.SELECT_REMOVED_KEYS_LAST_SENT,
+      kind,
+      keys,
+      (row) => params.set(row.key, parsedParams(row.params)),
     );
     return params;
   }
@@ -223,6 +230,11 @@ export class SqlSyncState {
       await tx.query(statement, [storableJson(rows.slice(start, start + CHUNK)), this.conferenceId]);
     }
   }
+}
+
+/** Params as a driver gives a jsonb column: parsed already, or as text. */
+function parsedParams(params: FlatParams | string): FlatParams {
+  return typeof params === 'string' ? (JSON.parse(params) as FlatParams) : params;
 }
 
 /** Last entry wins per (kind, key): one upsert statement cannot touch a row twice. */

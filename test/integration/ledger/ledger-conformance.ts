@@ -3,6 +3,7 @@ import type { Ledger } from '../../../src/ledger/ledger.js';
 import type { SqlClient } from '../../../src/ledger/sql-client.js';
 import { describeInsightsConformance } from './insights-conformance.js';
 import { describePruneConformance } from './prune-conformance.js';
+import { describeRemovedKeysConformance } from './removed-keys-conformance.js';
 import { describeNoticesConformance } from './notices-conformance.js';
 import { describeResultConformance } from './result-conformance.js';
 import { describeSchemaConformance } from './schema-conformance.js';
@@ -232,6 +233,7 @@ export function describeLedgerConformance(
     describeInsightsConformance(context);
     describeUnchangedConformance(context);
     describePruneConformance(context);
+    describeRemovedKeysConformance(context);
     describeNoticesConformance(context);
     describeSchemaConformance(context);
   });

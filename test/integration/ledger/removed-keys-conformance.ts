@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { IntentResultInput } from '../../../src/model/result-records.js';
+import type { ConformanceContext } from './ledger-conformance.js';
+
+const alice = {
+  client_id: 'rk-1',
+  'user[first_name]': 'Alice',
+  'user[svc_auth_attributes][email]': 'a@x.org',
+};
+const bob = { client_id: 'rk-1', 'user[first_name]': 'Bob', 'user[svc_auth_attributes][email]': 'b@x.org' };
+
+/**
+ * The person last sent under a key a run removed (docs/ledger.md, "Removed keys"): the
+ * platform keeps the client_id on that account, so a create under the key is checked against it.
+ */
+export function describeRemovedKeysConformance(context: ConformanceContext): void {
+  describe('removed keys', () => {
+    it('name the person last sent under them, not a refused row, until the key is synced again', async () => {
+      const root = context.ledger();
+      const l = root.forConference(await root.conferenceFor('https://removed-keys.example', null));
+      const other = root.forConference(await root.conferenceFor('https://removed-other.example', null));
+      const record = async (
+        ledger: typeof l,
+        ...results: Array<Omit<IntentResultInput, 'runId' | 'kind'>>
+      ): Promise<void> => {
+        const run = await ledger.createRun({ jobName: 'rk', mode: 'mirror' });
+        await ledger.recordResults(results.map((r) => ({ runId: run.id, kind: 'user' as const, ...r })));
+        await ledger.finishRun(run.id, 'completed');
+      };
+      await record(l, { key: 'rk-1', action: 'created', hash: 'h1', platformId: 7, params: alice });
+      await record(l, { key: 'rk-2', action: 'created', hash: 'h2', platformId: 8, params: alice });
+      // A key still synced is `syncedParams`' to name.
+      expect(await l.removedKeysLastSent('user', ['rk-1', 'rk-2', 'rk-new'])).toEqual(new Map());
+
+      await record(l, { key: 'rk-1', action: 'deleted', platformId: 7 });
+      // Bob's row refused under the key: Alice stays the person last sent.
+      await record(l, { key: 'rk-1', action: 'failed', errorCode: 'X', params: bob });
+      expect(Object.fromEntries(await l.removedKeysLastSent('user', ['rk-1', 'rk-2', 'rk-new']))).toEqual({
+        'rk-1': alice,
+      });
+      // Another conference's state is its own.
+      expect(await other.removedKeysLastSent('user', ['rk-1'])).toEqual(new Map());
+
+      // Synced again (the same person back): `syncedParams` names it.
+      await record(l, { key: 'rk-1', action: 'created', hash: 'h3', platformId: 7, params: alice });
+      expect(await l.removedKeysLastSent('user', ['rk-1'])).toEqual(new Map());
+    });
+  });
+}
