@@ -12,7 +12,7 @@ import { DependencyGate, removalLookup } from '../sync/phases/dependency-gate.js
 import { KeyHolds } from '../sync/phases/key-holds.js';
 import { noteLeftOut } from '../sync/phases/left-out-parents.js';
 import { loadIdCache, type IdCache } from '../sync/processors/id-cache.js';
-import { lastSentIn, syncedScheduleIn } from '../sync/processors/processor.js';
+import { lastSentBeforeRemovalIn, lastSentIn, syncedScheduleIn } from '../sync/processors/processor.js';
 import type { SyncPlatform } from '../sync/processors/sync-platform.js';
 import { answerLostInCrash } from '../sync/runs/resume-run.js';
 import { restoreIntents, type SourceReadAgain } from '../sync/runs/restore-params.js';
@@ -149,6 +149,7 @@ export class IntentHandler {
               markSendStarted: context.markSendStarted,
               lastSent: lastSentIn(context.ledger),
               syncedSchedule: syncedScheduleIn(context.ledger),
+              lastSentBeforeRemoval: lastSentBeforeRemovalIn(context.ledger),
             },
           }),
         );

@@ -603,6 +603,14 @@ export const ERROR_CATALOG = {
       'If it is another person (a ticket handed on, or keys that follow the rows’ order, such as a pretix list without its secrets), give them a client_id of their own. If it is the same person with a new name and a new e-mail, change one of them in this run and the other in the next.',
     retry: 'permanent',
   },
+  EVSYNC_KEY_OF_REMOVED_PERSON: {
+    layer: 'sync',
+    meaning:
+      'This row’s client_id was last sent as another person, whom a run removed from this conference since (a mirror delete: a ticket unassigned, refunded or left out of the export). The platform keeps the client_id on that person’s account, so a create would put them back in the conference (203) and never make this person an account: nothing was sent (docs/sync-engine.md, "Who is who").',
+    action:
+      'Give this person a client_id of their own (Tito: a new ticket, whose reference is new, rather than the old ticket re-assigned). If it is the earlier person with a new name and a new e-mail, change one of them in this run and the other in the next.',
+    retry: 'permanent',
+  },
   EVSYNC_ONE_KEY_TWO_PEOPLE: {
     layer: 'sync',
     meaning:

@@ -3,6 +3,7 @@ import { EvsyncError } from '../../errors/evsync-error.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { FlatParams } from '../../model/params.js';
 import { anotherPerson, fullName, namesAgree, personKey, type NamedPerson } from '../../model/person.js';
+import { describeOrigin } from '../../model/row-origin.js';
 import type { PlatformUser } from '../../platform/response-schemas.js';
 import { emailParam } from '../../platform/vendor.js';
 import type { ProcessorContext } from './processor.js';
@@ -110,6 +111,35 @@ export async function refuseKeyOfAnother(
     const last = await context.lastSent?.(key);
     if (last !== undefined) refuseIfAnother(item, key, last, context.platform.vendor);
   }
+}
+
+/**
+ * A create under a key that a run removed from this conference since (a mirror delete: a
+ * ticket unassigned, then assigned to someone else under the same reference). The platform
+ * keeps the client_id on the account it first made for it, so the create would answer 203
+ * with that person's account and put them back in the conference (spec §4.2 rule 2). When
+ * the row names another person than the one the ledger last sent under the key
+ * (`anotherPerson`), the row fails before any call (docs/sync-engine.md, "Who is who"). Only
+ * the row's own key: the create sends no other, and a merged person's other keys are added
+ * by a PUT the platform refuses for another user's client_id.
+ */
+export async function refuseKeyOfRemovedPerson(
+  item: PlannedIntent,
+  context: ProcessorContext,
+): Promise<void> {
+  const last = await context.lastSentBeforeRemoval?.(item.key);
+  if (last === undefined) return;
+  const was = personOfParams(last, context.platform.vendor);
+  const now = personOfParams(item.params, context.platform.vendor);
+  if (!anotherPerson(was, now)) return;
+  const where = item.origin === null ? '' : `${describeOrigin(item.origin)} of ${item.origin.source}: `;
+  throw new EvsyncError(
+    `${where}client_id "${item.key}" was "${was.name}" <${was.email}> when last synced, and a run has removed that person from this conference since; ` +
+      `this row makes it "${now.name}" <${now.email}>. The platform keeps the client_id on the account of "${was.name}", so a create would put them back in this conference (203), ` +
+      'not make one for this row: nothing was sent. Give this person a client_id of their own (Tito: a new ticket, not the old one re-assigned); ' +
+      'see docs/sync-engine.md, "Who is who"',
+    { code: CODE.EVSYNC_KEY_OF_REMOVED_PERSON },
+  );
 }
 
 /** Who a user's params name: its full name and e-mail, as the identity rule compares them. */

@@ -33,6 +33,13 @@ export interface ProcessorContext {
    */
   lastSent?: (key: string) => Promise<FlatParams | undefined>;
   /**
+   * The user params the ledger last sent for `key` when a run has removed the key since (a
+   * mirror delete: no synced hash now), if any: a create under it, which the platform answers
+   * with that person's account (it keeps the client_id), is refused when the row names another
+   * person (`refuseKeyOfRemovedPerson`). Absent, it is not checked.
+   */
+  lastSentBeforeRemoval?: (key: string) => Promise<FlatParams | undefined>;
+  /**
    * Another key of this run's source that names the same platform records as the link or
    * schedule `key` (a speaker re-keyed in the source), if any: its mirror delete then retires it.
    */
@@ -55,6 +62,13 @@ export function syncedScheduleIn(
   ledger: Pick<Ledger, 'hashesOf'>,
 ): NonNullable<ProcessorContext['syncedSchedule']> {
   return async (key) => (await ledger.hashesOf('schedule', [key])).get(key);
+}
+
+/** {@link ProcessorContext.lastSentBeforeRemoval} read from `ledger`: a run's and a worker's alike. */
+export function lastSentBeforeRemovalIn(
+  ledger: Pick<Ledger, 'removedKeysLastSent'>,
+): NonNullable<ProcessorContext['lastSentBeforeRemoval']> {
+  return async (key) => (await ledger.removedKeysLastSent('user', [key])).get(key);
 }
 
 /**

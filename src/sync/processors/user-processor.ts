@@ -11,7 +11,12 @@ import { messageOf } from '../../errors/evsync-error.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
 import type { Processor, ProcessorContext } from './processor.js';
-import { refuseAnothersAccount, refuseKeyOfAnother, refuseOtherConferencesPerson } from './account-owner.js';
+import {
+  refuseAnothersAccount,
+  refuseKeyOfAnother,
+  refuseKeyOfRemovedPerson,
+  refuseOtherConferencesPerson,
+} from './account-owner.js';
 import { clearingNote, isRemoval, MAX_CREATE_TRIES, retireShared, withoutClientId } from './processor.js';
 
 /**
@@ -86,6 +91,8 @@ async function createUser(
 ): Promise<ProcessOutcome> {
   // A create sends no empty value: there is nothing on the platform to clear yet, and a user
   // attached by 203 keeps what another conference gave it. One copy of the params.
+  // Before the POST: a 203 for a key a mirror delete removed would put its earlier person back.
+  await refuseKeyOfRemovedPerson(item, context);
   const params = withoutBlanks(item.params, { client_id: item.key });
   const email = params[emailParam(context.platform.vendor)];
   for (let tries = 1; ; tries += 1) {
