@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FlatParams } from '../../model/params.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { PlatformUser } from '../../platform/response-schemas.js';
+import { refuseOtherConferencesPerson } from './account-owner.js';
 import { IdCache } from './id-cache.js';
 import { processIntent } from './process-intent.js';
 import type { ProcessorContext } from './processor.js';
@@ -102,5 +103,38 @@ describe('a create under a key a mirror delete removed (docs/sync-engine.md, "Wh
       'POST /user tito-XQ-1',
       'POST /user tito-XQ-2',
     ]);
+  });
+});
+
+describe('refuseOtherConferencesPerson', () => {
+  const attached: PlatformUser = { id: 7, first_name: 'Alice', last_name: 'Ames', client_ids: ['tito-XQ-1'] };
+
+  it("names this conference's earlier person under the key, not another conference's", async () => {
+    const { platform } = platformWithAlice();
+    const refused = refuseOtherConferencesPerson(
+      attached,
+      bobsRow(),
+      context(platform, { 'tito-XQ-1': ALICE }),
+      'bob@example.org',
+    );
+    await expect(refused).rejects.toMatchObject({ code: 'EVSYNC_ACCOUNT_OF_ANOTHER' });
+    const message = await refused.catch((error: Error) => error.message);
+    expect(message).toContain(
+      `the key's earlier person in this conference holds it (last synced as "Alice Ames" <alice@example.org>, out of the conference since)`,
+    );
+    expect(message).not.toContain("another conference's person");
+  });
+
+  it('says what it knows when the ledger never sent the key here', async () => {
+    const { platform } = platformWithAlice();
+    const message = await refuseOtherConferencesPerson(
+      attached,
+      bobsRow(),
+      context(platform, {}),
+      'bob@example.org',
+    ).catch((error: Error) => error.message);
+    expect(message).toContain(
+      "the platform has another person under the key (another conference's, or one this ledger no longer knows)",
+    );
   });
 });

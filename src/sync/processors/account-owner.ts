@@ -87,9 +87,32 @@ export async function refuseOtherConferencesPerson(
   if (byEmail?.id === attached.id) return;
   throw new EvsyncError(
     `platform user ${attached.id} "${accountName}" was attached by the client_id "${item.key}" (203), and this row is "${rowName}" with another e-mail: ` +
-      `another conference's person holds the key, so nothing was written to their account. Give this row a client_id of its own, or make the names agree if they are one person`,
+      `${await whoHoldsTheKey(item, context, accountName)}, so nothing was written to their account. Give this row a client_id of its own, or make the names agree if they are one person`,
     { code: CODE.EVSYNC_ACCOUNT_OF_ANOTHER },
   );
+}
+
+/**
+ * Who holds a key a 203 attached by: this conference's own earlier person when the ledger
+ * last sent the key under that account's name (a person a mirror delete removed, or one
+ * taken out of the conference on the platform); otherwise a person the platform has under
+ * the key, whom the ledger does not know here: another conference's, or one whose results
+ * retention pruned. The platform keeps a client_id on the account it first made for it
+ * (spec §4.2 rule 2), so the 203 has put them in this conference.
+ */
+async function whoHoldsTheKey(
+  item: PlannedIntent,
+  context: ProcessorContext,
+  accountName: string,
+): Promise<string> {
+  const last = (await context.lastSent?.(item.key)) ?? (await context.lastSentBeforeRemoval?.(item.key));
+  const was = last === undefined ? undefined : personOfParams(last, context.platform.vendor);
+  if (was !== undefined && namesAgree(was.name, accountName))
+    return (
+      `the key's earlier person in this conference holds it (last synced as "${was.name}" <${was.email}>, out of the conference since); ` +
+      'the platform keeps the client_id on their account and the create added them to this conference again'
+    );
+  return "the platform has another person under the key (another conference's, or one this ledger no longer knows), and the create added them to this conference";
 }
 
 /**
