@@ -94,6 +94,7 @@ function notRepaired(count: number): string {
   return (
     `Not repaired: ${users} another person than the account under its key ("another_person" above). ` +
     'A repair never writes another person onto an account: the run refuses such a row as any run does ' +
-    '(EVSYNC_KEY_NOW_ANOTHER_PERSON), and the key stays held. Give the new person a client_id of their own.'
+    '(EVSYNC_KEY_NOW_ANOTHER_PERSON, and the key stays held; EVSYNC_KEY_OF_REMOVED_PERSON where a run removed the earlier person, as its line says). ' +
+    'Give the new person a client_id of their own.'
   );
 }

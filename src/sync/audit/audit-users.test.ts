@@ -60,6 +60,8 @@ function ledger(
   ids: Record<string, number>,
   synced: string[],
   sent: Record<string, Record<string, string>> = {},
+  /** What was last sent under keys a mirror delete removed since. */
+  removed: Record<string, Record<string, string>> = {},
 ): AuditLedger {
   return {
     conference: undefined,
@@ -72,6 +74,10 @@ function ledger(
       Promise.resolve(new Map(keys.filter((key) => synced.includes(key)).map((key) => [key, 'h']))),
     syncedParams: (_kind, keys) =>
       Promise.resolve(new Map(keys.filter((key) => sent[key] !== undefined).map((key) => [key, sent[key]!]))),
+    removedKeysLastSent: (_kind, keys) =>
+      Promise.resolve(
+        new Map(keys.filter((key) => removed[key] !== undefined).map((key) => [key, removed[key]!])),
+      ),
   };
 }
 
@@ -194,5 +200,47 @@ describe('auditUsers', () => {
       'the platform\'s account is "Amy Able" <amy@example.org> (the e-mail last synced), and the source now makes it "Zed Zimmer" <zed@example.org>',
     );
     expect(drift[0]!.detail).toContain('Not repaired');
+  });
+
+  it('compares a key a mirror delete removed with the person last sent under it, not only the synced ones', async () => {
+    const index = new SourceIndex(EMAIL);
+    // Alice's ticket left the export (deleted), then went to Bob under the same reference; a
+    // create under it re-attached Alice's account, which keeps the client_id.
+    index.add(person('tito-1', 'Bob', 'Byrne', 'bob@example.org'));
+    // Cy's removed key came back with Cy, the platform's name fixed by hand: drift, repaired.
+    index.add(person('tito-2', 'Cy', 'Clark', 'cy@example.org'));
+    const drift: DriftEntry[] = [];
+    const { audit } = await auditUsers(
+      {
+        ledger: ledger(
+          {},
+          [],
+          {},
+          {
+            'tito-1': {
+              'user[first_name]': 'Alice',
+              'user[last_name]': 'Ames',
+              [EMAIL]: 'alice@example.org',
+            },
+            'tito-2': { 'user[first_name]': 'Cy', 'user[last_name]': 'Clark', [EMAIL]: 'cy@example.org' },
+          },
+        ),
+        platform: platform([
+          { id: 1, client_ids: ['tito-1'], first_name: 'Alice', last_name: 'Ames' },
+          { id: 2, client_ids: ['tito-2'], first_name: 'Cyrus', last_name: 'Clerk' },
+        ]),
+        sink: (entry) => drift.push(entry),
+      },
+      index,
+    );
+    expect(audit).toMatchObject({ changed: 1, another_person: 1 });
+    expect(drift.map(({ key, type }) => `${key} ${type}`)).toEqual([
+      'tito-1 another_person',
+      'tito-2 changed',
+    ]);
+    expect(drift[0]!.detail).toContain(
+      'the platform\'s account is "Alice Ames" <alice@example.org> (the e-mail last synced), and the source now makes it "Bob Byrne" <bob@example.org>',
+    );
+    expect(drift[0]!.detail).toContain('(EVSYNC_KEY_OF_REMOVED_PERSON)');
   });
 });

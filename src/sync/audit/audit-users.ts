@@ -5,6 +5,7 @@ import type { AuditLedger, AuditPlatform, DriftSink, KindAudit } from './drift.j
 import { AUDIT_PAGE_LIMIT, compareFields, emptyKindAudit, reportUnmatched, unlessGone } from './drift.js';
 import type { SourceIndex, SourceObject } from './source-index.js';
 import { emailParam } from '../../platform/vendor.js';
+import type { FlatParams } from '../../model/params.js';
 import { anotherPerson, fullName, namesAgree } from '../../model/person.js';
 
 /** What the users pass leaves for the links: the platform id of each source user's client_ids. */
@@ -127,8 +128,15 @@ async function anotherPersonUnder(
   if (now.email === '' || namesAgree(platformName, now.name)) return undefined;
   const refs = [object.key, ...object.aliases];
   const synced = await ledger.syncedParams('user', refs);
+  // A key a mirror delete removed keeps its person on the platform (the client_id stays on
+  // the account), and a create re-attached them: the person last sent is the one to compare.
+  const unsynced = refs.filter((ref) => !synced.has(ref));
+  const removed =
+    unsynced.length === 0
+      ? new Map<string, FlatParams>()
+      : await ledger.removedKeysLastSent('user', unsynced);
   for (const ref of refs) {
-    const last = synced.get(ref);
+    const last = synced.get(ref) ?? removed.get(ref);
     if (last === undefined) continue;
     const lastEmail = last[emailParam(vendor)]?.trim() ?? '';
     const lastName = fullName(last[FIRST], last[LAST]);
@@ -136,9 +144,12 @@ async function anotherPersonUnder(
     if (!anotherPerson({ name: platformName, email: lastEmail }, now)) continue;
     if (!anotherPerson({ name: lastName, email: lastEmail }, now)) continue;
     const through = ref === object.key ? '' : ` (through its client_id "${ref}")`;
+    const refusal = synced.has(ref)
+      ? 'a run refuses the row (EVSYNC_KEY_NOW_ANOTHER_PERSON)'
+      : 'a run removed that person from this conference since, and the platform keeps the client_id on their account (a create put them back); a run refuses the row (EVSYNC_KEY_OF_REMOVED_PERSON)';
     return (
       `the platform's account${through} is "${platformName}" <${lastEmail}> (the e-mail last synced), and the source now makes it "${now.name}" <${now.email}>: ` +
-      'another person under the same key (a ticket handed on?), not a hand edit. Not repaired: a run refuses the row (EVSYNC_KEY_NOW_ANOTHER_PERSON). ' +
+      `another person under the same key (a ticket handed on?), not a hand edit. Not repaired: ${refusal}. ` +
       'Give the new person a client_id of their own; if it is one person with a new name and a new e-mail, change one in this run and the other in the next'
     );
   }

@@ -83,7 +83,10 @@ export interface AuditPlatform {
   };
 }
 
-export type AuditLedger = Pick<Ledger, 'loadIdMap' | 'hashesOf' | 'erasure' | 'conference' | 'syncedParams'>;
+export type AuditLedger = Pick<
+  Ledger,
+  'loadIdMap' | 'hashesOf' | 'erasure' | 'conference' | 'syncedParams' | 'removedKeysLastSent'
+>;
 
 /** Where an audit's findings go, one at a time (the CLI keeps examples, writes the report). */
 export type DriftSink = (entry: DriftEntry) => void;
