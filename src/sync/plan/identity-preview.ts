@@ -1,61 +1,114 @@
 import type { Ledger } from '../../ledger/ledger.js';
+import type { FlatParams } from '../../model/params.js';
 import { anotherPerson } from '../../model/person.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { personOfParams } from '../processors/account-owner.js';
 
-/** How many refused keys a plan names; the rest are counted. */
+/** How many refused keys a plan names per kind of refusal; the rest are counted. */
 const NAMED = 5;
 
-/**
- * The user updates a run would refuse as now another person under the same key
- * (`refuseKeyOfAnother`, docs/sync-engine.md, "Who is who"), found ahead from what the
- * ledger last sent for each key and its merged aliases: `evsync plan` and `run --dry-run`
- * name them and exit 1, as the run would, instead of promising an update.
- */
-export class IdentityPreview {
-  private readonly named: string[] = [];
-  /** Updates refused so far. */
+/** The refused keys of one rule: counted, the first ones named. */
+class Refusals {
+  readonly named: string[] = [];
   count = 0;
 
+  add(line: string): void {
+    this.count += 1;
+    if (this.named.length < NAMED) this.named.push(line);
+  }
+
+  lines(head: (count: number) => string): string[] {
+    if (this.count === 0) return [];
+    const more = this.count - this.named.length;
+    return [head(this.count), ...this.named, ...(more > 0 ? [`  … and ${more} more`] : [])];
+  }
+}
+
+/**
+ * The user intents a run would refuse as another person under the same key, found ahead
+ * from what the ledger last sent for each key (docs/sync-engine.md, "Who is who"): updates
+ * whose key now names another person (`refuseKeyOfAnother`, with their merged aliases), and
+ * creates under a key whose earlier person a run removed from the conference
+ * (`refuseKeyOfRemovedPerson`). `evsync plan` and `run --dry-run` name them and exit 1, as the
+ * run would, instead of promising an update or a create.
+ */
+export class IdentityPreview {
+  private readonly updates = new Refusals();
+  private readonly creates = new Refusals();
+
   constructor(
-    private readonly ledger: Pick<Ledger, 'syncedParams'>,
+    private readonly ledger: Pick<Ledger, 'syncedParams' | 'removedKeysLastSent'>,
     private readonly vendor: string,
   ) {}
 
-  /** Checks a chunk's user updates: one ledger read for all of them. */
+  /** Refused so far, both rules. */
+  get count(): number {
+    return this.updates.count + this.creates.count;
+  }
+
+  /** Checks a chunk's user updates and creates: one ledger read for each. */
   async note(work: readonly PlannedIntent[]): Promise<void> {
-    const updates = work.filter((item) => item.kind === 'user' && item.plannedAction === 'update');
-    if (updates.length === 0) return;
-    const last = await this.ledger.syncedParams(
-      'user',
-      updates.flatMap((item) => [item.key, ...(item.aliases ?? [])]),
-    );
-    for (const item of updates) {
-      const now = personOfParams(item.params, this.vendor);
-      for (const key of [item.key, ...(item.aliases ?? [])]) {
-        const sent = last.get(key);
-        if (sent === undefined) continue;
-        const was = personOfParams(sent, this.vendor);
-        if (!anotherPerson(was, now)) continue;
-        this.count += 1;
-        if (this.named.length < NAMED)
-          this.named.push(
-            `  user "${key}": "${was.name}" <${was.email}> when last synced, "${now.name}" <${now.email}> in the source`,
-          );
-        break;
+    const users = (action: PlannedIntent['plannedAction']): PlannedIntent[] =>
+      work.filter((item) => item.kind === 'user' && item.plannedAction === action);
+    const updates = users('update');
+    if (updates.length > 0) {
+      const last = await this.ledger.syncedParams(
+        'user',
+        updates.flatMap((item) => [item.key, ...(item.aliases ?? [])]),
+      );
+      for (const item of updates) {
+        for (const key of [item.key, ...(item.aliases ?? [])]) {
+          const line = this.another(item, last.get(key), `user "${key}": `, 'when last synced');
+          if (line === undefined) continue;
+          this.updates.add(line);
+          break;
+        }
       }
+    }
+    const creates = users('create');
+    if (creates.length === 0) return;
+    const removed = await this.ledger.removedKeysLastSent(
+      'user',
+      creates.map((item) => item.key),
+    );
+    for (const item of creates) {
+      const line = this.another(
+        item,
+        removed.get(item.key),
+        `user "${item.key}": `,
+        'when last synced, removed from this conference since',
+      );
+      if (line !== undefined) this.creates.add(line);
     }
   }
 
-  /** The lines for the plan's "Who is who": none when no update would be refused. */
+  /** The line naming both people when the row is another person than `sent`, else undefined. */
+  private another(
+    item: PlannedIntent,
+    sent: FlatParams | undefined,
+    prefix: string,
+    when: string,
+  ): string | undefined {
+    if (sent === undefined) return undefined;
+    const was = personOfParams(sent, this.vendor);
+    const now = personOfParams(item.params, this.vendor);
+    if (!anotherPerson(was, now)) return undefined;
+    return `  ${prefix}"${was.name}" <${was.email}> ${when}, "${now.name}" <${now.email}> in the source`;
+  }
+
+  /** The lines for the plan's "Who is who": none when no user would be refused. */
   lines(): string[] {
-    if (this.count === 0) return [];
-    const more = this.count - this.named.length;
     return [
-      `${this.count} user update${this.count === 1 ? '' : 's'} a run refuses: the key now names another person ` +
-        '(EVSYNC_KEY_NOW_ANOTHER_PERSON), and nothing is written to that account. Give the new person a client_id of their own:',
-      ...this.named,
-      ...(more > 0 ? [`  … and ${more} more`] : []),
+      ...this.updates.lines(
+        (count) =>
+          `${count} user update${count === 1 ? '' : 's'} a run refuses: the key now names another person ` +
+          '(EVSYNC_KEY_NOW_ANOTHER_PERSON), and nothing is written to that account. Give the new person a client_id of their own:',
+      ),
+      ...this.creates.lines(
+        (count) =>
+          `${count} user create${count === 1 ? '' : 's'} a run refuses: the key's earlier person, removed from this conference, keeps it on the platform ` +
+          '(EVSYNC_KEY_OF_REMOVED_PERSON), and a create would put them back. Give the new person a client_id of their own:',
+      ),
     ];
   }
 }
