@@ -45,7 +45,7 @@ import { SqlRunResults } from './sql-run-results.js';
 import { SqlRuns } from './sql-runs.js';
 import { SqlPlan } from './sql-plan.js';
 import { BatchResultWriter, type ResultWriter, type ResultWriterOptions } from './result-writer.js';
-import { intentResults } from '../metrics/process-metrics.js';
+import { countIntents } from './result-metrics.js';
 import type { SqlClient } from './sql-client.js';
 
 /** What the views of one ledger (`forConference`) share. */
@@ -383,20 +383,4 @@ export class SqlLedger implements Ledger {
     }
     return this.db;
   }
-}
-
-/**
- * Adds recorded results to `evsync_intents_total`, one increment per kind and action.
- * Counted in a map per action, not by a `kind + action` string: every unchanged row of a
- * night passes here.
- */
-function countIntents<T extends { kind: string }>(items: readonly T[], actionOf: (item: T) => string): void {
-  const counts = new Map<string, Map<string, number>>();
-  for (const item of items) {
-    const action = actionOf(item);
-    let ofAction = counts.get(action);
-    if (ofAction === undefined) counts.set(action, (ofAction = new Map<string, number>()));
-    ofAction.set(item.kind, (ofAction.get(item.kind) ?? 0) + 1);
-  }
-  for (const [action, kinds] of counts) for (const [kind, n] of kinds) intentResults.inc({ kind, action }, n);
 }

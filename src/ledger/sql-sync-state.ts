@@ -2,7 +2,7 @@ import type { FlatParams } from '../model/params.js';
 import type { IntentKind } from '../model/intent.js';
 import type { HashEntry, PlatformIdEntry } from '../model/sync-state.js';
 import type { HashTailPage, KeyRefusal, KeyRemoval } from './ledger.js';
-import * as q from './ledger-sql.js';
+import * as q from './sync-state-sql.js';
 import { toNumber } from './ledger-rows.js';
 import type { SqlClient, SqlExecutor } from './sql-client.js';
 import { storableJson } from './storable-json.js';
