@@ -121,19 +121,28 @@ export const SELECT_SYNCED_PARAMS = `SELECT s.key, ${SYNCED_PARAMS} AS params
 ${SYNCED_RESULT}`;
 
 /**
- * $1 kind, $2 keys, $3 conference id: for each key that has no synced hash (a mirror delete
- * or a retire removed it, `recordResults`), the params of its newest `created`, `attached`
- * or `updated` result in this conference, as stored (redacted): the person last sent under a
- * key that left the conference, whose platform account keeps the client_id (spec §4.2 rule
- * 4). Probed as `SELECT_LAST_REMOVALS` probes: each run of the conference through the
- * results' `(run_id, kind, key)` index. A result retention pruned is not read.
+ * $1 kind, $2 keys, $3 conference id: for each key that a run of this conference removed (a
+ * mirror delete or a retire) and that has no synced hash now, the params of its newest
+ * `created`, `attached` or `updated` result in this conference, as stored (redacted): the
+ * person last sent under a key that left the conference, whose platform account keeps the
+ * client_id (spec §4.2 rule 4). A key asked is first probed in the removals' own index
+ * (migration 17), so that a run's creates, nearly all new keys, cost one probe each; only a
+ * removed key's synced hash and runs are probed, through their primary keys. Inside the
+ * lateral subquery, kept apart by `OFFSET 0`: as a condition of the whole statement, a server
+ * without statistics read every synced key of the kind for it (21,502 rows for one removed
+ * key). A result retention pruned is not read.
  */
-export const SELECT_REMOVED_KEYS_LAST_SENT = `SELECT DISTINCT ON (r.key) r.key, r.params
-FROM runs ru JOIN intent_results r ON r.run_id = ru.id
-WHERE coalesce(ru.conference_id, 0) = $3 AND r.kind = $1 AND r.key = ANY($2::text[])
-  AND r.action IN ('created', 'attached', 'updated') AND r.params <> '{}'::jsonb
-  AND NOT EXISTS (SELECT 1 FROM synced_hashes s WHERE s.conference_id = $3 AND s.kind = $1 AND s.key = r.key)
-ORDER BY r.key, r.seq DESC`;
+export const SELECT_REMOVED_KEYS_LAST_SENT = `SELECT asked.key, last.params
+FROM unnest($2::text[]) AS asked (key)
+CROSS JOIN LATERAL (SELECT 1 FROM intent_results d
+  WHERE d.kind = $1 AND d.key = asked.key AND d.action IN ('deleted', 'retired')
+    AND EXISTS (SELECT 1 FROM runs dr WHERE dr.id = d.run_id AND coalesce(dr.conference_id, 0) = $3)
+    AND NOT EXISTS (SELECT 1 FROM synced_hashes s WHERE s.conference_id = $3 AND s.kind = $1 AND s.key = d.key)
+  LIMIT 1 OFFSET 0) removed
+CROSS JOIN LATERAL (SELECT r.params FROM runs ru JOIN intent_results r ON r.run_id = ru.id
+  WHERE coalesce(ru.conference_id, 0) = $3 AND r.kind = $1 AND r.key = asked.key
+    AND r.action IN ('created', 'attached', 'updated') AND r.params <> '{}'::jsonb
+  ORDER BY r.seq DESC LIMIT 1 OFFSET 0) last`;
 
 /** $1 kind, $2 job name, $3 conference id. */
 export const SELECT_KNOWN_KEYS = `SELECT s.key FROM synced_hashes s JOIN runs r ON r.id = s.run_id

@@ -14,6 +14,7 @@ import { migration0013 } from './0013-notices-per-conference.js';
 import { migration0014 } from './0014-erasure.js';
 import { migration0015 } from './0015-key-holds.js';
 import { migration0016 } from './0016-lost-rows.js';
+import { migration0017 } from './0017-removed-keys.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0014,
   migration0015,
   migration0016,
+  migration0017,
 ];
