@@ -7,7 +7,7 @@ import { noteLeftOut } from '../phases/left-out-parents.js';
 import { runHolds } from '../phases/key-holds.js';
 import type { FlatParams } from '../../model/params.js';
 import { IdCache } from '../processors/id-cache.js';
-import { lastSentBeforeRemovalIn, syncedScheduleIn, type ProcessorContext } from '../processors/processor.js';
+import { syncedScheduleIn, type ProcessorContext } from '../processors/processor.js';
 import { LastSentAhead } from '../processors/last-sent-ahead.js';
 import type { EngineDeps } from './engine-deps.js';
 import { executePlan } from './execute-plan.js';
@@ -143,7 +143,7 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
           sharedWith: sharedWith(snapshots, inSource),
           lastSent: lastSent.lastSent,
           syncedSchedule: syncedScheduleIn(ledger),
-          lastSentBeforeRemoval: lastSentBeforeRemovalIn(ledger),
+          lastSentBeforeRemoval: lastSent.lastSentBeforeRemoval,
           inSource,
           sharedLink: sharedLink(snapshots, streamed?.liveLinks ?? ((kind) => liveLinksOf(input, kind))),
         },

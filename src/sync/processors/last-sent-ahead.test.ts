@@ -3,12 +3,19 @@ import type { FlatParams } from '../../model/params.js';
 import type { PlannedAction, PlannedIntent } from '../../model/planned-intent.js';
 import { LastSentAhead } from './last-sent-ahead.js';
 
-/** A ledger's synced params that counts what it is asked. */
-function fakeLedger(synced: Record<string, FlatParams>) {
+/** A ledger's synced params (and those of keys a run removed) that counts what it is asked. */
+function fakeLedger(synced: Record<string, FlatParams>, removed: Record<string, FlatParams> = {}) {
   const asked: string[][] = [];
+  const askedRemoved: string[][] = [];
   const ledger = {
     asked,
+    askedRemoved,
     failing: false,
+    async removedKeysLastSent(_kind: 'user', keys: readonly string[]): Promise<Map<string, FlatParams>> {
+      askedRemoved.push([...keys]);
+      await Promise.resolve();
+      return new Map(keys.flatMap((key) => (removed[key] ? [[key, removed[key]] as const] : [])));
+    },
     async syncedParams(_kind: 'user', keys: readonly string[]): Promise<Map<string, FlatParams>> {
       asked.push([...keys]);
       await Promise.resolve();
@@ -37,15 +44,29 @@ const ADA = { first_name: 'Ada', email: 'ada@example.org' };
 const BOB = { first_name: 'Bob', email: 'bob@example.org' };
 
 describe('LastSentAhead', () => {
-  it("reads a chunk's user updates and their aliases in one statement, creates not", async () => {
+  it("reads a chunk's user updates and their aliases in one statement", async () => {
     const ledger = fakeLedger({ a: ADA, b: BOB });
     const ahead = new LastSentAhead(ledger);
     ahead.readAhead([user('a', 'update', ['b']), user('new', 'create'), user('c', 'update')]);
     expect(ledger.asked).toEqual([['a', 'b', 'c']]);
+    expect(ledger.askedRemoved).toEqual([['new']]);
     expect(await ahead.lastSent('a')).toEqual(ADA);
     expect(await ahead.lastSent('b')).toEqual(BOB);
     expect(await ahead.lastSent('c')).toBeUndefined();
     expect(ledger.asked).toHaveLength(1);
+  });
+
+  it("reads a chunk's user creates under keys a run removed in one statement", async () => {
+    const ledger = fakeLedger({}, { gone: ADA });
+    const ahead = new LastSentAhead(ledger);
+    ahead.readAhead([user('gone', 'create'), user('new', 'create'), user('a', 'update')]);
+    expect(ledger.askedRemoved).toEqual([['gone', 'new']]);
+    expect(await ahead.lastSentBeforeRemoval('gone')).toEqual(ADA);
+    expect(await ahead.lastSentBeforeRemoval('new')).toBeUndefined();
+    expect(ledger.askedRemoved).toHaveLength(1);
+    // Asked again (a 203 names who holds the key): read now.
+    expect(await ahead.lastSentBeforeRemoval('gone')).toEqual(ADA);
+    expect(ledger.askedRemoved).toEqual([['gone', 'new'], ['gone']]);
   });
 
   it('hands a value read ahead out once, then reads the ledger when asked', async () => {
