@@ -50,7 +50,8 @@ export class LastSentAhead {
  * collision is only read when it is sent.
  */
 class ReadAhead {
-  private readonly ahead = new Map<string, Promise<FlatParams | undefined>>();
+  /** Each key read ahead, with the chunk's read it is in: one promise a chunk, not one a key. */
+  private readonly ahead = new Map<string, Promise<Map<string, FlatParams>>>();
   private readonly readBefore = new KeyRegistry();
 
   constructor(
@@ -62,19 +63,16 @@ class ReadAhead {
     const keys = asked.filter((key) => this.readBefore.add(key, 1) === undefined);
     if (keys.length === 0) return;
     const read = this.readMany(keys);
-    for (const key of keys) {
-      const one = read.then((found) => found.get(key));
-      // A failed read fails the row that asks for it, as its own read would; one never asked
-      // for (the run stopped first) is no unhandled rejection.
-      one.catch(() => undefined);
-      this.ahead.set(key, one);
-    }
+    // A failed read fails each row that asks for it, as its own read would; one never asked
+    // for (the run stopped first) is no unhandled rejection.
+    read.catch(() => undefined);
+    for (const key of keys) this.ahead.set(key, read);
   }
 
   take(key: string): Promise<FlatParams | undefined> {
     const read = this.ahead.get(key);
     if (read === undefined) return this.readNow(key);
     this.ahead.delete(key);
-    return read;
+    return read.then((found) => found.get(key));
   }
 }
