@@ -679,6 +679,50 @@ intents:
   });
 });
 
+describe('a row the ledger holds as synced (`syncedHash`)', () => {
+  const rows = [
+    { 'Attendee #': '1', Email: 'ann@example.org', 'First Name': 'Ann', 'Last Name': 'Lee' },
+    // A value the checks refuse, synced as it is in the hook's answer below.
+    { 'Attendee #': '2', Email: 'bob@', 'First Name': 'Bob', 'Last Name': 'Ray' },
+    { 'Attendee #': '3', Email: 'cy@', 'First Name': 'Cy', 'Last Name': 'Fox' },
+  ];
+  const asked: string[] = [];
+  const syncedHash: MapSourceOptions['syncedHash'] = (kind, key, op, p) => {
+    asked.push(`${kind} ${key} ${op} ${p['user[svc_auth_attributes][email]']}`);
+    return key === 'eb-3' ? undefined : `hash-of-${key}`;
+  };
+
+  it('is not checked again: its intent is the checked one, with the hash it was found by', async () => {
+    asked.length = 0;
+    const [ann, bob, cy] = await run(USER, rows, { syncedHash });
+    expect(asked).toEqual([
+      'user eb-1 upsert ann@example.org',
+      'user eb-2 upsert bob@',
+      'user eb-3 upsert cy@',
+    ]);
+    const [checked] = await run(USER, [rows[0]!]);
+    const intent = ann?.type === 'intents' ? ann.intents[0] : undefined;
+    const { knownHash, ...rest } = intent!;
+    expect(rest).toEqual(checked?.type === 'intents' ? checked.intents[0] : undefined);
+    expect(knownHash).toEqual({ params: intent!.params, op: 'upsert', hash: 'hash-of-eb-1' });
+    // The platform took it so: checking it again would only cost the time.
+    expect(bob?.type).toBe('intents');
+    // Not synced as it is: checked, and refused.
+    expect(cy?.type).toBe('invalid');
+  });
+
+  it('is checked whole when the mapping found a problem in it already', async () => {
+    asked.length = 0;
+    const yaml = `${USER}      company: { column: Company, transforms: [{ lookup: { table: { ACME: Acme Inc. } } }] }\n`;
+    const [unknown] = await run(yaml, [{ ...rows[0]!, Company: 'Initech' }], { syncedHash });
+    const intent = unknown?.type === 'intents' ? unknown.intents[0] : undefined;
+    // Sent without the company, which it names: the checks ran, the ledger was not asked.
+    expect(intent?.warnings).toEqual([expect.stringContaining('Initech')]);
+    expect(intent).not.toHaveProperty('knownHash');
+    expect(asked).toEqual([]);
+  });
+});
+
 describe('a column the source lacks', () => {
   const MINE = `
 intents:

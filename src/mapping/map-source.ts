@@ -28,7 +28,7 @@ export function mapSource(
   mapping: LoadedMapping,
   options: MapSourceOptions = {},
 ): AsyncIterableIterator<MappedItem> {
-  const state = new RowState(mapping);
+  const state = new RowState(mapping, options.syncedHash);
   // Schedule sources mix record types, each with its own columns, in one stream: one
   // binding per `record_type`. Other sources have one header, and this is one lookup.
   const mappers = new Map<string, RowMapper>();

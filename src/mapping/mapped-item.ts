@@ -174,4 +174,20 @@ export interface MapSourceOptions {
   onHeader?: (report: HeaderReport) => void;
   /** Called once the source is read, with what a person should know of how its rows were mapped. */
   onNotes?: (notes: readonly string[]) => void;
+  /**
+   * A run's plan: the hash of params the ledger holds as synced under the key, when it
+   * knows so already; such a row is not checked again (`RowState.process`).
+   */
+  syncedHash?: SyncedHashOf;
 }
+
+/**
+ * The hash of `params` (`hashIntent`) when the ledger's last synced hash of `(kind, key)`
+ * is that hash, without a round trip; `undefined` when it differs or is not known yet.
+ */
+export type SyncedHashOf = (
+  kind: IntentKind,
+  key: string,
+  op: 'upsert' | 'remove',
+  params: FlatParams,
+) => string | undefined;

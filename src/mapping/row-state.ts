@@ -3,12 +3,12 @@ import { describeOrigin, type RowOrigin } from '../model/row-origin.js';
 import { INTENT_KINDS, isParentKind, type Intent, type IntentKind } from '../model/intent.js';
 import { KeyRegistry, prefixedKeyHash, prefixedLowerCaseHash, type KeyHash } from './key-registry.js';
 import type { DraftProblem, LoadedMapping, RowMapping } from './loaded-mapping.js';
-import type { MappedItem, MappingProblem } from './mapped-item.js';
+import type { MappedItem, MappingProblem, SyncedHashOf } from './mapped-item.js';
 import { ScheduleGrouper } from './schedule-grouper.js';
 import { SharedEmails } from './shared-email.js';
 import { SharedKeys } from './shared-key.js';
 import { quote } from '../platform/write-params/text-rules.js';
-import { checkDraft, locateProblem, readableKeys, withValueSource } from './validate-draft.js';
+import { checkDraft, locateProblem, readableKeys, syncedIntent, withValueSource } from './validate-draft.js';
 import {
   concernsOptionalField,
   leftOutWarning,
@@ -42,7 +42,11 @@ export class RowState {
    */
   private readonly holders: Map<number, Array<{ kind: IntentKind; key: string }>> | undefined;
 
-  constructor(private readonly mapping: LoadedMapping) {
+  constructor(
+    private readonly mapping: LoadedMapping,
+    /** A run's plan: rows synced as they are need no second check (`syncedIntent`). */
+    private readonly syncedHash?: SyncedHashOf,
+  ) {
     this.holders = mapping.onDuplicate === 'last' ? new Map() : undefined;
     this.unique = mapping.unique.map((param, index) => ({ param, prefix: `${index}\u0000` }));
     this.shared = new SharedEmails(mapping.vendor, mapping.onSharedEmail);
@@ -68,7 +72,18 @@ export class RowState {
     const intents: Intent[] = [];
     const columns: Array<Record<string, string> | undefined> = [];
     const schedules = [];
+    // A row of problems already is checked whole, so that every problem of it is said.
+    const syncedHash = problems.length === 0 ? this.syncedHash : undefined;
     for (const draft of mapped.drafts) {
+      const synced =
+        syncedHash === undefined || draft.kind === 'schedule'
+          ? undefined
+          : syncedIntent(draft, origin, syncedHash);
+      if (synced !== undefined) {
+        intents.push(uncarried ? withUncarried(synced, draft.columns, uncarried) : synced);
+        columns.push(draft.columns);
+        continue;
+      }
       const checked = checkDraft(draft, origin, this.mapping.vendor);
       if (draft.kind === 'schedule' && this.schedules !== undefined) {
         const noEvent = this.schedules.eventProblem(draft);

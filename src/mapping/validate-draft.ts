@@ -3,7 +3,7 @@ import { describeOrigin, type RowOrigin } from '../model/row-origin.js';
 import type { Intent } from '../model/intent.js';
 import { intentDependencies, intentKey, KEY_PARAMS, writeOperation } from './intent-identity.js';
 import type { DraftProblem, IntentDraft } from './loaded-mapping.js';
-import type { MappingProblem } from './mapped-item.js';
+import type { MappingProblem, SyncedHashOf } from './mapped-item.js';
 import { validateWriteParams } from '../platform/write-params/validate-write-params.js';
 import {
   excelKeyMessage,
@@ -156,6 +156,36 @@ export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string
   // Set apart, not spread into the literal: every valid row of every run is built here.
   if (draft.leftOut !== undefined) intent.uncarried = draft.leftOut;
   return { ok: true, intent };
+}
+
+/**
+ * The intent of a draft whose params the ledger holds as synced under its key, unchanged
+ * (`MapSourceOptions.syncedHash`): the same intent as {@link checkDraft} makes, without
+ * checking the params again. They were checked when they were sent, and the platform took
+ * them; a nightly run finds most rows so, and the checks were the largest share of its
+ * mapping. Undefined when the draft has no key, a failed transform, or another hash.
+ */
+export function syncedIntent(
+  draft: IntentDraft,
+  origin: RowOrigin,
+  syncedHash: SyncedHashOf,
+): Intent | undefined {
+  if (draft.failedParams !== undefined) return undefined;
+  const key = draft.key ?? intentKey(draft.kind, draft.params);
+  if (key === undefined) return undefined;
+  const hash = syncedHash(draft.kind, key, draft.op, draft.params);
+  if (hash === undefined) return undefined;
+  const intent: Intent = {
+    kind: draft.kind,
+    key,
+    op: draft.op,
+    params: draft.params,
+    origin,
+    dependsOn: intentDependencies(draft.kind, draft.params),
+    knownHash: { params: draft.params, op: draft.op, hash },
+  };
+  if (draft.leftOut !== undefined) intent.uncarried = draft.leftOut;
+  return intent;
 }
 
 /**

@@ -54,6 +54,12 @@ export interface Intent {
    * carries the messages (docs/mapping.md, "Optional fields").
    */
   warnings?: string[];
+  /**
+   * The hash of `params` under `op` (`hashIntent`), made when mapping found the row synced as
+   * it is (`MapSourceOptions.syncedHash`): the plan takes it instead of hashing again while
+   * `params` is still that object (a stage that changes params makes a new object).
+   */
+  knownHash?: { params: FlatParams; op: 'upsert' | 'remove'; hash: string };
 }
 
 /** A parent ref as one string: the key of the dependency gate's and the key holds' maps. */

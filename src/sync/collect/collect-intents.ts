@@ -12,6 +12,7 @@ import {
   type HeaderReport,
   type InvalidItem,
   type MappedItem,
+  type SyncedHashOf,
 } from '../../mapping/mapped-item.js';
 import type { Logger } from '../../log/logger.js';
 import { openSource } from '../../sources/open-source.js';
@@ -48,6 +49,8 @@ export interface CollectOptions {
    * (`Erasures.load`, docs/privacy.md). Required, so that no reader of sources forgets them.
    */
   erasures: Erasures;
+  /** A run's plan: see `MapSourceOptions.syncedHash`. */
+  syncedHash?: SyncedHashOf;
 }
 
 /**
@@ -174,7 +177,10 @@ async function* readStep(
   let rows = 0;
   const mappingNotes: string[] = [];
   const onNotes = (notes: readonly string[]): void => void mappingNotes.push(...notes);
-  for await (const item of mapSource(source, mapping, { onHeader, onNotes })) {
+  const mapOptions = options.syncedHash
+    ? { onHeader, onNotes, syncedHash: options.syncedHash }
+    : { onHeader, onNotes };
+  for await (const item of mapSource(source, mapping, mapOptions)) {
     // A grouped schedule comes after the last row: it is no row of its own.
     if (!('groupedRows' in item) || item.groupedRows === undefined) rows += 1;
     const intents: Intent[] = [];

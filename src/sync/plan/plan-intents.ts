@@ -75,11 +75,15 @@ export function diffIntents(
 export function intentHashes(hashKey: Uint8Array | undefined): (intent: Intent) => string {
   const hashed = new Map<IntentKind, Map<string, { intent: Intent; hash: string }>>();
   return (intent) => {
+    // Made by the mapping of a row found synced (`Intent.knownHash`), of these very params.
+    const known = intent.knownHash;
+    if (known?.params === intent.params && known.op === intent.op && intent.aliases === undefined)
+      return known.hash;
     let ofKind = hashed.get(intent.kind);
     if (ofKind === undefined)
       hashed.set(intent.kind, (ofKind = new Map<string, { intent: Intent; hash: string }>()));
-    const known = ofKind.get(intent.key);
-    if (known?.intent === intent) return known.hash;
+    const before = ofKind.get(intent.key);
+    if (before?.intent === intent) return before.hash;
     const hash = hashIntent(intent.op, intent.params, hashKey, intent.aliases);
     ofKind.set(intent.key, { intent, hash });
     return hash;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Intent, IntentKind } from '../../model/intent.js';
-import { diffIntents } from './plan-intents.js';
+import { diffIntents, intentHashes } from './plan-intents.js';
 import { deriveKey } from '../../platform/derive-key.js';
 import { HASH_KEY_PURPOSE, hashIntent } from './params-hash.js';
 import { planMirrorDeletes } from './mirror-deletes.js';
@@ -26,6 +26,26 @@ function known(hashes: Record<string, string> = {}, ids: Record<string, number> 
     ids: new Map<IntentKind, Map<string, number>>([['user', new Map(Object.entries(ids))]]),
   };
 }
+
+describe('intentHashes', () => {
+  it("takes the mapping's hash of a row found synced only while its params are those it hashed", () => {
+    const hashOf = intentHashes(undefined);
+    const ann = user('ann');
+    const real = hashIntent('upsert', ann.params);
+    const found = { ...ann, knownHash: { params: ann.params, op: 'upsert' as const, hash: 'found' } };
+    expect(hashOf(found)).toBe('found');
+    // A stage that changes params makes a new object (an erased speaker, a plus-address).
+    expect(hashOf({ ...found, params: { ...ann.params, 'user[last_name]': 'Other' } })).toBe(
+      hashIntent('upsert', { ...ann.params, 'user[last_name]': 'Other' }),
+    );
+    // A merged person's other client_ids are in the hash; a removal is another hash.
+    expect(hashOf({ ...found, aliases: ['ann-2'] })).toBe(
+      hashIntent('upsert', ann.params, undefined, ['ann-2']),
+    );
+    expect(hashOf({ ...found, op: 'remove' })).toBe(hashIntent('remove', ann.params));
+    expect(hashOf(ann)).toBe(real);
+  });
+});
 
 describe('hashIntent', () => {
   it('ignores the order of params and changes with any value, name or the op', () => {

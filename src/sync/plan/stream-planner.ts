@@ -23,6 +23,7 @@ import { DeleteThresholdError } from './delete-threshold-error.js';
 import { isLinkKind, type LinkKind } from './link-pairs.js';
 import { diffIntents, intentHashes, type KnownIds } from './plan-intents.js';
 import { SyncedHashes } from './synced-hashes.js';
+import type { SyncedHashOf } from '../../mapping/mapped-item.js';
 import type { MergeReport } from '../collect/merge-people.js';
 import { labelsOf } from '../report/person-params.js';
 import { PlanTally, type PlanSummary } from './plan-summary.js';
@@ -97,6 +98,8 @@ export class StreamPlanner {
   /** `evsync plan` (see {@link StreamPlannerOptions.dependents}); absent in a run. */
   private readonly dependents: HeldDependents | undefined;
   private readonly synced: SyncedHashes;
+  /** For the run's mapping: see {@link SyncedHashes.forMapping}. */
+  readonly syncedHash: SyncedHashOf;
   private refusal: DeleteThresholdError | undefined;
   private rows = 0;
   /** Milliseconds spent diffing. */
@@ -110,6 +113,7 @@ export class StreamPlanner {
     options: StreamPlannerOptions = {},
   ) {
     this.synced = new SyncedHashes(ledger);
+    this.syncedHash = this.synced.forMapping(input.hashKey, input.full === true);
     this.ids = new Map(PARENT_KINDS.map((kind) => [kind, idCache.view(kind)] as const));
     if (options.dependents)
       this.dependents = new HeldDependents(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IntentKind } from '../../model/intent.js';
+import { hashIntent } from './params-hash.js';
 import { LOOK_UP_CHUNKS, SyncedHashes, tailWord } from './synced-hashes.js';
 
 const HASH = '272c2b775d03eb22c3f741252c344b68100a74dcbd5ab0187947cefc27e7e79a';
@@ -77,5 +78,48 @@ describe('SyncedHashes', () => {
         ['d', 'unkeyed:x'],
       ]),
     );
+  });
+
+  it('tells the mapping a key synced with these params once the index is read, hashing only known keys', async () => {
+    const { ledger } = ledgerOf({ a: HASH, c: `${HASH.slice(0, -1)}b` });
+    const synced = new SyncedHashes(ledger);
+    const hashed: string[] = [];
+    const hash = (key: string) => (): string => {
+      hashed.push(key);
+      return HASH;
+    };
+    // Before the plan reads the index, nothing is known: each row is checked as before.
+    expect(synced.hashIfSynced('user', 'a', hash('a'))).toBeUndefined();
+    for (let chunk = 1; chunk <= LOOK_UP_CHUNKS + 1; chunk++)
+      await synced.of(
+        'user',
+        [],
+        () => HASH,
+        () => false,
+      );
+    expect(synced.hashIfSynced('user', 'a', hash('a'))).toBe(HASH);
+    // Another hash synced, a key never synced, a kind not read.
+    expect(synced.hashIfSynced('user', 'c', hash('c'))).toBeUndefined();
+    expect(synced.hashIfSynced('user', 'new', hash('new'))).toBeUndefined();
+    expect(synced.hashIfSynced('event', 'a', hash('event a'))).toBeUndefined();
+    expect(hashed).toEqual(['a', 'c']);
+  });
+
+  it('gives the mapping the hash of params synced as they are, and nothing in a full run', async () => {
+    const params = { client_id: 'a', 'user[first_name]': 'Ann' };
+    const { ledger } = ledgerOf({ a: hashIntent('upsert', params) });
+    const synced = new SyncedHashes(ledger);
+    for (let chunk = 1; chunk <= LOOK_UP_CHUNKS + 1; chunk++)
+      await synced.of(
+        'user',
+        [],
+        () => HASH,
+        () => false,
+      );
+    expect(synced.forMapping(undefined, false)('user', 'a', 'upsert', params)).toBe(
+      hashIntent('upsert', params),
+    );
+    expect(synced.forMapping(undefined, false)('user', 'a', 'remove', params)).toBeUndefined();
+    expect(synced.forMapping(undefined, true)('user', 'a', 'upsert', params)).toBeUndefined();
   });
 });

@@ -1,6 +1,8 @@
 import type { Ledger } from '../../ledger/ledger.js';
 import { KeyRegistry } from '../../mapping/key-registry.js';
 import type { IntentKind } from '../../model/intent.js';
+import type { SyncedHashOf } from '../../mapping/mapped-item.js';
+import { hashIntent } from './params-hash.js';
 
 /** The ledger a streamed plan reads its synced hashes from. */
 export type SyncedHashLedger = Pick<Ledger, 'hashesOf' | 'hashTails'>;
@@ -28,6 +30,8 @@ export const LOOK_UP_CHUNKS = 2;
 export class SyncedHashes {
   private readonly chunks = new Map<IntentKind, number>();
   private readonly loaded = new Map<IntentKind, Promise<TailIndex>>();
+  /** The kinds whose index is read, for {@link hashIfSynced}, which cannot wait. */
+  private readonly ready = new Map<IntentKind, TailIndex>();
 
   constructor(private readonly ledger: SyncedHashLedger) {}
 
@@ -48,7 +52,10 @@ export class SyncedHashes {
     if (seen >= LOOK_UP_CHUNKS && !this.loaded.has(kind)) {
       const reading = TailIndex.read(this.ledger, kind);
       // Waited for by the next chunk, which throws what it threw.
-      reading.catch(() => undefined);
+      reading.then(
+        (index) => void this.ready.set(kind, index),
+        () => undefined,
+      );
       this.loaded.set(kind, reading);
     }
     const index = seen > LOOK_UP_CHUNKS ? await this.loaded.get(kind) : undefined;
@@ -67,6 +74,24 @@ export class SyncedHashes {
     if (asked.length > 0)
       for (const [key, hash] of await this.ledger.hashesOf(kind, asked)) found.set(key, hash);
     return found;
+  }
+
+  /**
+   * `hash()` when the key's synced hash ends as it does, once the kind's index is read (the
+   * mapping of rows read before then asks the ledger through the plan, as before); hashed
+   * only for a key the index holds. A nightly run's mapping asks it of every row.
+   */
+  hashIfSynced(kind: IntentKind, key: string, hash: () => string): string | undefined {
+    return this.ready.get(kind)?.matchKey(key, hash);
+  }
+
+  /**
+   * {@link hashIfSynced} as the run's mapping asks it (`MapSourceOptions.syncedHash`), with
+   * the plan's hash key. A full run sends synced rows again: each is checked as any other.
+   */
+  forMapping(hashKey: Uint8Array | undefined, full: boolean): SyncedHashOf {
+    return (kind, key, op, params) =>
+      full ? undefined : this.hashIfSynced(kind, key, () => hashIntent(op, params, hashKey));
   }
 }
 
@@ -87,8 +112,16 @@ class TailIndex {
   /** The intent's hash when the key's synced hash ends as it does; undefined otherwise. */
   match<I extends { readonly key: string }>(intent: I, hashOf: (intent: I) => string): string | undefined {
     const row = this.keys.firstRow(intent.key);
-    if (row === undefined) return undefined;
-    const hash = hashOf(intent);
+    return row === undefined ? undefined : this.endsAs(row, hashOf(intent));
+  }
+
+  /** {@link match} of a key and the hash of its params. */
+  matchKey(key: string, hash: () => string): string | undefined {
+    const row = this.keys.firstRow(key);
+    return row === undefined ? undefined : this.endsAs(row, hash());
+  }
+
+  private endsAs(row: number, hash: string): string | undefined {
     const at = 2 * (row - 1);
     // Word by word, as the hash's text is read: a row of a nightly run allocates nothing here.
     return this.tails[at] === tailWord(hash, 0) && this.tails[at + 1] === tailWord(hash, 1)

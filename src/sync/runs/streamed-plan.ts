@@ -138,6 +138,7 @@ class StreamedRun {
       onIdentity: (lines) => this.planner.identity(lines),
       ...(this.deps.logger ? { logger: this.deps.logger } : {}),
       onStepRead: (read) => void this.stepRows.push(read),
+      syncedHash: this.planner.syncedHash,
     })[Symbol.asyncIterator]();
     /** The chunk before, being planned while this one is read: its users. */
     let planning: Promise<PlannedIntent[]> | undefined;
