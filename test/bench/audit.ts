@@ -16,7 +16,7 @@
  *
  *   npx tsx test/bench/audit.ts [sizes=10000,100000] [rate=20] [changed=0]
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PlatformClient } from '../../src/platform/platform-client.js';
@@ -32,6 +32,7 @@ import {
   usersCsvFile,
   type SandboxProcess,
 } from './sync-bench-support.js';
+import { removeWorkspace } from '../helpers/remove-workspace.js';
 
 const sizes = (process.argv[2] ?? '10000,100000').split(',').map(Number);
 const rate = Number(process.argv[3] ?? 20);
@@ -71,7 +72,7 @@ function jobFile(dir: string, csv: string, perSecond: number): string {
 async function measure(size: number): Promise<void> {
   const csv = await usersCsvFile(size);
   const dir = join(tmpdir(), `evsync-bench-audit-${process.pid}`);
-  rmSync(dir, { recursive: true, force: true });
+  await removeWorkspace(dir);
   mkdirSync(dir, { recursive: true });
   const database = `evsync_bench_audit_${process.pid}`;
   const url = await freshDatabase(database);
@@ -117,7 +118,7 @@ async function measure(size: number): Promise<void> {
   } finally {
     await sandbox.stop();
     await dropDatabase(database);
-    rmSync(dir, { recursive: true, force: true });
+    await removeWorkspace(dir);
   }
 }
 

@@ -12,7 +12,7 @@
  *   npx tsx test/bench/million-users.ts [sizes=1000,100000,200000,1000000] [ledgers=embedded,postgres] [shared=0]
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INVALID_ROW_SHARE } from './generate-users-csv.js';
@@ -26,6 +26,7 @@ import {
   startSandboxProcess,
   usersCsvFile,
 } from './sync-bench-support.js';
+import { removeWorkspace } from '../helpers/remove-workspace.js';
 
 const sizes = (process.argv[2] ?? '1000,100000,200000,1000000').split(',').map(Number);
 const ledgers = (process.argv[3] ?? 'embedded,postgres').split(',') as Array<'embedded' | 'postgres'>;
@@ -59,7 +60,7 @@ async function stepsOf(users: number): Promise<string> {
 async function measure(ledger: 'embedded' | 'postgres', users: number): Promise<Measured> {
   const steps = await stepsOf(users);
   const dir = join(tmpdir(), `evsync-bench-million-${process.pid}`);
-  rmSync(dir, { recursive: true, force: true });
+  await removeWorkspace(dir);
   mkdirSync(dir, { recursive: true });
   const job = join(dir, 'job.yaml');
   writeFileSync(job, `name: million\nrate: { per_second: 10000, concurrency: 16 }\nsteps:\n${steps}`);
@@ -100,7 +101,7 @@ async function measure(ledger: 'embedded' | 'postgres', users: number): Promise<
   } finally {
     await sandbox.stop();
     if (ledger === 'postgres') await dropDatabase(database);
-    rmSync(dir, { recursive: true, force: true });
+    await removeWorkspace(dir);
   }
 }
 

@@ -17,7 +17,7 @@
  *   npx tsx test/bench/nightly-scale.ts [users=200000] [ledgers=embedded,postgres] [cli=dist/cli/main.js]
  */
 import { Erasures } from '../../src/sync/collect/erasures.js';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -37,6 +37,7 @@ import {
   usersCsvFile,
   type SandboxProcess,
 } from './sync-bench-support.js';
+import { removeWorkspace } from '../helpers/remove-workspace.js';
 
 const users = Number(process.argv[2] ?? 200_000);
 const ledgers = (process.argv[3] ?? 'embedded,postgres').split(',') as Array<'embedded' | 'postgres'>;
@@ -124,7 +125,7 @@ async function measure(ledger: 'embedded' | 'postgres'): Promise<void> {
   for (let i = 1; i <= users; i++)
     if (isChangedUsersRow(i, CHANGED_PERCENT) && !isInvalidUsersRow(i)) changed++;
   const dir = join(tmpdir(), `evsync-bench-nightly-${process.pid}`);
-  rmSync(dir, { recursive: true, force: true });
+  await removeWorkspace(dir);
   mkdirSync(dir, { recursive: true });
   const database = `evsync_bench_nightly_${process.pid}`;
   const sandbox = await startSandboxProcess();
@@ -171,7 +172,7 @@ async function measure(ledger: 'embedded' | 'postgres'): Promise<void> {
   } finally {
     await sandbox.stop();
     if (ledger === 'postgres') await dropDatabase(database);
-    rmSync(dir, { recursive: true, force: true });
+    await removeWorkspace(dir);
   }
 }
 

@@ -11,7 +11,7 @@
  *
  *   npx tsx test/bench/resume-scale.ts [rows=1000000] [builds=after=./dist,before=/tmp/x/dist]
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
@@ -27,6 +27,7 @@ import {
   usersCsvFile,
   type SandboxProcess,
 } from './sync-bench-support.js';
+import { removeWorkspace } from '../helpers/remove-workspace.js';
 
 const rows = Number(process.argv[2] ?? 1_000_000);
 const builds = (process.argv[3] ?? `after=${join(ROOT, 'dist')}`).split(',').map((spec) => {
@@ -62,7 +63,7 @@ async function lastRunId(databaseUrl: string): Promise<string> {
 
 async function measure(label: string, cli: string, csv: string): Promise<Measured> {
   const dir = join(tmpdir(), `evsync-bench-resume-${process.pid}`);
-  rmSync(dir, { recursive: true, force: true });
+  await removeWorkspace(dir);
   mkdirSync(dir, { recursive: true });
   const job = join(dir, 'job.yaml');
   // Each row's user, then a contact naming that user: the contacts wait in the ledger for
@@ -123,7 +124,7 @@ async function measure(label: string, cli: string, csv: string): Promise<Measure
   } finally {
     await sandbox?.stop();
     await dropDatabase(database);
-    rmSync(dir, { recursive: true, force: true });
+    await removeWorkspace(dir);
   }
 }
 
