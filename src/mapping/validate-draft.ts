@@ -145,6 +145,11 @@ export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string
     problems.push(noKeyProblem(draft, keyParams));
   }
   if (problems.length > 0 || key === undefined) return { ok: false, problems };
+  return { ok: true, intent: intentOf(draft, key, origin) };
+}
+
+/** A draft's intent under its key, once it may go. */
+function intentOf(draft: IntentDraft, key: string, origin: RowOrigin): Intent {
   const intent: Intent = {
     kind: draft.kind,
     key,
@@ -155,7 +160,7 @@ export function checkDraft(draft: IntentDraft, origin: RowOrigin, vendor: string
   };
   // Set apart, not spread into the literal: every valid row of every run is built here.
   if (draft.leftOut !== undefined) intent.uncarried = draft.leftOut;
-  return { ok: true, intent };
+  return intent;
 }
 
 /**
@@ -175,16 +180,8 @@ export function syncedIntent(
   if (key === undefined) return undefined;
   const hash = syncedHash(draft.kind, key, draft.op, draft.params);
   if (hash === undefined) return undefined;
-  const intent: Intent = {
-    kind: draft.kind,
-    key,
-    op: draft.op,
-    params: draft.params,
-    origin,
-    dependsOn: intentDependencies(draft.kind, draft.params),
-    knownHash: { params: draft.params, op: draft.op, hash },
-  };
-  if (draft.leftOut !== undefined) intent.uncarried = draft.leftOut;
+  const intent = intentOf(draft, key, origin);
+  intent.knownHash = { params: draft.params, op: draft.op, hash };
   return intent;
 }
 
