@@ -711,6 +711,23 @@ describe('a row the ledger holds as synced (`syncedHash`)', () => {
     expect(cy?.type).toBe('invalid');
   });
 
+  it('is checked whole when another draft of its row fails, so that every problem is said', async () => {
+    const yaml = `
+intents:
+  - kind: user
+    params: { client_id: { template: 'eb-{id}' }, email: mail, first_name: f, last_name: l }
+  - kind: user
+    params: { client_id: { template: 'buyer-{id}' }, email: buyer, first_name: f, last_name: l }
+`;
+    const [row] = await run(yaml, [{ id: '1', mail: 'ann@', buyer: 'bob@', f: 'A', l: 'B' }], {
+      syncedHash: (_kind, key) => (key === 'eb-1' ? 'synced' : undefined),
+    });
+    expect(row?.type).toBe('invalid');
+    const said = row?.type === 'invalid' ? row.problems.map((p) => p.message).join('\n') : '';
+    expect(said).toContain('"ann@"');
+    expect(said).toContain('"bob@"');
+  });
+
   it('is checked whole when the mapping found a problem in it already', async () => {
     asked.length = 0;
     const yaml = `${USER}      company: { column: Company, transforms: [{ lookup: { table: { ACME: Acme Inc. } } }] }\n`;

@@ -2,7 +2,7 @@ import { CODE } from '../errors/codes.js';
 import { describeOrigin, type RowOrigin } from '../model/row-origin.js';
 import { INTENT_KINDS, isParentKind, type Intent, type IntentKind } from '../model/intent.js';
 import { KeyRegistry, prefixedKeyHash, prefixedLowerCaseHash, type KeyHash } from './key-registry.js';
-import type { DraftProblem, LoadedMapping, RowMapping } from './loaded-mapping.js';
+import type { DraftProblem, IntentDraft, LoadedMapping, RowMapping } from './loaded-mapping.js';
 import type { MappedItem, MappingProblem, SyncedHashOf } from './mapped-item.js';
 import { ScheduleGrouper } from './schedule-grouper.js';
 import { SharedEmails } from './shared-email.js';
@@ -74,12 +74,15 @@ export class RowState {
     const schedules = [];
     // A row of problems already is checked whole, so that every problem of it is said.
     const syncedHash = problems.length === 0 ? this.syncedHash : undefined;
+    /** Drafts found synced as they are, not checked (`syncedIntent`). */
+    let unchecked: IntentDraft[] | undefined;
     for (const draft of mapped.drafts) {
       const synced =
         syncedHash === undefined || draft.kind === 'schedule'
           ? undefined
           : syncedIntent(draft, origin, syncedHash);
       if (synced !== undefined) {
+        (unchecked ??= []).push(draft);
         intents.push(uncarried ? withUncarried(synced, draft.columns, uncarried) : synced);
         columns.push(draft.columns);
         continue;
@@ -96,6 +99,12 @@ export class RowState {
         columns.push(draft.columns);
       }
     }
+    // Another draft of the row failed: the row is checked whole after all.
+    if (problems.length > 0 && unchecked !== undefined)
+      for (const draft of unchecked) {
+        const checked = checkDraft(draft, origin, this.mapping.vendor);
+        if (!checked.ok) problems.push(...checked.problems);
+      }
     if (problems.length > 0 && this.schedules === undefined) {
       const rescued = withoutOptionalFields(mapped.drafts, problems, origin, this.mapping.vendor);
       if (rescued !== undefined) {

@@ -67,6 +67,14 @@ describe('PeopleMerger', () => {
     expect(one.users[0]).not.toHaveProperty('uncarried');
   });
 
+  it("spills a row without the mapping's hash of its params, which the merged user does not keep", async () => {
+    const found = { ...ticket, knownHash: { params: ticket.params, op: 'upsert' as const, hash: 'h' } };
+    const { users } = await merge(undefined, [[0, found]]);
+    expect(users).toHaveLength(1);
+    expect(users[0]).not.toHaveProperty('knownHash');
+    expect(users[0]?.params).toEqual(ticket.params);
+  });
+
   it('without settings: the earlier step wins each field it fills, membership by rank', async () => {
     const { users, merger } = await merge(undefined, [
       [0, ticket],

@@ -99,7 +99,9 @@ export class PeopleMerger {
     if (intent.kind !== 'user') return false;
     const person = personKey(intent.params[this.emailName]);
     if (person === undefined) return false;
-    const row: Spilled = { s: step, o: this.ordinal++, i: intent };
+    // Without the mapping's hash: its params would be written twice, and a merged user is hashed anew.
+    const { knownHash: _hashed, ...kept } = intent;
+    const row: Spilled = { s: step, o: this.ordinal++, i: kept };
     await this.spill.add(person, row);
     await this.keyUses.add(intent.key, { k: intent.key, p: person, w: this.rowName(row) });
     return true;

@@ -302,6 +302,11 @@ export class StreamPlanner {
     return this.tally.summary(this.planMs);
   }
 
+  /** See {@link SyncedHashes.publish}: called by the reader between chunks. */
+  publishSynced(): Promise<void> {
+    return this.synced.publish();
+  }
+
   /** Whether the sources had this key (a hash match: a rare false "yes" keeps a record rather than deleting it). */
   has(kind: IntentKind, key: string): boolean {
     return this.seen.get(kind)?.has(key) === true;

@@ -80,7 +80,7 @@ describe('SyncedHashes', () => {
     );
   });
 
-  it('tells the mapping a key synced with these params once the index is read, hashing only known keys', async () => {
+  it('tells the mapping a key synced with these params once the index is published, hashing only known keys', async () => {
     const { ledger } = ledgerOf({ a: HASH, c: `${HASH.slice(0, -1)}b` });
     const synced = new SyncedHashes(ledger);
     const hashed: string[] = [];
@@ -97,6 +97,9 @@ describe('SyncedHashes', () => {
         () => HASH,
         () => false,
       );
+    // Read, but not published by the reader yet: the rows it maps meanwhile are checked.
+    expect(synced.hashIfSynced('user', 'a', hash('a'))).toBeUndefined();
+    await synced.publish();
     expect(synced.hashIfSynced('user', 'a', hash('a'))).toBe(HASH);
     // Another hash synced, a key never synced, a kind not read.
     expect(synced.hashIfSynced('user', 'c', hash('c'))).toBeUndefined();
@@ -109,13 +112,15 @@ describe('SyncedHashes', () => {
     const params = { client_id: 'a', 'user[first_name]': 'Ann' };
     const { ledger } = ledgerOf({ a: hashIntent('upsert', params) });
     const synced = new SyncedHashes(ledger);
-    for (let chunk = 1; chunk <= LOOK_UP_CHUNKS + 1; chunk++)
+    // The read starts with the chunk that reaches LOOK_UP_CHUNKS; the reader waits for it.
+    for (let chunk = 1; chunk <= LOOK_UP_CHUNKS; chunk++)
       await synced.of(
         'user',
         [],
         () => HASH,
         () => false,
       );
+    await synced.publish();
     expect(synced.forMapping(undefined, false)('user', 'a', 'upsert', params)).toBe(
       hashIntent('upsert', params),
     );

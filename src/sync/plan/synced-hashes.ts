@@ -30,7 +30,7 @@ export const LOOK_UP_CHUNKS = 2;
 export class SyncedHashes {
   private readonly chunks = new Map<IntentKind, number>();
   private readonly loaded = new Map<IntentKind, Promise<TailIndex>>();
-  /** The kinds whose index is read, for {@link hashIfSynced}, which cannot wait. */
+  /** The kinds whose index is read and published, for {@link hashIfSynced}, which cannot wait. */
   private readonly ready = new Map<IntentKind, TailIndex>();
 
   constructor(private readonly ledger: SyncedHashLedger) {}
@@ -52,10 +52,7 @@ export class SyncedHashes {
     if (seen >= LOOK_UP_CHUNKS && !this.loaded.has(kind)) {
       const reading = TailIndex.read(this.ledger, kind);
       // Waited for by the next chunk, which throws what it threw.
-      reading.then(
-        (index) => void this.ready.set(kind, index),
-        () => undefined,
-      );
+      reading.catch(() => undefined);
       this.loaded.set(kind, reading);
     }
     const index = seen > LOOK_UP_CHUNKS ? await this.loaded.get(kind) : undefined;
@@ -77,9 +74,20 @@ export class SyncedHashes {
   }
 
   /**
-   * `hash()` when the key's synced hash ends as it does, once the kind's index is read (the
-   * mapping of rows read before then asks the ledger through the plan, as before); hashed
-   * only for a key the index holds. A nightly run's mapping asks it of every row.
+   * Waits for every index whose read has started, and lets {@link hashIfSynced} answer from
+   * it. The reader of the sources calls it between two chunks, once the chunk before is
+   * planned: which rows the mapping finds synced then depends on the sources alone, never
+   * on how fast the ledger answered (a row a newer release's check refuses is refused on
+   * every run, or on none). The wait is mostly the index's own reading, on this thread.
+   */
+  async publish(): Promise<void> {
+    for (const [kind, reading] of this.loaded) if (!this.ready.has(kind)) this.ready.set(kind, await reading);
+  }
+
+  /**
+   * `hash()` when the key's synced hash ends as it does, once the kind's index is published
+   * (the mapping of rows read before then asks the ledger through the plan, as before);
+   * hashed only for a key the index holds. A nightly run's mapping asks it of every row.
    */
   hashIfSynced(kind: IntentKind, key: string, hash: () => string): string | undefined {
     return this.ready.get(kind)?.matchKey(key, hash);

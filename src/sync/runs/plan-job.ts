@@ -58,11 +58,14 @@ export async function planJob(
     onMerge: (report) => planner.mergedPeople(report),
     onIdentity: (lines) => planner.identity(lines),
     ...(logger ? { logger } : {}),
+    // As a run maps them, so that the plan says what the run will do with each row.
+    syncedHash: planner.syncedHash,
   })) {
     for (const intent of read.intents) intents.push(intent);
     for (const row of read.rowResults) rows.push(row);
     if (intents.length < PLAN_CHUNK && rows.length < PLAN_CHUNK) continue;
     const planned = await planner.planChunk(intents, rows);
+    await planner.publishSynced();
     preview?.note(planned.work);
     await refused.note(planned.work);
     intents = [];

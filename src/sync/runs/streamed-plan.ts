@@ -155,6 +155,8 @@ class StreamedRun {
         if (!next.done && intents.length < limit && rows.length < PLAN_CHUNK) continue;
         const before = planning === undefined ? [] : await planning;
         planning = undefined;
+        // From the next row on, the mapping finds synced rows by the tails read so far.
+        await this.planner.publishSynced();
         const chunk = intents.length > 0 || rows.length > 0 ? { intents, rows } : undefined;
         intents = [];
         rows = [];
