@@ -14,6 +14,11 @@ export interface PerRunTable {
    * Without it, every row of the run goes.
    */
   keepsSyncedRows: boolean;
+  /**
+   * Its rows of keys a run removed that have no synced hash now are kept too: they name the
+   * person last sent under the key (docs/ledger.md, "Removed keys"). Needs `action`.
+   */
+  keepsRemovedKeys?: boolean;
   /** Added by a later migration: skipped while the ledger has no such table (`to_regclass`). */
   optional?: boolean;
 }
@@ -26,7 +31,7 @@ export interface PerRunTable {
  */
 export const PER_RUN_TABLES: readonly PerRunTable[] = [
   { table: 'run_intents', keepsSyncedRows: true },
-  { table: 'intent_results', keepsSyncedRows: true },
+  { table: 'intent_results', keepsSyncedRows: true, keepsRemovedKeys: true },
   // Migration 11 (unchanged rows recorded compactly, issue #28 item 1).
   { table: 'run_unchanged', keepsSyncedRows: false, optional: true },
   // Migration 12 (a run's calls per second, issue #29).
@@ -57,16 +62,37 @@ const SYNCED = (t: string): string => `EXISTS (SELECT 1 FROM synced_hashes s
   WHERE s.conference_id = $2 AND s.kind = ${t}.kind AND s.key = ${t}.key AND s.run_id = $1)`;
 
 /**
+ * Whether a row of `t` (alias, with `action`) is a removal, or a send, of a key a run of
+ * conference $2 removed and that has no synced hash now: what `removedKeysLastSent` and
+ * `lastRemovals` read. The removal is probed in `intent_results_removed` (migration 17), a
+ * small index: nearly every row's key was never removed, and is told so by one probe.
+ */
+const REMOVED_KEY = (
+  t: string,
+): string => `${t}.action IN ('deleted', 'retired', 'created', 'attached', 'updated')
+  AND EXISTS (SELECT 1 FROM intent_results r JOIN runs rr ON rr.id = r.run_id
+    WHERE r.kind = ${t}.kind AND r.key = ${t}.key AND r.action IN ('deleted', 'retired')
+      AND coalesce(rr.conference_id, 0) = $2)
+  AND NOT EXISTS (SELECT 1 FROM synced_hashes s WHERE s.conference_id = $2 AND s.kind = ${t}.kind AND s.key = ${t}.key)`;
+
+/** Whether a row of `t` (alias) of a table that keeps rows is kept (see `PerRunTable`). */
+function keptRow(table: PerRunTable, t: string): string {
+  if (!table.keepsSyncedRows) return 'false';
+  return table.keepsRemovedKeys ? `(${SYNCED(t)} OR (${REMOVED_KEY(t)}))` : SYNCED(t);
+}
+
+/**
  * $1 run id, $2 conference id, $3 $4 the last (kind, key) of the previous batch, $5 batch
  * size. One batch in key order through the `(run_id, kind, key)` index (a keyset: kept rows
- * are read once, not once per batch); deletes those the synced state does not point at.
+ * are read once, not once per batch); deletes those it does not keep (`keptRow`).
  */
-function deleteBatchKeeping(table: string): string {
+function deleteBatchKeeping(table: PerRunTable): string {
+  const columns = table.keepsRemovedKeys ? 'seq, kind, key, action' : 'seq, kind, key';
   return `WITH slice AS MATERIALIZED (
-  SELECT seq, kind, key FROM ${table} WHERE run_id = $1 AND (kind, key) > ($3::text, $4::text)
+  SELECT ${columns} FROM ${table.table} WHERE run_id = $1 AND (kind, key) > ($3::text, $4::text)
   ORDER BY kind, key LIMIT $5),
 gone AS (
-  DELETE FROM ${table} d USING slice WHERE d.seq = slice.seq AND NOT ${SYNCED('slice')}
+  DELETE FROM ${table.table} d USING slice WHERE d.seq = slice.seq AND NOT ${keptRow(table, 'slice')}
   RETURNING pg_column_size(d.*) AS bytes),
 last AS (SELECT kind, key FROM slice ORDER BY kind DESC, key DESC LIMIT 1)
 SELECT (SELECT count(*) FROM slice) AS scanned, (SELECT kind FROM last) AS last_kind,
@@ -83,11 +109,11 @@ SELECT count(*) AS removed, coalesce(sum(bytes), 0) AS bytes FROM gone`;
 }
 
 /** $1 run id, $2 conference id: what a prune would remove and keep. */
-function measureTable({ table, keepsSyncedRows }: PerRunTable): string {
-  const kept = keepsSyncedRows ? SYNCED('t') : 'false';
+function measureTable(table: PerRunTable): string {
+  const kept = keptRow(table, 't');
   return `SELECT count(*) FILTER (WHERE NOT ${kept}) AS removed, count(*) FILTER (WHERE ${kept}) AS kept,
   coalesce(sum(pg_column_size(t.*)) FILTER (WHERE NOT ${kept}), 0) AS bytes
-FROM ${table} t WHERE t.run_id = $1 AND $2::integer IS NOT NULL`;
+FROM ${table.table} t WHERE t.run_id = $1 AND $2::integer IS NOT NULL`;
 }
 
 interface RunInfoRow {
@@ -206,7 +232,7 @@ export class SqlPruning implements LedgerPruning {
     for (;;) {
       const [row] = await this.sql().query<
         CountRow & { scanned: number | string; last_kind: string; last_key: string }
-      >(deleteBatchKeeping(table.table), [runId, conferenceId, after[0], after[1], batchSize]);
+      >(deleteBatchKeeping(table), [runId, conferenceId, after[0], after[1], batchSize]);
       add(row);
       if (row === undefined || toNumber(row.scanned) < batchSize) return done;
       after = [row.last_kind, row.last_key];

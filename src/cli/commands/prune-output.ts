@@ -41,7 +41,7 @@ export function formatPruneReport(report: PruneReport): string {
     lines.push(
       `${report.dryRun ? 'Would remove' : 'Removed'} ${removed}: about ${bytes(report.totals.bytes)} of row data` +
         (report.dryRun ? '.' : ' (the ledger reuses the space; its files shrink only after VACUUM FULL).'),
-      'Kept: each run with its counts, the synced hashes, the id map, and the results the synced state points at ("results kept").',
+      'Kept: each run with its counts, the synced hashes, the id map, the results the synced state points at, and those of keys a run removed ("results kept").',
     );
   }
   if (report.held.length > 0) {

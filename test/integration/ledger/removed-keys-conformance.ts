@@ -22,22 +22,37 @@ export function describeRemovedKeysConformance(context: ConformanceContext): voi
       const record = async (
         ledger: typeof l,
         ...results: Array<Omit<IntentResultInput, 'runId' | 'kind'>>
-      ): Promise<void> => {
+      ): Promise<string> => {
         const run = await ledger.createRun({ jobName: 'rk', mode: 'mirror' });
         await ledger.recordResults(results.map((r) => ({ runId: run.id, kind: 'user' as const, ...r })));
         await ledger.finishRun(run.id, 'completed');
+        return run.id;
       };
-      await record(l, { key: 'rk-1', action: 'created', hash: 'h1', platformId: 7, params: alice });
+      const created = await record(l, {
+        key: 'rk-1',
+        action: 'created',
+        hash: 'h1',
+        platformId: 7,
+        params: alice,
+      });
       await record(l, { key: 'rk-2', action: 'created', hash: 'h2', platformId: 8, params: alice });
       // A key still synced is `syncedParams`' to name.
       expect(await l.removedKeysLastSent('user', ['rk-1', 'rk-2', 'rk-new'])).toEqual(new Map());
 
-      await record(l, { key: 'rk-1', action: 'deleted', platformId: 7 });
+      const deleted = await record(l, { key: 'rk-1', action: 'deleted', platformId: 7 });
       // Bob's row refused under the key: Alice stays the person last sent.
-      await record(l, { key: 'rk-1', action: 'failed', errorCode: 'X', params: bob });
+      const refused = await record(l, { key: 'rk-1', action: 'failed', errorCode: 'X', params: bob });
       expect(Object.fromEntries(await l.removedKeysLastSent('user', ['rk-1', 'rk-2', 'rk-new']))).toEqual({
         'rk-1': alice,
       });
+      // Retention keeps what names her, and the removal: a prune never makes the key look new.
+      for (const run of [created, deleted, refused])
+        await l.pruning().pruneRun(run, { rule: 'test', countsByKind: {} });
+      expect(await l.results(refused)).toEqual([]);
+      expect(Object.fromEntries(await l.removedKeysLastSent('user', ['rk-1', 'rk-2', 'rk-new']))).toEqual({
+        'rk-1': alice,
+      });
+      expect([...(await l.lastRemovals('user', ['rk-1'])).keys()]).toEqual(['rk-1']);
       // Another conference's state is its own.
       expect(await other.removedKeysLastSent('user', ['rk-1'])).toEqual(new Map());
 
