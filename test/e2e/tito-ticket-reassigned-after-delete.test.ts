@@ -133,3 +133,44 @@ describe('a Tito ticket assigned to another person after a mirror delete', () =>
     expect(JSON.stringify([...sandbox.state.users.values()])).not.toMatch(/Bob|bob@/);
   }, 120_000);
 });
+
+// The same after `evsync prune` removed the runs that sent Alice and removed her: retention
+// keeps what names her (docs/ledger.md, "Removed keys"). The build before forgot her with
+// those runs: Bob's create was POSTed, and the 203 put Alice back in the conference.
+describe('the same ticket after a prune of the runs that sent and removed its holder', () => {
+  const ws = cliWorkspace('evsync-tito-reassigned-pruned-');
+  afterAll(() => ws.close());
+
+  it('is still refused before any call, and Alice stays out', async () => {
+    const sandbox = await ws.sandbox();
+    const run = async (...rows: string[]) => {
+      ws.write({
+        'job.yaml':
+          'name: tickets\nmode: mirror\ndelete_threshold: 100%\nsteps:\n  - { mapping: tito, source: { csv: ./tito.csv } }\n',
+        'tito.csv': [TITO_HEADER, ...rows, ''].join('\n'),
+      });
+      const result = await ws.run(sandbox, ['run', 'job.yaml']);
+      return { ...result, all: result.stdout + result.stderr };
+    };
+    expect((await run(titoTicket('XQ7A-1', ALICE), titoTicket('XQ7A-2', CY))).code).toBe(0);
+    expect((await run(titoTicket('XQ7A-1', undefined, ALICE), titoTicket('XQ7A-2', CY))).code).toBe(0);
+    // A quiet night, then the retention that keeps only the newest run.
+    expect((await run(titoTicket('XQ7A-1', undefined, ALICE), titoTicket('XQ7A-2', CY))).code).toBe(0);
+    const prune = await ws.run(sandbox, ['prune', '--keep-runs', '1']);
+    expect(prune.code, prune.stdout + prune.stderr).toBe(0);
+    expect(prune.stdout).toMatch(/Removed [1-9]/);
+
+    const posts = sandbox.counters.callsTo('POST', '/user');
+    const bob = await run(titoTicket('XQ7A-1', BOB, ALICE), titoTicket('XQ7A-2', CY));
+    expect(bob.code, bob.all).toBe(1);
+    expect(sandbox.counters.callsTo('POST', '/user')).toBe(posts);
+    expect(platformPeople(sandbox)).toEqual([
+      'tito-XQ7A-1 Alice Ames alice@example.org out',
+      'tito-XQ7A-2 Cy Clark cy@example.org in',
+    ]);
+    const report = await ws.run(sandbox, ['report', 'latest', '--status', 'failed', '--format', 'json']);
+    const [refused] = JSON.parse(report.stdout) as ResultRow[];
+    expect(refused).toMatchObject({ key: 'tito-XQ7A-1', error_code: 'EVSYNC_KEY_OF_REMOVED_PERSON' });
+    expect(JSON.stringify([...sandbox.state.users.values()])).not.toMatch(/Bob|bob@/);
+  }, 120_000);
+});
