@@ -44,6 +44,19 @@ export interface ScheduleInfo {
   next: Date | undefined;
 }
 
+/**
+ * BullMQ's refusal to register a schedule whose run of the moment it computes exists
+ * already (`SchedulerJobIdCollision`, `SchedulerJobSlotsBusy` in `addJobScheduler`): the
+ * registration's clock was read before that run fired and was taken. Asked again after
+ * these waits, in milliseconds.
+ */
+const SLOT_RETRIES_MS = [250, 500, 1000, 2000];
+
+function isSlotTaken(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === -10 || code === -11;
+}
+
 /** The job schedulers of an installation (its Redis prefix). */
 export class Schedules {
   private readonly queue: Queue<ControlJob>;
@@ -71,21 +84,32 @@ export class Schedules {
         { code: CODE.EVSYNC_USAGE },
       );
     }
-    try {
-      await this.queue.upsertJobScheduler(
-        job.name,
-        { pattern: job.schedule.cron, tz: job.schedule.timezone },
-        {
-          name: 'run-job',
-          data: { jobFile: job.file, jobName: job.name },
-          opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
-        },
-      );
-    } catch (error) {
-      throw new ConfigError(
-        `${job.file}: the schedule "${job.schedule.cron}" (${job.schedule.timezone}) is not a cron pattern BullMQ accepts: ${error instanceof Error ? error.message : String(error)}`,
-        { code: CODE.EVSYNC_USAGE, cause: error },
-      );
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.queue.upsertJobScheduler(
+          job.name,
+          { pattern: job.schedule.cron, tz: job.schedule.timezone },
+          {
+            name: 'run-job',
+            data: { jobFile: job.file, jobName: job.name },
+            opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
+          },
+        );
+        break;
+      } catch (error) {
+        // The schedule fired as it was registered again: its next run is a worker's already.
+        // Once that moment has passed, the next one is free.
+        if (isSlotTaken(error) && attempt < SLOT_RETRIES_MS.length) {
+          await new Promise((resolve) => setTimeout(resolve, SLOT_RETRIES_MS[attempt]));
+          continue;
+        }
+        throw new ConfigError(
+          isSlotTaken(error)
+            ? `${job.file}: the schedule of ${job.name} fires as it is registered, again and again (${messageOf(error)}); register it once more`
+            : `${job.file}: the schedule "${job.schedule.cron}" (${job.schedule.timezone}) is not a cron pattern BullMQ accepts: ${messageOf(error)}`,
+          { code: CODE.EVSYNC_USAGE, cause: error },
+        );
+      }
     }
     const info = (await this.list()).find((schedule) => schedule.name === job.name);
     if (info === undefined) throw new Error(`schedule ${job.name} was not kept by Redis`);

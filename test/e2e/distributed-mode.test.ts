@@ -273,7 +273,8 @@ describe.runIf(ready)('distributed mode: evsync run with evsync worker processes
     const registered = await env.cli(['schedule', job]);
     expect(registered.code).toBe(0);
     expect(registered.output).toContain('Scheduled tick');
-    expect((await env.cli(['schedule', job])).code).toBe(0);
+    const again = await env.cli(['schedule', job]);
+    expect(again.code, again.output).toBe(0);
     const listed = await env.cli(['schedule', '--list']);
     expect(listed.output.match(/^tick /gm)).toHaveLength(1);
     const ledger = await env.ledger();
