@@ -6,7 +6,7 @@ import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { CONTROL_QUEUE, Schedules } from '../../../src/distributed/schedules.js';
-import { loadJobFile } from '../../../src/sync/job-file.js';
+import { loadJobFile, type LoadedJob } from '../../../src/sync/job-file.js';
 import { serviceAvailable, SERVICES } from '../../helpers/services.js';
 
 const ready = await serviceAvailable('redis');
@@ -21,14 +21,18 @@ describe.runIf(ready)('Schedules.register', () => {
     redis.disconnect();
     rmSync(dir, { recursive: true, force: true });
   });
-
-  it('registers again when BullMQ finds the moment it computes taken, and says so when it stays taken', async () => {
+  /** A job of `name` with this `schedule:` (YAML flow mapping), over an empty users file. */
+  const scheduledJob = (name: string, schedule: string): LoadedJob => {
     writeFileSync(join(dir, 'people.csv'), 'client_id,email,first_name,last_name\n');
     writeFileSync(
-      join(dir, 'taken.yaml'),
-      'name: taken\nschedule: { cron: "0 2 * * *", tz: Europe/Berlin }\n' +
-        'steps:\n  - { mapping: users, source: { csv: ./people.csv } }\n',
+      join(dir, `${name}.yaml`),
+      `name: ${name}\nschedule: ${schedule}\nsteps:\n  - { mapping: users, source: { csv: ./people.csv } }\n`,
     );
+    return loadJobFile(join(dir, `${name}.yaml`));
+  };
+
+  it('registers again when BullMQ finds the moment it computes taken, and says so when it stays taken', async () => {
+    const job = scheduledJob('taken', '{ cron: "0 2 * * *", tz: Europe/Berlin }');
     const schedules = new Schedules(redis, prefix);
     // As BullMQ's addJobScheduler answers when that run exists already (SchedulerJobIdCollision).
     const taken = Object.assign(new Error('Cannot create job scheduler iteration - job ID already exists.'), {
@@ -36,33 +40,24 @@ describe.runIf(ready)('Schedules.register', () => {
     });
     const upsert = vi.spyOn(Queue.prototype, 'upsertJobScheduler').mockRejectedValueOnce(taken);
     try {
-      expect(await schedules.register(loadJobFile(join(dir, 'taken.yaml')))).toMatchObject({ name: 'taken' });
+      expect(await schedules.register(job)).toMatchObject({ name: 'taken' });
       expect(upsert).toHaveBeenCalledTimes(2);
       upsert.mockRejectedValue(taken);
-      await expect(schedules.register(loadJobFile(join(dir, 'taken.yaml')))).rejects.toThrow(
-        /fires as it is registered, again and again/,
-      );
+      await expect(schedules.register(job)).rejects.toThrow(/fires as it is registered, again and again/);
     } finally {
       upsert.mockRestore();
       await schedules.remove('taken');
     }
   }, 20_000);
 
-  it('registers again when the schedule fires as it is registered (BullMQ: job ID already exists)', async () => {
-    writeFileSync(join(dir, 'people.csv'), 'client_id,email,first_name,last_name\n');
-    writeFileSync(
-      join(dir, 'tick.yaml'),
-      'name: tick\nschedule: { cron: "*/2 * * * * *", tz: Europe/Berlin, seconds: true }\n' +
-        'steps:\n  - { mapping: users, source: { csv: ./people.csv } }\n',
-    );
-    const job = loadJobFile(join(dir, 'tick.yaml'));
+  it('registers again while a worker runs the schedule, and keeps one schedule', async () => {
+    const job = scheduledJob('tick', '{ cron: "*/2 * * * * *", tz: Europe/Berlin, seconds: true }');
     const schedules = new Schedules(redis, prefix);
     const control = new Queue(CONTROL_QUEUE, { connection: redis, prefix });
     const worker = new Worker(CONTROL_QUEUE, null, { connection: redis, prefix, autorun: false });
     try {
       await schedules.register(job);
-      // A worker takes its next run as it fires, while the registration's clock still reads
-      // a moment before: that run is BullMQ's next, and it is active.
+      // A worker takes its next run as it fires: BullMQ replaces the iteration it then adds.
       await control.promoteJobs();
       expect(await worker.getNextJob('test-token')).toBeDefined();
       const again = await schedules.register(job);
