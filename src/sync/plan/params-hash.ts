@@ -11,16 +11,18 @@ export const HASH_KEY_PURPOSE = 'evsync ledger change hash v1';
  */
 const KEYED = 'k1:';
 
-const secretNames = new Map<string, boolean>();
+/** Per param name: whether it holds a secret, and the text that comes before its value. */
+const nameParts = new Map<string, { secret: boolean; prefix: string }>();
 
-function isSecret(name: string): boolean {
-  let secret = secretNames.get(name);
-  if (secret === undefined) {
-    secret = isSecretName(name);
+function partsOf(name: string): { secret: boolean; prefix: string } {
+  let parts = nameParts.get(name);
+  if (parts === undefined) {
+    // Length-prefixed so that `a=bc` and `ab=c` can never collide.
+    parts = { secret: isSecretName(name), prefix: `\u0000${name.length}:${name}\u0000` };
     // Param names are few (a mapping's columns); the cache stays small.
-    if (secretNames.size < 10_000) secretNames.set(name, secret);
+    if (nameParts.size < 10_000) nameParts.set(name, parts);
   }
-  return secret;
+  return parts;
 }
 
 /**
@@ -48,10 +50,11 @@ export function hashIntent(
   let text: string = aliases?.length ? `${op}\u0000aliases:${[...aliases].sort().join('\u0000')}` : op;
   let secret = false;
   for (const name of names) {
-    // Length-prefixed so that `a=bc` and `ab=c` can never collide.
     const value = params[name] ?? '';
-    text += `\u0000${name.length}:${name}\u0000${value.length}:${value}`;
-    if (!secret && isSecret(name)) secret = true;
+    const parts = partsOf(name);
+    // The name's part is made once per name: a row's text then costs half the garbage.
+    text += parts.prefix + value.length + ':' + value;
+    if (parts.secret) secret = true;
   }
   if (secret) {
     if (key === undefined) return `unkeyed:${randomUUID()}`;
