@@ -83,15 +83,25 @@ export class SqlSyncState {
     return new Map(rows.map((row) => [row.key, row.hash]));
   }
 
+  /**
+   * Each page is asked for as soon as the one before has come, before that one is handed
+   * over: the ledger reads the next page while the plan indexes this one.
+   */
   async *hashTails(kind: IntentKind): AsyncIterable<HashTailPage> {
-    let after = '';
-    for (;;) {
-      const params = [kind, this.conferenceId, after, TAIL_PAGE];
-      const [page] = await this.sql().query<HashTailPage>(q.SELECT_HASH_TAILS, params);
-      const keys = page?.keys ?? [];
-      if (keys.length > 0) yield { keys, tails: page!.tails };
-      if (keys.length < TAIL_PAGE) return;
-      after = keys[keys.length - 1]!;
+    const page = (after: string): Promise<HashTailPage[]> =>
+      this.sql().query<HashTailPage>(q.SELECT_HASH_TAILS, [kind, this.conferenceId, after, TAIL_PAGE]);
+    let asked: Promise<HashTailPage[]> | undefined = page('');
+    try {
+      while (asked !== undefined) {
+        const rows: HashTailPage[] = await asked;
+        const keys: string[] = rows[0]?.keys ?? [];
+        asked = keys.length < TAIL_PAGE ? undefined : page(keys[keys.length - 1]!);
+        // A reader that stops early leaves the next page unread, not unhandled.
+        asked?.catch(() => undefined);
+        if (keys.length > 0) yield { keys, tails: rows[0]!.tails };
+      }
+    } finally {
+      await asked?.catch(() => undefined);
     }
   }
 

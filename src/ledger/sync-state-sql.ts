@@ -67,11 +67,12 @@ export const SELECT_HASHES = 'SELECT key, hash FROM synced_hashes WHERE kind = $
  * lower-case hex digits written as 16 dashes: what a streamed plan reads once to tell
  * unchanged rows (sync/plan/synced-hashes.ts). One row a page, not one a key: the driver
  * built an object per row, nine tenths of the client’s CPU for the read (docs/sync-engine.md, "Memory").
+ * Hex is told by `ltrim`, not a regular expression, which took a third of the server's time.
  */
 export const SELECT_HASH_TAILS = `SELECT coalesce(json_agg(key ORDER BY key), '[]') AS keys,
-  coalesce(string_agg(CASE WHEN right(hash, 16) ~ '^[0-9a-f]{16}$' THEN right(hash, 16)
+  coalesce(string_agg(CASE WHEN length(tail) = 16 AND ltrim(tail, '0123456789abcdef') = '' THEN tail
     ELSE '----------------' END, '' ORDER BY key), '') AS tails
-FROM (SELECT key, hash FROM synced_hashes
+FROM (SELECT key, right(hash, 16) AS tail FROM synced_hashes
   WHERE conference_id = $2 AND kind = $1 AND key > $3 ORDER BY key LIMIT $4) page`;
 
 /**
