@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Ledger } from '../../src/ledger/ledger.js';
-import { FIRST_PLAN_CHUNK, PLAN_CHUNK } from '../../src/sync/runs/streamed-plan.js';
+import { FIRST_PLAN_CHUNK, PLAN_CHUNK, READ_AHEAD_CHUNKS } from '../../src/sync/runs/streamed-plan.js';
+import { streamCollected } from '../../src/sync/collect/collect-intents.js';
+import { Erasures } from '../../src/sync/collect/erasures.js';
+import { loadJobFile } from '../../src/sync/job-file.js';
+import { hashIntent } from '../../src/sync/plan/params-hash.js';
+import { join } from 'node:path';
 import type { SyncHarness } from './sync-harness.js';
 import { harnessPerFile, jobYaml, people, usersCsv } from './sync-harness.js';
 import { sentBesidesChecks } from '../helpers/sent-calls.js';
@@ -153,5 +158,59 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
     expect(apart.run.status).toBe('completed');
     expect(h.sandbox.state.userByClientId(later.id)?.firstName).toBe('Later');
     expect(h.sandbox.counters.duplicates()).toEqual({});
+  });
+
+  it('reads on while the synced hashes are read; which rows skip the checks depends on the source alone', async () => {
+    // A row whose params the ledger holds as synced is built without the param checks
+    // (docs/sync-engine.md, "Memory"), from the chunk the reader publishes the read hashes
+    // at: READ_AHEAD_CHUNKS chunks after the read started, however long it took.
+    const rows = people(FIRST_PLAN_CHUNK + (READ_AHEAD_CHUNKS + 4) * PLAN_CHUNK, 'ra');
+    const early = FIRST_PLAN_CHUNK + 2 * PLAN_CHUNK + 500;
+    const late = rows.length - 500;
+    // Refused by today's checks, yet held as synced: as a row a newer release refuses.
+    for (const at of [early, late]) rows[at - 1] = { ...rows[at - 1]!, email: `bad${at}@` };
+    h.write({
+      'ahead.csv': usersCsv(rows),
+      'ahead.yaml': jobYaml('ahead', '  - { mapping: users, source: { csv: ./ahead.csv } }\n'),
+    });
+    // Every row's params held as synced, as if the run before had sent them all.
+    const synced: Array<{ kind: 'user'; key: string; hash: string; runId: string }> = [];
+    const before = await h.ledger.createRun({ jobName: 'ahead', mode: 'upsert' });
+    const job = loadJobFile(join(h.dir, 'ahead.yaml'));
+    const vendor = h.client.vendor;
+    const erasures = await Erasures.load(h.ledger, vendor);
+    const hashOf = (
+      _kind: string,
+      key: string,
+      op: 'upsert' | 'remove',
+      params: Record<string, string>,
+    ): undefined => void synced.push({ kind: 'user', key, hash: hashIntent(op, params), runId: before.id });
+    for await (const row of streamCollected(job, { vendor, erasures, syncedHash: hashOf })) void row;
+    expect(synced).toHaveLength(rows.length);
+    await h.ledger.setHashes(synced);
+    await h.ledger.finishRun(before.id, 'completed', {});
+    const slowRead = (delayMs: number): Ledger =>
+      new Proxy(h.ledger, {
+        get(target, property) {
+          if (property === 'hashTails')
+            return async function* (...args: Parameters<Ledger['hashTails']>) {
+              await new Promise((resolve) => setTimeout(resolve, delayMs));
+              yield* target.hashTails(...args);
+            };
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+    for (const delayMs of [0, 1500]) {
+      const night = await h.run('ahead.yaml', { extra: { ledger: slowRead(delayMs) } });
+      // The early row was read before the hashes were published, and checked; the late one
+      // after, and taken as synced. Nothing else changed, so nothing was sent.
+      expect(night.counts.user).toEqual({ unchanged: rows.length - 1, failed: 1 });
+      const failed = await h.ledger.results(night.run.id, { actions: ['failed'] });
+      expect(failed.map((result) => [result.key, result.errorMessage])).toEqual([
+        [`ra${early}`, expect.stringContaining(`bad${early}@`)],
+      ]);
+      expect(sentBesidesChecks(h.sandbox.counters.snapshot())).toBe(0);
+    }
   });
 });

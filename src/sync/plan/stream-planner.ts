@@ -97,7 +97,8 @@ export class StreamPlanner {
   private readonly tally = new PlanTally();
   /** `evsync plan` (see {@link StreamPlannerOptions.dependents}); absent in a run. */
   private readonly dependents: HeldDependents | undefined;
-  private readonly synced: SyncedHashes;
+  /** Published by the reader between chunks (see {@link SyncedHashes.publish}). */
+  readonly synced: SyncedHashes;
   /** For the run's mapping: see {@link SyncedHashes.forMapping}. */
   readonly syncedHash: SyncedHashOf;
   private refusal: DeleteThresholdError | undefined;
@@ -300,11 +301,6 @@ export class StreamPlanner {
 
   summary(): PlanSummary {
     return this.tally.summary(this.planMs);
-  }
-
-  /** See {@link SyncedHashes.publish}: called by the reader between chunks. */
-  publishSynced(): Promise<void> {
-    return this.synced.publish();
   }
 
   /** Whether the sources had this key (a hash match: a rare false "yes" keeps a record rather than deleting it). */

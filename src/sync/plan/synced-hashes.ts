@@ -84,6 +84,11 @@ export class SyncedHashes {
     for (const [kind, reading] of this.loaded) if (!this.ready.has(kind)) this.ready.set(kind, await reading);
   }
 
+  /** Reads of kinds' synced hashes started by the plan, and how many of them are published. */
+  reads(): { started: number; published: number } {
+    return { started: this.loaded.size, published: this.ready.size };
+  }
+
   /**
    * `hash()` when the key's synced hash ends as it does, once the kind's index is published
    * (the mapping of rows read before then asks the ledger through the plan, as before);

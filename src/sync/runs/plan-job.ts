@@ -65,7 +65,7 @@ export async function planJob(
     for (const row of read.rowResults) rows.push(row);
     if (intents.length < PLAN_CHUNK && rows.length < PLAN_CHUNK) continue;
     const planned = await planner.planChunk(intents, rows);
-    await planner.publishSynced();
+    await planner.synced.publish();
     preview?.note(planned.work);
     await refused.note(planned.work);
     intents = [];
