@@ -20,6 +20,7 @@ import { lostPicks } from '../plan/partial-schedules.js';
 import { StreamPlanner, type StreamPlanInput } from '../plan/stream-planner.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import { pendingBySpans } from './pending-pages.js';
+import { PlanQueue } from './plan-queue.js';
 import { restoreIntents } from './restore-params.js';
 
 /** Rows per chunk of a streamed plan, and planned intents per ledger statement. */
@@ -142,6 +143,11 @@ class StreamedRun {
    * source's rows come as microtasks, 64 KB of a file at a time, and the ledger's answers
    * are taken only between them, so each round trip of the plan waited for the next read
    * of the file (some 400 rows, 10 ms): the plan, not the reading, then set the pace.
+   *
+   * Once a plan has started to read a kind's synced hashes, the reader goes on for
+   * {@link READ_AHEAD_CHUNKS} chunks, their plans queued behind it, before it waits for them
+   * and publishes what was read; and a chunk counts only the intents the mapping did not
+   * find synced ({@link SYNCED_CHUNK}).
    */
   private async *readAndPlan(): AsyncGenerator<PlannedIntent[]> {
     let intents: Intent[] = [];
@@ -353,52 +359,5 @@ class StreamedRun {
       const items = mine.flatMap((record) => restored.items.get(record) ?? []);
       if (items.length > 0) yield items;
     }
-  }
-}
-
-/**
- * The chunks of a streamed plan being planned, in source order, each once the one before is
- * planned: a chunk whose plan failed leaves the next unplanned and throws when drained.
- */
-class PlanQueue {
-  private readonly chunks: Array<{ users: Promise<PlannedIntent[]>; settled: boolean }> = [];
-
-  add(plan: () => Promise<PlannedIntent[]>): void {
-    const before = this.chunks.at(-1)?.users;
-    const entry = { users: before ? before.then(plan) : plan(), settled: false };
-    const settle = (): void => void (entry.settled = true);
-    // Waited for by `drain`, which throws what it threw.
-    entry.users.then(settle, settle);
-    this.chunks.push(entry);
-  }
-
-  /** Whether the newest chunk is still being planned. */
-  busy(): boolean {
-    return this.chunks.at(-1)?.settled === false;
-  }
-
-  /** The users of the oldest chunks that are planned, without waiting. */
-  async *done(): AsyncGenerator<PlannedIntent[]> {
-    while (this.chunks[0]?.settled) {
-      const users = await this.chunks.shift()!.users;
-      if (users.length > 0) yield users;
-    }
-  }
-
-  /** The users of every chunk, each once planned. */
-  async *drain(): AsyncGenerator<PlannedIntent[]> {
-    for (const users of await this.all()) if (users.length > 0) yield users;
-  }
-
-  /** Every chunk's users, once all are planned. */
-  async all(): Promise<PlannedIntent[][]> {
-    const users: PlannedIntent[][] = [];
-    while (this.chunks.length > 0) users.push(await this.chunks.shift()!.users);
-    return users;
-  }
-
-  /** Once no chunk is being planned, whatever they threw. */
-  async settled(): Promise<void> {
-    await Promise.allSettled(this.chunks.map((chunk) => chunk.users));
   }
 }

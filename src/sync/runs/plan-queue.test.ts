@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { PlannedIntent } from '../../model/planned-intent.js';
+import { PlanQueue } from './plan-queue.js';
+
+/** A plan the test ends by hand, noting when it started. */
+function heldPlan(name: string, started: string[]) {
+  let end!: (users: PlannedIntent[]) => void;
+  let fail!: (error: Error) => void;
+  const users = [{ key: name } as unknown as PlannedIntent];
+  const plan = (): Promise<PlannedIntent[]> => {
+    started.push(name);
+    return new Promise<PlannedIntent[]>((resolve, reject) => {
+      end = resolve;
+      fail = reject;
+    });
+  };
+  return { plan, end: () => end(users), fail: (error: Error) => fail(error) };
+}
+
+const keys = (chunks: PlannedIntent[][]): string[] => chunks.flat().map((item) => item.key);
+
+async function collect(users: AsyncGenerator<PlannedIntent[]>): Promise<string[]> {
+  const chunks: PlannedIntent[][] = [];
+  for await (const chunk of users) chunks.push(chunk);
+  return keys(chunks);
+}
+
+describe('PlanQueue', () => {
+  it('plans one chunk after another, in order, and hands over only what is planned', async () => {
+    const started: string[] = [];
+    const [a, b] = [heldPlan('a', started), heldPlan('b', started)];
+    const queue = new PlanQueue();
+    queue.add(a.plan);
+    queue.add(b.plan);
+    await Promise.resolve();
+    // The second waits for the first.
+    expect(started).toEqual(['a']);
+    expect(await collect(queue.done())).toEqual([]);
+    a.end();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual(['a', 'b']);
+    expect(queue.busy()).toBe(true);
+    expect(await collect(queue.done())).toEqual(['a']);
+    b.end();
+    expect(keys(await queue.all())).toEqual(['b']);
+    expect(queue.busy()).toBe(false);
+  });
+
+  it('a chunk whose plan failed leaves the next unplanned, and is thrown when drained', async () => {
+    const started: string[] = [];
+    const [a, b] = [heldPlan('a', started), heldPlan('b', started)];
+    const queue = new PlanQueue();
+    queue.add(a.plan);
+    queue.add(b.plan);
+    a.fail(new Error('the ledger went away'));
+    await expect(collect(queue.drain())).rejects.toThrow('the ledger went away');
+    await queue.settled();
+    expect(started).toEqual(['a']);
+  });
+});
