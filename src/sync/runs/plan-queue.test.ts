@@ -17,6 +17,16 @@ function heldPlan(name: string, started: string[]) {
   return { plan, end: () => end(users), fail: (error: Error) => fail(error) };
 }
 
+/** A queue of two held plans, `a` then `b`. */
+function twoQueued() {
+  const started: string[] = [];
+  const [a, b] = [heldPlan('a', started), heldPlan('b', started)];
+  const queue = new PlanQueue();
+  queue.add(a.plan);
+  queue.add(b.plan);
+  return { started, a, b, queue };
+}
+
 const keys = (chunks: PlannedIntent[][]): string[] => chunks.flat().map((item) => item.key);
 
 async function collect(users: AsyncGenerator<PlannedIntent[]>): Promise<string[]> {
@@ -27,11 +37,7 @@ async function collect(users: AsyncGenerator<PlannedIntent[]>): Promise<string[]
 
 describe('PlanQueue', () => {
   it('plans one chunk after another, in order, and hands over only what is planned', async () => {
-    const started: string[] = [];
-    const [a, b] = [heldPlan('a', started), heldPlan('b', started)];
-    const queue = new PlanQueue();
-    queue.add(a.plan);
-    queue.add(b.plan);
+    const { started, a, b, queue } = twoQueued();
     await Promise.resolve();
     // The second waits for the first.
     expect(started).toEqual(['a']);
@@ -47,11 +53,7 @@ describe('PlanQueue', () => {
   });
 
   it('a chunk whose plan failed leaves the next unplanned, and is thrown when drained', async () => {
-    const started: string[] = [];
-    const [a, b] = [heldPlan('a', started), heldPlan('b', started)];
-    const queue = new PlanQueue();
-    queue.add(a.plan);
-    queue.add(b.plan);
+    const { started, a, queue } = twoQueued();
     a.fail(new Error('the ledger went away'));
     await expect(collect(queue.drain())).rejects.toThrow('the ledger went away');
     await queue.settled();
