@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Ledger } from '../../src/ledger/ledger.js';
-import { FIRST_PLAN_CHUNK, PLAN_CHUNK, READ_AHEAD_CHUNKS } from '../../src/sync/runs/streamed-plan.js';
+import { FIRST_PLAN_CHUNK, PLAN_CHUNK } from '../../src/sync/runs/streamed-plan.js';
+import { READ_AHEAD_CHUNKS } from '../../src/sync/runs/publish-schedule.js';
 import { streamCollected } from '../../src/sync/collect/collect-intents.js';
 import { Erasures } from '../../src/sync/collect/erasures.js';
 import { loadJobFile } from '../../src/sync/job-file.js';
 import { hashIntent } from '../../src/sync/plan/params-hash.js';
+import { planJob } from '../../src/sync/runs/plan-job.js';
 import { join } from 'node:path';
 import type { SyncHarness } from './sync-harness.js';
 import { harnessPerFile, jobYaml, people, usersCsv } from './sync-harness.js';
@@ -222,5 +224,40 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
       ]);
       expect(sentBesidesChecks(h.sandbox.counters.snapshot())).toBe(0);
     }
+    // `evsync plan` publishes what it read on the same schedule: it says what the run does.
+    const plan = await planJob({ ledger: h.ledger, vendor }, { job });
+    expect(plan.counts.user).toEqual({ unchanged: rows.length - 1, invalid: 1 });
+  });
+
+  it('a plan that fails while the reader is ahead: the users of the chunks planned before it are sent', async () => {
+    const users = FIRST_PLAN_CHUNK + 20 * PLAN_CHUNK;
+    h.write({
+      'fail-ahead.csv': usersCsv(people(users, 'fa')),
+      'fail-ahead.yaml': jobYaml('fail-ahead', '  - { mapping: users, source: { csv: ./fail-ahead.csv } }\n'),
+    });
+    let records = 0;
+    const failing = new Proxy(h.ledger, {
+      get(target, property) {
+        // Slow enough that the reader reads its chunks ahead before any of them is planned.
+        if (property === 'hashTails')
+          return async function* (...args: Parameters<Ledger['hashTails']>) {
+            await new Promise((resolve) => setTimeout(resolve, 5000));
+            yield* target.hashTails(...args);
+          };
+        if (property === 'recordPlannedIntents')
+          return (...args: Parameters<Ledger['recordPlannedIntents']>) => {
+            records += 1;
+            if (records === 8) return Promise.reject(new Error('the disk is full'));
+            return target.recordPlannedIntents(...args);
+          };
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const summary = await h.run('fail-ahead.yaml', { extra: { ledger: failing } });
+    expect(summary.run.status).toBe('aborted');
+    // Chunks 1 to 7 were recorded (the 8th failed): each of their users is sent.
+    expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(FIRST_PLAN_CHUNK + 6 * PLAN_CHUNK);
+    expect(summary.counts.user).toMatchObject({ created: FIRST_PLAN_CHUNK + 6 * PLAN_CHUNK });
   });
 });

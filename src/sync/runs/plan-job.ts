@@ -9,6 +9,7 @@ import { StreamPlanner } from '../plan/stream-planner.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import type { RunJobOptions } from './run-job.js';
 import { PLAN_CHUNK } from './streamed-plan.js';
+import { PublishSchedule } from './publish-schedule.js';
 import { AccountPreview, type AccountLookUp } from '../plan/account-preview.js';
 import { IdentityPreview } from '../plan/identity-preview.js';
 
@@ -52,6 +53,7 @@ export async function planJob(
   let intents: Intent[] = [];
   let rows: RowResult[] = [];
   const erasures = await Erasures.load(ledger, deps.vendor);
+  const schedule = new PublishSchedule(planner.synced);
   for await (const read of streamCollected(job, {
     vendor: deps.vendor,
     erasures,
@@ -65,7 +67,8 @@ export async function planJob(
     for (const row of read.rowResults) rows.push(row);
     if (intents.length < PLAN_CHUNK && rows.length < PLAN_CHUNK) continue;
     const planned = await planner.planChunk(intents, rows);
-    await planner.synced.publish();
+    // As a run publishes what it read: the rows it checks are the rows this plan checks.
+    if (!schedule.readsAhead()) await schedule.planned();
     preview?.note(planned.work);
     await refused.note(planned.work);
     intents = [];

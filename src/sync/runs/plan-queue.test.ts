@@ -48,15 +48,39 @@ describe('PlanQueue', () => {
     expect(queue.busy()).toBe(true);
     expect(await collect(queue.done())).toEqual(['a']);
     b.end();
-    expect(keys(await queue.all())).toEqual(['b']);
+    expect(keys((await queue.all()).users)).toEqual(['b']);
     expect(queue.busy()).toBe(false);
   });
 
-  it('a chunk whose plan failed leaves the next unplanned, and is thrown when drained', async () => {
+  it('a chunk whose plan failed leaves the next unplanned; those planned before it are handed over first', async () => {
+    const { started, a, b, queue } = twoQueued();
+    const c = heldPlan('c', started);
+    queue.add(c.plan);
+    a.end();
+    await new Promise((resolve) => setImmediate(resolve));
+    b.fail(new Error('the ledger went away'));
+    const planned = await queue.all();
+    expect(keys(planned.users)).toEqual(['a']);
+    expect(String(planned.failed?.error)).toMatch(/the ledger went away/);
+    expect(started).toEqual(['a', 'b']);
+
+    const again = twoQueued();
+    again.a.end();
+    await new Promise((resolve) => setImmediate(resolve));
+    again.b.fail(new Error('the ledger went away'));
+    const handed: string[] = [];
+    const drained = (async () => {
+      for await (const users of again.queue.drain()) handed.push(...keys([users]));
+    })();
+    await expect(drained).rejects.toThrow('the ledger went away');
+    expect(handed).toEqual(['a']);
+  });
+
+  it('once stopped, plans no chunk not started yet and waits for the one in flight', async () => {
     const { started, a, queue } = twoQueued();
-    a.fail(new Error('the ledger went away'));
-    await expect(collect(queue.drain())).rejects.toThrow('the ledger went away');
-    await queue.settled();
+    const stopping = queue.stop();
+    a.end();
+    await stopping;
     expect(started).toEqual(['a']);
   });
 });

@@ -21,6 +21,7 @@ import { StreamPlanner, type StreamPlanInput } from '../plan/stream-planner.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import { pendingBySpans } from './pending-pages.js';
 import { PlanQueue } from './plan-queue.js';
+import { PublishSchedule } from './publish-schedule.js';
 import { restoreIntents } from './restore-params.js';
 
 /** Rows per chunk of a streamed plan, and planned intents per ledger statement. */
@@ -41,14 +42,6 @@ const SYNCED_CHUNK = 10 * PLAN_CHUNK;
 
 /** Rows read between two turns of the event loop while a chunk is planned (`readAndPlan`). */
 const ROWS_PER_TURN = 50;
-
-/**
- * Chunks the reader reads on, without waiting for their plans, once a plan has started to
- * read a kind's synced hashes (`SyncedHashes`): that read (0.9 s of a 200,000-user ledger)
- * held the reader still, one core idle, until it ended. The rows read meanwhile are mapped
- * as before the read; which rows find their synced hash depends on the source alone.
- */
-export const READ_AHEAD_CHUNKS = 16;
 
 /** A turn of the event loop: what is ready to be read from sockets (the ledger's answers) is. */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -145,7 +138,7 @@ class StreamedRun {
    * of the file (some 400 rows, 10 ms): the plan, not the reading, then set the pace.
    *
    * Once a plan has started to read a kind's synced hashes, the reader goes on for
-   * {@link READ_AHEAD_CHUNKS} chunks, their plans queued behind it, before it waits for them
+   * `READ_AHEAD_CHUNKS` chunks, their plans queued behind it, before it waits for them
    * and publishes what was read; and a chunk counts only the intents the mapping did not
    * find synced ({@link SYNCED_CHUNK}).
    */
@@ -164,10 +157,7 @@ class StreamedRun {
     })[Symbol.asyncIterator]();
     /** The chunks before, planned one after another while this one is read, oldest first. */
     const planning = new PlanQueue();
-    /** Chunks the reader reads before it waits for the plans again (see {@link READ_AHEAD_CHUNKS}). */
-    let ahead = 0;
-    /** The synced-hash reads started when the reader last read ahead. */
-    let aheadOf = 0;
+    const schedule = new PublishSchedule(this.planner.synced);
     let read = 0;
     /** The chunk's intents that the mapping did not find synced. */
     let sized = 0;
@@ -182,8 +172,9 @@ class StreamedRun {
         for (const result of next.value.rowResults) rows.push(result);
         if (planning.busy() && ++read % ROWS_PER_TURN === 0) await nextTurn();
         next = await source.next();
-        if (!next.done && sized < limit && intents.length < SYNCED_CHUNK && rows.length < PLAN_CHUNK)
-          continue;
+        // Chunks queued behind a reader reading ahead stay small: memory holds 17 at most.
+        const most = schedule.readingAhead ? PLAN_CHUNK : SYNCED_CHUNK;
+        if (!next.done && sized < limit && intents.length < most && rows.length < PLAN_CHUNK) continue;
         sized = 0;
         const chunk = intents.length > 0 || rows.length > 0 ? { intents, rows } : undefined;
         intents = [];
@@ -196,17 +187,14 @@ class StreamedRun {
         }
         // Handed over once the next chunk's plan has started, so that it is planned meanwhile.
         let before: PlannedIntent[][] = [];
-        if (ahead > 0) ahead--;
-        else {
-          before = await planning.all();
-          const reads = this.planner.synced.reads();
-          if (reads.started > reads.published && reads.started !== aheadOf) {
-            ahead = READ_AHEAD_CHUNKS;
-            aheadOf = reads.started;
-          } else {
-            // From the next row on, the mapping finds synced rows by the tails read so far.
-            await this.planner.synced.publish();
+        if (!schedule.readsAhead()) {
+          const planned = await planning.all();
+          if (planned.failed !== undefined) {
+            for (const users of planned.users) if (users.length > 0) yield users;
+            throw planned.failed.error;
           }
+          before = planned.users;
+          await schedule.planned();
         }
         if (chunk) planning.add(() => this.planChunk(chunk.intents, chunk.rows));
         for (const users of before) if (users.length > 0) yield users;
@@ -215,8 +203,8 @@ class StreamedRun {
       yield* planning.drain();
       yield* this.lastUsers([]);
     } finally {
-      // A run stopped early writes nothing more once it is told so: the chunks being planned end first.
-      await planning.settled();
+      // A run stopped early writes nothing more once it is told so: the chunk being planned ends first.
+      await planning.stop();
       // Ends the sources' reading when the run stops before their end.
       await source.return?.(undefined);
     }
