@@ -41,9 +41,28 @@ function watchedLedger(
   });
 }
 
+/** The ledger with some of its methods replaced (the rest bound to it). */
+function ledgerWith(ledger: Ledger, replaced: Partial<Ledger>): Ledger {
+  return new Proxy(ledger, {
+    get(target, property) {
+      const own: unknown = Reflect.get(replaced, property);
+      if (own !== undefined) return own;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
 describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () => {
   let h: SyncHarness;
   harnessPerFile((started) => (h = started));
+
+  /** `NAME.yaml`, a job of one users step reading `NAME.csv` of these rows. */
+  const writeUsersJob = (name: string, rows: Parameters<typeof usersCsv>[0]): void =>
+    h.write({
+      [`${name}.csv`]: usersCsv(rows),
+      [`${name}.yaml`]: jobYaml(name, `  - { mapping: users, source: { csv: ./${name}.csv } }\n`),
+    });
 
   it('sends the first users before the source is read to its end, and records every intent once', async () => {
     const users = FIRST_PLAN_CHUNK + 3 * PLAN_CHUNK;
@@ -90,22 +109,13 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
 
   it('a ledger that breaks while the sources are read: the run ends aborted, every sent user has its result', async () => {
     const users = FIRST_PLAN_CHUNK + 2 * PLAN_CHUNK;
-    h.write({
-      'broke.csv': usersCsv(people(users, 'br')),
-      'broke.yaml': jobYaml('broke', '  - { mapping: users, source: { csv: ./broke.csv } }\n'),
-    });
+    writeUsersJob('broke', people(users, 'br'));
     let lookups = 0;
-    const breaking = new Proxy(h.ledger, {
-      get(target, property) {
-        if (property === 'hashesOf') {
-          return (...args: Parameters<Ledger['hashesOf']>) => {
-            lookups += 1;
-            if (lookups === 3) return Promise.reject(new Error('the database went away'));
-            return target.hashesOf(...args);
-          };
-        }
-        const value: unknown = Reflect.get(target, property, target);
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    const breaking = ledgerWith(h.ledger, {
+      hashesOf: (...args: Parameters<Ledger['hashesOf']>) => {
+        lookups += 1;
+        if (lookups === 3) return Promise.reject(new Error('the database went away'));
+        return h.ledger.hashesOf(...args);
       },
     });
     const failed = await h
@@ -171,10 +181,7 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
     const late = rows.length - 500;
     // Refused by today's checks, yet held as synced: as a row a newer release refuses.
     for (const at of [early, late]) rows[at - 1] = { ...rows[at - 1]!, email: `bad${at}@` };
-    h.write({
-      'ahead.csv': usersCsv(rows),
-      'ahead.yaml': jobYaml('ahead', '  - { mapping: users, source: { csv: ./ahead.csv } }\n'),
-    });
+    writeUsersJob('ahead', rows);
     // Every row's params held as synced, as if the run before had sent them all.
     const synced: Array<{ kind: 'user'; key: string; hash: string; runId: string }> = [];
     const before = await h.ledger.createRun({ jobName: 'ahead', mode: 'upsert' });
@@ -193,20 +200,14 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
     await h.ledger.finishRun(before.id, 'completed', {});
     let chunks = 0;
     const slowRead = (delayMs: number): Ledger =>
-      new Proxy(h.ledger, {
-        get(target, property) {
-          if (property === 'recordUnchanged')
-            return (...args: Parameters<Ledger['recordUnchanged']>) => {
-              chunks += 1;
-              return target.recordUnchanged(...args);
-            };
-          if (property === 'hashTails')
-            return async function* (...args: Parameters<Ledger['hashTails']>) {
-              await new Promise((resolve) => setTimeout(resolve, delayMs));
-              yield* target.hashTails(...args);
-            };
-          const value: unknown = Reflect.get(target, property, target);
-          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      ledgerWith(h.ledger, {
+        recordUnchanged: (...args: Parameters<Ledger['recordUnchanged']>) => {
+          chunks += 1;
+          return h.ledger.recordUnchanged(...args);
+        },
+        hashTails: async function* (...args: Parameters<Ledger['hashTails']>) {
+          await new Promise((resolve) => setTimeout(resolve, delayMs));
+          yield* h.ledger.hashTails(...args);
         },
       });
     for (const delayMs of [0, 1500]) {
@@ -231,27 +232,18 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
 
   it('a plan that fails while the reader is ahead: the users of the chunks planned before it are sent', async () => {
     const users = FIRST_PLAN_CHUNK + 20 * PLAN_CHUNK;
-    h.write({
-      'fail-ahead.csv': usersCsv(people(users, 'fa')),
-      'fail-ahead.yaml': jobYaml('fail-ahead', '  - { mapping: users, source: { csv: ./fail-ahead.csv } }\n'),
-    });
+    writeUsersJob('fail-ahead', people(users, 'fa'));
     let records = 0;
-    const failing = new Proxy(h.ledger, {
-      get(target, property) {
-        // Slow enough that the reader reads its chunks ahead before any of them is planned.
-        if (property === 'hashTails')
-          return async function* (...args: Parameters<Ledger['hashTails']>) {
-            await new Promise((resolve) => setTimeout(resolve, 5000));
-            yield* target.hashTails(...args);
-          };
-        if (property === 'recordPlannedIntents')
-          return (...args: Parameters<Ledger['recordPlannedIntents']>) => {
-            records += 1;
-            if (records === 8) return Promise.reject(new Error('the disk is full'));
-            return target.recordPlannedIntents(...args);
-          };
-        const value: unknown = Reflect.get(target, property, target);
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    const failing = ledgerWith(h.ledger, {
+      // Slow enough that the reader reads its chunks ahead before any of them is planned.
+      hashTails: async function* (...args: Parameters<Ledger['hashTails']>) {
+        await new Promise((resolve) => setTimeout(resolve, 5000));
+        yield* h.ledger.hashTails(...args);
+      },
+      recordPlannedIntents: (...args: Parameters<Ledger['recordPlannedIntents']>) => {
+        records += 1;
+        if (records === 8) return Promise.reject(new Error('the disk is full'));
+        return h.ledger.recordPlannedIntents(...args);
       },
     });
     const summary = await h.run('fail-ahead.yaml', { extra: { ledger: failing } });
