@@ -119,8 +119,9 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
       expect(await runA.exited, runA.output()).toBe(0);
       const sent = await env.sandbox.counters();
       const rateA = (sent.calls['POST /user'] ?? 0) / (((sent.lastAt ?? 0) - (sent.firstAt ?? 0)) / 1000);
-      // A's own limit, not B's 8/s: at least 80 % of 50/s.
-      expect(rateA).toBeGreaterThan(40);
+      // A's own limit, not B's 8/s: at least half of 50/s, three times B's (a CI run under a
+      // load of 5 sent A's at 37.9/s).
+      expect(rateA).toBeGreaterThan(25);
       expect(status.code, status.output).toBe(0);
       const hostA = new URL(env.sandbox.url).host;
       const hostB = new URL(b.url).host;
