@@ -68,7 +68,7 @@ export async function planJob(
     if (intents.length < PLAN_CHUNK && rows.length < PLAN_CHUNK) continue;
     const planned = await planner.planChunk(intents, rows);
     // As a run publishes what it read: the rows it checks are the rows this plan checks.
-    if (!schedule.readsAhead()) await schedule.planned();
+    if (!schedule.passesAhead()) await schedule.planned();
     preview?.note(planned.work);
     await refused.note(planned.work);
     intents = [];

@@ -26,8 +26,11 @@ export class PublishSchedule {
     return this.ahead > 0;
   }
 
-  /** At a boundary: whether the reader goes on without waiting for the plans before it. */
-  readsAhead(): boolean {
+  /**
+   * At a boundary: whether the reader passes it without waiting for the plans before it (one
+   * of the chunks it reads ahead; {@link readingAhead} only asks).
+   */
+  passesAhead(): boolean {
     if (this.ahead === 0) return false;
     this.ahead--;
     return true;

@@ -187,7 +187,7 @@ class StreamedRun {
         }
         // Handed over once the next chunk's plan has started, so that it is planned meanwhile.
         let before: PlannedIntent[][] = [];
-        if (!schedule.readsAhead()) {
+        if (!schedule.passesAhead()) {
           const planned = await planning.all();
           if (planned.failed !== undefined) {
             for (const users of planned.users) if (users.length > 0) yield users;
