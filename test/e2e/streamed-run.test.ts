@@ -252,4 +252,39 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
     expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(FIRST_PLAN_CHUNK + 6 * PLAN_CHUNK);
     expect(summary.counts.user).toMatchObject({ created: FIRST_PLAN_CHUNK + 6 * PLAN_CHUNK });
   });
+
+  it('a signal while the reader is ahead stops it at once: no queued chunk is planned; resume ends it', async () => {
+    const users = FIRST_PLAN_CHUNK + 20 * PLAN_CHUNK;
+    writeUsersJob('stop-ahead', people(users, 'sa'));
+    let records = 0;
+    let recordsAtSignal: number | undefined;
+    const stopping = new AbortController();
+    const held = ledgerWith(h.ledger, {
+      // A chunk's plan waits on the hashes while the reader reads chunks ahead; the signal
+      // comes a second into that wait.
+      hashTails: async function* (...args: Parameters<Ledger['hashTails']>) {
+        setTimeout(() => {
+          recordsAtSignal = records;
+          stopping.abort('SIGINT');
+        }, 1000);
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+        yield* h.ledger.hashTails(...args);
+      },
+      recordPlannedIntents: (...args: Parameters<Ledger['recordPlannedIntents']>) => {
+        records += 1;
+        return h.ledger.recordPlannedIntents(...args);
+      },
+    });
+    const stopped = await h.run('stop-ahead.yaml', { extra: { ledger: held, signal: stopping.signal } });
+    expect(stopped.run.status).toBe('interrupted');
+    // Only the chunk whose plan was under way when the signal came is recorded after it, not
+    // the READ_AHEAD_CHUNKS chunks read behind it (before, all 20 were).
+    expect(recordsAtSignal).toBeDefined();
+    expect(records).toBeLessThanOrEqual(recordsAtSignal! + 1);
+    // The resume sends what was recorded, the job run again the rest: each user once.
+    await h.resume(stopped.run.id);
+    const again = await h.run('stop-ahead.yaml');
+    expect(again.run.status).toBe('completed');
+    expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(users);
+  });
 });

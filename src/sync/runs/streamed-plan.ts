@@ -161,10 +161,16 @@ class StreamedRun {
     let read = 0;
     /** The chunk's intents that the mapping did not find synced. */
     let sized = 0;
+    // A signal reaches the sending at once, but this reader only at its next hand-over,
+    // which reading ahead puts up to READ_AHEAD_CHUNKS chunks away: it stops here instead.
+    const { signal } = this.deps;
+    const stop = (): void => void planning.stop();
+    signal?.addEventListener('abort', stop);
     try {
       // One row ahead: a chunk knows whether it is the last before its users go.
       let next = await source.next();
       while (!next.done) {
+        if (signal?.aborted) return;
         for (const intent of next.value.intents) {
           intents.push(intent);
           if (intent.knownHash === undefined) sized++;
@@ -203,6 +209,7 @@ class StreamedRun {
       yield* planning.drain();
       yield* this.lastUsers([]);
     } finally {
+      signal?.removeEventListener('abort', stop);
       // A run stopped early writes nothing more once it is told so: the chunk being planned ends first.
       await planning.stop();
       // Ends the sources' reading when the run stops before their end.
