@@ -287,4 +287,37 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
     expect(again.run.status).toBe('completed');
     expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(users);
   });
+
+  it('a signal while a chunk waits for the ledger before it is queued: the run ends interrupted', async () => {
+    const users = FIRST_PLAN_CHUNK + 3 * PLAN_CHUNK;
+    writeUsersJob('stop-queue', people(users, 'sq'));
+    const stopping = new AbortController();
+    let lists = 0;
+    const held = ledgerWith(h.ledger, {
+      // The key holds are read again before each chunk is queued: the signal comes while
+      // the second chunk waits for them.
+      holds: () => {
+        const holds = h.ledger.holds();
+        return {
+          ...holds,
+          hold: holds.hold.bind(holds),
+          release: holds.release.bind(holds),
+          list: async () => {
+            lists += 1;
+            if (lists === 3) {
+              stopping.abort('SIGINT');
+              await new Promise((resolve) => setTimeout(resolve, 200));
+            }
+            return holds.list();
+          },
+        };
+      },
+    });
+    const stopped = await h.run('stop-queue.yaml', { extra: { ledger: held, signal: stopping.signal } });
+    expect(lists).toBeGreaterThanOrEqual(3);
+    expect(stopped.run.status).toBe('interrupted');
+    await h.resume(stopped.run.id);
+    await h.run('stop-queue.yaml');
+    expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(users);
+  });
 });

@@ -122,6 +122,8 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
         // the keys another job of the conference may have held since the chunk before.
         await options.context.ids.prefetch(idRefsOf(chunk));
         await options.gate.holds.refresh();
+        // A signal that came while the ledger answered has closed the queue.
+        if (queue.closed) break;
         await queue.enqueue(chunk);
         // A streamed plan reads on only while the queue has little waiting: memory stays flat.
         await backlogBelow(queue, BACKLOG);
