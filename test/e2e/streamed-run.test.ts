@@ -149,7 +149,7 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
     expect(sentBesidesChecks(h.sandbox.counters.snapshot())).toBe(rows.length);
   });
 
-  it('a person in two user steps is one user: the earlier step wins; with merge off the later row is kept', async () => {
+  it('a person in two user steps is one user: the earlier step wins; with merge off so does its row', async () => {
     const rows = people(FIRST_PLAN_CHUNK + 10, 'rp');
     const later = { ...rows[0]!, first: 'Later' };
     const steps =
@@ -165,10 +165,43 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
     // Merged before planning (docs/sync-engine.md, "One person, many sources"): sent once.
     expect(merged.counts.user).toMatchObject({ created: rows.length });
     expect(h.sandbox.state.userByClientId(later.id)?.firstName).toBe(rows[0]!.first);
-    // Kept apart, a key repeated a chunk later is sent again after the first.
+    // Kept apart, a key a later step repeats is the first row's: the repeat fails, named.
     const apart = await h.run('repeat-apart.yaml');
     expect(apart.run.status).toBe('completed');
-    expect(h.sandbox.state.userByClientId(later.id)?.firstName).toBe('Later');
+    expect(apart.counts.user).toEqual({ unchanged: rows.length, failed: 1 });
+    const [repeat] = await h.ledger.results(apart.run.id, { actions: ['failed'] });
+    expect(repeat).toMatchObject({ key: `${later.id}#row1`, errorCode: 'EVSYNC_DUPLICATE_KEY' });
+    expect(h.sandbox.state.userByClientId(later.id)?.firstName).toBe(rows[0]!.first);
+    expect(h.sandbox.counters.duplicates()).toEqual({});
+  });
+
+  it("merge off, one key in two steps: the first step's row is synced on every run, the repeat fails", async () => {
+    // Steps far apart (a chunk each and more) and close (both in one chunk): the platform
+    // keeps the first step's values, whatever the timing, and every row has its result.
+    for (const count of [3 * PLAN_CHUNK, 2]) {
+      const name = `apart${count}`;
+      const first = people(count, `${name}-`).map((row) => ({ ...row, company: 'A' }));
+      const second = first.map((row) => ({ ...row, company: 'B' }));
+      const steps = `  - { mapping: users, source: { csv: ./${name}-a.csv } }\n  - { mapping: users, source: { csv: ./${name}-b.csv } }\n`;
+      h.write({
+        [`${name}.yaml`]: jobYaml(name, `${steps}merge: { users: false }\n`),
+        [`${name}-a.csv`]: usersCsv(first),
+        [`${name}-b.csv`]: usersCsv(second),
+      });
+      const companies = (): Set<string | null | undefined> =>
+        new Set(first.map((row) => h.sandbox.state.userByClientId(row.id)?.companyName));
+      const imported = await h.run(`${name}.yaml`);
+      expect(imported.counts.user).toEqual({ created: count, failed: count });
+      expect(companies()).toEqual(new Set(['A']));
+      // The first step changes: it is what the platform gets; the second is refused again.
+      h.write({ [`${name}-a.csv`]: usersCsv(first.map((row) => ({ ...row, company: 'C' }))) });
+      const night = await h.run(`${name}.yaml`);
+      expect(night.counts.user).toEqual({ updated: count, failed: count });
+      expect(companies()).toEqual(new Set(['C']));
+      const again = await h.run(`${name}.yaml`);
+      expect(again.counts.user).toEqual({ unchanged: count, failed: count });
+      expect(companies()).toEqual(new Set(['C']));
+    }
     expect(h.sandbox.counters.duplicates()).toEqual({});
   });
 

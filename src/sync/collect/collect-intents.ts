@@ -85,7 +85,8 @@ export interface CollectedRow {
  * (docs/sync-engine.md, "Memory"). A step whose mapping says `on_duplicate: last` is read
  * whole first, its intents held by key, so a replaced row is never planned. A row of
  * another step with a key already planned is planned again after it (the earlier one may
- * be sent already), and its content is what the platform keeps.
+ * be sent already), and its content is what the platform keeps; but for a user, whose
+ * repeat the plan fails (`plan/chunk-keys.ts`).
  *
  * When two steps or more yield users, users wait for every step to be read and come last,
  * one per person (`PeopleMerger`; docs/sync-engine.md, "One person, many sources"), unless

@@ -22,6 +22,7 @@ import {
 import { DeleteThresholdError } from './delete-threshold-error.js';
 import { isLinkKind, type LinkKind } from './link-pairs.js';
 import { diffIntents, intentHashes, type KnownIds } from './plan-intents.js';
+import { lastOfEachKey, withoutRepeatedUsers } from './chunk-keys.js';
 import { SyncedHashes } from './synced-hashes.js';
 import type { SyncedHashOf } from '../../mapping/mapped-item.js';
 import type { MergeReport } from '../collect/merge-people.js';
@@ -126,8 +127,10 @@ export class StreamPlanner {
       );
   }
 
-  async planChunk(intents: readonly Intent[], rowResults: readonly RowResult[]): Promise<ChunkPlan> {
-    const unique = lastOfEachKey(intents);
+  async planChunk(intents: readonly Intent[], rowsRead: readonly RowResult[]): Promise<ChunkPlan> {
+    const { kept, repeats } = withoutRepeatedUsers(intents, (key) => this.has('user', key));
+    const rowResults = repeats.length > 0 ? [...repeats, ...rowsRead] : rowsRead;
+    const unique = lastOfEachKey(kept);
     const hashes = new Map<IntentKind, ReadonlyMap<string, string>>();
     const hashOf = intentHashes(this.input.hashKey);
     for (const kind of new Set(unique.map((intent) => intent.kind))) {
@@ -361,25 +364,6 @@ function keyedByPerson(row: RowResult): boolean {
     !isRowPlaceKey(row.key) &&
     !row.key.includes('#row')
   );
-}
-
-/**
- * The intents of a chunk, a later intent of a key in the earlier one's place, as
- * `collectIntents` does. Keyed per kind, not by a `kind + key` string made per row.
- */
-function lastOfEachKey(intents: readonly Intent[]): Intent[] {
-  const unique: Intent[] = [];
-  const places = new Map<IntentKind, Map<string, number>>();
-  for (const intent of intents) {
-    let ofKind = places.get(intent.kind);
-    if (!ofKind) places.set(intent.kind, (ofKind = new Map<string, number>()));
-    const place = ofKind.get(intent.key);
-    if (place === undefined) {
-      ofKind.set(intent.key, unique.length);
-      unique.push(intent);
-    } else unique[place] = intent;
-  }
-  return unique;
 }
 
 /** Keys of one kind the sources yielded, as hashes in a {@link KeyRegistry}. */
