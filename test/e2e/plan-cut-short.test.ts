@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../../src/ledger/ledger.js';
-import { FIRST_PLAN_CHUNK } from '../../src/sync/runs/streamed-plan.js';
+import { FIRST_PLAN_CHUNK } from '../../src/sync/runs/plan-chunks.js';
 import { formatRunSummary } from '../../src/sync/execute/run-summary.js';
 import { jobYaml, people, startHarness, usersCsv, type SyncHarness } from './sync-harness.js';
 

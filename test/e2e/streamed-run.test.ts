@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Ledger } from '../../src/ledger/ledger.js';
-import { FIRST_PLAN_CHUNK, PLAN_CHUNK } from '../../src/sync/runs/streamed-plan.js';
+import { FIRST_PLAN_CHUNK, PLAN_CHUNK } from '../../src/sync/runs/plan-chunks.js';
 import { READ_AHEAD_CHUNKS } from '../../src/sync/runs/publish-schedule.js';
 import { streamCollected } from '../../src/sync/collect/collect-intents.js';
 import { Erasures } from '../../src/sync/collect/erasures.js';
@@ -212,8 +212,14 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
     const rows = people(FIRST_PLAN_CHUNK + (READ_AHEAD_CHUNKS + 12) * PLAN_CHUNK, 'ra');
     const early = FIRST_PLAN_CHUNK + 2 * PLAN_CHUNK + 500;
     const late = rows.length - 500;
+    // The hashes are published after the chunk that ends here (the first chunk, the one
+    // that starts the read, the one that waits for it, the chunks read ahead): a row just
+    // before it is checked, one just after it is not, by the run and by `evsync plan`.
+    const published = FIRST_PLAN_CHUNK + (READ_AHEAD_CHUNKS + 3) * PLAN_CHUNK;
+    const [justBefore, justAfter] = [published - 50, published + 50];
     // Refused by today's checks, yet held as synced: as a row a newer release refuses.
-    for (const at of [early, late]) rows[at - 1] = { ...rows[at - 1]!, email: `bad${at}@` };
+    for (const at of [early, justBefore, justAfter, late])
+      rows[at - 1] = { ...rows[at - 1]!, email: `bad${at}@` };
     writeUsersJob('ahead', rows);
     // Every row's params held as synced, as if the run before had sent them all.
     const synced: Array<{ kind: 'user'; key: string; hash: string; runId: string }> = [];
@@ -249,18 +255,19 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
       // Rows found synced count little toward a chunk: the 9,000 read after the publish are
       // one chunk, not nine.
       expect(chunks).toBeLessThanOrEqual(READ_AHEAD_CHUNKS + 5);
-      // The early row was read before the hashes were published, and checked; the late one
-      // after, and taken as synced. Nothing else changed, so nothing was sent.
-      expect(night.counts.user).toEqual({ unchanged: rows.length - 1, failed: 1 });
+      // The early rows were read before the hashes were published, and checked; the late
+      // ones after, and taken as synced. Nothing else changed, so nothing was sent.
+      expect(night.counts.user).toEqual({ unchanged: rows.length - 2, failed: 2 });
       const failed = await h.ledger.results(night.run.id, { actions: ['failed'] });
       expect(failed.map((result) => [result.key, result.errorMessage])).toEqual([
         [`ra${early}`, expect.stringContaining(`bad${early}@`)],
+        [`ra${justBefore}`, expect.stringContaining(`bad${justBefore}@`)],
       ]);
       expect(sentBesidesChecks(h.sandbox.counters.snapshot())).toBe(0);
     }
     // `evsync plan` publishes what it read on the same schedule: it says what the run does.
     const plan = await planJob({ ledger: h.ledger, vendor }, { job });
-    expect(plan.counts.user).toEqual({ unchanged: rows.length - 1, invalid: 1 });
+    expect(plan.counts.user).toEqual({ unchanged: rows.length - 2, invalid: 2 });
   });
 
   it('a plan that fails while the reader is ahead: the users of the chunks planned before it are sent', async () => {

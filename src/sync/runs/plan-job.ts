@@ -1,4 +1,3 @@
-import type { Intent } from '../../model/intent.js';
 import { loadIdCache } from '../processors/id-cache.js';
 import { streamCollected } from '../collect/collect-intents.js';
 import { Erasures } from '../collect/erasures.js';
@@ -6,9 +5,8 @@ import { checkMinRows } from '../collect/min-rows.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 import type { PlanSummary } from '../plan/plan-summary.js';
 import { StreamPlanner } from '../plan/stream-planner.js';
-import type { RowResult } from '../plan/sync-plan.js';
 import type { RunJobOptions } from './run-job.js';
-import { PLAN_CHUNK } from './streamed-plan.js';
+import { ChunkBeingRead } from './plan-chunks.js';
 import { PublishSchedule } from './publish-schedule.js';
 import { AccountPreview, type AccountLookUp } from '../plan/account-preview.js';
 import { IdentityPreview } from '../plan/identity-preview.js';
@@ -50,8 +48,7 @@ export async function planJob(
   );
   const preview = deps.lookUpAccount ? new AccountPreview(deps.lookUpAccount, deps.vendor) : undefined;
   const refused = new IdentityPreview(ledger, deps.vendor);
-  let intents: Intent[] = [];
-  let rows: RowResult[] = [];
+  const reading = new ChunkBeingRead();
   const erasures = await Erasures.load(ledger, deps.vendor);
   const schedule = new PublishSchedule(planner.synced);
   for await (const read of streamCollected(job, {
@@ -63,20 +60,20 @@ export async function planJob(
     // As a run maps them, so that the plan says what the run will do with each row.
     syncedHash: planner.syncedHash,
   })) {
-    for (const intent of read.intents) intents.push(intent);
-    for (const row of read.rowResults) rows.push(row);
-    if (intents.length < PLAN_CHUNK && rows.length < PLAN_CHUNK) continue;
-    const planned = await planner.planChunk(intents, rows);
-    // As a run publishes what it read: the rows it checks are the rows this plan checks.
+    reading.add(read);
+    if (!reading.full(schedule.readingAhead)) continue;
+    const { intents, rows } = reading.take()!;
+    // As a run publishes what it read, at the same rows: once the chunks before are
+    // planned, before this one is. The rows it checks are the rows this plan checks.
     if (!schedule.passesAhead()) await schedule.planned();
+    const planned = await planner.planChunk(intents, rows);
     preview?.note(planned.work);
     await refused.note(planned.work);
-    intents = [];
-    rows = [];
   }
-  if (intents.length > 0 || rows.length > 0) {
+  const last = reading.take();
+  if (last) {
     // Planned whether or not a preview notes it (`preview?.note(…)` would skip its argument).
-    const planned = await planner.planChunk(intents, rows);
+    const planned = await planner.planChunk(last.intents, last.rows);
     preview?.note(planned.work);
     await refused.note(planned.work);
   }

@@ -9,7 +9,7 @@ import { StreamPlanner } from '../plan/stream-planner.js';
 import { tailWord } from '../plan/synced-hashes.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import { loadIdCache, ownCopy, ownCopyOf } from '../processors/id-cache.js';
-import { PLAN_CHUNK } from './streamed-plan.js';
+import { PLAN_CHUNK } from './plan-chunks.js';
 import { intentId, readJobAgain } from './restore-params.js';
 
 /** A page of the failed intents a retry sends, split by what the job's source says of each now. */

@@ -21,24 +21,9 @@ import { StreamPlanner, type StreamPlanInput } from '../plan/stream-planner.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import { pendingBySpans } from './pending-pages.js';
 import { PlanQueue } from './plan-queue.js';
+import { ChunkBeingRead, PLAN_CHUNK } from './plan-chunks.js';
 import { PublishSchedule } from './publish-schedule.js';
 import { restoreIntents } from './restore-params.js';
-
-/** Rows per chunk of a streamed plan, and planned intents per ledger statement. */
-export const PLAN_CHUNK = 1000;
-/**
- * The first chunk is smaller: nothing is sent until it is recorded, and 1,000 rows took
- * 50–120 ms on the embedded ledger, against a few milliseconds for this many.
- */
-export const FIRST_PLAN_CHUNK = 100;
-
-/**
- * Intents per chunk at most when the mapping found most of them synced (`Intent.knownHash`):
- * those cost the plan a compare and a key in one statement, so a chunk counts only the
- * others toward {@link PLAN_CHUNK}. A night that changed 1 % of 200,000 rows made 199
- * chunks of seven round trips each.
- */
-const SYNCED_CHUNK = 10 * PLAN_CHUNK;
 
 /** Rows read between two turns of the event loop while a chunk is planned (`readAndPlan`). */
 const ROWS_PER_TURN = 50;
@@ -143,9 +128,7 @@ class StreamedRun {
    * find synced ({@link SYNCED_CHUNK}).
    */
   private async *readAndPlan(): AsyncGenerator<PlannedIntent[]> {
-    let intents: Intent[] = [];
-    let rows: RowResult[] = [];
-    let limit = FIRST_PLAN_CHUNK;
+    const reading = new ChunkBeingRead();
     const source = streamCollected(this.input.job, {
       vendor: this.deps.platform.vendor,
       erasures: await Erasures.load(this.deps.ledger, this.deps.platform.vendor),
@@ -159,8 +142,6 @@ class StreamedRun {
     const planning = new PlanQueue();
     const schedule = new PublishSchedule(this.planner.synced);
     let read = 0;
-    /** The chunk's intents that the mapping did not find synced. */
-    let sized = 0;
     // A signal reaches the sending at once, but this reader only at its next hand-over,
     // which reading ahead puts up to READ_AHEAD_CHUNKS chunks away: it stops here instead.
     const { signal } = this.deps;
@@ -171,21 +152,11 @@ class StreamedRun {
       let next = await source.next();
       while (!next.done) {
         if (signal?.aborted) return;
-        for (const intent of next.value.intents) {
-          intents.push(intent);
-          if (intent.knownHash === undefined) sized++;
-        }
-        for (const result of next.value.rowResults) rows.push(result);
+        reading.add(next.value);
         if (planning.busy() && ++read % ROWS_PER_TURN === 0) await nextTurn();
         next = await source.next();
-        // Chunks queued behind a reader reading ahead stay small: memory holds 17 at most.
-        const most = schedule.readingAhead ? PLAN_CHUNK : SYNCED_CHUNK;
-        if (!next.done && sized < limit && intents.length < most && rows.length < PLAN_CHUNK) continue;
-        sized = 0;
-        const chunk = intents.length > 0 || rows.length > 0 ? { intents, rows } : undefined;
-        intents = [];
-        rows = [];
-        limit = PLAN_CHUNK;
+        if (!next.done && !reading.full(schedule.readingAhead)) continue;
+        const chunk = reading.take();
         if (next.done) {
           yield* planning.drain();
           yield* this.lastUsers(chunk ? await this.planChunk(chunk.intents, chunk.rows) : []);
