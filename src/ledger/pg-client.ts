@@ -44,6 +44,21 @@ function lostServer(error: unknown): boolean {
   return /Connection terminated/i.test(messageOf(error));
 }
 
+/**
+ * A server that went away under a statement, said as such: its bare error (`write EPIPE`)
+ * was all a run that stopped on it said. The statement may or may not have been done.
+ */
+function serverLost(error: unknown, rejoined: boolean): LedgerError {
+  const which = rejoined
+    ? "The embedded ledger's server stopped during a statement, and was started again"
+    : 'The connection to the PostgreSQL ledger (DATABASE_URL) was lost during a statement';
+  return new LedgerError(
+    `${which} (${messageOf(error)}); what the statement did may or may not be kept. ` +
+      'Nothing is sent twice: `evsync resume` finishes a run that stopped on it.',
+    { code: CODE.EVSYNC_LEDGER_UNAVAILABLE, retryable: true, cause: error },
+  );
+}
+
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /**
@@ -90,9 +105,10 @@ export async function openPgClient(options: PgClientOptions): Promise<SqlClient>
     try {
       return await work();
     } catch (error) {
-      if (embedded === undefined || !lostServer(error)) throw error;
+      if (!lostServer(error)) throw error;
+      if (embedded === undefined) throw serverLost(error, false);
       await rejoin();
-      if (!CONNECT_FAILED.has(errorCode(error) ?? '')) throw error;
+      if (!CONNECT_FAILED.has(errorCode(error) ?? '')) throw serverLost(error, true);
       return work();
     }
   };

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openLedger } from '../../../src/ledger/open-ledger.js';
+import { openPgClient } from '../../../src/ledger/pg-client.js';
 import { removeWorkspace } from '../../helpers/remove-workspace.js';
 import { SERVICES, serviceAvailable } from '../../helpers/services.js';
 
@@ -64,6 +65,31 @@ describe('openLedger', () => {
     expect(String((error as Error).message)).toContain('DATABASE_URL');
     expect(JSON.stringify({ message: (error as Error).message })).not.toContain('hunter2');
   });
+
+  it.skipIf(!available)(
+    'says a connection lost under a statement as such, not as its bare socket error',
+    async () => {
+      const client = await openPgClient({ databaseUrl: SERVICES.postgres.url, poolSize: 1 });
+      const admin = new pg.Client({ connectionString: SERVICES.postgres.url });
+      await admin.connect();
+      try {
+        const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid'))[0]!.pid;
+        const sleeping = client.query('SELECT pg_sleep(30)').catch((error: unknown) => error);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+        const error = await sleeping;
+        expect(error).toMatchObject({ code: 'EVSYNC_LEDGER_UNAVAILABLE', retryable: true });
+        expect((error as Error).message).toMatch(
+          /^The connection to the PostgreSQL ledger \(DATABASE_URL\) was lost during a statement \(.+\); what the statement did may or may not be kept/,
+        );
+        // The pool goes on with a new connection.
+        expect(await client.query<{ one: number }>('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+      } finally {
+        await admin.end();
+        await client.close();
+      }
+    },
+  );
 
   it('refuses a schema name that is not a plain identifier', async () => {
     await expect(
