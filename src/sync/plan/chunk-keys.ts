@@ -3,34 +3,32 @@ import { duplicateResult } from './plan-intents.js';
 import type { RowResult } from './sync-plan.js';
 
 /**
- * A chunk's users but those whose key the run planned before, or an earlier user of the
- * chunk has, and a failed result for each of those (`EVSYNC_DUPLICATE_KEY`): the first row
- * is the one synced, as `diffIntents` has it. Only a job with `merge: { users: false }`
- * yields a user key in two steps (a step's mapping finds its own repeats). Planned again,
- * the repeat raced the first one's send and was compared with the hash that send was
- * changing: the platform kept either row's values, by timing (docs/sync-engine.md, "Known limits").
+ * A chunk's users but those whose key the run planned before, in this chunk or an earlier
+ * one, and a failed result for each of those (`EVSYNC_DUPLICATE_KEY`): the first row is the
+ * one synced, as `diffIntents` has it. `firstTime` notes a key as planned by the run, and
+ * says whether it was new: one probe of the run's keys per user, where a look-up and a note
+ * were two. Only a job with `merge: { users: false }` yields a user key in two steps (a
+ * step's mapping finds its own repeats). Planned again, the repeat raced the first one's
+ * send and was compared with the hash that send was changing: the platform kept either
+ * row's values, by timing (docs/sync-engine.md, "Known limits").
  */
 export function withoutRepeatedUsers(
   intents: readonly Intent[],
-  plannedBefore: (key: string) => boolean,
+  firstTime: (key: string) => boolean,
 ): { kept: readonly Intent[]; repeats: RowResult[] } {
-  let firsts: Map<string, Intent['origin']> | undefined;
   let kept: Intent[] | undefined;
+  /** The chunk's users kept, by key, to name the first row: made at the chunk's first repeat. */
+  let firsts: Map<string, Intent['origin']> | undefined;
   const repeats: RowResult[] = [];
   for (const [at, intent] of intents.entries()) {
-    if (intent.kind !== 'user') {
+    if (intent.kind !== 'user' || firstTime(intent.key)) {
       kept?.push(intent);
-      continue;
-    }
-    firsts ??= new Map();
-    const first = firsts.get(intent.key);
-    if (first === undefined && !plannedBefore(intent.key)) {
-      firsts.set(intent.key, intent.origin);
-      kept?.push(intent);
+      if (intent.kind === 'user') firsts?.set(intent.key, intent.origin);
       continue;
     }
     kept ??= intents.slice(0, at);
-    repeats.push(duplicateResult(intent, first));
+    firsts ??= new Map(kept.filter((one) => one.kind === 'user').map((one) => [one.key, one.origin]));
+    repeats.push(duplicateResult(intent, firsts.get(intent.key)));
   }
   return { kept: kept ?? intents, repeats };
 }

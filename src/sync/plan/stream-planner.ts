@@ -128,7 +128,8 @@ export class StreamPlanner {
   }
 
   async planChunk(intents: readonly Intent[], rowsRead: readonly RowResult[]): Promise<ChunkPlan> {
-    const { kept, repeats } = withoutRepeatedUsers(intents, (key) => this.has('user', key));
+    const users = this.seenOf('user');
+    const { kept, repeats } = withoutRepeatedUsers(intents, (key) => users.add(key, ++this.rows));
     const rowResults = repeats.length > 0 ? [...repeats, ...rowsRead] : rowsRead;
     const unique = lastOfEachKey(kept);
     const hashes = new Map<IntentKind, ReadonlyMap<string, string>>();
@@ -138,8 +139,10 @@ export class StreamPlanner {
         ? unique
         : unique.filter((intent) => intent.kind === kind);
       const seen = this.seenOf(kind);
-      hashes.set(kind, await this.synced.of(kind, ofKind, hashOf, (key) => seen.has(key)));
-      for (const intent of ofKind) seen.add(intent.key, ++this.rows);
+      // A user is kept only the first time the run plans its key, noted then.
+      const plannedBefore = kind === 'user' ? () => false : (key: string) => seen.has(key);
+      hashes.set(kind, await this.synced.of(kind, ofKind, hashOf, plannedBefore));
+      if (kind !== 'user') for (const intent of ofKind) seen.add(intent.key, ++this.rows);
       // A merged user's other client_ids are in the sources too: mirror mode keeps them.
       if (kind === 'user')
         for (const intent of unique) for (const alias of intent.aliases ?? []) seen.add(alias, ++this.rows);
@@ -370,8 +373,9 @@ function keyedByPerson(row: RowResult): boolean {
 class SeenKeys implements KeySet {
   private readonly registry = new KeyRegistry();
 
-  add(key: string, ordinal: number): void {
-    this.registry.add(key, ordinal);
+  /** Notes the key; whether it was new. */
+  add(key: string, ordinal: number): boolean {
+    return this.registry.add(key, ordinal) === undefined;
   }
 
   has(key: string): boolean {
