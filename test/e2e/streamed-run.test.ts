@@ -328,6 +328,38 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
     expect(h.sandbox.counters.callsTo('POST', '/user')).toBe(users);
   });
 
+  it('a signal while the reader ends its source ahead of the plans: the plan is not whole, nothing deleted', async () => {
+    // Mirror mode, all synced, a source that ends inside the read-ahead: the chunks the
+    // signal left unplanned drain as empty, and were taken for planned, the plan for whole,
+    // and every key in them for gone (5,000 deletes on resume, as a reviewer found).
+    const users = FIRST_PLAN_CHUNK + 8 * PLAN_CHUNK;
+    writeUsersJob('stop-end', people(users, 'se'));
+    h.write({
+      'stop-end.yaml': jobYaml(
+        'stop-end',
+        '  - { mapping: users, source: { csv: ./stop-end.csv } }\n',
+        'mode: mirror\ndelete_threshold: 100%\n',
+      ),
+    });
+    expect((await h.run('stop-end.yaml')).counts.user).toEqual({ created: users });
+    const stopping = new AbortController();
+    const held = ledgerWith(h.ledger, {
+      hashTails: async function* (...args: Parameters<Ledger['hashTails']>) {
+        setTimeout(() => stopping.abort('SIGINT'), 1000);
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+        yield* h.ledger.hashTails(...args);
+      },
+    });
+    const stopped = await h.run('stop-end.yaml', { extra: { ledger: held, signal: stopping.signal } });
+    expect(stopped.run.status).toBe('interrupted');
+    expect(stopped.run.options?.planned).toBeUndefined();
+    await h.resume(stopped.run.id);
+    const again = await h.run('stop-end.yaml');
+    expect(again.counts.user).toEqual({ unchanged: users });
+    expect(h.sandbox.counters.callsTo('DELETE', '/user/{id}')).toBe(0);
+    expect(h.sandbox.state.conferenceUsers()).toHaveLength(users);
+  });
+
   it('a signal while a chunk waits for the ledger before it is queued: the run ends interrupted', async () => {
     const users = FIRST_PLAN_CHUNK + 3 * PLAN_CHUNK;
     writeUsersJob('stop-queue', people(users, 'sq'));

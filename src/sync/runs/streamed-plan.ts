@@ -159,6 +159,8 @@ class StreamedRun {
         const chunk = reading.take();
         if (next.done) {
           yield* planning.drain();
+          // A stopped queue's chunks drained as empty, unplanned: the plan is not whole.
+          if (signal?.aborted) return;
           yield* this.lastUsers(chunk ? await this.planChunk(chunk.intents, chunk.rows) : []);
           return;
         }
@@ -178,6 +180,7 @@ class StreamedRun {
         yield* planning.done();
       }
       yield* planning.drain();
+      if (signal?.aborted) return;
       yield* this.lastUsers([]);
     } finally {
       signal?.removeEventListener('abort', stop);
