@@ -212,13 +212,15 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
     const rows = people(FIRST_PLAN_CHUNK + (READ_AHEAD_CHUNKS + 12) * PLAN_CHUNK, 'ra');
     const early = FIRST_PLAN_CHUNK + 2 * PLAN_CHUNK + 500;
     const late = rows.length - 500;
-    // The hashes are published after the chunk that ends here (the first chunk, the one
-    // that starts the read, the one that waits for it, the chunks read ahead): a row just
-    // before it is checked, one just after it is not, by the run and by `evsync plan`.
-    const published = FIRST_PLAN_CHUNK + (READ_AHEAD_CHUNKS + 3) * PLAN_CHUNK;
-    const [justBefore, justAfter] = [published - 50, published + 50];
+    // The hashes are published after the chunk that ends at `boundary` (the first chunk,
+    // the one that starts the read, the one that waits for it, the chunks read ahead; the
+    // early row, a result and no intent, makes its chunk one row longer), once the row after
+    // it is read: a chunk knows then that it is not the last. That row is checked, the next
+    // is not, by the run and by `evsync plan` alike.
+    const boundary = FIRST_PLAN_CHUNK + (READ_AHEAD_CHUNKS + 3) * PLAN_CHUNK + 1;
+    const [readAhead, firstUnchecked] = [boundary + 1, boundary + 2];
     // Refused by today's checks, yet held as synced: as a row a newer release refuses.
-    for (const at of [early, justBefore, justAfter, late])
+    for (const at of [early, readAhead, firstUnchecked, late])
       rows[at - 1] = { ...rows[at - 1]!, email: `bad${at}@` };
     writeUsersJob('ahead', rows);
     // Every row's params held as synced, as if the run before had sent them all.
@@ -261,7 +263,7 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
       const failed = await h.ledger.results(night.run.id, { actions: ['failed'] });
       expect(failed.map((result) => [result.key, result.errorMessage])).toEqual([
         [`ra${early}`, expect.stringContaining(`bad${early}@`)],
-        [`ra${justBefore}`, expect.stringContaining(`bad${justBefore}@`)],
+        [`ra${readAhead}`, expect.stringContaining(`bad${readAhead}@`)],
       ]);
       expect(sentBesidesChecks(h.sandbox.counters.snapshot())).toBe(0);
     }

@@ -6,6 +6,8 @@ import type { EngineDeps } from '../execute/engine-deps.js';
 import type { PlanSummary } from '../plan/plan-summary.js';
 import { StreamPlanner } from '../plan/stream-planner.js';
 import type { RunJobOptions } from './run-job.js';
+import type { Intent } from '../../model/intent.js';
+import type { RowResult } from '../plan/sync-plan.js';
 import { ChunkBeingRead } from './plan-chunks.js';
 import { PublishSchedule } from './publish-schedule.js';
 import { AccountPreview, type AccountLookUp } from '../plan/account-preview.js';
@@ -51,6 +53,12 @@ export async function planJob(
   const reading = new ChunkBeingRead();
   const erasures = await Erasures.load(ledger, deps.vendor);
   const schedule = new PublishSchedule(planner.synced);
+  const plan = async (chunk: { intents: Intent[]; rows: RowResult[] }): Promise<void> => {
+    // Planned whether or not a preview notes it (`preview?.note(…)` would skip its argument).
+    const planned = await planner.planChunk(chunk.intents, chunk.rows);
+    preview?.note(planned.work);
+    await refused.note(planned.work);
+  };
   for await (const read of streamCollected(job, {
     vendor: deps.vendor,
     erasures,
@@ -60,23 +68,19 @@ export async function planJob(
     // As a run maps them, so that the plan says what the run will do with each row.
     syncedHash: planner.syncedHash,
   })) {
+    // As a run, which reads a row ahead: the chunk before this row ends once this row is
+    // mapped, and the synced hashes are published (or not) at the same rows; the chunks
+    // before are planned by then, this one not yet. So the rows it checks are this plan's.
+    if (reading.full(schedule.readingAhead)) {
+      const chunk = reading.take()!;
+      if (!schedule.passesAhead()) await schedule.planned();
+      await plan(chunk);
+    }
     reading.add(read);
-    if (!reading.full(schedule.readingAhead)) continue;
-    const { intents, rows } = reading.take()!;
-    // As a run publishes what it read, at the same rows: once the chunks before are
-    // planned, before this one is. The rows it checks are the rows this plan checks.
-    if (!schedule.passesAhead()) await schedule.planned();
-    const planned = await planner.planChunk(intents, rows);
-    preview?.note(planned.work);
-    await refused.note(planned.work);
   }
+  // The last chunk, as a run's, is planned with no publish before it.
   const last = reading.take();
-  if (last) {
-    // Planned whether or not a preview notes it (`preview?.note(…)` would skip its argument).
-    const planned = await planner.planChunk(last.intents, last.rows);
-    preview?.note(planned.work);
-    await refused.note(planned.work);
-  }
+  if (last) await plan(last);
   planner.failedRows();
   await planner.finish();
   const summary = planner.summary();
