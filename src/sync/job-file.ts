@@ -59,7 +59,9 @@ export function stepMappingOptions(
 /**
  * How rows of several steps that describe one person (the same normalised e-mail) become
  * one user (docs/sync-engine.md, "One person, many sources"). `false` keeps each step's
- * users apart, as the platform then sees them: the later row updates the earlier.
+ * users apart: rows of two steps with one e-mail are then one platform user, the later row
+ * updating the earlier, and a client_id in two steps is the first step's
+ * (`collect/users-apart.ts`).
  */
 const mergeSchema = z.strictObject({
   users: z

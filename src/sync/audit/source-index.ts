@@ -104,7 +104,8 @@ export class SourceIndex {
       sourceFields(kind, intent.params),
       email || undefined,
     );
-    // A later step's intent of a key takes the earlier one's place, as in a run.
+    // A later step's intent of a key takes the earlier one's place, as in a run (a user's
+    // repeat never comes: `UsersApart`).
     if (kind === 'event') {
       this.events.set(intent.key, object);
       return;

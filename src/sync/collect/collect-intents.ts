@@ -20,6 +20,7 @@ import { yieldedNoRows } from '../../sources/source-row.js';
 import { stepLabel, stepMappingOptions, type LoadedJob } from '../job-file.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import { PeopleMerger, type MergeReport } from './merge-people.js';
+import { UsersApart } from './users-apart.js';
 import { ReadNotices } from './read-notices.js';
 import type { Erasures } from './erasures.js';
 import type { StepRows } from './step-rows.js';
@@ -86,7 +87,7 @@ export interface CollectedRow {
  * whole first, its intents held by key, so a replaced row is never planned. A row of
  * another step with a key already planned is planned again after it (the earlier one may
  * be sent already), and its content is what the platform keeps; but for a user, whose
- * repeat the plan fails (`plan/chunk-keys.ts`).
+ * repeat fails here (`UsersApart`).
  *
  * When two steps or more yield users, users wait for every step to be read and come last,
  * one per person (`PeopleMerger`; docs/sync-engine.md, "One person, many sources"), unless
@@ -117,12 +118,13 @@ async function* collectRows(job: LoadedJob, options: CollectOptions): AsyncGener
   const merger = peopleMerger(job, mappings, options);
   // The keys failed rows are recorded under, so that a second failed row of a key gets its own.
   const failedKeys = new Set<string>();
+  const apart = usersApart(job, mappings, failedKeys);
   const notices = new ReadNotices();
   try {
     for (const index of job.steps.keys()) {
       for await (const row of readStep(job, index, mappings[index]!, options, failedKeys, notices)) {
         if (!merger) {
-          yield row;
+          yield apart ? apart.filter(row, index) : row;
           continue;
         }
         const rest: Intent[] = [];
@@ -151,6 +153,17 @@ export function peopleMerger(
   if (settings === false) return undefined;
   if (mappings.filter((mapping) => mapping.kinds.includes('user')).length < 2) return undefined;
   return new PeopleMerger(job.steps, settings, options.vendor);
+}
+
+/** The users of a job whose users come from two steps or more, kept apart (`merge: { users: false }`). */
+function usersApart(
+  job: Pick<LoadedJob, 'steps' | 'merge'>,
+  mappings: readonly Pick<LoadedMapping, 'kinds'>[],
+  failedKeys: Set<string>,
+): UsersApart | undefined {
+  if (job.merge?.users !== false) return undefined;
+  if (mappings.filter((mapping) => mapping.kinds.includes('user')).length < 2) return undefined;
+  return new UsersApart(job.steps, failedKeys);
 }
 
 /** One step's source read through its mapping (see {@link streamCollected}). */

@@ -162,8 +162,7 @@ function actionFor(
   return known.ids.get(intent.kind)?.has(intent.key) ? 'update' : 'create';
 }
 
-/** The result of a row whose key an earlier row of the run has: the first one is synced. */
-export function duplicateResult(intent: Intent, first: Intent['origin'] | undefined): RowResult {
+function duplicateResult(intent: Intent, first: Intent['origin'] | undefined): RowResult {
   const firstAt = first ? `${first.source} ${describeOrigin(first)}` : 'an earlier row';
   return {
     kind: intent.kind,

@@ -22,7 +22,6 @@ import {
 import { DeleteThresholdError } from './delete-threshold-error.js';
 import { isLinkKind, type LinkKind } from './link-pairs.js';
 import { diffIntents, intentHashes, type KnownIds } from './plan-intents.js';
-import { lastOfEachKey, withoutRepeatedUsers } from './chunk-keys.js';
 import { SyncedHashes } from './synced-hashes.js';
 import type { SyncedHashOf } from '../../mapping/mapped-item.js';
 import type { MergeReport } from '../collect/merge-people.js';
@@ -127,11 +126,8 @@ export class StreamPlanner {
       );
   }
 
-  async planChunk(intents: readonly Intent[], rowsRead: readonly RowResult[]): Promise<ChunkPlan> {
-    const users = this.seenOf('user');
-    const { kept, repeats } = withoutRepeatedUsers(intents, (key) => users.add(key, ++this.rows));
-    const rowResults = repeats.length > 0 ? [...repeats, ...rowsRead] : rowsRead;
-    const unique = lastOfEachKey(kept);
+  async planChunk(intents: readonly Intent[], rowResults: readonly RowResult[]): Promise<ChunkPlan> {
+    const unique = lastOfEachKey(intents);
     const hashes = new Map<IntentKind, ReadonlyMap<string, string>>();
     const hashOf = intentHashes(this.input.hashKey);
     for (const kind of new Set(unique.map((intent) => intent.kind))) {
@@ -139,10 +135,8 @@ export class StreamPlanner {
         ? unique
         : unique.filter((intent) => intent.kind === kind);
       const seen = this.seenOf(kind);
-      // A user is kept only the first time the run plans its key, noted then.
-      const plannedBefore = kind === 'user' ? () => false : (key: string) => seen.has(key);
-      hashes.set(kind, await this.synced.of(kind, ofKind, hashOf, plannedBefore));
-      if (kind !== 'user') for (const intent of ofKind) seen.add(intent.key, ++this.rows);
+      hashes.set(kind, await this.synced.of(kind, ofKind, hashOf, (key) => seen.has(key)));
+      for (const intent of ofKind) seen.add(intent.key, ++this.rows);
       // A merged user's other client_ids are in the sources too: mirror mode keeps them.
       if (kind === 'user')
         for (const intent of unique) for (const alias of intent.aliases ?? []) seen.add(alias, ++this.rows);
@@ -369,13 +363,31 @@ function keyedByPerson(row: RowResult): boolean {
   );
 }
 
+/**
+ * The intents of a chunk, a later intent of a key in the earlier one's place, as
+ * `collectIntents` does. Keyed per kind, not by a `kind + key` string made per row.
+ */
+function lastOfEachKey(intents: readonly Intent[]): Intent[] {
+  const unique: Intent[] = [];
+  const places = new Map<IntentKind, Map<string, number>>();
+  for (const intent of intents) {
+    let ofKind = places.get(intent.kind);
+    if (!ofKind) places.set(intent.kind, (ofKind = new Map<string, number>()));
+    const place = ofKind.get(intent.key);
+    if (place === undefined) {
+      ofKind.set(intent.key, unique.length);
+      unique.push(intent);
+    } else unique[place] = intent;
+  }
+  return unique;
+}
+
 /** Keys of one kind the sources yielded, as hashes in a {@link KeyRegistry}. */
 class SeenKeys implements KeySet {
   private readonly registry = new KeyRegistry();
 
-  /** Notes the key; whether it was new. */
-  add(key: string, ordinal: number): boolean {
-    return this.registry.add(key, ordinal) === undefined;
+  add(key: string, ordinal: number): void {
+    this.registry.add(key, ordinal);
   }
 
   has(key: string): boolean {

@@ -64,7 +64,8 @@ export async function refusedRowsNow(
       const id = intentId(intent);
       const mark = failed.firstRow(id);
       if (mark === undefined) continue;
-      // A later step's row of a key takes the earlier one's place, as in a run.
+      // A later step's row of a key takes the earlier one's place, as in a run (a user's
+      // repeat never comes: `UsersApart`).
       if (plannedMark(hashIntent(intent.op, intent.params, hashKey, intent.aliases)) !== mark)
         changed.set(ownCopy(id), ownCopyOf(intent));
       else {

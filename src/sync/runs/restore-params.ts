@@ -164,7 +164,8 @@ async function readSourceAgain(deps: RestoreDeps, run: RunRecord): Promise<Sourc
   const read = await readJobAgain(deps, run, 'for its secret params', (row) => {
     for (const intent of row.intents) {
       const secret = secretRowOf(intent, hashKey);
-      // A later step's row of a key takes the earlier one's place, as in a run.
+      // A later step's row of a key takes the earlier one's place, as in a run (a user's
+      // repeat never comes: `UsersApart`).
       if (secret !== undefined) intents.set(ownCopy(intentId(intent)), secret);
     }
   });

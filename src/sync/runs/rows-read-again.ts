@@ -60,7 +60,8 @@ export async function rowsReadAgain(
   const intents = new Map<string, Intent>();
   if (rows.size > 0) {
     const second = await readJobAgain(deps, base, why, (row) => {
-      // A later step's intent of a key takes the earlier one's place, as in a run.
+      // A later step's intent of a key takes the earlier one's place, as in a run (a user's
+      // repeat never comes: `UsersApart`).
       for (const intent of row.intents)
         if (rows.has(rowOf(intent.origin))) intents.set(intentId(intent), ownCopyOf(intent));
     });
