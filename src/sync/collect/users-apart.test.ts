@@ -28,13 +28,13 @@ describe('UsersApart', () => {
         action: 'failed',
         errorCode: 'EVSYNC_DUPLICATE_KEY',
         keptKeys: [{ kind: 'user', key: 'ann' }],
-        message: expect.stringContaining('tickets has it first') as unknown,
+        message: expect.stringContaining('step "tickets" has it before') as unknown,
       }),
     ]);
     // A third step repeating ann at the same row has a result of its own.
     const third = apart.filter(read(intent('user', 'ann', 2, 'c.csv')), 2);
     expect(third.rowResults.map((row) => row.key)).toEqual(['ann#row2.2']);
-    expect(third.rowResults[0]!.message).toContain('tickets has it first');
+    expect(third.rowResults[0]!.message).toContain('step "tickets" has it before');
   });
 
   it('leaves other kinds, and a row without a repeated user, as they are', () => {

@@ -56,7 +56,8 @@ export class UsersApart {
     for (let n = 2; this.failedKeys.has(`user\u0000${key}`); n++)
       key = `${repeatedRowKey(intent.key, intent.origin.row)}.${n}`;
     this.failedKeys.add(`user\u0000${key}`);
-    const first = stepLabel(this.steps[firstStep] ?? {}, firstStep);
+    const name = this.steps[firstStep]?.name;
+    const first = name === undefined ? stepLabel({}, firstStep) : `step "${name}"`;
     return {
       kind: 'user',
       key,
@@ -64,8 +65,8 @@ export class UsersApart {
       origin: intent.origin,
       errorCode: CODE.EVSYNC_DUPLICATE_KEY,
       message:
-        `user "${intent.key}" appears again; ${first} has it first, and its row is the one synced ` +
-        "(the job keeps its steps' users apart: merge: { users: false }). Remove or fix the duplicate row.",
+        `user "${intent.key}" appears again; ${first} has it before, and its row is the one synced ` +
+        "(merge: { users: false } keeps the steps' users apart). Remove or fix the duplicate row.",
       params: intent.params,
       // Still in the sources: mirror mode keeps the key.
       keptKeys: [{ kind: 'user', key: intent.key }],
