@@ -125,7 +125,7 @@ class StreamedRun {
    * Once a plan has started to read a kind's synced hashes, the reader goes on for
    * `READ_AHEAD_CHUNKS` chunks, their plans queued behind it, before it waits for them
    * and publishes what was read; and a chunk counts only the intents the mapping did not
-   * find synced ({@link SYNCED_CHUNK}).
+   * find synced ({@link ChunkBeingRead}, which `evsync plan` cuts its chunks by too).
    */
   private async *readAndPlan(): AsyncGenerator<PlannedIntent[]> {
     const reading = new ChunkBeingRead();
