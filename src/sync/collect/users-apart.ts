@@ -19,7 +19,8 @@ interface RowRead {
  * kept either step's values, by timing, and flipped on the next run (docs/sync-engine.md,
  * "Known limits"). Decided here, as the sources are read, so that a run, `evsync plan`,
  * a retry, a resume and an audit read the same rows. A step's own repeats are its
- * mapping's (`MAPPING_DUPLICATE`, `on_duplicate`). Memory: 12 bytes a user key.
+ * mapping's (`MAPPING_DUPLICATE`, `on_duplicate`). Memory: 12 bytes a user key, and each
+ * repeat's result key (`failedKeys`).
  */
 export class UsersApart {
   /** Each user key's first step, 1-based. */
