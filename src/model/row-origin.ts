@@ -36,6 +36,17 @@ export function repeatedRowKey(key: string, row: number): string {
 }
 
 /**
+ * The first of `<key>#row<n>`, `<key>#row<n>.2`, `.3`… that `taken` does not hold: a key of
+ * its own for a repeat whose row number another source's repeat of the key has too.
+ */
+export function freeRepeatedRowKey(key: string, row: number, taken: (key: string) => boolean): string {
+  const repeated = repeatedRowKey(key, row);
+  let free = repeated;
+  for (let n = 2; taken(free); n++) free = `${repeated}.${n}`;
+  return free;
+}
+
+/**
  * Whether a failed row's key can find it again in its source (a retry reads rows again by
  * key): not one named by its place, nor a repeat of another row's key, which the source
  * may hold several times.

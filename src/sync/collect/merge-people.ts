@@ -1,7 +1,7 @@
 import { CODE, type ErrorCode } from '../../errors/codes.js';
 import type { Intent } from '../../model/intent.js';
 import type { FlatParams } from '../../model/params.js';
-import { describeOrigin, repeatedRowKey } from '../../model/row-origin.js';
+import { describeOrigin, freeRepeatedRowKey } from '../../model/row-origin.js';
 import { namesAgree, personKey, type PersonKey } from '../../model/person.js';
 import { emailParam } from '../../platform/vendor.js';
 import { stepLabel, type JobStep, type MergeSettings } from '../job-file.js';
@@ -187,8 +187,9 @@ export class PeopleMerger {
   private refuse(row: Spilled, code: ErrorCode, message: string): RowResult {
     const id = row.i.key;
     // One result per key and run: a second row of the key is `<key>#row<n>`, as repeated rows are.
-    let key = this.refusedKeys.has(id) ? repeatedRowKey(id, row.i.origin.row) : id;
-    for (let n = 2; this.refusedKeys.has(key); n++) key = `${repeatedRowKey(id, row.i.origin.row)}.${n}`;
+    const key = this.refusedKeys.has(id)
+      ? freeRepeatedRowKey(id, row.i.origin.row, (taken) => this.refusedKeys.has(taken))
+      : id;
     this.refusedKeys.add(key);
     this.tally.refused += 1;
     if (this.tally.refusedExamples.length < EXAMPLES)

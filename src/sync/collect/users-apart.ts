@@ -1,6 +1,6 @@
 import { CODE } from '../../errors/codes.js';
 import type { Intent } from '../../model/intent.js';
-import { repeatedRowKey } from '../../model/row-origin.js';
+import { freeRepeatedRowKey } from '../../model/row-origin.js';
 import { KeyRegistry } from '../../mapping/key-registry.js';
 import { stepLabel, type JobStep } from '../job-file.js';
 import type { RowResult } from '../plan/sync-plan.js';
@@ -53,9 +53,9 @@ export class UsersApart {
 
   private repeat(intent: Intent, firstStep: number): RowResult {
     // One result per key and run: `<key>#row<n>`, as repeated rows are, `.2` on if taken.
-    let key = repeatedRowKey(intent.key, intent.origin.row);
-    for (let n = 2; this.failedKeys.has(`user\u0000${key}`); n++)
-      key = `${repeatedRowKey(intent.key, intent.origin.row)}.${n}`;
+    const key = freeRepeatedRowKey(intent.key, intent.origin.row, (taken) =>
+      this.failedKeys.has(`user\u0000${taken}`),
+    );
     this.failedKeys.add(`user\u0000${key}`);
     const name = this.steps[firstStep]?.name;
     const first = name === undefined ? stepLabel({}, firstStep) : `step "${name}"`;
