@@ -17,14 +17,20 @@ export const FIRST_PLAN_CHUNK = 100;
  */
 const SYNCED_CHUNK = 10 * PLAN_CHUNK;
 
+/** A chunk read: its intents and the results of its rows that send nothing. */
+export interface ReadChunk {
+  intents: Intent[];
+  rows: RowResult[];
+}
+
 /**
  * The chunk being read, and where it ends: a run and `evsync plan` cut their chunks by this
  * one rule, so that they publish the synced hashes read at the same row (`PublishSchedule`)
  * and check the same rows.
  */
 export class ChunkBeingRead {
-  intents: Intent[] = [];
-  rows: RowResult[] = [];
+  private intents: Intent[] = [];
+  private rows: RowResult[] = [];
   /** The chunk's intents that the mapping did not find synced. */
   private sized = 0;
   private limit = FIRST_PLAN_CHUNK;
@@ -44,7 +50,7 @@ export class ChunkBeingRead {
   }
 
   /** The chunk read, if it has anything; the next one starts empty. */
-  take(): { intents: Intent[]; rows: RowResult[] } | undefined {
+  take(): ReadChunk | undefined {
     const chunk =
       this.intents.length > 0 || this.rows.length > 0
         ? { intents: this.intents, rows: this.rows }

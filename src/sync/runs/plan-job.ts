@@ -6,9 +6,7 @@ import type { EngineDeps } from '../execute/engine-deps.js';
 import type { PlanSummary } from '../plan/plan-summary.js';
 import { StreamPlanner } from '../plan/stream-planner.js';
 import type { RunJobOptions } from './run-job.js';
-import type { Intent } from '../../model/intent.js';
-import type { RowResult } from '../plan/sync-plan.js';
-import { ChunkBeingRead } from './plan-chunks.js';
+import { ChunkBeingRead, type ReadChunk } from './plan-chunks.js';
 import { PublishSchedule } from './publish-schedule.js';
 import { AccountPreview, type AccountLookUp } from '../plan/account-preview.js';
 import { IdentityPreview } from '../plan/identity-preview.js';
@@ -53,7 +51,7 @@ export async function planJob(
   const reading = new ChunkBeingRead();
   const erasures = await Erasures.load(ledger, deps.vendor);
   const schedule = new PublishSchedule(planner.synced);
-  const plan = async (chunk: { intents: Intent[]; rows: RowResult[] }): Promise<void> => {
+  const plan = async (chunk: ReadChunk): Promise<void> => {
     // Planned whether or not a preview notes it (`preview?.note(…)` would skip its argument).
     const planned = await planner.planChunk(chunk.intents, chunk.rows);
     preview?.note(planned.work);
