@@ -57,6 +57,17 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
   let h: SyncHarness;
   harnessPerFile((started) => (h = started));
 
+  /**
+   * The ledger's `hashTails`, answering after `ms`: a plan waits on it while the reader
+   * reads chunks ahead. `started` is told when a read starts.
+   */
+  const heldTails = (ms: number, started: () => void = () => undefined): Ledger['hashTails'] =>
+    async function* (...args) {
+      started();
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      yield* h.ledger.hashTails(...args);
+    };
+
   /** `NAME.yaml`, a job of one users step reading `NAME.csv` of these rows. */
   const writeUsersJob = (name: string, rows: Parameters<typeof usersCsv>[0]): void =>
     h.write({
@@ -246,10 +257,7 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
           chunks += 1;
           return h.ledger.recordUnchanged(...args);
         },
-        hashTails: async function* (...args: Parameters<Ledger['hashTails']>) {
-          await new Promise((resolve) => setTimeout(resolve, delayMs));
-          yield* h.ledger.hashTails(...args);
-        },
+        hashTails: heldTails(delayMs),
       });
     for (const delayMs of [0, 1500]) {
       chunks = 0;
@@ -278,10 +286,7 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
     let records = 0;
     const failing = ledgerWith(h.ledger, {
       // Slow enough that the reader reads its chunks ahead before any of them is planned.
-      hashTails: async function* (...args: Parameters<Ledger['hashTails']>) {
-        await new Promise((resolve) => setTimeout(resolve, 5000));
-        yield* h.ledger.hashTails(...args);
-      },
+      hashTails: heldTails(5000),
       recordPlannedIntents: (...args: Parameters<Ledger['recordPlannedIntents']>) => {
         records += 1;
         if (records === 8) return Promise.reject(new Error('the disk is full'));
@@ -304,14 +309,12 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
     const held = ledgerWith(h.ledger, {
       // A chunk's plan waits on the hashes while the reader reads chunks ahead; the signal
       // comes a second into that wait.
-      hashTails: async function* (...args: Parameters<Ledger['hashTails']>) {
+      hashTails: heldTails(3000, () =>
         setTimeout(() => {
           recordsAtSignal = records;
           stopping.abort('SIGINT');
-        }, 1000);
-        await new Promise((resolve) => setTimeout(resolve, 3000));
-        yield* h.ledger.hashTails(...args);
-      },
+        }, 1000),
+      ),
       recordPlannedIntents: (...args: Parameters<Ledger['recordPlannedIntents']>) => {
         records += 1;
         return h.ledger.recordPlannedIntents(...args);
@@ -346,11 +349,7 @@ describe('evsync run plans while it sends (docs/sync-engine.md, "Memory")', () =
     expect((await h.run('stop-end.yaml')).counts.user).toEqual({ created: users });
     const stopping = new AbortController();
     const held = ledgerWith(h.ledger, {
-      hashTails: async function* (...args: Parameters<Ledger['hashTails']>) {
-        setTimeout(() => stopping.abort('SIGINT'), 1000);
-        await new Promise((resolve) => setTimeout(resolve, 3000));
-        yield* h.ledger.hashTails(...args);
-      },
+      hashTails: heldTails(3000, () => setTimeout(() => stopping.abort('SIGINT'), 1000)),
     });
     const stopped = await h.run('stop-end.yaml', { extra: { ledger: held, signal: stopping.signal } });
     expect(stopped.run.status).toBe('interrupted');
