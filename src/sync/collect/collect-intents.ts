@@ -150,9 +150,12 @@ export function peopleMerger(
   options: Pick<CollectOptions, 'vendor'>,
 ): PeopleMerger | undefined {
   const settings = job.merge?.users;
-  if (settings === false) return undefined;
-  if (mappings.filter((mapping) => mapping.kinds.includes('user')).length < 2) return undefined;
+  if (settings === false || !usersFromSeveralSteps(mappings)) return undefined;
   return new PeopleMerger(job.steps, settings, options.vendor);
+}
+
+function usersFromSeveralSteps(mappings: readonly Pick<LoadedMapping, 'kinds'>[]): boolean {
+  return mappings.filter((mapping) => mapping.kinds.includes('user')).length >= 2;
 }
 
 /** The users of a job whose users come from two steps or more, kept apart (`merge: { users: false }`). */
@@ -161,8 +164,7 @@ function usersApart(
   mappings: readonly Pick<LoadedMapping, 'kinds'>[],
   failedKeys: Set<string>,
 ): UsersApart | undefined {
-  if (job.merge?.users !== false) return undefined;
-  if (mappings.filter((mapping) => mapping.kinds.includes('user')).length < 2) return undefined;
+  if (job.merge?.users !== false || !usersFromSeveralSteps(mappings)) return undefined;
   return new UsersApart(job.steps, failedKeys);
 }
 
