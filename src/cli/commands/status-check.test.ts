@@ -42,6 +42,24 @@ describe('evsync status --check', () => {
     expect(checkJobs([], 'Europe/Berlin').line).toBe('OK 0 jobs on time and well');
   });
 
+  it('names the newest run that ended while a tick runs, and the running tick beside it', () => {
+    // A schedule every few seconds: the check often reads while the next tick runs.
+    const ticking = job({
+      lastRun: { ...job().lastRun!, id: 'r6', status: 'running', shownStatus: 'running', finishedAt: null },
+      lastSuccess: { id: 'r5', finishedAt: '2026-11-28T21:50:05Z' },
+    });
+    expect(checkJobs([ticking], 'Europe/Berlin')).toEqual({
+      ok: true,
+      line:
+        'OK 1 job on time and well; newest run r5 (nightly) completed at 2026-11-28 22:50; ' +
+        'run r6 (nightly) running since 2026-11-28 22:50',
+    });
+    const first = job({ lastRun: ticking.lastRun, lastSuccess: null });
+    expect(checkJobs([first], 'UTC').line).toBe(
+      'OK 1 job on time and well; run r6 (nightly) running since 2026-11-28 21:50',
+    );
+  });
+
   it('does not call well a job whose last run completed with failed rows', () => {
     const failedRows = job({ lastRun: { ...job().lastRun!, counts: { created: 7, failed: 3 } } });
     expect(checkJobs([failedRows], 'Europe/Berlin')).toEqual({

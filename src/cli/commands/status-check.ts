@@ -64,25 +64,41 @@ export function checkJobs(jobs: readonly JobOverview[], zone: string): StatusChe
   const well =
     `OK ${jobs.length} ${jobs.length === 1 ? 'job' : 'jobs'} on time` +
     (notWell.length === 0 ? ' and well' : `, ${notWell.join(', ')}`);
+  // The newest finished run named: a cron log then shows the check saw the night's run. A
+  // tick that is running as the check reads is named beside it, since it is no run's end yet.
   const newest = newestFinished(jobs);
-  // The newest run named: a cron log then shows the check saw the night's run.
-  return {
-    ok: true,
-    line:
-      newest === undefined
-        ? well
-        : `${well}; newest run ${newest.run.id} (${newest.job}) ${newest.run.shownStatus} at ${wallMinute(new Date(newest.at), zone)}`,
-  };
+  const running = jobs.flatMap(({ job, lastRun: run }) =>
+    run?.shownStatus === 'running'
+      ? [`run ${run.id} (${job}) running since ${wallMinute(new Date(run.startedAt), zone)}`]
+      : [],
+  );
+  const named = [
+    ...(newest === undefined
+      ? []
+      : [
+          `newest run ${newest.id} (${newest.job}) ${newest.status} at ${wallMinute(new Date(newest.at), zone)}`,
+        ]),
+    ...running,
+  ];
+  return { ok: true, line: [well, ...named].join('; ') };
 }
 
+/**
+ * The newest run that ended, of all jobs: a job's last run, or while that one runs, its last
+ * success (the overview's only other run with an end).
+ */
 function newestFinished(
   jobs: readonly JobOverview[],
-): { job: string; run: NonNullable<JobOverview['lastRun']>; at: string } | undefined {
+): { job: string; id: string; status: string; at: string } | undefined {
   let newest: ReturnType<typeof newestFinished>;
-  for (const job of jobs) {
-    const at = job.lastRun?.finishedAt;
-    if (job.lastRun && at && (newest === undefined || Date.parse(at) > Date.parse(newest.at)))
-      newest = { job: job.job, run: job.lastRun, at };
+  for (const { job, lastRun, lastSuccess } of jobs) {
+    const ended =
+      lastRun?.finishedAt != null
+        ? { job, id: lastRun.id, status: lastRun.shownStatus, at: lastRun.finishedAt }
+        : lastSuccess?.finishedAt != null
+          ? { job, id: lastSuccess.id, status: 'completed', at: lastSuccess.finishedAt }
+          : undefined;
+    if (ended && (newest === undefined || Date.parse(ended.at) > Date.parse(newest.at))) newest = ended;
   }
   return newest;
 }
