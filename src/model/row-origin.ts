@@ -52,5 +52,12 @@ export function freeRepeatedRowKey(key: string, row: number, taken: (key: string
  * may hold several times.
  */
 export function isLookupKey(key: string): boolean {
-  return !isRowPlaceKey(key) && !/#row\d+$/.test(key);
+  return !isRowPlaceKey(key) && !isRepeatedRowKey(key);
 }
+
+/** Whether a recorded key is a repeat's (`repeatedRowKey`, `freeRepeatedRowKey`): `<key>#row<n>`, `.2` on. */
+export function isRepeatedRowKey(key: string): boolean {
+  return REPEATED_ROW_KEY.test(key);
+}
+
+const REPEATED_ROW_KEY = /#row\d+(?:\.\d+)?$/;

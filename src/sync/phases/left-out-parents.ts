@@ -1,7 +1,7 @@
 import { CODE } from '../../errors/codes.js';
 import { isParentKind, type IntentDependency, type IntentKind, type ParentKind } from '../../model/intent.js';
 import type { FlatParams } from '../../model/params.js';
-import { isRowPlaceKey } from '../../model/row-origin.js';
+import { isRepeatedRowKey, isRowPlaceKey } from '../../model/row-origin.js';
 import type { DependencyGate } from './dependency-gate.js';
 
 /**
@@ -67,7 +67,7 @@ export function noteLeftOut(
   if (result.action !== 'failed' || kind === undefined || key === undefined || !isParentKind(kind)) return;
   // A place key names no parent; a repeated row's (`<client_id>#row<n>`) may share its
   // client_id with a valid row, which decides.
-  if (isRowPlaceKey(key) || /#row\d+$/.test(key)) return;
+  if (isRowPlaceKey(key) || isRepeatedRowKey(key)) return;
   gate.settle(
     { kind, clientId: key },
     false,

@@ -2,7 +2,7 @@ import type { Ledger } from '../../ledger/ledger.js';
 import { isParentKind, PARENT_KINDS, type Intent, type IntentKind } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { KeyRegistry } from '../../mapping/key-registry.js';
-import { isRowPlaceKey } from '../../model/row-origin.js';
+import { isRepeatedRowKey, isRowPlaceKey } from '../../model/row-origin.js';
 import { ownCopy, ownCopyOf, type IdCache } from '../processors/id-cache.js';
 import { keepPartialSchedules } from './partial-schedules.js';
 import { planGate, type BuildPlanInput, type PlanLedger } from './build-plan.js';
@@ -359,7 +359,7 @@ function keyedByPerson(row: RowResult): boolean {
     row.action === 'failed' &&
     row.keptKeys !== undefined &&
     !isRowPlaceKey(row.key) &&
-    !row.key.includes('#row')
+    !isRepeatedRowKey(row.key)
   );
 }
 
