@@ -903,6 +903,14 @@ export const ERROR_CATALOG = {
     action: 'Widen the filter, or fix rows that failed in the source and run the job again.',
     retry: 'permanent',
   },
+  EVSYNC_RETRY_UNFINISHED_RUN: {
+    layer: 'sync',
+    meaning:
+      'A retry of a run that stopped before its end (aborted, interrupted, or cut off) with intents it never sent, or whose sources it never read to the end: a retry sends only failed rows, and would leave the rest unsent while its run made the job look synced. No run was started.',
+    action:
+      '`evsync resume RUN` finishes the run (the dashboard’s Resume), then `evsync retry RUN` sends the rows that still fail. When its plan was cut short, run the job again.',
+    retry: 'permanent',
+  },
   EVSYNC_RETRY_ROW_NOT_FOUND: {
     layer: 'sync',
     meaning:

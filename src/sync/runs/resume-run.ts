@@ -13,6 +13,7 @@ import { depsForPlatform, requireRunConference } from './conference-scope.js';
 import { whileClaimed, whileJobLocked } from './run-claim.js';
 import { refusePrunedRun } from '../prune/refuse-pruned.js';
 import { supersededBy } from './superseded.js';
+import { cutShortPlan } from './cut-short-plan.js';
 import type { RunSummary } from '../execute/run-summary.js';
 
 /**
@@ -141,26 +142,15 @@ export function answerLostInCrash(runId: string, item: PlannedIntent): IntentRes
   };
 }
 
-/**
- * The planned and recorded counts when fewer intents are recorded than the run planned;
- * `planned` undefined when the run stopped before its streamed plan had read every source.
- */
+/** `cutShortPlan`, its recorded count kept: settled intents leave the plan once a resume has finished the run. */
 async function planCutShort(
   ledger: EngineDeps['ledger'],
   run: RunRecord,
 ): Promise<{ planned: number | undefined; recorded: number } | undefined> {
-  const planned = run.options.planned;
+  const cut = await cutShortPlan(ledger, run);
   // Once a resume has finished the run, its settled intents leave the plan
   // (`DELETE_SETTLED_PLANNED`): the count it found is kept, and a later resume says the same.
-  const counted = run.options.recordedWhenCut;
-  const recorded = typeof counted === 'number' ? counted : await ledger.countPlanned(run.id);
-  // A streamed plan stores its size once the sources are read (streamed-plan.ts).
-  if (typeof planned !== 'number' && run.options.planStreamed === true) {
-    if (typeof counted !== 'number') await ledger.mergeRunOptions(run.id, { recordedWhenCut: recorded });
-    return { planned: undefined, recorded };
-  }
-  // Runs recorded before the count was stored, and retries, record their plan in one go.
-  if (typeof planned !== 'number' || recorded >= planned) return undefined;
-  if (typeof counted !== 'number') await ledger.mergeRunOptions(run.id, { recordedWhenCut: recorded });
-  return { planned, recorded };
+  if (cut !== undefined && typeof run.options.recordedWhenCut !== 'number')
+    await ledger.mergeRunOptions(run.id, { recordedWhenCut: cut.recorded });
+  return cut;
 }

@@ -25,6 +25,7 @@ import type { JobLock } from '../../ledger/ledger.js';
 import { depsForPlatform, requireRunConference } from './conference-scope.js';
 import { whileClaimed, whileJobLocked } from './run-claim.js';
 import { refusePrunedRun } from '../prune/refuse-pruned.js';
+import { refuseUnfinishedRun } from './refuse-unfinished.js';
 import type { RunSummary } from '../execute/run-summary.js';
 import { leaveSyncedAlready, retriedAlready, retriedNote, type RetriedAlready } from './retried-already.js';
 import { failedResults, type RetryFilter } from './retry-filter.js';
@@ -69,6 +70,7 @@ export async function retryRun(
   const base = await ledger.getRun(runId);
   if (!base) throw unknownRunError(runId);
   refusePrunedRun(base, 'retry');
+  await refuseUnfinishedRun(ledger, base, false);
   // A run retried already: the rows its retries synced are not sent twice, and when they
   // synced them all there is nothing to retry (docs/sync-engine.md, "Retried already").
   const already = await retriedAlready(ledger, base, filter);
@@ -78,7 +80,9 @@ export async function retryRun(
   const summary = await whileJobLocked(deps, base.jobName, (lock) =>
     whileClaimed(ledger, runId, async () => {
       // Read again once claimed: a prune may have taken its rows since.
-      refusePrunedRun((await ledger.getRun(runId)) ?? base, 'retry');
+      const claimed = (await ledger.getRun(runId)) ?? base;
+      refusePrunedRun(claimed, 'retry');
+      await refuseUnfinishedRun(ledger, claimed, true);
       requireRunConference(ledger, base);
       return retryClaimed(deps, base, filter, lock);
     }),

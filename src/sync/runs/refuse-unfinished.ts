@@ -1,0 +1,41 @@
+import { CODE } from '../../errors/codes.js';
+import { EvsyncError } from '../../errors/evsync-error.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import type { RunRecord } from '../../model/run-record.js';
+import { cutShortPlan } from './cut-short-plan.js';
+import { jobFileOf } from './restore-params.js';
+
+/** Statuses of a run that stopped before its end: `running` is one once claimed (cut off). */
+const STOPPED = new Set(['aborted', 'interrupted', 'running']);
+
+/**
+ * A retry sends a run's failed rows again as a new run. Of a run that stopped before its end
+ * (aborted, interrupted, cut off) it would send those few and leave every intent the run
+ * never sent, while its completed run made the job look synced (`status`, `notify:`). The
+ * order is the dashboard's (docs/dashboard.md, "A run"): resume finishes the run, retry comes
+ * after, for rows that still fail. Refused here with that order (`EVSYNC_RETRY_UNFINISHED_RUN`)
+ * when the run left intents without a result or its plan was cut short; a stopped run that
+ * gave every intent a result (all failed while the platform was down) is retried.
+ * `claimed`: `running` then means cut off, as no live process holds the run.
+ */
+export async function refuseUnfinishedRun(
+  ledger: Pick<Ledger, 'countPlanned' | 'pendingIntents'> & Parameters<typeof jobFileOf>[0],
+  run: RunRecord,
+  claimed: boolean,
+): Promise<void> {
+  if (!STOPPED.has(run.status) || (run.status === 'running' && !claimed)) return;
+  const how = run.status === 'running' ? 'cut off: its process is gone' : run.status;
+  // A run that gave every intent a result (all failed for the platform) has nothing unsent.
+  const cut = (await cutShortPlan(ledger, run)) !== undefined;
+  if (!cut && (await ledger.pendingIntents(run.id, { limit: 1 })).length === 0) return;
+  const file = await jobFileOf(ledger, run);
+  const rerun = file === undefined ? 'run the job again' : `run the job again (evsync run ${file})`;
+  throw new EvsyncError(
+    `Cannot retry run ${run.id}: it stopped before its end (${how}), and a retry sends only its failed rows. ` +
+      (cut
+        ? `Its sources were not read to the end, so a resume would send only what was planned: ${rerun}; it sends what was never sent and what failed.`
+        : `Finish it first: \`evsync resume ${run.id}\` sends what it never sent, and again what failed because the platform was unreachable; ` +
+          `then \`evsync retry ${run.id}\` sends the rows that still fail.`),
+    { code: CODE.EVSYNC_RETRY_UNFINISHED_RUN },
+  );
+}
