@@ -162,8 +162,10 @@ async function retryClaimed(
   const notFound = unplanned.filter((result) => !isLookupKey(result.key));
   if (failedCount === 0 && reread.work.length === 0 && reread.unchanged.length === 0)
     return { notSent: reread.notSent, stillFailing: reread.stillFailing.length, notFound };
-  for (const item of [...reread.work, ...reread.unchanged])
-    if (isParentKind(item.kind)) parents.add(intentId(item), 1);
+  // A parent still failing in the source brings its dependents too: this run's gate skips
+  // them again, and records them, so that a retry of this run finds them (a retry of a retry).
+  for (const item of [...reread.work, ...reread.unchanged, ...reread.stillFailing])
+    if (item.kind !== undefined && isParentKind(item.kind)) parents.add(intentId(item), 1);
 
   const run = await ledger.createRun({
     jobName: base.jobName,
