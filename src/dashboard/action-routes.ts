@@ -8,6 +8,7 @@ import { notFoundAdvice } from '../sync/runs/retry-not-found.js';
 import { retryPreview } from '../sync/runs/retry-preview.js';
 import { retriedAlready, retriedNote, type RetriedAlready } from '../sync/runs/retried-already.js';
 import { nothingLeftAfterRetries, type RetryFilter } from '../sync/runs/retry-run.js';
+import { unfinishedRun } from '../sync/runs/refuse-unfinished.js';
 import { type DashboardEnv, formField } from './dashboard-auth.js';
 import { requireRun } from './dashboard-data.js';
 import { parseResultsQuery } from './dashboard-results.js';
@@ -44,6 +45,9 @@ export function registerActionRoutes(app: Hono<Env>, { ledger, actions, show }: 
     const nothingLeft = await nothingLeftAfterRetries(ledger, runId, filter, already);
     const scope = `${filter.kinds ? ` of kind ${filter.kinds.join(', ')}` : ''}${filter.keys ? ` with client_id ${filter.keys.join(', ')}` : ''}`;
     const rerun = runAgainLink(run);
+    // A run that stopped with intents never sent is finished first: the refusal `evsync retry` gives.
+    const cutOff = run.status === 'running' && (await ledger.processGone(run));
+    const unfinished = await unfinishedRun(ledger, run, cutOff);
     return show(
       c,
       'Retry',
@@ -78,12 +82,18 @@ export function registerActionRoutes(app: Hono<Env>, { ledger, actions, show }: 
         fields: { kind: filter.kinds?.join(','), client_id: filter.keys?.[0], status: 'failed' },
         session: c.get('session'),
         refusal:
-          preview.planned + preview.readAgain === 0
-            ? `Run ${runId} has no failed rows${scope} that a retry can send.`
-            : nothingLeft
-              ? 'Nothing is left to retry: its retries synced every row that failed.'
-              : undefined,
-        alternative: preview.notFound > 0 || preview.planned + preview.readAgain === 0 ? rerun : undefined,
+          unfinished !== undefined
+            ? unfinished.message
+            : preview.planned + preview.readAgain === 0
+              ? `Run ${runId} has no failed rows${scope} that a retry can send.`
+              : nothingLeft
+                ? 'Nothing is left to retry: its retries synced every row that failed.'
+                : undefined,
+        alternative: unfinished?.resume
+          ? { href: `${runPath(runId)}/resume`, label: 'Resume…' }
+          : unfinished !== undefined || preview.notFound > 0 || preview.planned + preview.readAgain === 0
+            ? rerun
+            : undefined,
       }),
     );
   });

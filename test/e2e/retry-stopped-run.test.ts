@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
-import { cliWorkspace, type CliWorkspace } from '../helpers/built-cli.js';
+import { cliWorkspace, startBuiltDashboard, type CliWorkspace } from '../helpers/built-cli.js';
 import { people, usersCsv } from '../helpers/users-csv.js';
 
+const TOKEN = 'retry-stopped-token-0123456789';
 const JOB = (name: string, csv: string): string =>
   `name: ${name}\nsteps:\n  - { mapping: users, source: { csv: ./${csv} } }\n`;
 
@@ -41,6 +42,27 @@ describe('a retry of a run that stopped before its end (built CLI)', () => {
       `Cannot retry run ${runId}: it stopped before its end (aborted), and a retry sends only its failed rows. ` +
         `Finish it first: \`evsync resume ${runId}\` sends what it never sent`,
     );
+    // The dashboard's retry page says the same before anyone presses it, and its POST refuses.
+    const dashboard = await startBuiltDashboard({
+      cwd: ws.dir,
+      env: { ...ws.envFor(sandbox), EVSYNC_DASHBOARD_TOKEN: TOKEN },
+    });
+    try {
+      const headers = { authorization: `Bearer ${TOKEN}` };
+      const page = await (await fetch(`${dashboard.base}/runs/${runId}/retry`, { headers })).text();
+      expect(page).toContain(`Cannot retry run ${runId}: it stopped before its end (aborted)`);
+      expect(page).toContain(`href="/runs/${runId}/resume"`);
+      expect(page).not.toContain(`action="/runs/${runId}/retry"`);
+      const posted = await fetch(`${dashboard.base}/runs/${runId}/retry`, {
+        method: 'POST',
+        headers: { ...headers, accept: 'application/json', 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(posted.status).toBe(409);
+      expect(await posted.text()).toContain('EVSYNC_RETRY_UNFINISHED_RUN');
+    } finally {
+      await dashboard.stop();
+    }
     // Nothing was sent, and the job is still a problem, not a success.
     expect(onPlatform('dn')).toBe(0);
     const check = await ws.run(sandbox, ['status', '--check']);

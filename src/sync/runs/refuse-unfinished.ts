@@ -19,23 +19,40 @@ const STOPPED = new Set(['aborted', 'interrupted', 'running']);
  * `claimed`: `running` then means cut off, as no live process holds the run.
  */
 export async function refuseUnfinishedRun(
-  ledger: Pick<Ledger, 'countPlanned' | 'pendingIntents'> & Parameters<typeof jobFileOf>[0],
+  ledger: UnfinishedLedger,
   run: RunRecord,
   claimed: boolean,
 ): Promise<void> {
-  if (!STOPPED.has(run.status) || (run.status === 'running' && !claimed)) return;
+  const unfinished = await unfinishedRun(ledger, run, claimed);
+  if (unfinished !== undefined)
+    throw new EvsyncError(unfinished.message, { code: CODE.EVSYNC_RETRY_UNFINISHED_RUN });
+}
+
+type UnfinishedLedger = Pick<Ledger, 'countPlanned' | 'pendingIntents'> & Parameters<typeof jobFileOf>[0];
+
+/**
+ * Why a retry of `run` is refused (`refuseUnfinishedRun`), and whether a resume is the way on
+ * (else a run of the job): what the dashboard's retry page says before anyone presses it.
+ */
+export async function unfinishedRun(
+  ledger: UnfinishedLedger,
+  run: RunRecord,
+  claimed: boolean,
+): Promise<{ message: string; resume: boolean } | undefined> {
+  if (!STOPPED.has(run.status) || (run.status === 'running' && !claimed)) return undefined;
   const how = run.status === 'running' ? 'cut off: its process is gone' : run.status;
   // A run that gave every intent a result (all failed for the platform) has nothing unsent.
   const cut = (await cutShortPlan(ledger, run)) !== undefined;
-  if (!cut && (await ledger.pendingIntents(run.id, { limit: 1 })).length === 0) return;
+  if (!cut && (await ledger.pendingIntents(run.id, { limit: 1 })).length === 0) return undefined;
   const file = await jobFileOf(ledger, run);
   const rerun = file === undefined ? 'run the job again' : `run the job again (evsync run ${file})`;
-  throw new EvsyncError(
-    `Cannot retry run ${run.id}: it stopped before its end (${how}), and a retry sends only its failed rows. ` +
+  return {
+    resume: !cut,
+    message:
+      `Cannot retry run ${run.id}: it stopped before its end (${how}), and a retry sends only its failed rows. ` +
       (cut
         ? `Its sources were not read to the end, so a resume would send only what was planned: ${rerun}; it sends what was never sent and what failed.`
         : `Finish it first: \`evsync resume ${run.id}\` sends what it never sent, and again what failed because the platform was unreachable; ` +
           `then \`evsync retry ${run.id}\` sends the rows that still fail.`),
-    { code: CODE.EVSYNC_RETRY_UNFINISHED_RUN },
-  );
+  };
 }
