@@ -60,6 +60,22 @@ describe('evsync status --check', () => {
     );
   });
 
+  it('names no older success as the newest run that ended when a run failed since', () => {
+    const ticking = job({
+      lastRun: { ...job().lastRun!, id: 'r7', status: 'running', shownStatus: 'running', finishedAt: null },
+      lastSuccess: { id: 'r5', finishedAt: '2026-11-28T21:50:05Z' },
+      sinceSuccess: {
+        count: 1,
+        byStatus: [{ status: 'aborted', count: 1 }],
+        first: '2026-11-28T21:51:00Z',
+        last: '2026-11-28T21:51:00Z',
+      },
+    });
+    expect(checkJobs([ticking], 'Europe/Berlin').line).toBe(
+      'OK 1 job on time and well; run r7 (nightly) running since 2026-11-28 22:50, after 1 run aborted at 22:51',
+    );
+  });
+
   it('does not call well a job whose last run completed with failed rows', () => {
     const failedRows = job({ lastRun: { ...job().lastRun!, counts: { created: 7, failed: 3 } } });
     expect(checkJobs([failedRows], 'Europe/Berlin')).toEqual({

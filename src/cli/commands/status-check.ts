@@ -65,13 +65,15 @@ export function checkJobs(jobs: readonly JobOverview[], zone: string): StatusChe
     `OK ${jobs.length} ${jobs.length === 1 ? 'job' : 'jobs'} on time` +
     (notWell.length === 0 ? ' and well' : `, ${notWell.join(', ')}`);
   // The newest finished run named: a cron log then shows the check saw the night's run. A
-  // tick that is running as the check reads is named beside it, since it is no run's end yet.
+  // tick that is running as the check reads is named beside it, since it is no run's end yet,
+  // with the runs that failed since the last success, which it may be about to mend.
   const newest = newestFinished(jobs);
-  const running = jobs.flatMap(({ job, lastRun: run }) =>
-    run?.shownStatus === 'running'
-      ? [`run ${run.id} (${job}) running since ${wallMinute(new Date(run.startedAt), zone)}`]
-      : [],
-  );
+  const running = jobs.flatMap((job) => {
+    const run = job.lastRun;
+    if (run?.shownStatus !== 'running') return [];
+    const since = job.sinceSuccess === null ? '' : `, after ${describeMissedRuns(job.sinceSuccess, zone)}`;
+    return [`run ${run.id} (${job.job}) running since ${wallMinute(new Date(run.startedAt), zone)}${since}`];
+  });
   const named = [
     ...(newest === undefined
       ? []
@@ -85,17 +87,17 @@ export function checkJobs(jobs: readonly JobOverview[], zone: string): StatusChe
 
 /**
  * The newest run that ended, of all jobs: a job's last run, or while that one runs, its last
- * success (the overview's only other run with an end).
+ * success when no run failed since (the overview's only other run with an end and an id).
  */
 function newestFinished(
   jobs: readonly JobOverview[],
 ): { job: string; id: string; status: string; at: string } | undefined {
   let newest: ReturnType<typeof newestFinished>;
-  for (const { job, lastRun, lastSuccess } of jobs) {
+  for (const { job, lastRun, lastSuccess, sinceSuccess } of jobs) {
     const ended =
       lastRun?.finishedAt != null
         ? { job, id: lastRun.id, status: lastRun.shownStatus, at: lastRun.finishedAt }
-        : lastSuccess?.finishedAt != null
+        : lastSuccess?.finishedAt != null && sinceSuccess === null
           ? { job, id: lastSuccess.id, status: 'completed', at: lastSuccess.finishedAt }
           : undefined;
     if (ended && (newest === undefined || Date.parse(ended.at) > Date.parse(newest.at))) newest = ended;
@@ -106,9 +108,10 @@ function newestFinished(
 function missedNote(job: JobOverview, zone: string): string {
   const missed = job.sinceSuccess;
   if (missed === null || missed.count < 2) return '';
-  const described = describeMissed(
-    { ...missed, first: new Date(missed.first), last: new Date(missed.last) },
-    zone,
-  );
-  return `, ${described}`;
+  return `, ${describeMissedRuns(missed, zone)}`;
+}
+
+/** `3 runs aborted from 02:00 to 02:10`: the overview's runs failed since the last success. */
+function describeMissedRuns(missed: NonNullable<JobOverview['sinceSuccess']>, zone: string): string {
+  return describeMissed({ ...missed, first: new Date(missed.first), last: new Date(missed.last) }, zone);
 }
