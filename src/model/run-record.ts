@@ -119,3 +119,13 @@ export const HANDED_TO_WORKERS = 'handedToWorkers';
 export function waitsForWorker(run: RunRecord): boolean {
   return run.status === 'interrupted' && run.options[HANDED_TO_WORKERS] === true;
 }
+
+/**
+ * A streamed run stopped before its sources were read to the end: the plan stores `planned`
+ * once they are (streamed-plan.ts), and `readWhole` when the delete threshold stopped it
+ * after. A resume sends only what was planned; a run of the job sends the rest.
+ */
+export function sourcesCutShort(run: Pick<RunRecord, 'options'>): boolean {
+  const { options } = run;
+  return options.planStreamed === true && typeof options.planned !== 'number' && options.readWhole !== true;
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox.js';
-import { cliWorkspace, startBuiltDashboard, type CliWorkspace } from '../helpers/built-cli.js';
+import { cliWorkspace, spawnBuiltCli, startBuiltDashboard, type CliWorkspace } from '../helpers/built-cli.js';
 import { people, usersCsv } from '../helpers/users-csv.js';
 
 const TOKEN = 'retry-stopped-token-0123456789';
@@ -87,4 +87,65 @@ describe('a retry of a run that stopped before its end (built CLI)', () => {
     );
     expect(onPlatform('bg')).toBe(0);
   });
+
+  // A reviewing helper's two regressions of the refusal: a run the delete threshold stopped
+  // had read its sources whole and left nothing unsent, and a run killed while posting
+  // check-ins is the one the next run names for their lost answers.
+  it('retries a mirror run the delete threshold stopped: it read its sources whole', async () => {
+    const job = 'name: mir\nmode: mirror\nsteps:\n  - { mapping: users, source: { csv: ./mir.csv } }\n';
+    ws.write({ 'mir.yaml': job, 'mir.csv': usersCsv(people(20, 'mr')) });
+    expect((await ws.run(sandbox, ['run', 'mir.yaml'])).code).toBe(0);
+    // Half the people left the source (above the threshold), one new row is invalid.
+    const bad = { id: 'mr99', email: 'mr99@@example.org', first: 'Bad', last: 'Mail' };
+    ws.write({ 'mir.csv': usersCsv([...people(10, 'mr'), bad]) });
+    const stopped = await ws.run(sandbox, ['run', 'mir.yaml']);
+    expect(stopped.code, stopped.stdout + stopped.stderr).toBe(3);
+    // A resume has nothing to send, and says why the run stays aborted: not a plan cut short.
+    const resumed = await ws.run(sandbox, ['resume', 'latest']);
+    expect(resumed.code).toBe(3);
+    expect(resumed.stdout + resumed.stderr).toContain(
+      'the delete threshold stopped the run after its sources were read: what it planned is finished',
+    );
+    expect(resumed.stdout).toMatch(/^Re-send them once the cause is fixed: +evsync retry /m);
+    expect(resumed.stdout + resumed.stderr).not.toMatch(/never planned nor sent|Finish the run first/);
+
+    ws.write({ 'mir.csv': usersCsv([...people(10, 'mr'), { ...bad, email: 'mr99@example.org' }]) });
+    const retry = await ws.run(sandbox, ['retry', 'latest']);
+    expect(retry.code, retry.stdout + retry.stderr).toBe(0);
+    expect(sandbox.state.userByClientId('mr99')?.email).toBe('mr99@example.org');
+    // The threshold still holds: nobody was deleted.
+    expect(onPlatform('mr')).toBe(21);
+  });
+
+  it('sends the lost check-in the next run names, by the retry of the killed run it names', async () => {
+    const rows = Array.from(
+      { length: 200 },
+      (_, i) => `ci${i + 1},k${(i % 20) + 1},,,"13.4,52.5",ci${i + 1}`,
+    );
+    ws.write({
+      'k.csv': usersCsv(people(20, 'k')),
+      'check-ins.csv': `check_in_id,user_client_id,location_type,location_id,center,display_value\n${rows.join('\n')}\n`,
+      'held.yaml':
+        'name: held\nrate: { per_second: 60, concurrency: 4 }\nsteps:\n' +
+        '  - { mapping: users, source: { csv: ./k.csv } }\n' +
+        '  - { mapping: check_ins, source: { csv: ./check-ins.csv } }\n',
+    });
+    sandbox.faults.set({ latency: { minMs: 25, maxMs: 25 } });
+    const child = spawnBuiltCli(['run', 'held.yaml'], { cwd: ws.dir, env: ws.envFor(sandbox) });
+    const exited = new Promise((done) => child.on('exit', done));
+    const deadline = Date.now() + 120_000;
+    while (sandbox.counters.callsTo('POST', '/check_in') < 40 && Date.now() < deadline)
+      await new Promise((wait) => setTimeout(wait, 20));
+    child.kill('SIGKILL');
+    await exited;
+    sandbox.faults.set({});
+
+    const next = await ws.run(sandbox, ['run', 'held.yaml']);
+    expect(next.code, next.stdout + next.stderr).toBe(1);
+    const report = await ws.run(sandbox, ['report', 'latest', '--status', 'failed']);
+    const command = /`(evsync retry \S+ --client-id \S+(?: --resend-unknown)?)`/.exec(report.stdout)?.[1];
+    expect(command, report.stdout).toBeDefined();
+    const retry = await ws.run(sandbox, command!.split(' ').slice(1));
+    expect(retry.code, retry.stdout + retry.stderr).toBe(0);
+  }, 240_000);
 });

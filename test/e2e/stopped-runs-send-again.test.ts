@@ -127,8 +127,11 @@ describe('a stopped run sends again what was not the rows’ fault', () => {
       'Its sources were not read to the end, so a resume would send only what was planned: run the job again',
     );
     expect(stopped.stdout).not.toContain('Finish it with: evsync resume');
-    // Its failed rows wait for the run to be finished: no retry first.
-    expect(stopped.stdout).toMatch(/Finish the run first \(above\); then re-send what still failed/);
+    // Its failed rows go with that run of the job: no retry, which refuses a run cut short.
+    expect(stopped.stdout).toContain(
+      'Running the job again (above) sends them again too, once their cause is fixed.',
+    );
+    expect(stopped.stdout).not.toContain(`evsync retry ${/^Run (\S+) /m.exec(stopped.stdout)![1]!}`);
 
     const again = await runCli('run', join(dir, 'job.yaml'));
     expect(again.code).toBe(0);

@@ -1,5 +1,5 @@
 import { type ActionCounts, type RunResultCounts, RESULT_ACTIONS } from '../../model/result-records.js';
-import { runTook, type RunRecord } from '../../model/run-record.js';
+import { runTook, sourcesCutShort, type RunRecord } from '../../model/run-record.js';
 import { INTENT_KINDS } from '../../model/intent.js';
 import { FULL_RUN_LINE, skippedLine, type PlanSummary } from '../plan/plan-summary.js';
 import { warningLines } from '../plan/warning-lines.js';
@@ -106,8 +106,12 @@ export function formatRunSummary(summary: RunSummary): string {
     const retryOf = typeof run.options.retryOf === 'string' ? run.options.retryOf : undefined;
     out.push(...uncertainCheckInLines(run.id, uncertain, retryOf));
     const others = failed - uncertain.lost - uncertain.held;
-    // A retry now would send some intents that the step above sends as well.
-    if (summary.stopped)
+    // A retry now would send some intents that the step above sends as well; a run of the
+    // job, the step when the sources were not read whole, sends the failed rows too.
+    if (summary.stopped && sourcesCutShort(run))
+      out.push('Running the job again (above) sends them again too, once their cause is fixed.');
+    // A run the delete threshold stopped read every source: nothing of it waits for a resume.
+    else if (summary.stopped && run.options.readWhole !== true)
       out.push(
         'Finish the run first (above); then re-send what still failed, after fixing: ' +
           `evsync retry ${run.id}`,

@@ -4,6 +4,7 @@ import type { Ledger } from '../../ledger/ledger.js';
 import type { RunRecord } from '../../model/run-record.js';
 import { cutShortPlan } from './cut-short-plan.js';
 import { jobFileOf } from './restore-params.js';
+import { supersededBy } from './superseded.js';
 
 /** Statuses of a run that stopped before its end: `running` is one once claimed (cut off). */
 const STOPPED = new Set(['aborted', 'interrupted', 'running']);
@@ -28,7 +29,8 @@ export async function refuseUnfinishedRun(
     throw new EvsyncError(unfinished.message, { code: CODE.EVSYNC_RETRY_UNFINISHED_RUN });
 }
 
-type UnfinishedLedger = Pick<Ledger, 'countPlanned' | 'pendingIntents'> & Parameters<typeof jobFileOf>[0];
+type UnfinishedLedger = Pick<Ledger, 'countPlanned' | 'pendingIntents' | 'listRuns'> &
+  Parameters<typeof jobFileOf>[0];
 
 /**
  * Why a retry of `run` is refused (`refuseUnfinishedRun`), and whether a resume is the way on
@@ -41,8 +43,12 @@ export async function unfinishedRun(
 ): Promise<{ message: string; resume: boolean } | undefined> {
   if (!STOPPED.has(run.status) || (run.status === 'running' && !claimed)) return undefined;
   const how = run.status === 'running' ? 'cut off: its process is gone' : run.status;
+  // A later run of the job that read the sources whole took what this one left (a resume
+  // sends nothing of it either, superseded.ts): a lost check-in's retry is asked of it then.
+  if ((await supersededBy(ledger, run)) !== undefined) return undefined;
   // A run that gave every intent a result (all failed for the platform) has nothing unsent.
-  const cut = (await cutShortPlan(ledger, run)) !== undefined;
+  // The delete threshold stops a plan after every source was read: its failed rows are retried.
+  const cut = run.options.readWhole !== true && (await cutShortPlan(ledger, run)) !== undefined;
   if (!cut && (await ledger.pendingIntents(run.id, { limit: 1 })).length === 0) return undefined;
   const file = await jobFileOf(ledger, run);
   const rerun = file === undefined ? 'run the job again' : `run the job again (evsync run ${file})`;

@@ -99,6 +99,17 @@ async function resumeClaimed(deps: EngineDeps, run: RunRecord): Promise<RunSumma
   if (cut === undefined || summary.stopped) return summary;
   // Every sent intent was in the recorded part (the engine sends an intent only once its
   // chunk of the plan is recorded); the rest was never sent and only a new run plans it.
+  if (run.options.readWhole === true)
+    return {
+      ...summary,
+      run: await ledger.finishRun(runId, 'aborted'),
+      stopped: 'aborted',
+      reason:
+        'the delete threshold stopped the run after its sources were read: what it planned is finished; ' +
+        'the deletes of mirror mode were never planned',
+      nextStep:
+        'Check why so many rows left the source; if that is right, run the job again with --force to delete them.',
+    };
   const reason =
     cut.planned === undefined
       ? `the run was stopped while its sources were being read: the ${cut.recorded} intents planned by then ` +

@@ -8,6 +8,7 @@ import { checkSteps } from '../collect/collect-intents.js';
 import { checkMinRows } from '../collect/min-rows.js';
 import type { EngineDeps } from '../execute/engine-deps.js';
 import { executeAndFinish } from '../execute/execute-and-finish.js';
+import { sourcesCutShort } from '../../model/run-record.js';
 import { streamedPlan } from './streamed-plan.js';
 import { depsForPlatform } from './conference-scope.js';
 import { whileClaimed, whileJobLocked } from './run-claim.js';
@@ -116,8 +117,7 @@ async function runLocked(deps: EngineDeps, options: RunJobOptions, lock: JobLock
  * sends the rest, and nothing twice (what was sent is synced), so that is the advice.
  */
 function withNextStepWhenCutShort(summary: RunSummary, runAgain: string): RunSummary {
-  const { options } = summary.run;
-  if (!summary.stopped || summary.nextStep || typeof options.planned === 'number') return summary;
+  if (!summary.stopped || summary.nextStep || !sourcesCutShort(summary.run)) return summary;
   return {
     ...summary,
     nextStep:

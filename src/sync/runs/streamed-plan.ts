@@ -249,8 +249,9 @@ class StreamedRun {
       end = await this.planner.finish();
     } catch (error) {
       if (!(error instanceof DeleteThresholdError)) throw error;
-      // Kept with the run, as `evsync runs` shows a run the threshold stopped.
-      await ledger.mergeRunOptions(runId, { aborted: error.message });
+      // Kept with the run, as `evsync runs` shows a run the threshold stopped; its sources
+      // were read whole (`sourcesCutShort`): a retry of its failed rows is no partial plan's.
+      await ledger.mergeRunOptions(runId, { aborted: error.message, readWhole: true });
       throw new PlanStopped(error.message, undefined, { cause: error });
     }
     for (let start = 0; start < end.deletes.length; start += PLAN_CHUNK)
