@@ -94,19 +94,41 @@ export interface NamedPerson {
 
 /**
  * Whether `now` is another person than `was` under one key (docs/sync-engine.md, "Who is
- * who"): both e-mails given and different ({@link personKey}), and names that disagree
- * ({@link namesAgree}); or one e-mail, and names with no word in common ({@link namesApart}):
+ * who"): both e-mails given and different ({@link personKey}), and names not alike
+ * ({@link namesAlike}); or one e-mail, and names with no word in common ({@link namesApart}):
  * an e-mail an order or a household shares (a buyer's address on every ticket of the order,
  * `on_shared_email`) says nothing of who holds each ticket. A new name sharing a word with
- * the old under the same e-mail (a typo fixed, a marriage), or a new e-mail under an
- * agreeing name, is the same person; an empty e-mail says nothing.
+ * the old under the same e-mail (a typo fixed, a marriage), or a new e-mail under a
+ * name alike, is the same person; an empty e-mail says nothing.
  */
 export function anotherPerson(was: NamedPerson, now: NamedPerson): boolean {
   const wasEmail = personKey(was.email);
   const nowEmail = personKey(now.email);
   if (wasEmail === undefined || nowEmail === undefined) return false;
   if (wasEmail === nowEmail) return namesApart(was.name, now.name);
-  return !namesAgree(was.name, now.name);
+  return !namesAlike(was.name, now.name);
+}
+
+/**
+ * Whether two names are one person's with nothing else to tell: every word of the shorter
+ * is a whole word of the longer, once folded ({@link nameWords}, an umlaut spelt out alike).
+ * A new e-mail is such a case: a ticket handed on within a family keeps the surname, and a
+ * first name that merely starts like the other's (`Paul` and `Paula`, `Jan` and `Jana`) or
+ * an initial is no proof, where {@link namesAgree} takes them for one person's. An empty
+ * name says nothing and is alike with any.
+ */
+export function namesAlike(a: string, b: string): boolean {
+  const left = nameWords(a).map(withoutUmlautE);
+  const right = nameWords(b).map(withoutUmlautE);
+  if (left.length === 0 || right.length === 0) return true;
+  const [short, long] = left.length <= right.length ? [left, right] : [right, left];
+  const rest = [...long];
+  for (const word of short) {
+    const at = rest.indexOf(word);
+    if (at === -1) return false;
+    rest.splice(at, 1);
+  }
+  return true;
 }
 
 /**
