@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadMapping } from '../load-mapping.js';
-import { cellText } from './column-binder.js';
+import { cellText, missingColumnMessage } from './column-binder.js';
 
 describe('cellText', () => {
   it('joins an array of a SQL source with ",", as a list reaching a param is joined', () => {
@@ -39,5 +39,16 @@ describe('cellText', () => {
       'user[item_attributes][tags_list]': 'x,y',
       'user[account_attributes][profiles_attributes][0][custom_data]': '{"shirt":"M"}',
     });
+  });
+});
+
+describe('missingColumnMessage', () => {
+  it('names a column to rename only when its name tells it, never another name column', () => {
+    expect(missingColumnMessage(['last_name', 'Last Name'], ['client_id', 'first_name', 'email'])).toContain(
+      'Rename the column in the source to "last_name"',
+    );
+    expect(missingColumnMessage(['email', 'Ticket Email'], ['first_name', 'Attendee E-mail'])).toContain(
+      'Rename "Attendee E-mail" in the source to "email"',
+    );
   });
 });

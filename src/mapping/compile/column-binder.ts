@@ -173,13 +173,18 @@ export function missingColumnMessage(aliases: readonly string[], header: readonl
 function likeColumn(aliases: readonly string[], header: readonly string[]): string | undefined {
   const fair = header.filter((name) => aliases.some(isBuyersColumn) || !isBuyersColumn(name));
   const wholes = aliases.map(normalizeColumnName).filter((alias) => alias.length >= 3);
+  // A last word that ends the names of many columns (`First Name`, `Company Name`) tells none
+  // of them: renaming `first_name` to `last_name` would lose every first name.
   const lasts = aliases
     .map((alias) => normalizeColumnName(headerWords(alias).at(-1) ?? ''))
-    .filter((word) => word.length >= 3);
+    .filter((word) => word.length >= 3 && !COMMON_LAST_WORDS.has(word));
   const holding = (parts: readonly string[]): string | undefined =>
     fair.find((name) => parts.some((part) => normalizeColumnName(name).includes(part)));
   return holding(wholes) ?? holding(lasts);
 }
+
+/** Last words of column names that many columns share, normalised (`normalizeColumnName`). */
+const COMMON_LAST_WORDS = new Set(['name', 'number', 'code', 'date', 'type', 'status']);
 
 function orList(items: readonly string[]): string {
   if (items.length <= 1) return items[0] ?? '';
