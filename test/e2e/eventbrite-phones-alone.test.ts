@@ -31,8 +31,9 @@ describe('phones of an Eventbrite export, each number judged alone', () => {
     expect(first.code, first.stdout + first.stderr).toBe(0);
     expect(phones('eb-801')).toEqual([{ work_number: '+12125550100', cell_number: null, fax_number: null }]);
     expect(phones('eb-802')).toEqual([{ work_number: '+442079460000', cell_number: null, fax_number: null }]);
+    // Each warning after its source's name: a job's steps each have a row 1.
     expect(first.stdout).toContain(
-      'row 1 (line 2), Cell Phone: "+1-800-FLOWERS" is not a phone number: it has letters, or no digits (write the number in digits, an extension as x12): left out',
+      '  ./eb.csv: row 1 (line 2), Cell Phone: "+1-800-FLOWERS" is not a phone number: it has letters, or no digits (write the number in digits, an extension as x12): left out',
     );
     expect(first.stdout).toMatch(
       /row 2 \(line 3\), Cell Phone: "4\.47911E\+11" is a number Excel rounded .*: left out/,

@@ -1,7 +1,7 @@
 import { CODE } from '../../errors/codes.js';
 import type { IntentKind } from '../../model/intent.js';
 import { INTENT_KINDS } from '../../model/intent.js';
-import { describeOrigin } from '../../model/row-origin.js';
+import { describeOrigin, type RowOrigin } from '../../model/row-origin.js';
 import { LossTally, reasonKind } from '../../mapping/validate/loss-tally.js';
 import type { MergeReport } from '../collect/merge-people.js';
 export { skippedLine } from './skipped-line.js';
@@ -181,8 +181,8 @@ export class PlanTally {
     >,
   ): void {
     const tally = this.losses;
-    for (const item of plan.work) this.warned(item.warnings);
-    for (const item of plan.unchanged) this.warned(item.warnings);
+    for (const item of plan.work) this.warned(item.warnings, item.origin);
+    for (const item of plan.unchanged) this.warned(item.warnings, item.origin);
     for (const item of plan.work) {
       const where = item.origin
         ? `${item.origin.source} ${describeOrigin(item.origin)}`
@@ -253,12 +253,17 @@ export class PlanTally {
     }
   }
 
-  /** A row sent without some optional fields: counted apart, its first messages kept. */
-  private warned(warnings: readonly string[] | undefined): void {
+  /**
+   * A row sent without some optional fields: counted apart, its first messages kept, each
+   * after its source's name (a job's steps each have a row 2).
+   */
+  private warned(warnings: readonly string[] | undefined, origin: RowOrigin | null): void {
     if (warnings === undefined || warnings.length === 0) return;
     this.warnedRows += 1;
     if (this.warningExamples.length < this.examplesPerGroup)
-      this.warningExamples.push(...warnings.slice(0, 1));
+      this.warningExamples.push(
+        ...warnings.slice(0, 1).map((warning) => (origin ? `${origin.source}: ${warning}` : warning)),
+      );
   }
 
   /** Counts a skip as meant or as data lost (see `SKIPPED_ON_PURPOSE`). */
