@@ -111,15 +111,15 @@ export function anotherPerson(was: NamedPerson, now: NamedPerson): boolean {
 
 /**
  * Whether two names are one person's with nothing else to tell: every word of the shorter
- * is a whole word of the longer, once folded ({@link nameWords}, an umlaut spelt out alike).
+ * is a whole word of the longer, once folded ({@link spokenWords}: an umlaut spelt out alike).
  * A new e-mail is such a case: a ticket handed on within a family keeps the surname, and a
  * first name that merely starts like the other's (`Paul` and `Paula`, `Jan` and `Jana`) or
  * an initial is no proof, where {@link namesAgree} takes them for one person's. An empty
  * name says nothing and is alike with any.
  */
 export function namesAlike(a: string, b: string): boolean {
-  const left = nameWords(a).map(withoutUmlautE);
-  const right = nameWords(b).map(withoutUmlautE);
+  const left = spokenWords(a);
+  const right = spokenWords(b);
   if (left.length === 0 || right.length === 0) return true;
   const [short, long] = left.length <= right.length ? [left, right] : [right, left];
   const rest = [...long];
@@ -139,16 +139,16 @@ export function namesAlike(a: string, b: string): boolean {
  * empty name neither.
  */
 export function namesApart(a: string, b: string): boolean {
-  const left = nameWords(a).map(withoutUmlautE);
-  const right = nameWords(b).map(withoutUmlautE);
+  const left = spokenWords(a);
+  const right = spokenWords(b);
   // Distinct words: a one-word name is often written as both first and last (`lasermo lasermo`).
   if (new Set(left).size < 2 || new Set(right).size < 2) return false;
   return !left.some((x) => right.some((y) => x === y || shortFor(x, y) || shortFor(y, x)));
 }
 
-/** `mueller` as `muller`, which is how {@link nameWords} writes `Müller`. */
-function withoutUmlautE(word: string): string {
-  return word.replace(/([aou])e/g, '$1');
+/** A name's words ({@link nameWords}), an umlaut spelt out folded as the umlaut is: `Mueller` and `Müller` are both `muller`. */
+function spokenWords(name: string): string[] {
+  return nameWords(name).map((word) => word.replace(/([aou])e/g, '$1'));
 }
 
 /** First and last name as one, the empty parts left out. */
