@@ -619,6 +619,14 @@ export const ERROR_CATALOG = {
       'Give each person their own client_id in the sources (or the same e-mail, if they are one person); the message names every row involved.',
     retry: 'permanent',
   },
+  EVSYNC_MERGED_PERSON_SPLIT: {
+    layer: 'sync',
+    meaning:
+      'Client_ids that an earlier run merged into one platform user (one person in several steps) now have rows of different people (different e-mails): each would overwrite the other on that one account, so no row of theirs is sent (docs/sync-engine.md, "One person, many sources").',
+    action:
+      'If they are still one person, give their rows the same e-mail in every source (a new address in all of them); if a key now names someone else, give that person a client_id of their own. The message names every row involved.',
+    retry: 'permanent',
+  },
   MAPPING_SHARED_EMAIL: {
     layer: 'mapping',
     meaning:
@@ -924,6 +932,12 @@ export const ERROR_CATALOG = {
       'Not sent by a retry: the row failed in the run retried (the platform refused it, or it failed the mapping), and the job’s source no longer has it (by its client_id). A retry sends failed rows as the source has them now.',
     action:
       'Nothing, if the row was taken out on purpose. If its client_id changed in the source, the job’s next run sends it under the new one.',
+  },
+  EVSYNC_RETRY_ROW_MERGED: {
+    layer: 'sync',
+    meaning:
+      'Not sent on its own by a retry: the user row failed in the run retried, and the job’s sources now make it one person with another key’s row (docs/sync-engine.md, "One person, many sources"). The retry sends that user, with this key among its client_ids.',
+    action: 'Nothing: the person’s user, under the other key, carries this row.',
   },
   EVSYNC_RUN_NO_JOB_FILE: {
     layer: 'sync',

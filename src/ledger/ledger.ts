@@ -220,6 +220,11 @@ export interface Ledger {
   getPlatformId(kind: IntentKind, clientId: string): Promise<number | undefined>;
   /** The ids of these keys that the id map has: a run's id cache asks chunk by chunk. */
   platformIdsOf(kind: IntentKind, clientIds: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * The client_ids the id map gives one platform id, a list per id that several name: a
+   * person merged from rows of several steps (docs/sync-engine.md, "One person, many sources").
+   */
+  keysSharingIds(kind: IntentKind): Promise<string[][]>;
   setPlatformIds(entries: readonly PlatformIdEntry[]): Promise<void>;
   loadIdMap(kind: IntentKind): Promise<Map<string, number>>;
   /**

@@ -269,6 +269,10 @@ export class SqlLedger implements Ledger {
     return this.state.platformIdsOf(kind, clientIds);
   }
 
+  keysSharingIds(kind: IntentKind): Promise<string[][]> {
+    return this.state.keysSharingIds(kind);
+  }
+
   setPlatformIds(entries: readonly PlatformIdEntry[]): Promise<void> {
     return this.state.setPlatformIds(entries);
   }

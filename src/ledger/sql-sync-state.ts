@@ -47,6 +47,14 @@ export class SqlSyncState {
     return ids;
   }
 
+  async keysSharingIds(kind: IntentKind): Promise<string[][]> {
+    const rows = await this.sql().query<{ keys: string[] }>(q.SELECT_KEYS_SHARING_IDS, [
+      kind,
+      this.conferenceId,
+    ]);
+    return rows.map((row) => row.keys);
+  }
+
   async setPlatformIds(entries: readonly PlatformIdEntry[]): Promise<void> {
     const rows = dedupe(entries.map((e) => ({ kind: e.kind, key: e.clientId, platform_id: e.platformId })));
     await this.sql().transaction((tx) => this.inChunks(tx, q.UPSERT_IDS, rows));

@@ -51,6 +51,14 @@ export const SELECT_IDS_OF = `SELECT m.client_id, m.platform_id FROM unnest($2::
    WHERE m.conference_id = $3 AND m.kind = $1 AND m.client_id = asked.key OFFSET 0) m`;
 
 /**
+ * $1 kind, $2 conference id: the client_ids of each platform id that more than one names, a
+ * merged person's keys (`SqlSyncState.keysSharingIds`). A scan of the conference's id map:
+ * read once by a plan whose users come from several steps.
+ */
+export const SELECT_KEYS_SHARING_IDS = `SELECT array_agg(client_id ORDER BY client_id) AS keys FROM id_map
+WHERE conference_id = $2 AND kind = $1 GROUP BY platform_id HAVING count(*) > 1`;
+
+/**
  * $1 kind, $2 conference id, $3 the last client_id of the page before ('' first), $4 page
  * size: the id map in client_id order, a range of the primary key (`SqlSyncState.idPages`).
  */

@@ -19,7 +19,7 @@ import { openSource } from '../../sources/open-source.js';
 import { yieldedNoRows } from '../../sources/source-row.js';
 import { stepLabel, stepMappingOptions, type LoadedJob } from '../job-file.js';
 import type { RowResult } from '../plan/sync-plan.js';
-import { PeopleMerger, type MergeReport } from './merge-people.js';
+import { PeopleMerger, type MergeReport, type SharedAccounts } from './merge-people.js';
 import { UsersApart } from './users-apart.js';
 import { ReadNotices } from './read-notices.js';
 import type { Erasures } from './erasures.js';
@@ -52,6 +52,12 @@ export interface CollectOptions {
   erasures: Erasures;
   /** A run's plan: see `MapSourceOptions.syncedHash`. */
   syncedHash?: SyncedHashOf;
+  /**
+   * The keys earlier runs merged into one platform user (`Ledger.keysSharingIds`): a merge
+   * refuses the people the sources split them between (`PeopleMerger`). A plan, a run and
+   * a retry pass it; an audit, which compares the sources with the platform, does not.
+   */
+  sharedAccounts?: SharedAccounts;
 }
 
 /**
@@ -147,11 +153,11 @@ async function* collectRows(job: LoadedJob, options: CollectOptions): AsyncGener
 export function peopleMerger(
   job: Pick<LoadedJob, 'steps' | 'merge'>,
   mappings: readonly Pick<LoadedMapping, 'kinds'>[],
-  options: Pick<CollectOptions, 'vendor'>,
+  options: Pick<CollectOptions, 'vendor' | 'sharedAccounts'>,
 ): PeopleMerger | undefined {
   const settings = job.merge?.users;
   if (settings === false || !usersFromSeveralSteps(mappings)) return undefined;
-  return new PeopleMerger(job.steps, settings, options.vendor);
+  return new PeopleMerger(job.steps, settings, options.vendor, options.sharedAccounts);
 }
 
 function usersFromSeveralSteps(mappings: readonly Pick<LoadedMapping, 'kinds'>[]): boolean {

@@ -19,11 +19,13 @@ function user(key: string, source: string, params: Record<string, string>): Inte
 async function merge(
   settings: ConstructorParameters<typeof PeopleMerger>[1],
   rows: Array<[step: number, intent: Intent]>,
+  sharedAccounts?: readonly string[][],
 ): Promise<{ users: Intent[]; refused: RowResult[]; merger: PeopleMerger }> {
   const merger = new PeopleMerger(
     [{ name: 'tickets' }, { name: 'comp' }, { name: 'speakers' }],
     settings,
     'svc',
+    sharedAccounts && (() => Promise.resolve(sharedAccounts)),
   );
   for (const [step, intent] of rows) await merger.take(step, intent);
   const users: Intent[] = [];
@@ -219,6 +221,32 @@ describe('PeopleMerger', () => {
       expect(row.message).toContain('comp: comp.csv row 1 (bob@example.org, "Bob C")');
     }
     expect(merger.report()).toMatchObject({ refused: 2 });
+  });
+
+  it('refuses the people of keys an earlier run merged into one account, once their e-mails differ', async () => {
+    const rows: Array<[number, Intent]> = [
+      [0, person('T-1', 'tickets.csv', 'ann@example.org', 'Ann', 'Arbor')],
+      [1, person('C-1', 'comp.csv', 'ann.work@example.org', 'Ann', 'Arbor')],
+      [0, person('T-2', 'tickets.csv', 'bob@example.org', 'Bob', 'Baker')],
+      [1, person('C-2', 'comp.csv', 'bob@example.org', 'Bob', 'Baker')],
+    ];
+    const shared = [
+      ['C-1', 'T-1'],
+      ['C-2', 'T-2'],
+      // A key this run does not have: nothing to compare it with.
+      ['C-3', 'T-1'],
+    ];
+    const { users, refused, merger } = await merge(undefined, rows, shared);
+    expect(users.map((u) => [u.key, u.aliases])).toEqual([['T-2', ['C-2']]]);
+    expect(refused.map((r) => `${r.key} ${r.errorCode}`).sort()).toEqual([
+      'C-1 EVSYNC_MERGED_PERSON_SPLIT',
+      'T-1 EVSYNC_MERGED_PERSON_SPLIT',
+    ]);
+    expect(refused[0]?.message).toContain('client_ids "C-1" and "T-1" are one platform user');
+    expect(refused[0]?.message).toContain('comp: comp.csv row 1 (ann.work@example.org, "Ann Arbor")');
+    expect(merger.report()).toMatchObject({ refused: 2 });
+    // Without the id map's groups, the two are planned apart, as before.
+    expect((await merge(undefined, rows)).users.map((u) => u.key).sort()).toEqual(['C-1', 'T-1', 'T-2']);
   });
 
   it('refuses a cycle of ids across three steps whole, every row named', async () => {

@@ -28,6 +28,15 @@ export interface MergedUsers {
   rowResults: RowResult[];
 }
 
+/** The client_ids of one platform user that several name (`Ledger.keysSharingIds`). */
+export type SharedAccounts = () => Promise<readonly (readonly string[])[]>;
+
+/** Why a person's rows are refused: the code and the message each of them fails with. */
+interface Refusal {
+  code: ErrorCode;
+  message: string;
+}
+
 /** One row's use of a client_id, spilled by the client_id: who it says the key is. */
 interface KeyUse {
   k: string;
@@ -80,6 +89,11 @@ export class PeopleMerger {
     steps: readonly Pick<JobStep, 'name'>[],
     private readonly settings: Exclude<NonNullable<MergeSettings['users']>, false> | undefined,
     vendor: string,
+    /**
+     * The keys an earlier run merged into one platform user, read once every step is read;
+     * without it, a person the sources split again is not noticed.
+     */
+    private readonly sharedAccounts?: SharedAccounts,
     spillDir?: string,
   ) {
     this.labels = steps.map((step, index) => stepLabel(step, index));
@@ -110,11 +124,12 @@ export class PeopleMerger {
   /**
    * The users, one per person, bucket by bucket; the spill is removed as it is read. The
    * rows of people the steps disagree on come as failed results instead (see
-   * {@link MergeReport.refused}): a client_id two people were given refuses both people; a
-   * row giving the person's e-mail under another name than the first row's is refused.
+   * {@link MergeReport.refused}): a client_id two people were given refuses both people, as
+   * do keys of one platform user that the sources now give to two people; a row giving the
+   * person's e-mail under another name than the first row's is refused.
    */
   async *merged(): AsyncGenerator<MergedUsers> {
-    const refused = await this.keysOfTwoPeople();
+    const refused = await this.peopleInDispute();
     for await (const bucket of this.spill.drain()) {
       const people = new Map<PersonKey, Spilled[]>();
       for (const row of bucket) {
@@ -128,10 +143,9 @@ export class PeopleMerger {
       let out: MergedUsers = { intents: [], rowResults: [] };
       for (const [person, rows] of people) {
         people.delete(person);
-        const reason = refused.get(person);
-        if (reason !== undefined) {
-          for (const row of rows)
-            out.rowResults.push(this.refuse(row, CODE.EVSYNC_ONE_KEY_TWO_PEOPLE, reason));
+        const refusal = refused.get(person);
+        if (refusal !== undefined) {
+          for (const row of rows) out.rowResults.push(this.refuse(row, refusal.code, refusal.message));
           continue;
         }
         const ordered = this.fields.inOrder(rows, this.settings?.precedence);
@@ -156,12 +170,17 @@ export class PeopleMerger {
   }
 
   /**
-   * The people whose rows give one client_id to someone else too, each with the message its
-   * rows fail with. Read from the client_id spill once every step is read; such people are
-   * few, so they are held in memory.
+   * The people whose rows give one client_id to someone else too, and those whose key an
+   * earlier run merged with another person's into one platform user, each with what its rows
+   * fail with. Read from the client_id spill once every step is read; such people are few,
+   * so they are held in memory.
    */
-  private async keysOfTwoPeople(): Promise<Map<PersonKey, string>> {
-    const refused = new Map<PersonKey, string>();
+  private async peopleInDispute(): Promise<Map<PersonKey, Refusal>> {
+    const refused = new Map<PersonKey, Refusal>();
+    const shared = (await this.sharedAccounts?.()) ?? [];
+    const sharing = new Set(shared.flat());
+    /** The first use of each key of a shared account, as this run's rows give it. */
+    const usesOfShared = new Map<string, KeyUse>();
     for await (const bucket of this.keyUses.drain()) {
       const byKey = new Map<string, KeyUse[]>();
       for (const use of bucket) {
@@ -170,6 +189,7 @@ export class PeopleMerger {
         else byKey.set(use.k, [use]);
       }
       for (const [key, uses] of byKey) {
+        if (sharing.has(key)) usesOfShared.set(key, uses[0]!);
         const people = new Set(uses.map((use) => use.p as PersonKey));
         if (people.size < 2) continue;
         const shown = uses.slice(0, 5).map((use) => use.w);
@@ -177,10 +197,37 @@ export class PeopleMerger {
         const message =
           `client_id "${key}" is given to ${people.size} different people: ${shown.join('; ')}${more}. ` +
           `No row of theirs is sent, so that nobody is merged into another: give each person their own client_id in the sources (or one e-mail, if they are one person)`;
-        for (const person of people) if (!refused.has(person)) refused.set(person, message);
+        for (const person of people)
+          if (!refused.has(person)) refused.set(person, { code: CODE.EVSYNC_ONE_KEY_TWO_PEOPLE, message });
       }
     }
+    for (const keys of shared) this.refuseSplit(keys, usesOfShared, refused);
     return refused;
+  }
+
+  /**
+   * The keys of one platform user that an earlier run merged (`keys`), when this run's rows
+   * give them to different people (different e-mails): planned apart, each would update
+   * that one account and the last sent would win, a comp list's new address over the
+   * tickets' or the other way round, by the order of the spill. Every person of them is
+   * refused, and the account keeps what it has until the sources agree again.
+   */
+  private refuseSplit(
+    keys: readonly string[],
+    uses: ReadonlyMap<string, KeyUse>,
+    refused: Map<PersonKey, Refusal>,
+  ): void {
+    const present = keys.filter((key) => uses.has(key));
+    const people = new Set(present.map((key) => uses.get(key)!.p as PersonKey));
+    if (people.size < 2) return;
+    const named = present.map((key) => `"${key}"`);
+    const message =
+      `client_ids ${named.slice(0, -1).join(', ')} and ${named[named.length - 1]} are one platform user, merged as one person by an earlier run, ` +
+      `and this run's rows give them ${people.size} different e-mails: ${present.map((key) => uses.get(key)!.w).join('; ')}. ` +
+      'Sent apart, each would overwrite the other on that one account, so no row of theirs is sent. ' +
+      'If they are one person, give them the same e-mail in every source; if a key now names someone else, give that person a client_id of their own';
+    for (const person of people)
+      if (!refused.has(person)) refused.set(person, { code: CODE.EVSYNC_MERGED_PERSON_SPLIT, message });
   }
 
   /** A row of a person the steps disagree on, as its failed result. */

@@ -39,8 +39,9 @@ export interface MergeReport {
   conflictExamples: MergeConflict[];
   /**
    * User rows not sent because the steps disagree on who someone is (docs/sync-engine.md,
-   * "Who is who"): one client_id given to different people, or one e-mail to people of
-   * different names. Each row fails, naming the others.
+   * "Who is who"): one client_id given to different people, one e-mail to people of
+   * different names, or keys an earlier run merged into one platform user given to people of
+   * different e-mails. Each row fails, naming the others.
    */
   refused: number;
   refusedExamples: string[];
@@ -61,7 +62,7 @@ export function formatMergeReport(report: MergeReport | undefined): string[] {
   }
   if (report.refused > 0) {
     lines.push(
-      `Refused: ${report.refused} user rows of people the steps disagree on (one client_id for two people, or one e-mail for two names) are not sent; the first:`,
+      `Refused: ${report.refused} user rows of people the steps disagree on (one client_id for two people, one e-mail for two names, or one platform user for two e-mails) are not sent; the first:`,
     );
     for (const example of report.refusedExamples) lines.push(`  ${example}`);
   }

@@ -63,7 +63,8 @@ export function formatRunSummary(summary: RunSummary): string {
   const warned = warningLines(summary.plan?.warnings);
   if (warned.length > 0) out.push('', ...warned);
   const merged = summary.plan?.merged;
-  if (merged)
+  // Nobody merged: the refused rows are among the failed ones, each with its message.
+  if (merged && merged.people > 0)
     out.push(
       '',
       `Merged people: ${merged.people} people described by ${merged.rows} rows of several steps, one user each; ` +

@@ -65,6 +65,7 @@ export async function planJob(
     ...(logger ? { logger } : {}),
     // As a run maps them, so that the plan says what the run will do with each row.
     syncedHash: planner.syncedHash,
+    sharedAccounts: () => ledger.keysSharingIds('user'),
   })) {
     // As a run, which reads a row ahead: the chunk before this row ends once this row is
     // mapped, and the synced hashes are published (or not) at the same rows; the chunks

@@ -120,6 +120,28 @@ export async function refusedRowsNow(
 const NONE: RefusedRowsSorted = { asPlanned: [], changed: [], unchanged: [], notSent: [] };
 
 /**
+ * A failed user row that the job's sources now merge into another key's user (one person
+ * in several steps, docs/sync-engine.md, "One person, many sources"): that user is sent,
+ * with this key among its client_ids, and this row is not sent on its own.
+ */
+export function mergedRow(
+  record: Pick<PlannedIntentRecord, 'kind' | 'key' | 'origin' | 'runId' | 'params'>,
+  into: string,
+): RowResult {
+  return {
+    kind: record.kind,
+    key: record.key,
+    action: 'skipped',
+    origin: record.origin,
+    errorCode: CODE.EVSYNC_RETRY_ROW_MERGED,
+    message:
+      `Not sent on its own: this row (${record.kind} ${record.key}), which failed in run ${record.runId}, is now one person with ${record.kind} ${into} in the job's sources; ` +
+      `the retry sends ${into}, with ${record.key} among its client_ids.`,
+    params: record.params,
+  };
+}
+
+/**
  * A failed row the source no longer has by its key (the organiser took it out, or re-keyed
  * it): refused by the platform, or failed in the mapping, in the run retried.
  */

@@ -39,7 +39,7 @@ export interface SecretRow {
 export type SourceReadAgain = { intents: Map<string, SecretRow> } | { problem: string };
 
 export type RestoreDeps = Pick<EngineDeps, 'platform' | 'logger'> & {
-  ledger: Pick<Ledger, 'getRun' | 'erasure' | 'conference'>;
+  ledger: Pick<Ledger, 'getRun' | 'erasure' | 'conference' | 'keysSharingIds'>;
   /**
    * Sources already read again, by run id: a distributed worker restores one intent at a
    * time and reads each run's source once.
@@ -192,6 +192,7 @@ export async function readJobAgain(
     for await (const row of streamCollected(job, {
       vendor: deps.platform.vendor,
       erasures,
+      sharedAccounts: () => deps.ledger.keysSharingIds('user'),
       ...(deps.logger ? { logger: deps.logger } : {}),
     }))
       visit(row);

@@ -8,7 +8,7 @@ import { buildPlan } from '../plan/build-plan.js';
 import { HASH_KEY_PURPOSE } from '../plan/params-hash.js';
 import type { RowResult } from '../plan/sync-plan.js';
 import { ownCopyOf } from '../processors/id-cache.js';
-import { goneRow } from './refused-rows-now.js';
+import { goneRow, mergedRow } from './refused-rows-now.js';
 import { intentId, readJobAgain } from './restore-params.js';
 
 /** What a retry found of the rows that failed the mapping, read again from the job's sources. */
@@ -20,7 +20,10 @@ export interface RowsReadAgain {
   notSent: string[];
   /** The rows that still fail in the source, as it now reports them: the retry records them. */
   stillFailing: RowResult[];
-  /** The rows the source no longer has by their key: the retry records them, skipped. */
+  /**
+   * The rows the source no longer has by their key, and those its users now merge into
+   * another key's (`mergedRow`): the retry records them, skipped.
+   */
   gone: RowResult[];
 }
 
@@ -48,10 +51,20 @@ export async function rowsReadAgain(
   const ids = new Set(asked.map(intentId));
   const found = new Map<string, Intent>();
   const stillFailing = new Map<string, RowResult>();
+  /** Asked keys that are now another client_id of a merged user, by that user's key. */
+  const mergedInto = new Map<string, string>();
   const why = 'for the rows that failed the mapping';
   const first = await readJobAgain(deps, base, why, (row) => {
-    for (const intent of row.intents)
+    for (const intent of row.intents) {
       if (ids.has(intentId(intent))) found.set(intentId(intent), ownCopyOf(intent));
+      // The person is whole again (docs/sync-engine.md, "One person, many sources"): the
+      // merged user carries the asked row's data and key, and is what the retry sends.
+      for (const alias of intent.aliases ?? []) {
+        if (!ids.has(intentId({ kind: intent.kind, key: alias }))) continue;
+        mergedInto.set(intentId({ kind: intent.kind, key: alias }), intent.key);
+        found.set(intentId(intent), ownCopyOf(intent));
+      }
+    }
     for (const result of row.rowResults)
       if (ids.has(intentId(result))) stillFailing.set(intentId(result), ownCopyOf(result));
   });
@@ -71,6 +84,11 @@ export async function rowsReadAgain(
   const notSent: string[] = [];
   const gone: RowResult[] = [];
   for (const result of asked) {
+    const into = mergedInto.get(intentId(result));
+    if (into !== undefined && !found.has(intentId(result))) {
+      gone.push(mergedRow(result, into));
+      continue;
+    }
     if (found.has(intentId(result))) continue;
     const still = stillFailing.get(intentId(result));
     if (still === undefined) gone.push(goneRow(result));

@@ -137,6 +137,7 @@ class StreamedRun {
       ...(this.deps.logger ? { logger: this.deps.logger } : {}),
       onStepRead: (read) => void this.stepRows.push(read),
       syncedHash: this.planner.syncedHash,
+      sharedAccounts: () => this.deps.ledger.keysSharingIds('user'),
     })[Symbol.asyncIterator]();
     /** The chunks before, planned one after another while this one is read, oldest first. */
     const planning = new PlanQueue();

@@ -477,6 +477,22 @@ export function describeResultConformance(context: ConformanceContext): void {
       expect(await l.getPlatformId('user', 'h-3')).toBe(103);
     });
 
+    it('groups the client_ids that one platform id of a conference shares', async () => {
+      const base = context.ledger();
+      // A conference of its own: other tests' users share platform ids in the default one.
+      const l = base.forConference(await base.conferenceFor(`https://shared-${Date.now()}.example.org`, 1));
+      await l.setPlatformIds([
+        { kind: 'user', clientId: 'T-1', platformId: 7 },
+        { kind: 'user', clientId: 'C-1', platformId: 7 },
+        { kind: 'user', clientId: 'S-1', platformId: 7 },
+        { kind: 'user', clientId: 'T-2', platformId: 8 },
+        { kind: 'event', clientId: 'E-1', platformId: 8 },
+        { kind: 'event', clientId: 'E-2', platformId: 8 },
+      ]);
+      expect(await l.keysSharingIds('user')).toEqual([['C-1', 'S-1', 'T-1']]);
+      expect(await l.keysSharingIds('event')).toEqual([['E-1', 'E-2']]);
+    });
+
     it('gives the id map and the hash tails back page by page in key order, past a page of 20,000', async () => {
       const l = context.ledger();
       const count = 20_003;
