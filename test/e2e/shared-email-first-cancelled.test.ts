@@ -1,0 +1,66 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { cliWorkspace } from '../helpers/built-cli.js';
+import { conferencePeople } from './conference-fixture.js';
+
+const csv = (...rows: string[]): string =>
+  ['client_id,email,first_name,last_name,company', ...rows, ''].join('\n');
+
+// A reviewing helper's fault: under `on_shared_email: suffix` the first holder of an order's
+// e-mail keeps it and the others get plus-addresses. Anna cancelled her ticket, the first;
+// Ben's row then came first, plain `anna@…`, and the update of his account to Anna's
+// address (her account keeps it in upsert mode) answered 422 on every night. An account
+// that holds the plus-address evsync gave its key keeps it.
+describe('the first ticket of a shared e-mail cancelled (built CLI)', () => {
+  const ws = cliWorkspace('evsync-shared-first-cancelled-');
+  afterAll(() => ws.close());
+
+  it('keeps the next holder on the plus-address they were given, night after night', async () => {
+    const sandbox = await ws.sandbox();
+    ws.write({
+      'job.yaml':
+        'name: night\nsteps:\n  - { mapping: users, source: { csv: ./orders.csv }, on_shared_email: suffix }\n',
+      'orders.csv': csv(
+        'K-1,anna@order.example,Anna,Alpha,Alpha Co',
+        'K-2,anna@order.example,Ben,Beta,Beta Ltd',
+        'K-3,anna@order.example,Cem,Gamma,',
+      ),
+    });
+    const first = await ws.run(sandbox, ['run', 'job.yaml']);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    expect(conferencePeople(sandbox)).toEqual([
+      'K-1 Anna Alpha anna@order.example',
+      'K-2 Ben Beta anna+k-2@order.example',
+      'K-3 Cem Gamma anna+k-3@order.example',
+    ]);
+
+    ws.write({
+      'orders.csv': csv('K-2,anna@order.example,Ben,Beta,Beta Ltd', 'K-3,anna@order.example,Cem,Gamma,'),
+    });
+    const second = await ws.run(sandbox, ['run', 'job.yaml']);
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(second.stdout).toMatch(/^user +0 +0 +1 +1 +0 +0 +0$/m);
+    expect(conferencePeople(sandbox)).toEqual([
+      'K-1 Anna Alpha anna@order.example',
+      'K-2 Ben Beta anna+k-2@order.example',
+      'K-3 Cem Gamma anna+k-3@order.example',
+    ]);
+    const report = await ws.run(sandbox, ['report', 'latest', '--status', 'updated', '--format', 'json']);
+    const rows = JSON.parse(report.stdout) as Array<{ key: string; message: string }>;
+    expect(rows.map((row) => row.key)).toEqual(['K-2']);
+    expect(rows[0]?.message).toContain('kept anna+k-2@order.example');
+
+    // Nothing changed: nothing sent. Ben's company changes: sent, and he keeps his address.
+    const third = await ws.run(sandbox, ['run', 'job.yaml']);
+    expect(third.code, third.stdout + third.stderr).toBe(0);
+    expect(third.stdout).toMatch(/^user +0 +0 +0 +2 +0 +0 +0$/m);
+    ws.write({
+      'orders.csv': csv('K-2,anna@order.example,Ben,Beta,Beta GmbH', 'K-3,anna@order.example,Cem,Gamma,'),
+    });
+    const fourth = await ws.run(sandbox, ['run', 'job.yaml']);
+    expect(fourth.code, fourth.stdout + fourth.stderr).toBe(0);
+    expect(sandbox.state.userByClientId('K-2')).toMatchObject({
+      email: 'anna+k-2@order.example',
+      companyName: 'Beta GmbH',
+    });
+  }, 120_000);
+});
