@@ -676,8 +676,10 @@ export const ERROR_CATALOG = {
   },
   EVSYNC_DUPLICATE_ROW: {
     layer: 'sync',
-    meaning: 'The row repeats another under `on_duplicate: first` or `last` and was left out or replaced.',
-    action: 'Nothing, unless the other row should win: then remove the one you do not want.',
+    meaning:
+      'The row repeats another under `on_duplicate: first` or `last` and was left out or replaced, or a later step of the job has a row of its key, which took its place.',
+    action:
+      'Nothing, unless the other row should win: then remove the one you do not want (or, across steps, give the rows different client_ids if both should be sent).',
   },
   EVSYNC_DUPLICATE_KEY: {
     layer: 'sync',

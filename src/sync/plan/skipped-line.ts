@@ -20,7 +20,7 @@ export function skippedLine(
   if (!skipped || skipped.onPurpose + skipped.lost + duplicates === 0) return shared;
   const repeated =
     duplicates > 0
-      ? `${duplicates} duplicate${duplicates === 1 ? '' : 's'} (a row repeating another's key, left out by on_duplicate), `
+      ? `${duplicates} duplicate${duplicates === 1 ? '' : 's'} (a row repeating another's key: left out by on_duplicate, or replaced by a later step's row), `
       : '';
   const line = `Skipped: ${skipped.onPurpose} on purpose (left out by a \`when:\` condition, or naming a user or event that was, or that a run deleted), ${repeated}${skipped.lost} lost for missing data.`;
   return shared === '' ? line : `${line}\n${shared}`;

@@ -3,6 +3,7 @@ import { isParentKind, PARENT_KINDS, type Intent, type IntentKind } from '../../
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { KeyRegistry } from '../../mapping/key-registry.js';
 import { isRepeatedRowKey, isRowPlaceKey } from '../../model/row-origin.js';
+import { LaterStepRows } from './later-step-rows.js';
 import { ownCopy, ownCopyOf, type IdCache } from '../processors/id-cache.js';
 import { keepPartialSchedules } from './partial-schedules.js';
 import { planGate, type BuildPlanInput, type PlanLedger } from './build-plan.js';
@@ -103,6 +104,8 @@ export class StreamPlanner {
   readonly syncedHash: SyncedHashOf;
   private refusal: DeleteThresholdError | undefined;
   private rows = 0;
+  /** Rows a later step's row of the same key replaced. */
+  private readonly repeats = new LaterStepRows();
   /** Milliseconds spent diffing. */
   planMs = 0;
 
@@ -126,8 +129,9 @@ export class StreamPlanner {
       );
   }
 
-  async planChunk(intents: readonly Intent[], rowResults: readonly RowResult[]): Promise<ChunkPlan> {
-    const unique = lastOfEachKey(intents);
+  async planChunk(intents: readonly Intent[], read: readonly RowResult[]): Promise<ChunkPlan> {
+    const { unique, replaced } = this.repeats.lastOfEachKey(intents);
+    const rowResults = replaced.length === 0 ? read : [...read, ...replaced];
     const hashes = new Map<IntentKind, ReadonlyMap<string, string>>();
     const hashOf = intentHashes(this.input.hashKey);
     for (const kind of new Set(unique.map((intent) => intent.kind))) {
@@ -361,25 +365,6 @@ function keyedByPerson(row: RowResult): boolean {
     !isRowPlaceKey(row.key) &&
     !isRepeatedRowKey(row.key)
   );
-}
-
-/**
- * The intents of a chunk, a later intent of a key in the earlier one's place, as
- * `collectIntents` does. Keyed per kind, not by a `kind + key` string made per row.
- */
-function lastOfEachKey(intents: readonly Intent[]): Intent[] {
-  const unique: Intent[] = [];
-  const places = new Map<IntentKind, Map<string, number>>();
-  for (const intent of intents) {
-    let ofKind = places.get(intent.kind);
-    if (!ofKind) places.set(intent.kind, (ofKind = new Map<string, number>()));
-    const place = ofKind.get(intent.key);
-    if (place === undefined) {
-      ofKind.set(intent.key, unique.length);
-      unique.push(intent);
-    } else unique[place] = intent;
-  }
-  return unique;
 }
 
 /** Keys of one kind the sources yielded, as hashes in a {@link KeyRegistry}. */
