@@ -3,7 +3,13 @@ import type { FlatParams } from '../model/params.js';
 import type { RowOrigin } from '../model/row-origin.js';
 import type { PlannedAction, PlannedIntentRecord } from '../model/planned-intent.js';
 import type { ActionCounts, IntentResultRecord, ResultAction } from '../model/result-records.js';
-import type { RunMode, RunPruning, RunRecord, RunStatus } from '../model/run-record.js';
+import {
+  FAILED_OUTSIDE_FILTER,
+  type RunMode,
+  type RunPruning,
+  type RunRecord,
+  type RunStatus,
+} from '../model/run-record.js';
 
 /**
  * Database rows → ledger records. pg returns int8 as strings and PGlite as numbers or
@@ -90,6 +96,7 @@ export function toRunRecord(row: RunRow): RunRecord {
     finishedAt: row.finished_at === null ? null : new Date(row.finished_at),
     counts: row.counts ?? {},
     ...(row.lost != null && row.lost > 0 ? { lost: row.lost } : {}),
+    ...failedOutsideOf(row.options),
     options: row.options ?? {},
     conference:
       row.conference_id === null || row.conference_url === null
@@ -160,4 +167,10 @@ export function one<T>(rows: T[]): T {
   const [row] = rows;
   if (row === undefined) throw new Error('The ledger statement returned no row.');
   return row;
+}
+
+/** `RunRecord.failedOutside`, from the run option a filtered retry stores. */
+function failedOutsideOf(options: Record<string, unknown> | null): { failedOutside?: number } {
+  const count = options?.[FAILED_OUTSIDE_FILTER];
+  return typeof count === 'number' && count > 0 ? { failedOutside: count } : {};
 }

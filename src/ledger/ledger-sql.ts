@@ -46,7 +46,8 @@ ORDER BY seq DESC LIMIT $1`;
 
 /**
  * Each job's newest run that started (a scheduled run `skipped` for a busy job did not), and
- * its newest success: completed with no row failed or lost (`Ledger.jobRuns`); per conference, as a
+ * its newest success: completed with no row failed or lost, nor, for a retry with a filter,
+ * any left failing outside it (`RunRecord.failedOutside`) (`Ledger.jobRuns`); per conference, as a
  * job name may run against several.
  */
 export const SELECT_LAST_RUNS = `SELECT DISTINCT ON (job_name, conference_id) ${RUN_COLUMNS} FROM runs
@@ -58,6 +59,7 @@ export const SELECT_LAST_COMPLETED = `SELECT DISTINCT ON (job_name, conference_i
 WHERE status = 'completed' ORDER BY job_name, conference_id, seq DESC`;
 export const SELECT_LAST_SUCCESSES = `SELECT DISTINCT ON (job_name, conference_id) ${RUN_COLUMNS} FROM runs
 WHERE status = 'completed' AND coalesce((counts->>'failed')::integer, 0) = 0 AND coalesce(lost, 0) = 0
+  AND coalesce((options->>'failedOutsideFilter')::integer, 0) = 0
 ORDER BY job_name, conference_id, seq DESC`;
 
 /** $1 job name, $2 pid, $3 host, $4 conference id: who holds the job's lock now (read to name it to others). */

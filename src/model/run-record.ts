@@ -34,6 +34,13 @@ export interface RunRecord {
    * run finished before the ledger counted them (migration 16).
    */
   lost?: number;
+  /**
+   * A retry with a filter (`--kind`, `--client-id`, `--since`): the failed rows of the run it
+   * retried that the filter left out and no retry has synced (the run option
+   * {@link FAILED_OUTSIDE_FILTER}). They are not synced either, so the retry is no success of
+   * its job. Absent when none.
+   */
+  failedOutside?: number;
   options: Record<string, unknown>;
   /**
    * The conference the run wrote to (its normalised base URL), or null for a run recorded
@@ -101,11 +108,25 @@ export function rowCount(count: number): string {
   return count === 1 ? '1 row' : `${count} rows`;
 }
 
-export function notSyncedNote(run: { counts: ActionCounts; lost?: number | undefined }): string {
+export function notSyncedNote(run: {
+  counts: ActionCounts;
+  lost?: number | undefined;
+  failedOutside?: number | undefined;
+}): string {
   const failed = run.counts.failed ?? 0;
   const lost = run.lost ?? 0;
-  return [failed > 0 ? `${failed} failed` : '', lost > 0 ? `${lost} lost` : ''].filter(Boolean).join(', ');
+  const outside = run.failedOutside ?? 0;
+  return [
+    failed > 0 ? `${failed} failed` : '',
+    lost > 0 ? `${lost} lost` : '',
+    outside > 0 ? `${outside} failed in the run retried, outside the retry's filter` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
+
+/** The run option that {@link RunRecord.failedOutside} is read from. */
+export const FAILED_OUTSIDE_FILTER = 'failedOutsideFilter';
 
 /**
  * The run option a detached run carries from its hand-over until a worker takes it: its

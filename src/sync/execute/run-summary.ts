@@ -1,5 +1,5 @@
 import { type ActionCounts, type RunResultCounts, RESULT_ACTIONS } from '../../model/result-records.js';
-import { runTook, sourcesCutShort, type RunRecord } from '../../model/run-record.js';
+import { rowCount, runTook, sourcesCutShort, type RunRecord } from '../../model/run-record.js';
 import { INTENT_KINDS } from '../../model/intent.js';
 import { FULL_RUN_LINE, skippedLine, type PlanSummary } from '../plan/plan-summary.js';
 import { warningLines } from '../plan/warning-lines.js';
@@ -86,6 +86,13 @@ export function formatRunSummary(summary: RunSummary): string {
     out.push(
       '',
       `${notSent} row(s) not sent: taken out of the source since, or synced by a later run; each says why:  evsync report ${run.id} --status skipped`,
+    );
+  const outside = run.failedOutside ?? 0;
+  if (typeof run.options.retryOf === 'string' && outside > 0)
+    out.push(
+      '',
+      `${rowCount(outside)} of run ${run.options.retryOf} still ${outside === 1 ? 'fails' : 'fail'}, outside this retry's filter: ` +
+        `not synced, so the job has no success until they are. Send them once fixed:  evsync retry ${run.options.retryOf}`,
     );
   const short = summary.skipped?.schedulesShort ?? 0;
   if (short > 0)

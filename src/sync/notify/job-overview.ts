@@ -36,6 +36,8 @@ export interface JobOverview {
     counts: ActionCounts;
     /** Rows lost for want of data (`RunRecord.lost`); 0 when none. */
     lost: number;
+    /** A filtered retry's rows left failing outside its filter (`RunRecord.failedOutside`); absent when none. */
+    failedOutside?: number;
   } | null;
   lastSuccess: { id: string; finishedAt: string | null } | null;
   /**
@@ -140,6 +142,7 @@ function lastRunOf(run: RunRecord, cutOffAt: Date | undefined): NonNullable<JobO
     ...(cutOffAt === undefined ? {} : { cutOffAt: cutOffAt.toISOString() }),
     counts: run.counts,
     lost: run.lost ?? 0,
+    ...(run.failedOutside ? { failedOutside: run.failedOutside } : {}),
   };
 }
 

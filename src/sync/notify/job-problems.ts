@@ -68,15 +68,19 @@ function reasonOf(run: RunRecord): string {
 function failedRowsProblem(rules: NotifyRules, run: RunRecord | undefined): NoticeProblem | undefined {
   if (rules.failed_rows === undefined || run === undefined) return undefined;
   // Rows lost for want of data (`RunRecord.lost`) were not synced either: the run exited 1.
-  const notSynced = (run.counts.failed ?? 0) + (run.lost ?? 0);
+  const notSynced = (run.counts.failed ?? 0) + (run.lost ?? 0) + (run.failedOutside ?? 0);
   if (notSynced === 0) return undefined;
-  const total = Object.values(run.counts).reduce((sum, n) => sum + (n ?? 0), 0);
+  // A filtered retry's rows left failing outside it count against the rows it was given.
+  const total = Object.values(run.counts).reduce((sum, n) => sum + (n ?? 0), 0) + (run.failedOutside ?? 0);
   const threshold = thresholdOf(rules.failed_rows);
   const share = total === 0 ? 0 : (notSynced * 100) / total;
   const over = 'count' in threshold ? notSynced >= threshold.count : share >= threshold.percent;
   if (!over) return undefined;
   const limit = 'count' in threshold ? `${threshold.count}` : `${threshold.percent}%`;
-  const what = run.lost ? `${notSyncedNote(run)} of ${total} rows` : `${notSynced} of ${total} rows failed`;
+  const what =
+    run.lost || run.failedOutside
+      ? `${notSyncedNote(run)} of ${total} rows`
+      : `${notSynced} of ${total} rows failed`;
   return {
     rule: RULES.failedRows,
     text: `run ${run.id}: ${what} (${share.toFixed(1)}%), at or above the threshold ${limit}`,

@@ -25,3 +25,8 @@ export function failedResults(filter: RetryFilter): ResultFilter {
     ...(filter.keys?.length ? { keys: filter.keys } : {}),
   };
 }
+
+/** Whether `filter` leaves some failed rows out: a time, kinds or keys (`resendUnknown` adds, never leaves out). */
+export function isFiltered(filter: RetryFilter): boolean {
+  return filter.since !== undefined || !!filter.kinds?.length || !!filter.keys?.length;
+}

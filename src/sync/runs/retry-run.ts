@@ -5,7 +5,7 @@ import type { PlannedIntentRecord } from '../../model/planned-intent.js';
 import type { IntentResultRecord, ResultFilter } from '../../model/result-records.js';
 import { KeyRegistry } from '../../mapping/key-registry.js';
 import { isLookupKey } from '../../model/row-origin.js';
-import type { RunRecord } from '../../model/run-record.js';
+import { FAILED_OUTSIDE_FILTER, type RunRecord } from '../../model/run-record.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { PARENT_MISSING } from '../phases/dependency-gate.js';
 import { guardCheckIns } from '../plan/lost-check-ins.js';
@@ -28,7 +28,7 @@ import { refusePrunedRun } from '../prune/refuse-pruned.js';
 import { refuseUnfinishedRun } from './refuse-unfinished.js';
 import type { RunSummary } from '../execute/run-summary.js';
 import { leaveSyncedAlready, retriedAlready, retriedNote, type RetriedAlready } from './retried-already.js';
-import { failedResults, type RetryFilter } from './retry-filter.js';
+import { failedResults, isFiltered, type RetryFilter } from './retry-filter.js';
 
 export { failedResults, type RetryFilter };
 
@@ -109,7 +109,7 @@ async function whyNothingToRetry(
   notSent: readonly string[],
   notFound: readonly IntentResultRecord[],
 ): Promise<string> {
-  const filtered = filter.since !== undefined || !!filter.kinds?.length || !!filter.keys?.length;
+  const filtered = isFiltered(filter);
   const headline =
     notSent.length > 0 || notFound.length > 0
       ? `Run ${base.id}: nothing to retry${filtered ? ' of that filter' : ''}: its failed rows cannot be sent yet.`
@@ -167,10 +167,12 @@ async function retryClaimed(
   for (const item of [...reread.work, ...reread.unchanged, ...reread.stillFailing])
     if (item.kind !== undefined && isParentKind(item.kind)) parents.add(intentId(item), 1);
 
+  const outside = await failedOutside(ledger, base, filter);
   const run = await ledger.createRun({
     jobName: base.jobName,
     mode: 'upsert',
     options: {
+      ...(outside > 0 ? { [FAILED_OUTSIDE_FILTER]: outside } : {}),
       retryOf: runId,
       trigger: 'retry',
       ...(base.options.platform === undefined ? {} : { platform: base.options.platform }),
@@ -240,6 +242,21 @@ async function retryClaimed(
       stream,
     });
   });
+}
+
+/**
+ * The failed rows of `base` that `filter` leaves out and no retry of it has synced: a
+ * retry with a filter that syncs every row it was given leaves them failing, so it is no
+ * success of its job (`RunRecord.failedOutside`), and `status`, `status --check` and a
+ * `failed_rows` notice say them. 0 for a retry without a filter.
+ */
+async function failedOutside(ledger: Ledger, base: RunRecord, filter: RetryFilter): Promise<number> {
+  if (!isFiltered(filter)) return 0;
+  const [all, asked] = await Promise.all([
+    retriedAlready(ledger, base),
+    retriedAlready(ledger, base, filter),
+  ]);
+  return Math.max(0, all.failed - all.synced - (asked.failed - asked.synced));
 }
 
 /**
