@@ -266,6 +266,12 @@ export interface Ledger {
    */
   removedKeysLastSent(kind: IntentKind, keys: readonly string[]): Promise<Map<string, FlatParams>>;
   /**
+   * For these keys, the params synced under another client_id of the same platform user in
+   * the id map (a merged person's first key), as stored (redacted), if any: what a key with
+   * nothing synced of its own last sent to its account (docs/sync-engine.md, "Who is who").
+   */
+  accountsLastSent(kind: IntentKind, keys: readonly string[]): Promise<Map<string, FlatParams>>;
+  /**
    * `kind` + `\u0000` + `key` of every key that a run of the same job, created after this
    * one (by `seq`), ended with a success or a delete (a retry only when the run it retries
    * was created after this one too): the source as read later, which a resume or a retry of this run

@@ -355,6 +355,10 @@ export class SqlLedger implements Ledger {
     return this.state.lastRefusals(kind, keys);
   }
 
+  accountsLastSent(kind: IntentKind, keys: readonly string[]): Promise<Map<string, FlatParams>> {
+    return this.state.accountsLastSent(kind, keys);
+  }
+
   removedKeysLastSent(kind: IntentKind, keys: readonly string[]): Promise<Map<string, FlatParams>> {
     return this.state.removedKeysLastSent(kind, keys);
   }

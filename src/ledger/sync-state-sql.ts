@@ -59,6 +59,17 @@ export const SELECT_KEYS_SHARING_IDS = `SELECT array_agg(client_id ORDER BY clie
 WHERE conference_id = $2 AND kind = $1 GROUP BY platform_id HAVING count(*) > 1`;
 
 /**
+ * $1 kind, $2 client_ids (text[]), $3 conference id: for each key the id map has, the other
+ * client_ids of its platform user (`SqlSyncState.accountsLastSent`), by the index of
+ * migration 18.
+ */
+export const SELECT_OTHER_KEYS_OF_ACCOUNTS = `SELECT asked.key, o.client_id AS other FROM unnest($2::text[]) AS asked (key)
+  JOIN id_map m ON m.conference_id = $3 AND m.kind = $1 AND m.client_id = asked.key
+  JOIN id_map o ON o.conference_id = $3 AND o.kind = $1 AND o.platform_id = m.platform_id
+    AND o.client_id <> asked.key
+ORDER BY asked.key, o.client_id`;
+
+/**
  * $1 kind, $2 conference id, $3 the last client_id of the page before ('' first), $4 page
  * size: the id map in client_id order, a range of the primary key (`SqlSyncState.idPages`).
  */

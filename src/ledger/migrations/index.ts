@@ -15,6 +15,7 @@ import { migration0014 } from './0014-erasure.js';
 import { migration0015 } from './0015-key-holds.js';
 import { migration0016 } from './0016-lost-rows.js';
 import { migration0017 } from './0017-removed-keys.js';
+import { migration0018 } from './0018-id-map-by-platform-id.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0015,
   migration0016,
   migration0017,
+  migration0018,
 ];

@@ -3,6 +3,7 @@ import type { FlatParams } from '../../model/params.js';
 import { anotherPerson } from '../../model/person.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { personOfParams } from '../processors/account-owner.js';
+import { lastSentToAccounts } from '../processors/processor.js';
 
 /** How many refused keys a plan names per kind of refusal; the rest are counted. */
 const NAMED = 5;
@@ -37,7 +38,7 @@ export class IdentityPreview {
   private readonly creates = new Refusals();
 
   constructor(
-    private readonly ledger: Pick<Ledger, 'syncedParams' | 'removedKeysLastSent'>,
+    private readonly ledger: Pick<Ledger, 'syncedParams' | 'accountsLastSent' | 'removedKeysLastSent'>,
     private readonly vendor: string,
   ) {}
 
@@ -52,8 +53,8 @@ export class IdentityPreview {
       work.filter((item) => item.kind === 'user' && item.plannedAction === action);
     const updates = users('update');
     if (updates.length > 0) {
-      const last = await this.ledger.syncedParams(
-        'user',
+      const last = await lastSentToAccounts(
+        this.ledger,
         updates.flatMap((item) => [item.key, ...(item.aliases ?? [])]),
       );
       for (const item of updates) {

@@ -16,6 +16,10 @@ function fakeLedger(synced: Record<string, FlatParams>, removed: Record<string, 
       await Promise.resolve();
       return new Map(keys.flatMap((key) => (removed[key] ? [[key, removed[key]] as const] : [])));
     },
+    // No key shares its platform user with another here.
+    accountsLastSent(): Promise<Map<string, FlatParams>> {
+      return Promise.resolve(new Map<string, FlatParams>());
+    },
     async syncedParams(_kind: 'user', keys: readonly string[]): Promise<Map<string, FlatParams>> {
       asked.push([...keys]);
       await Promise.resolve();

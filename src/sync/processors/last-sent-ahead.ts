@@ -2,7 +2,12 @@ import type { Ledger } from '../../ledger/ledger.js';
 import { KeyRegistry } from '../../mapping/key-registry.js';
 import type { FlatParams } from '../../model/params.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
-import { lastSentBeforeRemovalIn, lastSentIn, type ProcessorContext } from './processor.js';
+import {
+  lastSentBeforeRemovalIn,
+  lastSentIn,
+  lastSentToAccounts,
+  type ProcessorContext,
+} from './processor.js';
 
 type LastSentRead = NonNullable<ProcessorContext['lastSent']>;
 
@@ -17,8 +22,8 @@ export class LastSentAhead {
   private readonly synced: ReadAhead;
   private readonly removed: ReadAhead;
 
-  constructor(ledger: Pick<Ledger, 'syncedParams' | 'removedKeysLastSent'>) {
-    this.synced = new ReadAhead((keys) => ledger.syncedParams('user', keys), lastSentIn(ledger));
+  constructor(ledger: Pick<Ledger, 'syncedParams' | 'accountsLastSent' | 'removedKeysLastSent'>) {
+    this.synced = new ReadAhead((keys) => lastSentToAccounts(ledger, keys), lastSentIn(ledger));
     this.removed = new ReadAhead(
       (keys) => ledger.removedKeysLastSent('user', keys),
       lastSentBeforeRemovalIn(ledger),

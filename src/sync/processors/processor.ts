@@ -28,8 +28,9 @@ export interface ProcessorContext {
    */
   inSource?: (kind: 'user' | 'event', key: string) => boolean;
   /**
-   * The user params the ledger last sent for `key` (stored redacted), if any: an update whose
-   * row now names another person is refused (`refuseKeyOfAnother`). Absent, it is not checked.
+   * The user params the ledger last sent to `key`'s account (stored redacted,
+   * `lastSentToAccounts`), if any: an update whose row now names another person is refused
+   * (`refuseKeyOfAnother`). Absent, it is not checked.
    */
   lastSent?: (key: string) => Promise<FlatParams | undefined>;
   /**
@@ -53,8 +54,28 @@ export interface ProcessorContext {
 }
 
 /** {@link ProcessorContext.lastSent} read from `ledger`: a run's and a worker's alike. */
-export function lastSentIn(ledger: Pick<Ledger, 'syncedParams'>): NonNullable<ProcessorContext['lastSent']> {
-  return async (key) => (await ledger.syncedParams('user', [key])).get(key);
+export function lastSentIn(
+  ledger: Pick<Ledger, 'syncedParams' | 'accountsLastSent'>,
+): NonNullable<ProcessorContext['lastSent']> {
+  return async (key) => (await lastSentToAccounts(ledger, [key])).get(key);
+}
+
+/**
+ * The user params the ledger last sent to each key's account: under the key, or, for a key
+ * with nothing synced of its own, under another client_id the id map gives the same platform
+ * user. A merged person's other keys are such keys: their account's person was sent under
+ * the first key only, and a ticket of theirs handed on to someone else must still be told
+ * from its holder (docs/sync-engine.md, "Who is who").
+ */
+export async function lastSentToAccounts(
+  ledger: Pick<Ledger, 'syncedParams' | 'accountsLastSent'>,
+  keys: readonly string[],
+): Promise<Map<string, FlatParams>> {
+  const sent = await ledger.syncedParams('user', keys);
+  const without = keys.filter((key) => !sent.has(key));
+  if (without.length > 0)
+    for (const [key, params] of await ledger.accountsLastSent('user', without)) sent.set(key, params);
+  return sent;
 }
 
 /** {@link ProcessorContext.syncedSchedule} read from `ledger`: a run's and a worker's alike. */
