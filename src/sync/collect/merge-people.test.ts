@@ -276,6 +276,19 @@ describe('PeopleMerger', () => {
     );
   });
 
+  it('does not join two people through an initial the first row gives', async () => {
+    const { users, refused } = await merge(undefined, [
+      [0, person('tito-1', 'tickets.csv', 'lee@example.org', 'A.', 'Lee')],
+      [1, person('C-1', 'comp.csv', 'lee@example.org', 'Ann', 'Lee')],
+      [2, person('S-1', 'speakers.csv', 'lee@example.org', 'Abe', 'Lee')],
+    ]);
+    expect(users.map((u) => [u.key, u.aliases])).toEqual([['tito-1', ['C-1']]]);
+    expect(refused.map((r) => [r.key, r.errorCode])).toEqual([['S-1', 'MAPPING_SHARED_EMAIL']]);
+    expect(refused[0]!.message).toContain(
+      'speakers: speakers.csv row 1 (lee@example.org, "Abe Lee") gives the e-mail of comp: comp.csv row 1 (lee@example.org, "Ann Lee") to another person',
+    );
+  });
+
   it('leaves a person of one step, and users without an e-mail, as they are', async () => {
     const lone = user('eb-2', 'tickets.csv', { [EMAIL]: 'grace@example.org' });
     const { users, merger } = await merge(undefined, [[0, lone]]);

@@ -148,18 +148,26 @@ export class PeopleMerger {
           for (const row of rows) out.rowResults.push(this.refuse(row, refusal.code, refusal.message));
           continue;
         }
-        const ordered = this.fields.inOrder(rows, this.settings?.precedence);
-        const first = ordered[0]!;
-        const same = rows.filter((row) => namesAgree(nameOf(row.i), nameOf(first.i)));
-        for (const row of rows)
-          if (!same.includes(row))
+        // Each row kept agrees with every row kept before it, in the fields' order: "A. Lee"
+        // agrees with "Ann Lee" and with "Abe Lee", who are still two people.
+        const same: Spilled[] = [];
+        const apart = new Map<Spilled, Spilled>();
+        for (const row of this.fields.inOrder(rows, this.settings?.precedence)) {
+          const other = same.find((kept) => !namesAgree(nameOf(row.i), nameOf(kept.i)));
+          if (other === undefined) same.push(row);
+          else apart.set(row, other);
+        }
+        for (const row of rows) {
+          const other = apart.get(row);
+          if (other !== undefined)
             out.rowResults.push(
               this.refuse(
                 row,
                 CODE.MAPPING_SHARED_EMAIL,
-                `${this.rowName(row)} gives the e-mail of ${this.rowName(first)} to another person: the platform keys users by e-mail, so this row is not sent; put this person's own e-mail in the source`,
+                `${this.rowName(row)} gives the e-mail of ${this.rowName(other)} to another person: the platform keys users by e-mail, so this row is not sent; put this person's own e-mail in the source`,
               ),
             );
+        }
         out.intents.push(this.mergeOne(person, same));
         if (out.intents.length < MERGED_CHUNK) continue;
         yield out;
