@@ -63,4 +63,33 @@ describe('the first ticket of a shared e-mail cancelled (built CLI)', () => {
       companyName: 'Beta GmbH',
     });
   }, 120_000);
+
+  it('keeps each holder’s address when the export lists the order’s tickets the other way round', async () => {
+    const sandbox = await ws.sandbox();
+    ws.write({
+      'job.yaml':
+        'name: night\nsteps:\n  - { mapping: users, source: { csv: ./orders.csv }, on_shared_email: suffix }\n',
+      'orders.csv': csv('S-1,sian@order.example,Siân,Jones,', 'S-2,sian@order.example,Tom,Hughes,'),
+    });
+    const first = await ws.run(sandbox, ['run', 'job.yaml']);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    const people = ['S-1 Siân Jones sian@order.example', 'S-2 Tom Hughes sian+s-2@order.example'];
+    expect(conferencePeople(sandbox)).toEqual(people);
+
+    // Sorted by surname: Tom's row comes first and plain, Siân's second with a plus-address.
+    ws.write({
+      'orders.csv': csv('S-2,sian@order.example,Tom,Hughes,', 'S-1,sian@order.example,Siân,Jones,'),
+    });
+    for (const night of ['resorted', 'unchanged']) {
+      const run = await ws.run(sandbox, ['run', 'job.yaml']);
+      expect(run.code, `${night}: ${run.stdout}${run.stderr}`).toBe(0);
+      expect(conferencePeople(sandbox)).toEqual(people);
+    }
+    ws.write({
+      'orders.csv': csv('S-1,sian@order.example,Siân,Jones,', 'S-2,sian@order.example,Tom,Hughes,'),
+    });
+    const back = await ws.run(sandbox, ['run', 'job.yaml']);
+    expect(back.code, back.stdout + back.stderr).toBe(0);
+    expect(conferencePeople(sandbox)).toEqual(people);
+  }, 120_000);
 });

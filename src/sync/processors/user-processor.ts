@@ -6,8 +6,8 @@ import {
   withoutBlanks,
   type ClearingParams,
 } from '../../platform/write-params/clear-params.js';
-import { emailConfirmationParam, emailParam, passwordParam } from '../../platform/vendor.js';
-import { plusAddress } from '../../mapping/shared-email.js';
+import { emailParam, passwordParam } from '../../platform/vendor.js';
+import { updateKeepingAddress } from './kept-address.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
@@ -43,10 +43,7 @@ export const processUser: Processor = async (item, context, counter) => {
     try {
       // Fields the source cleared are in the params empty (plan/cleared-fields.ts).
       const clearing = clearingParams(updateParams(item.params, context.platform.vendor));
-      const user = await counter
-        .call(() => context.platform.users.update({ clientId: key }, clearing.params))
-        .catch((error: unknown) => keepPlusAddress(error, key, item, clearing, context, counter));
-      const kept = keptNote(item, user, context.platform.vendor);
+      const { user, kept } = await updateKeepingAddress(key, item, clearing.params, context, counter);
       const note = [clearingNote(clearing).message, kept].filter((part) => part !== undefined);
       return remember(
         item,
@@ -67,47 +64,6 @@ export const processUser: Processor = async (item, context, counter) => {
   }
   return createUser(item, context, counter);
 };
-
-/** The user an update answered, and the plus-address it kept instead of the row's e-mail. */
-type UpdatedUser = PlatformUser & { keptEmail?: string };
-
-/**
- * An update refused because the row's e-mail is another account's (422 "taken"), when the
- * key's account holds the plus-address `on_shared_email: suffix` gave it for that e-mail
- * (docs/mapping.md, "Shared e-mails"): the order's first holder cancelled, so the next
- * holder's row comes first and plain, but the cancelled holder's account keeps the address.
- * The account keeps its plus-address, asked by e-mail (the platform's user shows none), and
- * the update goes again with it. Any other error is thrown as it was.
- */
-async function keepPlusAddress(
-  error: unknown,
-  key: string,
-  item: PlannedIntent,
-  clearing: ClearingParams,
-  context: ProcessorContext,
-  counter: CallCounter,
-): Promise<UpdatedUser> {
-  const vendor = context.platform.vendor;
-  const email = item.params[emailParam(vendor)];
-  if (email === undefined || !email.includes('@') || !isAlreadyThere(error, 'email')) throw error;
-  const plus = plusAddress(email, key);
-  const holder = await counter.call(() => context.platform.users.getByEmail(plus));
-  if (holder === undefined || !(holder.client_ids ?? []).includes(key)) throw error;
-  const params = { ...clearing.params, [emailParam(vendor)]: plus };
-  const confirmation = emailConfirmationParam(vendor);
-  if (params[confirmation] !== undefined) params[confirmation] = plus;
-  const user = await counter.call(() => context.platform.users.update(holder.id, params));
-  return { ...user, keptEmail: plus };
-}
-
-/** What an update that kept the account's plus-address says of it. */
-function keptNote(item: PlannedIntent, user: UpdatedUser, vendor: string): string | undefined {
-  if (user.keptEmail === undefined) return undefined;
-  return (
-    `kept ${user.keptEmail}, the plus-address given to "${item.key}" for an e-mail its order shares: ` +
-    `${item.params[emailParam(vendor)]} is another account's (on_shared_email: suffix, docs/mapping.md)`
-  );
-}
 
 /**
  * {@link knownKeys} when the id cache can answer without the ledger (`IdCache.peek`);
