@@ -37,6 +37,13 @@ export interface MirrorDeleteInput {
   /** The id map of users and events: a gone key whose record a kept key maps to is retired. */
   ids?: ReadonlyMap<IntentKind, ReadonlyMap<string, number>>;
   /**
+   * Of these keys, those with a synced hash in the conference, any job's (`Ledger.hashesOf`):
+   * a key of a gone key's record that no source of this job has keeps the record when another
+   * job syncs it; with nothing synced anywhere it is a merged person's other client_id, which
+   * goes with the record. Absent, every such key keeps the record.
+   */
+  syncedAnywhere?: (kind: IntentKind, keys: readonly string[]) => Promise<ReadonlySet<string>>;
+  /**
    * The keys of links and schedules the sources yielded (`seen` may keep only their hashes):
    * a gone key that names the same platform records as one of them is retired.
    */
@@ -140,7 +147,10 @@ export async function planMirrorDeletes(input: MirrorDeleteInput): Promise<Mirro
     const kept = failed.kept.get(kind);
     const known = await input.knownKeys(kind);
     const gone = known.filter((key) => !seen.has(key) && !kept?.has(key));
-    const shared = isParentKind(kind) ? sharedRecords(input.ids?.get(kind), seen, kept, gone) : undefined;
+    const records = isParentKind(kind)
+      ? await sharedRecords(kind, input.ids?.get(kind), seen, kept, gone, input.syncedAnywhere)
+      : undefined;
+    const shared = records?.shared;
     let retired = 0;
     for (const key of gone) {
       // A key the source dropped whose platform record (a user, an event, or what a link
@@ -150,7 +160,8 @@ export async function planMirrorDeletes(input: MirrorDeleteInput): Promise<Mirro
         shared !== undefined
           ? id !== undefined && shared.has(id)
           : isLinkKind(kind) && links.sharedWith(kind, key) !== undefined;
-      if (!retire) deletes.push(deleteIntent(kind, key));
+      const aliases = id === undefined ? undefined : records?.aliases.get(id);
+      if (!retire) deletes.push(aliases ? { ...deleteIntent(kind, key), aliases } : deleteIntent(kind, key));
       else {
         deletes.push({ ...deleteIntent(kind, key), plannedAction: 'retire' });
         retired += 1;
@@ -222,14 +233,17 @@ export function describeThreshold(threshold: DeleteThreshold): string {
  * job's: the speakers job still syncs that person, who must not leave the conference
  * because the attendees job dropped its own key.
  */
-function sharedRecords(
+async function sharedRecords(
+  kind: IntentKind,
   ids: ReadonlyMap<string, number> | undefined,
   seen: KeySet,
   kept: ReadonlySet<string> | undefined,
   gone: readonly string[],
-): Map<number, string> {
+  syncedAnywhere: MirrorDeleteInput['syncedAnywhere'],
+): Promise<{ shared: Map<number, string>; aliases: Map<number, string[]> }> {
   const shared = new Map<number, string>();
-  if (!ids) return shared;
+  const aliases = new Map<number, string[]>();
+  if (!ids) return { shared, aliases };
   // Only the records of gone keys are asked about: sets the size of the deletes, not of the job.
   const goneKeys = new Set(gone);
   const goneIds = new Set<number>();
@@ -238,12 +252,28 @@ function sharedRecords(
     if (id !== undefined) goneIds.add(id);
   }
   // The id map is walked, not the source's keys: a streamed plan keeps only their hashes.
+  const others: Array<[string, number]> = [];
   for (const [key, id] of ids) {
-    if (shared.has(id)) continue;
-    const stays = seen.has(key) || kept?.has(key) === true;
-    if (stays || (goneIds.has(id) && !goneKeys.has(key))) shared.set(id, key);
+    if (seen.has(key) || kept?.has(key) === true) {
+      if (!shared.has(id)) shared.set(id, key);
+    } else if (goneIds.has(id) && !goneKeys.has(key)) others.push([key, id]);
   }
-  return shared;
+  // Another key of a gone key's record that this job's sources do not have: another job's
+  // keeps the record; a merged person's other client_id, synced under the gone key only,
+  // leaves with it (its id map entry too). Such keys are few: asked in one read.
+  const synced =
+    others.length > 0 && syncedAnywhere
+      ? await syncedAnywhere(
+          kind,
+          others.map(([key]) => key),
+        )
+      : undefined;
+  for (const [key, id] of others) {
+    if (synced === undefined || synced.has(key)) {
+      if (!shared.has(id)) shared.set(id, key);
+    } else aliases.set(id, [...(aliases.get(id) ?? []), key]);
+  }
+  return { shared, aliases };
 }
 
 function* withKept(keys: Iterable<string>, kept: ReadonlySet<string> | undefined): Iterable<string> {

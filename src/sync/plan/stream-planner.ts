@@ -274,6 +274,7 @@ export class StreamPlanner {
           ),
         ),
         liveLinks: (kind) => this.links.get(kind) ?? [],
+        syncedAnywhere: async (kind, keys) => new Set((await this.ledger.hashesOf(kind, keys)).keys()),
         threshold: this.input.threshold,
         force: this.input.force,
         // `evsync plan` sends nothing; a run has sent what the sources have by now.

@@ -215,6 +215,8 @@ async function removeUser(
     if (!isStatus(error, 404)) throw error;
   }
   context.ids.delete('user', item.key);
+  // A merged person's other client_ids, which named the same account (`planMirrorDeletes`).
+  for (const alias of item.aliases ?? []) context.ids.delete('user', alias);
   return counter.done('deleted', { platformId: id ?? null });
 }
 

@@ -1,0 +1,45 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { cliWorkspace } from '../helpers/built-cli.js';
+import { conferencePeople } from './conference-fixture.js';
+
+const csv = (...rows: string[]): string => ['client_id,email,first_name,last_name', ...rows, ''].join('\n');
+const OTHERS = [
+  'T-2,bo@leave.example,Bo,Berg',
+  'T-3,cy@leave.example,Cy,Cole',
+  'T-4,di@leave.example,Di,Dahl',
+];
+
+// A reviewing helper's find: in mirror mode, Ann was merged from the ticket export and the
+// comp list into one user. Once she left both, the plan said "retire user T-1 … its platform
+// record is another key of the source, so it stays": her comp key, synced under T-1 only,
+// looked like another job's key. Every night kept her in the conference, exit 0.
+describe('a merged person who leaves every source, in mirror mode (built CLI)', () => {
+  const ws = cliWorkspace('evsync-merged-leaves-');
+  afterAll(() => ws.close());
+
+  it('is deleted, and stays deleted', async () => {
+    const sandbox = await ws.sandbox();
+    ws.write({
+      'job.yaml':
+        'name: night\nmode: mirror\nsteps:\n' +
+        '  - { name: tickets, mapping: users, source: { csv: ./tickets.csv } }\n' +
+        '  - { name: comp, mapping: users, source: { csv: ./comp.csv } }\n',
+      'tickets.csv': csv('T-1,ann@leave.example,Ann,Lee', ...OTHERS),
+      'comp.csv': csv('C-1,ann@leave.example,Ann,Lee'),
+    });
+    const first = await ws.run(sandbox, ['run', 'job.yaml']);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    expect(conferencePeople(sandbox)).toContain('T-1 C-1 Ann Lee ann@leave.example');
+
+    ws.write({ 'tickets.csv': csv(...OTHERS), 'comp.csv': csv() });
+    const plan = await ws.run(sandbox, ['plan', 'job.yaml']);
+    expect(plan.stdout).not.toContain('another key of the source');
+    const second = await ws.run(sandbox, ['run', 'job.yaml', '--force']);
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(second.stdout).toMatch(/^user +0 +0 +0 +3 +1 +0 +0$/m);
+    expect(conferencePeople(sandbox).join('\n')).not.toContain('Ann');
+    const third = await ws.run(sandbox, ['run', 'job.yaml']);
+    expect(third.code, third.stdout + third.stderr).toBe(0);
+    expect(third.stdout).toMatch(/^user +0 +0 +0 +3 +0 +0 +0$/m);
+  }, 120_000);
+});
