@@ -1,4 +1,4 @@
-import { CODE } from '../../errors/codes.js';
+import { CODE, type ErrorCode } from '../../errors/codes.js';
 import { KeyRegistry } from '../../mapping/key-registry.js';
 import type { Intent } from '../../model/intent.js';
 import type { PlannedIntent, PlannedIntentRecord } from '../../model/planned-intent.js';
@@ -124,39 +124,39 @@ const NONE: RefusedRowsSorted = { asPlanned: [], changed: [], unchanged: [], not
  * in several steps, docs/sync-engine.md, "One person, many sources"): that user is sent,
  * with this key among its client_ids, and this row is not sent on its own.
  */
-export function mergedRow(
-  record: Pick<PlannedIntentRecord, 'kind' | 'key' | 'origin' | 'runId' | 'params'>,
-  into: string,
-): RowResult {
-  return {
-    kind: record.kind,
-    key: record.key,
-    action: 'skipped',
-    origin: record.origin,
-    errorCode: CODE.EVSYNC_RETRY_ROW_MERGED,
-    message:
-      `Not sent on its own: this row (${record.kind} ${record.key}), which failed in run ${record.runId}, is now one person with ${record.kind} ${into} in the job's sources; ` +
+export function mergedRow(record: RetriedRecord, into: string): RowResult {
+  return notRetried(
+    record,
+    CODE.EVSYNC_RETRY_ROW_MERGED,
+    `Not sent on its own: this row (${record.kind} ${record.key}), which failed in run ${record.runId}, is now one person with ${record.kind} ${into} in the job's sources; ` +
       `the retry sends ${into}, with ${record.key} among its client_ids.`,
-    params: record.params,
-  };
+  );
 }
 
 /**
  * A failed row the source no longer has by its key (the organiser took it out, or re-keyed
  * it): refused by the platform, or failed in the mapping, in the run retried.
  */
-export function goneRow(
-  record: Pick<PlannedIntentRecord, 'kind' | 'key' | 'origin' | 'runId' | 'params'>,
-): RowResult {
+export function goneRow(record: RetriedRecord): RowResult {
+  return notRetried(
+    record,
+    CODE.EVSYNC_RETRY_ROW_GONE,
+    `Not sent: the job's source no longer has this row (${record.kind} ${record.key}), which failed in run ${record.runId}. ` +
+      'If its client_id changed there, the job’s next run sends it under the new one.',
+  );
+}
+
+/** A failed row of the run retried, what this retry records for it: skipped, and why. */
+type RetriedRecord = Pick<PlannedIntentRecord, 'kind' | 'key' | 'origin' | 'runId' | 'params'>;
+
+function notRetried(record: RetriedRecord, errorCode: ErrorCode, message: string): RowResult {
   return {
     kind: record.kind,
     key: record.key,
     action: 'skipped',
     origin: record.origin,
-    errorCode: CODE.EVSYNC_RETRY_ROW_GONE,
-    message:
-      `Not sent: the job's source no longer has this row (${record.kind} ${record.key}), which failed in run ${record.runId}. ` +
-      'If its client_id changed there, the job’s next run sends it under the new one.',
+    errorCode,
+    message,
     params: record.params,
   };
 }
