@@ -92,4 +92,36 @@ describe('the first ticket of a shared e-mail cancelled (built CLI)', () => {
     expect(back.code, back.stdout + back.stderr).toBe(0);
     expect(conferencePeople(sandbox)).toEqual(people);
   }, 120_000);
+
+  it('never joins a new holder whose name is a short form into the holder of the plain address', async () => {
+    const sandbox = await ws.sandbox();
+    ws.write({
+      'job.yaml':
+        'name: night\nsteps:\n  - { mapping: users, source: { csv: ./orders.csv }, on_shared_email: suffix }\n',
+      'orders.csv': csv(
+        'J-2,jones@order.example,Anna,Jones,Jones Holdings',
+        'J-3,jones@order.example,Tom,Jones,',
+      ),
+    });
+    const first = await ws.run(sandbox, ['run', 'job.yaml']);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    // A third ticket, Ann's, sorted first: hers is the plain address in the export.
+    ws.write({
+      'orders.csv': csv(
+        'J-4,jones@order.example,Ann,Jones,Cardiff High',
+        'J-2,jones@order.example,Anna,Jones,Jones Holdings',
+        'J-3,jones@order.example,Tom,Jones,',
+      ),
+    });
+    const second = await ws.run(sandbox, ['run', 'job.yaml']);
+    expect(second.code, second.stdout + second.stderr).toBe(1);
+    expect(conferencePeople(sandbox)).toEqual([
+      'J-2 Anna Jones jones@order.example',
+      'J-3 Tom Jones jones+j-3@order.example',
+    ]);
+    const report = await ws.run(sandbox, ['report', 'latest', '--status', 'failed', '--format', 'json']);
+    const rows = JSON.parse(report.stdout) as Array<{ key: string; error_code: string; message: string }>;
+    expect(rows.map((row) => [row.key, row.error_code])).toEqual([['J-4', 'EVSYNC_ACCOUNT_OF_ANOTHER']]);
+    expect(rows[0]?.message).toContain('is the account of key "J-2", which has its own row in this run');
+  }, 120_000);
 });

@@ -2,7 +2,14 @@ import { CODE } from '../../errors/codes.js';
 import { EvsyncError } from '../../errors/evsync-error.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import type { FlatParams } from '../../model/params.js';
-import { anotherPerson, fullName, namesAgree, personKey, type NamedPerson } from '../../model/person.js';
+import {
+  anotherPerson,
+  fullName,
+  namesAgree,
+  namesAlike,
+  personKey,
+  type NamedPerson,
+} from '../../model/person.js';
 import { describeOrigin } from '../../model/row-origin.js';
 import type { PlatformUser } from '../../platform/response-schemas.js';
 import { emailParam } from '../../platform/vendor.js';
@@ -47,13 +54,18 @@ export async function refuseAnothersAccount(
   if (others.length === 0 && !unkeyed) return;
   const rowName = fullName(item.params[FIRST], item.params[LAST]);
   const accountName = fullName(found.first_name, found.last_name);
-  if (namesAgree(rowName, accountName)) return;
-  const refuse = (whose: string): EvsyncError =>
-    new EvsyncError(
-      `platform user ${found.id} "${accountName}" (${how}) ${whose}, and this row's key "${item.key}" is "${rowName}": ` +
-        `one person's account is never given to another, so nothing was written to it. If they are one person, make the names agree in the source; if not, give "${item.key}" their own e-mail`,
-      { code: CODE.EVSYNC_ACCOUNT_OF_ANOTHER },
+  // A key of the account that has its own row in this run is no re-key of this row's
+  // person: the source tells them apart, so only names alike word for word are one person
+  // ("Ann Jones" is not "Anna Jones", whose ticket is in the same order).
+  const inThisRun = others.filter((other) => context.inSource?.('user', other) === true);
+  if (inThisRun.length > 0 && !namesAlike(rowName, accountName))
+    throw anothersAccountError(
+      found,
+      item,
+      `is the account of key "${inThisRun[0]}", which has its own row in this run`,
     );
+  if (namesAgree(rowName, accountName)) return;
+  const refuse = (whose: string): EvsyncError => anothersAccountError(found, item, `(${how}) ${whose}`);
   for (const other of others) {
     const mapped = (await context.ids.get('user', other)) === found.id;
     if (mapped || context.inSource?.('user', other) === true)
@@ -64,6 +76,16 @@ export async function refuseAnothersAccount(
     others.length === 0
       ? 'has no client_id (an account made on the platform, or by another tool)'
       : `is the account of ${others.map((key) => `"${key}"`).join(', ')}, a client_id no source of this ledger has (an account made by another tool)`,
+  );
+}
+
+function anothersAccountError(found: PlatformUser, item: PlannedIntent, whose: string): EvsyncError {
+  const rowName = fullName(item.params[FIRST], item.params[LAST]);
+  const accountName = fullName(found.first_name, found.last_name);
+  return new EvsyncError(
+    `platform user ${found.id} "${accountName}" ${whose}, and this row's key "${item.key}" is "${rowName}": ` +
+      `one person's account is never given to another, so nothing was written to it. If they are one person, make the names agree in the source; if not, give "${item.key}" their own e-mail`,
+    { code: CODE.EVSYNC_ACCOUNT_OF_ANOTHER },
   );
 }
 
