@@ -266,9 +266,11 @@ export interface Ledger {
    */
   removedKeysLastSent(kind: IntentKind, keys: readonly string[]): Promise<Map<string, FlatParams>>;
   /**
-   * For these keys, the params synced under another client_id of the same platform user in
-   * the id map (a merged person's first key), as stored (redacted), if any: what a key with
-   * nothing synced of its own last sent to its account (docs/sync-engine.md, "Who is who").
+   * For these keys that the id map has, the params last synced to the platform user under
+   * any of its client_ids (the newest change), as stored (redacted), if any: what was last
+   * sent to the key's account. A merged person is sent under one key; another key of theirs
+   * has nothing synced of its own, or a record older than the merge (docs/sync-engine.md,
+   * "Who is who").
    */
   accountsLastSent(kind: IntentKind, keys: readonly string[]): Promise<Map<string, FlatParams>>;
   /**

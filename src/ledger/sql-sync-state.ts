@@ -212,20 +212,14 @@ export class SqlSyncState {
   }
 
   async accountsLastSent(kind: IntentKind, keys: readonly string[]): Promise<Map<string, FlatParams>> {
-    const others = new Map<string, string[]>();
-    await this.lookUp<{ key: string; other: string }>(q.SELECT_OTHER_KEYS_OF_ACCOUNTS, kind, keys, (row) => {
-      const list = others.get(row.key);
-      if (list) list.push(row.other);
-      else others.set(row.key, [row.other]);
-    });
-    const found = new Map<string, FlatParams>();
-    if (others.size === 0) return found;
-    const sent = await this.syncedParams(kind, [...new Set([...others.values()].flat())]);
-    for (const [key, list] of others) {
-      const via = list.find((other) => sent.has(other));
-      if (via !== undefined) found.set(key, sent.get(via)!);
-    }
-    return found;
+    const params = new Map<string, FlatParams>();
+    await this.lookUp<{ key: string; params: FlatParams | string }>(
+      q.SELECT_ACCOUNTS_LAST_SENT,
+      kind,
+      keys,
+      (row) => params.set(row.key, parsedParams(row.params)),
+    );
+    return params;
   }
 
   async removedKeysLastSent(kind: IntentKind, keys: readonly string[]): Promise<Map<string, FlatParams>> {

@@ -59,17 +59,6 @@ export const SELECT_KEYS_SHARING_IDS = `SELECT array_agg(client_id ORDER BY clie
 WHERE conference_id = $2 AND kind = $1 GROUP BY platform_id HAVING count(*) > 1`;
 
 /**
- * $1 kind, $2 client_ids (text[]), $3 conference id: for each key the id map has, the other
- * client_ids of its platform user (`SqlSyncState.accountsLastSent`), by the index of
- * migration 18.
- */
-export const SELECT_OTHER_KEYS_OF_ACCOUNTS = `SELECT asked.key, o.client_id AS other FROM unnest($2::text[]) AS asked (key)
-  JOIN id_map m ON m.conference_id = $3 AND m.kind = $1 AND m.client_id = asked.key
-  JOIN id_map o ON o.conference_id = $3 AND o.kind = $1 AND o.platform_id = m.platform_id
-    AND o.client_id <> asked.key
-ORDER BY asked.key, o.client_id`;
-
-/**
  * $1 kind, $2 conference id, $3 the last client_id of the page before ('' first), $4 page
  * size: the id map in client_id order, a range of the primary key (`SqlSyncState.idPages`).
  */
@@ -139,6 +128,24 @@ ${SYNCED_RESULT}`;
  */
 export const SELECT_SYNCED_PARAMS = `SELECT s.key, ${SYNCED_PARAMS} AS params
 ${SYNCED_RESULT}`;
+
+/**
+ * $1 kind, $2 client_ids (text[]), $3 conference id: for each key the id map has, the params
+ * last synced to its platform user under any of the user's client_ids, the newest change
+ * first (`SqlSyncState.accountsLastSent`): a merged person is sent under one key, and another
+ * key's own record, if it has one, is of the night before the merge. By the id map's index
+ * on platform ids (migration 18) and the primary keys.
+ */
+export const SELECT_ACCOUNTS_LAST_SENT = `SELECT DISTINCT ON (asked.key) asked.key, ${SYNCED_PARAMS} AS params
+FROM unnest($2::text[]) AS asked (key)
+JOIN id_map m ON m.conference_id = $3 AND m.kind = $1 AND m.client_id = asked.key
+JOIN id_map o ON o.conference_id = $3 AND o.kind = $1 AND o.platform_id = m.platform_id
+JOIN synced_hashes s ON s.conference_id = $3 AND s.kind = $1 AND s.key = o.client_id
+CROSS JOIN LATERAL (SELECT r.params FROM intent_results r
+  WHERE r.run_id = s.run_id AND r.kind = s.kind AND r.key = s.key OFFSET 0) r
+LEFT JOIN LATERAL (SELECT ri.params FROM run_intents ri
+  WHERE ri.run_id = s.run_id AND ri.kind = s.kind AND ri.key = s.key OFFSET 0) ri ON true
+ORDER BY asked.key, s.synced_at DESC, o.client_id = asked.key DESC`;
 
 /**
  * $1 kind, $2 keys, $3 conference id: for each key that a run of this conference removed (a

@@ -71,4 +71,34 @@ describe('a merged person’s other key handed on (built CLI)', () => {
       'client_id "C-1" (merged into this row\'s person, client_id "T-2") was "Ann Lee"',
     );
   }, 90_000);
+
+  it('lets a merged person’s new name, then new address, through when every source gives it', async () => {
+    const sandbox = await ws.sandbox();
+    ws.write({
+      'job.yaml':
+        'name: night\nsteps:\n' +
+        '  - { name: tickets, mapping: users, source: { csv: ./tickets.csv } }\n' +
+        '  - { name: comp, mapping: users, source: { csv: ./comp.csv } }\n',
+      'comp.csv': csv('D-C1,ann@merged.example,Ann,Lee'),
+      'tickets.csv': csv('D-T0,tom@merged.example,Tom,Tay'),
+    });
+    const nights: Array<[string, string]> = [
+      // The ticket export gains Ann: merged, under the ticket's key; the comp key's own record
+      // is of the night before.
+      ['D-T1,ann@merged.example,Ann,Lee', 'D-C1,ann@merged.example,Ann,Lee'],
+      ['D-T1,ann@merged.example,Ann,Kim', 'D-C1,ann@merged.example,Ann,Kim'],
+      ['D-T1,ann.kim@merged.example,Ann,Kim', 'D-C1,ann.kim@merged.example,Ann,Kim'],
+    ];
+    const first = await ws.run(sandbox, ['run', 'job.yaml']);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    for (const [ticket, comp] of nights) {
+      ws.write({ 'tickets.csv': csv('D-T0,tom@merged.example,Tom,Tay', ticket), 'comp.csv': csv(comp) });
+      const night = await ws.run(sandbox, ['run', 'job.yaml']);
+      expect(night.code, `${ticket}: ${night.stdout}${night.stderr}`).toBe(0);
+    }
+    expect(conferencePeople(sandbox)).toEqual([
+      'D-C1 D-T1 Ann Kim ann.kim@merged.example',
+      'D-T0 Tom Tay tom@merged.example',
+    ]);
+  }, 120_000);
 });

@@ -6,9 +6,11 @@ import { LastSentAhead } from './last-sent-ahead.js';
 /** A ledger's synced params (and those of keys a run removed) that counts what it is asked. */
 function fakeLedger(synced: Record<string, FlatParams>, removed: Record<string, FlatParams> = {}) {
   const asked: string[][] = [];
+  const askedAccounts: string[][] = [];
   const askedRemoved: string[][] = [];
   const ledger = {
     asked,
+    askedAccounts,
     askedRemoved,
     failing: false,
     async removedKeysLastSent(_kind: 'user', keys: readonly string[]): Promise<Map<string, FlatParams>> {
@@ -16,8 +18,9 @@ function fakeLedger(synced: Record<string, FlatParams>, removed: Record<string, 
       await Promise.resolve();
       return new Map(keys.flatMap((key) => (removed[key] ? [[key, removed[key]] as const] : [])));
     },
-    // No key shares its platform user with another here.
-    accountsLastSent(): Promise<Map<string, FlatParams>> {
+    // The id map has none of these keys: each is read under its own key.
+    accountsLastSent(_kind: 'user', keys: readonly string[]): Promise<Map<string, FlatParams>> {
+      askedAccounts.push([...keys]);
       return Promise.resolve(new Map<string, FlatParams>());
     },
     async syncedParams(_kind: 'user', keys: readonly string[]): Promise<Map<string, FlatParams>> {
@@ -52,9 +55,10 @@ describe('LastSentAhead', () => {
     const ledger = fakeLedger({ a: ADA, b: BOB });
     const ahead = new LastSentAhead(ledger);
     ahead.readAhead([user('a', 'update', ['b']), user('new', 'create'), user('c', 'update')]);
-    expect(ledger.asked).toEqual([['a', 'b', 'c']]);
+    expect(ledger.askedAccounts).toEqual([['a', 'b', 'c']]);
     expect(ledger.askedRemoved).toEqual([['new']]);
     expect(await ahead.lastSent('a')).toEqual(ADA);
+    expect(ledger.asked).toEqual([['a', 'b', 'c']]);
     expect(await ahead.lastSent('b')).toEqual(BOB);
     expect(await ahead.lastSent('c')).toBeUndefined();
     expect(ledger.asked).toHaveLength(1);
