@@ -79,4 +79,38 @@ describe('a merged person the sources split again (built CLI)', () => {
     expect(third.code, third.stdout + third.stderr).toBe(0);
     expect(third.stdout).toMatch(/^user +0 +0 +0 +2 +0 +0 +0$/m);
   }, 120_000);
+
+  it('holds the key from another job’s speaker links while its person is in question', async () => {
+    const sandbox = await ws.sandbox();
+    const events = (...rows: string[]): string =>
+      ['client_id,name,description,start,finish', ...rows, ''].join('\n');
+    ws.write({
+      'people.yaml':
+        'name: people\nsteps:\n' +
+        '  - { name: tickets, mapping: users, source: { csv: ./tickets.csv } }\n' +
+        '  - { name: comp, mapping: users, source: { csv: ./comp.csv } }\n',
+      'programme.yaml':
+        'name: programme\nsteps:\n' +
+        '  - { mapping: events, source: { csv: ./events.csv } }\n' +
+        '  - { mapping: speakers, source: { csv: ./speakers.csv } }\n',
+      'tickets.csv': csv('H-T1,ann@hold.example,Ann,Arbor,'),
+      'comp.csv': csv('H-C1,ann@hold.example,Ann,Arbor,'),
+      'events.csv': events('H-E1,Opening,Welcome,2026-05-01 09:00,2026-05-01 10:00'),
+      'speakers.csv': 'event_client_id,user_client_id\n',
+    });
+    const first = await ws.run(sandbox, ['run', 'people.yaml']);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    // The comp list reuses H-C1 for Zoe, and the programme gives Zoe's key a talk.
+    ws.write({
+      'comp.csv': csv('H-C1,zoe@hold.example,Zoe,Zed,'),
+      'speakers.csv': 'event_client_id,user_client_id\nH-E1,H-C1\n',
+    });
+    const people = await ws.run(sandbox, ['run', 'people.yaml']);
+    expect(people.code, people.stdout + people.stderr).toBe(1);
+    const programme = await ws.run(sandbox, ['run', 'programme.yaml']);
+    expect(programme.code, programme.stdout + programme.stderr).toBe(1);
+    expect(sandbox.state.eventByClientId('H-E1')?.speakers ?? []).toEqual([]);
+    const status = await ws.run(sandbox, ['status']);
+    expect(status.stdout).toContain('H-C1');
+  }, 120_000);
 });

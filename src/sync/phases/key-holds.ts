@@ -1,7 +1,8 @@
 import type { Ledger } from '../../ledger/ledger.js';
 import type { ConferenceRecord } from '../../model/conference.js';
 import type { KeyHold, LedgerHolds } from '../../ledger/ledger-holds.js';
-import { dependencyKey, type IntentDependency } from '../../model/intent.js';
+import { CODE } from '../../errors/codes.js';
+import { dependencyKey, type IntentDependency, type IntentKind } from '../../model/intent.js';
 
 /** Where a run's holds are kept, and the run and job a new hold names. */
 export interface HoldsOfRun {
@@ -114,4 +115,27 @@ export async function everyHold(
 export async function runHolds(ledger: Pick<Ledger, 'holds' | 'getRun'>, runId: string): Promise<KeyHolds> {
   const jobName = (await ledger.getRun(runId))?.jobName ?? '';
   return KeyHolds.load(ledger.holds(), { runId, jobName });
+}
+
+/**
+ * Refusals of a merge that put a key's person in question as the processor's do: one
+ * client_id given to two people, or keys of one merged account given to two e-mails. Their
+ * rows never reach the platform, but another job's speaker link or schedule names the key,
+ * and would land on the account's earlier person (docs/sync-engine.md, "Who is who").
+ */
+const HOLDING_ROW_CODES: ReadonlySet<string> = new Set([
+  CODE.EVSYNC_ONE_KEY_TWO_PEOPLE,
+  CODE.EVSYNC_MERGED_PERSON_SPLIT,
+]);
+
+/** The user keys a failed row holds from every job's dependents (`HOLDING_ROW_CODES`). */
+export function keysHeldBy(row: {
+  action: string;
+  errorCode: string;
+  keptKeys?: ReadonlyArray<{ kind: IntentKind; key: string }>;
+}): IntentDependency[] {
+  if (row.action !== 'failed' || !HOLDING_ROW_CODES.has(row.errorCode)) return [];
+  return (row.keptKeys ?? []).flatMap((kept) =>
+    kept.kind === 'user' ? [{ kind: 'user' as const, clientId: kept.key }] : [],
+  );
 }

@@ -1,5 +1,6 @@
 import { messageOf } from '../../errors/evsync-error.js';
 import { noteLeftOut } from '../phases/left-out-parents.js';
+import { keysHeldBy } from '../phases/key-holds.js';
 import type { Intent } from '../../model/intent.js';
 import { isParentKind } from '../../model/intent.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
@@ -217,7 +218,7 @@ class StreamedRun {
     // left out, or whose row failed, says so (`lostPicks`).
     for (const row of [...plan.rowResults, ...plan.held]) noteLeftOut(gate, row);
     const { unchanged, lost } = await lostPicks(plan.short, plan.unchanged, gate, plan.refused);
-    for (const row of plan.rowResults) await writer.write(rowResult(runId, row));
+    for (const row of plan.rowResults) await this.writeRow(row);
     for (const row of lost) {
       await writer.write(rowResult(runId, row));
       noteLeftOut(gate, row);
@@ -236,13 +237,22 @@ class StreamedRun {
     return users;
   }
 
+  /**
+   * A row's result, and a hold on its user's keys when the merge refused it for who its
+   * person is (`keysHeldBy`): another job's links must not reach the account meanwhile.
+   */
+  private async writeRow(row: RowResult): Promise<void> {
+    await this.context.writer.write(rowResult(this.input.run.id, row));
+    for (const key of keysHeldBy(row)) await this.context.gate.holds.hold(key, row.errorCode);
+  }
+
   /** Mirror deletes, the rows that waited for them, and the plan's size for `resume`. */
   private async finishPlan(): Promise<void> {
     const { ledger, logger } = this.deps;
     const runId = this.input.run.id;
     await this.unchangedWritten();
     for (const row of this.planner.failedRows()) {
-      await this.context.writer.write(rowResult(runId, row));
+      await this.writeRow(row);
       noteLeftOut(this.context.gate, row);
     }
     let end;
