@@ -47,7 +47,7 @@ export class ConferencePlatforms {
    */
   private readonly refusedKeys = new Map<
     string,
-    { fingerprint: string; until: number; why: string; host: string }
+    { fingerprint: string; until: number; why: string; host: string; variable: string }
   >();
   private readonly timer: NodeJS.Timeout;
 
@@ -79,7 +79,7 @@ export class ConferencePlatforms {
     if ('refused' in found) return this.refuse(host, found.refused);
     const { config } = found;
     const id = laneId(config);
-    const fingerprint = createHash('sha256').update(config.signingKey).digest('hex');
+    const fingerprint = fingerprintOf(config.signingKey);
     const refusedKey = this.refusedKeys.get(id);
     if (refusedKey !== undefined) {
       if (refusedKey.fingerprint === fingerprint && this.refusesLane(id))
@@ -132,6 +132,7 @@ export class ConferencePlatforms {
       until: Date.now() + REFUSED_KEY_MS,
       why,
       host,
+      variable: used.variable,
     });
     if (!said) {
       this.options.logger.warn(
@@ -143,10 +144,24 @@ export class ConferencePlatforms {
     return new JobRefused(host, why);
   }
 
-  /** Whether this worker stays off a lane whose key's signature the platform refused (`signatureRefused`). */
+  /**
+   * Whether this worker stays off a lane whose key's signature the platform refused
+   * (`signatureRefused`): for a minute, or until the key changes in its environment (a fixed
+   * `.env`), which the lanes' refresh asks every second. Before, a fixed key still waited
+   * out the minute, and a resume at once was cut off again with the old advice.
+   */
   refusesLane(lane: string): boolean {
     const refused = this.refusedKeys.get(lane);
-    return refused !== undefined && Date.now() < refused.until;
+    if (refused === undefined || Date.now() >= refused.until) return false;
+    const key = (this.options.env?.() ?? process.env)[refused.variable];
+    if (key === undefined || key === '' || fingerprintOf(key) === refused.fingerprint) return true;
+    this.refusedKeys.delete(lane);
+    this.options.logger.info(
+      { conference: refused.host },
+      `${refused.host}: ${refused.variable} changed here: serving its lane again`,
+    );
+    void this.note();
+    return false;
   }
 
   /** Notes a refusal decided elsewhere (a job of another ledger) for `evsync status`. */
@@ -189,4 +204,9 @@ export class ConferencePlatforms {
     await this.options.redis.del(workerNoteKey(this.options.prefix, WORKER_NAME)).catch(() => 0);
     await Promise.all([...this.clients.values()].map((client) => client.close()));
   }
+}
+
+/** A signing key as this worker compares it: never kept, nor logged, itself. */
+function fingerprintOf(signingKey: string): string {
+  return createHash('sha256').update(signingKey).digest('hex');
 }
