@@ -110,15 +110,9 @@ export async function queueStatus(input: {
   );
   const runs = await Promise.all(
     running.map(async (run) => {
-      const byKind = await ledger.resultCounts(run.id);
-      let done = 0;
-      for (const actions of Object.values(byKind))
-        for (const count of Object.values(actions ?? {})) done += count ?? 0;
-      const planned = typeof run.options.planned === 'number' ? run.options.planned : undefined;
       return {
         run,
-        done,
-        planned,
+        ...(await intentsDone(ledger, run)),
         phase: notes.get(run.id),
         processGone: await ledger.processGone(run),
         waitingForWorker: waitsForWorker(run),
@@ -168,4 +162,26 @@ function addCounts(a: JobCounts, b: JobCounts): JobCounts {
 /** `host:pid` of a worker's connection, named `<prefix>:<queue>:w:<worker name>` by BullMQ. */
 function workerName(worker: { rawname?: string; addr?: string }): string {
   return /:w:(.+)$/.exec(worker.rawname ?? '')?.[1] ?? worker.addr ?? '?';
+}
+
+/**
+ * A run in progress as `status` and the queue page count it: of its planned intents, those
+ * with a result. Unchanged rows and rows that failed the mapping have results but no planned
+ * intent, and counted, a run read "690 of 300 intents done". While the plan is not whole
+ * (`planned` unknown), the results sent so far.
+ */
+export async function intentsDone(
+  ledger: Pick<Ledger, 'countPending' | 'resultCounts'>,
+  run: Pick<RunRecord, 'id' | 'options'>,
+): Promise<{ done: number; planned: number | undefined }> {
+  const planned = typeof run.options.planned === 'number' ? run.options.planned : undefined;
+  if (planned !== undefined) {
+    const pending = await ledger.countPending(run.id);
+    return { done: Math.max(0, planned - pending.reduce((sum, group) => sum + group.count, 0)), planned };
+  }
+  let done = 0;
+  for (const actions of Object.values(await ledger.resultCounts(run.id)))
+    for (const [action, count] of Object.entries(actions ?? {}))
+      if (action !== 'unchanged') done += count ?? 0;
+  return { done, planned };
 }
