@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { platformConfigFor, platformVariables } from '../config/conference.js';
+import { conferenceUrl, platformConfigFor, platformVariables } from '../config/conference.js';
+import { CODE } from '../errors/codes.js';
+import { ConfigError } from '../errors/evsync-error.js';
+import { conferenceHost } from '../model/conference.js';
 import type { PlatformConfig } from '../config/env-config.js';
 import { PlatformClient } from '../platform/platform-client.js';
 import { openRedis } from '../sync/queue/redis-connection.js';
@@ -82,6 +85,26 @@ const DECLARATION_REFRESH_MS = 20_000;
  * hands the work to `evsync worker` processes through Redis and draws its own calls (mirror
  * deletes of users and events) from the shared bucket.
  */
+/**
+ * A run `--same-conference` records under a conference the ledger knows by another URL
+ * (docs/ledger.md, "A conference by another name"). Its lane and rate bucket are its URL's,
+ * and a worker checks each job's URL against the run's conference, so no worker ever sent
+ * it: the run sat at 0 done for 15 minutes, saying nothing. Refused at once instead.
+ */
+function refuseConferenceAlias(
+  recorded: string | undefined,
+  platform: PlatformConfig,
+  options: Pick<EngineForEnvOptions, 'platform'>,
+): void {
+  if (recorded === undefined || recorded === conferenceUrl(platform.baseUrl)) return;
+  const variable = platformVariables(options.platform).base_url_env;
+  throw new ConfigError(
+    `--same-conference does not work in distributed mode: the workers send a run only to its conference's own URL, ${conferenceHost(recorded)}, ` +
+      `and ${variable} points at ${conferenceHost(platform.baseUrl)}: nothing was sent. Point ${variable} at ${recorded}, here and in the workers' environment`,
+    { code: CODE.EVSYNC_CONFERENCE_ALIAS },
+  );
+}
+
 export async function openDistributedEngine(
   options: EngineForEnvOptions,
   config: DistributedConfig,
@@ -112,6 +135,12 @@ export async function openDistributedEngine(
       logger: options.logger,
     });
     const engine = await openEngine({ ...options, client });
+    try {
+      refuseConferenceAlias(engine.deps.ledger.conference?.baseUrl, platformConfig, options);
+    } catch (error) {
+      await engine.close();
+      throw error;
+    }
     engine.deps.executor = distributedExecutor({
       ledger: engine.deps.ledger,
       ledgerId: await engine.deps.ledger.ledgerId(),

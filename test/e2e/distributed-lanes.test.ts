@@ -365,6 +365,29 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
     }
   }, 180_000);
 
+  it('a run --same-conference under another URL of a known conference is refused at once', async () => {
+    env.write({ 'alias.csv': usersCsv(people(20, 'al')), 'alias.yaml': job('alias', 'CONF_A', 50) });
+    const worker = env.spawnCli(['worker', '--concurrency', '4'], onlyKeyOf('CONF_A', env.sandbox));
+    try {
+      const first = await env.cli(['run', 'alias.yaml'], conferenceVars('CONF_A', env.sandbox));
+      expect(first.code, first.output).toBe(0);
+    } finally {
+      await stop([worker]);
+    }
+    // The same sandbox by another name: the run was recorded under the known conference, its
+    // lane opened under this URL, and the workers refused every job for 15 minutes.
+    const other = env.sandbox.url.replace('127.0.0.1', 'localhost');
+    const started = Date.now();
+    const aliased = await env.cli(['run', 'alias.yaml', '--same-conference'], {
+      ...conferenceVars('CONF_A', env.sandbox),
+      CONF_A_URL: other,
+    });
+    expect(aliased.code, aliased.output).toBe(2);
+    expect(aliased.output).toContain('--same-conference does not work in distributed mode');
+    expect(aliased.output).toContain('nothing was sent. Point CONF_A_URL at http://127.0.0.1:');
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 120_000);
+
   it('jobs left on the shared queue of the release before lanes finish, and the run resumes', async () => {
     env.write({ 'old.csv': usersCsv(people(120, 'old')), 'old.yaml': job('old', 'CONF_A', 60) });
     await env.sandbox.resetCounters();
