@@ -203,6 +203,8 @@ export class RowState {
             return this.checkDuplicates(intents, columns, origin);
           }
           owned.push(this.shared.personHash(hash, intent));
+          // Its row keeps the plain address; a holder whose account has it may come first later.
+          if (this.shared.policy === 'suffix') intent.plusOnShare = true;
         }
         if (seen !== undefined) {
           (earlierRows ??= []).push(seen);

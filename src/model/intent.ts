@@ -55,6 +55,13 @@ export interface Intent {
    */
   warnings?: string[];
   /**
+   * A user of a step with `on_shared_email: suffix` whose row keeps the plain e-mail (docs/
+   * mapping.md, "Shared e-mails"): when that address is another holder's account, whose key
+   * has its own row, the user is created with its plus-address instead. Known to the run
+   * that mapped the row only: a resume or a worker refuses such a create as before.
+   */
+  plusOnShare?: true;
+  /**
    * The hash of `params` under `op` (`hashIntent`), made when mapping found the row synced as
    * it is (`MapSourceOptions.syncedHash`): the plan takes it instead of hashing again while
    * `params` is still that object (a stage that changes params makes a new object).

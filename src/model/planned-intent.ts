@@ -29,6 +29,8 @@ export interface PlannedIntent {
   uncarried?: string[];
   /** Optional fields the row was sent without (see `Intent.warnings`). */
   warnings?: string[];
+  /** See `Intent.plusOnShare`. */
+  plusOnShare?: true;
   /** Hash of the full (unredacted) params, written to `synced_hashes` after a success. */
   hash: string;
 }

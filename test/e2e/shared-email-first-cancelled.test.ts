@@ -93,7 +93,7 @@ describe('the first ticket of a shared e-mail cancelled (built CLI)', () => {
     expect(conferencePeople(sandbox)).toEqual(people);
   }, 120_000);
 
-  it('never joins a new holder whose name is a short form into the holder of the plain address', async () => {
+  it('gives a new holder sorted first their own plus-address, never the account of the plain one', async () => {
     const sandbox = await ws.sandbox();
     ws.write({
       'job.yaml':
@@ -105,23 +105,47 @@ describe('the first ticket of a shared e-mail cancelled (built CLI)', () => {
     });
     const first = await ws.run(sandbox, ['run', 'job.yaml']);
     expect(first.code, first.stdout + first.stderr).toBe(0);
-    // A third ticket, Ann's, sorted first: hers is the plain address in the export.
-    ws.write({
-      'orders.csv': csv(
-        'J-4,jones@order.example,Ann,Jones,Cardiff High',
-        'J-2,jones@order.example,Anna,Jones,Jones Holdings',
-        'J-3,jones@order.example,Tom,Jones,',
-      ),
-    });
+    // A third ticket, Ann's, sorted first: hers is the plain address in the export, and
+    // "Ann" passed for a short form of "Anna": the buyer's account became the child's.
+    const orders = csv(
+      'J-4,jones@order.example,Ann,Jones,Cardiff High',
+      'J-2,jones@order.example,Anna,Jones,Jones Holdings',
+      'J-3,jones@order.example,Tom,Jones,',
+    );
+    ws.write({ 'orders.csv': orders });
     const second = await ws.run(sandbox, ['run', 'job.yaml']);
-    expect(second.code, second.stdout + second.stderr).toBe(1);
-    expect(conferencePeople(sandbox)).toEqual([
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    const people = [
       'J-2 Anna Jones jones@order.example',
       'J-3 Tom Jones jones+j-3@order.example',
-    ]);
+      'J-4 Ann Jones jones+j-4@order.example',
+    ];
+    expect(conferencePeople(sandbox)).toEqual(people);
+    const report = await ws.run(sandbox, ['report', 'latest', '--status', 'created', '--format', 'json']);
+    const rows = JSON.parse(report.stdout) as Array<{ key: string; message: string }>;
+    expect(rows.map((row) => row.key)).toEqual(['J-4']);
+    expect(rows[0]?.message).toContain('created with jones+j-4@order.example');
+    const third = await ws.run(sandbox, ['run', 'job.yaml']);
+    expect(third.code, third.stdout + third.stderr).toBe(0);
+    expect(conferencePeople(sandbox)).toEqual(people);
+  }, 120_000);
+
+  it('refuses a row of another step joining an account whose key has its own row (merge: false)', async () => {
+    const sandbox = await ws.sandbox();
+    ws.write({
+      'job.yaml':
+        'name: night\nmerge: { users: false }\nsteps:\n' +
+        '  - { name: tickets, mapping: users, source: { csv: ./tickets.csv } }\n' +
+        '  - { name: family, mapping: users, source: { csv: ./family.csv } }\n',
+      'tickets.csv': csv('M-1,jones@order.example,Anna,Jones,'),
+      'family.csv': csv('M-2,jones@order.example,Ann,Jones,Cardiff High'),
+    });
+    const run = await ws.run(sandbox, ['run', 'job.yaml']);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(conferencePeople(sandbox)).toEqual(['M-1 Anna Jones jones@order.example']);
     const report = await ws.run(sandbox, ['report', 'latest', '--status', 'failed', '--format', 'json']);
     const rows = JSON.parse(report.stdout) as Array<{ key: string; error_code: string; message: string }>;
-    expect(rows.map((row) => [row.key, row.error_code])).toEqual([['J-4', 'EVSYNC_ACCOUNT_OF_ANOTHER']]);
-    expect(rows[0]?.message).toContain('is the account of key "J-2", which has its own row in this run');
+    expect(rows.map((row) => [row.key, row.error_code])).toEqual([['M-2', 'EVSYNC_ACCOUNT_OF_ANOTHER']]);
+    expect(rows[0]?.message).toContain('is the account of key "M-1", which has its own row in this run');
   }, 120_000);
 });

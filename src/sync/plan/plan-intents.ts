@@ -119,6 +119,7 @@ function plannedIntent(
     if (intent.aliases) planned.aliases = intent.aliases;
     if (intent.uncarried) planned.uncarried = intent.uncarried;
     if (intent.warnings) planned.warnings = intent.warnings;
+    if (intent.plusOnShare) planned.plusOnShare = true;
     return planned;
   }
   return {
@@ -132,6 +133,7 @@ function plannedIntent(
     ...(intent.aliases ? { aliases: intent.aliases } : {}),
     ...(intent.uncarried ? { uncarried: intent.uncarried } : {}),
     ...(intent.warnings ? { warnings: intent.warnings } : {}),
+    ...(intent.plusOnShare ? { plusOnShare: true as const } : {}),
     get hash(): string {
       // `this`, not `intent`: the closure then holds only the hash and key, so the source's
       // `Intent` can be collected once its planned intent is made.

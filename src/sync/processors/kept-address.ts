@@ -1,4 +1,5 @@
 import type { FlatParams } from '../../model/params.js';
+import { fullName, namesAlike } from '../../model/person.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { plusAddress } from '../../mapping/shared-email.js';
 import type { PlatformUser } from '../../platform/response-schemas.js';
@@ -74,4 +75,37 @@ function keptNote(kept: string, asked: string, key: string): string {
     `kept ${kept}, the address the account of "${key}" has: the row's ${asked} is the other of the pair ` +
     'on_shared_email: suffix gives an order\'s holders, and which holder the export lists first moved (docs/mapping.md, "Shared e-mails")'
   );
+}
+
+/**
+ * The row's params with its plus-address, when a create under `on_shared_email: suffix`
+ * (`Intent.plusOnShare`) found its plain address on another holder's account: a key of that
+ * account has its own row in this run, under a name not alike. The order's rows came in
+ * another order (a new first ticket, a cancelled one), and the holder whose account has the
+ * address keeps it (`updateKeepingAddress`); this one gets the address the mapping gives
+ * the order's other holders. Undefined otherwise: the row is checked as any other.
+ */
+export function paramsApart(
+  found: PlatformUser,
+  item: PlannedIntent,
+  params: FlatParams,
+  context: ProcessorContext,
+): FlatParams | undefined {
+  if (item.plusOnShare !== true) return undefined;
+  const vendor = context.platform.vendor;
+  const email = params[emailParam(vendor)];
+  if (email === undefined || !email.includes('@') || plainOf(email, item.key) !== undefined) return undefined;
+  const own = new Set([item.key, ...(item.aliases ?? [])]);
+  const holders = (found.client_ids ?? []).filter(
+    (key) => !own.has(key) && context.inSource?.('user', key) === true,
+  );
+  if (holders.length === 0) return undefined;
+  if (
+    namesAlike(
+      fullName(params['user[first_name]'], params['user[last_name]']),
+      fullName(found.first_name, found.last_name),
+    )
+  )
+    return undefined;
+  return withEmail(params, plusAddress(email, item.key), vendor);
 }

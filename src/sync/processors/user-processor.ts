@@ -7,7 +7,7 @@ import {
   type ClearingParams,
 } from '../../platform/write-params/clear-params.js';
 import { emailParam, passwordParam } from '../../platform/vendor.js';
-import { updateKeepingAddress } from './kept-address.js';
+import { paramsApart, updateKeepingAddress } from './kept-address.js';
 import { messageOf } from '../../errors/evsync-error.js';
 import type { CallCounter, ProcessOutcome } from './process-outcome.js';
 import { isAlreadyThere, isOutcomeUnknown, isStatus } from './process-outcome.js';
@@ -136,6 +136,9 @@ async function createUser(
         if (lost && tries < MAX_CREATE_TRIES) continue;
         throw error;
       }
+      // Another holder of the order's e-mail has it: this one is created under its plus-address.
+      const apart = lost ? undefined : paramsApart(found, item, params, context);
+      if (apart !== undefined) return createApart(item, apart, email, context, counter);
       await refuseAnothersAccount(found, item, context, `found by the e-mail ${email}`, {
         unkeyed: 'refuse',
       });
@@ -158,6 +161,22 @@ async function createUser(
       );
     }
   }
+}
+
+/** {@link createUser} again with `params` (`paramsApart`), its result saying why. */
+async function createApart(
+  item: PlannedIntent,
+  params: FlatParams,
+  plain: string,
+  context: ProcessorContext,
+  counter: CallCounter,
+): Promise<ProcessOutcome> {
+  const { plusOnShare: _once, ...apart } = item;
+  const outcome = await createUser({ ...apart, params }, context, counter);
+  const note =
+    `created with ${params[emailParam(context.platform.vendor)]}: ${plain} is the account of another holder of the order, ` +
+    'whose row this run has (on_shared_email: suffix, docs/mapping.md, "Shared e-mails")';
+  return { ...outcome, message: outcome.message ? `${note}; ${outcome.message}` : note };
 }
 
 /**
