@@ -64,8 +64,10 @@ describe('a merged person the sources split again (built CLI)', () => {
         'T-2,bob.new@merge.example,Bob,Baker,',
       ),
     });
-    const retry = await ws.run(sandbox, ['retry', 'latest']);
+    // Only the comp key asked: the merged user carries the ticket's key, which is no longer left.
+    const retry = await ws.run(sandbox, ['retry', 'latest', '--client-id', 'C-1']);
     expect(retry.code, retry.stdout + retry.stderr).toBe(0);
+    expect(retry.stdout).not.toContain("outside this retry's filter");
     expect(retry.stdout).toMatch(/^user +0 +0 +1 +0 +0 +1 +0$/m);
     expect(conferencePeople(sandbox)).toEqual([
       'T-1 C-1 Ann Arbor ann.work@merge.example',

@@ -1,7 +1,7 @@
 import { unknownRunError } from '../../ledger/ledger-error.js';
 import { CODE } from '../../errors/codes.js';
 import { isParentKind } from '../../model/intent.js';
-import type { PlannedIntentRecord } from '../../model/planned-intent.js';
+import type { PlannedIntent, PlannedIntentRecord } from '../../model/planned-intent.js';
 import type { IntentResultRecord, ResultFilter } from '../../model/result-records.js';
 import { KeyRegistry } from '../../mapping/key-registry.js';
 import { isLookupKey } from '../../model/row-origin.js';
@@ -167,7 +167,7 @@ async function retryClaimed(
   for (const item of [...reread.work, ...reread.unchanged, ...reread.stillFailing])
     if (item.kind !== undefined && isParentKind(item.kind)) parents.add(intentId(item), 1);
 
-  const outside = await failedOutside(ledger, base, filter);
+  const outside = await failedOutside(ledger, base, filter, [...reread.work, ...reread.unchanged]);
   const run = await ledger.createRun({
     jobName: base.jobName,
     mode: 'upsert',
@@ -250,13 +250,30 @@ async function retryClaimed(
  * success of its job (`RunRecord.failedOutside`), and `status`, `status --check` and a
  * `failed_rows` notice say them. 0 for a retry without a filter.
  */
-async function failedOutside(ledger: Ledger, base: RunRecord, filter: RetryFilter): Promise<number> {
+async function failedOutside(
+  ledger: Ledger,
+  base: RunRecord,
+  filter: RetryFilter,
+  /** What the rows read again send: a merged user may carry another failed row's key. */
+  sent: readonly PlannedIntent[],
+): Promise<number> {
   if (!isFiltered(filter)) return 0;
   const [all, asked] = await Promise.all([
     retriedAlready(ledger, base),
     retriedAlready(ledger, base, filter),
   ]);
-  return Math.max(0, all.failed - all.synced - (asked.failed - asked.synced));
+  const left = all.failed - all.synced - (asked.failed - asked.synced);
+  // A row of the filter read again as one person with another failed row (a split merge
+  // mended): the merged user sends that one's key too, which is then not left.
+  const users = sent.filter((item) => item.kind === 'user').map((item) => item.key);
+  if (users.length === 0 || left <= 0) return Math.max(0, left);
+  const inFilter = new Set<string>();
+  for await (const result of ledger.eachResult(base.id, failedResults(filter))) inFilter.add(result.key);
+  const others = users.filter((key) => !inFilter.has(key));
+  let carried = 0;
+  for (const outcome of (await ledger.outcomesOf(base.id, 'user', others)).values())
+    if (outcome.action === 'failed') carried += 1;
+  return Math.max(0, left - carried);
 }
 
 /**
