@@ -48,4 +48,35 @@ describe('after the platform forgot its users and gave their ids out again', () 
       'b-2 Bob Brown bob@example.com',
     ]);
   }, 60_000);
+
+  it('is no split of a merged person when users come from two steps', async () => {
+    // The id map's stale entry gives Alice's key and Bob's one id: the merge must not take
+    // them for a person the sources split (EVSYNC_MERGED_PERSON_SPLIT) and refuse both.
+    const started = (port = 0) => startSandbox({ port, keyId: 1, signingKey: 'reset-test-key' });
+    await sandbox?.close();
+    sandbox = await started();
+    const port = Number(new URL(sandbox.url).port);
+    ws.write({
+      'two.yaml':
+        'name: two\nsteps:\n' +
+        '  - { name: tickets, mapping: users, source: { csv: ./tickets.csv } }\n' +
+        '  - { name: comp, mapping: users, source: { csv: ./comp.csv } }\n',
+      'tickets.csv': `${HEADER}\n${ALICE}\n`,
+      'comp.csv': `${HEADER}\nc-3,cy@example.com,Cy,Cole,\n`,
+    });
+    expect((await ws.run(sandbox, ['run', 'two.yaml'])).code).toBe(0);
+    await sandbox.close();
+    sandbox = await started(port);
+    ws.write({ 'tickets.csv': `${HEADER}\n${ALICE}\n${BOB}\n` });
+    expect((await ws.run(sandbox, ['run', 'two.yaml'])).code).toBe(0);
+    ws.write({ 'tickets.csv': `${HEADER}\n${ALICE} Ltd\n${BOB}\n` });
+    const third = await ws.run(sandbox, ['run', 'two.yaml']);
+    expect(third.code, third.stdout + third.stderr).toBe(0);
+    expect(third.stdout).not.toContain('EVSYNC_MERGED_PERSON_SPLIT');
+    // Cy, unchanged since the reset, is not sent again: what a run of the job with --full is for.
+    expect(conferencePeople(sandbox)).toEqual([
+      'a-1 Alice Anders alice@example.com',
+      'b-2 Bob Brown bob@example.com',
+    ]);
+  }, 60_000);
 });

@@ -25,7 +25,7 @@ async function merge(
     [{ name: 'tickets' }, { name: 'comp' }, { name: 'speakers' }],
     settings,
     'svc',
-    sharedAccounts && (() => Promise.resolve(sharedAccounts)),
+    sharedAccounts && { groups: () => Promise.resolve(sharedAccounts) },
   );
   for (const [step, intent] of rows) await merger.take(step, intent);
   const users: Intent[] = [];

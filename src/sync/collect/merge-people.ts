@@ -28,8 +28,17 @@ export interface MergedUsers {
   rowResults: RowResult[];
 }
 
-/** The client_ids of one platform user that several name (`Ledger.keysSharingIds`). */
-export type SharedAccounts = () => Promise<readonly (readonly string[])[]>;
+/** The platform users that several client_ids name, as a merge checks them (`PeopleMerger`). */
+export interface SharedAccounts {
+  /** The id map's groups of client_ids that share one platform id (`Ledger.keysSharingIds`). */
+  groups(): Promise<readonly (readonly string[])[]>;
+  /**
+   * Whether the platform holds these keys on one user: an id map that a platform reset made
+   * stale gives two people's keys one id, and they were never merged. Absent, the id map is
+   * believed (`evsync plan`, which asks the platform nothing).
+   */
+  confirm?(keys: readonly string[]): Promise<boolean>;
+}
 
 /** Why a person's rows are refused: the code and the message each of them fails with. */
 interface Refusal {
@@ -185,7 +194,7 @@ export class PeopleMerger {
    */
   private async peopleInDispute(): Promise<Map<PersonKey, Refusal>> {
     const refused = new Map<PersonKey, Refusal>();
-    const shared = (await this.sharedAccounts?.()) ?? [];
+    const shared = (await this.sharedAccounts?.groups()) ?? [];
     const sharing = new Set(shared.flat());
     /** The first use of each key of a shared account, as this run's rows give it. */
     const usesOfShared = new Map<string, KeyUse>();
@@ -209,7 +218,7 @@ export class PeopleMerger {
           if (!refused.has(person)) refused.set(person, { code: CODE.EVSYNC_ONE_KEY_TWO_PEOPLE, message });
       }
     }
-    for (const keys of shared) this.refuseSplit(keys, usesOfShared, refused);
+    for (const keys of shared) await this.refuseSplit(keys, usesOfShared, refused);
     return refused;
   }
 
@@ -220,14 +229,15 @@ export class PeopleMerger {
    * tickets' or the other way round, by the order of the spill. Every person of them is
    * refused, and the account keeps what it has until the sources agree again.
    */
-  private refuseSplit(
+  private async refuseSplit(
     keys: readonly string[],
     uses: ReadonlyMap<string, KeyUse>,
     refused: Map<PersonKey, Refusal>,
-  ): void {
+  ): Promise<void> {
     const present = keys.filter((key) => uses.has(key));
     const people = new Set(present.map((key) => uses.get(key)!.p as PersonKey));
     if (people.size < 2) return;
+    if (this.sharedAccounts?.confirm && !(await this.sharedAccounts.confirm(present))) return;
     const named = present.map((key) => `"${key}"`);
     const message =
       `client_ids ${named.slice(0, -1).join(', ')} and ${named[named.length - 1]} are one platform user, merged as one person by an earlier run, ` +

@@ -38,7 +38,10 @@ export class IdentityPreview {
   private readonly creates = new Refusals();
 
   constructor(
-    private readonly ledger: Pick<Ledger, 'syncedParams' | 'accountsLastSent' | 'removedKeysLastSent'>,
+    private readonly ledger: Pick<
+      Ledger,
+      'syncedParams' | 'accountsLastSent' | 'removedKeysLastSent' | 'platformIdsOf'
+    >,
     private readonly vendor: string,
   ) {}
 
@@ -53,13 +56,20 @@ export class IdentityPreview {
       work.filter((item) => item.kind === 'user' && item.plannedAction === action);
     const updates = users('update');
     if (updates.length > 0) {
-      const last = await lastSentToAccounts(
-        this.ledger,
-        updates.flatMap((item) => [item.key, ...(item.aliases ?? [])]),
-      );
+      const keys = updates.flatMap((item) => [item.key, ...(item.aliases ?? [])]);
+      const last = await lastSentToAccounts(this.ledger, keys);
+      // As the run checks them (`refuseKeyOfAnother`): a key of an account checked already is not.
+      const merged = updates.some((item) => item.aliases !== undefined);
+      const ids = merged ? await this.ledger.platformIdsOf('user', keys) : new Map<string, number>();
       for (const item of updates) {
+        const checked = new Set<number>();
         for (const key of [item.key, ...(item.aliases ?? [])]) {
-          const line = this.another(item, last.get(key), `user "${key}": `, 'when last synced');
+          const id = ids.get(key);
+          if (id !== undefined && checked.has(id)) continue;
+          const sent = last.get(key);
+          if (sent === undefined) continue;
+          if (id !== undefined) checked.add(id);
+          const line = this.another(item, sent, `user "${key}": `, 'when last synced');
           if (line === undefined) continue;
           this.updates.add(line);
           break;

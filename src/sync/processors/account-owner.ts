@@ -152,9 +152,16 @@ export async function refuseKeyOfAnother(
   keys: readonly string[] = [item.key],
 ): Promise<void> {
   // A merged person's other client_ids too: each is an account the update writes through.
+  // One of the same account as a key checked before is not: the person was sent under the
+  // first key, and another key's own record may be of the night before the merge.
+  const checked = new Set<number>();
   for (const key of keys) {
+    const id = await context.ids.get('user', key);
+    if (id !== undefined && checked.has(id)) continue;
     const last = await context.lastSent?.(key);
-    if (last !== undefined) refuseIfAnother(item, key, last, context.platform.vendor);
+    if (last === undefined) continue;
+    refuseIfAnother(item, key, last, context.platform.vendor);
+    if (id !== undefined) checked.add(id);
   }
 }
 

@@ -61,21 +61,21 @@ export function lastSentIn(
 }
 
 /**
- * The user params the ledger last sent to each key's account: the newest synced under any
- * client_id the id map gives the key's platform user, or, for a key the id map lacks, under
- * the key. A merged person is sent under their first key only: another key of theirs has
- * nothing synced of its own, or a record from before the merge, and a ticket of theirs
- * handed on must still be told from its holder, as a new address in every source must
- * still go through (docs/sync-engine.md, "Who is who").
+ * The user params the ledger last sent to each key: under the key, or, for a key with
+ * nothing synced of its own, the newest synced under another client_id the id map gives
+ * the same platform user. A merged person's other keys are such keys (the user was sent
+ * under the first key), and a ticket of theirs handed on must still be told from its holder
+ * (docs/sync-engine.md, "Who is who"). A key's own record comes first: an id map that a
+ * platform reset made stale gives two people's keys one id.
  */
 export async function lastSentToAccounts(
   ledger: Pick<Ledger, 'syncedParams' | 'accountsLastSent'>,
   keys: readonly string[],
 ): Promise<Map<string, FlatParams>> {
-  const sent = await ledger.accountsLastSent('user', keys);
+  const sent = await ledger.syncedParams('user', keys);
   const without = keys.filter((key) => !sent.has(key));
   if (without.length > 0)
-    for (const [key, params] of await ledger.syncedParams('user', without)) sent.set(key, params);
+    for (const [key, params] of await ledger.accountsLastSent('user', without)) sent.set(key, params);
   return sent;
 }
 

@@ -31,6 +31,8 @@ export interface SyncPlatform {
     update(ref: MemberRef, params: FlatParams): Promise<PlatformUser>;
     getByEmail(email: string): Promise<PlatformUser | undefined>;
     delete(ref: MemberRef): Promise<void>;
+    /** A user by id or client_id (404 when none): a merge confirms a shared account by it (`sharedAccountsOf`). */
+    get?(ref: MemberRef): Promise<PlatformUser>;
   };
   readonly events: {
     create(params: FlatParams): Promise<PlatformEvent>;

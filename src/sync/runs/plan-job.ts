@@ -1,4 +1,5 @@
 import { loadIdCache } from '../processors/id-cache.js';
+import { sharedAccountsOf } from './one-account.js';
 import { streamCollected } from '../collect/collect-intents.js';
 import { Erasures } from '../collect/erasures.js';
 import { checkMinRows } from '../collect/min-rows.js';
@@ -65,7 +66,7 @@ export async function planJob(
     ...(logger ? { logger } : {}),
     // As a run maps them, so that the plan says what the run will do with each row.
     syncedHash: planner.syncedHash,
-    sharedAccounts: () => ledger.keysSharingIds('user'),
+    sharedAccounts: sharedAccountsOf(ledger),
   })) {
     // As a run, which reads a row ahead: the chunk before this row ends once this row is
     // mapped, and the synced hashes are published (or not) at the same rows; the chunks

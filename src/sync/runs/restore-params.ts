@@ -1,4 +1,5 @@
 import { CODE } from '../../errors/codes.js';
+import { sharedAccountsOf } from './one-account.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { PlannedIntent, PlannedIntentRecord } from '../../model/planned-intent.js';
 import type { RunRecord } from '../../model/run-record.js';
@@ -192,7 +193,7 @@ export async function readJobAgain(
     for await (const row of streamCollected(job, {
       vendor: deps.platform.vendor,
       erasures,
-      sharedAccounts: () => deps.ledger.keysSharingIds('user'),
+      sharedAccounts: sharedAccountsOf(deps.ledger, deps.platform),
       ...(deps.logger ? { logger: deps.logger } : {}),
     }))
       visit(row);

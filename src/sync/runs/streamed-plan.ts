@@ -1,4 +1,5 @@
 import { messageOf } from '../../errors/evsync-error.js';
+import { sharedAccountsOf } from './one-account.js';
 import { noteLeftOut } from '../phases/left-out-parents.js';
 import { keysHeldBy } from '../phases/key-holds.js';
 import type { Intent } from '../../model/intent.js';
@@ -138,7 +139,7 @@ class StreamedRun {
       ...(this.deps.logger ? { logger: this.deps.logger } : {}),
       onStepRead: (read) => void this.stepRows.push(read),
       syncedHash: this.planner.syncedHash,
-      sharedAccounts: () => this.deps.ledger.keysSharingIds('user'),
+      sharedAccounts: sharedAccountsOf(this.deps.ledger, this.deps.platform),
     })[Symbol.asyncIterator]();
     /** The chunks before, planned one after another while this one is read, oldest first. */
     const planning = new PlanQueue();
