@@ -1,5 +1,6 @@
 import { CODE } from '../errors/codes.js';
 import type { Intent } from '../model/intent.js';
+import type { FlatParams } from '../model/params.js';
 import { describeOrigin, type RowOrigin } from '../model/row-origin.js';
 import { emailConfirmationParam, emailParam } from '../platform/vendor.js';
 import { quote } from '../platform/write-params/text-rules.js';
@@ -20,16 +21,14 @@ const LAST = 'user[last_name]';
  */
 export class SharedEmails {
   private readonly email: string;
-  private readonly confirmation: string;
   /** Plus-addresses given (`on_shared_email: suffix`), for the step's notes. */
   readonly suffixed: string[] = [];
 
   constructor(
-    vendor: string,
+    private readonly vendor: string,
     readonly policy: OnSharedEmail,
   ) {
     this.email = emailParam(vendor);
-    this.confirmation = emailConfirmationParam(vendor);
   }
 
   /** The e-mail param of users, which `unique:` must name for rows to be compared. */
@@ -83,12 +82,18 @@ export class SharedEmails {
       case 'suffix': {
         const plus = plusAddress(email, intent.key);
         this.suffixed.push(`${describeOrigin(origin)} ${quote(who)}: ${plus}`);
-        const params = { ...intent.params, [this.email]: plus };
-        if (params[this.confirmation] !== undefined) params[this.confirmation] = plus;
-        return { ...intent, params };
+        return { ...intent, params: withEmail(intent.params, plus, this.vendor) };
       }
     }
   }
+}
+
+/** A user's params with another e-mail, its confirmation too when the params carry one. */
+export function withEmail(params: FlatParams, email: string, vendor: string): FlatParams {
+  const copy = { ...params, [emailParam(vendor)]: email };
+  const confirmation = emailConfirmationParam(vendor);
+  if (copy[confirmation] !== undefined) copy[confirmation] = email;
+  return copy;
 }
 
 /** `anna@example.org` and key `eb-1002` → `anna+eb-1002@example.org`: mail still reaches the buyer. */

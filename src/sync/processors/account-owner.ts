@@ -54,15 +54,12 @@ export async function refuseAnothersAccount(
   if (others.length === 0 && !unkeyed) return;
   const rowName = fullName(item.params[FIRST], item.params[LAST]);
   const accountName = fullName(found.first_name, found.last_name);
-  // A key of the account that has its own row in this run is no re-key of this row's
-  // person: the source tells them apart, so only names alike word for word are one person
-  // ("Ann Jones" is not "Anna Jones", whose ticket is in the same order).
-  const inThisRun = others.filter((other) => context.inSource?.('user', other) === true);
-  if (inThisRun.length > 0 && !namesAlike(rowName, accountName))
+  const holder = holderInThisRun(found, item, context);
+  if (holder !== undefined)
     throw anothersAccountError(
       found,
       item,
-      `is the account of key "${inThisRun[0]}", which has its own row in this run`,
+      `is the account of key "${holder}", which has its own row in this run`,
     );
   if (namesAgree(rowName, accountName)) return;
   const refuse = (whose: string): EvsyncError => anothersAccountError(found, item, `(${how}) ${whose}`);
@@ -77,6 +74,26 @@ export async function refuseAnothersAccount(
       ? 'has no client_id (an account made on the platform, or by another tool)'
       : `is the account of ${others.map((key) => `"${key}"`).join(', ')}, a client_id no source of this ledger has (an account made by another tool)`,
   );
+}
+
+/**
+ * A key of `found`, not the row's own, that has its own row in this run, when the row's
+ * name and the account's are not alike word for word: no re-key of the row's person, as the
+ * source tells them apart ("Ann Jones" is not "Anna Jones", whose ticket is in the same
+ * order). Undefined when there is none.
+ */
+export function holderInThisRun(
+  found: PlatformUser,
+  item: PlannedIntent,
+  context: Pick<ProcessorContext, 'inSource'>,
+): string | undefined {
+  const own = new Set([item.key, ...(item.aliases ?? [])]);
+  const holder = (found.client_ids ?? []).find(
+    (key) => !own.has(key) && context.inSource?.('user', key) === true,
+  );
+  if (holder === undefined) return undefined;
+  const rowName = fullName(item.params[FIRST], item.params[LAST]);
+  return namesAlike(rowName, fullName(found.first_name, found.last_name)) ? undefined : holder;
 }
 
 function anothersAccountError(found: PlatformUser, item: PlannedIntent, whose: string): EvsyncError {

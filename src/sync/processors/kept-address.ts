@@ -1,11 +1,11 @@
 import type { FlatParams } from '../../model/params.js';
-import { fullName, namesAlike } from '../../model/person.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
-import { plusAddress } from '../../mapping/shared-email.js';
+import { plusAddress, withEmail } from '../../mapping/shared-email.js';
 import type { PlatformUser } from '../../platform/response-schemas.js';
-import { emailConfirmationParam, emailParam } from '../../platform/vendor.js';
+import { emailParam } from '../../platform/vendor.js';
 import { isAlreadyThere, type CallCounter } from './process-outcome.js';
 import type { ProcessorContext } from './processor.js';
+import { holderInThisRun } from './account-owner.js';
 
 /**
  * The update of a user by one of its keys, keeping the address its account has where the
@@ -63,13 +63,6 @@ export function plainOf(email: string, key: string): string | undefined {
   return plusAddress(plain, key) === email ? plain : undefined;
 }
 
-function withEmail(params: FlatParams, email: string, vendor: string): FlatParams {
-  const copy = { ...params, [emailParam(vendor)]: email };
-  const confirmation = emailConfirmationParam(vendor);
-  if (copy[confirmation] !== undefined) copy[confirmation] = email;
-  return copy;
-}
-
 function keptNote(kept: string, asked: string, key: string): string {
   return (
     `kept ${kept}, the address the account of "${key}" has: the row's ${asked} is the other of the pair ` +
@@ -95,17 +88,6 @@ export function paramsApart(
   const vendor = context.platform.vendor;
   const email = params[emailParam(vendor)];
   if (email === undefined || !email.includes('@') || plainOf(email, item.key) !== undefined) return undefined;
-  const own = new Set([item.key, ...(item.aliases ?? [])]);
-  const holders = (found.client_ids ?? []).filter(
-    (key) => !own.has(key) && context.inSource?.('user', key) === true,
-  );
-  if (holders.length === 0) return undefined;
-  if (
-    namesAlike(
-      fullName(params['user[first_name]'], params['user[last_name]']),
-      fullName(found.first_name, found.last_name),
-    )
-  )
-    return undefined;
+  if (holderInThisRun(found, item, context) === undefined) return undefined;
   return withEmail(params, plusAddress(email, item.key), vendor);
 }
