@@ -262,7 +262,10 @@ export interface Ledger {
    * attached or updated result, as stored (redacted), while retention keeps it. The platform
    * keeps a client_id on the account it first made for it, so a create under such a key
    * reaches that person's account (203): the identity checks compare the row with this
-   * (docs/sync-engine.md, "Who is who"). Keys with a synced hash, or never sent, are absent.
+   * (docs/sync-engine.md, "Who is who"). So are a merged person's other keys once a run
+   * deleted the user under its first key: the id map still gives them the deleted account,
+   * and the params are the newest sent under either key. Keys with a synced hash, or never
+   * sent, are absent.
    */
   removedKeysLastSent(kind: IntentKind, keys: readonly string[]): Promise<Map<string, FlatParams>>;
   /**

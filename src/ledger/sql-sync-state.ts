@@ -228,7 +228,8 @@ export class SqlSyncState {
       q.SELECT_REMOVED_KEYS_LAST_SENT,
       kind,
       keys,
-      (row) => params.set(row.key, parsedParams(row.params)),
+      // A key's own removal first: another key's delete only answers a key without one.
+      (row) => void (params.has(row.key) || params.set(row.key, parsedParams(row.params))),
     );
     return params;
   }

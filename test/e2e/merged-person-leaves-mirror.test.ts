@@ -41,5 +41,16 @@ describe('a merged person who leaves every source, in mirror mode (built CLI)', 
     const third = await ws.run(sandbox, ['run', 'job.yaml']);
     expect(third.code, third.stdout + third.stderr).toBe(0);
     expect(third.stdout).toMatch(/^user +0 +0 +0 +3 +0 +0 +0$/m);
+
+    // The comp list hands Ann's comp key to Zoe. The platform keeps C-1 on Ann's account,
+    // so a create would answer 203 with it and put Ann back in the conference.
+    ws.write({ 'comp.csv': csv('C-1,zoe@leave.example,Zoe,Park') });
+    const reused = await ws.run(sandbox, ['run', 'job.yaml']);
+    expect(reused.code, reused.stdout + reused.stderr).toBe(1);
+    const report = await ws.run(sandbox, ['report', 'latest', '--status', 'failed', '--format', 'json']);
+    expect(report.stdout).toContain('EVSYNC_KEY_OF_REMOVED_PERSON');
+    expect(report.stdout).toContain('Ann Lee');
+    expect(conferencePeople(sandbox).join('\n')).not.toContain('Ann');
+    expect(conferencePeople(sandbox).join('\n')).not.toContain('Zoe');
   }, 120_000);
 });

@@ -69,7 +69,7 @@ describe('a Tito ticket assigned to another person after a mirror delete', () =>
     const plan = await run('run', 'job.yaml', '--dry-run');
     expect(plan.code, plan.all).toBe(1);
     expect(plan.stdout).toContain(
-      "1 user create a run refuses: the key's earlier person, removed from this conference, keeps it on the platform (EVSYNC_KEY_OF_REMOVED_PERSON)",
+      "1 user row a run refuses: the key's earlier person, removed from this conference, keeps it on the platform (EVSYNC_KEY_OF_REMOVED_PERSON)",
     );
     expect(plan.stdout).toContain(
       'user "tito-XQ7A-1": "Alice Ames" <alice@example.org> when last synced, removed from this conference since, "Bob Byrne" <bob@example.org> in the source',

@@ -16,6 +16,7 @@ import { migration0015 } from './0015-key-holds.js';
 import { migration0016 } from './0016-lost-rows.js';
 import { migration0017 } from './0017-removed-keys.js';
 import { migration0018 } from './0018-id-map-by-platform-id.js';
+import { migration0019 } from './0019-deleted-by-platform-id.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration0016,
   migration0017,
   migration0018,
+  migration0019,
 ];

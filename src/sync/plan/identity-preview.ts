@@ -29,8 +29,8 @@ class Refusals {
  * The user intents a run would refuse as another person under the same key, found ahead
  * from what the ledger last sent for each key (docs/sync-engine.md, "Who is who"): updates
  * whose key now names another person (`refuseKeyOfAnother`, with their merged aliases), and
- * creates under a key whose earlier person a run removed from the conference
- * (`refuseKeyOfRemovedPerson`). `evsync plan` and `run --dry-run` name them and exit 1, as the
+ * creates, or updates with nothing synced to their key's account, under a key whose earlier
+ * person a run removed from the conference (`refuseKeyOfRemovedPerson`). `evsync plan` and `run --dry-run` name them and exit 1, as the
  * run would, instead of promising an update or a create.
  */
 export class IdentityPreview {
@@ -55,6 +55,8 @@ export class IdentityPreview {
     const users = (action: PlannedIntent['plannedAction']): PlannedIntent[] =>
       work.filter((item) => item.kind === 'user' && item.plannedAction === action);
     const updates = users('update');
+    /** Updates with nothing synced to their own key's account: checked as creates are. */
+    const unsynced: PlannedIntent[] = [];
     if (updates.length > 0) {
       const keys = updates.flatMap((item) => [item.key, ...(item.aliases ?? [])]);
       const last = await lastSentToAccounts(this.ledger, keys);
@@ -62,6 +64,7 @@ export class IdentityPreview {
       const merged = updates.some((item) => item.aliases !== undefined);
       const ids = merged ? await this.ledger.platformIdsOf('user', keys) : new Map<string, number>();
       for (const item of updates) {
+        if (!last.has(item.key)) unsynced.push(item);
         const checked = new Set<number>();
         for (const key of [item.key, ...(item.aliases ?? [])]) {
           const id = ids.get(key);
@@ -76,7 +79,8 @@ export class IdentityPreview {
         }
       }
     }
-    const creates = users('create');
+    // As the run checks them (`refuseKeyOfRemovedPerson`), the updates that `refuseKeyOfAnother` passes on too.
+    const creates = [...users('create'), ...unsynced];
     if (creates.length === 0) return;
     const removed = await this.ledger.removedKeysLastSent(
       'user',
@@ -117,8 +121,8 @@ export class IdentityPreview {
       ),
       ...this.creates.lines(
         (count) =>
-          `${count} user create${count === 1 ? '' : 's'} a run refuses: the key's earlier person, removed from this conference, keeps it on the platform ` +
-          '(EVSYNC_KEY_OF_REMOVED_PERSON), and a create would put them back. Give the new person a client_id of their own:',
+          `${count} user row${count === 1 ? '' : 's'} a run refuses: the key's earlier person, removed from this conference, keeps it on the platform ` +
+          '(EVSYNC_KEY_OF_REMOVED_PERSON), and sending would put them back. Give the new person a client_id of their own:',
       ),
     ];
   }

@@ -176,6 +176,9 @@ export async function refuseKeyOfAnother(
     const id = await context.ids.get('user', key);
     if (id !== undefined && checked.has(id)) continue;
     const last = await context.lastSent?.(key);
+    // Nothing synced to the row's own key's account: a merged person's other key whose
+    // user a run deleted keeps that account in the id map, and the PUT's 404 would create.
+    if (last === undefined && key === item.key) await refuseKeyOfRemovedPerson(item, context);
     if (last === undefined) continue;
     refuseIfAnother(item, key, last, context.platform.vendor);
     if (id !== undefined) checked.add(id);

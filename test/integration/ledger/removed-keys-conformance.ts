@@ -60,5 +60,41 @@ export function describeRemovedKeysConformance(context: ConformanceContext): voi
       await record(l, { key: 'rk-1', action: 'created', hash: 'h3', platformId: 7, params: alice });
       expect(await l.removedKeysLastSent('user', ['rk-1'])).toEqual(new Map());
     });
+
+    it("name a merged person's other key once the user is deleted under the first", async () => {
+      const root = context.ledger();
+      const l = root.forConference(await root.conferenceFor('https://removed-merged.example', null));
+      const other = root.forConference(
+        await root.conferenceFor('https://removed-merged-other.example', null),
+      );
+      const record = async (
+        ...results: Array<Omit<IntentResultInput, 'runId' | 'kind'>>
+      ): Promise<string> => {
+        const run = await l.createRun({ jobName: 'rm', mode: 'mirror' });
+        await l.recordResults(results.map((r) => ({ runId: run.id, kind: 'user' as const, ...r })));
+        await l.finishRun(run.id, 'completed');
+        return run.id;
+      };
+      const ann = { ...alice, client_id: 'rm-1' };
+      const merged = { key: 'rm-1', action: 'created', hash: 'h1', platformId: 9, params: ann } as const;
+      const created = await record({ ...merged, aliases: ['rm-2'] });
+      // While the user is synced, neither key is a removed one.
+      expect(await l.removedKeysLastSent('user', ['rm-1', 'rm-2'])).toEqual(new Map());
+
+      // Deleted under its first key: the other keeps its id-map row, and names her.
+      const deleted = await record({ key: 'rm-1', action: 'deleted', platformId: 9 });
+      expect(Object.fromEntries(await l.removedKeysLastSent('user', ['rm-1', 'rm-2', 'rm-new']))).toEqual({
+        'rm-1': ann,
+        'rm-2': ann,
+      });
+      for (const run of [created, deleted])
+        await l.pruning().pruneRun(run, { rule: 'test', countsByKind: {} });
+      expect(Object.fromEntries(await l.removedKeysLastSent('user', ['rm-2']))).toEqual({ 'rm-2': ann });
+      expect(await other.removedKeysLastSent('user', ['rm-2'])).toEqual(new Map());
+
+      // The account synced again under its first key: the other key is hers again, not removed.
+      await record(merged);
+      expect(await l.removedKeysLastSent('user', ['rm-1', 'rm-2'])).toEqual(new Map());
+    });
   });
 }
