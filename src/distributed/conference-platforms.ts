@@ -164,6 +164,28 @@ export class ConferencePlatforms {
     return false;
   }
 
+  /** Notes this worker's conferences again now: the lanes it takes changed (`LaneWorkers`). */
+  lanesChanged(): void {
+    void this.note();
+  }
+
+  /**
+   * The conferences this worker serves now: those it took a job of, while its environment
+   * still holds the signing key's variable and the platform has not refused the key. A key
+   * gone from `.env` is forgotten: the worker left its lane, and `evsync status` said
+   * "serves" until the note expired.
+   */
+  private servedNow(): string[] {
+    const env = this.options.env?.() ?? process.env;
+    const hosts: string[] = [];
+    for (const host of this.serves) {
+      const used = this.used.get(host);
+      if (used !== undefined && (env[used.variable] ?? '') === '') this.serves.delete(host);
+      else if (used === undefined || !this.refusesLane(used.lane)) hosts.push(host);
+    }
+    return hosts;
+  }
+
   /** Notes a refusal decided elsewhere (a job of another ledger) for `evsync status`. */
   noteRefused(what: string, reason: string): void {
     this.refuses.set(what, reason);
@@ -186,7 +208,7 @@ export class ConferencePlatforms {
   private async note(): Promise<void> {
     const note: WorkerConferences = {
       worker: WORKER_NAME,
-      serves: [...this.serves],
+      serves: this.servedNow(),
       refuses: Object.fromEntries(this.refuses),
       rejected: Object.fromEntries(
         [...this.refusedKeys.entries()]

@@ -21,6 +21,8 @@ export interface LaneWorkersOptions extends Pick<IntentWorkerOptions, 'gaveUp' |
   refreshMs?: number;
   /** Lanes this worker stays off for now: the platform refused its signature there. */
   refuses?: (lane: string) => boolean;
+  /** Told when this worker started or stopped taking a lane's jobs. */
+  changed?: () => void;
 }
 
 /**
@@ -67,6 +69,8 @@ export class LaneWorkers {
     const served = lanesServedBy(lanes.values(), this.options.env());
     const refused = new Set([...served].filter((id) => this.options.refuses?.(id) === true));
     for (const id of refused) served.delete(id);
+    const before = this.workers.size;
+    let left = 0;
     for (const id of served) {
       const lane = lanes.get(id);
       if (this.workers.has(id) || lane === undefined || this.closed) continue;
@@ -89,8 +93,10 @@ export class LaneWorkers {
           ? `leaving the lane of ${laneHost(lanes.get(id)!)} for a minute: the platform refused this worker's signature`
           : "leaving a lane: this environment no longer holds its key's credentials",
       );
+      left += 1;
       await worker.close();
     }
+    if (left > 0 || this.workers.size !== before) this.options.changed?.();
   }
 
   private start(lane: LaneNote): IntentWorker {

@@ -24,7 +24,7 @@ export function describeLanes(status: Pick<QueueStatus, 'lanes' | 'sharedQueue'>
     const rate =
       lane.rate === undefined
         ? 'no rate set'
-        : `${lane.rate.requestsPerSecond} requests/s (burst ${lane.rate.burst}), ${rateSource(lane.declared)}`;
+        : `${lane.rate.requestsPerSecond} requests/s (burst ${lane.rate.burst}), ${rateSource(lane.declared)}${rateNow(lane.rate)}`;
     const limits = `${lane.concurrency ?? 'no limit of'} intents at a time, ${lane.jobsPerSecond ?? 'no limit of'} jobs/s`;
     const jobs = `${lane.jobs.waiting} waiting, ${lane.jobs.active} active, ${lane.jobs.delayed} delayed`;
     const workers =
@@ -40,6 +40,20 @@ export function describeLanes(status: Pick<QueueStatus, 'lanes' | 'sharedQueue'>
       `shared queue of runs started before lanes: ${shared.waiting} waiting, ${shared.active} active, ${shared.delayed} delayed; every worker drains it`,
     );
   return lines;
+}
+
+/**
+ * What the platform's 429s left of a key's rate, in words: its workers follow this, not the
+ * rate set, until it has recovered. Nothing when no 429 weighs on it.
+ */
+function rateNow(rate: NonNullable<QueueStatus['lanes'][number]['rate']>): string {
+  const paused =
+    rate.pausedForMs > 0
+      ? ` (paused ${Math.ceil(rate.pausedForMs / 1000)} s more by the platform's Retry-After)`
+      : '';
+  const current = rate.currentRequestsPerSecond;
+  if (current >= rate.requestsPerSecond * 0.995) return paused;
+  return `; cut to ${current.toFixed(current < 10 ? 1 : 0)} requests/s by the platform's 429, recovering${paused}`;
 }
 
 /** Where a key's rate in force comes from, in words. */

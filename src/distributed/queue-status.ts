@@ -9,7 +9,7 @@ import type { IntentQueue } from './intent-queue.js';
 import { laneHost, readLanes } from './lanes.js';
 import { platformBucket } from './open-distributed.js';
 import { declarations, type RateDeclaration } from './declared-rates.js';
-import { RedisRateLimiter, type SharedRate } from './redis-rate-limiter.js';
+import { RedisRateLimiter, type RateNow } from './redis-rate-limiter.js';
 import type { ScheduleInfo, Schedules } from './schedules.js';
 
 /** Jobs of a queue by state. */
@@ -27,8 +27,8 @@ export interface LaneStatus {
   id: string;
   conference: string;
   keyId: number;
-  /** The key's request rate in force, and the jobs that declared one while running. */
-  rate: SharedRate | undefined;
+  /** The key's request rate in force (and what 429s left of it now), and the jobs that declared one while running. */
+  rate: RateNow | undefined;
   declared: RateDeclaration[];
   /** The lane's global limits: intents in flight on all workers, jobs started per second. */
   concurrency: number | null;
@@ -95,7 +95,7 @@ export async function queueStatus(input: {
       id: lane.id,
       conference: laneHost(lane),
       keyId: lane.keyId,
-      rate: await RedisRateLimiter.rateInForce(input.redis, bucket),
+      rate: await RedisRateLimiter.rateNow(input.redis, bucket),
       declared: await declarations(input.redis, bucket),
       concurrency: await laneQueue.queue.getGlobalConcurrency(),
       jobsPerSecond: limit === null ? null : (limit.max * 1000) / limit.duration,

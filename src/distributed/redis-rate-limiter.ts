@@ -36,6 +36,17 @@ export interface SharedRate {
   burst: number;
 }
 
+/** {@link SharedRate} with what the platform's 429s left of it now (`rateNow`). */
+export interface RateNow extends SharedRate {
+  /** The rate the workers follow now: below `requestsPerSecond` after a 429, while it recovers. */
+  currentRequestsPerSecond: number;
+  /** How long a 429's `Retry-After` still pauses the key. */
+  pausedForMs: number;
+}
+
+/** A cut rate's recovery, a share of the rate set per second (from half to full in 10 s). */
+const DEFAULT_RECOVERY_PER_SECOND = 0.05;
+
 // KEYS[1] the bucket hash. ARGV: slowdown factor, min rate share, recovery per ms (share),
 // mode ('acquire' | 'slow'), then the slots wanted (acquire) or the retry-after ms (slow).
 // State fields: rate, burst (settings), tat (the theoretical arrival time of the next
@@ -129,7 +140,7 @@ export class RedisRateLimiter implements RequestLimiter {
     this.concurrency = Math.max(1, Math.floor(options.concurrency));
     this.factor = options.slowdownFactor ?? 0.5;
     this.minShare = options.minRateShare ?? 0.1;
-    this.recoveryPerMs = (options.recoveryPerSecond ?? 0.05) / 1000;
+    this.recoveryPerMs = (options.recoveryPerSecond ?? DEFAULT_RECOVERY_PER_SECOND) / 1000;
     this.onPause = options.onPause;
     const redis = options.redis as Redis & Partial<LimiterCommands>;
     if (redis.evsyncRateLimit === undefined)
@@ -147,6 +158,33 @@ export class RedisRateLimiter implements RequestLimiter {
     const [rate, burst] = await redis.hmget(key, 'rate', 'burst');
     if (rate == null) return undefined;
     return { requestsPerSecond: Number(rate), burst: Number(burst ?? 1) };
+  }
+
+  /**
+   * The settings in force and what the platform's 429s left of them now, as the script
+   * computes a slot's rate (with the default recovery every worker's limiter uses): what
+   * `evsync status` shows of a lane, whose workers follow this rate, not the one set.
+   */
+  static async rateNow(redis: Redis, key: string): Promise<RateNow | undefined> {
+    const [[rate, burst, paused, cutRate, cutAt], [seconds, micros]] = await Promise.all([
+      redis.hmget(key, 'rate', 'burst', 'paused', 'cut_rate', 'cut_at'),
+      redis.time(),
+    ]);
+    if (rate == null) return undefined;
+    const max = Number(rate);
+    const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    const pausedUntil = Number(paused ?? 0);
+    const since = Math.max(0, now - Math.max(Number(cutAt ?? -1e15), pausedUntil));
+    const current = Math.min(
+      max,
+      Number(cutRate ?? max) + since * (DEFAULT_RECOVERY_PER_SECOND / 1000) * max,
+    );
+    return {
+      requestsPerSecond: max,
+      burst: Number(burst ?? 1),
+      currentRequestsPerSecond: current,
+      pausedForMs: Math.max(0, pausedUntil - now),
+    };
   }
 
   get currentRate(): number {

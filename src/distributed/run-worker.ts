@@ -87,6 +87,7 @@ export async function runWorker(options: WorkerOptions): Promise<void> {
     env,
     started: listen,
     refuses: (lane) => platforms.refusesLane(lane),
+    changed: () => platforms.lanesChanged(),
   });
   pauseLane = (ms, lane) => lanes.pause(lane, ms);
   await lanes.refresh();

@@ -359,6 +359,15 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
       expect(worker.output()).toContain(`serving the lane of ${new URL(b.url).host}`);
       expect(await workersOf(runIdOf(run.output))).toEqual([expect.stringMatching(`:${worker.child.pid}$`)]);
       expect(((await b.counters()).calls['POST /user'] ?? 0) - before).toBe(40);
+
+      // The key taken out again: the worker leaves the lane, and status stops saying it serves it.
+      const serving = new RegExp(`:${worker.child.pid} \\(serves [^)]*${new URL(b.url).host}`);
+      expect((await env.cli(['status'], vars)).output).toMatch(serving);
+      rmSync(dotenv, { force: true });
+      await waitFor(() => Promise.resolve(worker.output().includes('leaving a lane')), 15_000);
+      const status = await env.cli(['status'], vars);
+      expect(status.output).not.toMatch(serving);
+      expect(status.output).toMatch(new RegExp(`${new URL(b.url).host} \\(key .*no worker serves it`));
     } finally {
       rmSync(dotenv, { force: true });
       await stop([worker]);

@@ -29,7 +29,7 @@ function statusWith(runs: RunRecord[]): QueueStatus {
         id: '0123456789abcdef',
         conference: 'conf-a.example',
         keyId: 7,
-        rate: { requestsPerSecond: 50, burst: 1 },
+        rate: { requestsPerSecond: 50, burst: 1, currentRequestsPerSecond: 50, pausedForMs: 0 },
         declared: [
           { job: 'conf-a', requestsPerSecond: 50, expiresAt: 0 },
           { job: 'bulk', requestsPerSecond: 200, expiresAt: 0 },
@@ -43,7 +43,7 @@ function statusWith(runs: RunRecord[]): QueueStatus {
         id: 'fedcba9876543210',
         conference: 'conf-b.example',
         keyId: 3,
-        rate: { requestsPerSecond: 20, burst: 1 },
+        rate: { requestsPerSecond: 20, burst: 1, currentRequestsPerSecond: 7.5, pausedForMs: 2_400 },
         declared: [{ job: 'conf-b', requestsPerSecond: 20, expiresAt: 0 }],
         concurrency: 4,
         jobsPerSecond: 20,
@@ -87,6 +87,11 @@ describe('evsync status', () => {
         '8 intents at a time, 50 jobs/s; 12 waiting, 4 active, 0 delayed; workers box:41',
     );
     expect(text).toMatch(/conf-b\.example \(key 3, lane fedcba9876543210\): .*; no worker serves it/);
+    // Its workers follow what the platform's 429s left of the rate, not the rate set.
+    expect(text).toContain(
+      'conf-b.example (key 3, lane fedcba9876543210): 20 requests/s (burst 1), the rate of conf-b 20/s, running; ' +
+        "cut to 7.5 requests/s by the platform's 429, recovering (paused 3 s more by the platform's Retry-After);",
+    );
     expect(text).toContain('shared queue of runs started before lanes: 2 waiting, 1 active, 0 delayed');
   });
 });

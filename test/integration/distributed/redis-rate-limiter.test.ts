@@ -68,6 +68,30 @@ describe.runIf(ready)('RedisRateLimiter: one bucket for every process', () => {
     expect(second.currentRate).toBeGreaterThanOrEqual(50);
   });
 
+  it('says what a 429 left of the rate and of its pause, as the workers follow them', async () => {
+    const key = `${prefix}:status`;
+    await RedisRateLimiter.setRate(connections[0]!, key, { requestsPerSecond: 40, burst: 2 });
+    expect(await RedisRateLimiter.rateNow(connections[0]!, key)).toEqual({
+      requestsPerSecond: 40,
+      burst: 2,
+      currentRequestsPerSecond: 40,
+      pausedForMs: 0,
+    });
+    const limiter = new RedisRateLimiter({ redis: connect(), key, concurrency: 4 });
+    (await limiter.acquire())();
+    limiter.slowDown(2_000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const cut = await RedisRateLimiter.rateNow(connections[0]!, key);
+    // Halved, and not recovering while paused.
+    expect(cut?.currentRequestsPerSecond).toBe(20);
+    expect(cut?.pausedForMs).toBeGreaterThan(1_800);
+    expect(cut?.pausedForMs).toBeLessThanOrEqual(2_000);
+    expect(await RedisRateLimiter.rateInForce(connections[0]!, key)).toEqual({
+      requestsPerSecond: 40,
+      burst: 2,
+    });
+  });
+
   /** A limiter whose script calls are counted. */
   const counted = (key: string, concurrency: number) => {
     const redis = connect();
