@@ -143,6 +143,8 @@ export class RunActions {
         // Its actions run side by side in this process: each call says its run.
         severalRuns: true,
         ...(client ? { client } : {}),
+        // A run `--same-conference` recorded is acted on as it was sent (`conferenceOfRun`).
+        ...(base.conference ? { conferenceOfRun: base.conference.id } : {}),
       });
       try {
         return await work(engine);

@@ -73,6 +73,19 @@ describe('a conference by another name (built CLI)', { timeout: 180_000 }, () =>
     );
     expect(checkInPosts()).toBe(CHECK_INS);
     expect(sandbox.state.checkIns.size).toBe(CHECK_INS);
+
+    // The retry and the resume its summary prints finish that run from the same URL: they
+    // were refused, naming a --same-conference that neither command has.
+    for (const command of ['retry', 'resume']) {
+      const again = await workspace.run(sandbox, [command, 'latest'], {
+        EVSYNC_BASE_URL: `http://localhost:${port}`,
+        LOG_LEVEL: 'info',
+      });
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).not.toContain('is new to this ledger');
+      expect(again.stderr).toContain(`the run names it: localhost:${port} is synced as 127.0.0.1:${port}`);
+    }
+    expect(checkInPosts()).toBe(CHECK_INS);
   });
 
   it('takes a really new conference with the same ids and client_ids as new', async () => {

@@ -168,6 +168,8 @@ export async function withStoredRunEngine(
       signal: signals.signal,
       ledger,
       ...(wait ? { wait } : {}),
+      // A run `--same-conference` recorded is finished the same way, from the URL it was sent to.
+      ...(run.conference ? { conferenceOfRun: run.conference.id } : {}),
     });
     try {
       await work(engine, run);

@@ -26,7 +26,9 @@ export async function ledgerForPlatform(
     if (same !== undefined) {
       const known = conferenceHost(same.conference.baseUrl);
       const shown = same.evidence.map((e) => `${e.kind} ${e.id} "${e.clientId}"`).join(', ');
-      if (!options.sameConference)
+      // A resume or a retry of a run recorded under that very conference goes on as it.
+      const ofTheRun = options.conferenceOfRun === same.conference.id;
+      if (!options.sameConference && !ofTheRun)
         throw new ConfigError(
           `${conferenceHost(url)} is new to this ledger, but it answers as ${known}, a conference the ledger ` +
             `knows (the same ${shown}): nothing was sent. Point EVSYNC_BASE_URL (or the job's platform ` +
@@ -35,7 +37,7 @@ export async function ledgerForPlatform(
         );
       options.logger?.warn(
         { conference: known, url: conferenceHost(url) },
-        `--same-conference: ${conferenceHost(url)} is synced as ${known} (the same ${shown})`,
+        `${ofTheRun ? 'the run names it' : '--same-conference'}: ${conferenceHost(url)} is synced as ${known} (the same ${shown})`,
       );
       return ledger.forConference(same.conference);
     }
@@ -53,6 +55,11 @@ export interface ConferenceOptions {
    * @defaultValue `false`
    */
   sameConference?: boolean;
+  /**
+   * The conference of the run a resume or a retry finishes: a URL that answers as it is synced
+   * as it, as the run was (`--same-conference`), and any other known one is refused.
+   */
+  conferenceOfRun?: number;
   logger?: Logger;
 }
 

@@ -32,6 +32,8 @@ export interface OpenEngineOptions {
    * one (`--same-conference`), instead of refused (`ledgerForPlatform`). @defaultValue `false`
    */
   sameConference?: boolean;
+  /** See `ConferenceOptions.conferenceOfRun`: a resume's or a retry's run's conference. */
+  conferenceOfRun?: number;
   /** See `EngineDeps.severalRuns`. */
   severalRuns?: boolean;
 }
@@ -62,6 +64,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<OpenEngine
       probe: client,
       logger: options.logger,
       ...(options.sameConference ? { sameConference: true } : {}),
+      ...(options.conferenceOfRun === undefined ? {} : { conferenceOfRun: options.conferenceOfRun }),
     });
   } catch (error) {
     if (!options.client) await client.close();
