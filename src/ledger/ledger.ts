@@ -262,12 +262,17 @@ export interface Ledger {
    * attached or updated result, as stored (redacted), while retention keeps it. The platform
    * keeps a client_id on the account it first made for it, so a create under such a key
    * reaches that person's account (203): the identity checks compare the row with this
-   * (docs/sync-engine.md, "Who is who"). So are a merged person's other keys once a run
-   * deleted the user under its first key: the id map still gives them the deleted account,
-   * and the params are the newest sent under either key. Keys with a synced hash, or never
-   * sent, are absent.
+   * (docs/sync-engine.md, "Who is who"). Keys with a synced hash, or never sent, are absent.
    */
   removedKeysLastSent(kind: IntentKind, keys: readonly string[]): Promise<Map<string, FlatParams>>;
+  /**
+   * For these keys that the id map has, when a run deleted their platform user under another
+   * of its keys and none of its keys is synced now (a merged person's other client_ids, which
+   * keep their id-map rows), the params last sent under either key, as stored (redacted): the
+   * person whose account a row reusing the key would reach (its PUT answers 404, its create
+   * 203). Other keys are absent.
+   */
+  deletedAccountsLastSent(kind: IntentKind, keys: readonly string[]): Promise<Map<string, FlatParams>>;
   /**
    * For these keys that the id map has, the params last synced to the platform user under
    * any of its client_ids (the newest change), as stored (redacted), if any: what was last

@@ -363,6 +363,10 @@ export class SqlLedger implements Ledger {
     return this.state.removedKeysLastSent(kind, keys);
   }
 
+  deletedAccountsLastSent(kind: IntentKind, keys: readonly string[]): Promise<Map<string, FlatParams>> {
+    return this.state.deletedAccountsLastSent(kind, keys);
+  }
+
   knownKeys(kind: IntentKind, jobName: string): Promise<string[]> {
     return this.state.knownKeys(kind, jobName);
   }

@@ -228,8 +228,18 @@ export class SqlSyncState {
       q.SELECT_REMOVED_KEYS_LAST_SENT,
       kind,
       keys,
-      // A key's own removal first: another key's delete only answers a key without one.
-      (row) => void (params.has(row.key) || params.set(row.key, parsedParams(row.params))),
+      (row) => params.set(row.key, parsedParams(row.params)),
+    );
+    return params;
+  }
+
+  async deletedAccountsLastSent(kind: IntentKind, keys: readonly string[]): Promise<Map<string, FlatParams>> {
+    const params = new Map<string, FlatParams>();
+    await this.lookUp<{ key: string; params: FlatParams | string }>(
+      q.SELECT_DELETED_ACCOUNTS_LAST_SENT,
+      kind,
+      keys,
+      (row) => params.set(row.key, parsedParams(row.params)),
     );
     return params;
   }

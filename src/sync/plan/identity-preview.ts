@@ -3,7 +3,7 @@ import type { FlatParams } from '../../model/params.js';
 import { anotherPerson } from '../../model/person.js';
 import type { PlannedIntent } from '../../model/planned-intent.js';
 import { personOfParams } from '../processors/account-owner.js';
-import { lastSentToAccounts } from '../processors/processor.js';
+import { lastSentToAccounts, removedOrDeletedLastSent } from '../processors/processor.js';
 
 /** How many refused keys a plan names per kind of refusal; the rest are counted. */
 const NAMED = 5;
@@ -40,7 +40,11 @@ export class IdentityPreview {
   constructor(
     private readonly ledger: Pick<
       Ledger,
-      'syncedParams' | 'accountsLastSent' | 'removedKeysLastSent' | 'platformIdsOf'
+      | 'syncedParams'
+      | 'accountsLastSent'
+      | 'removedKeysLastSent'
+      | 'deletedAccountsLastSent'
+      | 'platformIdsOf'
     >,
     private readonly vendor: string,
   ) {}
@@ -79,13 +83,21 @@ export class IdentityPreview {
         }
       }
     }
-    // As the run checks them (`refuseKeyOfRemovedPerson`), the updates that `refuseKeyOfAnother` passes on too.
-    const creates = [...users('create'), ...unsynced];
-    if (creates.length === 0) return;
-    const removed = await this.ledger.removedKeysLastSent(
-      'user',
-      creates.map((item) => item.key),
-    );
+    // As the run checks them (`refuseKeyOfRemovedPerson`), with the updates that `refuseKeyOfAnother` passes on.
+    const creates = users('create');
+    if (creates.length === 0 && unsynced.length === 0) return;
+    const removed =
+      creates.length === 0
+        ? new Map<string, FlatParams>()
+        : await this.ledger.removedKeysLastSent(
+            'user',
+            creates.map((item) => item.key),
+          );
+    if (unsynced.length > 0) {
+      const keys = unsynced.map((item) => item.key);
+      for (const [key, params] of await removedOrDeletedLastSent(this.ledger, keys)) removed.set(key, params);
+      creates.push(...unsynced);
+    }
     for (const item of creates) {
       const line = this.another(
         item,

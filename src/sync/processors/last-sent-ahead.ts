@@ -22,7 +22,12 @@ export class LastSentAhead {
   private readonly synced: ReadAhead;
   private readonly removed: ReadAhead;
 
-  constructor(ledger: Pick<Ledger, 'syncedParams' | 'accountsLastSent' | 'removedKeysLastSent'>) {
+  constructor(
+    ledger: Pick<
+      Ledger,
+      'syncedParams' | 'accountsLastSent' | 'removedKeysLastSent' | 'deletedAccountsLastSent'
+    >,
+  ) {
     this.synced = new ReadAhead((keys) => lastSentToAccounts(ledger, keys), lastSentIn(ledger));
     this.removed = new ReadAhead(
       (keys) => ledger.removedKeysLastSent('user', keys),

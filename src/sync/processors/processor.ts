@@ -86,11 +86,31 @@ export function syncedScheduleIn(
   return async (key) => (await ledger.hashesOf('schedule', [key])).get(key);
 }
 
-/** {@link ProcessorContext.lastSentBeforeRemoval} read from `ledger`: a run's and a worker's alike. */
+/**
+ * {@link ProcessorContext.lastSentBeforeRemoval} read from `ledger`: a run's and a worker's
+ * alike, for a key not read ahead (an update's, or a create's after its PUT found nobody).
+ */
 export function lastSentBeforeRemovalIn(
-  ledger: Pick<Ledger, 'removedKeysLastSent'>,
+  ledger: Pick<Ledger, 'removedKeysLastSent' | 'deletedAccountsLastSent'>,
 ): NonNullable<ProcessorContext['lastSentBeforeRemoval']> {
-  return async (key) => (await ledger.removedKeysLastSent('user', [key])).get(key);
+  return async (key) => (await removedOrDeletedLastSent(ledger, [key])).get(key);
+}
+
+/**
+ * The params last sent under keys a run removed (`removedKeysLastSent`), then, for the rest,
+ * under keys whose platform user a run deleted under another key (`deletedAccountsLastSent`:
+ * a merged person's other client_ids). Only the first for a run's creates: a new key has no
+ * id-map row for the second to find.
+ */
+export async function removedOrDeletedLastSent(
+  ledger: Pick<Ledger, 'removedKeysLastSent' | 'deletedAccountsLastSent'>,
+  keys: readonly string[],
+): Promise<Map<string, FlatParams>> {
+  const sent = await ledger.removedKeysLastSent('user', keys);
+  const rest = keys.filter((key) => !sent.has(key));
+  if (rest.length > 0)
+    for (const [key, params] of await ledger.deletedAccountsLastSent('user', rest)) sent.set(key, params);
+  return sent;
 }
 
 /**

@@ -78,23 +78,27 @@ export function describeRemovedKeysConformance(context: ConformanceContext): voi
       const ann = { ...alice, client_id: 'rm-1' };
       const merged = { key: 'rm-1', action: 'created', hash: 'h1', platformId: 9, params: ann } as const;
       const created = await record({ ...merged, aliases: ['rm-2'] });
-      // While the user is synced, neither key is a removed one.
-      expect(await l.removedKeysLastSent('user', ['rm-1', 'rm-2'])).toEqual(new Map());
+      // While the user is synced, its account was deleted under no key.
+      expect(await l.deletedAccountsLastSent('user', ['rm-1', 'rm-2'])).toEqual(new Map());
 
       // Deleted under its first key: the other keeps its id-map row, and names her.
       const deleted = await record({ key: 'rm-1', action: 'deleted', platformId: 9 });
-      expect(Object.fromEntries(await l.removedKeysLastSent('user', ['rm-1', 'rm-2', 'rm-new']))).toEqual({
+      expect(Object.fromEntries(await l.removedKeysLastSent('user', ['rm-1', 'rm-2']))).toEqual({
         'rm-1': ann,
-        'rm-2': ann,
       });
+      expect(Object.fromEntries(await l.deletedAccountsLastSent('user', ['rm-1', 'rm-2', 'rm-new']))).toEqual(
+        {
+          'rm-2': ann,
+        },
+      );
       for (const run of [created, deleted])
         await l.pruning().pruneRun(run, { rule: 'test', countsByKind: {} });
-      expect(Object.fromEntries(await l.removedKeysLastSent('user', ['rm-2']))).toEqual({ 'rm-2': ann });
-      expect(await other.removedKeysLastSent('user', ['rm-2'])).toEqual(new Map());
+      expect(Object.fromEntries(await l.deletedAccountsLastSent('user', ['rm-2']))).toEqual({ 'rm-2': ann });
+      expect(await other.deletedAccountsLastSent('user', ['rm-2'])).toEqual(new Map());
 
-      // The account synced again under its first key: the other key is hers again, not removed.
+      // The account synced again under its first key: the other key is hers again.
       await record(merged);
-      expect(await l.removedKeysLastSent('user', ['rm-1', 'rm-2'])).toEqual(new Map());
+      expect(await l.deletedAccountsLastSent('user', ['rm-1', 'rm-2'])).toEqual(new Map());
     });
   });
 }
