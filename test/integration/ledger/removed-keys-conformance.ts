@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Ledger } from '../../../src/ledger/ledger.js';
 import type { IntentResultInput } from '../../../src/model/result-records.js';
 import type { ConformanceContext } from './ledger-conformance.js';
 
@@ -8,6 +9,16 @@ const alice = {
   'user[svc_auth_attributes][email]': 'a@x.org',
 };
 const bob = { client_id: 'rk-1', 'user[first_name]': 'Bob', 'user[svc_auth_attributes][email]': 'b@x.org' };
+
+type UserResult = Omit<IntentResultInput, 'runId' | 'kind'>;
+
+/** One completed mirror run of `ledger` with these user results; its id. */
+async function recordRun(ledger: Ledger, ...results: UserResult[]): Promise<string> {
+  const run = await ledger.createRun({ jobName: 'rk', mode: 'mirror' });
+  await ledger.recordResults(results.map((r) => ({ runId: run.id, kind: 'user' as const, ...r })));
+  await ledger.finishRun(run.id, 'completed');
+  return run.id;
+}
 
 /**
  * The person last sent under a key a run removed (docs/ledger.md, "Removed keys"): the
@@ -19,29 +30,20 @@ export function describeRemovedKeysConformance(context: ConformanceContext): voi
       const root = context.ledger();
       const l = root.forConference(await root.conferenceFor('https://removed-keys.example', null));
       const other = root.forConference(await root.conferenceFor('https://removed-other.example', null));
-      const record = async (
-        ledger: typeof l,
-        ...results: Array<Omit<IntentResultInput, 'runId' | 'kind'>>
-      ): Promise<string> => {
-        const run = await ledger.createRun({ jobName: 'rk', mode: 'mirror' });
-        await ledger.recordResults(results.map((r) => ({ runId: run.id, kind: 'user' as const, ...r })));
-        await ledger.finishRun(run.id, 'completed');
-        return run.id;
-      };
-      const created = await record(l, {
+      const created = await recordRun(l, {
         key: 'rk-1',
         action: 'created',
         hash: 'h1',
         platformId: 7,
         params: alice,
       });
-      await record(l, { key: 'rk-2', action: 'created', hash: 'h2', platformId: 8, params: alice });
+      await recordRun(l, { key: 'rk-2', action: 'created', hash: 'h2', platformId: 8, params: alice });
       // A key still synced is `syncedParams`' to name.
       expect(await l.removedKeysLastSent('user', ['rk-1', 'rk-2', 'rk-new'])).toEqual(new Map());
 
-      const deleted = await record(l, { key: 'rk-1', action: 'deleted', platformId: 7 });
+      const deleted = await recordRun(l, { key: 'rk-1', action: 'deleted', platformId: 7 });
       // Bob's row refused under the key: Alice stays the person last sent.
-      const refused = await record(l, { key: 'rk-1', action: 'failed', errorCode: 'X', params: bob });
+      const refused = await recordRun(l, { key: 'rk-1', action: 'failed', errorCode: 'X', params: bob });
       expect(Object.fromEntries(await l.removedKeysLastSent('user', ['rk-1', 'rk-2', 'rk-new']))).toEqual({
         'rk-1': alice,
       });
@@ -57,7 +59,7 @@ export function describeRemovedKeysConformance(context: ConformanceContext): voi
       expect(await other.removedKeysLastSent('user', ['rk-1'])).toEqual(new Map());
 
       // Synced again (the same person back): `syncedParams` names it.
-      await record(l, { key: 'rk-1', action: 'created', hash: 'h3', platformId: 7, params: alice });
+      await recordRun(l, { key: 'rk-1', action: 'created', hash: 'h3', platformId: 7, params: alice });
       expect(await l.removedKeysLastSent('user', ['rk-1'])).toEqual(new Map());
     });
 
@@ -67,14 +69,7 @@ export function describeRemovedKeysConformance(context: ConformanceContext): voi
       const other = root.forConference(
         await root.conferenceFor('https://removed-merged-other.example', null),
       );
-      const record = async (
-        ...results: Array<Omit<IntentResultInput, 'runId' | 'kind'>>
-      ): Promise<string> => {
-        const run = await l.createRun({ jobName: 'rm', mode: 'mirror' });
-        await l.recordResults(results.map((r) => ({ runId: run.id, kind: 'user' as const, ...r })));
-        await l.finishRun(run.id, 'completed');
-        return run.id;
-      };
+      const record = (...results: UserResult[]): Promise<string> => recordRun(l, ...results);
       const ann = { ...alice, client_id: 'rm-1' };
       const merged = { key: 'rm-1', action: 'created', hash: 'h1', platformId: 9, params: ann } as const;
       const created = await record({ ...merged, aliases: ['rm-2'] });
