@@ -12,7 +12,12 @@ import { DependencyGate, removalLookup } from '../sync/phases/dependency-gate.js
 import { KeyHolds } from '../sync/phases/key-holds.js';
 import { noteLeftOut } from '../sync/phases/left-out-parents.js';
 import { loadIdCache, type IdCache } from '../sync/processors/id-cache.js';
-import { lastSentBeforeRemovalIn, lastSentIn, syncedScheduleIn } from '../sync/processors/processor.js';
+import {
+  lastSentBeforeRemovalIn,
+  lastSentIn,
+  lastSentToDeletedAccountIn,
+  syncedScheduleIn,
+} from '../sync/processors/processor.js';
 import type { SyncPlatform } from '../sync/processors/sync-platform.js';
 import { answerLostInCrash } from '../sync/runs/resume-run.js';
 import { restoreIntents, type SourceReadAgain } from '../sync/runs/restore-params.js';
@@ -150,6 +155,7 @@ export class IntentHandler {
               lastSent: lastSentIn(context.ledger),
               syncedSchedule: syncedScheduleIn(context.ledger),
               lastSentBeforeRemoval: lastSentBeforeRemovalIn(context.ledger),
+              lastSentToDeletedAccount: lastSentToDeletedAccountIn(context.ledger),
             },
           }),
         );

@@ -7,7 +7,11 @@ import { noteLeftOut } from '../phases/left-out-parents.js';
 import { runHolds } from '../phases/key-holds.js';
 import type { FlatParams } from '../../model/params.js';
 import { IdCache } from '../processors/id-cache.js';
-import { syncedScheduleIn, type ProcessorContext } from '../processors/processor.js';
+import {
+  lastSentToDeletedAccountIn,
+  syncedScheduleIn,
+  type ProcessorContext,
+} from '../processors/processor.js';
 import { LastSentAhead } from '../processors/last-sent-ahead.js';
 import type { EngineDeps } from './engine-deps.js';
 import { executePlan } from './execute-plan.js';
@@ -144,6 +148,7 @@ export async function executeAndFinish(deps: EngineDeps, input: RunWork): Promis
           lastSent: lastSent.lastSent,
           syncedSchedule: syncedScheduleIn(ledger),
           lastSentBeforeRemoval: lastSent.lastSentBeforeRemoval,
+          lastSentToDeletedAccount: lastSentToDeletedAccountIn(ledger),
           inSource,
           sharedLink: sharedLink(snapshots, streamed?.liveLinks ?? ((kind) => liveLinksOf(input, kind))),
         },

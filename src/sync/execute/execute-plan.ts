@@ -167,15 +167,20 @@ export async function runIntent(
   const outcome = await gatedOutcome(item, options);
   if (!isParentKind(item.kind)) return outcome;
   const { gate } = options;
-  const parent = { kind: item.kind, key: item.key, aliases: item.aliases };
+  // A merged user's aliases its account holds: one the platform refused is another user's.
+  const parent = { kind: item.kind, key: item.key, aliases: outcome.aliases ?? item.aliases };
   // A key refused as now another person is held for every job; one that synced, or whose
   // record was removed, is let go (`phases/key-holds.ts`).
   if (outcome.heldKey !== undefined)
     await gate.holds.hold({ kind: item.kind, clientId: outcome.heldKey }, outcome.errorCode ?? '');
   if (item.plannedAction === 'delete' || item.plannedAction === 'retire') {
     if (isSuccess(outcome.action)) await gate.holds.release(parentRefs(parent));
-  } else if (isSuccess(outcome.action)) await gate.passed(parent);
-  else for (const ref of parentRefs(parent)) gate.settle(ref, false, outcome.message ?? outcome.action);
+  } else if (isSuccess(outcome.action)) {
+    await gate.passed(parent);
+    for (const alias of item.aliases ?? [])
+      if (!parent.aliases?.includes(alias))
+        gate.settle({ kind: item.kind, clientId: alias }, false, outcome.message ?? outcome.action);
+  } else for (const ref of parentRefs(parent)) gate.settle(ref, false, outcome.message ?? outcome.action);
   return outcome;
 }
 

@@ -32,7 +32,8 @@ export function intentResult(
     durationMs: Math.round(durationMs),
     params: item.params,
     hash: isSuccess(outcome.action) ? (outcome.hash ?? item.hash) : null,
-    ...(item.aliases ? { aliases: item.aliases } : {}),
+    // Those the account holds: an alias the platform refused is another user's.
+    ...(item.aliases ? { aliases: outcome.aliases ?? item.aliases } : {}),
   };
 }
 

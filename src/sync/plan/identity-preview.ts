@@ -83,29 +83,45 @@ export class IdentityPreview {
         }
       }
     }
-    // As the run checks them (`refuseKeyOfRemovedPerson`), with the updates that `refuseKeyOfAnother` passes on.
+    // As the run checks them (`refuseKeyOfRemovedPerson`): each create's key, then the keys
+    // the run checks for their account's delete, the updates' with nothing synced and a
+    // merged create's other keys.
     const creates = users('create');
-    if (creates.length === 0 && unsynced.length === 0) return;
-    const removed =
+    const ofCreates =
       creates.length === 0
         ? new Map<string, FlatParams>()
         : await this.ledger.removedKeysLastSent(
             'user',
             creates.map((item) => item.key),
           );
-    if (unsynced.length > 0) {
-      const keys = unsynced.map((item) => item.key);
-      for (const [key, params] of await removedOrDeletedLastSent(this.ledger, keys)) removed.set(key, params);
-      creates.push(...unsynced);
-    }
-    for (const item of creates) {
+    const others = [
+      ...unsynced.map((item) => ({ item, key: item.key })),
+      ...creates.flatMap((item) => (item.aliases ?? []).map((key) => ({ item, key }))),
+    ];
+    const ofOthers =
+      others.length === 0
+        ? new Map<string, FlatParams>()
+        : await removedOrDeletedLastSent(
+            this.ledger,
+            others.map((other) => other.key),
+          );
+    const checks = [
+      ...creates.map((item) => ({ item, key: item.key, sent: ofCreates })),
+      ...others.map((other) => ({ ...other, sent: ofOthers })),
+    ];
+    const refused = new Set<PlannedIntent>();
+    for (const { item, key, sent } of checks) {
+      if (refused.has(item)) continue;
+      const merged = key === item.key ? '' : ` (merged into "${item.key}")`;
       const line = this.another(
         item,
-        removed.get(item.key),
-        `user "${item.key}": `,
+        sent.get(key),
+        `user "${key}"${merged}: `,
         'when last synced, removed from this conference since',
       );
-      if (line !== undefined) this.creates.add(line);
+      if (line === undefined) continue;
+      this.creates.add(line);
+      refused.add(item);
     }
   }
 

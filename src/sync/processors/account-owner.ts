@@ -176,10 +176,12 @@ export async function refuseKeyOfAnother(
     const id = await context.ids.get('user', key);
     if (id !== undefined && checked.has(id)) continue;
     const last = await context.lastSent?.(key);
-    // Nothing synced to the row's own key's account: a merged person's other key whose
-    // user a run deleted keeps that account in the id map, and the PUT's 404 would create.
-    if (last === undefined && key === item.key) await refuseKeyOfRemovedPerson(item, context);
-    if (last === undefined) continue;
+    // Nothing synced to the key's account: a merged person's other key whose user a run
+    // deleted keeps that account in the id map, and the PUT's 404 would create.
+    if (last === undefined) {
+      await refuseKeyOfRemovedPerson(item, context, key, true);
+      continue;
+    }
     refuseIfAnother(item, key, last, context.platform.vendor);
     if (id !== undefined) checked.add(id);
   }
@@ -198,19 +200,28 @@ export async function refuseKeyOfAnother(
 export async function refuseKeyOfRemovedPerson(
   item: PlannedIntent,
   context: ProcessorContext,
+  /** The row's own key, or a merged person's other client_id (added by a PUT, which the platform refuses for another's). */
+  key: string = item.key,
+  /** The id map has the key: its account may be one a run deleted under another key. */
+  hasId = false,
 ): Promise<void> {
-  const last = await context.lastSentBeforeRemoval?.(item.key);
+  const last =
+    (await context.lastSentBeforeRemoval?.(key)) ??
+    (hasId ? await context.lastSentToDeletedAccount?.(key) : undefined);
   if (last === undefined) return;
   const was = personOfParams(last, context.platform.vendor);
   const now = personOfParams(item.params, context.platform.vendor);
   if (!anotherPerson(was, now)) return;
   const where = item.origin === null ? '' : `${describeOrigin(item.origin)} of ${item.origin.source}: `;
-  throw new EvsyncError(
-    `${where}client_id "${item.key}" was "${was.name}" <${was.email}> when last synced, and a run has removed that person from this conference since; ` +
+  const merged = key === item.key ? '' : ` (merged into this row's person, client_id "${item.key}")`;
+  // Held: the key's check-ins and links would land on that account once its person is back.
+  throw new KeyOfAnotherPersonError(
+    `${where}client_id "${key}"${merged} was "${was.name}" <${was.email}> when last synced, and a run has removed that person from this conference since; ` +
       `this row makes it "${now.name}" <${now.email}>. The platform keeps the client_id on the account of "${was.name}", so a create would put them back in this conference (203), ` +
       'not make one for this row: nothing was sent. Give this person a client_id of their own (Tito: a new ticket, not the old one re-assigned); ' +
       'see docs/sync-engine.md, "Who is who"',
-    { code: CODE.EVSYNC_KEY_OF_REMOVED_PERSON },
+    key,
+    CODE.EVSYNC_KEY_OF_REMOVED_PERSON,
   );
 }
 

@@ -22,12 +22,7 @@ export class LastSentAhead {
   private readonly synced: ReadAhead;
   private readonly removed: ReadAhead;
 
-  constructor(
-    ledger: Pick<
-      Ledger,
-      'syncedParams' | 'accountsLastSent' | 'removedKeysLastSent' | 'deletedAccountsLastSent'
-    >,
-  ) {
+  constructor(ledger: Pick<Ledger, 'syncedParams' | 'accountsLastSent' | 'removedKeysLastSent'>) {
     this.synced = new ReadAhead((keys) => lastSentToAccounts(ledger, keys), lastSentIn(ledger));
     this.removed = new ReadAhead(
       (keys) => ledger.removedKeysLastSent('user', keys),
@@ -42,7 +37,8 @@ export class LastSentAhead {
     for (const item of work) {
       if (item.kind !== 'user') continue;
       if (item.plannedAction === 'update') updates.push(item.key, ...(item.aliases ?? []));
-      else if (item.plannedAction === 'create') creates.push(item.key);
+      // A merged person's other keys too: each is checked before the create (`createUser`).
+      else if (item.plannedAction === 'create') creates.push(item.key, ...(item.aliases ?? []));
     }
     this.synced.read(updates);
     this.removed.read(creates);

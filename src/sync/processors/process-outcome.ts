@@ -20,20 +20,31 @@ export interface ProcessOutcome {
   hash?: string;
   /** A user key refused as now another person: held from every job's dependents (`phases/key-holds.ts`). */
   heldKey?: string;
+  /**
+   * A merged user's other client_ids that its account holds, when the platform refused to add
+   * some (`remember`: another user has them): only these are recorded in the id map and let
+   * the user's dependents through. Absent, all of the intent's aliases.
+   */
+  aliases?: readonly string[];
 }
 
 /**
  * A user refused because its key now names another person than the one its platform account
- * is: the run holds that key (a merged person's alias, or the row's own), so that no job
- * sends the key's links to the account (docs/sync-engine.md, "Who is who").
+ * is (`EVSYNC_KEY_NOW_ANOTHER_PERSON`), or than the one a run removed from the conference,
+ * whose account keeps the key (`EVSYNC_KEY_OF_REMOVED_PERSON`): the run holds that key (a
+ * merged person's alias, or the row's own), so that no job sends the key's links to the
+ * account, there now or once its person is back (docs/sync-engine.md, "Who is who").
  */
 export class KeyOfAnotherPersonError extends EvsyncError {
   override readonly name = 'KeyOfAnotherPersonError';
   constructor(
     message: string,
     readonly key: string,
+    code:
+      | typeof CODE.EVSYNC_KEY_NOW_ANOTHER_PERSON
+      | typeof CODE.EVSYNC_KEY_OF_REMOVED_PERSON = CODE.EVSYNC_KEY_NOW_ANOTHER_PERSON,
   ) {
-    super(message, { code: CODE.EVSYNC_KEY_NOW_ANOTHER_PERSON });
+    super(message, { code });
   }
 }
 

@@ -41,6 +41,13 @@ export interface ProcessorContext {
    */
   lastSentBeforeRemoval?: (key: string) => Promise<FlatParams | undefined>;
   /**
+   * For a key the id map has, the user params the ledger last sent to its account when a run
+   * deleted that account under another key (a merged person's other client_id keeps its
+   * id-map row), if none of its keys is synced now (`Ledger.deletedAccountsLastSent`). Asked
+   * only of keys with an id. Absent, it is not checked.
+   */
+  lastSentToDeletedAccount?: (key: string) => Promise<FlatParams | undefined>;
+  /**
    * Another key of this run's source that names the same platform records as the link or
    * schedule `key` (a speaker re-keyed in the source), if any: its mirror delete then retires it.
    */
@@ -86,14 +93,18 @@ export function syncedScheduleIn(
   return async (key) => (await ledger.hashesOf('schedule', [key])).get(key);
 }
 
-/**
- * {@link ProcessorContext.lastSentBeforeRemoval} read from `ledger`: a run's and a worker's
- * alike, for a key not read ahead (an update's, or a create's after its PUT found nobody).
- */
+/** {@link ProcessorContext.lastSentBeforeRemoval} read from `ledger`: a run's and a worker's alike. */
 export function lastSentBeforeRemovalIn(
-  ledger: Pick<Ledger, 'removedKeysLastSent' | 'deletedAccountsLastSent'>,
+  ledger: Pick<Ledger, 'removedKeysLastSent'>,
 ): NonNullable<ProcessorContext['lastSentBeforeRemoval']> {
-  return async (key) => (await removedOrDeletedLastSent(ledger, [key])).get(key);
+  return async (key) => (await ledger.removedKeysLastSent('user', [key])).get(key);
+}
+
+/** {@link ProcessorContext.lastSentToDeletedAccount} read from `ledger`: a run's and a worker's alike. */
+export function lastSentToDeletedAccountIn(
+  ledger: Pick<Ledger, 'deletedAccountsLastSent'>,
+): NonNullable<ProcessorContext['lastSentToDeletedAccount']> {
+  return async (key) => (await ledger.deletedAccountsLastSent('user', [key])).get(key);
 }
 
 /**

@@ -94,8 +94,11 @@ async function createUser(
 ): Promise<ProcessOutcome> {
   // A create sends no empty value: there is nothing on the platform to clear yet, and a user
   // attached by 203 keeps what another conference gave it. One copy of the params.
-  // Before the POST: a 203 for a key a mirror delete removed would put its earlier person back.
+  // Before the POST: a 203 for a key a mirror delete removed would put its earlier person back,
+  // and a merged person's other key that is such a key is that person's account's (the PUT
+  // adding it is refused). Keys with an id were checked by `refuseKeyOfAnother`.
   await refuseKeyOfRemovedPerson(item, context);
+  for (const alias of item.aliases ?? []) await refuseKeyOfRemovedPerson(item, context, alias);
   const params = withoutBlanks(item.params, { client_id: item.key });
   const email = params[emailParam(context.platform.vendor)];
   for (let tries = 1; ; tries += 1) {
@@ -288,5 +291,7 @@ async function remember(
   const counted = { ...outcome, attempts: outcome.attempts + added };
   if (refused.length === 0) return counted;
   const note = `the platform refused these client_ids of the merged person: ${refused.join('; ')}`;
-  return { ...counted, message: outcome.message ? `${outcome.message}; ${note}` : note };
+  // Another user has them: not this account's in the id map, nor its dependents' parent.
+  const held = (item.aliases ?? []).filter((alias) => context.ids.peek('user', alias) === id);
+  return { ...counted, aliases: held, message: outcome.message ? `${outcome.message}; ${note}` : note };
 }
