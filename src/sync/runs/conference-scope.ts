@@ -31,8 +31,11 @@ export async function ledgerForPlatform(
       if (!options.sameConference && !ofTheRun)
         throw new ConfigError(
           `${conferenceHost(url)} is new to this ledger, but it answers as ${known}, a conference the ledger ` +
-            `knows (the same ${shown}): nothing was sent. Point EVSYNC_BASE_URL (or the job's platform ` +
-            `variable) at ${same.conference.baseUrl}, or run with --same-conference to sync it as ${known}.`,
+            `knows (the same ${shown}): nothing was sent. ` +
+            // A resume or a retry finishes its run where it was sent; only `run` takes the flag.
+            (options.conferenceOfRun === undefined
+              ? `Point EVSYNC_BASE_URL (or the job's platform variable) at ${same.conference.baseUrl}, or run with --same-conference to sync it as ${known}.`
+              : `The run was sent to another conference: point EVSYNC_BASE_URL (or the job's platform variable) at the conference \`evsync runs\` shows for it.`),
           { code: CODE.EVSYNC_CONFERENCE_ALIAS },
         );
       options.logger?.warn(
