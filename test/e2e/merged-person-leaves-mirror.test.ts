@@ -3,6 +3,11 @@ import { cliWorkspace } from '../helpers/built-cli.js';
 import { conferencePeople } from './conference-fixture.js';
 
 const csv = (...rows: string[]): string => ['client_id,email,first_name,last_name', ...rows, ''].join('\n');
+/** The ticket export and the comp list, one person each, in mirror mode. */
+const MIRROR_JOB =
+  'name: night\nmode: mirror\nsteps:\n' +
+  '  - { name: tickets, mapping: users, source: { csv: ./tickets.csv } }\n' +
+  '  - { name: comp, mapping: users, source: { csv: ./comp.csv } }\n';
 const OTHERS = [
   'T-2,bo@leave.example,Bo,Berg',
   'T-3,cy@leave.example,Cy,Cole',
@@ -20,10 +25,7 @@ describe('a merged person who leaves every source, in mirror mode (built CLI)', 
   it('is deleted, and stays deleted', async () => {
     const sandbox = await ws.sandbox();
     ws.write({
-      'job.yaml':
-        'name: night\nmode: mirror\nsteps:\n' +
-        '  - { name: tickets, mapping: users, source: { csv: ./tickets.csv } }\n' +
-        '  - { name: comp, mapping: users, source: { csv: ./comp.csv } }\n',
+      'job.yaml': MIRROR_JOB,
       'tickets.csv': csv('T-1,ann@leave.example,Ann,Lee', ...OTHERS),
       'comp.csv': csv('C-1,ann@leave.example,Ann,Lee'),
     });
@@ -61,10 +63,7 @@ describe('a merged person who leaves every source, in mirror mode (built CLI)', 
   it("refuses a removed person's key merged into a new person's, and holds it", async () => {
     const sandbox = await ws.sandbox();
     ws.write({
-      'job.yaml':
-        'name: night\nmode: mirror\nsteps:\n' +
-        '  - { name: tickets, mapping: users, source: { csv: ./tickets.csv } }\n' +
-        '  - { name: comp, mapping: users, source: { csv: ./comp.csv } }\n',
+      'job.yaml': MIRROR_JOB,
       'tickets.csv': csv('T-1,ann@leave.example,Ann,Lee', ...OTHERS),
       'comp.csv': csv('C-1,ann@leave.example,Ann,Lee'),
       'ci.yaml': 'name: doors\nsteps:\n  - { mapping: check_ins, source: { csv: ./ci.csv } }\n',
