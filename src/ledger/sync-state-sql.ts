@@ -177,7 +177,8 @@ CROSS JOIN LATERAL (SELECT r.params FROM runs ru JOIN intent_results r ON r.run_
  * keys is synced now, the params of the newest `created`, `attached` or `updated` result
  * under either key (`SqlSyncState.deletedAccountsLastSent`): a merged person's other
  * client_ids keep their id-map rows after the delete, which is recorded under the first key.
- * Asked only of user updates with nothing synced to their account, a few a run. Each step is
+ * Asked only of keys with an id and nothing synced to their account (an update's, and in a
+ * plan a merged create's other keys), a few a run. Each step is
  * a lateral subquery kept apart by `OFFSET 0`, in this order (the asked key's id, the
  * deletes of that platform id by migration 19's index, then its account's synced keys): as
  * one join, a server without statistics joined every id-map row of the conference with the

@@ -59,8 +59,8 @@ export class IdentityPreview {
     const users = (action: PlannedIntent['plannedAction']): PlannedIntent[] =>
       work.filter((item) => item.kind === 'user' && item.plannedAction === action);
     const updates = users('update');
-    /** Updates with nothing synced to their own key's account: checked as creates are. */
-    const unsynced: PlannedIntent[] = [];
+    /** Keys of updates with an id and nothing synced to their account: checked as the run does. */
+    const unsynced: Array<{ item: PlannedIntent; key: string }> = [];
     if (updates.length > 0) {
       const keys = updates.flatMap((item) => [item.key, ...(item.aliases ?? [])]);
       const last = await lastSentToAccounts(this.ledger, keys);
@@ -68,7 +68,8 @@ export class IdentityPreview {
       const merged = updates.some((item) => item.aliases !== undefined);
       const ids = merged ? await this.ledger.platformIdsOf('user', keys) : new Map<string, number>();
       for (const item of updates) {
-        if (!last.has(item.key)) unsynced.push(item);
+        for (const key of [item.key, ...(item.aliases ?? [])])
+          if (!last.has(key) && (key === item.key || ids.has(key))) unsynced.push({ item, key });
         const checked = new Set<number>();
         for (const key of [item.key, ...(item.aliases ?? [])]) {
           const id = ids.get(key);
@@ -95,7 +96,7 @@ export class IdentityPreview {
             creates.map((item) => item.key),
           );
     const others = [
-      ...unsynced.map((item) => ({ item, key: item.key })),
+      ...unsynced,
       ...creates.flatMap((item) => (item.aliases ?? []).map((key) => ({ item, key }))),
     ];
     const ofOthers =

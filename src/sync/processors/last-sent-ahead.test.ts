@@ -18,10 +18,6 @@ function fakeLedger(synced: Record<string, FlatParams>, removed: Record<string, 
       await Promise.resolve();
       return new Map(keys.flatMap((key) => (removed[key] ? [[key, removed[key]] as const] : [])));
     },
-    // No user of these keys was deleted under another key.
-    deletedAccountsLastSent(): Promise<Map<string, FlatParams>> {
-      return Promise.resolve(new Map<string, FlatParams>());
-    },
     // The id map gives none of these keys another client_id.
     accountsLastSent(_kind: 'user', keys: readonly string[]): Promise<Map<string, FlatParams>> {
       askedAccounts.push([...keys]);

@@ -272,7 +272,7 @@ async function remember(
   const lacksOwn = user?.client_ids !== undefined && !user.client_ids.includes(item.key);
   if (item.aliases === undefined && !lacksOwn) return outcome;
   const has = new Set(user?.client_ids ?? []);
-  const refused: string[] = [];
+  const refused: Array<{ alias: string; why: string }> = [];
   let added = 0;
   for (const alias of lacksOwn ? [item.key, ...(item.aliases ?? [])] : (item.aliases ?? [])) {
     if (!has.has(alias)) {
@@ -282,7 +282,7 @@ async function remember(
       } catch (error) {
         // 422: the client_id belongs to another user; anything else ends the intent as usual.
         if (!isStatus(error, 422)) throw error;
-        refused.push(`${alias} (${messageOf(error)})`);
+        refused.push({ alias, why: messageOf(error) });
         continue;
       }
     }
@@ -290,8 +290,8 @@ async function remember(
   }
   const counted = { ...outcome, attempts: outcome.attempts + added };
   if (refused.length === 0) return counted;
-  const note = `the platform refused these client_ids of the merged person: ${refused.join('; ')}`;
+  const note = `the platform refused these client_ids of the merged person: ${refused.map(({ alias, why }) => `${alias} (${why})`).join('; ')}`;
   // Another user has them: not this account's in the id map, nor its dependents' parent.
-  const held = (item.aliases ?? []).filter((alias) => context.ids.peek('user', alias) === id);
+  const held = (item.aliases ?? []).filter((alias) => !refused.some((one) => one.alias === alias));
   return { ...counted, aliases: held, message: outcome.message ? `${outcome.message}; ${note}` : note };
 }
