@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBuiltCli } from '../helpers/built-cli.js';
+import { removeWorkspace } from '../helpers/remove-workspace.js';
 
 // The demo as a user runs it: the built CLI in its own process, from a folder of their own.
 describe('evsync demo', () => {
@@ -47,7 +48,8 @@ describe('evsync demo', () => {
       expect(plan!.stdout).toMatch(/^user\s+0\s+0\s+0\s+297\s+3\s+0$/m);
       expect((await runBuiltCli(['report', 'no-such-run'], { cwd: dir, env: printed[0]!.env })).code).toBe(2);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      // The demo's embedded ledger server may still write into its folder (ENOTEMPTY in CI).
+      await removeWorkspace(dir);
     }
   }, 120_000);
 });
