@@ -160,7 +160,7 @@ function printTable(
 }
 
 async function main(): Promise<void> {
-  const env = await startDistributedEnv({ built: true, sandboxArgs: ['--rate-limit', `${LIMITS[0]}/s`] });
+  const env = await startDistributedEnv({ sandboxArgs: ['--rate-limit', `${LIMITS[0]}/s`] });
   const conferences: Conference[] = [];
   const workers: BenchWorker[] = [];
   try {

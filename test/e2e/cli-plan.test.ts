@@ -11,6 +11,7 @@ import { sandboxCounters, stubCliEnv } from './cli-in-process.js';
 import { conferenceFiles } from './conference-fixture.js';
 import { jobYaml } from './sync-harness.js';
 import { removeWorkspace } from '../helpers/remove-workspace.js';
+import { BUILT_CLI } from '../helpers/built-cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -229,16 +230,12 @@ describe('evsync plan and evsync run --dry-run', () => {
     );
 
     // And as a process: the exit code a shell sees.
-    const spawned = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'plan', bad],
-      {
-        cwd: ROOT,
-        env: { ...process.env, LOG_LEVEL: 'silent' },
-        encoding: 'utf8',
-        timeout: 60_000,
-      },
-    );
+    const spawned = spawnSync(process.execPath, [BUILT_CLI, 'plan', bad], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(spawned.status).toBe(2);
     expect(spawned.stderr).toContain(`${bad}:2: mode: `);
   });

@@ -91,7 +91,7 @@ async function inline(): Promise<Setup> {
 }
 
 async function distributed(): Promise<Setup> {
-  const env: DistributedEnv = await startDistributedEnv({ built: true });
+  const env: DistributedEnv = await startDistributedEnv();
   env.startWorker(4);
   return {
     cli: (args) => env.cli(args, { LOG_LEVEL: 'warn' }),

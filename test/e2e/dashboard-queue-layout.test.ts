@@ -28,7 +28,7 @@ describe.runIf(ready)('the queue page on a phone (distributed mode)', () => {
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    env = await startDistributedEnv({ built: true });
+    env = await startDistributedEnv();
     const worker = env.startWorker();
     const job = env.usersJob('queued', 20, 50, 4);
     const run = await env.cli(['run', job]);

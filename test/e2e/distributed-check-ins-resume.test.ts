@@ -14,7 +14,7 @@ describe.runIf(ready)('distributed mode: resuming a run whose check-ins are in f
   let workers: CliProcess[] = [];
 
   beforeAll(async () => {
-    env = await startDistributedEnv({ built: true });
+    env = await startDistributedEnv();
     workers = [env.startWorker(6), env.startWorker(6)];
   }, 120_000);
   afterAll(async () => env?.close(), 60_000);

@@ -37,7 +37,7 @@ describe.runIf(ready)('distributed mode, several conferences at once', () => {
 
   beforeAll(async () => {
     // Two platforms with different keys and limits: 60/s and 40/s, bursts of 2.
-    env = await startDistributedEnv({ built: true, sandboxArgs: ['--rate-limit', '60/s'] });
+    env = await startDistributedEnv({ sandboxArgs: ['--rate-limit', '60/s'] });
     b = await startSandboxProcess(['--rate-limit', '40/s']);
     env.write({
       'people.csv': usersCsv(people(USERS, 'mc')),

@@ -13,7 +13,7 @@ describe.runIf(ready)('two jobs, two rates, one platform key', () => {
   let workers: CliProcess[] = [];
 
   beforeAll(async () => {
-    env = await startDistributedEnv({ built: true, sandboxArgs: ['--rate-limit', '40/s'] });
+    env = await startDistributedEnv({ sandboxArgs: ['--rate-limit', '40/s'] });
     workers = [env.startWorker(8), env.startWorker(8)];
   }, 120_000);
   afterAll(async () => {

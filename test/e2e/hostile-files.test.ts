@@ -9,6 +9,7 @@ import { runCli } from '../helpers/run-cli.js';
 import { EVENT_MAPPING } from './conference-fixture.js';
 import { jobYaml } from './sync-harness.js';
 import { removeWorkspace } from '../helpers/remove-workspace.js';
+import { BUILT_CLI } from '../helpers/built-cli.js';
 
 const execFileAsync = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'evsync-hostile-files-'));
@@ -108,7 +109,7 @@ describe('evsync run and resume: JSON log lines', () => {
       LOG_LEVEL: 'info',
     };
     const evsync = (...args: string[]): Promise<{ stdout: string; stderr: string }> =>
-      execFileAsync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], {
+      execFileAsync(process.execPath, [BUILT_CLI, ...args], {
         cwd: ROOT,
         env,
         encoding: 'utf8',

@@ -143,7 +143,7 @@ describe('evsync init, then doctor, validate, plan and run in the new folder', (
 describe('evsync doctor in distributed mode', async () => {
   const available = (await serviceAvailable('redis')) && (await serviceAvailable('postgres'));
   it.skipIf(!available)('says that a registered schedule waits for a worker that is not there', async () => {
-    const env = await startDistributedEnv({ built: true });
+    const env = await startDistributedEnv();
     try {
       env.write({
         'nightly.csv': 'client_id,email,first_name,last_name\nn1,n1@example.org,Nia,One\n',

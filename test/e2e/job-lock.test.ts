@@ -11,6 +11,7 @@ import { startSandbox } from '../../src/sandbox/start-sandbox.js';
 import { SERVICES, serviceAvailable } from '../helpers/services.js';
 import { jobYaml, people, usersCsv } from './sync-harness.js';
 import { removeWorkspace } from '../helpers/remove-workspace.js';
+import { BUILT_CLI } from '../helpers/built-cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const postgresUp = await serviceAvailable('postgres');
@@ -25,7 +26,7 @@ interface Spawned {
 
 /** `evsync …` as a user starts it, in a process of its own, against this test's sandbox. */
 function evsync(dir: string, sandbox: RunningSandbox, env: NodeJS.ProcessEnv, ...args: string[]): Spawned {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], {
+  const child = spawn(process.execPath, [BUILT_CLI, ...args], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -37,7 +37,7 @@ describe.runIf(ready)('notifications of schedules (distributed, built CLI)', () 
   const tickRuns = async () => await (await env.ledger()).listRuns(200, { jobName: 'tick' });
 
   beforeAll(async () => {
-    env = await startDistributedEnv({ built: true });
+    env = await startDistributedEnv();
     hook = await startWebhookReceiver(SECRET);
     notifyEnv = { OPS_HOOK_URL: hook.url, OPS_HOOK_SECRET: SECRET, EVSYNC_NOTIFY_CHECK_SECONDS: '1' };
     env.write({ 'tick.csv': usersCsv(people(5, 'tick')), 'tick.yaml': job(true) });

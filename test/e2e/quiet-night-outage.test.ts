@@ -57,7 +57,7 @@ describe.runIf(ready)('a quiet night: outage and revoked key told, status --chec
   };
 
   beforeAll(async () => {
-    env = await startDistributedEnv({ built: true });
+    env = await startDistributedEnv();
     proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(env.sandbox.url).port) });
     hook = await startWebhookReceiver(SECRET);
     smtp = await startSmtpReceiver('ops', SMTP_PASSWORD);

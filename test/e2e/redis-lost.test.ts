@@ -15,7 +15,7 @@ describe.runIf(ready)('Redis lost', () => {
   let proxy: TcpProxy;
 
   beforeAll(async () => {
-    env = await startDistributedEnv({ built: true });
+    env = await startDistributedEnv();
   }, 120_000);
   afterAll(async () => env?.close(), 60_000);
 

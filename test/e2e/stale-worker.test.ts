@@ -19,7 +19,7 @@ describe.runIf(ready)('stale workers', () => {
   beforeAll(async () => {
     // The platform allows 4 calls/s where the job asks 12: workers hold intents in the
     // limiter's waits, as a rate-limited platform makes them do.
-    env = await startDistributedEnv({ built: true, sandboxArgs: ['--rate-limit', '4/s'] });
+    env = await startDistributedEnv({ sandboxArgs: ['--rate-limit', '4/s'] });
   }, 120_000);
   afterAll(async () => {
     for (const worker of stopped) worker.child.kill('SIGCONT');

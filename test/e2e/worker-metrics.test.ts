@@ -25,7 +25,6 @@ describe.runIf(ready)('worker metrics and health', () => {
 
   beforeAll(async () => {
     env = await startDistributedEnv({
-      built: true,
       sandboxArgs: ['--faults', '503=0.08,seed=29', '--rate-limit', '20/s'],
     });
     proxy = await startTcpProxy(SERVICES.redis);

@@ -8,13 +8,9 @@ import pg from 'pg';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
 import { BUILT_CLI } from './built-cli.js';
-import { ROOT, startSandboxProcess, type SandboxProcess } from './sandbox-process.js';
+import { startSandboxProcess, type SandboxProcess } from './sandbox-process.js';
 import { SERVICES } from './services.js';
 import { people, usersCsv } from './users-csv.js';
-
-/** The CLI as its own process, through tsx, whatever the working directory. */
-const CLI = join(ROOT, 'src/cli/main.ts');
-const TSX = import.meta.resolve('tsx');
 
 export interface CliProcess {
   child: ChildProcess;
@@ -54,13 +50,7 @@ export interface DistributedEnv {
   close(): Promise<void>;
 }
 
-export async function startDistributedEnv(
-  options: {
-    sandboxArgs?: string[];
-    /** Spawn the built CLI (`dist/`) as users run it, not the sources through tsx. */
-    built?: boolean;
-  } = {},
-): Promise<DistributedEnv> {
+export async function startDistributedEnv(options: { sandboxArgs?: string[] } = {}): Promise<DistributedEnv> {
   const id = randomBytes(4).toString('hex');
   const database = `evsync_dist_${id}`;
   const databases: string[] = [];
@@ -102,8 +92,8 @@ export async function startDistributedEnv(
   let ledger: Ledger | undefined;
 
   const spawnCli = (args: string[], extraEnv: NodeJS.ProcessEnv = {}): CliProcess => {
-    const command = options.built ? [BUILT_CLI, ...args] : ['--import', TSX, CLI, ...args];
-    const child = spawn(process.execPath, command, {
+    // The built CLI (`dist/`), as users run it.
+    const child = spawn(process.execPath, [BUILT_CLI, ...args], {
       cwd: dir,
       env: { ...env, ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
