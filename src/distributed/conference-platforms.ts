@@ -38,6 +38,8 @@ export class ConferencePlatforms {
   /** By lane id and signing key: a key changed in `.env` gets a client of its own. */
   private readonly clients = new Map<string, PlatformClient>();
   private readonly serves = new Set<string>();
+  /** Conferences served until their key left this worker's environment. */
+  private readonly left = new Set<string>();
   private readonly refuses = new Map<string, string>();
   /** Per conference: the lane, key and variable of the client last given for it. */
   private readonly used = new Map<string, { lane: string; fingerprint: string; variable: string }>();
@@ -103,6 +105,7 @@ export class ConferencePlatforms {
     }
     if (!this.serves.has(host)) {
       this.serves.add(host);
+      this.left.delete(host);
       this.refuses.delete(host);
       this.options.logger.info({ conference: host }, `serving conference ${host}`);
       await this.note();
@@ -180,8 +183,10 @@ export class ConferencePlatforms {
     const hosts: string[] = [];
     for (const host of this.serves) {
       const used = this.used.get(host);
-      if (used !== undefined && (env[used.variable] ?? '') === '') this.serves.delete(host);
-      else if (used === undefined || !this.refusesLane(used.lane)) hosts.push(host);
+      if (used !== undefined && (env[used.variable] ?? '') === '') {
+        this.serves.delete(host);
+        this.left.add(host);
+      } else if (used === undefined || !this.refusesLane(used.lane)) hosts.push(host);
     }
     return hosts;
   }
@@ -209,6 +214,7 @@ export class ConferencePlatforms {
     const note: WorkerConferences = {
       worker: WORKER_NAME,
       serves: this.servedNow(),
+      ...(this.left.size > 0 ? { left: [...this.left] } : {}),
       refuses: Object.fromEntries(this.refuses),
       rejected: Object.fromEntries(
         [...this.refusedKeys.entries()]

@@ -6,8 +6,12 @@ import type { QueueStatus } from './queue-status.js';
 
 /** A worker in words: `host:pid (serves a.example; refuses b.example: why)`. */
 export function describeWorker(worker: QueueStatus['workers'][number]): string {
+  const left = worker.left ?? [];
   const parts = [
     ...(worker.serves.length > 0 ? [`serves ${worker.serves.join(', ')}`] : []),
+    ...(left.length > 0
+      ? [`left ${left.join(', ')}: the key is no longer in its environment, so it takes none of their jobs`]
+      : []),
     ...Object.entries(worker.refuses).map(([host, why]) => `refuses ${host}: ${why}`),
     ...Object.entries(worker.rejected ?? {}).map(([host, why]) => `signature refused by ${host}: ${why}`),
   ];

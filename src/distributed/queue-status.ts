@@ -48,6 +48,7 @@ export interface QueueStatus {
   workers: Array<{
     name: string;
     serves: string[];
+    left?: string[];
     refuses: Record<string, string>;
     rejected?: Record<string, string>;
   }>;
@@ -84,7 +85,13 @@ export async function queueStatus(input: {
   const workers = (await queue.queue.getWorkers()).map((worker) => {
     const name = workerName(worker);
     const note = noted.get(name);
-    return { name, serves: note?.serves ?? [], refuses: note?.refuses ?? {}, rejected: note?.rejected ?? {} };
+    return {
+      name,
+      serves: note?.serves ?? [],
+      left: note?.left ?? [],
+      refuses: note?.refuses ?? {},
+      rejected: note?.rejected ?? {},
+    };
   });
   const lanes: LaneStatus[] = [];
   for (const lane of (await readLanes(input.redis, input.config.prefix)).values()) {

@@ -7,6 +7,8 @@ import type { Redis } from 'ioredis';
 export interface WorkerConferences {
   worker: string;
   serves: string[];
+  /** Conferences it served until their key left its environment (it left their lanes). */
+  left?: string[];
   refuses: Record<string, string>;
   /** Conferences whose platform refused this worker's signature, and why. */
   rejected?: Record<string, string>;

@@ -64,7 +64,7 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
   let both: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
-    env = await startDistributedEnv({ built: true, sandboxArgs: ['--rate-limit', '60/s'] });
+    env = await startDistributedEnv({ sandboxArgs: ['--rate-limit', '60/s'] });
     b = await startSandboxProcess(['--rate-limit', '40/s']);
     both = { ...conferenceVars('CONF_A', env.sandbox), ...conferenceVars('CONF_B', b) };
   }, 120_000);
@@ -368,6 +368,10 @@ describe.runIf(ready)('distributed mode: one lane per conference key', () => {
       const status = await env.cli(['status'], vars);
       expect(status.output).not.toMatch(serving);
       expect(status.output).toMatch(new RegExp(`${new URL(b.url).host} \\(key .*no worker serves it`));
+      // It says the worker left that lane, not that it never took a run.
+      expect(status.output).toMatch(
+        new RegExp(`:${worker.child.pid} \\(left ${new URL(b.url).host}: the key is no longer`),
+      );
     } finally {
       rmSync(dotenv, { force: true });
       await stop([worker]);
