@@ -188,6 +188,11 @@ export class ConferencePlatforms {
         this.left.add(host);
       } else if (used === undefined || !this.refusesLane(used.lane)) hosts.push(host);
     }
+    // A key put back is no longer "left"; the worker serves its lane again at its next job.
+    for (const host of this.left) {
+      const used = this.used.get(host);
+      if (used !== undefined && (env[used.variable] ?? '') !== '') this.left.delete(host);
+    }
     return hosts;
   }
 

@@ -3,9 +3,11 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConferencePlatforms } from '../../../src/distributed/conference-platforms.js';
 import { laneId } from '../../../src/distributed/lanes.js';
+import { workerConferences } from '../../../src/distributed/worker-notes.js';
 import { createLogger } from '../../../src/log/logger.js';
 import type { RunRecord } from '../../../src/model/run-record.js';
 import { serviceAvailable, SERVICES } from '../../helpers/services.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 const ready = await serviceAvailable('redis');
 
@@ -57,6 +59,50 @@ describe.runIf(ready)('ConferencePlatforms: a refused signing key', () => {
       env.CONF_A_SIGNING_KEY = 'the-right-key-of-conference-a';
       expect(platforms.refusesLane(lane)).toBe(false);
       await expect(platforms.platformFor(run)).resolves.toBeDefined();
+    } finally {
+      await platforms.close();
+    }
+  });
+
+  // `evsync status` said "no run taken yet" of a worker that had sent a run's jobs and then
+  // lost the key from its .env: its note now says it left the lane, until the key is back.
+  it('notes a conference whose key left the environment as left, until the key is back', async () => {
+    const baseUrl = 'http://127.0.0.1:9';
+    const env: NodeJS.ProcessEnv = { CONF_B_URL: baseUrl, CONF_B_KEY_ID: '2', CONF_B_SIGNING_KEY: 'key-b' };
+    const platforms = new ConferencePlatforms({
+      redis,
+      prefix: `${prefix}-left`,
+      concurrency: 1,
+      logger: createLogger({ level: 'silent' }),
+      onPause: () => undefined,
+      env: () => env,
+    });
+    const run = {
+      options: {
+        platform: {
+          base_url_env: 'CONF_B_URL',
+          key_id_env: 'CONF_B_KEY_ID',
+          signing_key_env: 'CONF_B_SIGNING_KEY',
+        },
+      },
+      conference: { id: 2, baseUrl },
+    } as unknown as RunRecord;
+    const host = new URL(baseUrl).host;
+    const note = async (): Promise<{ serves: string[]; left?: string[] } | undefined> =>
+      [...(await workerConferences(redis, `${prefix}-left`)).values()][0];
+    try {
+      await platforms.platformFor(run);
+      expect(await note()).toMatchObject({ serves: [host] });
+      delete env.CONF_B_SIGNING_KEY;
+      platforms.lanesChanged();
+      await waitFor(async () => (await note())?.left?.includes(host) === true, 5_000);
+      expect(await note()).toMatchObject({ serves: [], left: [host] });
+      env.CONF_B_SIGNING_KEY = 'key-b';
+      platforms.lanesChanged();
+      await waitFor(async () => (await note())?.left === undefined, 5_000);
+      expect((await note())?.serves).toEqual([]);
+      await platforms.platformFor(run);
+      expect(await note()).toMatchObject({ serves: [host] });
     } finally {
       await platforms.close();
     }
