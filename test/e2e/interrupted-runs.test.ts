@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { resumeRun } from '../../src/sync/runs/resume-run.js';
 import { SERVICES, serviceAvailable } from '../helpers/services.js';
 import { jobYaml, people, usersCsv } from './sync-harness.js';
 import { removeWorkspace } from '../helpers/remove-workspace.js';
-import { BUILT_CLI } from '../helpers/built-cli.js';
+import { sandboxEnv, spawnBuiltCli } from '../helpers/built-cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const postgresUp = await serviceAvailable('postgres');
@@ -21,19 +21,9 @@ const USERS = 300;
 
 /** `evsync run` as a user starts it, in its own process, against the sandbox of this test. */
 function spawnRun(dir: string, sandbox: RunningSandbox, env: NodeJS.ProcessEnv = {}): ChildProcess {
-  return spawn(process.execPath, [BUILT_CLI, 'run', join(dir, 'job.yaml')], {
+  return spawnBuiltCli(['run', join(dir, 'job.yaml')], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      EVSYNC_BASE_URL: sandbox.url,
-      EVSYNC_KEY_ID: sandbox.keyId,
-      EVSYNC_SIGNING_KEY: sandbox.signingKey,
-      EVSYNC_DATA_DIR: join(dir, 'data'),
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: '',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...sandboxEnv(sandbox), EVSYNC_DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent', ...env },
   });
 }
 

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { startSandbox } from '../../src/sandbox/start-sandbox.js';
 import { SERVICES, serviceAvailable } from '../helpers/services.js';
 import { jobYaml, people, usersCsv } from './sync-harness.js';
 import { removeWorkspace } from '../helpers/remove-workspace.js';
-import { BUILT_CLI } from '../helpers/built-cli.js';
+import { sandboxEnv, spawnBuiltCli } from '../helpers/built-cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const postgresUp = await serviceAvailable('postgres');
@@ -26,19 +26,9 @@ interface Spawned {
 
 /** `evsync …` as a user starts it, in a process of its own, against this test's sandbox. */
 function evsync(dir: string, sandbox: RunningSandbox, env: NodeJS.ProcessEnv, ...args: string[]): Spawned {
-  const child = spawn(process.execPath, [BUILT_CLI, ...args], {
+  const child = spawnBuiltCli(args, {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      EVSYNC_BASE_URL: sandbox.url,
-      EVSYNC_KEY_ID: sandbox.keyId,
-      EVSYNC_SIGNING_KEY: sandbox.signingKey,
-      EVSYNC_DATA_DIR: join(dir, 'data'),
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: '',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...sandboxEnv(sandbox), EVSYNC_DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent', ...env },
   });
   let stdout = '';
   let stderr = '';
