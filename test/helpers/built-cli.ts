@@ -10,6 +10,11 @@ import { removeWorkspace } from './remove-workspace.js';
 export const BUILT_CLI =
   process.env.EVSYNC_TEST_BUILT_CLI ?? resolve(import.meta.dirname, '../../dist/cli/main.js');
 
+/** Throws, saying what to do, when the CLI has not been built. */
+export function requireBuiltCli(): void {
+  if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run \`npm run build\` first`);
+}
+
 export interface SpawnedResult {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -46,8 +51,7 @@ export interface CliOptions {
  * `env`. Returns the process, so that a test can kill it.
  */
 export function spawnBuiltCli(args: readonly string[], options: CliOptions): ChildProcess {
-  if (options.bin === undefined && !existsSync(BUILT_CLI))
-    throw new Error(`${BUILT_CLI} is missing: run \`npm run build\` first`);
+  if (options.bin === undefined) requireBuiltCli();
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(base)) {
     if (name.startsWith('EVSYNC_') || name === 'DATABASE_URL' || name === 'REDIS_URL') delete base[name];

@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { BUILT_CLI } from './built-cli.js';
+import { BUILT_CLI, requireBuiltCli } from './built-cli.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -32,7 +31,7 @@ export interface SandboxProcess {
  * on a suite whose time is CPU-bound.
  */
 export async function startSandboxProcess(extraArgs: string[] = []): Promise<SandboxProcess> {
-  if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: build the CLI first (npm run build)`);
+  requireBuiltCli();
   const signingKey = randomBytes(16).toString('hex');
   const child = spawn(
     process.execPath,
