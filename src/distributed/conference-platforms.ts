@@ -180,19 +180,23 @@ export class ConferencePlatforms {
    */
   private servedNow(): string[] {
     const env = this.options.env?.() ?? process.env;
+    /** Whether the key variable of the conference's last client is gone from the environment. */
+    const keyGone = (host: string): boolean => {
+      const used = this.used.get(host);
+      return used !== undefined && (env[used.variable] ?? '') === '';
+    };
     const hosts: string[] = [];
     for (const host of this.serves) {
-      const used = this.used.get(host);
-      if (used !== undefined && (env[used.variable] ?? '') === '') {
+      if (keyGone(host)) {
         this.serves.delete(host);
         this.left.add(host);
-      } else if (used === undefined || !this.refusesLane(used.lane)) hosts.push(host);
+      } else {
+        const lane = this.used.get(host)?.lane;
+        if (lane === undefined || !this.refusesLane(lane)) hosts.push(host);
+      }
     }
     // A key put back is no longer "left"; the worker serves its lane again at its next job.
-    for (const host of this.left) {
-      const used = this.used.get(host);
-      if (used !== undefined && (env[used.variable] ?? '') !== '') this.left.delete(host);
-    }
+    for (const host of this.left) if (!keyGone(host)) this.left.delete(host);
     return hosts;
   }
 
