@@ -17,8 +17,30 @@ const ready = await serviceAvailable('redis');
 describe.runIf(ready)('ConferencePlatforms: a refused signing key', () => {
   const prefix = `evsync-test-${randomBytes(4).toString('hex')}`;
   const redis = new Redis(SERVICES.redis.url);
+  /** A worker's platforms under `keyPrefix`, reading `env` as its environment. */
+  const platformsOf = (keyPrefix: string, env: NodeJS.ProcessEnv): ConferencePlatforms =>
+    new ConferencePlatforms({
+      redis,
+      prefix: keyPrefix,
+      concurrency: 1,
+      logger: createLogger({ level: 'silent' }),
+      onPause: () => undefined,
+      env: () => env,
+    });
+  /** A run of conference `id` whose job names its platform by the variables `VARS_URL`, `VARS_KEY_ID`, `VARS_SIGNING_KEY`. */
+  const runOf = (vars: string, id: number, baseUrl: string): RunRecord =>
+    ({
+      options: {
+        platform: {
+          base_url_env: `${vars}_URL`,
+          key_id_env: `${vars}_KEY_ID`,
+          signing_key_env: `${vars}_SIGNING_KEY`,
+        },
+      },
+      conference: { id, baseUrl },
+    }) as unknown as RunRecord;
   afterAll(async () => {
-    const keys = await redis.keys(`${prefix}:*`);
+    const keys = await redis.keys(`${prefix}*`);
     if (keys.length > 0) await redis.del(...keys);
     redis.disconnect();
   });
@@ -30,24 +52,8 @@ describe.runIf(ready)('ConferencePlatforms: a refused signing key', () => {
       CONF_A_KEY_ID: '1',
       CONF_A_SIGNING_KEY: 'the-wrong-key-of-conference-a',
     };
-    const platforms = new ConferencePlatforms({
-      redis,
-      prefix,
-      concurrency: 1,
-      logger: createLogger({ level: 'silent' }),
-      onPause: () => undefined,
-      env: () => env,
-    });
-    const run = {
-      options: {
-        platform: {
-          base_url_env: 'CONF_A_URL',
-          key_id_env: 'CONF_A_KEY_ID',
-          signing_key_env: 'CONF_A_SIGNING_KEY',
-        },
-      },
-      conference: { id: 1, baseUrl },
-    } as unknown as RunRecord;
+    const platforms = platformsOf(prefix, env);
+    const run = runOf('CONF_A', 1, baseUrl);
     const lane = laneId({ baseUrl, keyId: 1 });
     try {
       await platforms.platformFor(run);
@@ -69,24 +75,8 @@ describe.runIf(ready)('ConferencePlatforms: a refused signing key', () => {
   it('notes a conference whose key left the environment as left, until the key is back', async () => {
     const baseUrl = 'http://127.0.0.1:9';
     const env: NodeJS.ProcessEnv = { CONF_B_URL: baseUrl, CONF_B_KEY_ID: '2', CONF_B_SIGNING_KEY: 'key-b' };
-    const platforms = new ConferencePlatforms({
-      redis,
-      prefix: `${prefix}-left`,
-      concurrency: 1,
-      logger: createLogger({ level: 'silent' }),
-      onPause: () => undefined,
-      env: () => env,
-    });
-    const run = {
-      options: {
-        platform: {
-          base_url_env: 'CONF_B_URL',
-          key_id_env: 'CONF_B_KEY_ID',
-          signing_key_env: 'CONF_B_SIGNING_KEY',
-        },
-      },
-      conference: { id: 2, baseUrl },
-    } as unknown as RunRecord;
+    const platforms = platformsOf(`${prefix}-left`, env);
+    const run = runOf('CONF_B', 2, baseUrl);
     const host = new URL(baseUrl).host;
     const note = async (): Promise<{ serves: string[]; left?: string[] } | undefined> =>
       [...(await workerConferences(redis, `${prefix}-left`)).values()][0];
