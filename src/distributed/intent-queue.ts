@@ -1,7 +1,7 @@
 import { jobIdFor } from '../sync/queue/job-id.js';
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { workerPickups } from '../metrics/process-metrics.js';
+import { notePickup } from '../metrics/process-metrics.js';
 import {
   JobRefused,
   IntentRateLimited,
@@ -195,7 +195,7 @@ export function startIntentWorker(options: IntentWorkerOptions): Worker<IntentJo
         await worker.rateLimit(error.waitMs);
         throw Worker.RateLimitError();
       } finally {
-        workerPickups.inc({ outcome: refused ? 'refused' : 'taken' });
+        notePickup(refused ? 'refused' : 'taken');
       }
     },
     {

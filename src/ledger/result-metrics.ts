@@ -1,4 +1,4 @@
-import { intentResults } from '../metrics/process-metrics.js';
+import { noteIntentResults } from '../metrics/process-metrics.js';
 
 /**
  * Adds recorded results to `evsync_intents_total`, one increment per kind and action.
@@ -16,5 +16,5 @@ export function countIntents<T extends { kind: string }>(
     if (ofAction === undefined) counts.set(action, (ofAction = new Map<string, number>()));
     ofAction.set(item.kind, (ofAction.get(item.kind) ?? 0) + 1);
   }
-  for (const [action, kinds] of counts) for (const [kind, n] of kinds) intentResults.inc({ kind, action }, n);
+  for (const [action, kinds] of counts) for (const [kind, n] of kinds) noteIntentResults(kind, action, n);
 }

@@ -9,12 +9,12 @@ function sample(text: string, name: string, labels: string): number {
 
 describe('platform call metrics', () => {
   it('hand the calls noted since the last read to the scrape: counts, buckets, sum', async () => {
-    const before = await metricsRegistry.metrics();
+    const before = await metricsRegistry().metrics();
     noteCall('2xx', 'POST', 0.004);
     noteCall('2xx', 'POST', 0.02);
     noteCall('2xx', 'POST', 0.03);
     noteCall('5xx', 'PUT', 45);
-    const after = await metricsRegistry.metrics();
+    const after = await metricsRegistry().metrics();
     const grew = (name: string, labels: string): number =>
       sample(after, name, labels) - sample(before, name, labels);
     expect(grew('evsync_platform_calls_total', 'outcome="2xx",method="POST"')).toBe(3);
@@ -30,7 +30,7 @@ describe('platform call metrics', () => {
     expect(grew(`${seconds}_sum`, 'outcome="2xx"')).toBeCloseTo(0.054, 9);
     expect(grew(`${seconds}_sum`, 'outcome="5xx"')).toBeCloseTo(45, 9);
     // Read again with nothing new: nothing counted twice.
-    expect(sample(await metricsRegistry.metrics(), `${seconds}_count`, 'outcome="2xx"')).toBe(
+    expect(sample(await metricsRegistry().metrics(), `${seconds}_count`, 'outcome="2xx"')).toBe(
       sample(after, `${seconds}_count`, 'outcome="2xx"'),
     );
   });

@@ -5,7 +5,7 @@ import type { Logger } from '../../log/logger.js';
 import { redactUrl } from '../../log/redaction.js';
 import { ConfigError, EvsyncError } from '../../errors/evsync-error.js';
 import { smtpFailure, smtpPlan, smtpTransport, type EmailChannel } from './smtp-transport.js';
-import { notificationsSent } from '../../metrics/process-metrics.js';
+import { noteNotification } from '../../metrics/process-metrics.js';
 import { channelName } from './channel-name.js';
 import { durationMs, type NotifyChannel, type NotifySettings } from './notify-settings.js';
 import { noticeHtml } from './notice-html.js';
@@ -51,10 +51,10 @@ export async function deliverNotice(
         (timeoutMs) => send(channel, notice, deps.env, timeoutMs),
         settings.retry,
       );
-      notificationsSent.inc({
-        channel: 'webhook' in channel ? 'webhook' : 'email',
-        status: outcome.error === undefined ? 'sent' : 'failed',
-      });
+      noteNotification(
+        'webhook' in channel ? 'webhook' : 'email',
+        outcome.error === undefined ? 'sent' : 'failed',
+      );
       const log = { job: notice.job, event: notice.event, channel: name, attempts: outcome.attempts };
       if (outcome.error === undefined) deps.logger?.info(log, 'notification sent');
       else deps.logger?.warn({ ...log, error: outcome.error }, 'notification not delivered');

@@ -1,4 +1,5 @@
-import { CronExpressionParser } from 'cron-parser';
+import { createRequire } from 'node:module';
+import type { CronExpressionParser } from 'cron-parser';
 import type { NoticeProblem } from '../../ledger/ledger-notices.js';
 import { notSyncedNote, type RunRecord } from '../../model/run-record.js';
 import { stepRowsOf } from '../collect/step-rows.js';
@@ -145,7 +146,7 @@ export function isOverdue(
 /** The time between the schedule's two latest fire times before `now`. */
 export function periodOf(schedule: { cron: string; timezone: string }, now: Date): number | undefined {
   try {
-    const expression = CronExpressionParser.parse(schedule.cron, { currentDate: now, tz: schedule.timezone });
+    const expression = cronParser().parse(schedule.cron, { currentDate: now, tz: schedule.timezone });
     const latest = expression.prev().getTime();
     const before = expression.prev().getTime();
     return latest - before;
@@ -153,3 +154,17 @@ export function periodOf(schedule: { cron: string; timezone: string }, now: Date
     return undefined;
   }
 }
+
+/**
+ * cron-parser, required on first use: it and the luxon it loads took some 40 ms of every
+ * start of the CLI, and only a job with a `schedule:` asks (CommonJS, so the very module an
+ * `import` would give).
+ */
+function cronParser(): typeof CronExpressionParser {
+  parser ??= (
+    createRequire(import.meta.url)('cron-parser') as { CronExpressionParser: typeof CronExpressionParser }
+  ).CronExpressionParser;
+  return parser;
+}
+
+let parser: typeof CronExpressionParser | undefined;

@@ -33,13 +33,13 @@ export async function metricsText(ledger: Ledger, extra: Array<() => Promise<str
     if (at !== undefined && at > (newest.get(job.jobName) ?? 0)) newest.set(job.jobName, at);
   }
   for (const [job, at] of newest) lastSuccess.set({ job }, at / 1000);
-  const parts = [await metricsRegistry.metrics(), await fromLedger.metrics()];
+  const parts = [await metricsRegistry().metrics(), await fromLedger.metrics()];
   for (const more of extra) parts.push(await more());
   return mergeExpositions(parts);
 }
 
 /** The content type Prometheus expects of the text format. */
-export const METRICS_CONTENT_TYPE = metricsRegistry.contentType;
+export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
 
 /** What `/readyz` answers: each dependency `ok` or why not. */
 export interface Readiness {
