@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import type * as PromClient from 'prom-client';
-import type { Counter, Histogram, Registry } from 'prom-client';
 
 /**
  * The process's Prometheus metrics (docs/metrics.md): one registry per process, filled by the
@@ -13,12 +12,12 @@ import type { Counter, Histogram, Registry } from 'prom-client';
  * them over (`collect`). prom-client and the OpenTelemetry API it loads took some 50 ms of
  * every start of the CLI, and only a dashboard or a worker's metrics port ever reads them.
  */
-export function metricsRegistry(): Registry {
+export function metricsRegistry(): PromClient.Registry {
   registry ??= makeRegistry();
   return registry;
 }
 
-let registry: Registry | undefined;
+let registry: PromClient.Registry | undefined;
 
 /** How a platform call ended, as the failure day is told (2xx, 4xx, 429, 5xx, reset, lost answer). */
 export type CallOutcome = '2xx' | '4xx' | '429' | '5xx' | 'reset' | 'lost';
@@ -66,7 +65,7 @@ function drain<K extends string, L extends string>(
   }
 }
 
-function makeRegistry(): Registry {
+function makeRegistry(): PromClient.Registry {
   // Required rather than imported, as the platform client's undici is (http-transport.ts):
   // prom-client is CommonJS, so this is the very module an `import` would give.
   const prom = createRequire(import.meta.url)('prom-client') as typeof PromClient;
@@ -77,7 +76,7 @@ function makeRegistry(): Registry {
     help: 'Platform calls (each attempt) by outcome: 2xx, 4xx, 429, 5xx, reset (not sent or refused), lost (answer lost)',
     labelNames: ['outcome', 'method'] as const,
     registers,
-    collect(this: Counter<'outcome' | 'method'>) {
+    collect(this: PromClient.Counter<'outcome' | 'method'>) {
       drain(callTally, (outcome, method, n) => this.inc({ outcome, method }, n));
     },
   });
@@ -87,7 +86,7 @@ function makeRegistry(): Registry {
     labelNames: ['outcome'] as const,
     buckets: CALL_SECONDS_BUCKETS,
     registers,
-    collect(this: Histogram<'outcome'>) {
+    collect(this: PromClient.Histogram<'outcome'>) {
       for (const [outcome, { counts, sums }] of secondsTally) {
         for (let bucket = 0; bucket < counts.length; bucket += 1) {
           const count = counts[bucket]!;
@@ -107,7 +106,7 @@ function makeRegistry(): Registry {
     name: 'evsync_rate_limit_waits_total',
     help: 'Platform calls that waited for the rate limit (more than 1 ms) before being sent',
     registers,
-    collect(this: Counter) {
+    collect(this: PromClient.Counter) {
       if (rateWaits.count > 0) this.inc(rateWaits.count);
       rateWaits.count = 0;
     },
@@ -116,7 +115,7 @@ function makeRegistry(): Registry {
     name: 'evsync_rate_limit_wait_seconds_total',
     help: 'Time platform calls spent waiting for the rate limit',
     registers,
-    collect(this: Counter) {
+    collect(this: PromClient.Counter) {
       if (rateWaits.seconds > 0) this.inc(rateWaits.seconds);
       rateWaits.seconds = 0;
     },
@@ -126,7 +125,7 @@ function makeRegistry(): Registry {
     help: 'Final results recorded in the ledger by this process, by intent kind and action',
     labelNames: ['kind', 'action'] as const,
     registers,
-    collect(this: Counter<'kind' | 'action'>) {
+    collect(this: PromClient.Counter<'kind' | 'action'>) {
       drain(intentTally, (action, kind, n) => this.inc({ kind, action }, n));
     },
   });
@@ -141,7 +140,7 @@ function makeRegistry(): Registry {
     help: 'Intent jobs this worker took off a queue, by outcome (taken, refused)',
     labelNames: ['outcome'] as const,
     registers,
-    collect(this: Counter<'outcome'>) {
+    collect(this: PromClient.Counter<'outcome'>) {
       for (const [outcome, n] of pickupTally) if (n > 0) this.inc({ outcome }, n);
       pickupTally.clear();
     },
@@ -151,7 +150,7 @@ function makeRegistry(): Registry {
     help: 'Notification deliveries by channel type (webhook, email) and status (sent, failed)',
     labelNames: ['channel', 'status'] as const,
     registers,
-    collect(this: Counter<'channel' | 'status'>) {
+    collect(this: PromClient.Counter<'channel' | 'status'>) {
       drain(notificationTally, (channel, status, n) => this.inc({ channel, status }, n));
     },
   });
