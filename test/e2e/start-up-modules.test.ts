@@ -34,7 +34,8 @@ describe("a run's start-up", () => {
       'job.yaml': 'name: start-up\nsteps:\n  - { mapping: users, source: { csv: ./people.csv } }\n',
       'people.csv': usersCsv(people(3)),
     });
-    const preload = { NODE_OPTIONS: `--require ${join(ws.dir, 'loaded-at-exit.cjs')}` };
+    const preloadFile = join(ws.dir, 'loaded-at-exit.cjs');
+    const preload = { NODE_OPTIONS: `--require ${preloadFile}` };
     const run = await ws.run(sandbox, ['run', 'job.yaml'], preload);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const emails = [...sandbox.state.users.values()].map((user) => user.email);
@@ -46,7 +47,7 @@ describe("a run's start-up", () => {
       process.execPath,
       [
         '--require',
-        join(ws.dir, 'loaded-at-exit.cjs'),
+        preloadFile,
         '--input-type=module',
         '-e',
         `const { metricsRegistry } = await import(${JSON.stringify(metrics)}); await metricsRegistry().metrics();`,
